@@ -1,0 +1,115 @@
+//! Consistency checks for derived fields.
+
+use std::fmt;
+
+use crate::error::{PathSegment, render_path};
+
+/// A derived field (size, count, offset) whose stored value disagrees with the value computed from the content.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Mismatch {
+    /// Where the field is, in the same notation as [`crate::Error::path`].
+    pub path: String,
+    /// The value in the file.
+    pub stored: i128,
+    /// The value the content implies.
+    pub computed: i128,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: stored {}, computed {}",
+            self.path, self.stored, self.computed
+        )
+    }
+}
+
+/// Collects mismatches while a generated check() walks a value; tracks the current path.
+#[derive(Debug, Default)]
+pub struct Checker {
+    /// Outermost first, since the walk descends.
+    path: Vec<PathSegment>,
+    found: Vec<Mismatch>,
+}
+
+impl Checker {
+    /// A checker at the root with nothing found.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Descends into a field.
+    #[inline]
+    pub fn enter_field(&mut self, name: &'static str) {
+        self.path.push(PathSegment::Field(name));
+    }
+
+    /// Descends into an element.
+    #[inline]
+    pub fn enter_index(&mut self, i: usize) {
+        self.path.push(PathSegment::Index(i));
+    }
+
+    /// Undoes the last `enter_*`.
+    #[inline]
+    pub fn leave(&mut self) {
+        self.path.pop();
+    }
+
+    /// Records a mismatch at current path + `field` when stored != computed.
+    #[inline]
+    pub fn compare(&mut self, field: &'static str, stored: i128, computed: i128) {
+        if stored != computed {
+            self.record(field, stored, computed);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn record(&mut self, field: &'static str, stored: i128, computed: i128) {
+        let last = PathSegment::Field(field);
+        let path = render_path(self.path.iter().chain(std::iter::once(&last)));
+        self.found.push(Mismatch {
+            path,
+            stored,
+            computed,
+        });
+    }
+
+    /// The mismatches found, in the order they were recorded.
+    pub fn into_mismatches(self) -> Vec<Mismatch> {
+        self.found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_only_disagreements_with_path() {
+        let mut c = Checker::new();
+        c.compare("magic_len", 4, 4);
+        c.enter_field("animations");
+        c.enter_index(17);
+        c.enter_field("objects");
+        c.enter_index(3);
+        c.compare("frame_count", 10, 12);
+        c.leave();
+        c.leave();
+        c.compare("size", -1, 0);
+        c.leave();
+        c.leave();
+        c.compare("count", 2, 3);
+        let found = c.into_mismatches();
+        assert_eq!(found.len(), 3);
+        assert_eq!(found[0].path, "animations[17].objects[3].frame_count");
+        assert_eq!(
+            found[0].to_string(),
+            "animations[17].objects[3].frame_count: stored 10, computed 12"
+        );
+        assert_eq!(found[1].path, "animations[17].size");
+        assert_eq!(found[2].path, "count");
+    }
+}

@@ -1,0 +1,205 @@
+//! Decode and encode errors with an absolute offset and a field path.
+
+use std::fmt;
+
+/// One step of a field path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathSegment {
+    /// A named field of a structure.
+    Field(&'static str),
+    /// An element of a repeated field.
+    Index(usize),
+}
+
+/// What went wrong, independent of where.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ErrorKind {
+    /// The input ended before a read could complete.
+    #[error("expected {needed} more bytes, {available} remain")]
+    UnexpectedEof {
+        /// Bytes the read needed.
+        needed: u64,
+        /// Bytes that were left.
+        available: u64,
+    },
+    /// A fixed magic or `contents` field did not match.
+    #[error("expected bytes {expected:02x?}, found {found:02x?}")]
+    BadContents {
+        /// The bytes the schema requires.
+        expected: Vec<u8>,
+        /// The bytes in the input.
+        found: Vec<u8>,
+    },
+    /// A switch value matched none of the known cases.
+    #[error("no case for {value}; expected one of {expected}")]
+    UnknownCase {
+        /// The value that was read.
+        value: String,
+        /// A human-readable list of the accepted values.
+        expected: String,
+    },
+    /// A repeat count cannot possibly fit in the remaining input.
+    #[error("count {count} of {elem_size}-byte elements exceeds the {remaining} bytes that remain")]
+    CountTooLarge {
+        /// The element count that was read.
+        count: u64,
+        /// The size of one element in bytes.
+        elem_size: u64,
+        /// Bytes left in the input.
+        remaining: u64,
+    },
+    /// Any other violation of the format.
+    #[error("{0}")]
+    Invalid(String),
+    /// A value could not be written in the format.
+    #[error("cannot encode: {0}")]
+    Encode(String),
+}
+
+/// A decode or encode failure: where (absolute byte offset, field path) and what was expected.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    offset: u64,
+    /// Innermost first, because segments are added while the error unwinds outwards and
+    /// pushing is cheaper than inserting at the front.
+    path: Vec<PathSegment>,
+    kind: ErrorKind,
+}
+
+impl Error {
+    /// An error at an absolute byte offset, with an empty path.
+    #[cold]
+    #[inline(never)]
+    pub fn new(offset: u64, kind: ErrorKind) -> Self {
+        Error {
+            offset,
+            path: Vec::new(),
+            kind,
+        }
+    }
+
+    /// The absolute byte offset where the failing read or write began.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// Prepend a field name to the path as the error propagates outwards (generated code calls this in map_err).
+    #[cold]
+    #[inline(never)]
+    pub fn in_field(mut self, name: &'static str) -> Self {
+        self.path.push(PathSegment::Field(name));
+        self
+    }
+
+    /// Prepend an element index.
+    #[cold]
+    #[inline(never)]
+    pub fn at_index(mut self, index: usize) -> Self {
+        self.path.push(PathSegment::Index(index));
+        self
+    }
+
+    /// The path rendered outermost-first like `animations[17].objects[3].frames` ("" for the root).
+    pub fn path(&self) -> String {
+        render_path(self.path.iter().rev())
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "at byte {}: {}", self.offset, self.kind)
+        } else {
+            write!(f, "at byte {}, {}: {}", self.offset, self.path(), self.kind)
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Result with [`Error`] as the default error type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Renders segments given outermost-first. Shared by [`Error::path`] and the checker so
+/// both report paths in the same notation.
+pub(crate) fn render_path<'a>(segments: impl Iterator<Item = &'a PathSegment>) -> String {
+    use fmt::Write;
+    let mut out = String::new();
+    for segment in segments {
+        match segment {
+            PathSegment::Field(name) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(name);
+            }
+            PathSegment::Index(i) => {
+                // Writing to a String cannot fail.
+                let _ = write!(out, "[{i}]");
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_renders_outermost_first() {
+        let err = Error::new(42, ErrorKind::Invalid("bad".into()))
+            .in_field("frames")
+            .at_index(3)
+            .in_field("objects")
+            .at_index(17)
+            .in_field("animations");
+        assert_eq!(err.path(), "animations[17].objects[3].frames");
+        assert_eq!(
+            err.to_string(),
+            "at byte 42, animations[17].objects[3].frames: bad"
+        );
+    }
+
+    #[test]
+    fn root_error_has_empty_path() {
+        let err = Error::new(
+            7,
+            ErrorKind::UnexpectedEof {
+                needed: 4,
+                available: 1,
+            },
+        );
+        assert_eq!(err.path(), "");
+        assert_eq!(err.offset(), 7);
+        assert_eq!(
+            err.to_string(),
+            "at byte 7: expected 4 more bytes, 1 remain"
+        );
+    }
+
+    #[test]
+    fn leading_index_and_consecutive_indices() {
+        let err = Error::new(0, ErrorKind::Invalid(String::new()))
+            .at_index(2)
+            .at_index(1)
+            .in_field("grid");
+        assert_eq!(err.path(), "grid[1][2]");
+        let err = Error::new(0, ErrorKind::Invalid(String::new())).at_index(5);
+        assert_eq!(err.path(), "[5]");
+    }
+
+    #[test]
+    fn bad_contents_message_is_hex() {
+        let kind = ErrorKind::BadContents {
+            expected: vec![0x4d, 0x5a],
+            found: vec![0x00, 0xff],
+        };
+        assert_eq!(kind.to_string(), "expected bytes [4d, 5a], found [00, ff]");
+    }
+}

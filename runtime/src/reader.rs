@@ -1,0 +1,466 @@
+//! A bounds-checked cursor over input bytes.
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// A cursor over a byte slice. Positions are usize; `base` is the absolute offset of `data[0]` in the whole file, so errors inside sub-readers report file offsets.
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    base: u64,
+}
+
+/// Generates fixed-size primitive readers; the offset in errors is where the read began
+/// because `array` checks the length before consuming anything.
+macro_rules! read_primitives {
+    ($($name:ident => $ty:ty, $from:ident;)*) => {
+        $(
+            #[doc = concat!("Reads a `", stringify!($ty), "` (`", stringify!($from), "`).")]
+            #[inline]
+            pub fn $name(&mut self) -> Result<$ty> {
+                Ok(<$ty>::$from(self.array()?))
+            }
+        )*
+    };
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over a whole file (absolute offset 0 at `data[0]`).
+    #[inline]
+    pub fn new(data: &'a [u8]) -> Self {
+        Reader {
+            data,
+            pos: 0,
+            base: 0,
+        }
+    }
+
+    /// Position relative to this reader's start.
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Position in the whole file.
+    #[inline]
+    pub fn absolute_pos(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    /// Length of the data this reader covers.
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Bytes between the position and the end.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.data.len().saturating_sub(self.pos)
+    }
+
+    /// Whether every byte has been consumed.
+    #[inline]
+    pub fn is_eof(&self) -> bool {
+        self.pos >= self.data.len()
+    }
+
+    /// Moves to `pos` (relative to this reader's start); seeking exactly to the end is allowed.
+    #[inline]
+    pub fn seek(&mut self, pos: usize) -> Result<()> {
+        if pos > self.data.len() {
+            return Err(self.eof(pos.saturating_sub(self.pos)));
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
+    /// An error of kind `kind` at the current absolute position.
+    #[cold]
+    #[inline(never)]
+    pub fn error(&self, kind: ErrorKind) -> Error {
+        Error::new(self.absolute_pos(), kind)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn eof(&self, needed: usize) -> Error {
+        self.error(ErrorKind::UnexpectedEof {
+            needed: needed as u64,
+            available: self.remaining() as u64,
+        })
+    }
+
+    /// The next `n` bytes.
+    #[inline]
+    pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
+        let end = self.pos.checked_add(n);
+        match end.and_then(|end| self.data.get(self.pos..end)) {
+            Some(b) => {
+                self.pos += n;
+                Ok(b)
+            }
+            None => Err(self.eof(n)),
+        }
+    }
+
+    /// The next `N` bytes as an array.
+    #[inline]
+    pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        match self.data.get(self.pos..).and_then(|d| d.first_chunk::<N>()) {
+            Some(b) => {
+                self.pos += N;
+                Ok(*b)
+            }
+            None => Err(self.eof(N)),
+        }
+    }
+
+    /// Bytes for `count` elements of `elem_size` bytes each, with ONE bounds check (checked_mul; CountTooLarge error when count*elem_size overflows or exceeds remaining, so a count of 4 billion in a 100-byte file fails at once).
+    #[inline]
+    pub fn elements(&mut self, count: u64, elem_size: usize) -> Result<&'a [u8]> {
+        let remaining = self.remaining();
+        match count.checked_mul(elem_size as u64) {
+            Some(total) if total <= remaining as u64 => self.bytes(total as usize),
+            _ => Err(self.error(ErrorKind::CountTooLarge {
+                count,
+                elem_size: elem_size as u64,
+                remaining: remaining as u64,
+            })),
+        }
+    }
+
+    /// Everything from pos to the end (consumes it).
+    #[inline]
+    pub fn rest(&mut self) -> &'a [u8] {
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        self.pos = self.data.len();
+        rest
+    }
+
+    /// A reader over the next n bytes (consumed from self); its base is this reader's absolute position.
+    #[inline]
+    pub fn sub(&mut self, n: usize) -> Result<Reader<'a>> {
+        let base = self.absolute_pos();
+        let data = self.bytes(n)?;
+        Ok(Reader { data, pos: 0, base })
+    }
+
+    /// Bytes up to the terminator byte: returns the bytes including the terminator when `include` (and always consumes it when `consume`); error UnexpectedEof if no terminator is found and `eos_error`, else returns the rest.
+    pub fn until(
+        &mut self,
+        terminator: u8,
+        include: bool,
+        consume: bool,
+        eos_error: bool,
+    ) -> Result<&'a [u8]> {
+        let tail = self.data.get(self.pos..).unwrap_or_default();
+        match tail.iter().position(|&b| b == terminator) {
+            Some(i) => {
+                let end = if include { i + 1 } else { i };
+                let out = tail.get(..end).unwrap_or(tail);
+                self.pos += if consume || include { i + 1 } else { i };
+                Ok(out)
+            }
+            None if eos_error => Err(self.eof(tail.len() + 1)),
+            None => Ok(self.rest()),
+        }
+    }
+
+    /// Cap for Vec::with_capacity: min(count, remaining / max(min_elem_size,1)) so hostile counts never preallocate beyond the input.
+    #[inline]
+    pub fn capacity_hint(&self, count: u64, min_elem_size: usize) -> usize {
+        let fit = self.remaining() / min_elem_size.max(1);
+        usize::try_from(count).map_or(fit, |c| c.min(fit))
+    }
+
+    /// Reads one byte.
+    #[inline]
+    pub fn read_u8(&mut self) -> Result<u8> {
+        match self.data.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.eof(1)),
+        }
+    }
+
+    /// Reads one signed byte.
+    #[inline]
+    pub fn read_i8(&mut self) -> Result<i8> {
+        self.read_u8().map(|b| b as i8)
+    }
+
+    read_primitives! {
+        read_u16_le => u16, from_le_bytes;
+        read_u16_be => u16, from_be_bytes;
+        read_i16_le => i16, from_le_bytes;
+        read_i16_be => i16, from_be_bytes;
+        read_u32_le => u32, from_le_bytes;
+        read_u32_be => u32, from_be_bytes;
+        read_i32_le => i32, from_le_bytes;
+        read_i32_be => i32, from_be_bytes;
+        read_u64_le => u64, from_le_bytes;
+        read_u64_be => u64, from_be_bytes;
+        read_i64_le => i64, from_le_bytes;
+        read_i64_be => i64, from_be_bytes;
+        read_f32_le => f32, from_le_bytes;
+        read_f32_be => f32, from_be_bytes;
+        read_f64_le => f64, from_le_bytes;
+        read_f64_be => f64, from_be_bytes;
+    }
+
+    /// .NET BinaryReader 7-bit encoded length (up to 5 bytes for u32); Invalid error when longer or overflowing.
+    pub fn read_7bit_u32(&mut self) -> Result<u32> {
+        let start = self.pos;
+        let mut value: u32 = 0;
+        for i in 0..5u32 {
+            let b = match self.read_u8() {
+                Ok(b) => b,
+                Err(e) => {
+                    self.pos = start;
+                    return Err(Error::new(self.absolute_pos(), e.kind().clone()));
+                }
+            };
+            let shift = 7 * i;
+            // The fifth byte only has room for the top 4 bits of a u32 and must end the value.
+            if i == 4 && b > 0x0f {
+                let at = self.base + start as u64;
+                self.pos = start;
+                return Err(Error::new(
+                    at,
+                    ErrorKind::Invalid(format!(
+                        "7-bit encoded integer is longer than 5 bytes or overflows u32 (fifth byte {b:#04x})"
+                    )),
+                ));
+            }
+            value |= u32::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(value);
+            }
+        }
+        // Unreachable in practice: the fifth byte either ends the value or was rejected above.
+        Err(Error::new(
+            self.base + start as u64,
+            ErrorKind::Invalid("7-bit encoded integer is too long".into()),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Writer;
+
+    fn eof_at(err: &Error) -> (u64, u64, u64) {
+        match err.kind() {
+            ErrorKind::UnexpectedEof { needed, available } => (err.offset(), *needed, *available),
+            other => panic!("expected EOF, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn primitives_le_and_be() {
+        let data = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08];
+        let mut r = Reader::new(&data);
+        assert_eq!(r.read_u16_le().unwrap(), 0x0201);
+        assert_eq!(r.read_u16_be().unwrap(), 0x0304);
+        assert_eq!(r.read_i16_be().unwrap(), 0x0506);
+        assert_eq!(r.read_i8().unwrap(), 7);
+        assert_eq!(r.read_u8().unwrap(), 8);
+        assert!(r.is_eof());
+
+        let r = || Reader::new(&data);
+        assert_eq!(r().read_u32_le().unwrap(), 0x0403_0201);
+        assert_eq!(r().read_u32_be().unwrap(), 0x0102_0304);
+        assert_eq!(r().read_u64_le().unwrap(), 0x0807_0605_0403_0201);
+        assert_eq!(r().read_u64_be().unwrap(), 0x0102_0304_0506_0708);
+        assert_eq!(r().read_i64_be().unwrap(), 0x0102_0304_0506_0708);
+
+        let neg = [0xff, 0xfe, 0xff, 0xff];
+        assert_eq!(Reader::new(&neg).read_i16_le().unwrap(), -257);
+        assert_eq!(Reader::new(&neg).read_i16_be().unwrap(), -2);
+        assert_eq!(Reader::new(&neg).read_i32_le().unwrap(), -257);
+        assert_eq!(Reader::new(&neg).read_i8().unwrap(), -1);
+
+        let mut w = Writer::new();
+        w.write_f32_le(1.5);
+        w.write_f32_be(-2.25);
+        w.write_f64_le(std::f64::consts::PI);
+        w.write_f64_be(-0.0);
+        w.write_i64_le(i64::MIN);
+        w.write_i32_be(-3);
+        w.write_u16_be(0xbeef);
+        w.write_i8(-128);
+        let bytes = w.into_bytes();
+        let mut r = Reader::new(&bytes);
+        assert_eq!(r.read_f32_le().unwrap(), 1.5);
+        assert_eq!(r.read_f32_be().unwrap(), -2.25);
+        assert_eq!(r.read_f64_le().unwrap(), std::f64::consts::PI);
+        assert_eq!(r.read_f64_be().unwrap().to_bits(), (-0.0f64).to_bits());
+        assert_eq!(r.read_i64_le().unwrap(), i64::MIN);
+        assert_eq!(r.read_i32_be().unwrap(), -3);
+        assert_eq!(r.read_u16_be().unwrap(), 0xbeef);
+        assert_eq!(r.read_i8().unwrap(), -128);
+        assert!(r.is_eof());
+    }
+
+    #[test]
+    fn eof_errors_report_where_the_read_began() {
+        let data = [0u8; 5];
+        let mut r = Reader::new(&data);
+        r.read_u16_le().unwrap();
+        let err = r.read_u32_le().unwrap_err();
+        assert_eq!(eof_at(&err), (2, 4, 3));
+        assert!(err.path().is_empty());
+        // A failed read consumes nothing.
+        assert_eq!(r.pos(), 2);
+        assert_eq!(eof_at(&r.bytes(10).unwrap_err()), (2, 10, 3));
+        assert_eq!(
+            eof_at(&r.bytes(usize::MAX).unwrap_err()),
+            (2, u64::MAX >> (64 - usize::BITS), 3)
+        );
+        r.seek(5).unwrap();
+        assert_eq!(eof_at(&r.read_u8().unwrap_err()), (5, 1, 0));
+        assert_eq!(eof_at(&r.seek(9).unwrap_err()), (5, 4, 0));
+        assert_eq!(eof_at(&r.array::<2>().unwrap_err()), (5, 2, 0));
+    }
+
+    #[test]
+    fn hostile_count_fails_at_once() {
+        let data = [0u8; 100];
+        let mut r = Reader::new(&data);
+        r.bytes(10).unwrap();
+        let err = r.elements(u64::from(u32::MAX), 16).unwrap_err();
+        assert_eq!(err.offset(), 10);
+        assert_eq!(
+            err.kind(),
+            &ErrorKind::CountTooLarge {
+                count: u64::from(u32::MAX),
+                elem_size: 16,
+                remaining: 90
+            }
+        );
+        assert!(matches!(
+            r.elements(u64::MAX, usize::MAX).unwrap_err().kind(),
+            ErrorKind::CountTooLarge { .. }
+        ));
+        assert_eq!(r.pos(), 10);
+        assert_eq!(r.elements(5, 18).unwrap().len(), 90);
+        assert!(r.is_eof());
+        assert_eq!(r.elements(0, 16).unwrap(), &[] as &[u8]);
+    }
+
+    #[test]
+    fn capacity_hint_is_bounded_by_input() {
+        let data = [0u8; 100];
+        let r = Reader::new(&data);
+        assert_eq!(r.capacity_hint(u64::from(u32::MAX), 16), 6);
+        assert_eq!(r.capacity_hint(3, 16), 3);
+        assert_eq!(r.capacity_hint(u64::MAX, 0), 100);
+    }
+
+    #[test]
+    fn sub_readers_report_file_offsets() {
+        let data: Vec<u8> = (0..32).collect();
+        let mut r = Reader::new(&data);
+        r.bytes(4).unwrap();
+        let mut sub = r.sub(8).unwrap();
+        assert_eq!(r.pos(), 12);
+        assert_eq!((sub.pos(), sub.absolute_pos(), sub.size()), (0, 4, 8));
+        sub.bytes(2).unwrap();
+        let mut inner = sub.sub(4).unwrap();
+        assert_eq!(inner.absolute_pos(), 6);
+        assert_eq!(inner.read_u8().unwrap(), 6);
+        let err = inner.read_u32_le().unwrap_err();
+        assert_eq!(eof_at(&err), (7, 4, 3));
+        assert_eq!(inner.error(ErrorKind::Invalid("x".into())).offset(), 7);
+        assert_eq!(sub.rest(), &[10, 11]);
+        assert!(sub.is_eof());
+        assert_eq!(sub.rest(), &[] as &[u8]);
+        assert_eq!(eof_at(&r.sub(21).unwrap_err()), (12, 21, 20));
+    }
+
+    #[test]
+    fn until_terminator() {
+        let data = b"ab\0cd\0ef";
+        let mut r = Reader::new(data);
+        assert_eq!(r.until(0, false, true, true).unwrap(), b"ab");
+        assert_eq!(r.pos(), 3);
+        assert_eq!(r.until(0, true, true, true).unwrap(), b"cd\0");
+        assert_eq!(r.pos(), 6);
+        let err = r.until(0, false, true, true).unwrap_err();
+        assert_eq!(eof_at(&err), (6, 3, 2));
+        assert_eq!(r.until(0, false, true, false).unwrap(), b"ef");
+        assert!(r.is_eof());
+
+        let mut r = Reader::new(data);
+        assert_eq!(r.until(0, false, false, true).unwrap(), b"ab");
+        assert_eq!(r.pos(), 2);
+        assert_eq!(r.until(0, false, false, true).unwrap(), b"");
+        assert_eq!(r.pos(), 2);
+    }
+
+    #[test]
+    fn seven_bit_lengths() {
+        for (value, len) in [
+            (0u32, 1),
+            (127, 1),
+            (128, 2),
+            (16383, 2),
+            (16384, 3),
+            (u32::MAX, 5),
+        ] {
+            let mut w = Writer::new();
+            w.write_7bit_u32(value);
+            let bytes = w.into_bytes();
+            assert_eq!(bytes.len(), len, "{value}");
+            let mut r = Reader::new(&bytes);
+            assert_eq!(r.read_7bit_u32().unwrap(), value);
+            assert!(r.is_eof());
+        }
+        let mut w = Writer::new();
+        w.write_7bit_u32(128);
+        assert_eq!(w.as_slice(), &[0x80, 0x01]);
+        assert_eq!(
+            Reader::new(&[0xff, 0xff, 0xff, 0xff, 0x0f])
+                .read_7bit_u32()
+                .unwrap(),
+            u32::MAX
+        );
+
+        // Six bytes: the fifth still has its continuation bit set.
+        let long = [0x80, 0x80, 0x80, 0x80, 0x80, 0x00];
+        let mut r = Reader::new(&long);
+        r.seek(0).unwrap();
+        let err = r.read_7bit_u32().unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::Invalid(_)));
+        assert_eq!(err.offset(), 0);
+        // Bits beyond 32 in the fifth byte overflow.
+        let err = Reader::new(&[0xff, 0xff, 0xff, 0xff, 0x10])
+            .read_7bit_u32()
+            .unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::Invalid(_)));
+        // Truncated encodings report EOF where the integer began.
+        let data = [0u8, 0x80, 0x80];
+        let mut r = Reader::new(&data);
+        r.read_u8().unwrap();
+        assert_eq!(r.read_7bit_u32().unwrap_err().offset(), 1);
+    }
+
+    #[test]
+    fn writer_patch_and_reserve() {
+        let mut w = Writer::with_capacity(8);
+        w.write_u32_le(0);
+        w.fill(0xaa, 2);
+        w.reserve_slice(2).copy_from_slice(&[1, 2]);
+        assert_eq!(w.pos(), 8);
+        w.patch(0, &8u32.to_le_bytes()).unwrap();
+        assert_eq!(w.as_slice(), &[8, 0, 0, 0, 0xaa, 0xaa, 1, 2]);
+        let err = w.patch(6, &[0; 3]).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::Encode(_)));
+        assert!(w.patch(usize::MAX, &[0]).is_err());
+        w.patch(8, &[]).unwrap();
+    }
+}

@@ -1,0 +1,479 @@
+//! Strings that keep every byte, including garbage after the terminator.
+//!
+//! Both types share one serde representation: a plain string when the bytes
+//! are exactly what writing that text would produce, `{text, rest}` when there are extra
+//! bytes after the NUL, and `{raw}` hex when there is no NUL or the text is not UTF-8.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::bytes::{from_hex, to_hex};
+use crate::error::{Error, ErrorKind, Result};
+use crate::pad::pad_to_multiple;
+
+/// A string stored in exactly N bytes (e.g. a 24-byte name). `text()` is the bytes before the first NUL (all N bytes when there is none).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FixedStr<const N: usize>([u8; N]);
+
+/// A string whose byte length is decided at read time (by a size field, a terminator or alignment), kept byte for byte, including the terminator and any padding.
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+pub struct VarStr(Vec<u8>);
+
+#[inline]
+fn text_bytes(raw: &[u8]) -> &[u8] {
+    match raw.iter().position(|&b| b == 0) {
+        Some(i) => raw.get(..i).unwrap_or(raw),
+        None => raw,
+    }
+}
+
+#[inline]
+fn after_terminator(raw: &[u8]) -> &[u8] {
+    match raw.iter().position(|&b| b == 0) {
+        Some(i) => raw.get(i + 1..).unwrap_or_default(),
+        None => &[],
+    }
+}
+
+/// Writes `text` over `buf` in place. Bytes that followed the old terminator stay at their
+/// positions unless the new text or its NUL covers them, so stale data survives an edit;
+/// leftover bytes of the old text are zeroed so they do not become fake garbage.
+/// The caller guarantees `text.len() <= buf.len()`.
+fn overwrite_text(buf: &mut [u8], text: &[u8]) {
+    let old_end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    for (i, b) in buf.iter_mut().enumerate() {
+        if let Some(&c) = text.get(i) {
+            *b = c;
+        } else if i < old_end || i == text.len() {
+            *b = 0;
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn encode_error(msg: String) -> Error {
+    Error::new(0, ErrorKind::Encode(msg))
+}
+
+fn check_no_nul(text: &str) -> Result<()> {
+    if text.as_bytes().contains(&0) {
+        Err(encode_error(format!("string {text:?} contains a NUL byte")))
+    } else {
+        Ok(())
+    }
+}
+
+impl<const N: usize> FixedStr<N> {
+    /// Wraps the raw bytes as read.
+    #[inline]
+    pub const fn from_raw(raw: [u8; N]) -> Self {
+        FixedStr(raw)
+    }
+
+    /// All N bytes.
+    #[inline]
+    pub fn as_bytes(&self) -> &[u8; N] {
+        &self.0
+    }
+
+    /// The bytes before the first NUL.
+    #[inline]
+    pub fn text_bytes(&self) -> &[u8] {
+        text_bytes(&self.0)
+    }
+
+    /// The text, with invalid UTF-8 replaced.
+    pub fn text(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(self.text_bytes())
+    }
+
+    /// Bytes after the terminator (garbage in real files), empty when there is no NUL.
+    pub fn after_terminator(&self) -> &[u8] {
+        after_terminator(&self.0)
+    }
+
+    /// Replaces the text, keeping the bytes after the terminator where they still fit (so
+    /// editing a name of equal length changes only the text bytes). Encode error when the
+    /// text and its NUL do not fit in N bytes (a text of exactly N bytes is stored without
+    /// NUL), or when the text contains a NUL.
+    pub fn set_text(&mut self, text: &str) -> Result<()> {
+        check_no_nul(text)?;
+        if text.len() > N {
+            return Err(encode_error(format!(
+                "string of {} bytes does not fit in {N} bytes",
+                text.len()
+            )));
+        }
+        overwrite_text(&mut self.0, text.as_bytes());
+        Ok(())
+    }
+
+    /// The text followed by zeros; same limits as [`FixedStr::set_text`].
+    pub fn from_text(text: &str) -> Result<Self> {
+        let mut s = Self::default();
+        s.set_text(text)?;
+        Ok(s)
+    }
+}
+
+impl<const N: usize> Default for FixedStr<N> {
+    fn default() -> Self {
+        FixedStr([0; N])
+    }
+}
+
+impl<const N: usize> fmt::Debug for FixedStr<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        debug_str(f, "FixedStr", &self.0)
+    }
+}
+
+impl VarStr {
+    /// Wraps the raw bytes as read.
+    #[inline]
+    pub fn from_raw(raw: Vec<u8>) -> Self {
+        VarStr(raw)
+    }
+
+    /// All bytes, including terminator and padding.
+    #[inline]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// Gives back the raw bytes.
+    #[inline]
+    pub fn into_raw(self) -> Vec<u8> {
+        self.0
+    }
+
+    /// The bytes before the first NUL.
+    #[inline]
+    pub fn text_bytes(&self) -> &[u8] {
+        text_bytes(&self.0)
+    }
+
+    /// The text, with invalid UTF-8 replaced.
+    pub fn text(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(self.text_bytes())
+    }
+
+    /// Bytes after the terminator (padding or garbage), empty when there is no NUL.
+    pub fn after_terminator(&self) -> &[u8] {
+        after_terminator(&self.0)
+    }
+
+    /// Raw length in bytes.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are no raw bytes at all.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Replaces the text keeping the raw length and the after-terminator bytes when the new
+    /// text fits in the same length; otherwise text + NUL, zero-padded up to a multiple of
+    /// `align` (1 = no padding). A text with no room for a NUL only fits when the old bytes
+    /// had no NUL either, so a terminated string stays terminated.
+    pub fn set_text(&mut self, text: &str, align: usize) {
+        let had_nul = self.0.contains(&0);
+        let fits = text.len() < self.0.len() || (text.len() == self.0.len() && !had_nul);
+        if fits {
+            overwrite_text(&mut self.0, text.as_bytes());
+        } else {
+            *self = Self::from_text(text, align);
+        }
+    }
+
+    /// The text, a NUL, and zeros up to a multiple of `align`.
+    pub fn from_text(text: &str, align: usize) -> Self {
+        let len = text.len() + 1;
+        let mut raw = Vec::with_capacity(len + pad_to_multiple(len, align));
+        raw.extend_from_slice(text.as_bytes());
+        raw.resize(len + pad_to_multiple(len, align), 0);
+        VarStr(raw)
+    }
+}
+
+impl fmt::Debug for VarStr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        debug_str(f, "VarStr", &self.0)
+    }
+}
+
+fn debug_str(f: &mut fmt::Formatter<'_>, name: &str, raw: &[u8]) -> fmt::Result {
+    let text = String::from_utf8_lossy(text_bytes(raw));
+    let after = after_terminator(raw);
+    if after.is_empty() {
+        write!(f, "{name}({text:?})")
+    } else {
+        write!(f, "{name}({text:?}, after: {})", to_hex(after))
+    }
+}
+
+/// The shared serde form of both string types.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum Repr<'a> {
+    /// Bytes are exactly what writing this text produces.
+    Text(Cow<'a, str>),
+    /// Text, NUL, then `rest` (hex); fixed strings are zero-filled after that.
+    Parts {
+        text: Cow<'a, str>,
+        rest: Cow<'a, str>,
+    },
+    /// Anything else, as hex.
+    Raw { raw: Cow<'a, str> },
+}
+
+/// `fixed` is true for [`FixedStr`], whose trailing zeros are implied by its length.
+fn to_repr(raw: &[u8], fixed: bool) -> Repr<'_> {
+    let Some(nul) = raw.iter().position(|&b| b == 0) else {
+        // Only a fixed string that is all text can be rebuilt from the text alone.
+        return match std::str::from_utf8(raw) {
+            Ok(text) if fixed => Repr::Text(Cow::Borrowed(text)),
+            _ => Repr::Raw {
+                raw: Cow::Owned(to_hex(raw)),
+            },
+        };
+    };
+    let (text, tail) = raw.split_at(nul);
+    let mut rest = tail.get(1..).unwrap_or_default();
+    if fixed {
+        let kept = rest.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        rest = rest.get(..kept).unwrap_or(rest);
+    }
+    match std::str::from_utf8(text) {
+        Ok(text) if rest.is_empty() => Repr::Text(Cow::Borrowed(text)),
+        Ok(text) => Repr::Parts {
+            text: Cow::Borrowed(text),
+            rest: Cow::Owned(to_hex(rest)),
+        },
+        Err(_) => Repr::Raw {
+            raw: Cow::Owned(to_hex(raw)),
+        },
+    }
+}
+
+/// Rebuilds the raw bytes; `fixed_len` is N for [`FixedStr`].
+fn from_repr(repr: Repr<'_>, fixed_len: Option<usize>) -> Result<Vec<u8>, String> {
+    let mut raw = match repr {
+        Repr::Raw { raw } => {
+            let raw = from_hex(&raw)?;
+            // Raw hex is the exact bytes, so a fixed string's must be complete.
+            match fixed_len {
+                Some(n) if raw.len() != n => {
+                    return Err(format!("raw string has {} bytes, expected {n}", raw.len()));
+                }
+                _ => raw,
+            }
+        }
+        Repr::Text(text) | Repr::Parts { text, .. } if text.contains('\0') => {
+            return Err(format!("string text {text:?} contains a NUL byte"));
+        }
+        Repr::Text(text) if fixed_len == Some(text.len()) => text.into_owned().into_bytes(),
+        Repr::Text(text) => {
+            let mut raw = text.into_owned().into_bytes();
+            raw.push(0);
+            raw
+        }
+        Repr::Parts { text, rest } => {
+            let rest = from_hex(&rest)?;
+            let mut raw = text.into_owned().into_bytes();
+            raw.push(0);
+            raw.extend_from_slice(&rest);
+            raw
+        }
+    };
+    if let Some(n) = fixed_len {
+        if raw.len() > n {
+            return Err(format!(
+                "string needs {} bytes but the field holds {n}",
+                raw.len()
+            ));
+        }
+        raw.resize(n, 0);
+    }
+    Ok(raw)
+}
+
+impl<const N: usize> Serialize for FixedStr<N> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        to_repr(&self.0, true).serialize(serializer)
+    }
+}
+
+impl<'de, const N: usize> Deserialize<'de> for FixedStr<N> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = from_repr(Repr::deserialize(deserializer)?, Some(N))
+            .map_err(serde::de::Error::custom)?;
+        <[u8; N]>::try_from(raw)
+            .map(FixedStr)
+            .map_err(|_| serde::de::Error::custom("fixed string has the wrong length"))
+    }
+}
+
+impl Serialize for VarStr {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        to_repr(&self.0, false).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for VarStr {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        from_repr(Repr::deserialize(deserializer)?, None)
+            .map(VarStr)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn json_round_trip<T: Serialize + for<'de> Deserialize<'de>>(v: &T) -> (String, T) {
+        let json = serde_json::to_string(v).unwrap();
+        let back = serde_json::from_str(&json).unwrap();
+        (json, back)
+    }
+
+    #[test]
+    fn fixed_text_and_after_terminator() {
+        let s = FixedStr::<8>::from_raw(*b"abc\0xy\0\0");
+        assert_eq!(s.text(), "abc");
+        assert_eq!(s.text_bytes(), b"abc");
+        assert_eq!(s.after_terminator(), b"xy\0\0");
+        let full = FixedStr::<4>::from_raw(*b"abcd");
+        assert_eq!(full.text(), "abcd");
+        assert_eq!(full.after_terminator(), b"");
+        assert_eq!(FixedStr::<4>::default().text(), "");
+        assert_eq!(format!("{s:?}"), r#"FixedStr("abc", after: 78790000)"#);
+        assert_eq!(format!("{full:?}"), r#"FixedStr("abcd")"#);
+    }
+
+    #[test]
+    fn fixed_set_text_keeps_garbage() {
+        let mut s = FixedStr::<10>::from_raw(*b"name\0junk!");
+        s.set_text("lame").unwrap();
+        assert_eq!(s.as_bytes(), b"lame\0junk!");
+        s.set_text("ab").unwrap();
+        assert_eq!(s.as_bytes(), b"ab\0\0\0junk!");
+        s.set_text("longer").unwrap();
+        assert_eq!(s.as_bytes(), b"longer\0nk!");
+        s.set_text("0123456789").unwrap();
+        assert_eq!(s.as_bytes(), b"0123456789");
+        assert!(s.set_text("0123456789a").is_err());
+        assert!(s.set_text("a\0b").is_err());
+        assert_eq!(s.as_bytes(), b"0123456789");
+        assert_eq!(
+            FixedStr::<4>::from_text("hi").unwrap().as_bytes(),
+            b"hi\0\0"
+        );
+        assert!(FixedStr::<2>::from_text("hey").is_err());
+    }
+
+    #[test]
+    fn var_set_text() {
+        let mut s = VarStr::from_raw(b"bone\0\xcd\xcd\xcd".to_vec());
+        s.set_text("b2", 4);
+        assert_eq!(s.as_bytes(), b"b2\0\0\0\xcd\xcd\xcd");
+        s.set_text("longer!", 4);
+        assert_eq!(s.as_bytes(), b"longer!\0");
+        s.set_text("much longer", 4);
+        assert_eq!(s.as_bytes(), b"much longer\0");
+        s.set_text("much longer!", 4);
+        assert_eq!(s.as_bytes(), b"much longer!\0\0\0\0");
+        // Without a terminator, an equal-length text stays unterminated.
+        let mut s = VarStr::from_raw(b"abcd".to_vec());
+        s.set_text("wxyz", 1);
+        assert_eq!(s.as_bytes(), b"wxyz");
+        assert_eq!(VarStr::from_text("abc", 1).as_bytes(), b"abc\0");
+        assert_eq!(VarStr::from_text("", 4).as_bytes(), b"\0\0\0\0");
+        assert_eq!(VarStr::from_text("abcd", 4).len(), 8);
+    }
+
+    #[test]
+    fn serde_forms() {
+        let plain = FixedStr::<8>::from_text("root").unwrap();
+        assert_eq!(serde_json::to_string(&plain).unwrap(), r#""root""#);
+        let junk = FixedStr::<8>::from_raw(*b"root\0x\0\0");
+        assert_eq!(
+            serde_json::to_string(&junk).unwrap(),
+            r#"{"text":"root","rest":"78"}"#
+        );
+        let bad = FixedStr::<4>::from_raw([0xff, 0, 0, 0]);
+        assert_eq!(
+            serde_json::to_string(&bad).unwrap(),
+            r#"{"raw":"ff000000"}"#
+        );
+        let full = FixedStr::<4>::from_raw(*b"abcd");
+        assert_eq!(serde_json::to_string(&full).unwrap(), r#""abcd""#);
+
+        assert_eq!(
+            serde_json::to_string(&VarStr::from_text("hi", 1)).unwrap(),
+            r#""hi""#
+        );
+        assert_eq!(
+            serde_json::to_string(&VarStr::from_text("hi", 4)).unwrap(),
+            r#"{"text":"hi","rest":"00"}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&VarStr::from_raw(b"hi".to_vec())).unwrap(),
+            r#"{"raw":"6869"}"#
+        );
+
+        assert!(serde_json::from_str::<FixedStr<3>>(r#""abcd""#).is_err());
+        assert!(serde_json::from_str::<FixedStr<3>>(r#"{"raw":"00"}"#).is_err());
+        assert!(serde_json::from_str::<FixedStr<3>>(r#"{"text":"a","rest":"0102"}"#).is_err());
+        assert!(serde_json::from_str::<VarStr>(r#""a\u0000""#).is_err());
+        assert!(serde_json::from_str::<VarStr>(r#"{"raw":"0"}"#).is_err());
+        let yaml: FixedStr<8> = serde_yaml::from_str("text: root\nrest: '78'\n").unwrap();
+        assert_eq!(yaml, junk);
+    }
+
+    fn arb_raw() -> impl Strategy<Value = Vec<u8>> {
+        // Mostly text-like bytes with NULs and some high bytes, so every form is exercised.
+        proptest::collection::vec(
+            prop_oneof![4 => b'a'..=b'z', 2 => Just(0u8), 1 => any::<u8>()],
+            0..12,
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn fixed_str_serde_round_trip(raw in proptest::array::uniform8(prop_oneof![4 => b'a'..=b'z', 2 => Just(0u8), 1 => any::<u8>()])) {
+            let s = FixedStr::<8>::from_raw(raw);
+            let (json, back) = json_round_trip(&s);
+            prop_assert_eq!(back, s, "{}", json);
+            let yaml = serde_yaml::to_string(&s).unwrap();
+            prop_assert_eq!(serde_yaml::from_str::<FixedStr<8>>(&yaml).unwrap(), s);
+        }
+
+        #[test]
+        fn var_str_serde_round_trip(raw in arb_raw()) {
+            let s = VarStr::from_raw(raw);
+            let (json, back) = json_round_trip(&s);
+            prop_assert_eq!(&back, &s, "{}", json);
+            let yaml = serde_yaml::to_string(&s).unwrap();
+            prop_assert_eq!(serde_yaml::from_str::<VarStr>(&yaml).unwrap(), s);
+        }
+
+        #[test]
+        fn fixed_set_text_touches_only_text_and_old_text(raw in proptest::array::uniform8(any::<u8>()), text in "[a-z]{0,8}") {
+            let mut s = FixedStr::<8>::from_raw(raw);
+            let old_end = raw.iter().position(|&b| b == 0).unwrap_or(8);
+            s.set_text(&text).unwrap();
+            prop_assert_eq!(s.text(), text.as_str());
+            let kept = (text.len() + 1).max(old_end);
+            prop_assert_eq!(s.as_bytes().get(kept..), raw.get(kept..));
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! A growable byte sink for encoders.
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// A growable byte sink.
+#[derive(Debug, Default, Clone)]
+pub struct Writer {
+    buf: Vec<u8>,
+}
+
+/// Generates fixed-size primitive writers.
+macro_rules! write_primitives {
+    ($($name:ident => $ty:ty, $to:ident;)*) => {
+        $(
+            #[doc = concat!("Writes a `", stringify!($ty), "` (`", stringify!($to), "`).")]
+            #[inline]
+            pub fn $name(&mut self, v: $ty) {
+                self.buf.extend_from_slice(&v.$to());
+            }
+        )*
+    };
+}
+
+impl Writer {
+    /// An empty writer.
+    pub fn new() -> Self {
+        Writer { buf: Vec::new() }
+    }
+
+    /// An empty writer with room for `n` bytes.
+    pub fn with_capacity(n: usize) -> Self {
+        Writer {
+            buf: Vec::with_capacity(n),
+        }
+    }
+
+    /// Number of bytes written so far.
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Appends bytes.
+    #[inline]
+    pub fn bytes(&mut self, b: &[u8]) {
+        self.buf.extend_from_slice(b);
+    }
+
+    /// Appends `n` copies of `byte`.
+    #[inline]
+    pub fn fill(&mut self, byte: u8, n: usize) {
+        self.buf.resize(self.buf.len() + n, byte);
+    }
+
+    /// The bytes written.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.buf
+    }
+
+    /// The bytes written so far.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// Mutable access to the reserved tail, for bulk element encoding: grows by n zero bytes and returns them.
+    #[inline]
+    pub fn reserve_slice(&mut self, n: usize) -> &mut [u8] {
+        let start = self.buf.len();
+        self.buf.resize(start + n, 0);
+        self.buf.get_mut(start..).unwrap_or_default()
+    }
+
+    /// Overwrites bytes already written at `at` (for back-patching); Encode error if out of range.
+    pub fn patch(&mut self, at: usize, b: &[u8]) -> Result<()> {
+        let len = self.buf.len();
+        match at
+            .checked_add(b.len())
+            .and_then(|end| self.buf.get_mut(at..end))
+        {
+            Some(dst) => {
+                dst.copy_from_slice(b);
+                Ok(())
+            }
+            None => Err(patch_error(at, b.len(), len)),
+        }
+    }
+
+    /// Writes one byte.
+    #[inline]
+    pub fn write_u8(&mut self, v: u8) {
+        self.buf.push(v);
+    }
+
+    /// Writes one signed byte.
+    #[inline]
+    pub fn write_i8(&mut self, v: i8) {
+        self.buf.push(v as u8);
+    }
+
+    write_primitives! {
+        write_u16_le => u16, to_le_bytes;
+        write_u16_be => u16, to_be_bytes;
+        write_i16_le => i16, to_le_bytes;
+        write_i16_be => i16, to_be_bytes;
+        write_u32_le => u32, to_le_bytes;
+        write_u32_be => u32, to_be_bytes;
+        write_i32_le => i32, to_le_bytes;
+        write_i32_be => i32, to_be_bytes;
+        write_u64_le => u64, to_le_bytes;
+        write_u64_be => u64, to_be_bytes;
+        write_i64_le => i64, to_le_bytes;
+        write_i64_be => i64, to_be_bytes;
+        write_f32_le => f32, to_le_bytes;
+        write_f32_be => f32, to_be_bytes;
+        write_f64_le => f64, to_le_bytes;
+        write_f64_be => f64, to_be_bytes;
+    }
+
+    /// Writes a .NET BinaryWriter 7-bit encoded length (1 to 5 bytes).
+    pub fn write_7bit_u32(&mut self, mut v: u32) {
+        while v >= 0x80 {
+            self.buf.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.buf.push(v as u8);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn patch_error(at: usize, n: usize, len: usize) -> Error {
+    Error::new(
+        at as u64,
+        ErrorKind::Encode(format!(
+            "cannot patch {n} bytes at {at}: only {len} bytes have been written"
+        )),
+    )
+}
