@@ -147,6 +147,27 @@ pub(crate) fn render_path<'a>(segments: impl Iterator<Item = &'a PathSegment>) -
     out
 }
 
+/// Adds a field path to the error of a `Result` as it propagates out of a field's reader or
+/// writer: generated code reads `r.array::<4>().map(u32::from_le_bytes).in_field("count")?`.
+pub trait ResultExt<T> {
+    /// Prepends the field name to the error's path.
+    fn in_field(self, name: &'static str) -> Result<T>;
+    /// Prepends an element index to the error's path.
+    fn at_index(self, index: usize) -> Result<T>;
+}
+
+impl<T> ResultExt<T> for Result<T> {
+    #[inline]
+    fn in_field(self, name: &'static str) -> Result<T> {
+        self.map_err(|e| e.in_field(name))
+    }
+
+    #[inline]
+    fn at_index(self, index: usize) -> Result<T> {
+        self.map_err(|e| e.at_index(index))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

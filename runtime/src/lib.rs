@@ -5,20 +5,25 @@
 //! types ([`Fixed`], [`FixedStr`], [`VarStr`], [`RawBytes`]) keep the exact bytes they were
 //! read from so that decoding and re-encoding a file reproduces it byte for byte.
 
+pub mod arith;
 pub mod bytes;
 pub mod check;
+pub mod codec;
 pub mod error;
 pub mod fixed;
 pub mod geometry;
 pub mod pad;
 pub mod reader;
+pub mod repeat;
 pub mod strings;
 pub mod summary;
+pub mod testing;
 pub mod writer;
 
 pub use bytes::{RawBytes, from_hex, to_hex};
 pub use check::{Checker, Mismatch};
-pub use error::{Error, ErrorKind, PathSegment, Result};
+pub use codec::{Codec, RoundTrip, first_difference, round_trip};
+pub use error::{Error, ErrorKind, PathSegment, Result, ResultExt};
 pub use fixed::{Fixed, FixedRangeError, FixedRaw};
 pub use geometry::{Quat, Vec3};
 pub use pad::{pad_to_multiple, sims2_run_pad_bytes, sims2_run_pad_len};

@@ -1,0 +1,75 @@
+//! Integer helpers for compiled schema expressions. Expressions compute in `i64`, like Kaitai
+//! Struct; these functions keep hostile values from panicking and turn them into errors where
+//! a length or a stored field needs them.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::reader::Reader;
+
+/// Kaitai integer division (floor for positive divisors); 0 when dividing by 0, which no valid
+/// file needs and which must not panic.
+#[inline]
+pub fn div(a: i64, b: i64) -> i64 {
+    a.checked_div_euclid(b).unwrap_or(0)
+}
+
+/// Kaitai modulo: the result takes the sign of a positive divisor (`-5 % 3 == 1`); 0 for a
+/// divisor of 0.
+#[inline]
+pub fn modulo(a: i64, b: i64) -> i64 {
+    a.checked_rem_euclid(b).unwrap_or(0)
+}
+
+/// A byte length or element count computed while reading; negative values are an error at
+/// the reader's position.
+#[inline]
+pub fn length(value: i64, r: &Reader<'_>) -> Result<usize> {
+    usize::try_from(value).map_err(|_| {
+        r.error(ErrorKind::Invalid(format!(
+            "expected a length or count, found the negative value {value}"
+        )))
+    })
+}
+
+/// A computed value converted to the integer type of the field or parameter that stores it.
+#[inline]
+pub fn narrow<T: TryFrom<i64>>(value: i64, at: usize) -> Result<T> {
+    T::try_from(value).map_err(|_| {
+        Error::new(
+            at as u64,
+            ErrorKind::Encode(format!(
+                "{value} does not fit the {} it is stored in",
+                std::any::type_name::<T>()
+            )),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kaitai_division_and_modulo() {
+        assert_eq!(div(7, 2), 3);
+        assert_eq!(div(-7, 2), -4);
+        assert_eq!(div(1, 0), 0);
+        assert_eq!(modulo(-5, 3), 1);
+        assert_eq!(modulo(5, 0), 0);
+        assert_eq!(modulo(i64::MIN, -1), 0);
+    }
+
+    #[test]
+    fn negative_lengths_and_narrowing_fail() {
+        let r = Reader::new(&[0; 8]);
+        assert_eq!(length(5, &r).unwrap(), 5);
+        let err = length(-1, &r).unwrap_err();
+        assert!(err.to_string().contains("negative value -1"), "{err}");
+        assert_eq!(narrow::<u8>(255, 0).unwrap(), 255);
+        assert!(
+            narrow::<u8>(256, 3)
+                .unwrap_err()
+                .to_string()
+                .contains("256")
+        );
+    }
+}

@@ -1,0 +1,106 @@
+//! The interface every generated root type implements, and the round-trip report built on it.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::check::Mismatch;
+use crate::error::Result;
+use crate::writer::Writer;
+
+/// A whole file format: a generated root type that reads from and writes to bytes.
+pub trait Codec:
+    Sized + Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned
+{
+    /// The schema id (`meta/id`).
+    const FORMAT: &'static str;
+    /// Byte strings a file of this format starts with (`meta/-magic`).
+    const MAGIC: &'static [&'static [u8]];
+    /// File extensions without the dot (`meta/file-extension`).
+    const EXTENSIONS: &'static [&'static str];
+
+    /// Decodes a whole file.
+    fn read(bytes: &[u8]) -> Result<Self>;
+    /// Encodes, writing every stored field verbatim.
+    fn write(&self, w: &mut Writer) -> Result<()>;
+    /// The number of bytes [`Codec::write`] produces.
+    fn encoded_len(&self) -> usize;
+    /// Derived fields (sizes, counts, offsets) whose stored value disagrees with the content.
+    fn check(&self) -> Vec<Mismatch>;
+    /// Recomputes every derived field from the content.
+    fn normalize(&mut self) -> Result<()>;
+
+    /// Encodes into a new buffer of exactly the right size.
+    fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut w = Writer::with_capacity(self.encoded_len());
+        self.write(&mut w)?;
+        Ok(w.into_bytes())
+    }
+
+    /// True when `bytes` starts with one of the format's magic strings.
+    fn matches_magic(bytes: &[u8]) -> bool {
+        Self::MAGIC.iter().any(|m| bytes.starts_with(m))
+    }
+}
+
+/// The outcome of decoding and re-encoding one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RoundTrip {
+    /// The re-encoded bytes equal the input.
+    Exact,
+    /// They differ; where first, and in which field of the input.
+    Differs {
+        /// First differing byte offset (or the shorter length).
+        offset: usize,
+        /// Field path of the input at that offset.
+        field: String,
+        /// Input length.
+        input_len: usize,
+        /// Output length.
+        output_len: usize,
+    },
+}
+
+/// Decodes `bytes`, re-encodes them and compares.
+pub fn round_trip<C: Codec>(bytes: &[u8]) -> Result<RoundTrip> {
+    let value = C::read(bytes)?;
+    let output = value.to_bytes()?;
+    Ok(match first_difference(bytes, &output) {
+        None => RoundTrip::Exact,
+        Some(offset) => RoundTrip::Differs {
+            offset,
+            field: field_at::<C>(bytes, offset),
+            input_len: bytes.len(),
+            output_len: output.len(),
+        },
+    })
+}
+
+/// The first offset at which `a` and `b` differ, including a length difference.
+pub fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    a.iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .or_else(|| (a.len() != b.len()).then_some(a.len().min(b.len())))
+}
+
+/// The field path of the field holding byte `offset` of `bytes`. Reading the input cut short at
+/// `offset + 1` fails exactly in the field that needs that byte, so its error path names it.
+pub fn field_at<C: Codec>(bytes: &[u8], offset: usize) -> String {
+    let cut = bytes.get(..offset + 1).unwrap_or(bytes);
+    match C::read(cut) {
+        Err(e) if !e.path().is_empty() => e.path(),
+        _ => "(trailing bytes)".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn differences() {
+        assert_eq!(first_difference(b"abc", b"abc"), None);
+        assert_eq!(first_difference(b"abc", b"abd"), Some(2));
+        assert_eq!(first_difference(b"abc", b"ab"), Some(2));
+    }
+}

@@ -1,0 +1,229 @@
+//! Repeated fields. Fixed-size elements are read and written in bulk with one bounds check;
+//! others element by element, with the allocation bounded by the bytes that remain.
+
+use crate::arith::length;
+use crate::error::{Error, ErrorKind, Result, ResultExt};
+use crate::reader::Reader;
+use crate::writer::Writer;
+
+/// Reads `count` fixed-size elements of `N` bytes: one bounds check for the whole array, then
+/// decoding at constant offsets.
+#[inline]
+pub fn read_fixed<T, const N: usize>(
+    r: &mut Reader<'_>,
+    count: i64,
+    decode: impl Fn(&[u8; N]) -> T,
+) -> Result<Vec<T>> {
+    let count = length(count, r)?;
+    let bytes = r.elements(count as u64, N)?;
+    let (chunks, _) = bytes.as_chunks::<N>();
+    Ok(chunks.iter().map(decode).collect())
+}
+
+/// Writes fixed-size elements of `N` bytes into one reserved block.
+#[inline]
+pub fn write_fixed<T, const N: usize>(
+    w: &mut Writer,
+    items: &[T],
+    encode: impl Fn(&T, &mut [u8; N]),
+) {
+    let out = w.reserve_slice(items.len() * N);
+    let (chunks, _) = out.as_chunks_mut::<N>();
+    for (chunk, item) in chunks.iter_mut().zip(items) {
+        encode(item, chunk);
+    }
+}
+
+/// Reads `count` elements one at a time. A count that cannot fit in the remaining input (each
+/// element takes at least `min_size` bytes) fails before anything is allocated.
+pub fn read_counted<'a, T>(
+    r: &mut Reader<'a>,
+    count: i64,
+    min_size: usize,
+    mut read: impl FnMut(&mut Reader<'a>) -> Result<T>,
+) -> Result<Vec<T>> {
+    let count = length(count, r)?;
+    if (count as u128) * (min_size as u128) > r.remaining() as u128 {
+        return Err(r.error(ErrorKind::CountTooLarge {
+            count: count as u64,
+            elem_size: min_size as u64,
+            remaining: r.remaining() as u64,
+        }));
+    }
+    let mut items = Vec::with_capacity(r.capacity_hint(count as u64, min_size));
+    for index in 0..count {
+        items.push(read(r).at_index(index)?);
+    }
+    Ok(items)
+}
+
+/// Reads elements until the end of the stream. An element that consumes nothing would loop
+/// forever, so it is an error.
+pub fn read_to_eos<'a, T>(
+    r: &mut Reader<'a>,
+    mut read: impl FnMut(&mut Reader<'a>) -> Result<T>,
+) -> Result<Vec<T>> {
+    let mut items = Vec::new();
+    while !r.is_eof() {
+        let start = r.pos();
+        items.push(read(r).at_index(items.len())?);
+        if r.pos() == start {
+            return Err(r
+                .error(ErrorKind::Invalid(
+                    "element consumed no bytes; `repeat: eos` would never end".into(),
+                ))
+                .at_index(items.len() - 1));
+        }
+    }
+    Ok(items)
+}
+
+/// Reads elements until `done` holds for the last one read (Kaitai `repeat: until`).
+pub fn read_until<'a, T>(
+    r: &mut Reader<'a>,
+    mut read: impl FnMut(&mut Reader<'a>) -> Result<T>,
+    mut done: impl FnMut(&T) -> bool,
+) -> Result<Vec<T>> {
+    let mut items = Vec::new();
+    loop {
+        let start = r.pos();
+        let item = read(r).at_index(items.len())?;
+        let finished = done(&item);
+        items.push(item);
+        if finished {
+            return Ok(items);
+        }
+        if r.pos() == start {
+            return Err(r
+                .error(ErrorKind::Invalid(
+                    "element consumed no bytes; `repeat: until` would never end".into(),
+                ))
+                .at_index(items.len() - 1));
+        }
+    }
+}
+
+/// Before writing a counted list: the count the reader will use must equal the list's length,
+/// or the written file would not read back. Derived counts are fixed by `normalize()`.
+pub fn check_count(count: i64, len: usize, w: &Writer) -> Result<()> {
+    if usize::try_from(count).ok() == Some(len) {
+        Ok(())
+    } else {
+        Err(encode_error(
+            w,
+            format!(
+                "the count is {count} but the list has {len} elements (run normalize() after editing)"
+            ),
+        ))
+    }
+}
+
+/// Before writing a sized value: its byte length must equal the size the reader will use.
+pub fn check_len(expected: i64, len: usize, w: &Writer) -> Result<()> {
+    if usize::try_from(expected).ok() == Some(len) {
+        Ok(())
+    } else {
+        Err(encode_error(
+            w,
+            format!(
+                "the size is {expected} but the value has {len} bytes (run normalize() after editing)"
+            ),
+        ))
+    }
+}
+
+/// An encode error at the writer's position.
+#[cold]
+pub fn encode_error(w: &Writer, message: String) -> Error {
+    Error::new(w.pos() as u64, ErrorKind::Encode(message))
+}
+
+/// Copies `K` bytes at `at` out of a fixed-size element. Offsets come from the schema, never
+/// from input, and the generator keeps them inside the element.
+#[inline(always)]
+pub fn bytes_at<const K: usize, const N: usize>(b: &[u8; N], at: usize) -> [u8; K] {
+    let mut out = [0; K];
+    out.copy_from_slice(&b[at..at + K]);
+    out
+}
+
+/// Reads a string of a computed length, rounded up to a multiple of `align`; every byte is kept.
+pub fn read_var_str(r: &mut Reader<'_>, len: i64, align: usize) -> Result<crate::VarStr> {
+    read_sized(r, len, align).map(|b| crate::VarStr::from_raw(b.to_vec()))
+}
+
+/// Reads raw bytes of a computed length, rounded up to a multiple of `align`.
+pub fn read_raw(r: &mut Reader<'_>, len: i64, align: usize) -> Result<crate::RawBytes> {
+    read_sized(r, len, align).map(|b| crate::RawBytes(b.to_vec()))
+}
+
+fn read_sized<'a>(r: &mut Reader<'a>, len: i64, align: usize) -> Result<&'a [u8]> {
+    let len = length(len, r)?;
+    r.bytes(len + crate::pad_to_multiple(len, align))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bulk_round_trip() {
+        let data = [1, 0, 2, 0, 3, 0];
+        let mut r = Reader::new(&data);
+        let items = read_fixed(&mut r, 3, |b: &[u8; 2]| u16::from_le_bytes(*b)).unwrap();
+        assert_eq!(items, [1, 2, 3]);
+        let mut w = Writer::new();
+        write_fixed(&mut w, &items, |v, b: &mut [u8; 2]| *b = v.to_le_bytes());
+        assert_eq!(w.into_bytes(), data);
+    }
+
+    #[test]
+    fn hostile_counts_fail_before_allocating() {
+        let data = [0u8; 100];
+        let err =
+            read_counted(&mut Reader::new(&data), u32::MAX.into(), 8, |r| r.read_u8()).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::CountTooLarge { .. }),
+            "{err}"
+        );
+        let err =
+            read_fixed(&mut Reader::new(&data), u32::MAX.into(), |b: &[u8; 4]| *b).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::CountTooLarge { .. }),
+            "{err}"
+        );
+        assert!(read_fixed(&mut Reader::new(&data), -1, |b: &[u8; 4]| *b).is_err());
+    }
+
+    #[test]
+    fn element_errors_carry_their_index() {
+        let data = [0u8; 5];
+        let err = read_counted(&mut Reader::new(&data), 3, 1, |r| r.read_u16_le()).unwrap_err();
+        assert_eq!(err.path(), "[2]");
+        assert_eq!(err.offset(), 4);
+    }
+
+    #[test]
+    fn eos_and_until() {
+        let data = [1, 2, 0, 7];
+        let items = read_until(&mut Reader::new(&data), |r| r.read_u8(), |b| *b == 0).unwrap();
+        assert_eq!(items, [1, 2, 0]);
+        let items = read_to_eos(&mut Reader::new(&data), |r| r.read_u8()).unwrap();
+        assert_eq!(items, data);
+        let err = read_to_eos(&mut Reader::new(&data), |_| Ok(())).unwrap_err();
+        assert!(err.to_string().contains("consumed no bytes"), "{err}");
+    }
+
+    #[test]
+    fn writer_checks() {
+        let w = Writer::new();
+        assert!(check_count(3, 3, &w).is_ok());
+        assert!(
+            check_count(3, 2, &w)
+                .unwrap_err()
+                .to_string()
+                .contains("normalize")
+        );
+        assert!(check_len(-1, 0, &w).is_err());
+    }
+}
