@@ -1,0 +1,159 @@
+//! `check` and `normalize`: derived fields (sizes, counts, offsets) compared with, or
+//! recomputed from, the content. Only types that hold derived fields, directly or below,
+//! get these methods.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::expr::{Mode, Scope};
+use super::names::field_ident;
+use super::types::{switch_enum_ident, switch_variants};
+use crate::model::*;
+
+/// For each type: whether it or anything inside it has a derived field.
+pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
+    let mut needs: Vec<bool> = schema
+        .types
+        .iter()
+        .map(|t| t.fields.iter().any(|f| f.derived.is_some()))
+        .collect();
+    // Propagate to containing types until nothing changes.
+    loop {
+        let mut changed = false;
+        for (i, def) in schema.types.iter().enumerate() {
+            if !needs[i] && def.fields.iter().any(|f| child_types(&f.ty).iter().any(|&c| needs[c])) {
+                needs[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return needs;
+        }
+    }
+}
+
+/// User types a field's value can hold.
+fn child_types(ty: &FieldType) -> Vec<usize> {
+    match ty {
+        FieldType::User { ty, .. } => vec![*ty],
+        FieldType::Switch(s) => s
+            .cases
+            .iter()
+            .map(|c| &c.ty)
+            .chain(s.default.as_deref())
+            .flat_map(child_types)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// How a child value is visited: `check` or `normalize`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Visit {
+    Check,
+    Normalize,
+}
+
+/// Statements visiting the user-typed values held by `field`.
+fn visit_children(schema: &Schema, owner: usize, field: &Field, needs: &[bool], visit: Visit) -> TokenStream {
+    if !child_types(&field.ty).iter().any(|&c| needs[c]) {
+        return quote!();
+    }
+    let ident = field_ident(&field.id);
+    let name = &field.id;
+    let (borrow, iter) = match visit {
+        Visit::Check => (quote!(&), quote!(iter)),
+        Visit::Normalize => (quote!(&mut), quote!(iter_mut)),
+    };
+    let visit_one = |value: TokenStream, indexed: bool| match (visit, indexed) {
+        (Visit::Check, false) => quote! {
+            c.enter_field(#name);
+            #value.check_into(c);
+            c.leave();
+        },
+        (Visit::Check, true) => quote! {
+            c.enter_field(#name);
+            c.enter_index(index);
+            #value.check_into(c);
+            c.leave();
+            c.leave();
+        },
+        (Visit::Normalize, false) => quote!(#value.normalize().in_field(#name)?;),
+        (Visit::Normalize, true) => quote!(#value.normalize().at_index(index).in_field(#name)?;),
+    };
+    let per_value = |value: TokenStream| {
+        if field.repeat == Repeat::None {
+            visit_one(value, false)
+        } else {
+            let each = visit_one(quote!(item), true);
+            quote!(for (index, item) in #value.#iter().enumerate() { #each })
+        }
+    };
+    let place = if field.cond.is_some() {
+        quote!(value)
+    } else {
+        quote!((#borrow self.#ident))
+    };
+    let body = match &field.ty {
+        FieldType::Switch(switch) => {
+            let enum_name = switch_enum_ident(schema, owner, field);
+            let arms = switch_variants(schema, switch)
+                .into_iter()
+                .filter(|(_, ty)| child_types(ty).iter().any(|&c| needs[c]))
+                .map(|(variant, _)| {
+                    let inner = per_value(quote!(value));
+                    quote!(#enum_name::#variant(value) => { #inner })
+                });
+            quote!(match #place { #(#arms)* _ => {} })
+        }
+        _ => per_value(place),
+    };
+    if field.cond.is_some() {
+        quote!(if let Some(value) = #borrow self.#ident { #body })
+    } else {
+        body
+    }
+}
+
+/// `check_into` and `normalize` of a type that holds derived fields.
+pub fn derived_impl(schema: &Schema, ty: usize, needs: &[bool]) -> TokenStream {
+    let def = &schema.types[ty];
+    let scope = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
+    let mut compares = Vec::new();
+    let mut recomputes = Vec::new();
+    for field in def.fields.iter().filter(|f| f.derived.is_some()) {
+        let Some(derived) = &field.derived else { continue };
+        let ident = field_ident(&field.id);
+        let name = &field.id;
+        let computed = scope
+            .int(derived)
+            .unwrap_or_else(|e| panic!("validated expression failed to compile: {}", e.message()));
+        compares.push(quote!(c.compare(#name, i128::from(self.#ident), i128::from(#computed));));
+        recomputes.push(quote! {
+            let computed = #computed;
+            self.#ident = rt::arith::narrow(computed, 0).in_field(#name)?;
+        });
+    }
+    let check_children = def
+        .fields
+        .iter()
+        .map(|f| visit_children(schema, ty, f, needs, Visit::Check));
+    let normalize_children = def
+        .fields
+        .iter()
+        .map(|f| visit_children(schema, ty, f, needs, Visit::Normalize));
+    quote! {
+        /// Records every derived field, here and below, whose stored value disagrees with the content.
+        pub fn check_into(&self, c: &mut rt::Checker) {
+            #(#compares)*
+            #(#check_children)*
+        }
+
+        /// Recomputes every derived field from the content, innermost first.
+        pub fn normalize(&mut self) -> rt::Result<()> {
+            #(#normalize_children)*
+            #(#recomputes)*
+            Ok(())
+        }
+    }
+}

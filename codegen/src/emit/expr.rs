@@ -1,0 +1,604 @@
+//! Compiles schema expressions to Rust, checking their types on the way. The same compiler
+//! validates schemas (errors carry plain messages) and emits code (it then cannot fail).
+//!
+//! Integers compute in `i64` as in Kaitai Struct, with wrapping arithmetic so that hostile
+//! values never panic; lengths and counts are range-checked where they are used.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::names::{field_ident, type_ident};
+use super::sizes::field_len;
+use crate::expr::{BinOp, Expr, UnaryOp};
+use crate::model::*;
+
+/// Where an expression runs, which decides what names mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// In a reader: fields read so far are locals, `_io` is the reader `r`.
+    Read,
+    /// In a writer: fields are `self.…`, parameters are arguments.
+    Write,
+    /// In `check`, `normalize` and value instances: fields are `self.…`, no parameters.
+    Inspect,
+}
+
+/// The type of a compiled expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ty {
+    /// `i64`.
+    Int,
+    /// `f64`.
+    Float,
+    /// `bool`.
+    Bool,
+    /// A string value (compared through its text bytes).
+    Str,
+    /// A string literal.
+    StrLit,
+    /// Raw bytes.
+    Bytes,
+    /// An enum value.
+    Enum(usize),
+    /// A user-type value.
+    User(usize),
+    /// A list.
+    Array(Box<Ty>),
+    /// A switch value (only its `_sizeof` is usable).
+    Switch,
+    /// A quaternion or vector.
+    Composite,
+    /// The reader stream.
+    Io,
+}
+
+/// Why an expression does not compile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExprError {
+    /// The expression needs the input stream, which only a reader has.
+    NeedsStream,
+    /// A real mistake in the schema.
+    Invalid(String),
+}
+
+impl ExprError {
+    /// The plain message.
+    pub fn message(&self) -> String {
+        match self {
+            ExprError::NeedsStream => "`_io` is only available while reading".into(),
+            ExprError::Invalid(m) => m.clone(),
+        }
+    }
+}
+
+type Compiled = Result<(TokenStream, Ty), ExprError>;
+
+fn invalid<T>(message: impl Into<String>) -> Result<T, ExprError> {
+    Err(ExprError::Invalid(message.into()))
+}
+
+/// A compiled place before it is turned into a value: knows its field for `_sizeof`.
+struct Place<'s> {
+    tokens: TokenStream,
+    ty: Ty,
+    field: Option<&'s Field>,
+    optional: bool,
+}
+
+/// The names an expression can see.
+#[derive(Clone)]
+pub struct Scope<'s> {
+    schema: &'s Schema,
+    ty: usize,
+    mode: Mode,
+    /// In read mode, how many fields are read already.
+    visible_fields: usize,
+    /// The `_` of `repeat-until` or `sum`: its Rust name and type.
+    element: Option<(TokenStream, Ty)>,
+    depth: usize,
+}
+
+impl<'s> Scope<'s> {
+    /// A scope inside type `ty`; in read mode only fields before `visible_fields` exist.
+    pub fn new(schema: &'s Schema, ty: usize, mode: Mode, visible_fields: usize) -> Self {
+        Self {
+            schema,
+            ty,
+            mode,
+            visible_fields,
+            element: None,
+            depth: 0,
+        }
+    }
+
+    /// The same scope with `_` bound to `name` of type `elem`.
+    pub fn with_element(&self, name: TokenStream, elem: Ty) -> Self {
+        let mut scope = self.clone();
+        scope.element = Some((name, elem));
+        scope
+    }
+
+    fn def(&self) -> &'s TypeDef {
+        &self.schema.types[self.ty]
+    }
+
+    /// Compiles an expression that must produce an `i64`.
+    pub fn int(&self, e: &Expr) -> Result<TokenStream, ExprError> {
+        match self.compile(e)? {
+            (t, Ty::Int) => Ok(t),
+            (_, other) => invalid(format!("expected an integer, found {}", describe(&other))),
+        }
+    }
+
+    /// Compiles an expression that must produce a `bool`.
+    pub fn bool(&self, e: &Expr) -> Result<TokenStream, ExprError> {
+        match self.compile(e)? {
+            (t, Ty::Bool) => Ok(t),
+            (_, other) => invalid(format!("expected a boolean, found {}", describe(&other))),
+        }
+    }
+
+    /// Compiles any expression to a value.
+    pub fn compile(&self, e: &Expr) -> Compiled {
+        if self.depth > 32 {
+            return invalid("expression nests too deeply (an instance that refers to itself?)");
+        }
+        match e {
+            Expr::Int(n) => Ok((int_literal(*n)?, Ty::Int)),
+            Expr::Float(f) => Ok((quote!(#f), Ty::Float)),
+            Expr::Bool(b) => Ok((quote!(#b), Ty::Bool)),
+            Expr::Str(s) => {
+                let lit = Literal::byte_string(s.as_bytes());
+                Ok((quote!(#lit.as_slice()), Ty::StrLit))
+            }
+            Expr::EnumLit { enum_name, variant } => self.enum_literal(enum_name, variant),
+            Expr::Unary(op, inner) => self.unary(*op, inner),
+            Expr::Binary(op, a, b) => self.binary(*op, a, b),
+            Expr::Ternary(c, a, b) => {
+                let c = self.bool(c)?;
+                let (a, ta) = self.compile(a)?;
+                let (b, tb) = self.compile(b)?;
+                if ta != tb {
+                    return invalid(format!(
+                        "the branches of `?:` differ: {} and {}",
+                        describe(&ta),
+                        describe(&tb)
+                    ));
+                }
+                Ok((quote!(if #c { #a } else { #b }), ta))
+            }
+            Expr::Method(recv, name, args) => self.method(recv, name, args),
+            Expr::Index(..) => invalid("indexing (`a[i]`) is not supported yet"),
+            Expr::Name(_) | Expr::Attr(..) => {
+                let place = self.place(e)?;
+                self.value(place)
+            }
+        }
+    }
+
+    fn enum_literal(&self, enum_name: &str, variant: &str) -> Compiled {
+        let Some(idx) = self.schema.enum_index(enum_name) else {
+            return invalid(format!("unknown enum `{enum_name}`"));
+        };
+        let def = &self.schema.enums[idx];
+        if !def.variants.iter().any(|v| v.id == variant) {
+            return invalid(format!("enum `{enum_name}` has no value `{variant}`"));
+        }
+        let e = type_ident(enum_name);
+        let v = type_ident(variant);
+        Ok((quote!(#e::#v), Ty::Enum(idx)))
+    }
+
+    fn unary(&self, op: UnaryOp, inner: &Expr) -> Compiled {
+        match op {
+            UnaryOp::Not => {
+                let b = self.bool(inner)?;
+                Ok((quote!(!#b), Ty::Bool))
+            }
+            UnaryOp::Neg => match self.compile(inner)? {
+                (t, Ty::Int) => Ok((quote!(#t.wrapping_neg()), Ty::Int)),
+                (t, Ty::Float) => Ok((quote!((-#t)), Ty::Float)),
+                (_, other) => invalid(format!("cannot negate {}", describe(&other))),
+            },
+            UnaryOp::BitNot => {
+                let t = self.int(inner)?;
+                Ok((quote!((!#t)), Ty::Int))
+            }
+        }
+    }
+
+    fn binary(&self, op: BinOp, a: &Expr, b: &Expr) -> Compiled {
+        if matches!(op, BinOp::And | BinOp::Or) {
+            let (a, b) = (self.bool(a)?, self.bool(b)?);
+            return Ok(match op {
+                BinOp::And => (quote!((#a && #b)), Ty::Bool),
+                _ => (quote!((#a || #b)), Ty::Bool),
+            });
+        }
+        let (ta_tokens, ta) = self.compile(a)?;
+        let (tb_tokens, tb) = self.compile(b)?;
+        if op.is_comparison() {
+            return comparison(op, (ta_tokens, ta), (tb_tokens, tb));
+        }
+        let (a, b, ty) = match (&ta, &tb) {
+            (Ty::Int, Ty::Int) => (ta_tokens, tb_tokens, Ty::Int),
+            (Ty::Float, Ty::Float) => (ta_tokens, tb_tokens, Ty::Float),
+            (Ty::Int, Ty::Float) => (quote!((#ta_tokens as f64)), tb_tokens, Ty::Float),
+            (Ty::Float, Ty::Int) => (ta_tokens, quote!((#tb_tokens as f64)), Ty::Float),
+            _ => {
+                return invalid(format!(
+                    "`{}` needs numbers, found {} and {}",
+                    op.symbol(),
+                    describe(&ta),
+                    describe(&tb)
+                ));
+            }
+        };
+        if ty == Ty::Float {
+            return match op {
+                BinOp::Add => Ok((quote!((#a + #b)), ty)),
+                BinOp::Sub => Ok((quote!((#a - #b)), ty)),
+                BinOp::Mul => Ok((quote!((#a * #b)), ty)),
+                BinOp::Div => Ok((quote!((#a / #b)), ty)),
+                _ => invalid(format!("`{}` needs integers", op.symbol())),
+            };
+        }
+        let tokens = match op {
+            BinOp::Add => quote!(#a.wrapping_add(#b)),
+            BinOp::Sub => quote!(#a.wrapping_sub(#b)),
+            BinOp::Mul => quote!(#a.wrapping_mul(#b)),
+            BinOp::Div => quote!(::skelcodec_runtime::arith::div(#a, #b)),
+            BinOp::Mod => quote!(::skelcodec_runtime::arith::modulo(#a, #b)),
+            BinOp::Shl => quote!(#a.wrapping_shl(#b as u32)),
+            BinOp::Shr => quote!(#a.wrapping_shr(#b as u32)),
+            BinOp::BitAnd => quote!((#a & #b)),
+            BinOp::BitOr => quote!((#a | #b)),
+            BinOp::BitXor => quote!((#a ^ #b)),
+            _ => unreachable!("logical and comparison operators are handled above"),
+        };
+        Ok((tokens, Ty::Int))
+    }
+
+    fn method(&self, recv: &Expr, name: &str, args: &[Expr]) -> Compiled {
+        match name {
+            "sum" => {
+                let [arg] = args else {
+                    return invalid("`sum` takes one argument: the value to add up for each element `_`");
+                };
+                let (list, ty) = self.compile(recv)?;
+                let Ty::Array(elem) = ty else {
+                    return invalid(format!("`sum` needs a list, found {}", describe(&ty)));
+                };
+                let item = format_ident!("item{}", self.depth);
+                let mut inner = self.with_element(quote!(#item), *elem);
+                inner.depth = self.depth + 1;
+                let body = inner.int(arg)?;
+                Ok((
+                    quote!(#list.iter().map(|#item| #body).sum::<i64>()),
+                    Ty::Int,
+                ))
+            }
+            other => invalid(format!(
+                "unknown method `{other}` (skelcodec supports `sum(expr)` on lists)"
+            )),
+        }
+    }
+
+    /// Resolves a name or attribute chain to a place.
+    fn place(&self, e: &Expr) -> Result<Place<'s>, ExprError> {
+        match e {
+            Expr::Name(name) => self.name(name),
+            Expr::Attr(base, attr) => {
+                if let Expr::Name(n) = base.as_ref()
+                    && n == "_io"
+                {
+                    return self.io_property(attr);
+                }
+                if attr == "_sizeof" && matches!(base.as_ref(), Expr::Name(n) if n == "_root" || n == "_parent") {
+                    return invalid("`_root` and `_parent` are not supported: pass values down as `params`");
+                }
+                let base = self.place(base)?;
+                self.attribute(base, attr)
+            }
+            _ => {
+                let (tokens, ty) = self.compile(e)?;
+                Ok(Place {
+                    tokens,
+                    ty,
+                    field: None,
+                    optional: false,
+                })
+            }
+        }
+    }
+
+    fn io_property(&self, attr: &str) -> Result<Place<'s>, ExprError> {
+        if self.mode != Mode::Read {
+            return Err(ExprError::NeedsStream);
+        }
+        let (tokens, ty) = match attr {
+            "pos" => (quote!((r.pos() as i64)), Ty::Int),
+            "size" => (quote!((r.size() as i64)), Ty::Int),
+            "eof" => (quote!(r.is_eof()), Ty::Bool),
+            other => return invalid(format!("`_io.{other}` is unknown: use `pos`, `size` or `eof`")),
+        };
+        Ok(Place {
+            tokens,
+            ty,
+            field: None,
+            optional: false,
+        })
+    }
+
+    fn name(&self, name: &str) -> Result<Place<'s>, ExprError> {
+        match name {
+            "_" => {
+                let Some((tokens, ty)) = &self.element else {
+                    return invalid("`_` is only defined in `repeat-until` and inside `sum(...)`");
+                };
+                let tokens = if is_scalar(ty) {
+                    quote!((*#tokens))
+                } else {
+                    tokens.clone()
+                };
+                return Ok(Place {
+                    tokens,
+                    ty: ty.clone(),
+                    field: None,
+                    optional: false,
+                });
+            }
+            "_io" => {
+                return match self.mode {
+                    Mode::Read => Ok(Place {
+                        tokens: quote!(r),
+                        ty: Ty::Io,
+                        field: None,
+                        optional: false,
+                    }),
+                    _ => Err(ExprError::NeedsStream),
+                };
+            }
+            "_root" | "_parent" => {
+                return invalid(format!(
+                    "`{name}` is not supported: declare `params` on the type and pass the values from its parent"
+                ));
+            }
+            "_index" => return invalid("`_index` is not supported yet"),
+            "_sizeof" => {
+                return if self.mode == Mode::Read {
+                    invalid("`_sizeof` is not known while reading; use it in `-derived`")
+                } else {
+                    Ok(Place {
+                        tokens: quote!((self.encoded_len() as i64)),
+                        ty: Ty::Int,
+                        field: None,
+                        optional: false,
+                    })
+                };
+            }
+            _ => {}
+        }
+        let def = self.def();
+        if let Some(index) = def.fields.iter().position(|f| f.id == name) {
+            let field = &def.fields[index];
+            if self.mode == Mode::Read && index >= self.visible_fields {
+                return invalid(format!(
+                    "`{name}` is not read yet at this point: an expression can only use fields that come before it"
+                ));
+            }
+            if matches!(field.ty, FieldType::Contents(_)) {
+                return invalid(format!("`{name}` has fixed `contents` and holds no value"));
+            }
+            let ident = field_ident(name);
+            let tokens = match self.mode {
+                Mode::Read => quote!(#ident),
+                Mode::Write | Mode::Inspect => quote!(self.#ident),
+            };
+            return Ok(Place {
+                tokens,
+                ty: field_ty(self.schema, field),
+                field: Some(field),
+                optional: field.cond.is_some(),
+            });
+        }
+        if let Some(param) = def.params.iter().find(|p| p.id == name) {
+            if self.mode == Mode::Inspect {
+                return invalid(format!(
+                    "parameter `{name}` is only known while reading and writing, not in `-derived` or instances"
+                ));
+            }
+            let ident = field_ident(name);
+            let ty = match param.ty {
+                ParamType::Int(_) => Ty::Int,
+                ParamType::Bool => Ty::Bool,
+            };
+            let tokens = match param.ty {
+                ParamType::Int(_) => quote!((#ident as i64)),
+                ParamType::Bool => quote!(#ident),
+            };
+            return Ok(Place {
+                tokens,
+                ty,
+                field: None,
+                optional: false,
+            });
+        }
+        if let Some(instance) = def.instances.iter().find(|i| i.id == name) {
+            // Instances are inlined so that readers, which have no `self` yet, can use them.
+            let mut inner = self.clone();
+            inner.depth += 1;
+            let (tokens, ty) = inner.compile(&instance.value)?;
+            return Ok(Place {
+                tokens,
+                ty,
+                field: None,
+                optional: false,
+            });
+        }
+        invalid(format!(
+            "unknown name `{name}` in type `{}`: not a field, parameter or instance",
+            def.id
+        ))
+    }
+
+    fn attribute(&self, base: Place<'s>, attr: &str) -> Result<Place<'s>, ExprError> {
+        if base.optional {
+            return invalid(
+                "this field is conditional (`if`); expressions cannot use conditional fields yet",
+            );
+        }
+        let tokens = &base.tokens;
+        let simple = |tokens, ty| {
+            Ok(Place {
+                tokens,
+                ty,
+                field: None,
+                optional: false,
+            })
+        };
+        match (attr, &base.ty) {
+            ("_sizeof", _) => {
+                if self.mode == Mode::Read {
+                    return invalid("`_sizeof` is not known while reading; use it in `-derived`");
+                }
+                let Some(field) = base.field else {
+                    return invalid("`_sizeof` applies to a field");
+                };
+                let len = field_len(self.schema, field, tokens);
+                simple(quote!((#len as i64)), Ty::Int)
+            }
+            ("size", Ty::Array(_)) => simple(quote!((#tokens.len() as i64)), Ty::Int),
+            ("size", Ty::Switch) if base.field.is_some_and(|f| f.repeat != Repeat::None) => {
+                simple(quote!((#tokens.len() as i64)), Ty::Int)
+            }
+            ("length", Ty::Str) => simple(quote!((#tokens.text_bytes().len() as i64)), Ty::Int),
+            ("length" | "size", Ty::Bytes) => simple(quote!((#tokens.0.len() as i64)), Ty::Int),
+            ("to_i", Ty::Enum(_)) => simple(quote!(#tokens.raw()), Ty::Int),
+            ("to_i", Ty::Bool) => simple(quote!(i64::from(#tokens)), Ty::Int),
+            (_, Ty::User(ty)) => {
+                let def = &self.schema.types[*ty];
+                let Some(field) = def.fields.iter().find(|f| f.id == attr) else {
+                    return invalid(format!("type `{}` has no field `{attr}`", def.id));
+                };
+                let ident = field_ident(attr);
+                Ok(Place {
+                    tokens: quote!(#tokens.#ident),
+                    ty: field_ty(self.schema, field),
+                    field: Some(field),
+                    optional: field.cond.is_some(),
+                })
+            }
+            (_, ty) => invalid(format!("{} has no property `{attr}`", describe(ty))),
+        }
+    }
+
+    /// Turns a place into a value: scalars become `i64`/`f64`.
+    fn value(&self, place: Place<'s>) -> Compiled {
+        if place.optional {
+            return invalid(
+                "this field is conditional (`if`); expressions cannot use conditional fields yet",
+            );
+        }
+        let tokens = place.tokens;
+        let Some(field) = place.field.filter(|f| f.repeat == Repeat::None) else {
+            return Ok((tokens, place.ty));
+        };
+        Ok(match &field.ty {
+            FieldType::Number(Scalar::Int(_)) => (quote!((#tokens as i64)), Ty::Int),
+            FieldType::Number(Scalar::Float(_)) => (quote!((#tokens as f64)), Ty::Float),
+            FieldType::Number(Scalar::Fixed { .. }) => (quote!(#tokens.get_f64()), Ty::Float),
+            _ => (tokens, place.ty),
+        })
+    }
+}
+
+fn comparison(op: BinOp, (a, ta): (TokenStream, Ty), (b, tb): (TokenStream, Ty)) -> Compiled {
+    let (a, b) = match (&ta, &tb) {
+        (Ty::Int, Ty::Int) | (Ty::Float, Ty::Float) | (Ty::Bool, Ty::Bool) => (a, b),
+        (Ty::Int, Ty::Float) => (quote!((#a as f64)), b),
+        (Ty::Float, Ty::Int) => (a, quote!((#b as f64))),
+        (Ty::Enum(x), Ty::Enum(y)) if x == y => (a, b),
+        (Ty::Enum(_), Ty::Int) => (quote!(#a.raw()), b),
+        (Ty::Int, Ty::Enum(_)) => (a, quote!(#b.raw())),
+        (Ty::Str | Ty::StrLit, Ty::Str | Ty::StrLit) => (str_bytes(a, &ta), str_bytes(b, &tb)),
+        _ => {
+            return invalid(format!(
+                "cannot compare {} with {}",
+                describe(&ta),
+                describe(&tb)
+            ));
+        }
+    };
+    let ordered = matches!(ta, Ty::Int | Ty::Float) || matches!(tb, Ty::Int | Ty::Float);
+    let tokens = match op {
+        BinOp::Eq => quote!((#a == #b)),
+        BinOp::Ne => quote!((#a != #b)),
+        _ if !ordered => return invalid("only numbers can be ordered with < <= > >="),
+        BinOp::Lt => quote!((#a < #b)),
+        BinOp::Le => quote!((#a <= #b)),
+        BinOp::Gt => quote!((#a > #b)),
+        _ => quote!((#a >= #b)),
+    };
+    Ok((tokens, Ty::Bool))
+}
+
+fn str_bytes(tokens: TokenStream, ty: &Ty) -> TokenStream {
+    match ty {
+        Ty::Str => quote!(#tokens.text_bytes()),
+        _ => tokens,
+    }
+}
+
+fn int_literal(n: i128) -> Result<TokenStream, ExprError> {
+    let Ok(n) = i64::try_from(n) else {
+        return invalid(format!("{n} does not fit in 64 bits"));
+    };
+    // Suffixed, so that methods such as `wrapping_add` resolve on literals too.
+    let lit = Literal::i64_suffixed(n);
+    Ok(quote!(#lit))
+}
+
+fn is_scalar(ty: &Ty) -> bool {
+    matches!(ty, Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_))
+}
+
+/// The expression type of a field's value.
+pub fn field_ty(schema: &Schema, field: &Field) -> Ty {
+    let one = element_ty(schema, &field.ty);
+    match (&field.repeat, &field.ty) {
+        (Repeat::None, _) | (_, FieldType::Switch(_)) => one,
+        _ => Ty::Array(Box::new(one)),
+    }
+}
+
+/// The expression type of one element of a field type.
+pub fn element_ty(schema: &Schema, ty: &FieldType) -> Ty {
+    let _ = schema;
+    match ty {
+        FieldType::Number(Scalar::Int(_)) => Ty::Int,
+        FieldType::Number(_) => Ty::Float,
+        FieldType::Enum { enum_idx, .. } => Ty::Enum(*enum_idx),
+        FieldType::Quat(_) | FieldType::Vec3(_) => Ty::Composite,
+        FieldType::Str { .. } => Ty::Str,
+        FieldType::Bytes { .. } | FieldType::Contents(_) => Ty::Bytes,
+        FieldType::User { ty, .. } => Ty::User(*ty),
+        FieldType::Switch(_) => Ty::Switch,
+    }
+}
+
+fn describe(ty: &Ty) -> String {
+    match ty {
+        Ty::Int => "an integer".into(),
+        Ty::Float => "a float".into(),
+        Ty::Bool => "a boolean".into(),
+        Ty::Str | Ty::StrLit => "a string".into(),
+        Ty::Bytes => "bytes".into(),
+        Ty::Enum(_) => "an enum value".into(),
+        Ty::User(_) => "a structure".into(),
+        Ty::Array(_) => "a list".into(),
+        Ty::Switch => "a switch value".into(),
+        Ty::Composite => "a quaternion or vector".into(),
+        Ty::Io => "the stream `_io`".into(),
+    }
+}

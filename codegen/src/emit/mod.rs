@@ -1,0 +1,260 @@
+//! Rust emission. Each submodule owns one concern; this one assembles a schema's items.
+
+pub mod derived;
+pub mod expr;
+pub mod fixed;
+pub mod names;
+pub mod read;
+pub mod scalar;
+pub mod sizes;
+pub mod tests;
+pub mod types;
+pub mod write;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use self::expr::{Mode, Scope, Ty};
+use self::names::{field_ident, type_ident};
+use crate::model::{FieldType, Repeat, Schema};
+
+/// All items generated for a schema: to be placed in a module of their own.
+pub fn schema_items(schema: &Schema) -> TokenStream {
+    let needs_derived = derived::types_with_derived(schema);
+    let enums = schema.enums.iter().map(types::enum_def);
+    let types = (0..schema.types.len()).map(|ty| type_items(schema, ty, &needs_derived));
+    let codec = codec_impl(schema, &needs_derived);
+    quote! {
+        use ::skelcodec_runtime as rt;
+        use rt::ResultExt as _;
+
+        #(#enums)*
+        #(#types)*
+        #codec
+    }
+}
+
+fn type_items(schema: &Schema, ty: usize, needs_derived: &[bool]) -> TokenStream {
+    let def = &schema.types[ty];
+    let name = type_ident(&def.id);
+    let definition = types::struct_def(schema, ty);
+    let params = read::param_list(def);
+    let allow_unused = if def.params.is_empty() {
+        quote!()
+    } else {
+        quote!(#[allow(unused_variables)])
+    };
+    let (fixed, read_body, write_body, len_body) = match schema.fixed_size(ty) {
+        Some(size) => (
+            fixed::fixed_impl(schema, ty, size),
+            quote!(r.array::<#size>().map(|b| Self::decode(&b))),
+            quote! {
+                rt::fields::write_fixed(w, ::core::slice::from_ref(self), Self::encode);
+                Ok(())
+            },
+            quote!(Self::SIZE),
+        ),
+        None => (
+            quote!(),
+            read::read_body(schema, ty),
+            write::write_body(schema, ty),
+            sizes::encoded_len_body(schema, ty),
+        ),
+    };
+    let derived = if needs_derived[ty] {
+        derived::derived_impl(schema, ty, needs_derived)
+    } else {
+        quote!()
+    };
+    let instances = instance_methods(schema, ty);
+    let switches = def.fields.iter().filter_map(|field| match &field.ty {
+        FieldType::Switch(switch) => Some(switch_items(schema, ty, field, switch)),
+        _ => None,
+    });
+    let read_doc = format!(" Reads a `{}` at the reader's position.", def.id);
+    quote! {
+        #definition
+
+        impl #name {
+            #fixed
+
+            #[doc = #read_doc]
+            #allow_unused
+            pub fn read_from(r: &mut rt::Reader<'_> #params) -> rt::Result<Self> {
+                #read_body
+            }
+
+            /// Writes every stored field verbatim.
+            #allow_unused
+            pub fn write_to(&self, w: &mut rt::Writer #params) -> rt::Result<()> {
+                #write_body
+            }
+
+            /// The number of bytes [`Self::write_to`] writes.
+            pub fn encoded_len(&self) -> usize {
+                #len_body
+            }
+
+            #derived
+            #instances
+        }
+
+        #(#switches)*
+    }
+}
+
+fn switch_items(
+    schema: &Schema,
+    owner: usize,
+    field: &crate::model::Field,
+    switch: &crate::model::Switch,
+) -> TokenStream {
+    let definition = types::switch_def(schema, owner, field, switch);
+    let name = types::switch_enum_ident(schema, owner, field);
+    let repeated = field.repeat != Repeat::None;
+    let arms = types::switch_variants(schema, switch).into_iter().map(|(variant, ty)| {
+        let len = if repeated {
+            match schema.fixed_size_of(ty) {
+                Some(size) => quote!(value.len() * #size),
+                None => {
+                    let one = sizes::element_len(schema, ty, &quote!(item));
+                    quote!(value.iter().map(|item| #one).sum::<usize>())
+                }
+            }
+        } else {
+            sizes::element_len(schema, ty, &quote!(value))
+        };
+        quote!(#name::#variant(value) => #len)
+    });
+    let list_len = repeated.then(|| {
+        let arms = types::switch_variants(schema, switch)
+            .into_iter()
+            .map(|(variant, _)| quote!(#name::#variant(value) => value.len()));
+        quote! {
+            /// The number of elements, whichever case holds them.
+            pub fn len(&self) -> usize {
+                match self {
+                    #(#arms,)*
+                }
+            }
+
+            /// True when there are no elements.
+            pub fn is_empty(&self) -> bool {
+                self.len() == 0
+            }
+        }
+    });
+    quote! {
+        #definition
+
+        impl #name {
+            #list_len
+
+            /// The number of bytes this value encodes to.
+            pub fn encoded_len(&self) -> usize {
+                match self {
+                    #(#arms,)*
+                }
+            }
+        }
+    }
+}
+
+fn instance_methods(schema: &Schema, ty: usize) -> TokenStream {
+    let def = &schema.types[ty];
+    let scope = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
+    let methods = def.instances.iter().map(|instance| {
+        let ident = field_ident(&instance.id);
+        let (body, ty) = scope
+            .compile(&instance.value)
+            .unwrap_or_else(|e| panic!("validated instance failed to compile: {}", e.message()));
+        let ret = match ty {
+            Ty::Int => quote!(i64),
+            Ty::Float => quote!(f64),
+            _ => quote!(bool),
+        };
+        let doc = types::docs(
+            instance.doc.as_deref(),
+            &[format!("Value: `{}`.", crate::expr::to_source(&instance.value))],
+        );
+        quote! {
+            #doc
+            pub fn #ident(&self) -> #ret {
+                #body
+            }
+        }
+    });
+    quote!(#(#methods)*)
+}
+
+fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
+    let root = &schema.types[0];
+    if !root.params.is_empty() {
+        return quote!();
+    }
+    let name = type_ident(&root.id);
+    let id = &schema.id;
+    let magic = schema.magic.iter().map(|m| {
+        let lit = proc_macro2::Literal::byte_string(m);
+        quote!(#lit)
+    });
+    let extensions = &schema.extensions;
+    let (check, normalize) = if needs_derived[0] {
+        (
+            quote! {
+                let mut checker = rt::Checker::new();
+                self.check_into(&mut checker);
+                checker.into_mismatches()
+            },
+            quote!(#name::normalize(self)),
+        )
+    } else {
+        (quote!(Vec::new()), quote!(Ok(())))
+    };
+    let title = schema.title.as_deref().unwrap_or(&schema.id);
+    let doc = format!(" Decodes a whole {title} file.");
+    quote! {
+        impl #name {
+            #[doc = #doc]
+            pub fn read(bytes: &[u8]) -> rt::Result<Self> {
+                Self::read_from(&mut rt::Reader::new(bytes))
+            }
+
+            /// Encodes into a new buffer, writing every stored field verbatim.
+            pub fn to_bytes(&self) -> rt::Result<Vec<u8>> {
+                rt::Codec::to_bytes(self)
+            }
+
+            /// Derived fields (sizes, counts, offsets) whose stored value disagrees with the content.
+            pub fn check(&self) -> Vec<rt::Mismatch> {
+                rt::Codec::check(self)
+            }
+        }
+
+        impl rt::Codec for #name {
+            const FORMAT: &'static str = #id;
+            const MAGIC: &'static [&'static [u8]] = &[#(#magic),*];
+            const EXTENSIONS: &'static [&'static str] = &[#(#extensions),*];
+
+            fn read(bytes: &[u8]) -> rt::Result<Self> {
+                #name::read(bytes)
+            }
+
+            fn write(&self, w: &mut rt::Writer) -> rt::Result<()> {
+                self.write_to(w)
+            }
+
+            fn encoded_len(&self) -> usize {
+                #name::encoded_len(self)
+            }
+
+            fn check(&self) -> Vec<rt::Mismatch> {
+                #check
+            }
+
+            fn normalize(&mut self) -> rt::Result<()> {
+                #normalize
+            }
+        }
+    }
+}

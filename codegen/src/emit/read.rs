@@ -1,0 +1,277 @@
+//! Readers: `read_from(r, params…)` for every type, one statement per field.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::expr::{Mode, Scope, Ty};
+use super::fixed::decode_at;
+use super::names::{field_ident, type_ident};
+use super::scalar;
+use super::types::{switch_enum_ident, switch_variants, variant_for};
+use crate::expr::Expr;
+use crate::model::*;
+
+/// Compiles an expression known to be valid (the validator ran first).
+fn checked<T>(result: Result<T, super::expr::ExprError>) -> T {
+    result.unwrap_or_else(|e| panic!("validated expression failed to compile: {}", e.message()))
+}
+
+/// The parameter list of a type's reader and writer.
+pub fn param_list(def: &TypeDef) -> TokenStream {
+    let params = def.params.iter().map(|p| {
+        let ident = field_ident(&p.id);
+        match p.ty {
+            ParamType::Int(_) => quote!(#ident: i64),
+            ParamType::Bool => quote!(#ident: bool),
+        }
+    });
+    quote!(#(, #params)*)
+}
+
+/// The body of `read_from` for a type with a variable layout.
+pub fn read_body(schema: &Schema, ty: usize) -> TokenStream {
+    let def = &schema.types[ty];
+    let mut statements = Vec::new();
+    let mut names = Vec::new();
+    for (index, field) in def.fields.iter().enumerate() {
+        let scope = Scope::new(schema, ty, Mode::Read, index);
+        let name = &field.id;
+        let read = read_field(schema, ty, field, &scope);
+        if matches!(field.ty, FieldType::Contents(_)) {
+            statements.push(quote!(#read.in_field(#name)?;));
+        } else {
+            let ident = field_ident(name);
+            statements.push(quote!(let #ident = #read.in_field(#name)?;));
+            names.push(ident);
+        }
+    }
+    quote! {
+        #(#statements)*
+        Ok(Self { #(#names),* })
+    }
+}
+
+/// A `Result` expression reading the whole field (condition, repetition, switch).
+fn read_field(schema: &Schema, owner: usize, field: &Field, scope: &Scope) -> TokenStream {
+    let read = match &field.ty {
+        FieldType::Switch(switch) => read_switch(schema, owner, field, switch, scope),
+        ty => read_repeated(schema, ty, &field.repeat, scope),
+    };
+    match &field.cond {
+        None => read,
+        Some(cond) => {
+            let cond = checked(scope.bool(cond));
+            quote!(if #cond { #read.map(Some) } else { Ok(None) })
+        }
+    }
+}
+
+/// A `Result` expression reading one value or the repeated list of `ty`.
+fn read_repeated(schema: &Schema, ty: &FieldType, repeat: &Repeat, scope: &Scope) -> TokenStream {
+    match repeat {
+        Repeat::None => read_one(schema, ty, scope),
+        Repeat::Expr(count) => {
+            let count = checked(scope.int(count));
+            match schema.fixed_size_of(ty) {
+                Some(_) => {
+                    let decode = bulk_decoder(schema, ty);
+                    quote!(rt::fields::read_fixed(r, #count, #decode))
+                }
+                None => {
+                    let min = schema.min_size_of(ty);
+                    let one = read_one(schema, ty, scope);
+                    quote!(rt::fields::read_counted(r, #count, #min, |r| #one))
+                }
+            }
+        }
+        Repeat::Eos => {
+            let one = read_one(schema, ty, scope);
+            quote!(rt::fields::read_to_eos(r, |r| #one))
+        }
+        Repeat::Until(until) => {
+            let one = read_one(schema, ty, scope);
+            let elem = super::expr::element_ty(schema, ty);
+            let done = checked(scope.with_element(quote!(item), elem).bool(until));
+            quote!(rt::fields::read_until(r, |r| #one, |item| #done))
+        }
+    }
+}
+
+/// The decoder passed to `read_fixed` for elements of `ty`.
+fn bulk_decoder(schema: &Schema, ty: &FieldType) -> TokenStream {
+    match ty {
+        FieldType::User { ty, .. } => {
+            let name = type_ident(&schema.types[*ty].id);
+            quote!(#name::decode)
+        }
+        FieldType::Number(s) => {
+            let size = s.size();
+            let value = scalar::decode(*s, quote!(*b));
+            quote!(|b: &[u8; #size]| #value)
+        }
+        _ => {
+            let size = schema.fixed_size_of(ty).unwrap_or(0);
+            let value = decode_at(schema, ty, 0);
+            quote!(|b: &[u8; #size]| #value)
+        }
+    }
+}
+
+/// A `Result` expression reading a single value of `ty`.
+fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
+    match ty {
+        FieldType::Number(s) => {
+            let value = scalar::decode(*s, quote!(b));
+            quote!(r.array().map(|b| #value))
+        }
+        FieldType::Enum { enum_idx, raw } => {
+            let name = type_ident(&schema.enums[*enum_idx].id);
+            let value = scalar::decode(Scalar::Int(*raw), quote!(b));
+            quote!(r.array().map(|b| #name::from_raw(#value as i64)))
+        }
+        FieldType::Quat(_) | FieldType::Vec3(_) => {
+            let size = schema.fixed_size_of(ty).unwrap_or(0);
+            let value = decode_at(schema, ty, 0);
+            quote!(r.array::<#size>().map(|b| { let b = &b; #value }))
+        }
+        FieldType::Str {
+            size: Size::Const(n),
+            align,
+        } if *align <= 1 => quote!(r.array::<#n>().map(rt::FixedStr::from_raw)),
+        FieldType::Str { size, align } => read_sized(size, *align, scope, true),
+        FieldType::Bytes { size, align } => read_sized(size, *align, scope, false),
+        FieldType::Contents(bytes) => {
+            let lit = proc_macro2::Literal::byte_string(bytes);
+            quote!(rt::fields::read_contents(r, #lit))
+        }
+        FieldType::User { ty, args } => {
+            let name = type_ident(&schema.types[*ty].id);
+            let def = &schema.types[*ty];
+            let args = args.iter().zip(&def.params).map(|(arg, param)| match param.ty {
+                ParamType::Int(_) => checked(scope.int(arg)),
+                ParamType::Bool => checked(scope.bool(arg)),
+            });
+            quote!(#name::read_from(r #(, #args)*))
+        }
+        FieldType::Switch(_) => unreachable!("switches are read by read_switch"),
+    }
+}
+
+fn read_sized(size: &Size, align: usize, scope: &Scope, text: bool) -> TokenStream {
+    match size {
+        Size::Const(n) => {
+            let n = *n as i64;
+            sized_call(quote!(#n), align, text)
+        }
+        Size::Expr(e) => {
+            let len = checked(scope.int(e));
+            if mentions_io(e) {
+                let call = sized_call(quote!(len), align, text);
+                quote!({ let len = #len; #call })
+            } else {
+                sized_call(len, align, text)
+            }
+        }
+        Size::Eos => {
+            if text {
+                quote!(Ok(rt::VarStr::from_raw(r.rest().to_vec())))
+            } else {
+                quote!(Ok(rt::RawBytes(r.rest().to_vec())))
+            }
+        }
+        Size::Terminator {
+            byte,
+            include,
+            consume,
+            eos_error,
+        } => {
+            let wrap = if text {
+                quote!(rt::VarStr::from_raw(b.to_vec()))
+            } else {
+                quote!(rt::RawBytes(b.to_vec()))
+            };
+            // A consumed terminator is kept in the value so that it is written back; `include`
+            // only changes what the text accessor shows, which stops at the terminator anyway.
+            let _ = include;
+            quote!(r.until(#byte, #consume, #consume, #eos_error).map(|b| #wrap))
+        }
+    }
+}
+
+fn sized_call(len: TokenStream, align: usize, text: bool) -> TokenStream {
+    if text {
+        quote!(rt::fields::read_var_str(r, #len, #align))
+    } else {
+        quote!(rt::fields::read_raw(r, #len, #align))
+    }
+}
+
+fn read_switch(schema: &Schema, owner: usize, field: &Field, switch: &Switch, scope: &Scope) -> TokenStream {
+    let enum_name = switch_enum_ident(schema, owner, field);
+    let variants = switch_variants(schema, switch);
+    let (selector, selector_ty) = checked(scope.compile(&switch.on));
+    let mut arms = Vec::new();
+    for case in &switch.cases {
+        let pattern = case_pattern(scope, &case.key);
+        let variant = variant_for(&variants, &case.ty);
+        let read = read_repeated(schema, &case.ty, &field.repeat, scope);
+        arms.push(quote!(#pattern => #read.map(#enum_name::#variant)));
+    }
+    let fallback = match &switch.default {
+        Some(ty) => {
+            let variant = variant_for(&variants, ty);
+            let read = read_repeated(schema, ty, &field.repeat, scope);
+            quote!(_ => #read.map(#enum_name::#variant))
+        }
+        None => {
+            let expected = switch
+                .cases
+                .iter()
+                .map(|c| crate::expr::to_source(&c.key))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let shown = match selector_ty {
+                Ty::Str => quote!(format!("{:?}", String::from_utf8_lossy(other))),
+                _ => quote!(format!("{other:?}")),
+            };
+            quote!(other => Err(r.error(rt::ErrorKind::UnknownCase {
+                value: #shown,
+                expected: #expected.into(),
+            })))
+        }
+    };
+    let selector = match selector_ty {
+        Ty::Str => quote!(#selector.text_bytes()),
+        _ => selector,
+    };
+    quote! {
+        match #selector {
+            #(#arms,)*
+            #fallback,
+        }
+    }
+}
+
+/// The match pattern of a case key (an integer, string, boolean or enum literal).
+pub fn case_pattern(scope: &Scope, key: &Expr) -> TokenStream {
+    match key {
+        Expr::Str(s) => {
+            let lit = proc_macro2::Literal::byte_string(s.as_bytes());
+            quote!(#lit)
+        }
+        other => checked(scope.compile(other)).0,
+    }
+}
+
+/// True when an expression reads the stream position, so it must be evaluated before the
+/// reader is borrowed for the read itself.
+pub fn mentions_io(e: &Expr) -> bool {
+    match e {
+        Expr::Name(n) => n == "_io",
+        Expr::Unary(_, a) | Expr::Attr(a, _) => mentions_io(a),
+        Expr::Binary(_, a, b) | Expr::Index(a, b) => mentions_io(a) || mentions_io(b),
+        Expr::Ternary(a, b, c) => mentions_io(a) || mentions_io(b) || mentions_io(c),
+        Expr::Method(a, _, args) => mentions_io(a) || args.iter().any(mentions_io),
+        _ => false,
+    }
+}

@@ -1,0 +1,77 @@
+//! Numbers, quaternions and vectors: their Rust types and their byte conversions.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::model::{IntType, Scalar};
+
+/// The Rust integer type of a stored integer.
+pub fn int_type(i: IntType) -> TokenStream {
+    match (i.bytes, i.signed) {
+        (1, false) => quote!(u8),
+        (2, false) => quote!(u16),
+        (4, false) => quote!(u32),
+        (8, false) => quote!(u64),
+        (1, true) => quote!(i8),
+        (2, true) => quote!(i16),
+        (4, true) => quote!(i32),
+        _ => quote!(i64),
+    }
+}
+
+/// The Rust type of a stored number.
+pub fn scalar_type(s: Scalar) -> TokenStream {
+    match s {
+        Scalar::Int(i) => int_type(i),
+        Scalar::Float(f) if f.bytes == 4 => quote!(f32),
+        Scalar::Float(_) => quote!(f64),
+        Scalar::Fixed { raw, div } => {
+            let raw = int_type(raw);
+            quote!(rt::Fixed<#raw, #div>)
+        }
+    }
+}
+
+fn big_endian(s: Scalar) -> bool {
+    match s {
+        Scalar::Int(i) | Scalar::Fixed { raw: i, .. } => i.big_endian,
+        Scalar::Float(f) => f.big_endian,
+    }
+}
+
+/// Decodes a number from the byte array `bytes` (of exactly its size).
+pub fn decode(s: Scalar, bytes: TokenStream) -> TokenStream {
+    let from = if big_endian(s) {
+        quote!(from_be_bytes)
+    } else {
+        quote!(from_le_bytes)
+    };
+    match s {
+        Scalar::Fixed { raw, .. } => {
+            let raw = int_type(raw);
+            quote!(rt::Fixed::from_raw(#raw::#from(#bytes)))
+        }
+        _ => {
+            let ty = scalar_type(s);
+            quote!(#ty::#from(#bytes))
+        }
+    }
+}
+
+/// Encodes the number `value` to its byte array.
+pub fn encode(s: Scalar, value: TokenStream) -> TokenStream {
+    let to = if big_endian(s) {
+        quote!(to_be_bytes)
+    } else {
+        quote!(to_le_bytes)
+    };
+    match s {
+        Scalar::Fixed { .. } => quote!(#value.raw().#to()),
+        _ => quote!(#value.#to()),
+    }
+}
+
+/// The component names of a quaternion or vector.
+pub fn components(quat: bool) -> &'static [&'static str] {
+    if quat { &["x", "y", "z", "w"] } else { &["x", "y", "z"] }
+}

@@ -1,0 +1,83 @@
+//! Encoded sizes: `encoded_len()` of every type, and the `_sizeof` of a field in expressions.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::names::field_ident;
+use crate::model::{Field, FieldType, Repeat, Schema, Size};
+
+/// A `usize` expression: the bytes `access` (a place holding `field`'s value) encodes to.
+pub fn field_len(schema: &Schema, field: &Field, access: &TokenStream) -> TokenStream {
+    if let FieldType::Contents(bytes) = &field.ty {
+        let n = bytes.len();
+        return quote!(#n);
+    }
+    let repeated = field.repeat != Repeat::None && !matches!(field.ty, FieldType::Switch(_));
+    let body = |value: TokenStream| {
+        if repeated {
+            match schema.fixed_size_of(&field.ty) {
+                Some(size) => quote!(#value.len() * #size),
+                None => {
+                    let one = element_len(schema, &field.ty, &quote!(item));
+                    quote!(#value.iter().map(|item| #one).sum::<usize>())
+                }
+            }
+        } else {
+            element_len(schema, &field.ty, &value)
+        }
+    };
+    if field.cond.is_some() {
+        let inner = body(quote!(value));
+        quote!(#access.as_ref().map_or(0, |value| #inner))
+    } else {
+        body(access.clone())
+    }
+}
+
+/// A `usize` expression: the bytes one element of type `ty` at `access` encodes to.
+pub fn element_len(schema: &Schema, ty: &FieldType, access: &TokenStream) -> TokenStream {
+    if let Some(size) = schema.fixed_size_of(ty) {
+        return quote!(#size);
+    }
+    match ty {
+        FieldType::Enum { raw, .. } => {
+            let n = usize::from(raw.bytes);
+            quote!(#n)
+        }
+        FieldType::Contents(bytes) => {
+            let n = bytes.len();
+            quote!(#n)
+        }
+        FieldType::Str {
+            size: Size::Const(n),
+            ..
+        } => quote!(#n),
+        FieldType::Str { .. } => quote!(#access.len()),
+        FieldType::Bytes { .. } => quote!(#access.0.len()),
+        _ => quote!(#access.encoded_len()),
+    }
+}
+
+/// The body of `encoded_len(&self)` for a type with a variable layout.
+pub fn encoded_len_body(schema: &Schema, ty: usize) -> TokenStream {
+    let def = &schema.types[ty];
+    let mut constant = 0usize;
+    let mut parts = Vec::new();
+    for field in &def.fields {
+        let single = field.cond.is_none() && field.repeat == Repeat::None;
+        match schema.fixed_size_of(&field.ty) {
+            Some(size) if single => constant += size,
+            _ if single && matches!(field.ty, FieldType::Contents(_) | FieldType::Enum { .. }) => {
+                constant += schema.min_size_of(&field.ty);
+            }
+            _ => {
+                let ident = field_ident(&field.id);
+                parts.push(field_len(schema, field, &quote!(self.#ident)));
+            }
+        }
+    }
+    if parts.is_empty() {
+        return quote!(#constant);
+    }
+    quote!(#constant #(+ #parts)*)
+}

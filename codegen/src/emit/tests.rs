@@ -1,0 +1,98 @@
+//! Snapshot tests over folders of sample files: every file matching a glob is decoded, its
+//! summary compared with a reviewed insta snapshot, and its re-encoding compared byte for byte.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// What to test: a codec type and where its samples are.
+pub struct SnapshotTests {
+    /// Path of the codec's root type (`skelcodec_formats::ifp::Ifp`).
+    pub codec: TokenStream,
+    /// Name for the generated test module.
+    pub name: String,
+    /// Project fixtures, relative to the crate: `fixtures/ifp/**/*.ifp`. Snapshotted.
+    pub fixtures: Option<String>,
+    /// Real files, relative to the corpus root: `ifp/**/*.ifp`. Round-tripped, not snapshotted:
+    /// the corpus lives outside the project and gains files, which must not need new snapshots.
+    pub corpus: Option<String>,
+}
+
+/// Splits a glob into its literal base folder and the pattern below it.
+pub fn split_glob(glob: &str) -> (String, String) {
+    let parts: Vec<&str> = glob.split('/').collect();
+    let literal = parts
+        .iter()
+        .take_while(|p| !p.contains(['*', '?', '[', '{']))
+        .count()
+        .min(parts.len().saturating_sub(1));
+    (parts[..literal].join("/"), parts[literal..].join("/"))
+}
+
+/// The test module.
+pub fn snapshot_tests(spec: &SnapshotTests) -> TokenStream {
+    let codec = &spec.codec;
+    let module = format_ident!("{}", spec.name);
+    let fixtures = spec.fixtures.as_deref().map(|glob| {
+        let (base, pattern) = split_glob(glob);
+        let base = format!("/{base}");
+        quote! {
+            /// Every fixture decodes, matches its reviewed snapshot and re-encodes byte for byte.
+            #[test]
+            fn fixtures_match_snapshots_and_round_trip() {
+                ::insta::glob!(concat!(env!("CARGO_MANIFEST_DIR"), #base), #pattern, |path| {
+                    match ::skelcodec_runtime::testing::check_sample::<#codec>(path) {
+                        Ok(summary) => ::insta::assert_snapshot!(summary),
+                        Err(message) => panic!("{message}"),
+                    }
+                });
+            }
+        }
+    });
+    let corpus = spec.corpus.as_deref().map(|glob| {
+        let (base, pattern) = split_glob(glob);
+        quote! {
+            /// Every real file of the shared corpus decodes and re-encodes byte for byte.
+            #[test]
+            fn corpus_round_trips() {
+                let Some(corpus) = ::skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
+                    eprintln!("skipping the corpus test: no ../shared/corpus and {} unset", ::skelcodec_runtime::testing::CORPUS_ENV);
+                    return;
+                };
+                let base = corpus.join(#base);
+                if !base.is_dir() {
+                    eprintln!("skipping the corpus test: {} does not exist", base.display());
+                    return;
+                }
+                let mut files = 0;
+                ::insta::glob!(base, #pattern, |path| {
+                    files += 1;
+                    if let Err(message) = ::skelcodec_runtime::testing::check_sample::<#codec>(path) {
+                        panic!("{message}");
+                    }
+                });
+                assert!(files > 0, "no corpus file matched {}", #pattern);
+            }
+        }
+    });
+    quote! {
+        mod #module {
+            #fixtures
+            #corpus
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_split_at_the_first_wildcard() {
+        assert_eq!(
+            split_glob("fixtures/ifp/**/*.ifp"),
+            ("fixtures/ifp".into(), "**/*.ifp".into())
+        );
+        assert_eq!(split_glob("*.ifp"), (String::new(), "*.ifp".into()));
+        assert_eq!(split_glob("ifp/a.ifp"), ("ifp".into(), "a.ifp".into()));
+    }
+}

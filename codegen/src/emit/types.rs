@@ -1,0 +1,229 @@
+//! Type definitions: structs with public fields, enums, and the enums of switch fields.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+use super::names::{field_ident, type_ident};
+use super::scalar;
+use crate::model::*;
+
+/// Doc attributes for an optional doc string plus extra lines.
+pub fn docs(doc: Option<&str>, extra: &[String]) -> TokenStream {
+    let lines = doc
+        .into_iter()
+        .flat_map(|d| d.trim().lines().map(str::to_owned).collect::<Vec<_>>())
+        .chain(extra.iter().cloned());
+    let attrs = lines.map(|line| {
+        let line = format!(" {}", line.trim_end());
+        quote!(#[doc = #line])
+    });
+    quote!(#(#attrs)*)
+}
+
+/// The Rust type of one element of `ty`.
+pub fn element_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType) -> TokenStream {
+    match ty {
+        FieldType::Number(s) => scalar::scalar_type(*s),
+        FieldType::Enum { enum_idx, .. } => {
+            let name = type_ident(&schema.enums[*enum_idx].id);
+            quote!(#name)
+        }
+        FieldType::Quat(s) => {
+            let c = scalar::scalar_type(*s);
+            quote!(rt::Quat<#c>)
+        }
+        FieldType::Vec3(s) => {
+            let c = scalar::scalar_type(*s);
+            quote!(rt::Vec3<#c>)
+        }
+        FieldType::Str {
+            size: Size::Const(n),
+            align,
+        } if *align <= 1 => quote!(rt::FixedStr<#n>),
+        FieldType::Str { .. } => quote!(rt::VarStr),
+        FieldType::Bytes { .. } | FieldType::Contents(_) => quote!(rt::RawBytes),
+        FieldType::User { ty, .. } => {
+            let name = type_ident(&schema.types[*ty].id);
+            quote!(#name)
+        }
+        FieldType::Switch(_) => {
+            let name = switch_enum_ident(schema, owner, field);
+            quote!(#name)
+        }
+    }
+}
+
+/// The Rust type of a whole field: repeated fields are `Vec`s (a repeated switch is an enum of
+/// `Vec`s, since its selector is fixed for the whole list) and conditional ones `Option`s.
+pub fn field_type(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
+    let one = element_type(schema, owner, field, &field.ty);
+    let many = match (&field.repeat, &field.ty) {
+        (Repeat::None, _) | (_, FieldType::Switch(_)) => one,
+        _ => quote!(Vec<#one>),
+    };
+    if field.cond.is_some() {
+        quote!(Option<#many>)
+    } else {
+        many
+    }
+}
+
+/// `KeySectionFrames` for field `frames` of type `key_section`.
+pub fn switch_enum_ident(schema: &Schema, owner: usize, field: &Field) -> Ident {
+    type_ident(&format!("{}_{}", schema.types[owner].id, field.id))
+}
+
+/// The distinct variants of a switch: one per case type, in order, then the default's.
+pub fn switch_variants<'m>(schema: &Schema, switch: &'m Switch) -> Vec<(Ident, &'m FieldType)> {
+    let mut out: Vec<(Ident, &FieldType)> = Vec::new();
+    let types = switch
+        .cases
+        .iter()
+        .map(|c| &c.ty)
+        .chain(switch.default.as_deref());
+    for ty in types {
+        if !out.iter().any(|(_, t)| *t == ty) {
+            out.push((variant_ident(schema, ty, out.len()), ty));
+        }
+    }
+    out
+}
+
+/// The variant of a switch enum that holds values of `ty`.
+pub fn variant_for<'m>(variants: &[(Ident, &'m FieldType)], ty: &FieldType) -> Ident {
+    variants
+        .iter()
+        .find(|(_, t)| *t == ty)
+        .map(|(name, _)| name.clone())
+        .expect("every case type has a variant")
+}
+
+fn variant_ident(schema: &Schema, ty: &FieldType, index: usize) -> Ident {
+    let name = match ty {
+        FieldType::User { ty, .. } => schema.types[*ty].id.clone(),
+        FieldType::Number(Scalar::Int(i)) => {
+            format!("{}{}", if i.signed { "s" } else { "u" }, i.bytes)
+        }
+        FieldType::Str { .. } => "text".to_owned(),
+        FieldType::Bytes { .. } => "raw".to_owned(),
+        _ => format!("case{index}"),
+    };
+    type_ident(&name)
+}
+
+/// The struct definition of a user type.
+pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
+    let def = &schema.types[ty];
+    let name = type_ident(&def.id);
+    let doc = docs(Some(def.doc.as_deref().unwrap_or(&format!("Type `{}`.", def.id))), &[]);
+    let fields = def
+        .fields
+        .iter()
+        .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
+        .map(|f| {
+            let ident = field_ident(&f.id);
+            let ty = field_type(schema, ty, f);
+            let mut extra = Vec::new();
+            if let Some(derived) = &f.derived {
+                extra.push(String::new());
+                extra.push(format!(
+                    "Derived: `{}`. Stored as read; `check()` reports a disagreement, `normalize()` recomputes it.",
+                    source_of(derived)
+                ));
+            }
+            let fallback = format!("`{}`.", f.id);
+            let doc = docs(Some(f.doc.as_deref().unwrap_or(&fallback)), &extra);
+            quote!(#doc pub #ident: #ty)
+        });
+    quote! {
+        #doc
+        #[derive(Debug, Clone, PartialEq, rt::serde::Serialize, rt::serde::Deserialize)]
+        #[serde(crate = "rt::serde")]
+        pub struct #name {
+            #(#fields,)*
+        }
+    }
+}
+
+/// The enum definition of a switch field.
+pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch) -> TokenStream {
+    let name = switch_enum_ident(schema, owner, field);
+    let repeated = field.repeat != Repeat::None;
+    let variants = switch_variants(schema, switch).into_iter().map(|(variant, ty)| {
+        let one = element_type(schema, owner, field, ty);
+        let doc = format!(" Values of `{variant}`.");
+        if repeated {
+            quote!(#[doc = #doc] #variant(Vec<#one>))
+        } else {
+            quote!(#[doc = #doc] #variant(#one))
+        }
+    });
+    let doc = format!(
+        " `{}` of `{}`: its layout follows the selector of the switch.",
+        field.id, schema.types[owner].id
+    );
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq, rt::serde::Serialize, rt::serde::Deserialize)]
+        #[serde(crate = "rt::serde", rename_all = "snake_case")]
+        pub enum #name {
+            #(#variants,)*
+        }
+    }
+}
+
+/// An enum of the schema, with a fallback for values it does not name.
+pub fn enum_def(def: &EnumDef) -> TokenStream {
+    let name = type_ident(&def.id);
+    let variants = def.variants.iter().map(|v| {
+        let ident = type_ident(&v.id);
+        let id = &v.id;
+        let doc = docs(v.doc.as_deref(), &[format!("Value {}.", v.value)]);
+        quote!(#doc #[serde(rename = #id)] #ident)
+    });
+    let from_arms = def.variants.iter().map(|v| {
+        let ident = type_ident(&v.id);
+        let value = v.value;
+        quote!(#value => Self::#ident)
+    });
+    let raw_arms = def.variants.iter().map(|v| {
+        let ident = type_ident(&v.id);
+        let value = v.value;
+        quote!(Self::#ident => #value)
+    });
+    let doc = format!(" Enum `{}`.", def.id);
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, rt::serde::Serialize, rt::serde::Deserialize)]
+        #[serde(crate = "rt::serde")]
+        pub enum #name {
+            #(#variants,)*
+            /// A value the schema does not name, kept as read.
+            #[serde(untagged)]
+            Unknown(i64),
+        }
+
+        impl #name {
+            /// The variant for a stored value.
+            pub fn from_raw(raw: i64) -> Self {
+                match raw {
+                    #(#from_arms,)*
+                    other => Self::Unknown(other),
+                }
+            }
+
+            /// The stored value.
+            pub fn raw(self) -> i64 {
+                match self {
+                    #(#raw_arms,)*
+                    Self::Unknown(raw) => raw,
+                }
+            }
+        }
+    }
+}
+
+/// Source text of an expression, for docs.
+pub fn source_of(e: &crate::expr::Expr) -> String {
+    crate::expr::to_source(e)
+}

@@ -1,0 +1,258 @@
+//! Writers: `write_to(&self, w, params…)`. Every stored field is written verbatim; what the
+//! reader would use to find its way (counts, sizes, switch selectors, conditions) is checked
+//! against the content first, so a written file always reads back.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::expr::{Mode, Scope, Ty};
+use super::fixed::encode_at;
+use super::names::{field_ident, type_ident};
+use super::read::case_pattern;
+use super::scalar;
+use super::types::{switch_enum_ident, switch_variants, variant_for};
+use crate::model::*;
+
+/// The body of `write_to` for a type with a variable layout.
+pub fn write_body(schema: &Schema, ty: usize) -> TokenStream {
+    let def = &schema.types[ty];
+    let scope = Scope::new(schema, ty, Mode::Write, def.fields.len());
+    let statements = def.fields.iter().map(|field| {
+        let ident = field_ident(&field.id);
+        write_field(schema, ty, field, &quote!(self.#ident), &scope)
+    });
+    quote! {
+        #(#statements)*
+        Ok(())
+    }
+}
+
+fn write_field(schema: &Schema, owner: usize, field: &Field, access: &TokenStream, scope: &Scope) -> TokenStream {
+    let name = &field.id;
+    let Some(cond) = &field.cond else {
+        return write_present(schema, owner, field, access, scope);
+    };
+    let present = write_present(schema, owner, field, &quote!(value), scope);
+    let cond = compile_checked(scope.bool(cond));
+    quote! {
+        match (#cond, &#access) {
+            (true, Some(value)) => { #present }
+            (false, None) => {}
+            (true, None) => {
+                return Err(rt::fields::encode_error(w, "missing, but its `if` condition holds".into())).in_field(#name);
+            }
+            (false, Some(_)) => {
+                return Err(rt::fields::encode_error(w, "present, but its `if` condition does not hold".into())).in_field(#name);
+            }
+        }
+    }
+}
+
+/// Statements writing a field whose value is at `access`.
+fn write_present(schema: &Schema, owner: usize, field: &Field, access: &TokenStream, scope: &Scope) -> TokenStream {
+    let name = &field.id;
+    if let FieldType::Switch(switch) = &field.ty {
+        return write_switch(schema, owner, field, switch, access, scope);
+    }
+    let count_check = match &field.repeat {
+        Repeat::Expr(count) => match scope.int(count) {
+            Ok(count) => quote!(rt::fields::check_count(#count, #access.len(), w).in_field(#name)?;),
+            Err(_) => quote!(),
+        },
+        _ => quote!(),
+    };
+    let body = write_list_or_one(schema, &field.ty, &field.repeat, access, name, scope);
+    quote!(#count_check #body)
+}
+
+fn write_list_or_one(
+    schema: &Schema,
+    ty: &FieldType,
+    repeat: &Repeat,
+    access: &TokenStream,
+    name: &str,
+    scope: &Scope,
+) -> TokenStream {
+    if *repeat == Repeat::None {
+        return write_one(schema, ty, access, &quote!(.in_field(#name)), scope);
+    }
+    if let Some(size) = schema.fixed_size_of(ty) {
+        let encode = match ty {
+            FieldType::User { ty, .. } => {
+                let ident = type_ident(&schema.types[*ty].id);
+                quote!(#ident::encode)
+            }
+            FieldType::Number(s) => {
+                let bytes = scalar::encode(*s, quote!(value));
+                quote!(|value, b: &mut [u8; #size]| *b = #bytes)
+            }
+            _ => {
+                let statements = encode_at(schema, ty, quote!(value), 0);
+                quote!(|value, b: &mut [u8; #size]| { #statements })
+            }
+        };
+        return quote!(rt::fields::write_fixed(w, &#access, #encode););
+    }
+    let one = write_one(schema, ty, &quote!(item), &quote!(.at_index(index).in_field(#name)), scope);
+    quote! {
+        for (index, item) in #access.iter().enumerate() {
+            #one
+        }
+    }
+}
+
+/// Statements writing one value at `access`; `wrap` adds the path to errors.
+fn write_one(schema: &Schema, ty: &FieldType, access: &TokenStream, wrap: &TokenStream, scope: &Scope) -> TokenStream {
+    match ty {
+        FieldType::Number(s) => {
+            let bytes = scalar::encode(*s, access.clone());
+            quote!(w.bytes(&#bytes);)
+        }
+        FieldType::Enum { raw, .. } => {
+            let int = scalar::int_type(*raw);
+            let bytes = scalar::encode(Scalar::Int(*raw), quote!(raw));
+            quote! {
+                let raw: #int = rt::arith::narrow(#access.raw(), w.pos())#wrap?;
+                w.bytes(&#bytes);
+            }
+        }
+        FieldType::Quat(s) | FieldType::Vec3(s) => {
+            let quat = matches!(ty, FieldType::Quat(_));
+            let parts = scalar::components(quat).iter().map(|c| {
+                let c = quote::format_ident!("{c}");
+                let bytes = scalar::encode(*s, quote!(#access.#c));
+                quote!(w.bytes(&#bytes);)
+            });
+            quote!(#(#parts)*)
+        }
+        FieldType::Str {
+            size: Size::Const(_),
+            align,
+        } if *align <= 1 => quote!(w.bytes(#access.as_bytes());),
+        FieldType::Str { size, align } | FieldType::Bytes { size, align } => {
+            let bytes = match ty {
+                FieldType::Str { .. } => quote!(#access.as_bytes()),
+                _ => quote!(#access.0.as_slice()),
+            };
+            let check = size_check(size, *align, &bytes, wrap, scope);
+            quote!(#check w.bytes(#bytes);)
+        }
+        FieldType::Contents(bytes) => {
+            let lit = proc_macro2::Literal::byte_string(bytes);
+            quote!(w.bytes(#lit);)
+        }
+        FieldType::User { ty, args } => {
+            let def = &schema.types[*ty];
+            let args = args.iter().zip(&def.params).map(|(arg, param)| match param.ty {
+                ParamType::Int(_) => compile_checked(scope.int(arg)),
+                ParamType::Bool => compile_checked(scope.bool(arg)),
+            });
+            quote!(#access.write_to(w #(, #args)*)#wrap?;)
+        }
+        FieldType::Switch(_) => unreachable!("switches are written by write_switch"),
+    }
+}
+
+/// Before writing a sized value: its length must be what the reader will compute.
+fn size_check(size: &Size, align: usize, bytes: &TokenStream, wrap: &TokenStream, scope: &Scope) -> TokenStream {
+    let expected = match size {
+        Size::Const(n) => {
+            let n = *n as i64;
+            quote!(#n)
+        }
+        Size::Expr(e) => match scope.int(e) {
+            Ok(len) => len,
+            // Sizes computed from the stream (`_io`) cannot be checked before writing.
+            Err(_) => return quote!(),
+        },
+        Size::Eos | Size::Terminator { .. } => return quote!(),
+    };
+    let expected = if align > 1 {
+        quote!(rt::fields::padded_len(#expected, #align))
+    } else {
+        expected
+    };
+    quote!(rt::fields::check_len(#expected, #bytes.len(), w)#wrap?;)
+}
+
+fn write_switch(
+    schema: &Schema,
+    owner: usize,
+    field: &Field,
+    switch: &Switch,
+    access: &TokenStream,
+    scope: &Scope,
+) -> TokenStream {
+    let name = &field.id;
+    let enum_name = switch_enum_ident(schema, owner, field);
+    let variants = switch_variants(schema, switch);
+    let Ok((selector, selector_ty)) = scope.compile(&switch.on) else {
+        // The selector depends on the stream: write whichever variant is held.
+        let arms = variants.iter().map(|(variant, ty)| {
+            let body = write_list_or_one(schema, ty, &field.repeat, &quote!(value), name, scope);
+            quote!(#enum_name::#variant(value) => { #body })
+        });
+        return quote!(match &#access { #(#arms)* });
+    };
+    let selector = match selector_ty {
+        Ty::Str => quote!(#selector.text_bytes()),
+        _ => selector,
+    };
+    let mut arms = Vec::new();
+    let cases = switch
+        .cases
+        .iter()
+        .map(|c| (Some(&c.key), &c.ty))
+        .chain(switch.default.as_deref().map(|ty| (None, ty)));
+    for (key, ty) in cases {
+        let pattern = match key {
+            Some(key) => case_pattern(scope, key),
+            None => quote!(_),
+        };
+        let variant = variant_for(&variants, ty);
+        let count_check = match &field.repeat {
+            Repeat::Expr(count) => match scope.int(count) {
+                Ok(count) => quote!(rt::fields::check_count(#count, value.len(), w).in_field(#name)?;),
+                Err(_) => quote!(),
+            },
+            _ => quote!(),
+        };
+        let body = write_list_or_one(schema, ty, &field.repeat, &quote!(value), name, scope);
+        let mismatch = if variants.len() > 1 {
+            let expected = variant.to_string();
+            quote! {
+                _ => {
+                    return Err(rt::fields::encode_error(
+                        w,
+                        format!("the selector calls for {}, but the value holds another case", #expected),
+                    ))
+                    .in_field(#name);
+                }
+            }
+        } else {
+            quote!()
+        };
+        arms.push(quote! {
+            #pattern => match &#access {
+                #enum_name::#variant(value) => { #count_check #body }
+                #mismatch
+            }
+        });
+    }
+    if switch.default.is_none() {
+        arms.push(quote! {
+            _ => {
+                return Err(rt::fields::encode_error(w, "the selector matches no case".into())).in_field(#name);
+            }
+        });
+    }
+    quote! {
+        match #selector {
+            #(#arms)*
+        }
+    }
+}
+
+fn compile_checked(result: Result<TokenStream, super::expr::ExprError>) -> TokenStream {
+    result.unwrap_or_else(|e| panic!("validated expression failed to compile: {}", e.message()))
+}

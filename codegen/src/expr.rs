@@ -1,0 +1,606 @@
+//! The Kaitai Struct expression language: `num_frames * 10`,
+//! `_parent.version >= 0x34000 and flag == 0`, `_io.size - _io.pos`, `frame_type::kr00`,
+//! `objects.sum(_.frames._sizeof)`.
+//!
+//! This module only parses; what a name means is decided when the expression is lowered in
+//! the context of a type.
+
+use std::fmt;
+
+/// A parsed expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    /// An integer literal.
+    Int(i128),
+    /// A float literal.
+    Float(f64),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A string literal.
+    Str(String),
+    /// A name: a field, parameter, instance, or one of `_root`, `_parent`, `_io`, `_index`, `_`.
+    Name(String),
+    /// `enum_name::variant`.
+    EnumLit {
+        /// The enum.
+        enum_name: String,
+        /// The variant.
+        variant: String,
+    },
+    /// A unary operation.
+    Unary(UnaryOp, Box<Expr>),
+    /// A binary operation.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `cond ? then : otherwise`.
+    Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `value.name`: a field of a user type, or a property such as `size` or `_sizeof`.
+    Attr(Box<Expr>, String),
+    /// `value.name(args)`: a method such as `sum`.
+    Method(Box<Expr>, String, Vec<Expr>),
+    /// `value[index]`.
+    Index(Box<Expr>, Box<Expr>),
+}
+
+/// Unary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnaryOp {
+    /// `-x`
+    Neg,
+    /// `~x`
+    BitNot,
+    /// `not x`
+    Not,
+}
+
+/// Binary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%` (modulo: the result has the sign of the divisor, as in Kaitai)
+    Mod,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `&`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `and`
+    And,
+    /// `or`
+    Or,
+}
+
+impl BinOp {
+    /// Binding strength: higher binds tighter (Kaitai follows Python's order).
+    fn precedence(self) -> u8 {
+        use BinOp::*;
+        match self {
+            Or => 1,
+            And => 2,
+            Eq | Ne | Lt | Le | Gt | Ge => 4,
+            BitOr => 5,
+            BitXor => 6,
+            BitAnd => 7,
+            Shl | Shr => 8,
+            Add | Sub => 9,
+            Mul | Div | Mod => 10,
+        }
+    }
+
+    /// The operator as written in schemas.
+    pub fn symbol(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Mod => "%",
+            Shl => "<<",
+            Shr => ">>",
+            BitAnd => "&",
+            BitOr => "|",
+            BitXor => "^",
+            Eq => "==",
+            Ne => "!=",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            And => "and",
+            Or => "or",
+        }
+    }
+
+    /// True for the operators that yield a boolean from two comparable values.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+}
+
+/// An expression that does not parse, with the character offset of the problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// 0-based character offset in the expression text.
+    pub at: usize,
+    /// What was expected.
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at character {})", self.message, self.at + 1)
+    }
+}
+
+/// Writes an expression back as schema text (for generated docs and messages).
+pub fn to_source(e: &Expr) -> String {
+    match e {
+        Expr::Int(n) => n.to_string(),
+        Expr::Float(f) => f.to_string(),
+        Expr::Bool(b) => b.to_string(),
+        Expr::Str(s) => format!("{s:?}"),
+        Expr::Name(n) => n.clone(),
+        Expr::EnumLit { enum_name, variant } => format!("{enum_name}::{variant}"),
+        Expr::Unary(op, inner) => {
+            let op = match op {
+                UnaryOp::Neg => "-",
+                UnaryOp::BitNot => "~",
+                UnaryOp::Not => "not ",
+            };
+            format!("{op}{}", to_source(inner))
+        }
+        Expr::Binary(op, a, b) => format!("({} {} {})", to_source(a), op.symbol(), to_source(b)),
+        Expr::Ternary(c, a, b) => {
+            format!("({} ? {} : {})", to_source(c), to_source(a), to_source(b))
+        }
+        Expr::Attr(base, name) => format!("{}.{name}", to_source(base)),
+        Expr::Method(base, name, args) => {
+            let args: Vec<_> = args.iter().map(to_source).collect();
+            format!("{}.{name}({})", to_source(base), args.join(", "))
+        }
+        Expr::Index(base, index) => format!("{}[{}]", to_source(base), to_source(index)),
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    Int(i128),
+    Float(f64),
+    Str(String),
+    Ident(String),
+    Punct(&'static str),
+}
+
+const PUNCTUATION: [&str; 25] = [
+    "::", "<<", ">>", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "<", ">", "&", "|", "^",
+    "~", "?", ":", ".", ",", "(", ")", "[",
+];
+
+fn tokenize(src: &str) -> Result<Vec<(usize, Token)>, ParseError> {
+    let chars: Vec<char> = src.chars().collect();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let start = i;
+        if c.is_whitespace() {
+            i += 1;
+        } else if c.is_ascii_digit() {
+            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            let is_float = i + 1 < chars.len() && chars[i] == '.' && chars[i + 1].is_ascii_digit();
+            if is_float {
+                i += 1;
+                while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '_') {
+                    i += 1;
+                }
+            }
+            let text: String = chars[start..i].iter().filter(|&&c| c != '_').collect();
+            tokens.push((start, number(&text, is_float, start)?));
+        } else if c.is_alphabetic() || c == '_' {
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            tokens.push((start, Token::Ident(chars[start..i].iter().collect())));
+        } else if c == '"' || c == '\'' {
+            i += 1;
+            let mut text = String::new();
+            while i < chars.len() && chars[i] != c {
+                if chars[i] == '\\' && c == '"' && i + 1 < chars.len() {
+                    i += 1;
+                    text.push(match chars[i] {
+                        'n' => '\n',
+                        't' => '\t',
+                        '0' => '\0',
+                        other => other,
+                    });
+                } else {
+                    text.push(chars[i]);
+                }
+                i += 1;
+            }
+            if i == chars.len() {
+                return Err(ParseError {
+                    at: start,
+                    message: "unterminated string literal".into(),
+                });
+            }
+            i += 1;
+            tokens.push((start, Token::Str(text)));
+        } else if c == ']' {
+            tokens.push((start, Token::Punct("]")));
+            i += 1;
+        } else {
+            let rest: String = chars[i..chars.len().min(i + 2)].iter().collect();
+            let Some(p) = PUNCTUATION.iter().find(|p| rest.starts_with(**p)) else {
+                return Err(ParseError {
+                    at: start,
+                    message: format!("unexpected character `{c}`"),
+                });
+            };
+            i += p.chars().count();
+            tokens.push((start, Token::Punct(p)));
+        }
+    }
+    Ok(tokens)
+}
+
+fn number(text: &str, is_float: bool, at: usize) -> Result<Token, ParseError> {
+    let bad = || ParseError {
+        at,
+        message: format!("`{text}` is not a number"),
+    };
+    if is_float {
+        return text.parse().map(Token::Float).map_err(|_| bad());
+    }
+    let (digits, radix) = match text.get(..2) {
+        Some("0x" | "0X") => (&text[2..], 16),
+        Some("0b" | "0B") => (&text[2..], 2),
+        Some("0o" | "0O") => (&text[2..], 8),
+        _ => (text, 10),
+    };
+    i128::from_str_radix(digits, radix)
+        .map(Token::Int)
+        .map_err(|_| bad())
+}
+
+/// Parses an expression.
+pub fn parse(src: &str) -> Result<Expr, ParseError> {
+    let tokens = tokenize(src)?;
+    let mut parser = ExprParser {
+        tokens,
+        pos: 0,
+        end: src.chars().count(),
+    };
+    let expr = parser.ternary()?;
+    match parser.tokens.get(parser.pos) {
+        None => Ok(expr),
+        Some((at, _)) => Err(ParseError {
+            at: *at,
+            message: "unexpected text after the end of the expression".into(),
+        }),
+    }
+}
+
+struct ExprParser {
+    tokens: Vec<(usize, Token)>,
+    pos: usize,
+    end: usize,
+}
+
+impl ExprParser {
+    fn peek(&self) -> Option<&Token> {
+        self.tokens.get(self.pos).map(|(_, t)| t)
+    }
+
+    fn at(&self) -> usize {
+        self.tokens.get(self.pos).map_or(self.end, |(at, _)| *at)
+    }
+
+    fn error<T>(&self, message: impl Into<String>) -> Result<T, ParseError> {
+        Err(ParseError {
+            at: self.at(),
+            message: message.into(),
+        })
+    }
+
+    fn eat_punct(&mut self, p: &str) -> bool {
+        if matches!(self.peek(), Some(Token::Punct(q)) if *q == p) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect_punct(&mut self, p: &str) -> Result<(), ParseError> {
+        if self.eat_punct(p) {
+            Ok(())
+        } else {
+            self.error(format!("expected `{p}`"))
+        }
+    }
+
+    fn eat_keyword(&mut self, word: &str) -> bool {
+        if matches!(self.peek(), Some(Token::Ident(w)) if w == word) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn ternary(&mut self) -> Result<Expr, ParseError> {
+        let cond = self.binary(1)?;
+        if !self.eat_punct("?") {
+            return Ok(cond);
+        }
+        let then = self.ternary()?;
+        self.expect_punct(":")?;
+        let otherwise = self.ternary()?;
+        Ok(Expr::Ternary(
+            Box::new(cond),
+            Box::new(then),
+            Box::new(otherwise),
+        ))
+    }
+
+    fn binary_op(&self) -> Option<BinOp> {
+        Some(match self.peek()? {
+            Token::Ident(w) if w == "and" => BinOp::And,
+            Token::Ident(w) if w == "or" => BinOp::Or,
+            Token::Punct(p) => match *p {
+                "+" => BinOp::Add,
+                "-" => BinOp::Sub,
+                "*" => BinOp::Mul,
+                "/" => BinOp::Div,
+                "%" => BinOp::Mod,
+                "<<" => BinOp::Shl,
+                ">>" => BinOp::Shr,
+                "&" => BinOp::BitAnd,
+                "|" => BinOp::BitOr,
+                "^" => BinOp::BitXor,
+                "==" => BinOp::Eq,
+                "!=" => BinOp::Ne,
+                "<" => BinOp::Lt,
+                "<=" => BinOp::Le,
+                ">" => BinOp::Gt,
+                ">=" => BinOp::Ge,
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    /// Precedence climbing over left-associative binary operators.
+    fn binary(&mut self, min_precedence: u8) -> Result<Expr, ParseError> {
+        let mut lhs = self.unary()?;
+        while let Some(op) = self.binary_op() {
+            let precedence = op.precedence();
+            if precedence < min_precedence {
+                break;
+            }
+            self.pos += 1;
+            let rhs = self.binary(precedence + 1)?;
+            lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs));
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self) -> Result<Expr, ParseError> {
+        let op = if self.eat_punct("-") {
+            UnaryOp::Neg
+        } else if self.eat_punct("~") {
+            UnaryOp::BitNot
+        } else if self.eat_keyword("not") {
+            // `not` binds looser than comparisons: `not a == b` is `not (a == b)`.
+            let operand = self.binary(3)?;
+            return Ok(Expr::Unary(UnaryOp::Not, Box::new(operand)));
+        } else {
+            return self.postfix();
+        };
+        let operand = self.unary()?;
+        Ok(match (op, operand) {
+            (UnaryOp::Neg, Expr::Int(n)) => Expr::Int(-n),
+            (UnaryOp::Neg, Expr::Float(f)) => Expr::Float(-f),
+            (op, operand) => Expr::Unary(op, Box::new(operand)),
+        })
+    }
+
+    fn postfix(&mut self) -> Result<Expr, ParseError> {
+        let mut expr = self.primary()?;
+        loop {
+            if self.eat_punct(".") {
+                let Some(Token::Ident(name)) = self.peek().cloned() else {
+                    return self.error("expected a name after `.`");
+                };
+                self.pos += 1;
+                if self.eat_punct("(") {
+                    let args = self.arguments()?;
+                    expr = Expr::Method(Box::new(expr), name, args);
+                } else {
+                    expr = Expr::Attr(Box::new(expr), name);
+                }
+            } else if self.eat_punct("[") {
+                let index = self.ternary()?;
+                self.expect_punct("]")?;
+                expr = Expr::Index(Box::new(expr), Box::new(index));
+            } else {
+                return Ok(expr);
+            }
+        }
+    }
+
+    fn arguments(&mut self) -> Result<Vec<Expr>, ParseError> {
+        let mut args = Vec::new();
+        if self.eat_punct(")") {
+            return Ok(args);
+        }
+        loop {
+            args.push(self.ternary()?);
+            if self.eat_punct(")") {
+                return Ok(args);
+            }
+            self.expect_punct(",")?;
+        }
+    }
+
+    fn primary(&mut self) -> Result<Expr, ParseError> {
+        let Some(token) = self.peek().cloned() else {
+            return self.error("expected a value");
+        };
+        self.pos += 1;
+        match token {
+            Token::Int(n) => Ok(Expr::Int(n)),
+            Token::Float(f) => Ok(Expr::Float(f)),
+            Token::Str(s) => Ok(Expr::Str(s)),
+            Token::Ident(w) if w == "true" => Ok(Expr::Bool(true)),
+            Token::Ident(w) if w == "false" => Ok(Expr::Bool(false)),
+            Token::Ident(name) => {
+                if self.eat_punct("::") {
+                    let Some(Token::Ident(variant)) = self.peek().cloned() else {
+                        return self.error("expected an enum value after `::`");
+                    };
+                    self.pos += 1;
+                    Ok(Expr::EnumLit {
+                        enum_name: name,
+                        variant,
+                    })
+                } else {
+                    Ok(Expr::Name(name))
+                }
+            }
+            Token::Punct("(") => {
+                let inner = self.ternary()?;
+                self.expect_punct(")")?;
+                Ok(inner)
+            }
+            Token::Punct(p) => {
+                self.pos -= 1;
+                self.error(format!("unexpected `{p}`"))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(n: &str) -> Box<Expr> {
+        Box::new(Expr::Name(n.into()))
+    }
+
+    #[test]
+    fn precedence_follows_kaitai() {
+        assert_eq!(
+            parse("a + b * 2").unwrap(),
+            Expr::Binary(
+                BinOp::Add,
+                name("a"),
+                Box::new(Expr::Binary(BinOp::Mul, name("b"), Box::new(Expr::Int(2))))
+            )
+        );
+        let e = parse("_parent.version >= 0x34000 and flag == 0").unwrap();
+        let Expr::Binary(BinOp::And, lhs, rhs) = e else {
+            panic!("expected `and` at the top, got {e:?}")
+        };
+        assert_eq!(
+            *lhs,
+            Expr::Binary(
+                BinOp::Ge,
+                Box::new(Expr::Attr(name("_parent"), "version".into())),
+                Box::new(Expr::Int(0x34000))
+            )
+        );
+        assert_eq!(
+            *rhs,
+            Expr::Binary(BinOp::Eq, name("flag"), Box::new(Expr::Int(0)))
+        );
+    }
+
+    #[test]
+    fn postfix_forms() {
+        assert_eq!(
+            parse("_io.size - _io.pos").unwrap(),
+            Expr::Binary(
+                BinOp::Sub,
+                Box::new(Expr::Attr(name("_io"), "size".into())),
+                Box::new(Expr::Attr(name("_io"), "pos".into()))
+            )
+        );
+        assert_eq!(
+            parse("objects.sum(_.frames._sizeof)").unwrap(),
+            Expr::Method(
+                name("objects"),
+                "sum".into(),
+                vec![Expr::Attr(
+                    Box::new(Expr::Attr(name("_"), "frames".into())),
+                    "_sizeof".into()
+                )]
+            )
+        );
+        assert_eq!(
+            parse("frame_type::kr00").unwrap(),
+            Expr::EnumLit {
+                enum_name: "frame_type".into(),
+                variant: "kr00".into()
+            }
+        );
+        assert_eq!(
+            parse("a[1]").unwrap(),
+            Expr::Index(name("a"), Box::new(Expr::Int(1)))
+        );
+    }
+
+    #[test]
+    fn literals() {
+        assert_eq!(parse("0b1010").unwrap(), Expr::Int(10));
+        assert_eq!(parse("1_000").unwrap(), Expr::Int(1000));
+        assert_eq!(parse("-3").unwrap(), Expr::Int(-3));
+        assert_eq!(parse("1.5").unwrap(), Expr::Float(1.5));
+        assert_eq!(parse("\"ANP3\"").unwrap(), Expr::Str("ANP3".into()));
+        assert_eq!(
+            parse("a ? 1 : 2").unwrap(),
+            Expr::Ternary(name("a"), Box::new(Expr::Int(1)), Box::new(Expr::Int(2)))
+        );
+    }
+
+    #[test]
+    fn errors_name_the_place() {
+        let err = parse("a + ").unwrap_err();
+        assert_eq!(err.at, 4);
+        let err = parse("a $ b").unwrap_err();
+        assert_eq!(err.at, 2);
+        assert!(parse("(a").unwrap_err().message.contains("`)`"));
+        assert!(parse("0xZZ").is_err());
+    }
+}

@@ -1,0 +1,177 @@
+//! The `.ksy` document as written, deserialized with serde_yaml. Nothing here is validated
+//! beyond its shape; [`crate::lower`] turns it into the checked [`crate::model`].
+//!
+//! Keys follow Kaitai Struct. skelcodec's own keys start with `-` (Kaitai's rule for
+//! vendor extensions) and are listed in the README; every other `-` key is ignored, as
+//! Kaitai ignores `-orig-id` and `-webide-*`.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_yaml::Value;
+
+/// A whole schema file.
+#[derive(Debug, Deserialize)]
+pub struct KsyFile {
+    /// `meta`: id, title, endianness.
+    pub meta: Meta,
+    /// `doc` of the root type.
+    #[serde(default)]
+    pub doc: Option<String>,
+    /// `params` of the root type (a root with parameters cannot be read on its own).
+    #[serde(default)]
+    pub params: Vec<ParamSpec>,
+    /// `seq` of the root type.
+    #[serde(default)]
+    pub seq: Vec<AttrSpec>,
+    /// Nested types.
+    #[serde(default)]
+    pub types: BTreeMap<String, TypeSpec>,
+    /// Value instances of the root type.
+    #[serde(default)]
+    pub instances: BTreeMap<String, AttrSpec>,
+    /// Enums.
+    #[serde(default)]
+    pub enums: BTreeMap<String, serde_yaml::Mapping>,
+    /// Any other key: vendor keys (`-…`) are ignored, the rest rejected.
+    #[serde(flatten)]
+    pub other: BTreeMap<String, Value>,
+}
+
+/// The `meta` section.
+#[derive(Debug, Deserialize)]
+pub struct Meta {
+    /// Schema id: names the root type and the generated module.
+    pub id: String,
+    /// Human title.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// `le` or `be`.
+    #[serde(default)]
+    pub endian: Option<String>,
+    /// Default string encoding.
+    #[serde(default)]
+    pub encoding: Option<String>,
+    /// `file-extension`: a string or a list.
+    #[serde(default, rename = "file-extension")]
+    pub file_extension: Option<Value>,
+    /// skelcodec extension: magic byte strings that identify the format (for detection).
+    #[serde(default, rename = "-magic")]
+    pub magic: Vec<Value>,
+    /// Any other key.
+    #[serde(flatten)]
+    pub other: BTreeMap<String, Value>,
+}
+
+/// A user type under `types`.
+#[derive(Debug, Deserialize, Default)]
+pub struct TypeSpec {
+    /// Documentation.
+    #[serde(default)]
+    pub doc: Option<String>,
+    /// Parameters passed by the user of the type.
+    #[serde(default)]
+    pub params: Vec<ParamSpec>,
+    /// The attributes, in file order.
+    #[serde(default)]
+    pub seq: Vec<AttrSpec>,
+    /// Value instances.
+    #[serde(default)]
+    pub instances: BTreeMap<String, AttrSpec>,
+    /// Nested types are not supported: every type lives at the top level of `types`.
+    #[serde(default)]
+    pub types: Option<Value>,
+    /// Nested enums likewise.
+    #[serde(default)]
+    pub enums: Option<Value>,
+    /// Any other key.
+    #[serde(flatten)]
+    pub other: BTreeMap<String, Value>,
+}
+
+/// A parameter declaration.
+#[derive(Debug, Deserialize)]
+pub struct ParamSpec {
+    /// Name.
+    pub id: String,
+    /// Type: an integer type or `bool`.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Documentation.
+    #[serde(default)]
+    pub doc: Option<String>,
+    /// Any other key.
+    #[serde(flatten)]
+    pub other: BTreeMap<String, Value>,
+}
+
+/// An attribute of `seq`, or an instance.
+#[derive(Debug, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub struct AttrSpec {
+    /// Field name (absent for instances, whose name is the map key).
+    pub id: Option<String>,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// A type name, `name(args)`, or a `switch-on` map.
+    #[serde(rename = "type")]
+    pub ty: Option<Value>,
+    /// Byte size (an expression).
+    pub size: Option<Value>,
+    /// Size runs to the end of the stream.
+    pub size_eos: Option<bool>,
+    /// Fixed contents (magic).
+    pub contents: Option<Value>,
+    /// `expr`, `eos` or `until`.
+    pub repeat: Option<String>,
+    /// Count for `repeat: expr`.
+    pub repeat_expr: Option<Value>,
+    /// Condition for `repeat: until`.
+    pub repeat_until: Option<Value>,
+    /// Present only when this expression holds.
+    #[serde(rename = "if")]
+    pub cond: Option<Value>,
+    /// Enum the integer maps to.
+    #[serde(rename = "enum")]
+    pub enum_name: Option<String>,
+    /// String encoding.
+    pub encoding: Option<String>,
+    /// String terminator byte.
+    pub terminator: Option<u8>,
+    /// Whether the terminator is consumed (default true).
+    pub consume: Option<bool>,
+    /// Whether the terminator is part of the value (default false).
+    pub include: Option<bool>,
+    /// Whether a missing terminator is an error (default true).
+    pub eos_error: Option<bool>,
+    /// Value of a value instance.
+    pub value: Option<Value>,
+    /// Position of a parse instance (not yet supported).
+    pub pos: Option<Value>,
+    /// skelcodec: fixed-point divisor; the value is `raw / scale`.
+    #[serde(rename = "-scale")]
+    pub scale: Option<u32>,
+    /// skelcodec: component type of `quat` and `vec3` (`f4`, `s2`, …).
+    #[serde(rename = "-component")]
+    pub component: Option<String>,
+    /// skelcodec: the bytes on disk are `size` rounded up to a multiple of this; the pad bytes
+    /// are kept as read.
+    #[serde(rename = "-align")]
+    pub align: Option<usize>,
+    /// skelcodec: how this field follows from the content (`objects.size`, `_sizeof - 4`).
+    #[serde(rename = "-derived")]
+    pub derived: Option<Value>,
+    /// Any other key.
+    #[serde(flatten)]
+    pub other: BTreeMap<String, Value>,
+}
+
+/// Reads an expression written as a YAML scalar (`10`, `true`, `"a + b"`).
+pub fn expr_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}

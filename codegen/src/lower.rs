@@ -1,0 +1,659 @@
+//! Turns a deserialized `.ksy` document into the checked [`Schema`] model: resolves type and
+//! enum names, parses expressions, and applies the skelcodec extensions.
+
+use std::collections::BTreeMap;
+
+use serde_yaml::Value;
+
+use crate::error::{Located, YamlPath};
+use crate::expr::{self, Expr};
+use crate::ksy::{self, AttrSpec, KsyFile, TypeSpec};
+use crate::model::*;
+
+/// Lowers a whole document. Expressions are parsed here but type-checked by
+/// [`crate::validate`], which needs the whole model.
+pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
+    let root = YamlPath::root();
+    reject_unknown_keys(&file.other, &root)?;
+    reject_unknown_keys(&file.meta.other, &root.key("meta"))?;
+    check_identifier(&file.meta.id, &root.key("meta").key("id"))?;
+    if let Some(endian) = &file.meta.endian
+        && endian != "le"
+        && endian != "be"
+    {
+        return Err(Located::new(
+            &root.key("meta").key("endian"),
+            format!("endian must be `le` or `be`, not `{endian}`"),
+        ));
+    }
+
+    let enums = lower_enums(&file.enums, &root.key("enums"))?;
+    let mut types = vec![TypeDef {
+        id: file.meta.id.clone(),
+        doc: file.doc.clone(),
+        params: Vec::new(),
+        fields: Vec::new(),
+        instances: Vec::new(),
+        at: root.clone(),
+    }];
+    for (id, spec) in &file.types {
+        let at = root.key("types").key(id);
+        check_identifier(id, &at)?;
+        if *id == file.meta.id {
+            return Err(Located::new(
+                &at,
+                format!("type `{id}` has the same name as the schema (`meta/id`)"),
+            ));
+        }
+        types.push(TypeDef {
+            id: id.clone(),
+            doc: spec.doc.clone(),
+            params: Vec::new(),
+            fields: Vec::new(),
+            instances: Vec::new(),
+            at,
+        });
+    }
+    let mut schema = Schema {
+        id: file.meta.id.clone(),
+        title: file.meta.title.clone(),
+        magic: lower_magic(&file.meta.magic, &root.key("meta").key("-magic"))?,
+        extensions: lower_extensions(file.meta.file_extension.as_ref()),
+        types,
+        enums,
+    };
+
+    let ctx = Context {
+        big_endian: file.meta.endian.as_deref() == Some("be"),
+    };
+    // Parameters first: a field may use any type, declared before or after it, and its
+    // argument count is checked against that type's parameters.
+    for index in 0..schema.types.len() {
+        let (params, at) = spec_parts(file, &schema.types[index], index);
+        let params = params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| ctx.lower_param(p, &at.key("params").index(i)))
+            .collect::<Result<_, _>>()?;
+        schema.types[index].params = params;
+    }
+    for index in 0..schema.types.len() {
+        let at = schema.types[index].at.clone();
+        let (seq, instances) = if index == 0 {
+            (&file.seq, &file.instances)
+        } else {
+            let spec = &file.types[&schema.types[index].id];
+            reject_nested(spec, &at)?;
+            reject_unknown_keys(&spec.other, &at)?;
+            (&spec.seq, &spec.instances)
+        };
+        let fields = seq
+            .iter()
+            .enumerate()
+            .map(|(i, attr)| ctx.lower_field(&schema, attr, &at.key("seq").index(i)))
+            .collect::<Result<Vec<_>, _>>()?;
+        check_unique_ids(&fields, &at)?;
+        let instances = instances
+            .iter()
+            .map(|(id, spec)| lower_instance(id, spec, &at.key("instances").key(id)))
+            .collect::<Result<_, _>>()?;
+        let def = &mut schema.types[index];
+        def.fields = fields;
+        def.instances = instances;
+    }
+    Ok(schema)
+}
+
+/// The parameter list and location of a type's spec (the root's live at the top of the file).
+fn spec_parts<'a>(file: &'a KsyFile, def: &TypeDef, index: usize) -> (&'a [ksy::ParamSpec], YamlPath) {
+    if index == 0 {
+        (&file.params, def.at.clone())
+    } else {
+        (&file.types[&def.id].params, def.at.clone())
+    }
+}
+
+fn reject_nested(spec: &TypeSpec, at: &YamlPath) -> Result<(), Located> {
+    if spec.types.is_some() {
+        return Err(Located::new(
+            &at.key("types"),
+            "nested `types` are not supported: declare every type at the top level of `types`",
+        ));
+    }
+    if spec.enums.is_some() {
+        return Err(Located::new(
+            &at.key("enums"),
+            "nested `enums` are not supported: declare every enum at the top level of `enums`",
+        ));
+    }
+    Ok(())
+}
+
+fn reject_unknown_keys(other: &BTreeMap<String, Value>, at: &YamlPath) -> Result<(), Located> {
+    match other.keys().find(|k| !k.starts_with('-')) {
+        Some(key) => Err(Located::new(
+            &at.key(key),
+            format!("unknown key `{key}` (vendor keys must start with `-`)"),
+        )),
+        None => Ok(()),
+    }
+}
+
+fn check_identifier(id: &str, at: &YamlPath) -> Result<(), Located> {
+    let mut chars = id.chars();
+    let valid = chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if valid {
+        Ok(())
+    } else {
+        Err(Located::new(
+            at,
+            format!("`{id}` is not a valid name: use lower_snake_case starting with a letter"),
+        ))
+    }
+}
+
+fn check_unique_ids(fields: &[Field], at: &YamlPath) -> Result<(), Located> {
+    for (i, field) in fields.iter().enumerate() {
+        if fields[..i].iter().any(|f| f.id == field.id) {
+            return Err(Located::new(
+                &field.at.key("id"),
+                format!("field `{}` is declared twice in {at}", field.id),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn lower_enums(
+    enums: &BTreeMap<String, serde_yaml::Mapping>,
+    at: &YamlPath,
+) -> Result<Vec<EnumDef>, Located> {
+    let mut out = Vec::new();
+    for (id, entries) in enums {
+        let at = at.key(id);
+        check_identifier(id, &at)?;
+        let mut variants: Vec<EnumVariant> = Vec::new();
+        for (key, value) in entries {
+            let Some(number) = key.as_i64() else {
+                return Err(Located::new(&at, "enum keys must be integers"));
+            };
+            let (name, doc) = match value {
+                Value::String(s) => (s.clone(), None),
+                Value::Mapping(m) => (
+                    m.get("id")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                    m.get("doc").and_then(Value::as_str).map(str::to_owned),
+                ),
+                _ => (String::new(), None),
+            };
+            let vat = at.key(&number.to_string());
+            check_identifier(&name, &vat)?;
+            if variants.iter().any(|v| v.id == name) {
+                return Err(Located::new(
+                    &vat,
+                    format!("enum value `{name}` is used twice"),
+                ));
+            }
+            variants.push(EnumVariant {
+                id: name,
+                value: number,
+                doc,
+            });
+        }
+        variants.sort_by_key(|v| v.value);
+        out.push(EnumDef {
+            id: id.clone(),
+            variants,
+        });
+    }
+    Ok(out)
+}
+
+fn lower_magic(values: &[Value], at: &YamlPath) -> Result<Vec<Vec<u8>>, Located> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| contents_bytes(v, &at.index(i)))
+        .collect()
+}
+
+fn lower_extensions(value: Option<&Value>) -> Vec<String> {
+    match value {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Sequence(items)) => items
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Kaitai `contents`: a string, or a list of byte values and strings.
+fn contents_bytes(value: &Value, at: &YamlPath) -> Result<Vec<u8>, Located> {
+    let bad = || Located::new(at, "contents must be a string or a list of bytes and strings");
+    match value {
+        Value::String(s) => Ok(s.as_bytes().to_vec()),
+        Value::Sequence(items) => {
+            let mut out = Vec::new();
+            for item in items {
+                match item {
+                    Value::String(s) => out.extend_from_slice(s.as_bytes()),
+                    Value::Number(n) => {
+                        let byte = n.as_u64().and_then(|b| u8::try_from(b).ok());
+                        out.push(byte.ok_or_else(bad)?);
+                    }
+                    _ => return Err(bad()),
+                }
+            }
+            Ok(out)
+        }
+        _ => Err(bad()),
+    }
+}
+
+/// Parses the expression held by a YAML value.
+pub fn parse_expr(value: &Value, at: &YamlPath) -> Result<Expr, Located> {
+    let text = ksy::expr_text(value)
+        .ok_or_else(|| Located::new(at, "expected an expression (a number, boolean or string)"))?;
+    expr::parse(&text)
+        .map_err(|e| Located::new(at, format!("bad expression `{text}`: {e}")))
+}
+
+fn lower_instance(id: &str, spec: &AttrSpec, at: &YamlPath) -> Result<Instance, Located> {
+    check_identifier(id, at)?;
+    reject_unknown_keys(&spec.other, at)?;
+    if spec.pos.is_some() {
+        return Err(Located::new(
+            &at.key("pos"),
+            "parse instances (`pos`) are not supported yet; only value instances (`value`)",
+        ));
+    }
+    let Some(value) = &spec.value else {
+        return Err(Located::new(at, "an instance needs a `value`"));
+    };
+    Ok(Instance {
+        id: id.to_owned(),
+        doc: spec.doc.clone(),
+        value: parse_expr(value, &at.key("value"))?,
+        at: at.clone(),
+    })
+}
+
+struct Context {
+    big_endian: bool,
+}
+
+/// A built-in type name, decoded.
+enum Builtin {
+    Scalar(Scalar),
+    Str { zero_terminated: bool },
+    Quat,
+    Vec3,
+}
+
+impl Context {
+    fn lower_param(&self, p: &ksy::ParamSpec, at: &YamlPath) -> Result<Param, Located> {
+        check_identifier(&p.id, &at.key("id"))?;
+        reject_unknown_keys(&p.other, at)?;
+        let ty = match self.builtin(&p.ty) {
+            Some(Builtin::Scalar(Scalar::Int(i))) => ParamType::Int(i),
+            _ if p.ty == "bool" => ParamType::Bool,
+            _ => {
+                return Err(Located::new(
+                    &at.key("type"),
+                    format!("parameter type `{}` is not supported: use an integer type or `bool`", p.ty),
+                ));
+            }
+        };
+        Ok(Param {
+            id: p.id.clone(),
+            doc: p.doc.clone(),
+            ty,
+        })
+    }
+
+    fn builtin(&self, name: &str) -> Option<Builtin> {
+        let (base, big_endian) = match name.strip_suffix("le") {
+            Some(b) if name.len() > 2 => (b, false),
+            _ => match name.strip_suffix("be") {
+                Some(b) if name.len() > 2 => (b, true),
+                _ => (name, self.big_endian),
+            },
+        };
+        let int = |bytes: u8, signed| {
+            Some(Builtin::Scalar(Scalar::Int(IntType {
+                bytes,
+                signed,
+                big_endian,
+            })))
+        };
+        match base {
+            "u1" => int(1, false),
+            "u2" => int(2, false),
+            "u4" => int(4, false),
+            "u8" => int(8, false),
+            "s1" => int(1, true),
+            "s2" => int(2, true),
+            "s4" => int(4, true),
+            "s8" => int(8, true),
+            "f4" => Some(Builtin::Scalar(Scalar::Float(FloatType {
+                bytes: 4,
+                big_endian,
+            }))),
+            "f8" => Some(Builtin::Scalar(Scalar::Float(FloatType {
+                bytes: 8,
+                big_endian,
+            }))),
+            _ => match name {
+                "str" => Some(Builtin::Str {
+                    zero_terminated: false,
+                }),
+                "strz" => Some(Builtin::Str {
+                    zero_terminated: true,
+                }),
+                "quat" => Some(Builtin::Quat),
+                "vec3" => Some(Builtin::Vec3),
+                _ => None,
+            },
+        }
+    }
+
+    /// The scalar a field holds, with `-scale` applied.
+    fn scalar(&self, base: Scalar, attr: &AttrSpec, at: &YamlPath) -> Result<Scalar, Located> {
+        match (base, attr.scale) {
+            (s, None) => Ok(s),
+            (Scalar::Int(raw), Some(div)) if div > 0 => Ok(Scalar::Fixed { raw, div }),
+            (Scalar::Int(_), Some(_)) => {
+                Err(Located::new(&at.key("-scale"), "`-scale` must be at least 1"))
+            }
+            _ => Err(Located::new(
+                &at.key("-scale"),
+                "`-scale` applies to integer types only (the raw value of a fixed-point number)",
+            )),
+        }
+    }
+
+    fn lower_field(&self, schema: &Schema, attr: &AttrSpec, at: &YamlPath) -> Result<Field, Located> {
+        reject_unknown_keys(&attr.other, at)?;
+        let Some(id) = &attr.id else {
+            return Err(Located::new(at, "every attribute of `seq` needs an `id`"));
+        };
+        check_identifier(id, &at.key("id"))?;
+        if attr.value.is_some() || attr.pos.is_some() {
+            return Err(Located::new(
+                at,
+                "`value` and `pos` belong under `instances`, not in `seq`",
+            ));
+        }
+        let repeat = match attr.repeat.as_deref() {
+            None => Repeat::None,
+            Some("expr") => Repeat::Expr(parse_expr(
+                attr.repeat_expr.as_ref().ok_or_else(|| {
+                    Located::new(&at.key("repeat"), "`repeat: expr` needs `repeat-expr`")
+                })?,
+                &at.key("repeat-expr"),
+            )?),
+            Some("eos") => Repeat::Eos,
+            Some("until") => Repeat::Until(parse_expr(
+                attr.repeat_until.as_ref().ok_or_else(|| {
+                    Located::new(&at.key("repeat"), "`repeat: until` needs `repeat-until`")
+                })?,
+                &at.key("repeat-until"),
+            )?),
+            Some(other) => {
+                return Err(Located::new(
+                    &at.key("repeat"),
+                    format!("`repeat` must be `expr`, `eos` or `until`, not `{other}`"),
+                ));
+            }
+        };
+        let cond = attr
+            .cond
+            .as_ref()
+            .map(|c| parse_expr(c, &at.key("if")))
+            .transpose()?;
+        let derived = attr
+            .derived
+            .as_ref()
+            .map(|d| parse_expr(d, &at.key("-derived")))
+            .transpose()?;
+        let ty = self.lower_field_type(schema, attr, at)?;
+        if derived.is_some() && !matches!(ty, FieldType::Number(Scalar::Int(_))) {
+            return Err(Located::new(
+                &at.key("-derived"),
+                "`-derived` applies to integer fields (sizes, counts, offsets)",
+            ));
+        }
+        if derived.is_some() && (repeat != Repeat::None || cond.is_some()) {
+            return Err(Located::new(
+                &at.key("-derived"),
+                "a `-derived` field cannot be repeated or conditional",
+            ));
+        }
+        Ok(Field {
+            id: id.clone(),
+            doc: attr.doc.clone(),
+            ty,
+            cond,
+            repeat,
+            derived,
+            at: at.clone(),
+        })
+    }
+
+    fn size(&self, attr: &AttrSpec, at: &YamlPath, what: &str) -> Result<Size, Located> {
+        if let Some(size) = &attr.size {
+            if let Some(n) = size.as_u64() {
+                return Ok(Size::Const(n as usize));
+            }
+            return Ok(Size::Expr(parse_expr(size, &at.key("size"))?));
+        }
+        if attr.size_eos == Some(true) {
+            return Ok(Size::Eos);
+        }
+        if let Some(byte) = attr.terminator {
+            return Ok(Size::Terminator {
+                byte,
+                include: attr.include.unwrap_or(false),
+                consume: attr.consume.unwrap_or(true),
+                eos_error: attr.eos_error.unwrap_or(true),
+            });
+        }
+        Err(Located::new(
+            at,
+            format!("{what} needs `size`, `size-eos: true` or `terminator`"),
+        ))
+    }
+
+    fn lower_field_type(
+        &self,
+        schema: &Schema,
+        attr: &AttrSpec,
+        at: &YamlPath,
+    ) -> Result<FieldType, Located> {
+        let align = attr.align.unwrap_or(1);
+        if let Some(contents) = &attr.contents {
+            return Ok(FieldType::Contents(contents_bytes(contents, &at.key("contents"))?));
+        }
+        let Some(ty) = &attr.ty else {
+            return Ok(FieldType::Bytes {
+                size: self.size(attr, at, "an attribute without `type` (raw bytes)")?,
+                align,
+            });
+        };
+        if let Value::Mapping(map) = ty {
+            return self.lower_switch(schema, map, attr, &at.key("type"));
+        }
+        let Some(name) = ty.as_str() else {
+            return Err(Located::new(&at.key("type"), "`type` must be a name or a `switch-on` map"));
+        };
+        self.lower_type_name(schema, name, attr, at)
+    }
+
+    fn lower_type_name(
+        &self,
+        schema: &Schema,
+        name: &str,
+        attr: &AttrSpec,
+        at: &YamlPath,
+    ) -> Result<FieldType, Located> {
+        let type_at = at.key("type");
+        match self.builtin(name) {
+            Some(Builtin::Scalar(base)) => {
+                let scalar = self.scalar(base, attr, at)?;
+                if let Some(enum_name) = &attr.enum_name {
+                    let Scalar::Int(raw) = scalar else {
+                        return Err(Located::new(&at.key("enum"), "`enum` applies to integer types only"));
+                    };
+                    let enum_idx = schema.enum_index(enum_name).ok_or_else(|| {
+                        Located::new(&at.key("enum"), format!("unknown enum `{enum_name}`"))
+                    })?;
+                    return Ok(FieldType::Enum { enum_idx, raw });
+                }
+                Ok(FieldType::Number(scalar))
+            }
+            Some(Builtin::Str { zero_terminated }) => {
+                let mut size = self.size(attr, at, "a string")?;
+                if zero_terminated && attr.size.is_none() && attr.size_eos != Some(true) {
+                    size = Size::Terminator {
+                        byte: attr.terminator.unwrap_or(0),
+                        include: attr.include.unwrap_or(false),
+                        consume: attr.consume.unwrap_or(true),
+                        eos_error: attr.eos_error.unwrap_or(true),
+                    };
+                }
+                Ok(FieldType::Str {
+                    size,
+                    align: attr.align.unwrap_or(1),
+                })
+            }
+            Some(Builtin::Quat | Builtin::Vec3) => {
+                let component_name = attr.component.as_deref().unwrap_or("f4");
+                let Some(Builtin::Scalar(base)) = self.builtin(component_name) else {
+                    return Err(Located::new(
+                        &at.key("-component"),
+                        format!("`-component` must be a number type such as `f4` or `s2`, not `{component_name}`"),
+                    ));
+                };
+                let component = self.scalar(base, attr, at)?;
+                Ok(if name == "quat" {
+                    FieldType::Quat(component)
+                } else {
+                    FieldType::Vec3(component)
+                })
+            }
+            None => {
+                let (type_name, args) = split_type_args(name, &type_at)?;
+                let ty = schema.type_index(type_name).ok_or_else(|| {
+                    Located::new(
+                        &type_at,
+                        format!(
+                            "unknown type `{type_name}`: not a built-in type (u1…u8, s1…s8, f4, f8, str, strz, quat, vec3) nor declared under `types`"
+                        ),
+                    )
+                })?;
+                let expected = schema.types[ty].params.len();
+                if args.len() != expected {
+                    return Err(Located::new(
+                        &type_at,
+                        format!(
+                            "type `{type_name}` takes {expected} argument(s), {} given",
+                            args.len()
+                        ),
+                    ));
+                }
+                if attr.size.is_some() {
+                    return Err(Located::new(
+                        &at.key("size"),
+                        "`size` on a user type (a substream) is not supported yet",
+                    ));
+                }
+                Ok(FieldType::User { ty, args })
+            }
+        }
+    }
+
+    fn lower_switch(
+        &self,
+        schema: &Schema,
+        map: &serde_yaml::Mapping,
+        attr: &AttrSpec,
+        at: &YamlPath,
+    ) -> Result<FieldType, Located> {
+        let on = map
+            .get("switch-on")
+            .ok_or_else(|| Located::new(at, "a `type` map needs `switch-on` and `cases`"))?;
+        let on = parse_expr(on, &at.key("switch-on"))?;
+        let Some(Value::Mapping(cases_map)) = map.get("cases") else {
+            return Err(Located::new(at, "a `type` map needs `switch-on` and `cases`"));
+        };
+        if let Some(key) = map.keys().filter_map(Value::as_str).find(|k| !matches!(*k, "switch-on" | "cases")) {
+            return Err(Located::new(&at.key(key), format!("unknown key `{key}` in a switch")));
+        }
+        let mut cases = Vec::new();
+        let mut default = None;
+        for (key, value) in cases_map {
+            let key_text = ksy::expr_text(key).unwrap_or_default();
+            let case_at = at.key("cases").key(&key_text);
+            let Some(type_name) = value.as_str() else {
+                return Err(Located::new(&case_at, "a case must name a type"));
+            };
+            let case_attr = AttrSpec {
+                enum_name: attr.enum_name.clone(),
+                scale: attr.scale,
+                component: attr.component.clone(),
+                ..AttrSpec::default()
+            };
+            let ty = self.lower_type_name(schema, type_name, &case_attr, &case_at.parent().parent().parent())
+                .map_err(|e| Located::new(&case_at, e.message))?;
+            if key_text == "_" {
+                default = Some(Box::new(ty));
+            } else {
+                cases.push(SwitchCase {
+                    key: parse_expr(key, &case_at)?,
+                    ty,
+                });
+            }
+        }
+        Ok(FieldType::Switch(Switch { on, cases, default }))
+    }
+}
+
+
+/// Splits `name(a, b)` into the name and argument expressions.
+fn split_type_args<'a>(name: &'a str, at: &YamlPath) -> Result<(&'a str, Vec<Expr>), Located> {
+    let Some((base, rest)) = name.split_once('(') else {
+        return Ok((name, Vec::new()));
+    };
+    let Some(inner) = rest.strip_suffix(')') else {
+        return Err(Located::new(at, format!("`{name}`: missing `)`")));
+    };
+    let mut args = Vec::new();
+    let mut depth = 0;
+    let mut start = 0;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !inner.trim().is_empty() {
+        args.push(&inner[start..]);
+    }
+    let args = args
+        .into_iter()
+        .map(|a| {
+            expr::parse(a.trim())
+                .map_err(|e| Located::new(at, format!("bad argument `{}` to `{base}`: {e}", a.trim())))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((base.trim(), args))
+}

@@ -1,0 +1,322 @@
+//! The checked schema model: what the emitters work from. Every name is resolved to an index,
+//! every expression is parsed, and every extension is turned into an explicit type.
+
+use crate::error::YamlPath;
+use crate::expr::Expr;
+
+/// A whole schema.
+#[derive(Debug, Clone)]
+pub struct Schema {
+    /// `meta/id`, the name of the root type (snake_case).
+    pub id: String,
+    /// `meta/title`.
+    pub title: Option<String>,
+    /// Magic byte strings for format detection (`meta/-magic`).
+    pub magic: Vec<Vec<u8>>,
+    /// File extensions (`meta/file-extension`), without dots.
+    pub extensions: Vec<String>,
+    /// All types; index 0 is the root.
+    pub types: Vec<TypeDef>,
+    /// All enums.
+    pub enums: Vec<EnumDef>,
+}
+
+/// A user type (a struct in the generated code).
+#[derive(Debug, Clone)]
+pub struct TypeDef {
+    /// The schema name (snake_case; the root's is `meta/id`).
+    pub id: String,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// Parameters the user of the type passes in.
+    pub params: Vec<Param>,
+    /// Attributes in file order.
+    pub fields: Vec<Field>,
+    /// Value instances.
+    pub instances: Vec<Instance>,
+    /// Where it is declared.
+    pub at: YamlPath,
+}
+
+/// A type parameter.
+#[derive(Debug, Clone)]
+pub struct Param {
+    /// Name.
+    pub id: String,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// Its type.
+    pub ty: ParamType,
+}
+
+/// The types a parameter can have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamType {
+    /// An integer.
+    Int(IntType),
+    /// A boolean.
+    Bool,
+}
+
+/// An attribute of `seq`.
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// Name.
+    pub id: String,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// What one element is.
+    pub ty: FieldType,
+    /// `if`: present only when this holds.
+    pub cond: Option<Expr>,
+    /// Repetition.
+    pub repeat: Repeat,
+    /// `-derived`: how the stored value follows from the content.
+    pub derived: Option<Expr>,
+    /// Where it is declared.
+    pub at: YamlPath,
+}
+
+/// A value instance: a computed property.
+#[derive(Debug, Clone)]
+pub struct Instance {
+    /// Name.
+    pub id: String,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// The value.
+    pub value: Expr,
+    /// Where it is declared.
+    pub at: YamlPath,
+}
+
+/// An integer layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IntType {
+    /// 1, 2, 4 or 8.
+    pub bytes: u8,
+    /// Signed (`s`) or unsigned (`u`).
+    pub signed: bool,
+    /// Big-endian.
+    pub big_endian: bool,
+}
+
+/// A float layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FloatType {
+    /// 4 or 8.
+    pub bytes: u8,
+    /// Big-endian.
+    pub big_endian: bool,
+}
+
+/// A number as stored: integer, float, or fixed-point (`-scale`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scalar {
+    /// An integer.
+    Int(IntType),
+    /// A float.
+    Float(FloatType),
+    /// A fixed-point value: `raw / div`, stored raw.
+    Fixed {
+        /// The stored integer.
+        raw: IntType,
+        /// The divisor.
+        div: u32,
+    },
+}
+
+impl Scalar {
+    /// Bytes on disk.
+    pub fn size(self) -> usize {
+        match self {
+            Scalar::Int(i) | Scalar::Fixed { raw: i, .. } => usize::from(i.bytes),
+            Scalar::Float(f) => usize::from(f.bytes),
+        }
+    }
+}
+
+/// How many bytes a string or byte array takes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Size {
+    /// A constant.
+    Const(usize),
+    /// An expression evaluated while reading.
+    Expr(Expr),
+    /// To the end of the stream.
+    Eos,
+    /// Up to a terminator byte.
+    Terminator {
+        /// The terminator.
+        byte: u8,
+        /// The terminator is part of the value.
+        include: bool,
+        /// The terminator is consumed.
+        consume: bool,
+        /// A missing terminator is an error.
+        eos_error: bool,
+    },
+}
+
+/// What one element of a field is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldType {
+    /// A number.
+    Number(Scalar),
+    /// An integer mapped to an enum.
+    Enum {
+        /// Index into [`Schema::enums`].
+        enum_idx: usize,
+        /// The stored integer.
+        raw: IntType,
+    },
+    /// A quaternion x, y, z, w.
+    Quat(Scalar),
+    /// A 3-vector x, y, z.
+    Vec3(Scalar),
+    /// A string kept byte for byte.
+    Str {
+        /// Its size.
+        size: Size,
+        /// Bytes on disk are rounded up to a multiple of this (`-align`).
+        align: usize,
+    },
+    /// Raw bytes.
+    Bytes {
+        /// Their size.
+        size: Size,
+        /// Bytes on disk are rounded up to a multiple of this (`-align`).
+        align: usize,
+    },
+    /// Fixed contents: checked on read, written as is, not stored.
+    Contents(Vec<u8>),
+    /// A user type with arguments for its parameters.
+    User {
+        /// Index into [`Schema::types`].
+        ty: usize,
+        /// One expression per parameter.
+        args: Vec<Expr>,
+    },
+    /// A choice of type by the value of an expression.
+    Switch(Switch),
+}
+
+/// `switch-on` with its cases.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Switch {
+    /// The selector.
+    pub on: Expr,
+    /// Cases in schema order; `_` becomes `default`.
+    pub cases: Vec<SwitchCase>,
+    /// The `_` case.
+    pub default: Option<Box<FieldType>>,
+}
+
+/// One case of a switch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SwitchCase {
+    /// The value the selector is compared with.
+    pub key: Expr,
+    /// The type read in that case.
+    pub ty: FieldType,
+}
+
+/// Repetition of a field.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Repeat {
+    /// A single value.
+    None,
+    /// `repeat: expr`.
+    Expr(Expr),
+    /// `repeat: eos`.
+    Eos,
+    /// `repeat: until` (the element is `_`).
+    Until(Expr),
+}
+
+/// An enum.
+#[derive(Debug, Clone)]
+pub struct EnumDef {
+    /// Name (snake_case).
+    pub id: String,
+    /// Variants in value order.
+    pub variants: Vec<EnumVariant>,
+}
+
+/// One enum variant.
+#[derive(Debug, Clone)]
+pub struct EnumVariant {
+    /// Name (snake_case).
+    pub id: String,
+    /// Value.
+    pub value: i64,
+    /// Documentation.
+    pub doc: Option<String>,
+}
+
+impl Schema {
+    /// The type with schema name `id`.
+    pub fn type_index(&self, id: &str) -> Option<usize> {
+        self.types.iter().position(|t| t.id == id)
+    }
+
+    /// The enum with schema name `id`.
+    pub fn enum_index(&self, id: &str) -> Option<usize> {
+        self.enums.iter().position(|e| e.id == id)
+    }
+
+    /// Bytes a value of `ty` always takes, when it also decodes without failing: such values
+    /// are read and written in bulk. Enums (whose unknown values may not fit back) and
+    /// `contents` (which must be checked) are excluded.
+    pub fn fixed_size_of(&self, ty: &FieldType) -> Option<usize> {
+        match ty {
+            FieldType::Number(s) => Some(s.size()),
+            FieldType::Quat(s) => Some(4 * s.size()),
+            FieldType::Vec3(s) => Some(3 * s.size()),
+            FieldType::Str {
+                size: Size::Const(n),
+                align,
+            } if *align <= 1 => Some(*n),
+            FieldType::User { ty, args } if args.is_empty() => self.fixed_size(*ty),
+            _ => None,
+        }
+    }
+
+    /// Bytes every value of type `ty` takes, when the type has a fixed layout: no conditions,
+    /// no repetition, no switches, no parameters. Such types are read and written in bulk.
+    pub fn fixed_size(&self, ty: usize) -> Option<usize> {
+        let def = &self.types[ty];
+        if !def.params.is_empty() {
+            return None;
+        }
+        def.fields.iter().try_fold(0, |total, field| {
+            if field.cond.is_some() || field.repeat != Repeat::None {
+                return None;
+            }
+            Some(total + self.fixed_size_of(&field.ty)?)
+        })
+    }
+
+    /// The fewest bytes a value of `ty` can take: bounds allocation against hostile counts.
+    pub fn min_size_of(&self, ty: &FieldType) -> usize {
+        self.min_size_within(ty, 0)
+    }
+
+    fn min_size_within(&self, ty: &FieldType, depth: usize) -> usize {
+        if let Some(size) = self.fixed_size_of(ty) {
+            return size;
+        }
+        match ty {
+            FieldType::Enum { raw, .. } => usize::from(raw.bytes),
+            FieldType::Contents(bytes) => bytes.len(),
+            // Types that contain themselves are cut off: the bound only needs to be a lower one.
+            FieldType::User { ty, .. } if depth < 16 => self.types[*ty]
+                .fields
+                .iter()
+                .filter(|f| f.cond.is_none() && f.repeat == Repeat::None)
+                .map(|f| self.min_size_within(&f.ty, depth + 1))
+                .sum(),
+            _ => 0,
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Type-checks every expression of a lowered schema in the context where it runs, so that a
+//! mistake is reported at its place in the schema instead of as a Rust compile error in
+//! generated code.
+
+use crate::emit::expr::{ExprError, Mode, Scope, Ty, element_ty};
+use crate::error::{Located, YamlPath};
+use crate::expr::Expr;
+use crate::model::*;
+
+/// Checks a whole schema.
+pub fn validate(schema: &Schema) -> Result<(), Located> {
+    for (ty, def) in schema.types.iter().enumerate() {
+        for (index, field) in def.fields.iter().enumerate() {
+            validate_field(schema, ty, index, field)?;
+        }
+        let inspect = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
+        for instance in &def.instances {
+            let at = instance.at.key("value");
+            match inspect.compile(&instance.value) {
+                Ok((_, Ty::Int | Ty::Float | Ty::Bool)) => {}
+                Ok(_) => {
+                    return Err(Located::new(
+                        &at,
+                        "a value instance must be a number or a boolean",
+                    ));
+                }
+                Err(e) => return Err(Located::new(&at, e.message())),
+            }
+        }
+    }
+    Ok(())
+}
+
+fn located(at: &YamlPath, result: Result<impl Sized, ExprError>) -> Result<(), Located> {
+    result
+        .map(|_| ())
+        .map_err(|e| Located::new(at, e.message()))
+}
+
+fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Result<(), Located> {
+    let read = Scope::new(schema, ty, Mode::Read, index);
+    let at = &field.at;
+    if let Some(cond) = &field.cond {
+        located(&at.key("if"), read.bool(cond))?;
+    }
+    match &field.repeat {
+        Repeat::Expr(count) => located(&at.key("repeat-expr"), read.int(count))?,
+        Repeat::Until(until) => {
+            let elem = element_ty(schema, &field.ty);
+            located(
+                &at.key("repeat-until"),
+                read.with_element(quote::quote!(item), elem).bool(until),
+            )?;
+        }
+        Repeat::None | Repeat::Eos => {}
+    }
+    if let Some(derived) = &field.derived {
+        let inspect = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
+        located(&at.key("-derived"), inspect.int(derived))?;
+    }
+    validate_type(schema, &read, &field.ty, at)
+}
+
+fn validate_type(schema: &Schema, read: &Scope, ty: &FieldType, at: &YamlPath) -> Result<(), Located> {
+    match ty {
+        FieldType::Str { size, .. } | FieldType::Bytes { size, .. } => {
+            if let Size::Expr(e) = size {
+                located(&at.key("size"), read.int(e))?;
+            }
+            Ok(())
+        }
+        FieldType::User { ty, args } => {
+            let def = &schema.types[*ty];
+            for (arg, param) in args.iter().zip(&def.params) {
+                let result = match param.ty {
+                    ParamType::Int(_) => read.int(arg).map(|_| ()),
+                    ParamType::Bool => read.bool(arg).map(|_| ()),
+                };
+                located(&at.key("type"), result)?;
+            }
+            Ok(())
+        }
+        FieldType::Switch(switch) => {
+            let on_at = at.key("type").key("switch-on");
+            let (_, selector) = read
+                .compile(&switch.on)
+                .map_err(|e| Located::new(&on_at, e.message()))?;
+            for case in &switch.cases {
+                let case_at = at.key("type").key("cases");
+                check_case_key(read, &selector, &case.key, &case_at)?;
+                validate_type(schema, read, &case.ty, at)?;
+            }
+            if let Some(default) = &switch.default {
+                validate_type(schema, read, default, at)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_case_key(read: &Scope, selector: &Ty, key: &Expr, at: &YamlPath) -> Result<(), Located> {
+    let literal = matches!(
+        key,
+        Expr::Int(_) | Expr::Str(_) | Expr::Bool(_) | Expr::EnumLit { .. }
+    );
+    if !literal {
+        return Err(Located::new(
+            at,
+            format!(
+                "case `{}` must be a literal (integer, string, boolean or enum value)",
+                crate::expr::to_source(key)
+            ),
+        ));
+    }
+    let (_, key_ty) = read
+        .compile(key)
+        .map_err(|e| Located::new(at, e.message()))?;
+    let compatible = matches!(
+        (selector, &key_ty),
+        (Ty::Int, Ty::Int) | (Ty::Bool, Ty::Bool) | (Ty::Str, Ty::StrLit)
+    ) || matches!((selector, &key_ty), (Ty::Enum(a), Ty::Enum(b)) if a == b);
+    if compatible {
+        Ok(())
+    } else {
+        Err(Located::new(
+            at,
+            format!(
+                "case `{}` does not have the type of the `switch-on` value",
+                crate::expr::to_source(key)
+            ),
+        ))
+    }
+}

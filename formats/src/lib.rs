@@ -1,0 +1,11 @@
+//! Codecs generated at build time from the schemas in `schemas/`, and a registry that lets
+//! tools pick one by magic, extension or id.
+
+mod registry;
+
+pub use registry::{EncodeError, FORMAT_KEY, Format, Registered, VALUE_KEY, by_id, detect, formats};
+
+/// GTA animation packages: `ANPK` (III, Vice City) and `ANP3` (San Andreas).
+pub mod ifp {
+    skelcodec_macros::codec!("../schemas/ifp.ksy");
+}

@@ -1,0 +1,115 @@
+//! Formats known to tools, reached by id, magic or extension, with a JSON view of each value.
+//! Dispatch happens once per file; decoding itself is fully static.
+
+use std::marker::PhantomData;
+
+use skelcodec_runtime::{Codec, Error, Mismatch, RoundTrip};
+
+/// A decoded file as a self-describing JSON document: `{"format": id, "value": …}`.
+pub const FORMAT_KEY: &str = "format";
+/// Key of the decoded value in the JSON document.
+pub const VALUE_KEY: &str = "value";
+
+/// One format, usable without knowing its Rust type.
+pub trait Format: Sync {
+    /// Schema id (`ifp`).
+    fn id(&self) -> &'static str;
+    /// File extensions without the dot.
+    fn extensions(&self) -> &'static [&'static str];
+    /// True when `bytes` start with one of the format's magic strings.
+    fn matches(&self, bytes: &[u8]) -> bool;
+    /// Decodes to the JSON document `{"format": id, "value": …}`.
+    fn decode_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error>;
+    /// Encodes the `value` part of a JSON document (stored fields verbatim).
+    fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError>;
+    /// Decodes, re-encodes and compares.
+    fn round_trip(&self, bytes: &[u8]) -> Result<RoundTrip, Error>;
+    /// Derived fields whose stored value disagrees with the content.
+    fn check(&self, bytes: &[u8]) -> Result<Vec<Mismatch>, Error>;
+    /// Decodes, recomputes every derived field and encodes.
+    fn normalize(&self, bytes: &[u8]) -> Result<Vec<u8>, Error>;
+}
+
+/// Why a JSON document could not be encoded.
+#[derive(Debug, thiserror::Error)]
+pub enum EncodeError {
+    /// The JSON does not match the format's types.
+    #[error("the JSON does not fit the format: {0}")]
+    Json(#[from] serde_json::Error),
+    /// The value cannot be written (a count disagrees with its list, a value out of range).
+    #[error(transparent)]
+    Codec(#[from] Error),
+}
+
+/// The [`Format`] of a generated codec type.
+pub struct Registered<C>(PhantomData<fn() -> C>);
+
+impl<C> Registered<C> {
+    /// The format of `C`.
+    pub const fn new() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<C: Codec> Format for Registered<C> {
+    fn id(&self) -> &'static str {
+        C::FORMAT
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        C::EXTENSIONS
+    }
+
+    fn matches(&self, bytes: &[u8]) -> bool {
+        C::matches_magic(bytes)
+    }
+
+    fn decode_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error> {
+        let value = C::read(bytes)?;
+        let value = serde_json::to_value(&value)
+            .map_err(|e| Error::new(0, skelcodec_runtime::ErrorKind::Invalid(e.to_string())))?;
+        Ok(serde_json::json!({ FORMAT_KEY: C::FORMAT, VALUE_KEY: value }))
+    }
+
+    fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {
+        let value: C = serde_json::from_value(value)?;
+        Ok(value.to_bytes()?)
+    }
+
+    fn round_trip(&self, bytes: &[u8]) -> Result<RoundTrip, Error> {
+        skelcodec_runtime::round_trip::<C>(bytes)
+    }
+
+    fn check(&self, bytes: &[u8]) -> Result<Vec<Mismatch>, Error> {
+        Ok(C::read(bytes)?.check())
+    }
+
+    fn normalize(&self, bytes: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut value = C::read(bytes)?;
+        value.normalize()?;
+        value.to_bytes()
+    }
+}
+
+/// Every format this crate exports.
+pub fn formats() -> &'static [&'static dyn Format] {
+    static FORMATS: [&dyn Format; 1] = [&Registered::<crate::ifp::Ifp>::new()];
+    &FORMATS
+}
+
+/// The format with schema id `id`.
+pub fn by_id(id: &str) -> Option<&'static dyn Format> {
+    formats().iter().copied().find(|f| f.id() == id)
+}
+
+/// The format of a file: by magic first, then by file extension.
+pub fn detect(bytes: &[u8], extension: Option<&str>) -> Option<&'static dyn Format> {
+    let by_magic = formats().iter().copied().find(|f| f.matches(bytes));
+    by_magic.or_else(|| {
+        let ext = extension?.to_ascii_lowercase();
+        formats()
+            .iter()
+            .copied()
+            .find(|f| f.extensions().iter().any(|e| *e == ext))
+    })
+}

@@ -1,0 +1,90 @@
+//! Thin proc-macros over [`skelcodec_codegen`]: they read the schema, hand it to the compiler
+//! and turn schema errors into compile errors that name the file and the place in it.
+
+use std::path::PathBuf;
+
+use proc_macro::TokenStream;
+use quote::quote;
+use syn::parse::{Parse, ParseStream};
+use syn::{LitStr, Token, parse_macro_input};
+
+/// Generates a codec from a `.ksy` schema: `skelcodec_macros::codec!("../schemas/ifp.ksy");`
+/// The path is relative to the crate's `Cargo.toml`. Call it in a module of its own: it emits
+/// the schema's types with their readers and writers. Editing the schema rebuilds the crate.
+#[proc_macro]
+pub fn codec(input: TokenStream) -> TokenStream {
+    let path = parse_macro_input!(input as LitStr);
+    let full = manifest_dir().join(path.value());
+    let schema = match skelcodec_codegen::load_schema(&full) {
+        Ok(schema) => schema,
+        Err(e) => return compile_error(&path, &e.to_string()),
+    };
+    let items = skelcodec_codegen::generate(&schema);
+    let tracked = full.to_string_lossy().into_owned();
+    quote! {
+        // Makes cargo rebuild when the schema changes.
+        const _: &[u8] = include_bytes!(#tracked);
+        #items
+    }
+    .into()
+}
+
+/// Generates snapshot tests over sample files:
+/// ```ignore
+/// skelcodec_macros::snapshot_tests!(ifp: skelcodec_formats::ifp::Ifp,
+///     fixtures = "fixtures/ifp/**/*.ifp", corpus = "ifp/**/*.ifp");
+/// ```
+/// `fixtures` is relative to the crate and snapshotted with insta; `corpus` is relative to the
+/// shared corpus of real files and round-tripped when present.
+#[proc_macro]
+pub fn snapshot_tests(input: TokenStream) -> TokenStream {
+    let spec = parse_macro_input!(input as TestsInput);
+    let codec = spec.codec;
+    skelcodec_codegen::emit::tests::snapshot_tests(&skelcodec_codegen::emit::tests::SnapshotTests {
+        codec: quote!(#codec),
+        name: spec.name.to_string(),
+        fixtures: spec.fixtures.map(|l| l.value()),
+        corpus: spec.corpus.map(|l| l.value()),
+    })
+    .into()
+}
+
+struct TestsInput {
+    name: syn::Ident,
+    codec: syn::Path,
+    fixtures: Option<LitStr>,
+    corpus: Option<LitStr>,
+}
+
+impl Parse for TestsInput {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let name = input.parse()?;
+        input.parse::<Token![:]>()?;
+        let codec = input.parse()?;
+        let (mut fixtures, mut corpus) = (None, None);
+        while input.parse::<Token![,]>().is_ok() && !input.is_empty() {
+            let key: syn::Ident = input.parse()?;
+            input.parse::<Token![=]>()?;
+            let value: LitStr = input.parse()?;
+            match key.to_string().as_str() {
+                "fixtures" => fixtures = Some(value),
+                "corpus" => corpus = Some(value),
+                _ => return Err(syn::Error::new(key.span(), "expected `fixtures` or `corpus`")),
+            }
+        }
+        Ok(Self {
+            name,
+            codec,
+            fixtures,
+            corpus,
+        })
+    }
+}
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default())
+}
+
+fn compile_error(at: &LitStr, message: &str) -> TokenStream {
+    syn::Error::new(at.span(), message).to_compile_error().into()
+}
