@@ -1,5 +1,6 @@
-//! Repeated fields. Fixed-size elements are read and written in bulk with one bounds check;
-//! others element by element, with the allocation bounded by the bytes that remain.
+//! What generated field readers and writers call. Repeated fixed-size elements are read and
+//! written in bulk with one bounds check; others element by element, with the allocation
+//! bounded by the bytes that remain.
 
 use crate::arith::length;
 use crate::error::{Error, ErrorKind, Result, ResultExt};
@@ -147,6 +148,13 @@ pub fn bytes_at<const K: usize, const N: usize>(b: &[u8; N], at: usize) -> [u8; 
     out
 }
 
+/// The `K` bytes at `at` of a fixed-size element, to encode a nested fixed-size value into.
+#[inline(always)]
+pub fn array_mut<const K: usize, const N: usize>(b: &mut [u8; N], at: usize) -> &mut [u8; K] {
+    let (chunk, _) = b[at..].split_first_chunk_mut::<K>().expect("offsets come from the schema");
+    chunk
+}
+
 /// Reads a string of a computed length, rounded up to a multiple of `align`; every byte is kept.
 pub fn read_var_str(r: &mut Reader<'_>, len: i64, align: usize) -> Result<crate::VarStr> {
     read_sized(r, len, align).map(|b| crate::VarStr::from_raw(b.to_vec()))
@@ -155,6 +163,29 @@ pub fn read_var_str(r: &mut Reader<'_>, len: i64, align: usize) -> Result<crate:
 /// Reads raw bytes of a computed length, rounded up to a multiple of `align`.
 pub fn read_raw(r: &mut Reader<'_>, len: i64, align: usize) -> Result<crate::RawBytes> {
     read_sized(r, len, align).map(|b| crate::RawBytes(b.to_vec()))
+}
+
+/// Reads fixed `contents` (a magic), failing with the bytes found when they differ.
+pub fn read_contents(r: &mut Reader<'_>, expected: &[u8]) -> Result<()> {
+    let at = r.clone();
+    let found = r.bytes(expected.len())?;
+    if found == expected {
+        Ok(())
+    } else {
+        Err(at.error(ErrorKind::BadContents {
+            expected: expected.to_vec(),
+            found: found.to_vec(),
+        }))
+    }
+}
+
+/// `len` rounded up to a multiple of `align`, as the reader computes it (negative lengths stay
+/// as they are, so the writer's size check reports them).
+pub fn padded_len(len: i64, align: usize) -> i64 {
+    match usize::try_from(len) {
+        Ok(n) => len.wrapping_add(crate::pad_to_multiple(n, align) as i64),
+        Err(_) => len,
+    }
 }
 
 fn read_sized<'a>(r: &mut Reader<'a>, len: i64, align: usize) -> Result<&'a [u8]> {
@@ -212,6 +243,17 @@ mod tests {
         assert_eq!(items, data);
         let err = read_to_eos(&mut Reader::new(&data), |_| Ok(())).unwrap_err();
         assert!(err.to_string().contains("consumed no bytes"), "{err}");
+    }
+
+    #[test]
+    fn contents_and_padding() {
+        let mut r = Reader::new(b"ANPKx");
+        read_contents(&mut r, b"ANPK").unwrap();
+        let err = read_contents(&mut r, b"AB").unwrap_err();
+        assert_eq!(err.offset(), 4);
+        assert_eq!(padded_len(5, 4), 8);
+        assert_eq!(padded_len(8, 4), 8);
+        assert_eq!(padded_len(-3, 4), -3);
     }
 
     #[test]

@@ -14,15 +14,18 @@ pub mod fixed;
 pub mod geometry;
 pub mod pad;
 pub mod reader;
-pub mod repeat;
+pub mod fields;
 pub mod strings;
 pub mod summary;
 pub mod testing;
 pub mod writer;
 
+/// Re-exported so generated code derives serde traits without a direct dependency.
+pub use serde;
+
 pub use bytes::{RawBytes, from_hex, to_hex};
 pub use check::{Checker, Mismatch};
-pub use codec::{Codec, RoundTrip, first_difference, round_trip};
+pub use codec::{Codec, RoundTrip, field_at, first_difference, round_trip};
 pub use error::{Error, ErrorKind, PathSegment, Result, ResultExt};
 pub use fixed::{Fixed, FixedRangeError, FixedRaw};
 pub use geometry::{Quat, Vec3};

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::codec::{Codec, RoundTrip, round_trip};
+use crate::codec::{Codec, field_at, first_difference};
 use crate::summary::summarize;
 
 /// Environment variable that overrides where the corpus of real files lives.
@@ -38,21 +38,25 @@ pub const SUMMARY_ITEMS: usize = 3;
 /// Decodes a sample, demands a byte-exact re-encoding, and returns its readable summary.
 /// The error message names the file, the offset and the field path.
 pub fn check_sample<C: Codec>(path: &Path) -> Result<String, String> {
+    let value = check_round_trip::<C>(path)?;
+    Ok(summarize(&value, SUMMARY_ITEMS))
+}
+
+/// Decodes a sample and demands a byte-exact re-encoding; returns the decoded value.
+pub fn check_round_trip<C: Codec>(path: &Path) -> Result<C, String> {
     let name = path.display();
     let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
     let value = C::read(&bytes).map_err(|e| format!("{name}: decode failed {e}"))?;
-    match round_trip::<C>(&bytes).map_err(|e| format!("{name}: {e}"))? {
-        RoundTrip::Exact => {}
-        RoundTrip::Differs {
-            offset,
-            field,
-            input_len,
-            output_len,
-        } => {
-            return Err(format!(
-                "{name}: re-encoding differs at byte {offset} ({field}); input {input_len} bytes, output {output_len}"
-            ));
-        }
+    let output = value
+        .to_bytes()
+        .map_err(|e| format!("{name}: encode failed {e}"))?;
+    if let Some(offset) = first_difference(&bytes, &output) {
+        return Err(format!(
+            "{name}: re-encoding differs at byte {offset} ({}); input {} bytes, output {}",
+            field_at::<C>(&bytes, offset),
+            bytes.len(),
+            output.len()
+        ));
     }
-    Ok(summarize(&value, SUMMARY_ITEMS))
+    Ok(value)
 }

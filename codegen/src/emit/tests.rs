@@ -66,7 +66,7 @@ pub fn snapshot_tests(spec: &SnapshotTests) -> TokenStream {
                 let mut files = 0;
                 ::insta::glob!(base, #pattern, |path| {
                     files += 1;
-                    if let Err(message) = ::skelcodec_runtime::testing::check_sample::<#codec>(path) {
+                    if let Err(message) = ::skelcodec_runtime::testing::check_round_trip::<#codec>(path) {
                         panic!("{message}");
                     }
                 });
