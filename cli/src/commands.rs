@@ -1,0 +1,333 @@
+//! The subcommands. Each returns the process exit status, or the error that stops it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use skelcodec_formats::{FORMAT_KEY, Format, VALUE_KEY};
+use skelcodec_runtime::RoundTrip;
+
+use crate::error::{CliError, known_format_ids};
+use crate::io::{Input, collect_inputs, read, write_atomically};
+
+/// Exit status when a file does not reproduce byte for byte.
+pub const EXIT_DIFFERENCE: u8 = 1;
+/// Exit status for usage, decode and encode errors.
+pub const EXIT_ERROR: u8 = 2;
+
+/// Text form of a decoded document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocumentSyntax {
+    /// Pretty-printed JSON.
+    Json,
+    /// YAML.
+    Yaml,
+}
+
+/// `decode`: prints (or writes) the document `{"format": id, "value": …}` of a file.
+pub fn decode(
+    file: &Path,
+    forced: Option<&str>,
+    syntax: DocumentSyntax,
+    output: Option<&Path>,
+) -> Result<ExitCode, CliError> {
+    let forced = forced_format(forced)?;
+    let bytes = read(file)?;
+    let format = format_of(file, &bytes, forced)?;
+    let document = format
+        .decode_json(&bytes)
+        .map_err(|source| CliError::Decode {
+            path: file.to_owned(),
+            source,
+        })?;
+    let mut text = match syntax {
+        // Serializing a serde_json::Value cannot fail: its keys are always strings.
+        DocumentSyntax::Json => {
+            serde_json::to_string_pretty(&document).expect("a JSON value serializes")
+        }
+        DocumentSyntax::Yaml => serde_yaml::to_string(&document).expect("a JSON value serializes"),
+    };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    match output {
+        Some(out) => write_atomically(out, text.as_bytes())?,
+        None => std::io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .map_err(CliError::Stdout)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `encode`: reads a document as `decode` prints it and writes the encoded file.
+pub fn encode(document: &Path, forced: Option<&str>, output: &Path) -> Result<ExitCode, CliError> {
+    let forced = forced_format(forced)?;
+    let text = read(document)?;
+    let bad_document = |reason: String| CliError::Document {
+        path: document.to_owned(),
+        reason,
+    };
+    let mut parsed: serde_json::Value = if is_yaml(document) {
+        serde_yaml::from_slice(&text).map_err(|e| bad_document(format!("not valid YAML: {e}")))?
+    } else {
+        serde_json::from_slice(&text).map_err(|e| bad_document(format!("not valid JSON: {e}")))?
+    };
+    let format = match forced {
+        Some(format) => format,
+        None => {
+            let id = parsed
+                .get(FORMAT_KEY)
+                .and_then(|v| v.as_str())
+                .ok_or_else(|| {
+                    bad_document(format!(
+                        "no string `{FORMAT_KEY}` key says which format it is; use --format ID"
+                    ))
+                })?;
+            forced_format(Some(id))?.expect("an id was given")
+        }
+    };
+    let value = parsed
+        .as_object_mut()
+        .and_then(|map| map.remove(VALUE_KEY))
+        .ok_or_else(|| bad_document(format!("no `{VALUE_KEY}` key holds the value to encode")))?;
+    let bytes = format
+        .encode_json(value)
+        .map_err(|source| CliError::Encode {
+            path: document.to_owned(),
+            source,
+        })?;
+    write_atomically(output, &bytes)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `roundtrip`: decodes and re-encodes each file and reports whether it is byte-exact.
+/// Exits with [`EXIT_ERROR`] if any file fails to decode, else [`EXIT_DIFFERENCE`] if any
+/// differs.
+pub fn roundtrip(paths: &[PathBuf], forced: Option<&str>) -> Result<ExitCode, CliError> {
+    let started = Instant::now();
+    let forced = forced_format(forced)?;
+    let inputs = collect_inputs(paths)?;
+    let mut out = std::io::stdout().lock();
+    let (mut total, mut exact, mut failed) = (0usize, 0usize, false);
+    for input in &inputs {
+        let path = input.path.display();
+        let result = read(&input.path).and_then(|bytes| {
+            let Some(format) = input_format(input, &bytes, forced)? else {
+                return Ok(None);
+            };
+            let outcome = format
+                .round_trip(&bytes)
+                .map_err(|source| CliError::Decode {
+                    path: input.path.clone(),
+                    source,
+                })?;
+            Ok(Some((outcome, bytes.len())))
+        });
+        let line = match result {
+            Ok(None) => continue,
+            Ok(Some((RoundTrip::Exact, len))) => {
+                exact += 1;
+                format!("ok    {path}  ({len} bytes, byte-exact)")
+            }
+            Ok(Some((
+                RoundTrip::Differs {
+                    offset,
+                    field,
+                    input_len,
+                    output_len,
+                },
+                _,
+            ))) => {
+                // An empty path is the root value, e.g. when only the lengths differ.
+                let field = if field.is_empty() { "root" } else { &field };
+                format!(
+                    "DIFF  {path}  first difference at byte {offset} ({field}); \
+                     input {input_len} bytes, output {output_len}"
+                )
+            }
+            Err(e) => {
+                failed = true;
+                format!("FAIL  {path}  {}", without_path(&e, &input.path))
+            }
+        };
+        total += 1;
+        writeln!(out, "{line}").map_err(CliError::Stdout)?;
+    }
+    writeln!(out, "{exact}/{total} byte-exact").map_err(CliError::Stdout)?;
+    eprintln!("roundtrip: {} ms", started.elapsed().as_millis());
+    if total == 0 {
+        // A run that checked nothing must not pass as a success (say, a mistyped directory).
+        return Err(nothing_to_do());
+    }
+    Ok(if failed {
+        ExitCode::from(EXIT_ERROR)
+    } else if exact < total {
+        ExitCode::from(EXIT_DIFFERENCE)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `check`: reports every derived field whose stored value disagrees with the content;
+/// with `normalize`, also writes the file with those fields recomputed.
+pub fn check(
+    paths: &[PathBuf],
+    forced: Option<&str>,
+    normalize_to: Option<&Path>,
+) -> Result<ExitCode, CliError> {
+    let forced = forced_format(forced)?;
+    let inputs = collect_inputs(paths)?;
+    if normalize_to.is_some() && inputs.len() != 1 {
+        return Err(CliError::Usage(format!(
+            "--normalize takes exactly one file, got {}",
+            inputs.len()
+        )));
+    }
+    let mut out = std::io::stdout().lock();
+    let (mut checked, mut failed) = (0usize, false);
+    for input in &inputs {
+        let path = &input.path;
+        let result = read(path).and_then(|bytes| {
+            let Some(format) = input_format(input, &bytes, forced)? else {
+                return Ok(());
+            };
+            checked += 1;
+            let mismatches = format.check(&bytes).map_err(|source| CliError::Decode {
+                path: path.clone(),
+                source,
+            })?;
+            if mismatches.is_empty() {
+                writeln!(out, "{}: no disagreements", path.display())
+            } else {
+                mismatches
+                    .iter()
+                    .try_for_each(|m| writeln!(out, "{}: {m}", path.display()))
+            }
+            .map_err(CliError::Stdout)?;
+            if let Some(target) = normalize_to {
+                // Normalizing only recomputes derived fields, so an encode failure here
+                // is a value the format cannot hold, reported against the input.
+                let normalized = format
+                    .normalize(&bytes)
+                    .map_err(|source| CliError::Decode {
+                        path: path.clone(),
+                        source,
+                    })?;
+                write_atomically(target, &normalized)?;
+            }
+            Ok(())
+        });
+        if let Err(e) = result {
+            // Stdout failing means nothing further can be reported; stop.
+            if matches!(e, CliError::Stdout(_)) {
+                return Err(e);
+            }
+            failed = true;
+            eprintln!("skelcodec: {e}");
+        }
+    }
+    if checked == 0 && !failed {
+        return Err(nothing_to_do());
+    }
+    Ok(if failed {
+        ExitCode::from(EXIT_ERROR)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The error for arguments that hold no file of a known format.
+fn nothing_to_do() -> CliError {
+    CliError::Usage(format!(
+        "no file of a known format (known formats: {}) among the arguments",
+        known_format_ids()
+    ))
+}
+
+/// `formats`: lists the known formats.
+pub fn list_formats() -> Result<ExitCode, CliError> {
+    let mut out = std::io::stdout().lock();
+    for format in skelcodec_formats::formats() {
+        let extensions: Vec<String> = format
+            .extensions()
+            .iter()
+            .map(|e| format!(".{e}"))
+            .collect();
+        writeln!(out, "{:<8}  {}", format.id(), extensions.join(" ")).map_err(CliError::Stdout)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The format named by `--format`, if one was given.
+fn forced_format(id: Option<&str>) -> Result<Option<&'static dyn Format>, CliError> {
+    id.map(|id| {
+        skelcodec_formats::by_id(id).ok_or_else(|| CliError::UnknownFormat { id: id.to_owned() })
+    })
+    .transpose()
+}
+
+/// The format of a named file: the forced one, else detected by magic, then extension.
+fn format_of(
+    path: &Path,
+    bytes: &[u8],
+    forced: Option<&'static dyn Format>,
+) -> Result<&'static dyn Format, CliError> {
+    forced
+        .or_else(|| skelcodec_formats::detect(bytes, extension(path)))
+        .ok_or_else(|| CliError::UndetectedFormat {
+            path: path.to_owned(),
+        })
+}
+
+/// The format of an input, or `None` (after a note on stderr) for a file found in a
+/// directory that does not look like the forced format or any known one.
+/// Directories hold READMEs and the like, which are not worth failing over.
+fn input_format(
+    input: &Input,
+    bytes: &[u8],
+    forced: Option<&'static dyn Format>,
+) -> Result<Option<&'static dyn Format>, CliError> {
+    if !input.walked {
+        return format_of(&input.path, bytes, forced).map(Some);
+    }
+    let ext = extension(&input.path);
+    let format = match forced {
+        Some(f) if f.matches(bytes) || ext.is_some_and(|e| has_extension(f, e)) => Some(f),
+        Some(_) => None,
+        None => skelcodec_formats::detect(bytes, ext),
+    };
+    if format.is_none() {
+        eprintln!("skipped {}: unknown format", input.path.display());
+    }
+    Ok(format)
+}
+
+/// True when `ext` is one of the format's extensions, ignoring case.
+fn has_extension(format: &dyn Format, ext: &str) -> bool {
+    format
+        .extensions()
+        .iter()
+        .any(|known| known.eq_ignore_ascii_case(ext))
+}
+
+/// The file extension, if it is valid UTF-8.
+fn extension(path: &Path) -> Option<&str> {
+    path.extension().and_then(|e| e.to_str())
+}
+
+/// True for documents to be read as YAML rather than JSON.
+fn is_yaml(path: &Path) -> bool {
+    extension(path).is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"))
+}
+
+/// The error message without the leading `PATH: `, for lines that already start with the path.
+fn without_path(error: &CliError, path: &Path) -> String {
+    let message = error.to_string();
+    let prefix = format!("{}: ", path.display());
+    match message.strip_prefix(&prefix) {
+        Some(rest) => rest.to_owned(),
+        None => message,
+    }
+}

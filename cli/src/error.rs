@@ -1,0 +1,85 @@
+//! The errors the tool reports. Each one names the file it is about, so a message from a
+//! run over many files can be traced back without context.
+
+use std::io;
+use std::path::PathBuf;
+
+use skelcodec_formats::EncodeError;
+
+/// A failure that stops a command, or a file, with exit status 2.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating-system error.
+        source: io::Error,
+    },
+    /// Standard output could not be written.
+    #[error("cannot write to standard output: {0}")]
+    Stdout(io::Error),
+    /// Neither magic nor extension identify the file's format.
+    #[error(
+        "{}: cannot tell the format from its magic or extension (known formats: {}); use --format ID",
+        path.display(),
+        known_format_ids()
+    )]
+    UndetectedFormat {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A format id that no format has.
+    #[error("unknown format `{id}` (known formats: {})", known_format_ids())]
+    UnknownFormat {
+        /// The id as given.
+        id: String,
+    },
+    /// The file does not decode; the runtime error has the byte offset and field path.
+    #[error("{}: cannot decode: {source}", path.display())]
+    Decode {
+        /// The file.
+        path: PathBuf,
+        /// Where and why decoding stopped.
+        source: skelcodec_runtime::Error,
+    },
+    /// A document (or a normalized value) could not be encoded.
+    #[error("{}: cannot encode: {source}", path.display())]
+    Encode {
+        /// The document.
+        path: PathBuf,
+        /// Why encoding failed.
+        source: EncodeError,
+    },
+    /// A document is not valid JSON/YAML or lacks the `format`/`value` keys.
+    #[error("{}: {reason}", path.display())]
+    Document {
+        /// The document.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Arguments that parse but do not make sense together.
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl CliError {
+    /// Wraps an I/O error with the file it happened on.
+    pub fn io(path: impl Into<PathBuf>, source: io::Error) -> Self {
+        CliError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// The ids of all known formats, comma-separated, for error messages.
+pub fn known_format_ids() -> String {
+    skelcodec_formats::formats()
+        .iter()
+        .map(|f| f.id())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,115 @@
+//! File-system helpers: atomic writes and expanding directory arguments into files.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use crate::error::CliError;
+
+/// One file to process, and how the user named it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    /// The path, as given or as joined below a given directory.
+    pub path: PathBuf,
+    /// True when the file was found by walking a directory rather than named directly.
+    /// Such files are skipped when their format cannot be detected; named files are not.
+    pub walked: bool,
+}
+
+/// Expands the arguments into files: files stay as given (even ones that do not exist, so
+/// the error is reported against that file), directories are walked recursively and their
+/// files sorted by path so that output is stable across file systems.
+pub fn collect_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
+    let mut inputs = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            walk(path, &mut found)?;
+            found.sort();
+            inputs.extend(found.into_iter().map(|path| Input { path, walked: true }));
+        } else {
+            inputs.push(Input {
+                path: path.clone(),
+                walked: false,
+            });
+        }
+    }
+    Ok(inputs)
+}
+
+/// Appends every file below `dir`. Symbolic links to directories are not followed, which
+/// rules out cycles; symbolic links to files are taken.
+fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), CliError> {
+    let entries = fs::read_dir(dir).map_err(|e| CliError::io(dir, e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| CliError::io(dir, e))?;
+        let path = entry.path();
+        let file_type = entry.file_type().map_err(|e| CliError::io(&path, e))?;
+        if file_type.is_dir() {
+            walk(&path, found)?;
+        } else if file_type.is_file() || (file_type.is_symlink() && path.is_file()) {
+            found.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Reads a whole file.
+pub fn read(path: &Path) -> Result<Vec<u8>, CliError> {
+    fs::read(path).map_err(|e| CliError::io(path, e))
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory that is renamed
+/// into place, so readers never see a partial file and a failure leaves `path` as it was.
+/// The temporary file must be on the same file system for the rename to be atomic, hence
+/// the same directory rather than the system temp directory.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    let (temp_path, mut file) = create_temp_beside(path).map_err(|e| CliError::io(path, e))?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| {
+            drop(file);
+            fs::rename(&temp_path, path)
+        });
+    if let Err(e) = written {
+        // Best effort: the original error is the one worth reporting.
+        let _ = fs::remove_file(&temp_path);
+        return Err(CliError::io(path, e));
+    }
+    Ok(())
+}
+
+/// Creates a new, uniquely named hidden file next to `path`.
+fn create_temp_beside(path: &Path) -> io::Result<(PathBuf, fs::File)> {
+    // Distinguishes several temporary files of one process; the process id separates processes.
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+    let name = path.file_name().ok_or_else(|| {
+        io::Error::new(io::ErrorKind::InvalidInput, "the output is not a file name")
+    })?;
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut attempts = 0;
+    loop {
+        attempts += 1;
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let mut temp_name = std::ffi::OsString::from(".");
+        temp_name.push(name);
+        temp_name.push(format!(".{}.{n}.tmp", std::process::id()));
+        let temp_path = dir.join(temp_name);
+        // create_new never reuses an existing file, e.g. one left by a killed process.
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp_path)
+        {
+            Ok(file) => return Ok((temp_path, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempts < 100 => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}

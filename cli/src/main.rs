@@ -1,0 +1,143 @@
+//! `skelcodec`: decode game animation files to JSON or YAML, encode them back, and verify
+//! that decoding and re-encoding reproduces every byte.
+//!
+//! Exit status: 0 success, 1 a file does not round-trip byte for byte, 2 a usage, decode or
+//! encode error.
+
+mod commands;
+mod error;
+mod io;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::commands::{DocumentSyntax, EXIT_ERROR};
+use crate::error::CliError;
+
+/// Command line of `skelcodec`.
+#[derive(Debug, Parser)]
+#[command(
+    name = "skelcodec",
+    version,
+    about,
+    after_help = "Exit status: 0 success, 1 a file is not byte-exact, 2 a usage, decode or encode error."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The format option shared by the commands that read files.
+#[derive(Debug, Args)]
+struct FormatArg {
+    /// Use this format instead of detecting it by magic and file extension (see `skelcodec formats`)
+    #[arg(long = "format", value_name = "ID")]
+    id: Option<String>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Decode a file and print the document {"format": ID, "value": ...}
+    Decode {
+        /// The file to decode
+        file: PathBuf,
+        /// Print JSON (the default)
+        #[arg(long, conflicts_with = "yaml")]
+        json: bool,
+        /// Print YAML
+        #[arg(long)]
+        yaml: bool,
+        /// Write the document to this file instead of standard output
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        format: FormatArg,
+    },
+    /// Encode a document printed by `decode` (JSON, or YAML for .yaml/.yml) into a file
+    Encode {
+        /// The JSON or YAML document
+        document: PathBuf,
+        /// The file to write (replaced atomically, untouched on failure)
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        #[command(flatten)]
+        format: FormatArg,
+    },
+    /// Decode and re-encode files (directories recursively) and report whether they are byte-exact
+    #[command(name = "roundtrip")]
+    RoundTrip {
+        /// Files or directories
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        format: FormatArg,
+    },
+    /// Report derived fields (sizes, counts, offsets) whose stored value disagrees with the content
+    Check {
+        /// Files or directories
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Write the file with every derived field recomputed to OUT (one file only)
+        #[arg(long, requires = "output")]
+        normalize: bool,
+        /// Where --normalize writes
+        #[arg(short, long, value_name = "OUT", requires = "normalize")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        format: FormatArg,
+    },
+    /// List the known formats and their file extensions
+    Formats,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(code) => code,
+        // A closed pipe (`skelcodec decode x | head`) is the reader's choice, not an error.
+        Err(CliError::Stdout(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("skelcodec: {e}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+/// Dispatches to the command.
+fn run(command: Command) -> Result<ExitCode, CliError> {
+    match command {
+        Command::Decode {
+            file,
+            json: _,
+            yaml,
+            output,
+            format,
+        } => {
+            let syntax = if yaml {
+                DocumentSyntax::Yaml
+            } else {
+                DocumentSyntax::Json
+            };
+            commands::decode(&file, format.id.as_deref(), syntax, output.as_deref())
+        }
+        Command::Encode {
+            document,
+            output,
+            format,
+        } => commands::encode(&document, format.id.as_deref(), &output),
+        Command::RoundTrip { paths, format } => commands::roundtrip(&paths, format.id.as_deref()),
+        Command::Check {
+            paths,
+            normalize,
+            output,
+            format,
+        } => {
+            let normalize_to = output.filter(|_| normalize);
+            commands::check(&paths, format.id.as_deref(), normalize_to.as_deref())
+        }
+        Command::Formats => commands::list_formats(),
+    }
+}

@@ -1,0 +1,377 @@
+//! End-to-end tests of the `skelcodec` binary on the project's hand-built IFP fixtures and,
+//! when present, the real corpus.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The hand-built fixtures (see their README.md and expected.json).
+const FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../generated-tests/fixtures/ifp/"
+);
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(FIXTURES).join(name)
+}
+
+/// Every `.ifp` fixture, recursively.
+fn fixture_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).expect("fixture directory") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                walk(&path, found);
+            } else if path.extension().is_some_and(|e| e == "ifp") {
+                found.push(path);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(Path::new(FIXTURES), &mut found);
+    found.sort();
+    assert!(!found.is_empty(), "no fixtures under {FIXTURES}");
+    found
+}
+
+fn skelcodec(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skelcodec"))
+        .args(args.iter().map(|a| a.as_ref()))
+        .output()
+        .expect("run skelcodec")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[track_caller]
+fn assert_exit(output: &Output, code: i32) {
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(output),
+        stderr(output)
+    );
+}
+
+/// Replaces every string equal to `from` in a JSON value (names with garbage after the NUL
+/// are `{"text": …, "rest": …}` maps, so this reaches their `text` too); returns how many.
+fn replace_strings(value: &mut serde_json::Value, from: &str, to: &str) -> usize {
+    match value {
+        serde_json::Value::String(s) if s == from => {
+            *s = to.to_owned();
+            1
+        }
+        serde_json::Value::Array(items) => {
+            items.iter_mut().map(|v| replace_strings(v, from, to)).sum()
+        }
+        serde_json::Value::Object(map) => {
+            map.values_mut().map(|v| replace_strings(v, from, to)).sum()
+        }
+        _ => 0,
+    }
+}
+
+/// Finds the first map holding both `count_key` and a non-empty array `list_key`.
+fn find_counted_list<'a>(
+    value: &'a mut serde_json::Value,
+    count_key: &str,
+    list_key: &str,
+) -> Option<&'a mut serde_json::Map<String, serde_json::Value>> {
+    let is_counted_list = value.get(count_key).is_some()
+        && value
+            .get(list_key)
+            .and_then(|l| l.as_array())
+            .is_some_and(|l| !l.is_empty());
+    if is_counted_list {
+        return value.as_object_mut();
+    }
+    match value {
+        serde_json::Value::Object(map) => map
+            .values_mut()
+            .find_map(|v| find_counted_list(v, count_key, list_key)),
+        serde_json::Value::Array(items) => items
+            .iter_mut()
+            .find_map(|v| find_counted_list(v, count_key, list_key)),
+        _ => None,
+    }
+}
+
+fn decode_to_json(file: &Path) -> serde_json::Value {
+    let output = skelcodec(&[&"decode", &"--json", &file]);
+    assert_exit(&output, 0);
+    serde_json::from_slice(&output.stdout).expect("decode prints JSON")
+}
+
+#[test]
+fn roundtrip_reports_every_fixture_byte_exact() {
+    let count = fixture_files().len();
+    let output = skelcodec(&[&"roundtrip", &FIXTURES]);
+    assert_exit(&output, 0);
+    let text = stdout(&output);
+    for file in fixture_files() {
+        let name = file.file_name().unwrap().to_str().unwrap();
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("ok    ") && l.contains(name) && l.contains("byte-exact")),
+            "no ok line for {name}:\n{text}"
+        );
+    }
+    assert_eq!(
+        text.lines().last(),
+        Some(&*format!("{count}/{count} byte-exact"))
+    );
+    // The README and the builder script are not IFP files: skipped, with a note.
+    assert!(stderr(&output).contains("README.md"), "{}", stderr(&output));
+}
+
+#[test]
+fn decode_then_encode_reproduces_every_fixture() {
+    let dir = tempfile::tempdir().unwrap();
+    for file in fixture_files() {
+        let original = fs::read(&file).unwrap();
+        for (flag, doc_name) in [("--json", "doc.json"), ("--yaml", "doc.yaml")] {
+            let doc = dir.path().join(doc_name);
+            let encoded = dir.path().join("encoded.ifp");
+            assert_exit(&skelcodec(&[&"decode", &flag, &file, &"-o", &doc]), 0);
+            assert_exit(&skelcodec(&[&"encode", &doc, &"-o", &encoded]), 0);
+            assert!(
+                fs::read(&encoded).unwrap() == original,
+                "{} via {flag} is not byte-exact",
+                file.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn decode_prints_the_format_and_value() {
+    let document = decode_to_json(&fixture("anp3/anp3_quirks.ifp"));
+    assert_eq!(document["format"], "ifp");
+    assert!(document["value"].is_object(), "{document}");
+}
+
+#[test]
+fn renaming_an_animation_changes_only_its_name_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    // One ANP3 name (fixed 24-byte field) and one ANPK name (NUL-terminated, padded).
+    for (name, old, new) in [
+        ("anp3/anp3_types_1_to_4.ifp", "four_types", "five_types"),
+        ("anpk/anpk_kr00_krt0_krts.ifp", "three_types", "three_typez"),
+    ] {
+        let file = fixture(name);
+        let original = fs::read(&file).unwrap();
+        let mut document = decode_to_json(&file);
+        assert_eq!(replace_strings(&mut document, old, new), 1, "{name}");
+
+        let doc = dir.path().join("renamed.json");
+        let encoded = dir.path().join("renamed.ifp");
+        fs::write(&doc, serde_json::to_vec(&document).unwrap()).unwrap();
+        assert_exit(&skelcodec(&[&"encode", &doc, &"-o", &encoded]), 0);
+
+        let at = original
+            .windows(old.len())
+            .position(|w| w == old.as_bytes())
+            .expect("name in the original bytes");
+        let mut expected = original.clone();
+        expected[at..at + new.len()].copy_from_slice(new.as_bytes());
+        assert!(fs::read(&encoded).unwrap() == expected, "{name}");
+    }
+}
+
+#[test]
+fn check_reports_the_wrong_frame_data_size_and_normalize_fixes_it() {
+    let quirks = fixture("anp3/anp3_quirks.ifp");
+    let output = skelcodec(&[&"check", &quirks]);
+    assert_exit(&output, 0);
+    let text = stdout(&output);
+    // Animation 1 ("bad_size") stores 64 but its five type-3 frames take 50 bytes.
+    assert!(
+        text.lines().any(|l| l.contains("anp3_quirks.ifp: ")
+            && l.contains("animations[1].frame_data_size")
+            && l.ends_with("stored 64, computed 50")),
+        "{text}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let normalized = dir.path().join("normalized.ifp");
+    assert_exit(
+        &skelcodec(&[&"check", &"--normalize", &"-o", &normalized, &quirks]),
+        0,
+    );
+    let output = skelcodec(&[&"check", &normalized]);
+    assert_exit(&output, 0);
+    assert_eq!(
+        stdout(&output).trim(),
+        format!("{}: no disagreements", normalized.display())
+    );
+}
+
+#[test]
+fn normalize_takes_a_single_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.ifp");
+    let output = skelcodec(&[&"check", &"--normalize", &"-o", &out, &FIXTURES]);
+    assert_exit(&output, 2);
+    assert!(!out.exists());
+}
+
+#[test]
+fn truncated_file_is_a_decode_error_with_offset_and_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = fs::read(fixture("anp3/anp3_types_1_to_4.ifp")).unwrap();
+    let truncated = dir.path().join("truncated.ifp");
+    fs::write(&truncated, &original[..original.len() / 2]).unwrap();
+
+    for command in ["decode", "check"] {
+        let output = skelcodec(&[&command, &truncated]);
+        assert_exit(&output, 2);
+        let message = stderr(&output);
+        assert!(message.contains("at byte"), "{command}: {message}");
+        assert!(message.contains("truncated.ifp"), "{command}: {message}");
+    }
+
+    let output = skelcodec(&[&"roundtrip", &truncated]);
+    assert_exit(&output, 2);
+    let text = stdout(&output);
+    assert!(text.starts_with("FAIL  "), "{text}");
+    assert!(
+        text.contains("truncated.ifp") && text.contains("at byte"),
+        "{text}"
+    );
+    assert!(text.ends_with("0/1 byte-exact\n"), "{text}");
+}
+
+#[test]
+fn encode_with_a_count_that_disagrees_fails_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut document = decode_to_json(&fixture("anp3/anp3_types_1_to_4.ifp"));
+    let animation = find_counted_list(&mut document, "num_objects", "objects")
+        .expect("an animation with num_objects and objects");
+    animation["objects"].as_array_mut().unwrap().pop();
+    let doc = dir.path().join("bad_count.json");
+    fs::write(&doc, serde_json::to_vec(&document).unwrap()).unwrap();
+
+    let fresh = dir.path().join("fresh.ifp");
+    let output = skelcodec(&[&"encode", &doc, &"-o", &fresh]);
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("bad_count.json"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!fresh.exists());
+
+    // An existing output survives a failed encode untouched.
+    let existing = dir.path().join("existing.ifp");
+    fs::write(&existing, b"keep me").unwrap();
+    assert_exit(&skelcodec(&[&"encode", &doc, &"-o", &existing]), 2);
+    assert_eq!(fs::read(&existing).unwrap(), b"keep me");
+
+    // No temporary file is left behind either.
+    let mut left: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["bad_count.json", "existing.ifp"]);
+}
+
+#[test]
+fn encode_takes_the_format_from_the_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("no_format.json");
+    let mut document = decode_to_json(&fixture("anp3/anp3_zero_objects.ifp"));
+    document.as_object_mut().unwrap().remove("format");
+    fs::write(&doc, serde_json::to_vec(&document).unwrap()).unwrap();
+    let out = dir.path().join("out.ifp");
+
+    let output = skelcodec(&[&"encode", &doc, &"-o", &out]);
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("no_format.json"),
+        "{}",
+        stderr(&output)
+    );
+
+    assert_exit(
+        &skelcodec(&[&"encode", &"--format", &"ifp", &doc, &"-o", &out]),
+        0,
+    );
+    assert_eq!(
+        fs::read(&out).unwrap(),
+        fs::read(fixture("anp3/anp3_zero_objects.ifp")).unwrap()
+    );
+}
+
+#[test]
+fn unknown_and_undetectable_formats_list_the_known_ids() {
+    let output = skelcodec(&[
+        &"decode",
+        &"--format",
+        &"nope",
+        &fixture("anp3/anp3_quirks.ifp"),
+    ]);
+    assert_exit(&output, 2);
+    assert!(stderr(&output).contains("`nope`") && stderr(&output).contains("ifp"));
+
+    let readme = fixture("README.md");
+    let output = skelcodec(&[&"decode", &readme]);
+    assert_exit(&output, 2);
+    assert!(stderr(&output).contains("README.md") && stderr(&output).contains("ifp"));
+}
+
+#[test]
+fn a_directory_without_known_files_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("notes.txt"), b"not an animation").unwrap();
+    for command in ["roundtrip", "check"] {
+        let output = skelcodec(&[&command, &dir.path()]);
+        assert_exit(&output, 2);
+        assert!(stderr(&output).contains("notes.txt"), "{}", stderr(&output));
+    }
+}
+
+#[test]
+fn formats_lists_ifp() {
+    let output = skelcodec(&[&"formats"]);
+    assert_exit(&output, 0);
+    assert!(
+        stdout(&output)
+            .lines()
+            .any(|l| l.starts_with("ifp") && l.contains(".ifp"))
+    );
+}
+
+/// The real game files, which are not part of the repository: `$SKELCODEC_CORPUS`, or
+/// `shared/corpus` beside the workspace.
+#[test]
+fn corpus_ifp_files_are_byte_exact() {
+    let root = std::env::var_os("SKELCODEC_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"))
+        });
+    let dir = root.join("ifp");
+    if !dir.is_dir() {
+        eprintln!("corpus not found at {}; skipping", dir.display());
+        return;
+    }
+    let output = skelcodec(&[&"roundtrip", &dir]);
+    let text = stdout(&output);
+    let not_exact: Vec<&str> = text.lines().filter(|l| !l.starts_with("ok    ")).collect();
+    let summary = text.lines().last().unwrap_or_default();
+    let (exact, total) = summary
+        .trim_end_matches(" byte-exact")
+        .split_once('/')
+        .expect("a closing N/M line");
+    assert_eq!(exact, total, "{}", not_exact.join("\n"));
+    assert_exit(&output, 0);
+    eprintln!("corpus: {summary}");
+}
