@@ -1,0 +1,81 @@
+//! Schema mistakes are reported with the file, the line and column, and a plain message.
+
+use std::path::Path;
+
+use skelcodec_codegen::parse_schema;
+
+fn error(source: &str) -> String {
+    match parse_schema(source, Path::new("schemas/broken.ksy")) {
+        Ok(_) => panic!("the schema should be rejected"),
+        Err(e) => e.to_string(),
+    }
+}
+
+const HEADER: &str = "meta:\n  id: broken\n  endian: le\nseq:\n";
+
+#[test]
+fn unknown_type() {
+    let message = error(&format!("{HEADER}  - id: count\n    type: u4\n  - id: items\n    type: widget\n"));
+    assert!(message.starts_with("schemas/broken.ksy:8:5: unknown type `widget`"), "{message}");
+    assert!(message.contains("(at seq[1].type)"), "{message}");
+}
+
+#[test]
+fn bad_expression() {
+    let message = error(&format!(
+        "{HEADER}  - id: count\n    type: u4\n  - id: items\n    type: u1\n    repeat: expr\n    repeat-expr: count * \n"
+    ));
+    assert!(message.starts_with("schemas/broken.ksy:10:5: bad expression `count *`"), "{message}");
+}
+
+#[test]
+fn unknown_field_in_expression() {
+    let message = error(&format!(
+        "{HEADER}  - id: items\n    type: u1\n    repeat: expr\n    repeat-expr: cuont\n"
+    ));
+    assert!(message.contains("unknown name `cuont`"), "{message}");
+    assert!(message.contains("broken.ksy:8:5"), "{message}");
+}
+
+#[test]
+fn field_used_before_it_is_read() {
+    let message = error(&format!(
+        "{HEADER}  - id: items\n    type: u1\n    repeat: expr\n    repeat-expr: count\n  - id: count\n    type: u4\n"
+    ));
+    assert!(message.contains("`count` is not read yet"), "{message}");
+}
+
+#[test]
+fn missing_id_and_unknown_keys() {
+    let message = error(&format!("{HEADER}  - type: u4\n"));
+    assert!(message.contains("needs an `id`"), "{message}");
+    let message = error(&format!("{HEADER}  - id: a\n    typo: u4\n    type: u4\n"));
+    assert!(message.contains("unknown key `typo`"), "{message}");
+    assert!(message.contains("broken.ksy:6:5"), "{message}");
+}
+
+#[test]
+fn yaml_syntax_errors_keep_serde_yaml_positions() {
+    let message = error("meta:\n  id: [broken\n");
+    assert!(message.starts_with("schemas/broken.ksy:"), "{message}");
+}
+
+#[test]
+fn type_mismatch_in_condition_and_case() {
+    let message = error(&format!("{HEADER}  - id: a\n    type: u4\n    if: 3\n"));
+    assert!(message.contains("expected a boolean"), "{message}");
+    let message = error(&format!(
+        "{HEADER}  - id: a\n    type: u4\n  - id: b\n    type:\n      switch-on: a\n      cases:\n        '\"x\"': u1\n"
+    ));
+    assert!(message.contains("does not have the type of the `switch-on` value"), "{message}");
+}
+
+#[test]
+fn the_ifp_schema_compiles_to_parseable_rust() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ifp.ksy");
+    let schema = skelcodec_codegen::load_schema(&path).expect("ifp.ksy is valid");
+    let source = skelcodec_codegen::generate_source(&schema).expect("generated code parses");
+    // Key frames of fixed size are decoded in bulk, with one bounds check per array.
+    assert!(source.contains("rt::fields::read_fixed(r, (num_frames as i64), Anp3Rotation::decode)"), "bulk read missing");
+    assert!(source.contains("pub fn check_into"));
+}
