@@ -100,7 +100,8 @@ impl MarkedEventReceiver for Builder {
             }
             Event::MappingStart(..) => {
                 if let Some(path) = self.node_path(mark, None) {
-                    self.stack.push((Frame::Mapping { pending_key: None }, path));
+                    self.stack
+                        .push((Frame::Mapping { pending_key: None }, path));
                 }
             }
             Event::SequenceStart(..) => {
@@ -140,4 +141,3 @@ mod tests {
         assert_eq!(index.find(&a_type), Some((2, 14)));
     }
 }
-

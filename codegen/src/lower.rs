@@ -105,7 +105,11 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
 }
 
 /// The parameter list and location of a type's spec (the root's live at the top of the file).
-fn spec_parts<'a>(file: &'a KsyFile, def: &TypeDef, index: usize) -> (&'a [ksy::ParamSpec], YamlPath) {
+fn spec_parts<'a>(
+    file: &'a KsyFile,
+    def: &TypeDef,
+    index: usize,
+) -> (&'a [ksy::ParamSpec], YamlPath) {
     if index == 0 {
         (&file.params, def.at.clone())
     } else {
@@ -233,7 +237,12 @@ fn lower_extensions(value: Option<&Value>) -> Vec<String> {
 
 /// Kaitai `contents`: a string, or a list of byte values and strings.
 fn contents_bytes(value: &Value, at: &YamlPath) -> Result<Vec<u8>, Located> {
-    let bad = || Located::new(at, "contents must be a string or a list of bytes and strings");
+    let bad = || {
+        Located::new(
+            at,
+            "contents must be a string or a list of bytes and strings",
+        )
+    };
     match value {
         Value::String(s) => Ok(s.as_bytes().to_vec()),
         Value::Sequence(items) => {
@@ -258,8 +267,7 @@ fn contents_bytes(value: &Value, at: &YamlPath) -> Result<Vec<u8>, Located> {
 pub fn parse_expr(value: &Value, at: &YamlPath) -> Result<Expr, Located> {
     let text = ksy::expr_text(value)
         .ok_or_else(|| Located::new(at, "expected an expression (a number, boolean or string)"))?;
-    expr::parse(&text)
-        .map_err(|e| Located::new(at, format!("bad expression `{text}`: {e}")))
+    expr::parse(&text).map_err(|e| Located::new(at, format!("bad expression `{text}`: {e}")))
 }
 
 fn lower_instance(id: &str, spec: &AttrSpec, at: &YamlPath) -> Result<Instance, Located> {
@@ -304,7 +312,10 @@ impl Context {
             _ => {
                 return Err(Located::new(
                     &at.key("type"),
-                    format!("parameter type `{}` is not supported: use an integer type or `bool`", p.ty),
+                    format!(
+                        "parameter type `{}` is not supported: use an integer type or `bool`",
+                        p.ty
+                    ),
                 ));
             }
         };
@@ -366,9 +377,10 @@ impl Context {
         match (base, attr.scale) {
             (s, None) => Ok(s),
             (Scalar::Int(raw), Some(div)) if div > 0 => Ok(Scalar::Fixed { raw, div }),
-            (Scalar::Int(_), Some(_)) => {
-                Err(Located::new(&at.key("-scale"), "`-scale` must be at least 1"))
-            }
+            (Scalar::Int(_), Some(_)) => Err(Located::new(
+                &at.key("-scale"),
+                "`-scale` must be at least 1",
+            )),
             _ => Err(Located::new(
                 &at.key("-scale"),
                 "`-scale` applies to integer types only (the raw value of a fixed-point number)",
@@ -376,7 +388,12 @@ impl Context {
         }
     }
 
-    fn lower_field(&self, schema: &Schema, attr: &AttrSpec, at: &YamlPath) -> Result<Field, Located> {
+    fn lower_field(
+        &self,
+        schema: &Schema,
+        attr: &AttrSpec,
+        at: &YamlPath,
+    ) -> Result<Field, Located> {
         reject_unknown_keys(&attr.other, at)?;
         let Some(id) = &attr.id else {
             return Err(Located::new(at, "every attribute of `seq` needs an `id`"));
@@ -476,7 +493,10 @@ impl Context {
     ) -> Result<FieldType, Located> {
         let align = attr.align.unwrap_or(1);
         if let Some(contents) = &attr.contents {
-            return Ok(FieldType::Contents(contents_bytes(contents, &at.key("contents"))?));
+            return Ok(FieldType::Contents(contents_bytes(
+                contents,
+                &at.key("contents"),
+            )?));
         }
         let Some(ty) = &attr.ty else {
             return Ok(FieldType::Bytes {
@@ -488,7 +508,10 @@ impl Context {
             return self.lower_switch(schema, map, attr, &at.key("type"));
         }
         let Some(name) = ty.as_str() else {
-            return Err(Located::new(&at.key("type"), "`type` must be a name or a `switch-on` map"));
+            return Err(Located::new(
+                &at.key("type"),
+                "`type` must be a name or a `switch-on` map",
+            ));
         };
         self.lower_type_name(schema, name, attr, at)
     }
@@ -506,7 +529,10 @@ impl Context {
                 let scalar = self.scalar(base, attr, at)?;
                 if let Some(enum_name) = &attr.enum_name {
                     let Scalar::Int(raw) = scalar else {
-                        return Err(Located::new(&at.key("enum"), "`enum` applies to integer types only"));
+                        return Err(Located::new(
+                            &at.key("enum"),
+                            "`enum` applies to integer types only",
+                        ));
                     };
                     let enum_idx = schema.enum_index(enum_name).ok_or_else(|| {
                         Located::new(&at.key("enum"), format!("unknown enum `{enum_name}`"))
@@ -535,7 +561,9 @@ impl Context {
                 let Some(Builtin::Scalar(base)) = self.builtin(component_name) else {
                     return Err(Located::new(
                         &at.key("-component"),
-                        format!("`-component` must be a number type such as `f4` or `s2`, not `{component_name}`"),
+                        format!(
+                            "`-component` must be a number type such as `f4` or `s2`, not `{component_name}`"
+                        ),
                     ));
                 };
                 let component = self.scalar(base, attr, at)?;
@@ -588,10 +616,20 @@ impl Context {
             .ok_or_else(|| Located::new(at, "a `type` map needs `switch-on` and `cases`"))?;
         let on = parse_expr(on, &at.key("switch-on"))?;
         let Some(Value::Mapping(cases_map)) = map.get("cases") else {
-            return Err(Located::new(at, "a `type` map needs `switch-on` and `cases`"));
+            return Err(Located::new(
+                at,
+                "a `type` map needs `switch-on` and `cases`",
+            ));
         };
-        if let Some(key) = map.keys().filter_map(Value::as_str).find(|k| !matches!(*k, "switch-on" | "cases")) {
-            return Err(Located::new(&at.key(key), format!("unknown key `{key}` in a switch")));
+        if let Some(key) = map
+            .keys()
+            .filter_map(Value::as_str)
+            .find(|k| !matches!(*k, "switch-on" | "cases"))
+        {
+            return Err(Located::new(
+                &at.key(key),
+                format!("unknown key `{key}` in a switch"),
+            ));
         }
         let mut cases = Vec::new();
         let mut default = None;
@@ -607,7 +645,13 @@ impl Context {
                 component: attr.component.clone(),
                 ..AttrSpec::default()
             };
-            let ty = self.lower_type_name(schema, type_name, &case_attr, &case_at.parent().parent().parent())
+            let ty = self
+                .lower_type_name(
+                    schema,
+                    type_name,
+                    &case_attr,
+                    &case_at.parent().parent().parent(),
+                )
                 .map_err(|e| Located::new(&case_at, e.message))?;
             if key_text == "_" {
                 default = Some(Box::new(ty));
@@ -621,7 +665,6 @@ impl Context {
         Ok(FieldType::Switch(Switch { on, cases, default }))
     }
 }
-
 
 /// Splits `name(a, b)` into the name and argument expressions.
 fn split_type_args<'a>(name: &'a str, at: &YamlPath) -> Result<(&'a str, Vec<Expr>), Located> {
@@ -651,8 +694,9 @@ fn split_type_args<'a>(name: &'a str, at: &YamlPath) -> Result<(&'a str, Vec<Exp
     let args = args
         .into_iter()
         .map(|a| {
-            expr::parse(a.trim())
-                .map_err(|e| Located::new(at, format!("bad argument `{}` to `{base}`: {e}", a.trim())))
+            expr::parse(a.trim()).map_err(|e| {
+                Located::new(at, format!("bad argument `{}` to `{base}`: {e}", a.trim()))
+            })
         })
         .collect::<Result<_, _>>()?;
     Ok((base.trim(), args))

@@ -61,7 +61,12 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
     validate_type(schema, &read, &field.ty, at)
 }
 
-fn validate_type(schema: &Schema, read: &Scope, ty: &FieldType, at: &YamlPath) -> Result<(), Located> {
+fn validate_type(
+    schema: &Schema,
+    read: &Scope,
+    ty: &FieldType,
+    at: &YamlPath,
+) -> Result<(), Located> {
     match ty {
         FieldType::Str { size, .. } | FieldType::Bytes { size, .. } => {
             if let Size::Expr(e) = size {

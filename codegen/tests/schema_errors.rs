@@ -15,8 +15,13 @@ const HEADER: &str = "meta:\n  id: broken\n  endian: le\nseq:\n";
 
 #[test]
 fn unknown_type() {
-    let message = error(&format!("{HEADER}  - id: count\n    type: u4\n  - id: items\n    type: widget\n"));
-    assert!(message.starts_with("schemas/broken.ksy:8:5: unknown type `widget`"), "{message}");
+    let message = error(&format!(
+        "{HEADER}  - id: count\n    type: u4\n  - id: items\n    type: widget\n"
+    ));
+    assert!(
+        message.starts_with("schemas/broken.ksy:8:5: unknown type `widget`"),
+        "{message}"
+    );
     assert!(message.contains("(at seq[1].type)"), "{message}");
 }
 
@@ -25,7 +30,10 @@ fn bad_expression() {
     let message = error(&format!(
         "{HEADER}  - id: count\n    type: u4\n  - id: items\n    type: u1\n    repeat: expr\n    repeat-expr: count * \n"
     ));
-    assert!(message.starts_with("schemas/broken.ksy:10:5: bad expression `count *`"), "{message}");
+    assert!(
+        message.starts_with("schemas/broken.ksy:10:5: bad expression `count *`"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -67,7 +75,10 @@ fn type_mismatch_in_condition_and_case() {
     let message = error(&format!(
         "{HEADER}  - id: a\n    type: u4\n  - id: b\n    type:\n      switch-on: a\n      cases:\n        '\"x\"': u1\n"
     ));
-    assert!(message.contains("does not have the type of the `switch-on` value"), "{message}");
+    assert!(
+        message.contains("does not have the type of the `switch-on` value"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -76,6 +87,9 @@ fn the_ifp_schema_compiles_to_parseable_rust() {
     let schema = skelcodec_codegen::load_schema(&path).expect("ifp.ksy is valid");
     let source = skelcodec_codegen::generate_source(&schema).expect("generated code parses");
     // Key frames of fixed size are decoded in bulk, with one bounds check per array.
-    assert!(source.contains("rt::fields::read_fixed(r, (num_frames as i64), Anp3Rotation::decode)"), "bulk read missing");
+    assert!(
+        source.contains("rt::fields::read_fixed(r, (num_frames as i64), Anp3Rotation::decode)"),
+        "bulk read missing"
+    );
     assert!(source.contains("pub fn check_into"));
 }

@@ -3,7 +3,9 @@
 
 mod registry;
 
-pub use registry::{EncodeError, FORMAT_KEY, Format, Registered, VALUE_KEY, by_id, detect, formats};
+pub use registry::{
+    EncodeError, FORMAT_KEY, Format, Registered, VALUE_KEY, by_id, detect, formats,
+};
 
 /// GTA animation packages: `ANPK` (III, Vice City) and `ANP3` (San Andreas).
 pub mod ifp {

@@ -51,6 +51,12 @@ impl<C> Registered<C> {
     }
 }
 
+impl<C> Default for Registered<C> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl<C: Codec> Format for Registered<C> {
     fn id(&self) -> &'static str {
         C::FORMAT

@@ -7,7 +7,9 @@ use skelcodec_formats::ifp::*;
 use skelcodec_runtime::{Codec, ErrorKind};
 
 fn fixture(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ifp").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/ifp")
+        .join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -41,7 +43,14 @@ fn frame_values(frames: &Anp3ObjectFrames) -> Vec<Vec<f64>> {
             .collect(),
         Anp3ObjectFrames::Anp3RotationTranslation(fs) => fs
             .iter()
-            .map(|f| [q(&f.rotation, float), vec![float(f.time)], v(&f.translation, float)].concat())
+            .map(|f| {
+                [
+                    q(&f.rotation, float),
+                    vec![float(f.time)],
+                    v(&f.translation, float),
+                ]
+                .concat()
+            })
             .collect(),
         Anp3ObjectFrames::Anp3RotationCompressed(fs) => fs
             .iter()
@@ -50,7 +59,12 @@ fn frame_values(frames: &Anp3ObjectFrames) -> Vec<Vec<f64>> {
         Anp3ObjectFrames::Anp3RotationTranslationCompressed(fs) => fs
             .iter()
             .map(|f| {
-                [q(&f.rotation, raw), vec![f64::from(f.time.raw())], v(&f.translation, raw_t)].concat()
+                [
+                    q(&f.rotation, raw),
+                    vec![f64::from(f.time.raw())],
+                    v(&f.translation, raw_t),
+                ]
+                .concat()
             })
             .collect(),
     }
@@ -69,7 +83,11 @@ fn anp3_fixtures_decode_to_the_values_they_were_built_with() {
         let bytes = fixture(name);
         let file = Ifp::read(&bytes).unwrap();
         let body = anp3(&bytes);
-        assert_eq!(i64::from(body.end_offset), want["end_offset"].as_i64().unwrap(), "{name}");
+        assert_eq!(
+            i64::from(body.end_offset),
+            want["end_offset"].as_i64().unwrap(),
+            "{name}"
+        );
         assert_eq!(body.name.text(), want["name"].as_str().unwrap(), "{name}");
         let content = want["content_length"].as_u64().unwrap() as usize;
         assert_eq!(file.tail.0.len(), bytes.len() - content, "{name}: tail");
@@ -77,14 +95,25 @@ fn anp3_fixtures_decode_to_the_values_they_were_built_with() {
         assert_eq!(body.animations.len(), animations.len(), "{name}");
         for (anim, want) in body.animations.iter().zip(animations) {
             assert_eq!(anim.name.text(), want["name"].as_str().unwrap());
-            assert_eq!(i64::from(anim.frame_data_size), want["frame_data_size"].as_i64().unwrap());
+            assert_eq!(
+                i64::from(anim.frame_data_size),
+                want["frame_data_size"].as_i64().unwrap()
+            );
             assert_eq!(i64::from(anim.flags), want["flags"].as_i64().unwrap());
             for (object, want) in anim.objects.iter().zip(want["objects"].as_array().unwrap()) {
                 assert_eq!(object.name.text(), want["name"].as_str().unwrap());
-                assert_eq!(object.frame_type.raw(), want["frame_type"].as_i64().unwrap());
+                assert_eq!(
+                    object.frame_type.raw(),
+                    want["frame_type"].as_i64().unwrap()
+                );
                 assert_eq!(i64::from(object.bone_id), want["bone_id"].as_i64().unwrap());
                 let frames: Vec<Vec<f64>> = serde_json::from_value(want["frames"].clone()).unwrap();
-                assert_eq!(frame_values(&object.frames), frames, "{name}: {}", object.name.text());
+                assert_eq!(
+                    frame_values(&object.frames),
+                    frames,
+                    "{name}: {}",
+                    object.name.text()
+                );
             }
         }
     }
@@ -97,7 +126,11 @@ fn anpk_fixture_decodes_headers_and_frames() {
         panic!("expected ANPK")
     };
     assert_eq!(pack.name.text(), "ped");
-    let names: Vec<_> = pack.animations.iter().map(|a| a.name.text().into_owned()).collect();
+    let names: Vec<_> = pack
+        .animations
+        .iter()
+        .map(|a| a.name.text().into_owned())
+        .collect();
     assert_eq!(names, ["walk", "run_fst", "sprint_1"]);
     let walk = &pack.animations[0];
     let sizes: Vec<u32> = walk.objects.iter().map(|o| o.anim_size).collect();
@@ -106,10 +139,17 @@ fn anpk_fixture_decodes_headers_and_frames() {
     assert_eq!((zero.num_frames, zero.keyframes.is_none()), (0, true));
     assert_eq!(walk.objects[2].extra_words, Some(vec![7, -1]));
     assert_eq!(walk.objects[0].bone_tag, Some(0));
-    let Some(keys) = &walk.objects[0].keyframes else { panic!("frames") };
-    let AnpkKeyframesFrames::AnpkKrt0(frames) = &keys.frames else { panic!("KRT0") };
+    let Some(keys) = &walk.objects[0].keyframes else {
+        panic!("frames")
+    };
+    let AnpkKeyframesFrames::AnpkKrt0(frames) = &keys.frames else {
+        panic!("KRT0")
+    };
     assert_eq!(frames[1].translation.y, 0.5);
-    assert!(Ifp::read(&bytes).unwrap().check().is_empty(), "a well-formed fixture has no disagreements");
+    assert!(
+        Ifp::read(&bytes).unwrap().check().is_empty(),
+        "a well-formed fixture has no disagreements"
+    );
 }
 
 #[test]
@@ -128,12 +168,17 @@ fn check_reports_and_normalize_fixes_frame_data_size() {
     );
     file.normalize().unwrap();
     assert!(file.check().is_empty(), "{:?}", file.check());
-    let IfpBody::Anp3(body) = &file.body else { panic!() };
+    let IfpBody::Anp3(body) = &file.body else {
+        panic!()
+    };
     assert_eq!(body.animations[1].frame_data_size, 50);
     // Only the two derived words changed.
     let out = file.to_bytes().unwrap();
     let changed: Vec<usize> = (0..bytes.len()).filter(|&i| bytes[i] != out[i]).collect();
-    assert!(changed.iter().all(|&i| (4..8).contains(&i) || i < 200), "{changed:?}");
+    assert!(
+        changed.iter().all(|&i| (4..8).contains(&i) || i < 200),
+        "{changed:?}"
+    );
 }
 
 fn corpus() -> Option<PathBuf> {
@@ -164,7 +209,11 @@ fn corpus_grenade_frame_data_sizes_are_reported_with_paths() {
         assert_ne!(m.stored, m.computed);
     }
     file.normalize().unwrap();
-    assert!(file.check().iter().all(|m| !m.path.ends_with("frame_data_size")));
+    assert!(
+        file.check()
+            .iter()
+            .all(|m| !m.path.ends_with("frame_data_size"))
+    );
 }
 
 /// Every error names an offset inside the input and a field path; nothing panics.
@@ -172,8 +221,16 @@ fn assert_clean_error(bytes: &[u8], what: &str) {
     match Ifp::read(bytes) {
         Ok(_) => {}
         Err(e) => {
-            assert!(e.offset() <= bytes.len() as u64, "{what}: offset {} past {}", e.offset(), bytes.len());
-            assert!(!e.path().is_empty() || e.offset() == 0, "{what}: no path in {e}");
+            assert!(
+                e.offset() <= bytes.len() as u64,
+                "{what}: offset {} past {}",
+                e.offset(),
+                bytes.len()
+            );
+            assert!(
+                !e.path().is_empty() || e.offset() == 0,
+                "{what}: no path in {e}"
+            );
         }
     }
 }
@@ -199,11 +256,15 @@ fn hostile_input_gives_errors_with_offset_and_path() {
     let mut huge = bytes.clone();
     huge[32..36].copy_from_slice(&u32::MAX.to_le_bytes());
     let err = Ifp::read(&huge).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::CountTooLarge { .. }), "{err}");
+    assert!(
+        matches!(err.kind(), ErrorKind::CountTooLarge { .. }),
+        "{err}"
+    );
     assert_eq!(err.path(), "body.animations");
     let first_object_num_frames = 36 + 36 + 28;
     let mut huge = bytes.clone();
-    huge[first_object_num_frames..first_object_num_frames + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    huge[first_object_num_frames..first_object_num_frames + 4]
+        .copy_from_slice(&u32::MAX.to_le_bytes());
     let err = Ifp::read(&huge).unwrap_err();
     assert_eq!(err.path(), "body.animations[0].objects[0].frames", "{err}");
     assert!(err.to_string().starts_with("at byte "), "{err}");
@@ -222,7 +283,9 @@ fn an_unknown_frame_type_names_the_expected_cases() {
 fn the_writer_refuses_counts_that_disagree_with_lists() {
     let bytes = fixture("anp3/anp3_types_1_to_4.ifp");
     let mut file = Ifp::read(&bytes).unwrap();
-    let IfpBody::Anp3(body) = &mut file.body else { panic!() };
+    let IfpBody::Anp3(body) = &mut file.body else {
+        panic!()
+    };
     body.animations[0].objects.pop();
     let err = file.to_bytes().unwrap_err();
     assert_eq!(err.path(), "body.animations[0].objects", "{err}");

@@ -40,12 +40,14 @@ pub fn codec(input: TokenStream) -> TokenStream {
 pub fn snapshot_tests(input: TokenStream) -> TokenStream {
     let spec = parse_macro_input!(input as TestsInput);
     let codec = spec.codec;
-    skelcodec_codegen::emit::tests::snapshot_tests(&skelcodec_codegen::emit::tests::SnapshotTests {
-        codec: quote!(#codec),
-        name: spec.name.to_string(),
-        fixtures: spec.fixtures.map(|l| l.value()),
-        corpus: spec.corpus.map(|l| l.value()),
-    })
+    skelcodec_codegen::emit::snapshot_tests::snapshot_tests(
+        &skelcodec_codegen::emit::snapshot_tests::SnapshotTests {
+            codec: quote!(#codec),
+            name: spec.name.to_string(),
+            fixtures: spec.fixtures.map(|l| l.value()),
+            corpus: spec.corpus.map(|l| l.value()),
+        },
+    )
     .into()
 }
 
@@ -69,7 +71,12 @@ impl Parse for TestsInput {
             match key.to_string().as_str() {
                 "fixtures" => fixtures = Some(value),
                 "corpus" => corpus = Some(value),
-                _ => return Err(syn::Error::new(key.span(), "expected `fixtures` or `corpus`")),
+                _ => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        "expected `fixtures` or `corpus`",
+                    ));
+                }
             }
         }
         Ok(Self {
@@ -86,5 +93,7 @@ fn manifest_dir() -> PathBuf {
 }
 
 fn compile_error(at: &LitStr, message: &str) -> TokenStream {
-    syn::Error::new(at.span(), message).to_compile_error().into()
+    syn::Error::new(at.span(), message)
+        .to_compile_error()
+        .into()
 }

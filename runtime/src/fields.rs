@@ -151,7 +151,9 @@ pub fn bytes_at<const K: usize, const N: usize>(b: &[u8; N], at: usize) -> [u8; 
 /// The `K` bytes at `at` of a fixed-size element, to encode a nested fixed-size value into.
 #[inline(always)]
 pub fn array_mut<const K: usize, const N: usize>(b: &mut [u8; N], at: usize) -> &mut [u8; K] {
-    let (chunk, _) = b[at..].split_first_chunk_mut::<K>().expect("offsets come from the schema");
+    let (chunk, _) = b[at..]
+        .split_first_chunk_mut::<K>()
+        .expect("offsets come from the schema");
     chunk
 }
 

@@ -21,7 +21,12 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
     loop {
         let mut changed = false;
         for (i, def) in schema.types.iter().enumerate() {
-            if !needs[i] && def.fields.iter().any(|f| child_types(&f.ty).iter().any(|&c| needs[c])) {
+            if !needs[i]
+                && def
+                    .fields
+                    .iter()
+                    .any(|f| child_types(&f.ty).iter().any(|&c| needs[c]))
+            {
                 needs[i] = true;
                 changed = true;
             }
@@ -55,7 +60,13 @@ enum Visit {
 }
 
 /// Statements visiting the user-typed values held by `field`.
-fn visit_children(schema: &Schema, owner: usize, field: &Field, needs: &[bool], visit: Visit) -> TokenStream {
+fn visit_children(
+    schema: &Schema,
+    owner: usize,
+    field: &Field,
+    needs: &[bool],
+    visit: Visit,
+) -> TokenStream {
     if !child_types(&field.ty).iter().any(|&c| needs[c]) {
         return quote!();
     }
@@ -122,7 +133,9 @@ pub fn derived_impl(schema: &Schema, ty: usize, needs: &[bool]) -> TokenStream {
     let mut compares = Vec::new();
     let mut recomputes = Vec::new();
     for field in def.fields.iter().filter(|f| f.derived.is_some()) {
-        let Some(derived) = &field.derived else { continue };
+        let Some(derived) = &field.derived else {
+            continue;
+        };
         let ident = field_ident(&field.id);
         let name = &field.id;
         let computed = scope

@@ -263,7 +263,9 @@ impl<'s> Scope<'s> {
         match name {
             "sum" => {
                 let [arg] = args else {
-                    return invalid("`sum` takes one argument: the value to add up for each element `_`");
+                    return invalid(
+                        "`sum` takes one argument: the value to add up for each element `_`",
+                    );
                 };
                 let (list, ty) = self.compile(recv)?;
                 let Ty::Array(elem) = ty else {
@@ -294,8 +296,12 @@ impl<'s> Scope<'s> {
                 {
                     return self.io_property(attr);
                 }
-                if attr == "_sizeof" && matches!(base.as_ref(), Expr::Name(n) if n == "_root" || n == "_parent") {
-                    return invalid("`_root` and `_parent` are not supported: pass values down as `params`");
+                if attr == "_sizeof"
+                    && matches!(base.as_ref(), Expr::Name(n) if n == "_root" || n == "_parent")
+                {
+                    return invalid(
+                        "`_root` and `_parent` are not supported: pass values down as `params`",
+                    );
                 }
                 let base = self.place(base)?;
                 self.attribute(base, attr)
@@ -320,7 +326,11 @@ impl<'s> Scope<'s> {
             "pos" => (quote!((r.pos() as i64)), Ty::Int),
             "size" => (quote!((r.size() as i64)), Ty::Int),
             "eof" => (quote!(r.is_eof()), Ty::Bool),
-            other => return invalid(format!("`_io.{other}` is unknown: use `pos`, `size` or `eof`")),
+            other => {
+                return invalid(format!(
+                    "`_io.{other}` is unknown: use `pos`, `size` or `eof`"
+                ));
+            }
         };
         Ok(Place {
             tokens,

@@ -20,7 +20,11 @@ pub fn decode_at(schema: &Schema, ty: &FieldType, offset: usize) -> TokenStream 
                 let value = scalar::decode(*s, quote!(rt::fields::bytes_at(b, #at)));
                 quote!(#name: #value)
             });
-            let kind = if quat { quote!(rt::Quat) } else { quote!(rt::Vec3) };
+            let kind = if quat {
+                quote!(rt::Quat)
+            } else {
+                quote!(rt::Vec3)
+            };
             quote!(#kind { #(#parts),* })
         }
         FieldType::Str {
@@ -36,7 +40,12 @@ pub fn decode_at(schema: &Schema, ty: &FieldType, offset: usize) -> TokenStream 
 }
 
 /// Statements encoding `value` (a place of type `ty`) into `b: &mut [u8; N]` at `offset`.
-pub fn encode_at(schema: &Schema, ty: &FieldType, value: TokenStream, offset: usize) -> TokenStream {
+pub fn encode_at(
+    schema: &Schema,
+    ty: &FieldType,
+    value: TokenStream,
+    offset: usize,
+) -> TokenStream {
     let size = schema
         .fixed_size_of(ty)
         .expect("only fixed-size types are encoded at an offset");

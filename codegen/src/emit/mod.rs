@@ -7,7 +7,7 @@ pub mod names;
 pub mod read;
 pub mod scalar;
 pub mod sizes;
-pub mod tests;
+pub mod snapshot_tests;
 pub mod types;
 pub mod write;
 
@@ -112,20 +112,22 @@ fn switch_items(
     let definition = types::switch_def(schema, owner, field, switch);
     let name = types::switch_enum_ident(schema, owner, field);
     let repeated = field.repeat != Repeat::None;
-    let arms = types::switch_variants(schema, switch).into_iter().map(|(variant, ty)| {
-        let len = if repeated {
-            match schema.fixed_size_of(ty) {
-                Some(size) => quote!(value.len() * #size),
-                None => {
-                    let one = sizes::element_len(schema, ty, &quote!(item));
-                    quote!(value.iter().map(|item| #one).sum::<usize>())
+    let arms = types::switch_variants(schema, switch)
+        .into_iter()
+        .map(|(variant, ty)| {
+            let len = if repeated {
+                match schema.fixed_size_of(ty) {
+                    Some(size) => quote!(value.len() * #size),
+                    None => {
+                        let one = sizes::element_len(schema, ty, &quote!(item));
+                        quote!(value.iter().map(|item| #one).sum::<usize>())
+                    }
                 }
-            }
-        } else {
-            sizes::element_len(schema, ty, &quote!(value))
-        };
-        quote!(#name::#variant(value) => #len)
-    });
+            } else {
+                sizes::element_len(schema, ty, &quote!(value))
+            };
+            quote!(#name::#variant(value) => #len)
+        });
     let list_len = repeated.then(|| {
         let arms = types::switch_variants(schema, switch)
             .into_iter()
@@ -175,7 +177,10 @@ fn instance_methods(schema: &Schema, ty: usize) -> TokenStream {
         };
         let doc = types::docs(
             instance.doc.as_deref(),
-            &[format!("Value: `{}`.", crate::expr::to_source(&instance.value))],
+            &[format!(
+                "Value: `{}`.",
+                crate::expr::to_source(&instance.value)
+            )],
         );
         quote! {
             #doc

@@ -147,10 +147,13 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
         FieldType::User { ty, args } => {
             let name = type_ident(&schema.types[*ty].id);
             let def = &schema.types[*ty];
-            let args = args.iter().zip(&def.params).map(|(arg, param)| match param.ty {
-                ParamType::Int(_) => checked(scope.int(arg)),
-                ParamType::Bool => checked(scope.bool(arg)),
-            });
+            let args = args
+                .iter()
+                .zip(&def.params)
+                .map(|(arg, param)| match param.ty {
+                    ParamType::Int(_) => checked(scope.int(arg)),
+                    ParamType::Bool => checked(scope.bool(arg)),
+                });
             quote!(#name::read_from(r #(, #args)*))
         }
         FieldType::Switch(_) => unreachable!("switches are read by read_switch"),
@@ -206,7 +209,13 @@ fn sized_call(len: TokenStream, align: usize, text: bool) -> TokenStream {
     }
 }
 
-fn read_switch(schema: &Schema, owner: usize, field: &Field, switch: &Switch, scope: &Scope) -> TokenStream {
+fn read_switch(
+    schema: &Schema,
+    owner: usize,
+    field: &Field,
+    switch: &Switch,
+    scope: &Scope,
+) -> TokenStream {
     let enum_name = switch_enum_ident(schema, owner, field);
     let variants = switch_variants(schema, switch);
     let (selector, selector_ty) = checked(scope.compile(&switch.on));

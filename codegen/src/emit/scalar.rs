@@ -73,5 +73,9 @@ pub fn encode(s: Scalar, value: TokenStream) -> TokenStream {
 
 /// The component names of a quaternion or vector.
 pub fn components(quat: bool) -> &'static [&'static str] {
-    if quat { &["x", "y", "z", "w"] } else { &["x", "y", "z"] }
+    if quat {
+        &["x", "y", "z", "w"]
+    } else {
+        &["x", "y", "z"]
+    }
 }

@@ -90,7 +90,7 @@ pub fn switch_variants<'m>(schema: &Schema, switch: &'m Switch) -> Vec<(Ident, &
 }
 
 /// The variant of a switch enum that holds values of `ty`.
-pub fn variant_for<'m>(variants: &[(Ident, &'m FieldType)], ty: &FieldType) -> Ident {
+pub fn variant_for(variants: &[(Ident, &FieldType)], ty: &FieldType) -> Ident {
     variants
         .iter()
         .find(|(_, t)| *t == ty)
@@ -115,7 +115,10 @@ fn variant_ident(schema: &Schema, ty: &FieldType, index: usize) -> Ident {
 pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
     let def = &schema.types[ty];
     let name = type_ident(&def.id);
-    let doc = docs(Some(def.doc.as_deref().unwrap_or(&format!("Type `{}`.", def.id))), &[]);
+    let doc = docs(
+        Some(def.doc.as_deref().unwrap_or(&format!("Type `{}`.", def.id))),
+        &[],
+    );
     let fields = def
         .fields
         .iter()
@@ -149,15 +152,17 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
 pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch) -> TokenStream {
     let name = switch_enum_ident(schema, owner, field);
     let repeated = field.repeat != Repeat::None;
-    let variants = switch_variants(schema, switch).into_iter().map(|(variant, ty)| {
-        let one = element_type(schema, owner, field, ty);
-        let doc = format!(" Values of `{variant}`.");
-        if repeated {
-            quote!(#[doc = #doc] #variant(Vec<#one>))
-        } else {
-            quote!(#[doc = #doc] #variant(#one))
-        }
-    });
+    let variants = switch_variants(schema, switch)
+        .into_iter()
+        .map(|(variant, ty)| {
+            let one = element_type(schema, owner, field, ty);
+            let doc = format!(" Values of `{variant}`.");
+            if repeated {
+                quote!(#[doc = #doc] #variant(Vec<#one>))
+            } else {
+                quote!(#[doc = #doc] #variant(#one))
+            }
+        });
     let doc = format!(
         " `{}` of `{}`: its layout follows the selector of the switch.",
         field.id, schema.types[owner].id

@@ -27,7 +27,13 @@ pub fn write_body(schema: &Schema, ty: usize) -> TokenStream {
     }
 }
 
-fn write_field(schema: &Schema, owner: usize, field: &Field, access: &TokenStream, scope: &Scope) -> TokenStream {
+fn write_field(
+    schema: &Schema,
+    owner: usize,
+    field: &Field,
+    access: &TokenStream,
+    scope: &Scope,
+) -> TokenStream {
     let name = &field.id;
     let Some(cond) = &field.cond else {
         return write_present(schema, owner, field, access, scope);
@@ -49,14 +55,22 @@ fn write_field(schema: &Schema, owner: usize, field: &Field, access: &TokenStrea
 }
 
 /// Statements writing a field whose value is at `access`.
-fn write_present(schema: &Schema, owner: usize, field: &Field, access: &TokenStream, scope: &Scope) -> TokenStream {
+fn write_present(
+    schema: &Schema,
+    owner: usize,
+    field: &Field,
+    access: &TokenStream,
+    scope: &Scope,
+) -> TokenStream {
     let name = &field.id;
     if let FieldType::Switch(switch) = &field.ty {
         return write_switch(schema, owner, field, switch, access, scope);
     }
     let count_check = match &field.repeat {
         Repeat::Expr(count) => match scope.int(count) {
-            Ok(count) => quote!(rt::fields::check_count(#count, #access.len(), w).in_field(#name)?;),
+            Ok(count) => {
+                quote!(rt::fields::check_count(#count, #access.len(), w).in_field(#name)?;)
+            }
             Err(_) => quote!(),
         },
         _ => quote!(),
@@ -93,7 +107,13 @@ fn write_list_or_one(
         };
         return quote!(rt::fields::write_fixed(w, &#access, #encode););
     }
-    let one = write_one(schema, ty, &quote!(item), &quote!(.at_index(index).in_field(#name)), scope);
+    let one = write_one(
+        schema,
+        ty,
+        &quote!(item),
+        &quote!(.at_index(index).in_field(#name)),
+        scope,
+    );
     quote! {
         for (index, item) in #access.iter().enumerate() {
             #one
@@ -102,7 +122,13 @@ fn write_list_or_one(
 }
 
 /// Statements writing one value at `access`; `wrap` adds the path to errors.
-fn write_one(schema: &Schema, ty: &FieldType, access: &TokenStream, wrap: &TokenStream, scope: &Scope) -> TokenStream {
+fn write_one(
+    schema: &Schema,
+    ty: &FieldType,
+    access: &TokenStream,
+    wrap: &TokenStream,
+    scope: &Scope,
+) -> TokenStream {
     match ty {
         FieldType::Number(s) => {
             let bytes = scalar::encode(*s, access.clone());
@@ -143,10 +169,13 @@ fn write_one(schema: &Schema, ty: &FieldType, access: &TokenStream, wrap: &Token
         }
         FieldType::User { ty, args } => {
             let def = &schema.types[*ty];
-            let args = args.iter().zip(&def.params).map(|(arg, param)| match param.ty {
-                ParamType::Int(_) => compile_checked(scope.int(arg)),
-                ParamType::Bool => compile_checked(scope.bool(arg)),
-            });
+            let args = args
+                .iter()
+                .zip(&def.params)
+                .map(|(arg, param)| match param.ty {
+                    ParamType::Int(_) => compile_checked(scope.int(arg)),
+                    ParamType::Bool => compile_checked(scope.bool(arg)),
+                });
             quote!(#access.write_to(w #(, #args)*)#wrap?;)
         }
         FieldType::Switch(_) => unreachable!("switches are written by write_switch"),
@@ -154,7 +183,13 @@ fn write_one(schema: &Schema, ty: &FieldType, access: &TokenStream, wrap: &Token
 }
 
 /// Before writing a sized value: its length must be what the reader will compute.
-fn size_check(size: &Size, align: usize, bytes: &TokenStream, wrap: &TokenStream, scope: &Scope) -> TokenStream {
+fn size_check(
+    size: &Size,
+    align: usize,
+    bytes: &TokenStream,
+    wrap: &TokenStream,
+    scope: &Scope,
+) -> TokenStream {
     let expected = match size {
         Size::Const(n) => {
             let n = *n as i64;
@@ -212,7 +247,9 @@ fn write_switch(
         let variant = variant_for(&variants, ty);
         let count_check = match &field.repeat {
             Repeat::Expr(count) => match scope.int(count) {
-                Ok(count) => quote!(rt::fields::check_count(#count, value.len(), w).in_field(#name)?;),
+                Ok(count) => {
+                    quote!(rt::fields::check_count(#count, value.len(), w).in_field(#name)?;)
+                }
                 Err(_) => quote!(),
             },
             _ => quote!(),
