@@ -82,9 +82,15 @@ pub fn switch_variants<'m>(schema: &Schema, switch: &'m Switch) -> Vec<(Ident, &
         .map(|c| &c.ty)
         .chain(switch.default.as_deref());
     for ty in types {
-        if !out.iter().any(|(_, t)| *t == ty) {
-            out.push((variant_ident(schema, ty, out.len()), ty));
+        if out.iter().any(|(_, t)| *t == ty) {
+            continue;
         }
+        let mut name = variant_ident(schema, ty, out.len());
+        // The same type with other arguments needs a name of its own.
+        if out.iter().any(|(n, _)| *n == name) {
+            name = quote::format_ident!("{name}{}", out.len());
+        }
+        out.push((name, ty));
     }
     out
 }

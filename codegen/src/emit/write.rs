@@ -66,17 +66,22 @@ fn write_present(
     if let FieldType::Switch(switch) = &field.ty {
         return write_switch(schema, owner, field, switch, access, scope);
     }
-    let count_check = match &field.repeat {
+    let count_check = count_check(field, access, scope);
+    let body = write_list_or_one(schema, &field.ty, &field.repeat, access, name, scope);
+    quote!(#count_check #body)
+}
+
+/// Before writing a counted list: the count must equal the list's length. Counts computed from
+/// the stream (`_io`) cannot be checked before writing.
+fn count_check(field: &Field, list: &TokenStream, scope: &Scope) -> TokenStream {
+    let name = &field.id;
+    match &field.repeat {
         Repeat::Expr(count) => match scope.int(count) {
-            Ok(count) => {
-                quote!(rt::fields::check_count(#count, #access.len(), w).in_field(#name)?;)
-            }
+            Ok(count) => quote!(rt::fields::check_count(#count, #list.len(), w).in_field(#name)?;),
             Err(_) => quote!(),
         },
         _ => quote!(),
-    };
-    let body = write_list_or_one(schema, &field.ty, &field.repeat, access, name, scope);
-    quote!(#count_check #body)
+    }
 }
 
 fn write_list_or_one(
@@ -245,15 +250,7 @@ fn write_switch(
             None => quote!(_),
         };
         let variant = variant_for(&variants, ty);
-        let count_check = match &field.repeat {
-            Repeat::Expr(count) => match scope.int(count) {
-                Ok(count) => {
-                    quote!(rt::fields::check_count(#count, value.len(), w).in_field(#name)?;)
-                }
-                Err(_) => quote!(),
-            },
-            _ => quote!(),
-        };
+        let count_check = count_check(field, &quote!(value), scope);
         let body = write_list_or_one(schema, ty, &field.repeat, &quote!(value), name, scope);
         let mismatch = if variants.len() > 1 {
             let expected = variant.to_string();
