@@ -161,6 +161,9 @@ pub struct AttrSpec {
     /// skelcodec: how this field follows from the content (`objects.size`, `_sizeof - 4`).
     #[serde(rename = "-derived")]
     pub derived: Option<Value>,
+    /// skelcodec: stale bytes a stated size covers beyond the content (reported by `check()`).
+    #[serde(rename = "-slack")]
+    pub slack: Option<bool>,
     /// Any other key.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,

@@ -95,7 +95,7 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
         check_unique_ids(&fields, &at)?;
         let instances = instances
             .iter()
-            .map(|(id, spec)| lower_instance(id, spec, &at.key("instances").key(id)))
+            .map(|(id, spec)| lower_instance(&ctx, id, spec, &at.key("instances").key(id)))
             .collect::<Result<_, _>>()?;
         let def = &mut schema.types[index];
         def.fields = fields;
@@ -270,22 +270,44 @@ pub fn parse_expr(value: &Value, at: &YamlPath) -> Result<Expr, Located> {
     expr::parse(&text).map_err(|e| Located::new(at, format!("bad expression `{text}`: {e}")))
 }
 
-fn lower_instance(id: &str, spec: &AttrSpec, at: &YamlPath) -> Result<Instance, Located> {
+fn lower_instance(
+    ctx: &Context,
+    id: &str,
+    spec: &AttrSpec,
+    at: &YamlPath,
+) -> Result<Instance, Located> {
     check_identifier(id, at)?;
     reject_unknown_keys(&spec.other, at)?;
-    if spec.pos.is_some() {
-        return Err(Located::new(
-            &at.key("pos"),
-            "parse instances (`pos`) are not supported yet; only value instances (`value`)",
-        ));
-    }
-    let Some(value) = &spec.value else {
-        return Err(Located::new(at, "an instance needs a `value`"));
+    let kind = match (&spec.value, &spec.pos) {
+        (Some(value), None) => InstanceKind::Value(parse_expr(value, &at.key("value"))?),
+        (None, Some(pos)) => {
+            let ty = spec
+                .ty
+                .as_ref()
+                .and_then(Value::as_str)
+                .and_then(|t| ctx.builtin(t));
+            let Some(Builtin::Scalar(Scalar::Int(ty))) = ty else {
+                return Err(Located::new(
+                    &at.key("type"),
+                    "a `pos` instance must have an integer `type` (only look-ahead reads are supported)",
+                ));
+            };
+            InstanceKind::Peek {
+                pos: parse_expr(pos, &at.key("pos"))?,
+                ty,
+            }
+        }
+        _ => {
+            return Err(Located::new(
+                at,
+                "an instance needs either a `value` or a `pos` with an integer `type`",
+            ));
+        }
     };
     Ok(Instance {
         id: id.to_owned(),
         doc: spec.doc.clone(),
-        value: parse_expr(value, &at.key("value"))?,
+        kind,
         at: at.clone(),
     })
 }
@@ -450,6 +472,30 @@ impl Context {
                 "a `-derived` field cannot be repeated or conditional",
             ));
         }
+        let substream = match (&ty, &attr.size) {
+            (FieldType::User { .. } | FieldType::Switch(_), Some(size)) => {
+                Some(parse_expr(size, &at.key("size"))?)
+            }
+            _ => None,
+        };
+        let slack = attr.slack == Some(true);
+        if slack && !matches!(ty, FieldType::Bytes { .. }) {
+            return Err(Located::new(
+                &at.key("-slack"),
+                "`-slack` applies to raw bytes (no `type`)",
+            ));
+        }
+        // A literal count of fixed-size built-in elements is an array: `[f32; 16]`, not a Vec.
+        let (ty, repeat) = match (ty, repeat) {
+            (ty, Repeat::Expr(Expr::Int(n))) if is_builtin_fixed(&ty) && (0..=64).contains(&n) => (
+                FieldType::Array {
+                    elem: Box::new(ty),
+                    len: n as usize,
+                },
+                Repeat::None,
+            ),
+            other => other,
+        };
         Ok(Field {
             id: id.clone(),
             doc: attr.doc.clone(),
@@ -457,6 +503,8 @@ impl Context {
             cond,
             repeat,
             derived,
+            substream,
+            slack,
             at: at.clone(),
         })
     }
@@ -593,12 +641,6 @@ impl Context {
                         ),
                     ));
                 }
-                if attr.size.is_some() {
-                    return Err(Located::new(
-                        &at.key("size"),
-                        "`size` on a user type (a substream) is not supported yet",
-                    ));
-                }
                 Ok(FieldType::User { ty, args })
             }
         }
@@ -662,8 +704,29 @@ impl Context {
                 });
             }
         }
+        // Kaitai: a sized switch with no matching case keeps the bytes raw.
+        if default.is_none() && attr.size.is_some() {
+            default = Some(Box::new(FieldType::Bytes {
+                size: Size::Eos,
+                align: 1,
+            }));
+        }
         Ok(FieldType::Switch(Switch { on, cases, default }))
     }
+}
+
+/// Built-in values of a fixed size, which a literal count turns into an array.
+fn is_builtin_fixed(ty: &FieldType) -> bool {
+    matches!(
+        ty,
+        FieldType::Number(_)
+            | FieldType::Quat(_)
+            | FieldType::Vec3(_)
+            | FieldType::Str {
+                size: Size::Const(_),
+                align: 0 | 1
+            }
+    )
 }
 
 /// Splits `name(a, b)` into the name and argument expressions.

@@ -73,6 +73,11 @@ pub struct Field {
     pub repeat: Repeat,
     /// `-derived`: how the stored value follows from the content.
     pub derived: Option<Expr>,
+    /// `size` on a user type or switch: the value is read from a substream of this many bytes.
+    pub substream: Option<Expr>,
+    /// `-slack`: bytes a stated size covers beyond the content; `check()` reports them when
+    /// present and `normalize()` drops them.
+    pub slack: bool,
     /// Where it is declared.
     pub at: YamlPath,
 }
@@ -84,10 +89,25 @@ pub struct Instance {
     pub id: String,
     /// Documentation.
     pub doc: Option<String>,
-    /// The value.
-    pub value: Expr,
+    /// What it computes.
+    pub kind: InstanceKind,
     /// Where it is declared.
     pub at: YamlPath,
+}
+
+/// What an instance computes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InstanceKind {
+    /// `value`: an expression.
+    Value(Expr),
+    /// `pos` with an integer `type`: the integer at that stream position, read without moving
+    /// (a look-ahead while reading; -1 past the end of the stream).
+    Peek {
+        /// The position.
+        pos: Expr,
+        /// The integer read there.
+        ty: IntType,
+    },
 }
 
 /// An integer layout.
@@ -188,6 +208,13 @@ pub enum FieldType {
         /// Bytes on disk are rounded up to a multiple of this (`-align`).
         align: usize,
     },
+    /// A fixed number of fixed-size elements (`repeat-expr` with a literal count): `[T; N]`.
+    Array {
+        /// The element.
+        elem: Box<FieldType>,
+        /// The count.
+        len: usize,
+    },
     /// Fixed contents: checked on read, written as is, not stored.
     Contents(Vec<u8>),
     /// A user type with arguments for its parameters.
@@ -277,6 +304,7 @@ impl Schema {
                 size: Size::Const(n),
                 align,
             } if *align <= 1 => Some(*n),
+            FieldType::Array { elem, len } => Some(len * self.fixed_size_of(elem)?),
             FieldType::User { ty, args } if args.is_empty() => self.fixed_size(*ty),
             _ => None,
         }
@@ -290,7 +318,7 @@ impl Schema {
             return None;
         }
         def.fields.iter().try_fold(0, |total, field| {
-            if field.cond.is_some() || field.repeat != Repeat::None {
+            if field.cond.is_some() || field.repeat != Repeat::None || field.substream.is_some() {
                 return None;
             }
             Some(total + self.fixed_size_of(&field.ty)?)

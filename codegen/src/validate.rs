@@ -15,8 +15,16 @@ pub fn validate(schema: &Schema) -> Result<(), Located> {
         }
         let inspect = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
         for instance in &def.instances {
+            let value = match &instance.kind {
+                InstanceKind::Value(value) => value,
+                InstanceKind::Peek { pos, .. } => {
+                    let read = Scope::new(schema, ty, Mode::Read, def.fields.len());
+                    located(&instance.at.key("pos"), read.int(pos))?;
+                    continue;
+                }
+            };
             let at = instance.at.key("value");
-            match inspect.compile(&instance.value) {
+            match inspect.compile(value) {
                 Ok((_, Ty::Int | Ty::Float | Ty::Bool)) => {}
                 Ok(_) => {
                     return Err(Located::new(
@@ -53,6 +61,21 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
             )?;
         }
         Repeat::None | Repeat::Eos => {}
+    }
+    if let Some(size) = &field.substream {
+        if field.repeat != Repeat::None {
+            return Err(Located::new(
+                &at.key("size"),
+                "`size` on a repeated user type is not supported yet: wrap the element in a type",
+            ));
+        }
+        located(&at.key("size"), read.int(size))?;
+    }
+    if field.slack && field.cond.is_some() {
+        return Err(Located::new(
+            &at.key("-slack"),
+            "a `-slack` field cannot be conditional",
+        ));
     }
     if let Some(derived) = &field.derived {
         let inspect = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());

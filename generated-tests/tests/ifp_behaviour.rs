@@ -137,7 +137,7 @@ fn anpk_fixture_decodes_headers_and_frames() {
     assert_eq!(sizes, [44, 48, 48, 44]);
     let zero = &walk.objects[1];
     assert_eq!((zero.num_frames, zero.keyframes.is_none()), (0, true));
-    assert_eq!(walk.objects[2].extra_words, Some(vec![7, -1]));
+    assert_eq!(walk.objects[2].extra_words, Some([7, -1]));
     assert_eq!(walk.objects[0].bone_tag, Some(0));
     let Some(keys) = &walk.objects[0].keyframes else {
         panic!("frames")

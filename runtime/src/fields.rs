@@ -83,13 +83,13 @@ pub fn read_to_eos<'a, T>(
 pub fn read_until<'a, T>(
     r: &mut Reader<'a>,
     mut read: impl FnMut(&mut Reader<'a>) -> Result<T>,
-    mut done: impl FnMut(&T) -> bool,
+    mut done: impl FnMut(&T, &Reader<'a>) -> bool,
 ) -> Result<Vec<T>> {
     let mut items = Vec::new();
     loop {
         let start = r.pos();
         let item = read(r).at_index(items.len())?;
-        let finished = done(&item);
+        let finished = done(&item, r);
         items.push(item);
         if finished {
             return Ok(items);
@@ -154,6 +154,45 @@ pub fn array_mut<const K: usize, const N: usize>(b: &mut [u8; N], at: usize) -> 
     let (chunk, _) = b[at..]
         .split_first_chunk_mut::<K>()
         .expect("offsets come from the schema");
+    chunk
+}
+
+/// Reads a value from a substream of `len` bytes (Kaitai `size` on a user type). The value
+/// must consume the whole substream: bytes it leaves would be lost on writing, so a schema
+/// ends such types with a `size-eos` field when stale bytes can follow.
+pub fn read_sub<'a, T>(
+    r: &mut Reader<'a>,
+    len: i64,
+    read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+) -> Result<T> {
+    let len = length(len, r)?;
+    let mut sub = r.sub(len)?;
+    let value = read(&mut sub)?;
+    if sub.is_eof() {
+        Ok(value)
+    } else {
+        Err(sub.error(ErrorKind::Invalid(format!(
+            "{} of the {len} bytes given by the size were not read; end the type with a `size-eos` field to keep them",
+            sub.remaining()
+        ))))
+    }
+}
+
+/// The `K` bytes at `pos` without moving the reader (a look-ahead); `None` past the end.
+#[inline]
+pub fn peek<const K: usize>(r: &Reader<'_>, pos: i64) -> Option<[u8; K]> {
+    let mut ahead = r.clone();
+    ahead.seek(usize::try_from(pos).ok()?).ok()?;
+    ahead.array::<K>().ok()
+}
+
+/// `K` new bytes at the end of the writer, to encode a fixed-size value into.
+#[inline]
+pub fn reserve_array<const K: usize>(w: &mut Writer) -> &mut [u8; K] {
+    let (chunk, _) = w
+        .reserve_slice(K)
+        .split_first_chunk_mut::<K>()
+        .expect("exactly K bytes were reserved");
     chunk
 }
 
@@ -239,7 +278,7 @@ mod tests {
     #[test]
     fn eos_and_until() {
         let data = [1, 2, 0, 7];
-        let items = read_until(&mut Reader::new(&data), |r| r.read_u8(), |b| *b == 0).unwrap();
+        let items = read_until(&mut Reader::new(&data), |r| r.read_u8(), |b, _| *b == 0).unwrap();
         assert_eq!(items, [1, 2, 0]);
         let items = read_to_eos(&mut Reader::new(&data), |r| r.read_u8()).unwrap();
         assert_eq!(items, data);

@@ -15,7 +15,7 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
     let mut needs: Vec<bool> = schema
         .types
         .iter()
-        .map(|t| t.fields.iter().any(|f| f.derived.is_some()))
+        .map(|t| t.fields.iter().any(|f| f.derived.is_some() || f.slack))
         .collect();
     // Propagate to containing types until nothing changes.
     loop {
@@ -146,6 +146,13 @@ pub fn derived_impl(schema: &Schema, ty: usize, needs: &[bool]) -> TokenStream {
             let computed = #computed;
             self.#ident = rt::arith::narrow(computed, 0).in_field(#name)?;
         });
+    }
+    for field in def.fields.iter().filter(|f| f.slack) {
+        let ident = field_ident(&field.id);
+        let name = &field.id;
+        compares.push(quote!(c.compare(#name, self.#ident.0.len() as i128, 0);));
+        // Dropped first: the sizes recomputed below must no longer cover these bytes.
+        recomputes.insert(0, quote!(self.#ident.0.clear();));
     }
     let check_children = def
         .fields

@@ -438,7 +438,21 @@ impl<'s> Scope<'s> {
             // Instances are inlined so that readers, which have no `self` yet, can use them.
             let mut inner = self.clone();
             inner.depth += 1;
-            let (tokens, ty) = inner.compile(&instance.value)?;
+            let (tokens, ty) = match &instance.kind {
+                InstanceKind::Value(value) => inner.compile(value)?,
+                InstanceKind::Peek { pos, ty } => {
+                    if self.mode != Mode::Read {
+                        return Err(ExprError::NeedsStream);
+                    }
+                    let pos = inner.int(pos)?;
+                    let size = usize::from(ty.bytes);
+                    let value = super::scalar::decode(Scalar::Int(*ty), quote!(b));
+                    (
+                        quote!(rt::fields::peek::<#size>(r, #pos).map_or(-1, |b| #value as i64)),
+                        Ty::Int,
+                    )
+                }
+            };
             return Ok(Place {
                 tokens,
                 ty,
@@ -594,6 +608,7 @@ pub fn element_ty(schema: &Schema, ty: &FieldType) -> Ty {
         FieldType::Bytes { .. } | FieldType::Contents(_) => Ty::Bytes,
         FieldType::User { ty, .. } => Ty::User(*ty),
         FieldType::Switch(_) => Ty::Switch,
+        FieldType::Array { elem, .. } => Ty::Array(Box::new(element_ty(schema, elem))),
     }
 }
 

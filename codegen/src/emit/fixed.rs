@@ -35,6 +35,11 @@ pub fn decode_at(schema: &Schema, ty: &FieldType, offset: usize) -> TokenStream 
             let name = type_ident(&schema.types[*ty].id);
             quote!(#name::decode(&rt::fields::bytes_at(b, #offset)))
         }
+        FieldType::Array { elem, len } => {
+            let size = schema.fixed_size_of(elem).unwrap_or(0);
+            let items = (0..*len).map(|i| decode_at(schema, elem, offset + i * size));
+            quote!([#(#items),*])
+        }
         _ => unreachable!("only fixed-size types are decoded at an offset"),
     }
 }
@@ -67,6 +72,12 @@ pub fn encode_at(
             quote!(#(#parts)*)
         }
         FieldType::Str { .. } => quote!(b[#offset..#end].copy_from_slice(#value.as_bytes());),
+        FieldType::Array { elem, len } => {
+            let size = schema.fixed_size_of(elem).unwrap_or(0);
+            let items =
+                (0..*len).map(|i| encode_at(schema, elem, quote!(#value[#i]), offset + i * size));
+            quote!(#(#items)*)
+        }
         FieldType::User { .. } => {
             let inner = schema.fixed_size_of(ty).unwrap_or(0);
             quote!(#value.encode(rt::fields::array_mut::<#inner, _>(b, #offset));)

@@ -16,7 +16,7 @@ use quote::quote;
 
 use self::expr::{Mode, Scope, Ty};
 use self::names::{field_ident, type_ident};
-use crate::model::{FieldType, Repeat, Schema};
+use crate::model::{FieldType, InstanceKind, Repeat, Schema};
 
 /// All items generated for a schema: to be placed in a module of their own.
 pub fn schema_items(schema: &Schema) -> TokenStream {
@@ -165,10 +165,14 @@ fn switch_items(
 fn instance_methods(schema: &Schema, ty: usize) -> TokenStream {
     let def = &schema.types[ty];
     let scope = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
-    let methods = def.instances.iter().map(|instance| {
+    let methods = def.instances.iter().filter_map(|instance| {
+        // Look-ahead instances exist only while reading.
+        let InstanceKind::Value(value) = &instance.kind else {
+            return None;
+        };
         let ident = field_ident(&instance.id);
         let (body, ty) = scope
-            .compile(&instance.value)
+            .compile(value)
             .unwrap_or_else(|e| panic!("validated instance failed to compile: {}", e.message()));
         let ret = match ty {
             Ty::Int => quote!(i64),
@@ -177,17 +181,14 @@ fn instance_methods(schema: &Schema, ty: usize) -> TokenStream {
         };
         let doc = types::docs(
             instance.doc.as_deref(),
-            &[format!(
-                "Value: `{}`.",
-                crate::expr::to_source(&instance.value)
-            )],
+            &[format!("Value: `{}`.", crate::expr::to_source(value))],
         );
-        quote! {
+        Some(quote! {
             #doc
             pub fn #ident(&self) -> #ret {
                 #body
             }
-        }
+        })
     });
     quote!(#(#methods)*)
 }

@@ -57,6 +57,13 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, scope: &Scope) -> To
         FieldType::Switch(switch) => read_switch(schema, owner, field, switch, scope),
         ty => read_repeated(schema, ty, &field.repeat, scope),
     };
+    let read = match &field.substream {
+        Some(size) => {
+            let len = checked(scope.int(size));
+            quote!(rt::fields::read_sub(r, #len, |r| #read))
+        }
+        None => read,
+    };
     match &field.cond {
         None => read,
         Some(cond) => {
@@ -92,7 +99,7 @@ fn read_repeated(schema: &Schema, ty: &FieldType, repeat: &Repeat, scope: &Scope
             let one = read_one(schema, ty, scope);
             let elem = super::expr::element_ty(schema, ty);
             let done = checked(scope.with_element(quote!(item), elem).bool(until));
-            quote!(rt::fields::read_until(r, |r| #one, |item| #done))
+            quote!(rt::fields::read_until(r, |r| #one, |item, r| #done))
         }
     }
 }
@@ -129,7 +136,7 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
             let value = scalar::decode(Scalar::Int(*raw), quote!(b));
             quote!(r.array().map(|b| #name::from_raw(#value as i64)))
         }
-        FieldType::Quat(_) | FieldType::Vec3(_) => {
+        FieldType::Quat(_) | FieldType::Vec3(_) | FieldType::Array { .. } => {
             let size = schema.fixed_size_of(ty).unwrap_or(0);
             let value = decode_at(schema, ty, 0);
             quote!(r.array::<#size>().map(|b| { let b = &b; #value }))

@@ -50,6 +50,10 @@ pub fn element_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType
             let name = switch_enum_ident(schema, owner, field);
             quote!(#name)
         }
+        FieldType::Array { elem, len } => {
+            let one = element_type(schema, owner, field, elem);
+            quote!([#one; #len])
+        }
     }
 }
 

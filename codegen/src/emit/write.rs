@@ -63,12 +63,25 @@ fn write_present(
     scope: &Scope,
 ) -> TokenStream {
     let name = &field.id;
+    let substream_check = substream_check(field, access, scope);
     if let FieldType::Switch(switch) = &field.ty {
-        return write_switch(schema, owner, field, switch, access, scope);
+        let body = write_switch(schema, owner, field, switch, access, scope);
+        return quote!(#substream_check #body);
     }
     let count_check = count_check(field, access, scope);
     let body = write_list_or_one(schema, &field.ty, &field.repeat, access, name, scope);
-    quote!(#count_check #body)
+    quote!(#substream_check #count_check #body)
+}
+
+/// Before writing a value read from a substream: its length must be the size the reader uses.
+fn substream_check(field: &Field, access: &TokenStream, scope: &Scope) -> TokenStream {
+    let name = &field.id;
+    match field.substream.as_ref().map(|size| scope.int(size)) {
+        Some(Ok(len)) => {
+            quote!(rt::fields::check_len(#len, #access.encoded_len(), w).in_field(#name)?;)
+        }
+        _ => quote!(),
+    }
 }
 
 /// Before writing a counted list: the count must equal the list's length. Counts computed from
@@ -147,14 +160,13 @@ fn write_one(
                 w.bytes(&#bytes);
             }
         }
-        FieldType::Quat(s) | FieldType::Vec3(s) => {
-            let quat = matches!(ty, FieldType::Quat(_));
-            let parts = scalar::components(quat).iter().map(|c| {
-                let c = quote::format_ident!("{c}");
-                let bytes = scalar::encode(*s, quote!(#access.#c));
-                quote!(w.bytes(&#bytes);)
-            });
-            quote!(#(#parts)*)
+        FieldType::Quat(_) | FieldType::Vec3(_) | FieldType::Array { .. } => {
+            let size = schema.fixed_size_of(ty).unwrap_or(0);
+            let statements = encode_at(schema, ty, access.clone(), 0);
+            quote! {
+                let b = rt::fields::reserve_array::<#size>(w);
+                #statements
+            }
         }
         FieldType::Str {
             size: Size::Const(_),
