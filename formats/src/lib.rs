@@ -7,6 +7,11 @@ pub use registry::{
     EncodeError, FORMAT_KEY, Format, Registered, VALUE_KEY, by_id, detect, formats,
 };
 
+/// RenderWare DFF models: clumps, geometries and their Skin PLG.
+pub mod dff {
+    skelcodec_macros::codec!("../schemas/dff.ksy");
+}
+
 /// GTA animation packages: `ANPK` (III, Vice City) and `ANP3` (San Andreas).
 pub mod ifp {
     skelcodec_macros::codec!("../schemas/ifp.ksy");

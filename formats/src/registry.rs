@@ -99,7 +99,10 @@ impl<C: Codec> Format for Registered<C> {
 
 /// Every format this crate exports.
 pub fn formats() -> &'static [&'static dyn Format] {
-    static FORMATS: [&dyn Format; 1] = [&Registered::<crate::ifp::Ifp>::new()];
+    static FORMATS: [&dyn Format; 2] = [
+        &Registered::<crate::ifp::Ifp>::new(),
+        &Registered::<crate::dff::Dff>::new(),
+    ];
     &FORMATS
 }
 

@@ -95,6 +95,9 @@ pub struct Scope<'s> {
     visible_fields: usize,
     /// The `_` of `repeat-until` or `sum`: its Rust name and type.
     element: Option<(TokenStream, Ty)>,
+    /// Set when compiling an instance of another value (`structure.version`): that value's
+    /// place, through which its fields are reached.
+    owner: Option<TokenStream>,
     depth: usize,
 }
 
@@ -107,6 +110,7 @@ impl<'s> Scope<'s> {
             mode,
             visible_fields,
             element: None,
+            owner: None,
             depth: 0,
         }
     }
@@ -376,11 +380,12 @@ impl<'s> Scope<'s> {
             }
             "_index" => return invalid("`_index` is not supported yet"),
             "_sizeof" => {
+                let value = self.owner.clone().unwrap_or_else(|| quote!(self));
                 return if self.mode == Mode::Read {
                     invalid("`_sizeof` is not known while reading; use it in `-derived`")
                 } else {
                     Ok(Place {
-                        tokens: quote!((self.encoded_len() as i64)),
+                        tokens: quote!((#value.encoded_len() as i64)),
                         ty: Ty::Int,
                         field: None,
                         optional: false,
@@ -401,9 +406,10 @@ impl<'s> Scope<'s> {
                 return invalid(format!("`{name}` has fixed `contents` and holds no value"));
             }
             let ident = field_ident(name);
-            let tokens = match self.mode {
-                Mode::Read => quote!(#ident),
-                Mode::Write | Mode::Inspect => quote!(self.#ident),
+            let tokens = match (&self.owner, self.mode) {
+                (Some(owner), _) => quote!(#owner.#ident),
+                (None, Mode::Read) => quote!(#ident),
+                (None, Mode::Write | Mode::Inspect) => quote!(self.#ident),
             };
             return Ok(Place {
                 tokens,
@@ -502,8 +508,23 @@ impl<'s> Scope<'s> {
             ("to_i", Ty::Bool) => simple(quote!(i64::from(#tokens)), Ty::Int),
             (_, Ty::User(ty)) => {
                 let def = &self.schema.types[*ty];
+                if let Some(instance) = def.instances.iter().find(|i| i.id == attr) {
+                    let InstanceKind::Value(value) = &instance.kind else {
+                        return invalid(format!(
+                            "`{attr}` is a look-ahead; only its own type can use it"
+                        ));
+                    };
+                    let mut inner = Scope::new(self.schema, *ty, Mode::Inspect, def.fields.len());
+                    inner.owner = Some(tokens.clone());
+                    inner.depth = self.depth + 1;
+                    let (tokens, ty) = inner.compile(value)?;
+                    return simple(tokens, ty);
+                }
                 let Some(field) = def.fields.iter().find(|f| f.id == attr) else {
-                    return invalid(format!("type `{}` has no field `{attr}`", def.id));
+                    return invalid(format!(
+                        "type `{}` has no field or instance `{attr}`",
+                        def.id
+                    ));
                 };
                 let ident = field_ident(attr);
                 Ok(Place {
