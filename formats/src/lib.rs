@@ -2,6 +2,7 @@
 //! tools pick one by magic, extension or id.
 
 mod registry;
+pub mod rw;
 
 pub use registry::{
     EncodeError, FORMAT_KEY, Format, Registered, VALUE_KEY, by_id, detect, formats,

@@ -7,7 +7,8 @@ const MAX_HEX_CHARS: usize = 64;
 /// Hex digits kept at the start of a shortened byte string.
 const HEAD_HEX_CHARS: usize = 32;
 
-/// Renders any serializable value as YAML for snapshot tests, shortening every sequence longer than `max_items` to
+/// Renders any serializable value as YAML for snapshot tests, shortening every sequence longer than
+/// `max_items` (and than 16 items, so small fixed arrays stay whole) to
 /// a map { len: N, first: [first max_items items], crc32: "8-hex-digit CRC-32 of the whole sequence's canonical YAML text" },
 /// and every hex string (RawBytes) longer than 64 chars likewise to { bytes: N, head: first 32 hex chars, crc32: CRC-32 of the bytes }.
 ///
@@ -20,9 +21,12 @@ pub fn summarize<T: serde::Serialize>(value: &T, max_items: usize) -> String {
     rendered.unwrap_or_else(|e| format!("# cannot summarize: {e}\n"))
 }
 
+/// Short sequences (a matrix, four weights) stay whole: shortening them hides more than it saves.
+const WHOLE_UP_TO: usize = 16;
+
 fn shorten(value: Value, max_items: usize) -> Value {
     match value {
-        Value::Sequence(items) if items.len() > max_items => {
+        Value::Sequence(items) if items.len() > max_items.max(WHOLE_UP_TO) => {
             let crc = crc_hex(serde_yaml::to_string(&items).unwrap_or_default().as_bytes());
             let len = items.len();
             let first: Vec<Value> = items
@@ -136,9 +140,13 @@ mod tests {
 
     #[test]
     fn nested_sequences_are_shortened_inside_kept_items() {
-        let nested: Vec<Vec<u8>> = vec![(0..10).collect(), vec![1]];
+        let nested: Vec<Vec<u8>> = vec![(0..20).collect(), vec![1; 16]];
         let v: Value = serde_yaml::from_str(&summarize(&nested, 2)).unwrap();
-        assert_eq!(v[0]["len"], Value::from(10u64));
-        assert_eq!(v[1], Value::Sequence(vec![1u8.into()]));
+        assert_eq!(v[0]["len"], Value::from(20u64));
+        assert_eq!(
+            v[1],
+            Value::Sequence(vec![1u8.into(); 16]),
+            "16 items stay whole"
+        );
     }
 }

@@ -1,0 +1,122 @@
+//! Decoded views of RenderWare values that the schema keeps in their stored form.
+
+use crate::dff::{
+    Dff, GeometryPluginBody, GeometryStruct, Skin, SkinBone, SkinLayout, SkinNativeBody,
+};
+
+/// A RenderWare version 0x3MNRR as `3.M.N.RR` (0x36003 → `3.6.0.3`).
+pub fn version_text(version: i64) -> String {
+    format!(
+        "{}.{}.{}.{}",
+        (version >> 16) & 0xf,
+        (version >> 12) & 0xf,
+        (version >> 8) & 0xf,
+        version & 0xff
+    )
+}
+
+impl GeometryStruct {
+    /// The geometry's RenderWare version as `3.M.N.RR`.
+    pub fn version_text(&self) -> String {
+        version_text(self.version())
+    }
+}
+
+impl SkinBone {
+    /// The inverse bind matrix as 4 rows of 4.
+    pub fn matrix(&self) -> [[f32; 4]; 4] {
+        let m = &self.inverse_bind_matrix;
+        std::array::from_fn(|row| std::array::from_fn(|col| m[row * 4 + col]))
+    }
+}
+
+/// The parts of a skin every layout has.
+#[derive(Debug, Clone, Copy)]
+pub struct SkinView<'a> {
+    /// Bones in the skeleton.
+    pub num_bones: u8,
+    /// Bone indices used by the skin.
+    pub used_bones: &'a [u8],
+    /// Maximum non-zero weights per vertex (0: count them).
+    pub max_weights_per_vertex: u8,
+    /// Per vertex, four bone indices; empty for native skins, which keep them in native data.
+    pub vertex_bone_indices: &'a [crate::dff::VertexBones],
+    /// Per vertex, four weights; empty for native skins.
+    pub vertex_weights: &'a [crate::dff::VertexWeights],
+    /// One inverse bind matrix per bone.
+    pub bones: &'a [SkinBone],
+}
+
+impl Skin {
+    /// The common view of the skin, or `None` for a native platform kept raw.
+    pub fn view(&self) -> Option<SkinView<'_>> {
+        match &self.layout {
+            SkinLayout::SkinPlain(skin) => Some(SkinView {
+                num_bones: skin.num_bones,
+                used_bones: &skin.used_bones,
+                max_weights_per_vertex: skin.max_weights_per_vertex,
+                vertex_bone_indices: &skin.vertex_bone_indices,
+                vertex_weights: &skin.vertex_weights,
+                bones: &skin.bones,
+            }),
+            SkinLayout::SkinNative(native) => match &native.body {
+                SkinNativeBody::SkinPs2(skin) => Some(SkinView {
+                    num_bones: skin.num_bones,
+                    used_bones: &skin.used_bones,
+                    max_weights_per_vertex: skin.max_weights_per_vertex,
+                    vertex_bone_indices: &[],
+                    vertex_weights: &[],
+                    bones: &skin.bones,
+                }),
+                SkinNativeBody::Raw(_) => None,
+            },
+        }
+    }
+}
+
+/// A skin found in a model, with what it was read with.
+#[derive(Debug, Clone, Copy)]
+pub struct FoundSkin<'a> {
+    /// Index of the clump in the file.
+    pub clump: usize,
+    /// Index of the geometry in its clump's geometry list.
+    pub geometry: usize,
+    /// The geometry's struct: vertex count, version, native flag.
+    pub geometry_struct: &'a GeometryStruct,
+    /// The skin.
+    pub skin: &'a Skin,
+}
+
+impl Dff {
+    /// Every Skin PLG of every geometry of every clump.
+    pub fn skins(&self) -> Vec<FoundSkin<'_>> {
+        let mut found = Vec::new();
+        for (clump_index, clump) in self.clumps.iter().enumerate() {
+            for (geometry_index, geometry) in clump.geometry_list.geometries.iter().enumerate() {
+                for plugin in &geometry.extension.body.plugins {
+                    if let GeometryPluginBody::Skin(skin) = &plugin.body {
+                        found.push(FoundSkin {
+                            clump: clump_index,
+                            geometry: geometry_index,
+                            geometry_struct: &geometry.structure,
+                            skin,
+                        });
+                    }
+                }
+            }
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_read_as_text() {
+        assert_eq!(version_text(0x36003), "3.6.0.3");
+        assert_eq!(version_text(0x33002), "3.3.0.2");
+        assert_eq!(version_text(0x31000), "3.1.0.0");
+    }
+}

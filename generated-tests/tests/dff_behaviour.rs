@@ -1,0 +1,242 @@
+//! The DFF codec on real and hand-built models: every skin decodes into sane typed values,
+//! the Skin reader works on its own with parameters, and size disagreements are reported.
+
+use std::path::{Path, PathBuf};
+
+use skelcodec_formats::dff::*;
+use skelcodec_formats::rw::{FoundSkin, version_text};
+use skelcodec_runtime::{Reader, Writer};
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/dff")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn corpus_files() -> Vec<PathBuf> {
+    let Some(dir) = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
+        eprintln!("skipping: no corpus (set SKELCODEC_CORPUS or provide ../shared/corpus)");
+        return Vec::new();
+    };
+    let mut files: Vec<_> = std::fs::read_dir(dir.join("rw/dff"))
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("dff")));
+    files.sort();
+    files
+}
+
+/// The invariants every skin must satisfy; returns a description of the layout seen.
+fn assert_sane_skin(name: &str, found: &FoundSkin<'_>) -> &'static str {
+    let skin = found.skin;
+    let view = skin.view().expect("known layout");
+    let num_vertices = found.geometry_struct.num_vertices as usize;
+    assert_eq!(view.bones.len(), usize::from(view.num_bones), "{name}");
+    let layout = match &skin.layout {
+        SkinLayout::SkinNative(_) => "native ps2",
+        SkinLayout::SkinPlain(plain) if plain.num_used_bones == 0 => "old",
+        SkinLayout::SkinPlain(plain) => match &plain.split {
+            Some(split) if split.num_meshes != 0 => "new with split data",
+            _ => "new",
+        },
+    };
+    if !matches!(skin.layout, SkinLayout::SkinNative(_)) {
+        assert_eq!(
+            view.vertex_weights.len(),
+            num_vertices,
+            "{name}: one weight set per vertex"
+        );
+        assert_eq!(view.vertex_bone_indices.len(), num_vertices, "{name}");
+        if view.max_weights_per_vertex > 0 {
+            // Real exporters leave a few vertices unnormalized (sa_sweet: 117 of 21650, some
+            // all zero), so the sum must be 1 for nearly all vertices and never exceed 1.
+            let mut unnormalized = 0;
+            for (v, w) in view.vertex_weights.iter().enumerate() {
+                assert!(
+                    w.weights.iter().all(|x| (0.0..=1.0 + 1e-3).contains(x)),
+                    "{name}: vertex {v} {w:?}"
+                );
+                let sum: f32 = w.weights.iter().sum();
+                assert!(sum <= 1.0 + 1e-3, "{name}: vertex {v} weights sum to {sum}");
+                if (sum - 1.0).abs() >= 1e-3 {
+                    unnormalized += 1;
+                }
+            }
+            assert!(
+                unnormalized * 100 <= num_vertices,
+                "{name}: {unnormalized} of {num_vertices} vertices have weights that do not sum to 1"
+            );
+            if unnormalized > 0 {
+                println!(
+                    "{name}: {unnormalized} of {num_vertices} vertices are not normalized in the file"
+                );
+            }
+        }
+    }
+    for (b, bone) in view.bones.iter().enumerate() {
+        let m = bone.matrix();
+        for i in 0..3 {
+            for j in 0..3 {
+                let dot: f32 = (0..3).map(|k| m[i][k] * m[j][k]).sum();
+                let want = if i == j { 1.0 } else { 0.0 };
+                assert!(
+                    (dot - want).abs() < 0.02,
+                    "{name}: bone {b} rotation rows {i},{j} dot {dot}"
+                );
+            }
+        }
+        if layout == "old" {
+            assert_eq!(bone.marker, Some(0xDEAD_DEAD), "{name}: bone {b}");
+        }
+    }
+    layout
+}
+
+#[test]
+fn every_corpus_skin_decodes_to_sane_values() {
+    let mut skins = 0;
+    for path in corpus_files() {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(&path).unwrap();
+        let model = Dff::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(model.to_bytes().unwrap(), bytes, "{name}: round trip");
+        for found in model.skins() {
+            let layout = assert_sane_skin(&name, &found);
+            println!("{name}: skin of geometry {} is {layout}", found.geometry);
+            skins += 1;
+        }
+    }
+    println!("{skins} skins checked");
+}
+
+/// Re-encodes a skin on its own and decodes the bytes with the standalone reader.
+fn standalone_round_trip(found: &FoundSkin<'_>, original: &[u8]) {
+    let g = found.geometry_struct;
+    let (vertices, version, native) = (i64::from(g.num_vertices), g.version(), g.is_native());
+    let mut w = Writer::new();
+    found
+        .skin
+        .write_to(&mut w, vertices, version, native)
+        .unwrap();
+    let payload = w.into_bytes();
+    assert!(
+        original
+            .windows(payload.len())
+            .any(|window| window == payload),
+        "the skin payload is a run of the original file"
+    );
+    let alone = Skin::read_from(&mut Reader::new(&payload), vertices, version, native).unwrap();
+    assert_eq!(&alone, found.skin);
+}
+
+#[test]
+fn the_skin_reader_works_on_its_own_with_parameters() {
+    let bytes = fixture("skin_new_layout_split.dff");
+    let model = Dff::read(&bytes).unwrap();
+    for found in model.skins() {
+        standalone_round_trip(&found, &bytes);
+    }
+    for path in corpus_files() {
+        let bytes = std::fs::read(&path).unwrap();
+        for found in Dff::read(&bytes).unwrap().skins() {
+            standalone_round_trip(&found, &bytes);
+        }
+    }
+}
+
+#[test]
+fn fixtures_decode_to_the_values_they_were_built_with() {
+    let model = Dff::read(&fixture("skin_new_layout_split.dff")).unwrap();
+    let skins = model.skins();
+    assert_eq!(skins.len(), 1);
+    let g = skins[0].geometry_struct;
+    assert_eq!(
+        (g.version_text(), g.num_vertices, g.is_native()),
+        ("3.6.0.3".into(), 5, false)
+    );
+    let SkinLayout::SkinPlain(skin) = &skins[0].skin.layout else {
+        panic!("plain")
+    };
+    assert_eq!(
+        (
+            skin.num_bones,
+            skin.num_used_bones,
+            skin.max_weights_per_vertex
+        ),
+        (3, 3, 2)
+    );
+    assert_eq!(skin.used_bones, [0, 1, 2]);
+    let split = skin.split.as_ref().expect("split data");
+    assert_eq!(
+        (split.bone_limit, split.num_meshes, split.rle_size),
+        (2, 2, 3)
+    );
+    assert_eq!(split.remap_indices.as_deref(), Some(&[0u8, 1, 2][..]));
+    let rle: Vec<_> = split
+        .rle
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|r| (r.first, r.count))
+        .collect();
+    assert_eq!(rle, [(0, 2), (2, 1), (1, 1)]);
+
+    let old = Dff::read(&fixture("skin_old_layout_pre31.dff")).unwrap();
+    let found = &old.skins()[0];
+    assert_eq!(found.geometry_struct.library_id, 0x310);
+    assert_eq!(found.geometry_struct.version_text(), "3.1.0.0");
+    assert!(found.geometry_struct.surface_properties.is_some());
+    assert_eq!(
+        old.clumps[0].info.num_lights, None,
+        "pre-3.1 clump struct holds only the atomic count"
+    );
+    assert_eq!(assert_sane_skin("pre31", found), "old");
+
+    let two = Dff::read(&fixture("two_clumps.dff")).unwrap();
+    assert_eq!(two.clumps.len(), 2);
+    assert!(two.tail.0.is_empty());
+    let padded = Dff::read(&fixture("skin_new_layout_nosplit.dff")).unwrap();
+    assert_eq!((padded.clumps.len(), padded.tail.0.len()), (1, 2048 - 922));
+}
+
+#[test]
+fn check_reports_a_skin_whose_stated_size_disagrees() {
+    let bytes = fixture("skin_size_overstated.dff");
+    let mut model = Dff::read(&bytes).unwrap();
+    let found: Vec<String> = model.check().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        found,
+        [
+            "clumps[0].geometry_list.geometries[0].extension.body.plugins[0].body.stale: stored 8, computed 0"
+        ]
+    );
+    model.normalize().unwrap();
+    assert!(model.check().is_empty());
+    assert_eq!(model.to_bytes().unwrap().len(), bytes.len() - 8);
+    // The clean fixtures have no disagreements at all.
+    assert!(
+        Dff::read(&fixture("skin_new_layout_split.dff"))
+            .unwrap()
+            .check()
+            .is_empty()
+    );
+}
+
+#[test]
+fn versions_unpack_per_librw() {
+    assert_eq!(version_text(0x36003), "3.6.0.3");
+    let model = Dff::read(&fixture("skin_old_layout_rw33.dff")).unwrap();
+    let g = model.skins()[0].geometry_struct;
+    assert_eq!((g.library_id, g.version()), (0x0C02_FFFF, 0x33002));
+}
+
+#[test]
+fn truncated_models_fail_with_offset_and_path() {
+    let bytes = fixture("skin_new_layout_split.dff");
+    for len in (0..bytes.len()).step_by(7) {
+        let err = Dff::read(&bytes[..len]).expect_err("truncated");
+        assert!(err.offset() <= len as u64, "{err}");
+        assert!(len < 12 || !err.path().is_empty(), "{len}: {err}");
+    }
+}
