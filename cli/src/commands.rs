@@ -31,16 +31,25 @@ pub fn decode(
     forced: Option<&str>,
     syntax: DocumentSyntax,
     output: Option<&Path>,
+    select: Option<&str>,
 ) -> Result<ExitCode, CliError> {
     let forced = forced_format(forced)?;
     let bytes = read(file)?;
     let format = format_of(file, &bytes, forced)?;
-    let document = format
+    let mut document = format
         .decode_json(&bytes)
         .map_err(|source| CliError::Decode {
             path: file.to_owned(),
             source,
         })?;
+    if let Some(pattern) = select {
+        let value = &document[skelcodec_formats::VALUE_KEY];
+        let parts = crate::select::select(value, pattern)
+            .into_iter()
+            .map(|(path, value)| serde_json::json!({ "path": path, "value": value }))
+            .collect();
+        document = serde_json::Value::Array(parts);
+    }
     let mut text = match syntax {
         // Serializing a serde_json::Value cannot fail: its keys are always strings.
         DocumentSyntax::Json => {

@@ -7,6 +7,7 @@
 mod commands;
 mod error;
 mod io;
+mod select;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -53,6 +54,10 @@ enum Command {
         /// Write the document to this file instead of standard output
         #[arg(short, long, value_name = "OUT")]
         output: Option<PathBuf>,
+        /// Print only the parts at this dotted path, each with its field path; `*` matches one
+        /// level, `**` any number (`--path '**.skin'` prints every skin of a model)
+        #[arg(long, value_name = "PATH")]
+        path: Option<String>,
         #[command(flatten)]
         format: FormatArg,
     },
@@ -114,6 +119,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             json: _,
             yaml,
             output,
+            path,
             format,
         } => {
             let syntax = if yaml {
@@ -121,7 +127,13 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             } else {
                 DocumentSyntax::Json
             };
-            commands::decode(&file, format.id.as_deref(), syntax, output.as_deref())
+            commands::decode(
+                &file,
+                format.id.as_deref(),
+                syntax,
+                output.as_deref(),
+                path.as_deref(),
+            )
         }
         Command::Encode {
             document,

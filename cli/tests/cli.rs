@@ -375,3 +375,43 @@ fn corpus_ifp_files_are_byte_exact() {
     assert_exit(&output, 0);
     eprintln!("corpus: {summary}");
 }
+
+const DFF_FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../generated-tests/fixtures/dff/"
+);
+
+#[test]
+fn dff_models_round_trip_and_their_skins_can_be_printed_alone() {
+    let output = skelcodec(&[&"roundtrip", &DFF_FIXTURES]);
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output).lines().last(), Some("6/6 byte-exact"));
+
+    let model = Path::new(DFF_FIXTURES).join("two_clumps.dff");
+    let output = skelcodec(&[&"decode", &"--path", &"**.skin", &model]);
+    assert_exit(&output, 0);
+    let skins: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let paths: Vec<&str> = skins
+        .as_array()
+        .expect("a list of matches")
+        .iter()
+        .map(|m| m["path"].as_str().expect("path"))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "clumps[0].geometry_list.geometries[0].extension.body.plugins[0].body.skin",
+            "clumps[1].geometry_list.geometries[0].extension.body.plugins[0].body.skin",
+        ]
+    );
+    assert!(skins[0]["value"]["layout"]["skin_plain"]["bones"].is_array());
+
+    let overstated = Path::new(DFF_FIXTURES).join("skin_size_overstated.dff");
+    let output = skelcodec(&[&"check", &overstated]);
+    assert_exit(&output, 0);
+    assert!(
+        stdout(&output).contains("body.stale: stored 8, computed 0"),
+        "{}",
+        stdout(&output)
+    );
+}
