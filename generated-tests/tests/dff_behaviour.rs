@@ -240,3 +240,45 @@ fn truncated_models_fail_with_offset_and_path() {
         assert!(len < 12 || !err.path().is_empty(), "{len}: {err}");
     }
 }
+
+#[test]
+fn a_lying_clump_size_and_trailing_bytes_are_kept_and_reported() {
+    let clean = fixture("skin_new_layout_split.dff");
+    let mut bytes = clean.clone();
+    // The anti-editing trick: an absurd clump size, then unrelated bytes after the clump.
+    bytes[4..8].copy_from_slice(&0x00FF_FFFFu32.to_le_bytes());
+    bytes.extend_from_slice(b"unrelated trailing bytes");
+    let mut model = Dff::read(&bytes).expect("structures are read field by field");
+    assert_eq!(model.tail.0, b"unrelated trailing bytes");
+    assert_eq!(
+        model.to_bytes().unwrap(),
+        bytes,
+        "the lie is written back verbatim"
+    );
+    let found: Vec<String> = model.check().iter().map(|m| m.path.clone()).collect();
+    assert_eq!(found, ["clumps[0].chunk_size"]);
+    model.normalize().unwrap();
+    assert_eq!(&model.to_bytes().unwrap()[..clean.len()], &clean[..]);
+}
+
+#[test]
+fn an_absurd_vertex_count_fails_at_once() {
+    let mut bytes = fixture("skin_new_layout_split.dff");
+    let model = Dff::read(&bytes).unwrap();
+    let vertices = model.skins()[0].geometry_struct.num_vertices;
+    // Find the geometry struct's vertex count (format, triangles, vertices follow its header).
+    let at = bytes
+        .windows(4)
+        .position(|w| w == 2u32.to_le_bytes())
+        .expect("format flags 2")
+        + 8;
+    assert_eq!(bytes[at..at + 4], vertices.to_le_bytes());
+    bytes[at..at + 4].copy_from_slice(&i32::MAX.to_le_bytes());
+    let err = Dff::read(&bytes).unwrap_err();
+    assert!(err.offset() <= bytes.len() as u64, "{err}");
+    assert!(
+        err.path()
+            .starts_with("clumps[0].geometry_list.geometries[0]"),
+        "{err}"
+    );
+}
