@@ -100,6 +100,9 @@ pub struct ParamSpec {
     /// Documentation.
     #[serde(default)]
     pub doc: Option<String>,
+    /// skelcodec: the value used when the root type is read without arguments.
+    #[serde(default, rename = "-default")]
+    pub default: Option<Value>,
     /// Any other key.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,
@@ -161,6 +164,13 @@ pub struct AttrSpec {
     /// skelcodec: how this field follows from the content (`objects.size`, `_sizeof - 4`).
     #[serde(rename = "-derived")]
     pub derived: Option<Value>,
+    /// skelcodec: the attribute extends to the first occurrence of these bytes after which the
+    /// rest of the type parses exactly to the end of its stream.
+    #[serde(rename = "-scan")]
+    pub scan: Option<Value>,
+    /// skelcodec: a value computed while reading and kept in the value, not in the file.
+    #[serde(rename = "-remember")]
+    pub remember: Option<Value>,
     /// skelcodec: stale bytes a stated size covers beyond the content (reported by `check()`).
     #[serde(rename = "-slack")]
     pub slack: Option<bool>,

@@ -341,10 +341,16 @@ impl Context {
                 ));
             }
         };
+        let default = p
+            .default
+            .as_ref()
+            .map(|d| parse_expr(d, &at.key("-default")))
+            .transpose()?;
         Ok(Param {
             id: p.id.clone(),
             doc: p.doc.clone(),
             ty,
+            default,
         })
     }
 
@@ -478,6 +484,17 @@ impl Context {
             }
             _ => None,
         };
+        let scan = attr
+            .scan
+            .as_ref()
+            .map(|m| contents_bytes(m, &at.key("-scan")))
+            .transpose()?;
+        if scan.as_ref().is_some_and(Vec::is_empty) {
+            return Err(Located::new(
+                &at.key("-scan"),
+                "`-scan` needs at least one marker byte",
+            ));
+        }
         let slack = attr.slack == Some(true);
         if slack && !matches!(ty, FieldType::Bytes { .. }) {
             return Err(Located::new(
@@ -504,6 +521,7 @@ impl Context {
             repeat,
             derived,
             substream,
+            scan,
             slack,
             at: at.clone(),
         })
@@ -540,6 +558,23 @@ impl Context {
         at: &YamlPath,
     ) -> Result<FieldType, Located> {
         let align = attr.align.unwrap_or(1);
+        if let Some(value) = &attr.remember {
+            let int = attr
+                .ty
+                .as_ref()
+                .and_then(Value::as_str)
+                .and_then(|t| self.builtin(t));
+            let Some(Builtin::Scalar(Scalar::Int(ty))) = int else {
+                return Err(Located::new(
+                    &at.key("type"),
+                    "a `-remember` value needs an integer `type`",
+                ));
+            };
+            return Ok(FieldType::Remembered {
+                value: parse_expr(value, &at.key("-remember"))?,
+                ty,
+            });
+        }
         if let Some(contents) = &attr.contents {
             return Ok(FieldType::Contents(contents_bytes(
                 contents,

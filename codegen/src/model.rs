@@ -47,6 +47,8 @@ pub struct Param {
     pub doc: Option<String>,
     /// Its type.
     pub ty: ParamType,
+    /// `-default`: the value used when the root type is read without arguments.
+    pub default: Option<Expr>,
 }
 
 /// The types a parameter can have.
@@ -75,6 +77,9 @@ pub struct Field {
     pub derived: Option<Expr>,
     /// `size` on a user type or switch: the value is read from a substream of this many bytes.
     pub substream: Option<Expr>,
+    /// `-scan`: the field runs to the first occurrence of these bytes after which the rest of
+    /// the type parses exactly to the end of its stream.
+    pub scan: Option<Vec<u8>>,
     /// `-slack`: bytes a stated size covers beyond the content; `check()` reports them when
     /// present and `normalize()` drops them.
     pub slack: bool,
@@ -214,6 +219,13 @@ pub enum FieldType {
         elem: Box<FieldType>,
         /// The count.
         len: usize,
+    },
+    /// A value computed while reading (`-remember`), kept in the value, never written.
+    Remembered {
+        /// How it is computed.
+        value: Expr,
+        /// Its integer type.
+        ty: IntType,
     },
     /// Fixed contents: checked on read, written as is, not stored.
     Contents(Vec<u8>),

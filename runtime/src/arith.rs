@@ -44,6 +44,18 @@ pub fn narrow<T: TryFrom<i64>>(value: i64, at: usize) -> Result<T> {
     })
 }
 
+/// A value computed while reading, converted to the integer type that keeps it; out of range
+/// is an error at the reader's position.
+#[inline]
+pub fn fit<T: TryFrom<i64>>(value: i64, r: &Reader<'_>) -> Result<T> {
+    T::try_from(value).map_err(|_| {
+        r.error(ErrorKind::Invalid(format!(
+            "the computed value {value} does not fit a {}",
+            std::any::type_name::<T>()
+        )))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

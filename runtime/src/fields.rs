@@ -178,6 +178,59 @@ pub fn read_sub<'a, T>(
     }
 }
 
+/// Reads a field that extends to an occurrence of `marker`, choosing the first occurrence after
+/// which `read_rest` reads the rest of the stream exactly to its end. Real files give no length
+/// for such a field (the SWAT 3 skeleton), and the marker may occur inside it too, so only a
+/// complete parse of what follows can confirm the boundary.
+pub fn read_scanned<'a, T, Rest>(
+    r: &mut Reader<'a>,
+    marker: &[u8],
+    mut read_value: impl FnMut(&mut Reader<'a>) -> Result<T>,
+    mut read_rest: impl FnMut(&mut Reader<'a>) -> Result<Rest>,
+) -> Result<(T, Rest)> {
+    let data = r.clone().rest();
+    let mut last_error = None;
+    let candidates = data
+        .windows(marker.len())
+        .enumerate()
+        .filter(|(_, window)| *window == marker)
+        .map(|(at, _)| at);
+    for len in candidates {
+        let mut trial = r.clone();
+        let attempt = trial.sub(len).and_then(|mut region| {
+            let value = read_value(&mut region)?;
+            if !region.is_eof() {
+                return Err(region.error(ErrorKind::Invalid(
+                    "the field does not fill its region".into(),
+                )));
+            }
+            let rest = read_rest(&mut trial)?;
+            if !trial.is_eof() {
+                return Err(trial.error(ErrorKind::Invalid(format!(
+                    "{} bytes remain after the last field",
+                    trial.remaining()
+                ))));
+            }
+            Ok((value, rest))
+        });
+        match attempt {
+            Ok(found) => {
+                *r = trial;
+                return Ok(found);
+            }
+            Err(e) => last_error = Some(e),
+        }
+    }
+    Err(match last_error {
+        Some(e) => r.error(ErrorKind::Invalid(format!(
+            "no occurrence of the marker {marker:02x?} is followed by a complete parse of the rest; the last attempt failed {e}"
+        ))),
+        None => r.error(ErrorKind::Invalid(format!(
+            "the marker {marker:02x?} does not occur"
+        ))),
+    })
+}
+
 /// The `K` bytes at `pos` without moving the reader (a look-ahead); `None` past the end.
 #[inline]
 pub fn peek<const K: usize>(r: &Reader<'_>, pos: i64) -> Option<[u8; K]> {

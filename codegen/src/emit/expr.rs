@@ -550,7 +550,9 @@ impl<'s> Scope<'s> {
             return Ok((tokens, place.ty));
         };
         Ok(match &field.ty {
-            FieldType::Number(Scalar::Int(_)) => (quote!((#tokens as i64)), Ty::Int),
+            FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. } => {
+                (quote!((#tokens as i64)), Ty::Int)
+            }
             FieldType::Number(Scalar::Float(_)) => (quote!((#tokens as f64)), Ty::Float),
             FieldType::Number(Scalar::Fixed { .. }) => (quote!(#tokens.get_f64()), Ty::Float),
             _ => (tokens, place.ty),
@@ -621,7 +623,7 @@ pub fn field_ty(schema: &Schema, field: &Field) -> Ty {
 pub fn element_ty(schema: &Schema, ty: &FieldType) -> Ty {
     let _ = schema;
     match ty {
-        FieldType::Number(Scalar::Int(_)) => Ty::Int,
+        FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. } => Ty::Int,
         FieldType::Number(_) => Ty::Float,
         FieldType::Enum { enum_idx, .. } => Ty::Enum(*enum_idx),
         FieldType::Quat(_) | FieldType::Vec3(_) => Ty::Composite,

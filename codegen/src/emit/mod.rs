@@ -195,10 +195,33 @@ fn instance_methods(schema: &Schema, ty: usize) -> TokenStream {
 
 fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
     let root = &schema.types[0];
-    if !root.params.is_empty() {
+    // A root with parameters is a whole-file codec only when every parameter has a default.
+    let scope = Scope::new(schema, 0, Mode::Inspect, 0);
+    let Some(defaults) = root
+        .params
+        .iter()
+        .map(|p| {
+            let default = p.default.as_ref()?;
+            Some(match p.ty {
+                crate::model::ParamType::Int(_) => scope.int(default).ok()?,
+                crate::model::ParamType::Bool => scope.bool(default).ok()?,
+            })
+        })
+        .collect::<Option<Vec<_>>>()
+    else {
         return quote!();
-    }
+    };
     let name = type_ident(&root.id);
+    let params = read::param_list(root);
+    let args: Vec<_> = root.params.iter().map(|p| field_ident(&p.id)).collect();
+    let read_with = (!root.params.is_empty()).then(|| {
+        quote! {
+            /// Decodes a whole file with explicit values for the schema's parameters.
+            pub fn read_with(bytes: &[u8] #params) -> rt::Result<Self> {
+                Self::read_from(&mut rt::Reader::new(bytes) #(, #args)*)
+            }
+        }
+    });
     let id = &schema.id;
     let magic = schema.magic.iter().map(|m| {
         let lit = proc_macro2::Literal::byte_string(m);
@@ -223,8 +246,10 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
         impl #name {
             #[doc = #doc]
             pub fn read(bytes: &[u8]) -> rt::Result<Self> {
-                Self::read_from(&mut rt::Reader::new(bytes))
+                Self::read_from(&mut rt::Reader::new(bytes) #(, #defaults)*)
             }
+
+            #read_with
 
             /// Encodes into a new buffer, writing every stored field verbatim.
             pub fn to_bytes(&self) -> rt::Result<Vec<u8>> {
@@ -247,7 +272,7 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
             }
 
             fn write(&self, w: &mut rt::Writer) -> rt::Result<()> {
-                self.write_to(w)
+                self.write_to(w #(, #defaults)*)
             }
 
             fn encoded_len(&self) -> usize {

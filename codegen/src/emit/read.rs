@@ -31,24 +31,59 @@ pub fn param_list(def: &TypeDef) -> TokenStream {
 /// The body of `read_from` for a type with a variable layout.
 pub fn read_body(schema: &Schema, ty: usize) -> TokenStream {
     let def = &schema.types[ty];
+    let statements = read_fields(schema, ty, 0);
+    let names = stored_names(&def.fields);
+    quote! {
+        #statements
+        Ok(Self { #(#names),* })
+    }
+}
+
+/// The identifiers of the fields a type stores (all but fixed `contents`).
+fn stored_names(fields: &[Field]) -> Vec<proc_macro2::Ident> {
+    fields
+        .iter()
+        .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
+        .map(|f| field_ident(&f.id))
+        .collect()
+}
+
+/// Statements reading fields `from..` of a type into locals named after them.
+fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
+    let def = &schema.types[ty];
     let mut statements = Vec::new();
-    let mut names = Vec::new();
-    for (index, field) in def.fields.iter().enumerate() {
+    for (index, field) in def.fields.iter().enumerate().skip(from) {
         let scope = Scope::new(schema, ty, Mode::Read, index);
         let name = &field.id;
         let read = read_field(schema, ty, field, &scope);
+        if let Some(marker) = &field.scan {
+            // The rest of the type is read inside the scan: it decides where this field ends.
+            let ident = field_ident(name);
+            let rest = read_fields(schema, ty, index + 1);
+            let rest_names = stored_names(&def.fields[index + 1..]);
+            let marker = proc_macro2::Literal::byte_string(marker);
+            statements.push(quote! {
+                let (#ident, (#(#rest_names,)*)) = rt::fields::read_scanned(
+                    r,
+                    #marker,
+                    |r| #read,
+                    |r| {
+                        #rest
+                        Ok((#(#rest_names,)*))
+                    },
+                )
+                .in_field(#name)?;
+            });
+            break;
+        }
         if matches!(field.ty, FieldType::Contents(_)) {
             statements.push(quote!(#read.in_field(#name)?;));
         } else {
             let ident = field_ident(name);
             statements.push(quote!(let #ident = #read.in_field(#name)?;));
-            names.push(ident);
         }
     }
-    quote! {
-        #(#statements)*
-        Ok(Self { #(#names),* })
-    }
+    quote!(#(#statements)*)
 }
 
 /// A `Result` expression reading the whole field (condition, repetition, switch).
@@ -150,6 +185,11 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
         FieldType::Contents(bytes) => {
             let lit = proc_macro2::Literal::byte_string(bytes);
             quote!(rt::fields::read_contents(r, #lit))
+        }
+        FieldType::Remembered { value, ty } => {
+            let int = scalar::int_type(*ty);
+            let value = checked(scope.int(value));
+            quote!(rt::arith::fit::<#int>(#value, r))
         }
         FieldType::User { ty, args } => {
             let name = type_ident(&schema.types[*ty].id);

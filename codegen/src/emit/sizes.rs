@@ -40,6 +40,7 @@ pub fn element_len(schema: &Schema, ty: &FieldType, access: &TokenStream) -> Tok
         return quote!(#size);
     }
     match ty {
+        FieldType::Remembered { .. } => quote!(0),
         FieldType::Enum { raw, .. } => {
             let n = usize::from(raw.bytes);
             quote!(#n)
@@ -67,6 +68,7 @@ pub fn encoded_len_body(schema: &Schema, ty: usize) -> TokenStream {
         let single = field.cond.is_none() && field.repeat == Repeat::None;
         match schema.fixed_size_of(&field.ty) {
             Some(size) if single => constant += size,
+            _ if single && matches!(field.ty, FieldType::Remembered { .. }) => {}
             _ if single && matches!(field.ty, FieldType::Contents(_) | FieldType::Enum { .. }) => {
                 constant += schema.min_size_of(&field.ty);
             }

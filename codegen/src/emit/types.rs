@@ -24,6 +24,7 @@ pub fn docs(doc: Option<&str>, extra: &[String]) -> TokenStream {
 pub fn element_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType) -> TokenStream {
     match ty {
         FieldType::Number(s) => scalar::scalar_type(*s),
+        FieldType::Remembered { ty, .. } => scalar::int_type(*ty),
         FieldType::Enum { enum_idx, .. } => {
             let name = type_ident(&schema.enums[*enum_idx].id);
             quote!(#name)

@@ -184,6 +184,8 @@ fn write_one(
             let lit = proc_macro2::Literal::byte_string(bytes);
             quote!(w.bytes(#lit);)
         }
+        // Computed while reading; not part of the file.
+        FieldType::Remembered { .. } => quote!(),
         FieldType::User { ty, args } => {
             let def = &schema.types[*ty];
             let args = args
