@@ -94,6 +94,18 @@ enum Command {
         #[command(flatten)]
         format: FormatArg,
     },
+    /// Convert a file to another version of its format, through the decoded value
+    /// (`--to gsa-4.2` upgrades a SWAT 3 animation; `--to gsa-4.1` refuses to drop events)
+    Convert {
+        /// The file to convert
+        file: PathBuf,
+        /// The target version
+        #[arg(long, value_name = "VERSION")]
+        to: String,
+        /// The file to write (replaced atomically, untouched on failure)
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+    },
     /// List the known formats and their file extensions
     Formats,
 }
@@ -150,6 +162,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             let normalize_to = output.filter(|_| normalize);
             commands::check(&paths, format.id.as_deref(), normalize_to.as_deref())
         }
+        Command::Convert { file, to, output } => commands::convert(&file, &to, &output),
         Command::Formats => commands::list_formats(),
     }
 }

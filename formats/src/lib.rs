@@ -3,6 +3,7 @@
 
 mod registry;
 pub mod rw;
+pub mod swat;
 
 pub use registry::{
     EncodeError, FORMAT_KEY, Format, Registered, VALUE_KEY, by_id, detect, formats,
@@ -11,6 +12,11 @@ pub use registry::{
 /// RenderWare DFF models: clumps, geometries and their Skin PLG.
 pub mod dff {
     skelcodec_macros::codec!("../schemas/dff.ksy");
+}
+
+/// SWAT 3 skeletal animations, versions 4.1 and 4.2.
+pub mod gsa {
+    skelcodec_macros::codec!("../schemas/gsa.ksy");
 }
 
 /// GTA animation packages: `ANPK` (III, Vice City) and `ANP3` (San Andreas).

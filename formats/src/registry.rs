@@ -99,9 +99,10 @@ impl<C: Codec> Format for Registered<C> {
 
 /// Every format this crate exports.
 pub fn formats() -> &'static [&'static dyn Format] {
-    static FORMATS: [&dyn Format; 2] = [
+    static FORMATS: [&dyn Format; 3] = [
         &Registered::<crate::ifp::Ifp>::new(),
         &Registered::<crate::dff::Dff>::new(),
+        &Registered::<crate::gsa::Gsa>::new(),
     ];
     &FORMATS
 }
