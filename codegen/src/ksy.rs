@@ -109,7 +109,7 @@ pub struct ParamSpec {
 }
 
 /// An attribute of `seq`, or an instance.
-#[derive(Debug, Deserialize, Default)]
+#[derive(Debug, Deserialize, Default, Clone)]
 #[serde(rename_all = "kebab-case")]
 pub struct AttrSpec {
     /// Field name (absent for instances, whose name is the map key).

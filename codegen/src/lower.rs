@@ -87,16 +87,21 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
             reject_unknown_keys(&spec.other, &at)?;
             (&spec.seq, &spec.instances)
         };
-        let fields = seq
+        let mut fields = seq
             .iter()
             .enumerate()
             .map(|(i, attr)| ctx.lower_field(&schema, attr, &at.key("seq").index(i)))
             .collect::<Result<Vec<_>, _>>()?;
+        let mut lowered_instances = Vec::new();
+        for (id, spec) in instances {
+            let at = at.key("instances").key(id);
+            match positioned_field(&ctx, &schema, id, spec, &at)? {
+                Some(field) => fields.push(field),
+                None => lowered_instances.push(lower_instance(&ctx, id, spec, &at)?),
+            }
+        }
         check_unique_ids(&fields, &at)?;
-        let instances = instances
-            .iter()
-            .map(|(id, spec)| lower_instance(&ctx, id, spec, &at.key("instances").key(id)))
-            .collect::<Result<_, _>>()?;
+        let instances = lowered_instances;
         let def = &mut schema.types[index];
         def.fields = fields;
         def.instances = instances;
@@ -268,6 +273,38 @@ pub fn parse_expr(value: &Value, at: &YamlPath) -> Result<Expr, Located> {
     let text = ksy::expr_text(value)
         .ok_or_else(|| Located::new(at, "expected an expression (a number, boolean or string)"))?;
     expr::parse(&text).map_err(|e| Located::new(at, format!("bad expression `{text}`: {e}")))
+}
+
+/// A `pos` instance that reads a value (anything but an integer look-ahead) becomes a field
+/// read at that position after the sequence, and kept in the value.
+fn positioned_field(
+    ctx: &Context,
+    schema: &Schema,
+    id: &str,
+    spec: &AttrSpec,
+    at: &YamlPath,
+) -> Result<Option<Field>, Located> {
+    let Some(pos) = &spec.pos else {
+        return Ok(None);
+    };
+    let is_lookahead = spec.size.is_none()
+        && spec.repeat.is_none()
+        && matches!(
+            spec.ty
+                .as_ref()
+                .and_then(Value::as_str)
+                .and_then(|t| ctx.builtin(t)),
+            Some(Builtin::Scalar(Scalar::Int(_)))
+        );
+    if is_lookahead {
+        return Ok(None);
+    }
+    let mut attr = spec.clone();
+    attr.id = Some(id.to_owned());
+    attr.pos = None;
+    let mut field = ctx.lower_field(schema, &attr, at)?;
+    field.position = Some(parse_expr(pos, &at.key("pos"))?);
+    Ok(Some(field))
 }
 
 fn lower_instance(
@@ -521,6 +558,7 @@ impl Context {
             repeat,
             derived,
             substream,
+            position: None,
             scan,
             slack,
             at: at.clone(),

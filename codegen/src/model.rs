@@ -77,6 +77,9 @@ pub struct Field {
     pub derived: Option<Expr>,
     /// `size` on a user type or switch: the value is read from a substream of this many bytes.
     pub substream: Option<Expr>,
+    /// A `pos` instance: the value is read at this position of the stream, not in sequence,
+    /// and written back as a block placed there.
+    pub position: Option<Expr>,
     /// `-scan`: the field runs to the first occurrence of these bytes after which the rest of
     /// the type parses exactly to the end of its stream.
     pub scan: Option<Vec<u8>>,
@@ -294,6 +297,13 @@ pub struct EnumVariant {
 }
 
 impl Schema {
+    /// True when some type reads a value by position: the root then keeps unclaimed bytes.
+    pub fn has_positioned_fields(&self) -> bool {
+        self.types
+            .iter()
+            .any(|t| t.fields.iter().any(|f| f.position.is_some()))
+    }
+
     /// The type with schema name `id`.
     pub fn type_index(&self, id: &str) -> Option<usize> {
         self.types.iter().position(|t| t.id == id)
@@ -330,7 +340,11 @@ impl Schema {
             return None;
         }
         def.fields.iter().try_fold(0, |total, field| {
-            if field.cond.is_some() || field.repeat != Repeat::None || field.substream.is_some() {
+            if field.cond.is_some()
+                || field.repeat != Repeat::None
+                || field.substream.is_some()
+                || field.position.is_some()
+            {
                 return None;
             }
             Some(total + self.fixed_size_of(&field.ty)?)

@@ -62,6 +62,9 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
         }
         Repeat::None | Repeat::Eos => {}
     }
+    if let Some(pos) = &field.position {
+        located(&at.key("pos"), read.int(pos))?;
+    }
     if let Some(size) = &field.substream {
         if field.repeat != Repeat::None {
             return Err(Located::new(

@@ -231,6 +231,82 @@ pub fn read_scanned<'a, T, Rest>(
     })
 }
 
+/// Reads a value at position `pos` of the reader's stream without moving the reader (a Kaitai
+/// `pos` instance). Positions count from the start of the file, so such reads are refused
+/// inside substreams, whose writer could not place them back.
+pub fn read_at<'a, T>(
+    r: &Reader<'a>,
+    pos: i64,
+    read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+) -> Result<T> {
+    if r.absolute_pos() != r.pos() as u64 {
+        return Err(r.error(ErrorKind::Invalid(
+            "values read by position are only supported in the file's own stream, not in a substream".into(),
+        )));
+    }
+    let pos = length(pos, r)?;
+    let mut at = r.clone();
+    at.seek(pos)?;
+    read(&mut at)
+}
+
+/// Writes a value read by position as a block placed at `pos` (see [`Writer::place`]).
+pub fn write_at(
+    w: &mut Writer,
+    pos: i64,
+    write: impl FnOnce(&mut Writer) -> Result<()>,
+) -> Result<()> {
+    let Ok(at) = usize::try_from(pos) else {
+        return Err(encode_error(
+            w,
+            format!("cannot place a value at the negative position {pos}"),
+        ));
+    };
+    let mut block = Writer::new();
+    write(&mut block)?;
+    w.place(at, block);
+    Ok(())
+}
+
+/// Bytes of a file that no field claims, with their offsets. Files whose parts are found by
+/// offset may leave bytes between or after them; these are kept so the file round-trips.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct Gap {
+    /// Absolute offset in the file.
+    pub offset: u64,
+    /// The bytes, as read.
+    pub bytes: crate::RawBytes,
+}
+
+/// The gaps of `input` outside `covered` (sorted, merged ranges, as [`Writer::coverage`] gives).
+pub fn unclaimed(input: &[u8], covered: &[std::ops::Range<usize>]) -> Vec<Gap> {
+    let mut gaps = Vec::new();
+    let mut at = 0;
+    for range in covered
+        .iter()
+        .chain(std::iter::once(&(input.len()..input.len())))
+    {
+        let end = range.start.min(input.len());
+        if at < end {
+            gaps.push(Gap {
+                offset: at as u64,
+                bytes: crate::RawBytes(input[at..end].to_vec()),
+            });
+        }
+        at = at.max(range.end);
+    }
+    gaps
+}
+
+/// Places the gaps back where they were read.
+pub fn write_gaps(w: &mut Writer, gaps: &[Gap]) {
+    for gap in gaps {
+        let mut block = Writer::new();
+        block.bytes(&gap.bytes.0);
+        w.place(gap.offset as usize, block);
+    }
+}
+
 /// The `K` bytes at `pos` without moving the reader (a look-ahead); `None` past the end.
 #[inline]
 pub fn peek<const K: usize>(r: &Reader<'_>, pos: i64) -> Option<[u8; K]> {
@@ -348,6 +424,28 @@ mod tests {
         assert_eq!(padded_len(5, 4), 8);
         assert_eq!(padded_len(8, 4), 8);
         assert_eq!(padded_len(-3, 4), -3);
+    }
+
+    #[test]
+    fn placed_blocks_and_gaps() {
+        let mut w = Writer::new();
+        w.bytes(b"HEAD");
+        write_at(&mut w, 8, |w| {
+            w.bytes(b"TAIL");
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(w.coverage(), [0..4, 8..12]);
+        let input = b"HEADgap!TAILend";
+        let gaps = unclaimed(input, &w.coverage());
+        assert_eq!(gaps.len(), 2);
+        assert_eq!((gaps[0].offset, &gaps[0].bytes.0[..]), (4, &b"gap!"[..]));
+        assert_eq!((gaps[1].offset, &gaps[1].bytes.0[..]), (12, &b"end"[..]));
+        write_gaps(&mut w, &gaps);
+        assert_eq!(w.into_bytes(), input);
+        let r = Reader::new(input);
+        assert_eq!(read_at(&r, 8, |r| r.array::<4>()).unwrap(), *b"TAIL");
+        assert!(read_at(&r, 20, |r| r.array::<4>()).is_err());
     }
 
     #[test]

@@ -3,9 +3,14 @@
 use crate::error::{Error, ErrorKind, Result};
 
 /// A growable byte sink.
+///
+/// Values read from a position (Kaitai `pos` instances) are written as placed blocks: they are
+/// kept aside and laid over the sequential bytes by [`Writer::into_bytes`], so that the
+/// sequential part is never disturbed by where a block lands.
 #[derive(Debug, Default, Clone)]
 pub struct Writer {
     buf: Vec<u8>,
+    placed: Vec<(usize, Vec<u8>)>,
 }
 
 /// Generates fixed-size primitive writers.
@@ -24,13 +29,14 @@ macro_rules! write_primitives {
 impl Writer {
     /// An empty writer.
     pub fn new() -> Self {
-        Writer { buf: Vec::new() }
+        Writer::default()
     }
 
     /// An empty writer with room for `n` bytes.
     pub fn with_capacity(n: usize) -> Self {
         Writer {
             buf: Vec::with_capacity(n),
+            placed: Vec::new(),
         }
     }
 
@@ -52,9 +58,42 @@ impl Writer {
         self.buf.resize(self.buf.len() + n, byte);
     }
 
-    /// The bytes written.
+    /// The bytes written: the sequential bytes with every placed block laid over them, in the
+    /// order they were placed; bytes no block or sequential write covers are zero.
     pub fn into_bytes(self) -> Vec<u8> {
-        self.buf
+        let mut out = self.buf;
+        for (at, block) in self.placed {
+            let end = at + block.len();
+            if out.len() < end {
+                out.resize(end, 0);
+            }
+            out[at..end].copy_from_slice(&block);
+        }
+        out
+    }
+
+    /// Places `block` at absolute position `at`, with the blocks placed while producing it.
+    pub fn place(&mut self, at: usize, block: Writer) {
+        self.placed.push((at, block.buf));
+        self.placed.extend(block.placed);
+    }
+
+    /// The byte ranges the output will cover: the sequential bytes and every placed block,
+    /// sorted and merged.
+    pub fn coverage(&self) -> Vec<std::ops::Range<usize>> {
+        let mut ranges: Vec<_> = std::iter::once(0..self.buf.len())
+            .chain(self.placed.iter().map(|(at, b)| *at..at + b.len()))
+            .filter(|r| !r.is_empty())
+            .collect();
+        ranges.sort_by_key(|r| r.start);
+        let mut merged: Vec<std::ops::Range<usize>> = Vec::new();
+        for r in ranges {
+            match merged.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => merged.push(r),
+            }
+        }
+        merged
     }
 
     /// The bytes written so far.

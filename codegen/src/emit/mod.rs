@@ -214,6 +214,18 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
     let name = type_ident(&root.id);
     let params = read::param_list(root);
     let args: Vec<_> = root.params.iter().map(|p| field_ident(&p.id)).collect();
+    let read_root = if schema.has_positioned_fields() {
+        // Which bytes the fields claim is known once the value is encoded again.
+        quote! {
+            let mut value = Self::read_from(&mut rt::Reader::new(bytes) #(, #defaults)*)?;
+            let mut w = rt::Writer::new();
+            value.write_to(&mut w #(, #defaults)*)?;
+            value.unclaimed = rt::fields::unclaimed(bytes, &w.coverage());
+            Ok(value)
+        }
+    } else {
+        quote!(Self::read_from(&mut rt::Reader::new(bytes) #(, #defaults)*))
+    };
     let read_with = (!root.params.is_empty()).then(|| {
         quote! {
             /// Decodes a whole file with explicit values for the schema's parameters.
@@ -246,7 +258,7 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
         impl #name {
             #[doc = #doc]
             pub fn read(bytes: &[u8]) -> rt::Result<Self> {
-                Self::read_from(&mut rt::Reader::new(bytes) #(, #defaults)*)
+                #read_root
             }
 
             #read_with

@@ -33,9 +33,12 @@ pub fn read_body(schema: &Schema, ty: usize) -> TokenStream {
     let def = &schema.types[ty];
     let statements = read_fields(schema, ty, 0);
     let names = stored_names(&def.fields);
+    // Found after the whole file is read (see the root's `read`).
+    let unclaimed =
+        (ty == 0 && schema.has_positioned_fields()).then(|| quote!(unclaimed: Vec::new()));
     quote! {
         #statements
-        Ok(Self { #(#names),* })
+        Ok(Self { #(#names,)* #unclaimed })
     }
 }
 
@@ -96,6 +99,13 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, scope: &Scope) -> To
         Some(size) => {
             let len = checked(scope.int(size));
             quote!(rt::fields::read_sub(r, #len, |r| #read))
+        }
+        None => read,
+    };
+    let read = match &field.position {
+        Some(pos) => {
+            let pos = checked(scope.int(pos));
+            quote!(rt::fields::read_at(r, #pos, |r| #read))
         }
         None => read,
     };

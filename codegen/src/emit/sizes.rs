@@ -64,7 +64,8 @@ pub fn encoded_len_body(schema: &Schema, ty: usize) -> TokenStream {
     let def = &schema.types[ty];
     let mut constant = 0usize;
     let mut parts = Vec::new();
-    for field in &def.fields {
+    // Values read by position are placed apart from the sequential bytes.
+    for field in def.fields.iter().filter(|f| f.position.is_none()) {
         let single = field.cond.is_none() && field.repeat == Repeat::None;
         match schema.fixed_size_of(&field.ty) {
             Some(size) if single => constant += size,

@@ -149,12 +149,21 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
             let doc = docs(Some(f.doc.as_deref().unwrap_or(&fallback)), &extra);
             quote!(#doc pub #ident: #ty)
         });
+    let unclaimed = (ty == 0 && schema.has_positioned_fields()).then(|| {
+        quote! {
+            /// Bytes of the file that no field claims (between or after the parts found by
+            /// offset), kept with their offsets so that the file round-trips.
+            #[serde(default)]
+            pub unclaimed: Vec<rt::fields::Gap>,
+        }
+    });
     quote! {
         #doc
         #[derive(Debug, Clone, PartialEq, rt::serde::Serialize, rt::serde::Deserialize)]
         #[serde(crate = "rt::serde")]
         pub struct #name {
             #(#fields,)*
+            #unclaimed
         }
     }
 }

@@ -19,10 +19,27 @@ pub fn write_body(schema: &Schema, ty: usize) -> TokenStream {
     let scope = Scope::new(schema, ty, Mode::Write, def.fields.len());
     let statements = def.fields.iter().map(|field| {
         let ident = field_ident(&field.id);
-        write_field(schema, ty, field, &quote!(self.#ident), &scope)
+        let write = write_field(schema, ty, field, &quote!(self.#ident), &scope);
+        match &field.position {
+            Some(pos) => {
+                let name = &field.id;
+                let pos = compile_checked(scope.int(pos));
+                quote! {
+                    rt::fields::write_at(w, #pos, |w| {
+                        #write
+                        Ok(())
+                    })
+                    .in_field(#name)?;
+                }
+            }
+            None => write,
+        }
     });
+    let gaps = (ty == 0 && schema.has_positioned_fields())
+        .then(|| quote!(rt::fields::write_gaps(w, &self.unclaimed);));
     quote! {
         #(#statements)*
+        #gaps
         Ok(())
     }
 }
