@@ -149,6 +149,8 @@ pub struct AttrSpec {
     pub eos_error: Option<bool>,
     /// Value of a value instance.
     pub value: Option<Value>,
+    /// What a valid value is: a value (`eq`), or a map of `eq`, `min`, `max`, `any-of`.
+    pub valid: Option<Value>,
     /// Position of a parse instance (not yet supported).
     pub pos: Option<Value>,
     /// skelcodec: fixed-point divisor; the value is `raw / scale`.

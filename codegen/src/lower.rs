@@ -558,6 +558,7 @@ impl Context {
             repeat,
             derived,
             substream,
+            valid: lower_valid(id, attr.valid.as_ref(), &at.key("valid"))?,
             position: None,
             scan,
             slack,
@@ -786,6 +787,89 @@ impl Context {
         }
         Ok(FieldType::Switch(Switch { on, cases, default }))
     }
+}
+
+/// Kaitai `valid`: a value, or a map of `eq`, `min`, `max` and `any-of`, turned into one
+/// condition on the field and a description of what was expected.
+fn lower_valid(
+    id: &str,
+    valid: Option<&Value>,
+    at: &YamlPath,
+) -> Result<Option<(Expr, String)>, Located> {
+    use crate::expr::BinOp;
+    let Some(valid) = valid else {
+        return Ok(None);
+    };
+    let this = || Box::new(Expr::Name(id.to_owned()));
+    let compare = |op, value: &Value, key: &str| -> Result<(Expr, String), Located> {
+        let rhs = parse_expr(value, &at.key(key))?;
+        let text = crate::expr::to_source(&rhs);
+        Ok((Expr::Binary(op, this(), Box::new(rhs)), text))
+    };
+    let mut parts: Vec<(Expr, String)> = Vec::new();
+    match valid {
+        Value::Mapping(map) => {
+            for (key, value) in map {
+                let key = key.as_str().unwrap_or_default();
+                match key {
+                    "eq" => {
+                        let (e, t) = compare(BinOp::Eq, value, key)?;
+                        parts.push((e, format!("equal to {t}")));
+                    }
+                    "min" => {
+                        let (e, t) = compare(BinOp::Ge, value, key)?;
+                        parts.push((e, format!("at least {t}")));
+                    }
+                    "max" => {
+                        let (e, t) = compare(BinOp::Le, value, key)?;
+                        parts.push((e, format!("at most {t}")));
+                    }
+                    "any-of" => {
+                        let Value::Sequence(items) = value else {
+                            return Err(Located::new(&at.key(key), "`any-of` takes a list"));
+                        };
+                        let mut alternatives = Vec::new();
+                        let mut texts = Vec::new();
+                        for item in items {
+                            let (e, t) = compare(BinOp::Eq, item, key)?;
+                            alternatives.push(e);
+                            texts.push(t);
+                        }
+                        let Some(any) = alternatives
+                            .into_iter()
+                            .reduce(|a, b| Expr::Binary(BinOp::Or, Box::new(a), Box::new(b)))
+                        else {
+                            return Err(Located::new(
+                                &at.key(key),
+                                "`any-of` needs at least one value",
+                            ));
+                        };
+                        parts.push((any, format!("one of {}", texts.join(", "))));
+                    }
+                    other => {
+                        return Err(Located::new(
+                            &at.key(other),
+                            format!("unknown `valid` key `{other}`: use eq, min, max or any-of"),
+                        ));
+                    }
+                }
+            }
+        }
+        value => {
+            let (e, t) = compare(BinOp::Eq, value, "valid")?;
+            parts.push((e, format!("equal to {t}")));
+        }
+    }
+    let text = parts
+        .iter()
+        .map(|(_, t)| t.as_str())
+        .collect::<Vec<_>>()
+        .join(" and ");
+    let cond = parts
+        .into_iter()
+        .map(|(e, _)| e)
+        .reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b)));
+    Ok(cond.map(|c| (c, text)))
 }
 
 /// Built-in values of a fixed size, which a literal count turns into an array.

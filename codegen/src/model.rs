@@ -77,6 +77,9 @@ pub struct Field {
     pub derived: Option<Expr>,
     /// `size` on a user type or switch: the value is read from a substream of this many bytes.
     pub substream: Option<Expr>,
+    /// `valid`: a condition on the value read (built from `eq`, `min`, `max`, `any-of`), with
+    /// the expectation in words for the error.
+    pub valid: Option<(Expr, String)>,
     /// A `pos` instance: the value is read at this position of the stream, not in sequence,
     /// and written back as a block placed there.
     pub position: Option<Expr>,

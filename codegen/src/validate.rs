@@ -62,6 +62,10 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
         }
         Repeat::None | Repeat::Eos => {}
     }
+    if let Some((cond, _)) = &field.valid {
+        let after = Scope::new(schema, ty, Mode::Read, index + 1);
+        located(&at.key("valid"), after.bool(cond))?;
+    }
     if let Some(pos) = &field.position {
         located(&at.key("pos"), read.int(pos))?;
     }

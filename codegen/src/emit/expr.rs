@@ -472,11 +472,40 @@ impl<'s> Scope<'s> {
         ))
     }
 
-    fn attribute(&self, base: Place<'s>, attr: &str) -> Result<Place<'s>, ExprError> {
+    fn attribute(&self, mut base: Place<'s>, attr: &str) -> Result<Place<'s>, ExprError> {
+        if base.optional && attr == "_sizeof" {
+            // `field_len` already counts an absent value as 0 bytes.
+            base.optional = false;
+        }
         if base.optional {
-            return invalid(
-                "this field is conditional (`if`); expressions cannot use conditional fields yet",
+            // The length of an absent list or string is 0.
+            let counted = matches!(
+                (attr, &base.ty),
+                ("size", Ty::Array(_)) | ("length", Ty::Str | Ty::Bytes)
             );
+            let Some(field) = base.field.filter(|_| counted) else {
+                return invalid(
+                    "this field is conditional (`if`); only its value (when it is a number) and its length can be used in expressions",
+                );
+            };
+            let inner = Place {
+                tokens: quote!(value),
+                ty: base.ty.clone(),
+                field: Some(field),
+                optional: false,
+            };
+            let inner_scope = Scope {
+                depth: self.depth + 1,
+                ..self.clone()
+            };
+            let (len, _) = inner_scope.value(inner_scope.attribute(inner, attr)?)?;
+            let tokens = &base.tokens;
+            return Ok(Place {
+                tokens: quote!(#tokens.as_ref().map_or(0, |value| #len)),
+                ty: Ty::Int,
+                field: None,
+                optional: false,
+            });
         }
         let tokens = &base.tokens;
         let simple = |tokens, ty| {
@@ -541,9 +570,7 @@ impl<'s> Scope<'s> {
     /// Turns a place into a value: scalars become `i64`/`f64`.
     fn value(&self, place: Place<'s>) -> Compiled {
         if place.optional {
-            return invalid(
-                "this field is conditional (`if`); expressions cannot use conditional fields yet",
-            );
+            return optional_scalar(place);
         }
         let tokens = place.tokens;
         let Some(field) = place.field.filter(|f| f.repeat == Repeat::None) else {
@@ -557,6 +584,28 @@ impl<'s> Scope<'s> {
             FieldType::Number(Scalar::Fixed { .. }) => (quote!(#tokens.get_f64()), Ty::Float),
             _ => (tokens, place.ty),
         })
+    }
+}
+
+/// A conditional number in an expression: an absent one reads as 0, so that version gates can
+/// build on fields that older versions lack (`version >= 6 and revision >= 2`).
+fn optional_scalar(place: Place<'_>) -> Compiled {
+    let tokens = place.tokens;
+    let field = place.field.filter(|f| f.repeat == Repeat::None);
+    match field.map(|f| &f.ty) {
+        Some(FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. }) => {
+            Ok((quote!(#tokens.map_or(0, |value| value as i64)), Ty::Int))
+        }
+        Some(FieldType::Number(Scalar::Float(_))) => {
+            Ok((quote!(#tokens.map_or(0.0, |value| value as f64)), Ty::Float))
+        }
+        Some(FieldType::Number(Scalar::Fixed { .. })) => Ok((
+            quote!(#tokens.map_or(0.0, |value| value.get_f64())),
+            Ty::Float,
+        )),
+        _ => invalid(
+            "this field is conditional (`if`); only its value (when it is a number) and its length can be used in expressions",
+        ),
     }
 }
 

@@ -85,6 +85,18 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
             let ident = field_ident(name);
             statements.push(quote!(let #ident = #read.in_field(#name)?;));
         }
+        if let Some((cond, expected)) = &field.valid {
+            let after = Scope::new(schema, ty, Mode::Read, index + 1);
+            let cond = checked(after.bool(cond));
+            let value = checked(after.compile(&Expr::Name(field.id.clone()))).0;
+            let expected = format!("expected a value {expected}");
+            statements.push(quote! {
+                if !#cond {
+                    return Err(r.error(rt::ErrorKind::Invalid(format!("{}, found {}", #expected, #value))))
+                        .in_field(#name);
+                }
+            });
+        }
     }
     quote!(#(#statements)*)
 }
