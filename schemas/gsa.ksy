@@ -21,14 +21,16 @@ doc: |
   layout is known, only the `skeleton` type changes.
 
   Bones per frame: the animated-bone list, or, when it is empty ("all bones"), the
-  `bone_count` parameter (52 for SWT characters), or else a count solved from the length,
-  which only version 4.1 files allow (4.2 frames carry events of any length). A 4.2 file with
-  an empty list needs `bone_count`; without it the read fails and says so.
+  `bone_count` parameter (52 for SWT characters), or else the count solved from the file:
+  every count from 1 to 1024 is tried and the only one for which the frames parse exactly to
+  the end of the file is kept. In 4.1 files the frames have a fixed size, so at most one count
+  fits; in 4.2 files events make frames vary, and when two counts both fit (or none does) the
+  read fails and asks for `bone_count`.
 params:
   - id: bone_count
     type: u2
     -default: 0
-    doc: Bones per frame when the animated-bone list is empty; 0 solves it from the length (4.1 only).
+    doc: Bones per frame when the animated-bone list is empty; 0 solves it from the file.
 seq:
   - id: magic
     contents: [0xcf, 0xd0, 0x09, 0xa8, 0x2a, 0x1f, 0xd2, 0x11, 0x87, 0x49, 0x00, 0x20, 0xaf, 0xe6, 0x36, 0xee]
@@ -69,7 +71,8 @@ seq:
     -derived: frames.size
   - id: bones_per_frame
     type: u2
-    -remember: 'num_animated_bones != 0 ? num_animated_bones : (bone_count != 0 ? bone_count : (version_minor == 1 and num_frames != 0 ? ((_io.size - _io.pos) / num_frames - 40) / 16 : 0))'
+    -remember: 'num_animated_bones != 0 ? num_animated_bones : bone_count'
+    -solve: [1, 1024]
     doc: Bone rotations per frame, as decided while reading (see the schema doc).
   - id: frames
     type: frame(bones_per_frame, version_minor >= 2)

@@ -415,3 +415,39 @@ fn dff_models_round_trip_and_their_skins_can_be_printed_alone() {
         stdout(&output)
     );
 }
+
+const GSA_FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../generated-tests/fixtures/gsa/"
+);
+
+#[test]
+fn convert_upgrades_gsa_41_and_refuses_to_drop_events() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let old = Path::new(GSA_FIXTURES).join("v41_partial_bones.gsa");
+    let upgraded = dir.path().join("upgraded.gsa");
+    let output = skelcodec(&[&"convert", &"--to", &"gsa-4.2", &old, &"-o", &upgraded]);
+    assert_exit(&output, 0);
+    let decoded = decode_to_json(&upgraded);
+    assert_eq!(decoded["value"]["version_minor"], 2);
+    let frames = decoded["value"]["frames"].as_array().expect("frames");
+    assert!(frames.iter().all(|f| f["events"]["num_events"] == 0));
+
+    let with_events = Path::new(GSA_FIXTURES).join("v42_partial_bones_events.gsa");
+    let refused = dir.path().join("refused.gsa");
+    let output = skelcodec(&[
+        &"convert",
+        &"--to",
+        &"gsa-4.1",
+        &with_events,
+        &"-o",
+        &refused,
+    ]);
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("frame 1 has 3 event(s)"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!refused.exists(), "a refused conversion writes nothing");
+}

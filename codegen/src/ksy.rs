@@ -173,6 +173,10 @@ pub struct AttrSpec {
     /// skelcodec: a value computed while reading and kept in the value, not in the file.
     #[serde(rename = "-remember")]
     pub remember: Option<Value>,
+    /// skelcodec: with `-remember`, when the remembered value is 0, the candidates `[min, max]`
+    /// are tried and the only one after which the rest of the type parses exactly is kept.
+    #[serde(rename = "-solve")]
+    pub solve: Option<(i64, i64)>,
     /// skelcodec: stale bytes a stated size covers beyond the content (reported by `check()`).
     #[serde(rename = "-slack")]
     pub slack: Option<bool>,

@@ -609,9 +609,18 @@ impl Context {
                     "a `-remember` value needs an integer `type`",
                 ));
             };
+            if let Some((min, max)) = attr.solve
+                && min > max
+            {
+                return Err(Located::new(
+                    &at.key("-solve"),
+                    "`-solve` takes [min, max] with min <= max",
+                ));
+            }
             return Ok(FieldType::Remembered {
                 value: parse_expr(value, &at.key("-remember"))?,
                 ty,
+                solve: attr.solve,
             });
         }
         if let Some(contents) = &attr.contents {

@@ -232,6 +232,8 @@ pub enum FieldType {
         value: Expr,
         /// Its integer type.
         ty: IntType,
+        /// `-solve`: when the value is 0, the range of candidates to try.
+        solve: Option<(i64, i64)>,
     },
     /// Fixed contents: checked on read, written as is, not stored.
     Contents(Vec<u8>),

@@ -24,7 +24,10 @@ pub fn validate(schema: &Schema) -> Result<(), Located> {
                 }
             };
             let at = instance.at.key("value");
-            match inspect.compile(value) {
+            // An instance that uses parameters is inlined where it is used and gets no method.
+            let read = Scope::new(schema, ty, Mode::Read, def.fields.len());
+            let compiled = inspect.compile(value).or_else(|_| read.compile(value));
+            match compiled {
                 Ok((_, Ty::Int | Ty::Float | Ty::Bool)) => {}
                 Ok(_) => {
                     return Err(Located::new(

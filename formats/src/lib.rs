@@ -19,6 +19,11 @@ pub mod gsa {
     skelcodec_macros::codec!("../schemas/gsa.ksy");
 }
 
+/// BattleForge DRS containers and their AnimationSet.
+pub mod drs {
+    skelcodec_macros::codec!("../schemas/drs.ksy");
+}
+
 /// GTA animation packages: `ANPK` (III, Vice City) and `ANP3` (San Andreas).
 pub mod ifp {
     skelcodec_macros::codec!("../schemas/ifp.ksy");

@@ -99,10 +99,11 @@ impl<C: Codec> Format for Registered<C> {
 
 /// Every format this crate exports.
 pub fn formats() -> &'static [&'static dyn Format] {
-    static FORMATS: [&dyn Format; 3] = [
+    static FORMATS: [&dyn Format; 4] = [
         &Registered::<crate::ifp::Ifp>::new(),
         &Registered::<crate::dff::Dff>::new(),
         &Registered::<crate::gsa::Gsa>::new(),
+        &Registered::<crate::drs::Drs>::new(),
     ];
     &FORMATS
 }

@@ -184,6 +184,7 @@ pub fn read_sub<'a, T>(
 /// complete parse of what follows can confirm the boundary.
 pub fn read_scanned<'a, T, Rest>(
     r: &mut Reader<'a>,
+    name: &'static str,
     marker: &[u8],
     mut read_value: impl FnMut(&mut Reader<'a>) -> Result<T>,
     mut read_rest: impl FnMut(&mut Reader<'a>) -> Result<Rest>,
@@ -221,14 +222,15 @@ pub fn read_scanned<'a, T, Rest>(
             Err(e) => last_error = Some(e),
         }
     }
-    Err(match last_error {
+    let error = match last_error {
         Some(e) => r.error(ErrorKind::Invalid(format!(
             "no occurrence of the marker {marker:02x?} is followed by a complete parse of the rest; the last attempt failed {e}"
         ))),
         None => r.error(ErrorKind::Invalid(format!(
             "the marker {marker:02x?} does not occur"
         ))),
-    })
+    };
+    Err(error.in_field(name))
 }
 
 /// Reads a value at position `pos` of the reader's stream without moving the reader (a Kaitai
@@ -304,6 +306,60 @@ pub fn write_gaps(w: &mut Writer, gaps: &[Gap]) {
         let mut block = Writer::new();
         block.bytes(&gap.bytes.0);
         w.place(gap.offset as usize, block);
+    }
+}
+
+/// Reads the rest of a type given a value it depends on (a count no field stores). A known
+/// value (non-zero) is used as is; otherwise every candidate is tried and the only one after
+/// which the rest parses exactly to the end of the stream is kept. None, or more than one, is
+/// an error that asks for the value.
+pub fn read_solved<'a, T, Rest>(
+    r: &mut Reader<'a>,
+    name: &'static str,
+    known: i64,
+    candidates: std::ops::RangeInclusive<i64>,
+    mut read_rest: impl FnMut(&mut Reader<'a>, T) -> Result<Rest>,
+) -> Result<(T, Rest)>
+where
+    T: TryFrom<i64> + Copy + std::fmt::Display,
+{
+    if known != 0 {
+        // Errors of the fields after this one keep their own paths.
+        let value = crate::arith::fit::<T>(known, r).in_field(name)?;
+        return Ok((value, read_rest(r, value)?));
+    }
+    let mut found: Option<(T, Rest, Reader<'a>)> = None;
+    for candidate in candidates {
+        let Ok(value) = T::try_from(candidate) else {
+            continue;
+        };
+        let mut trial = r.clone();
+        let Ok(rest) = read_rest(&mut trial, value) else {
+            continue;
+        };
+        if !trial.is_eof() {
+            continue;
+        }
+        if let Some((first, ..)) = &found {
+            return Err(r
+                .error(ErrorKind::Invalid(format!(
+                    "both {first} and {value} make the rest parse; the value must be given"
+                )))
+                .in_field(name));
+        }
+        found = Some((value, rest, trial));
+    }
+    match found {
+        Some((value, rest, trial)) => {
+            *r = trial;
+            Ok((value, rest))
+        }
+        None => Err(r
+            .error(ErrorKind::Invalid(
+                "no candidate value makes the rest parse to the end; the value must be given"
+                    .into(),
+            ))
+            .in_field(name)),
     }
 }
 

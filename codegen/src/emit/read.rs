@@ -59,6 +59,32 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
         let scope = Scope::new(schema, ty, Mode::Read, index);
         let name = &field.id;
         let read = read_field(schema, ty, field, &scope);
+        if let FieldType::Remembered {
+            value,
+            ty: int,
+            solve: Some((min, max)),
+        } = &field.ty
+        {
+            // The rest of the type is read for each candidate: it decides the value.
+            let ident = field_ident(name);
+            let int = scalar::int_type(*int);
+            let known = checked(scope.int(value));
+            let rest = read_fields(schema, ty, index + 1);
+            let rest_names = stored_names(&def.fields[index + 1..]);
+            statements.push(quote! {
+                let (#ident, (#(#rest_names,)*)) = rt::fields::read_solved(
+                    r,
+                    #name,
+                    #known,
+                    #min..=#max,
+                    |r, #ident: #int| {
+                        #rest
+                        Ok((#(#rest_names,)*))
+                    },
+                )?;
+            });
+            break;
+        }
         if let Some(marker) = &field.scan {
             // The rest of the type is read inside the scan: it decides where this field ends.
             let ident = field_ident(name);
@@ -68,14 +94,14 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
             statements.push(quote! {
                 let (#ident, (#(#rest_names,)*)) = rt::fields::read_scanned(
                     r,
+                    #name,
                     #marker,
                     |r| #read,
                     |r| {
                         #rest
                         Ok((#(#rest_names,)*))
                     },
-                )
-                .in_field(#name)?;
+                )?;
             });
             break;
         }
@@ -208,7 +234,7 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
             let lit = proc_macro2::Literal::byte_string(bytes);
             quote!(rt::fields::read_contents(r, #lit))
         }
-        FieldType::Remembered { value, ty } => {
+        FieldType::Remembered { value, ty, .. } => {
             let int = scalar::int_type(*ty);
             let value = checked(scope.int(value));
             quote!(rt::arith::fit::<#int>(#value, r))
