@@ -313,6 +313,8 @@ types:
         type: constraint
         repeat: expr
         repeat-expr: 3
+        if: version >= 1
+        doc: Inside the version-1 block in drs.bt and the add-on (formats.md's indentation is ambiguous).
       - id: purpose_flags
         type: s2
         if: version >= 2

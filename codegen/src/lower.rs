@@ -682,9 +682,11 @@ impl Context {
                         eos_error: attr.eos_error.unwrap_or(true),
                     };
                 }
+                let terminated = zero_terminated || matches!(size, Size::Terminator { .. });
                 Ok(FieldType::Str {
                     size,
                     align: attr.align.unwrap_or(1),
+                    terminated,
                 })
             }
             Some(Builtin::Quat | Builtin::Vec3) => {
@@ -890,7 +892,8 @@ fn is_builtin_fixed(ty: &FieldType) -> bool {
             | FieldType::Vec3(_)
             | FieldType::Str {
                 size: Size::Const(_),
-                align: 0 | 1
+                align: 0 | 1,
+                ..
             }
     )
 }

@@ -211,6 +211,8 @@ pub enum FieldType {
         size: Size,
         /// Bytes on disk are rounded up to a multiple of this (`-align`).
         align: usize,
+        /// `strz` (or a terminator): the text ends at the first NUL; otherwise every byte is text.
+        terminated: bool,
     },
     /// Raw bytes.
     Bytes {
@@ -330,6 +332,7 @@ impl Schema {
             FieldType::Str {
                 size: Size::Const(n),
                 align,
+                ..
             } if *align <= 1 => Some(*n),
             FieldType::Array { elem, len } => Some(len * self.fixed_size_of(elem)?),
             FieldType::User { ty, args } if args.is_empty() => self.fixed_size(*ty),

@@ -1,6 +1,7 @@
 //! Codecs generated at build time from the schemas in `schemas/`, and a registry that lets
 //! tools pick one by magic, extension or id.
 
+pub mod battleforge;
 mod registry;
 pub mod rw;
 pub mod swat;

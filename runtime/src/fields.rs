@@ -381,11 +381,6 @@ pub fn reserve_array<const K: usize>(w: &mut Writer) -> &mut [u8; K] {
     chunk
 }
 
-/// Reads a string of a computed length, rounded up to a multiple of `align`; every byte is kept.
-pub fn read_var_str(r: &mut Reader<'_>, len: i64, align: usize) -> Result<crate::VarStr> {
-    read_sized(r, len, align).map(|b| crate::VarStr::from_raw(b.to_vec()))
-}
-
 /// Reads raw bytes of a computed length, rounded up to a multiple of `align`.
 pub fn read_raw(r: &mut Reader<'_>, len: i64, align: usize) -> Result<crate::RawBytes> {
     read_sized(r, len, align).map(|b| crate::RawBytes(b.to_vec()))

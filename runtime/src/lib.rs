@@ -31,6 +31,6 @@ pub use fixed::{Fixed, FixedRangeError, FixedRaw};
 pub use geometry::{Quat, Vec3};
 pub use pad::{pad_to_multiple, sims2_run_pad_bytes, sims2_run_pad_len};
 pub use reader::Reader;
-pub use strings::{FixedStr, VarStr};
+pub use strings::{FixedStr, Text, VarStr};
 pub use summary::summarize;
 pub use writer::Writer;

@@ -334,6 +334,91 @@ impl<'de> Deserialize<'de> for VarStr {
     }
 }
 
+/// A string delimited by its size alone, with no terminator (a length-prefixed name). Every
+/// byte is text, NULs included; it serializes as a plain string when it is valid UTF-8.
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+pub struct Text(Vec<u8>);
+
+impl Text {
+    /// Wraps the bytes as read.
+    pub fn from_raw(raw: Vec<u8>) -> Self {
+        Self(raw)
+    }
+
+    /// The bytes as read.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The text's bytes: all of them.
+    pub fn text_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The text, with invalid UTF-8 replaced.
+    pub fn text(&self) -> Cow<'_, str> {
+        String::from_utf8_lossy(&self.0)
+    }
+
+    /// Number of bytes.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl From<&str> for Text {
+    fn from(text: &str) -> Self {
+        Self(text.as_bytes().to_vec())
+    }
+}
+
+impl fmt::Debug for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Text({:?})", self.text())
+    }
+}
+
+/// How a [`Text`] appears in documents: a plain string, or `{"raw": hex}` for other bytes.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum TextRepr {
+    Plain(String),
+    Raw { raw: String },
+}
+
+impl Serialize for Text {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        match std::str::from_utf8(&self.0) {
+            Ok(text) => TextRepr::Plain(text.to_owned()),
+            Err(_) => TextRepr::Raw {
+                raw: crate::to_hex(&self.0),
+            },
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
+        match TextRepr::deserialize(deserializer)? {
+            TextRepr::Plain(text) => Ok(Self(text.into_bytes())),
+            TextRepr::Raw { raw } => crate::from_hex(&raw)
+                .map(Self)
+                .map_err(serde::de::Error::custom),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,6 +428,25 @@ mod tests {
         let json = serde_json::to_string(v).unwrap();
         let back = serde_json::from_str(&json).unwrap();
         (json, back)
+    }
+
+    #[test]
+    fn text_round_trips_through_json() {
+        for raw in [
+            b"idle.ska".to_vec(),
+            vec![0xff, 0x00, b'a'],
+            Vec::new(),
+            b"a\0b".to_vec(),
+        ] {
+            let text = Text::from_raw(raw.clone());
+            let json = serde_json::to_string(&text).unwrap();
+            let back: Text = serde_json::from_str(&json).unwrap();
+            assert_eq!(back.as_bytes(), &raw[..], "{json}");
+        }
+        assert_eq!(
+            serde_json::to_string(&Text::from("walk")).unwrap(),
+            "\"walk\""
+        );
     }
 
     #[test]

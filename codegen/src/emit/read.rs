@@ -227,9 +227,17 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
         FieldType::Str {
             size: Size::Const(n),
             align,
+            ..
         } if *align <= 1 => quote!(r.array::<#n>().map(rt::FixedStr::from_raw)),
-        FieldType::Str { size, align } => read_sized(size, *align, scope, true),
-        FieldType::Bytes { size, align } => read_sized(size, *align, scope, false),
+        FieldType::Str {
+            size,
+            align,
+            terminated: true,
+        } => read_sized(size, *align, scope, quote!(rt::VarStr::from_raw)),
+        FieldType::Str { size, align, .. } => {
+            read_sized(size, *align, scope, quote!(rt::Text::from_raw))
+        }
+        FieldType::Bytes { size, align } => read_sized(size, *align, scope, quote!(rt::RawBytes)),
         FieldType::Contents(bytes) => {
             let lit = proc_macro2::Literal::byte_string(bytes);
             quote!(rt::fields::read_contents(r, #lit))
@@ -255,52 +263,36 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
     }
 }
 
-fn read_sized(size: &Size, align: usize, scope: &Scope, text: bool) -> TokenStream {
+/// Reads a sized or terminated run of bytes and wraps it with `wrap` (a `Vec<u8>` constructor).
+fn read_sized(size: &Size, align: usize, scope: &Scope, wrap: TokenStream) -> TokenStream {
+    let sized =
+        |len: TokenStream| quote!(rt::fields::read_raw(r, #len, #align).map(|b| #wrap(b.0)));
     match size {
         Size::Const(n) => {
             let n = *n as i64;
-            sized_call(quote!(#n), align, text)
+            sized(quote!(#n))
         }
         Size::Expr(e) => {
             let len = checked(scope.int(e));
             if mentions_io(e) {
-                let call = sized_call(quote!(len), align, text);
+                let call = sized(quote!(len));
                 quote!({ let len = #len; #call })
             } else {
-                sized_call(len, align, text)
+                sized(len)
             }
         }
-        Size::Eos => {
-            if text {
-                quote!(Ok(rt::VarStr::from_raw(r.rest().to_vec())))
-            } else {
-                quote!(Ok(rt::RawBytes(r.rest().to_vec())))
-            }
-        }
+        Size::Eos => quote!(Ok(#wrap(r.rest().to_vec()))),
         Size::Terminator {
             byte,
             include,
             consume,
             eos_error,
         } => {
-            let wrap = if text {
-                quote!(rt::VarStr::from_raw(b.to_vec()))
-            } else {
-                quote!(rt::RawBytes(b.to_vec()))
-            };
             // A consumed terminator is kept in the value so that it is written back; `include`
             // only changes what the text accessor shows, which stops at the terminator anyway.
             let _ = include;
-            quote!(r.until(#byte, #consume, #consume, #eos_error).map(|b| #wrap))
+            quote!(r.until(#byte, #consume, #consume, #eos_error).map(|b| #wrap(b.to_vec())))
         }
-    }
-}
-
-fn sized_call(len: TokenStream, align: usize, text: bool) -> TokenStream {
-    if text {
-        quote!(rt::fields::read_var_str(r, #len, #align))
-    } else {
-        quote!(rt::fields::read_raw(r, #len, #align))
     }
 }
 

@@ -51,6 +51,7 @@ pub fn element_len(schema: &Schema, ty: &FieldType, access: &TokenStream) -> Tok
         }
         FieldType::Str {
             size: Size::Const(n),
+            align: 0 | 1,
             ..
         } => quote!(#n),
         FieldType::Str { .. } => quote!(#access.len()),

@@ -40,8 +40,12 @@ pub fn element_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType
         FieldType::Str {
             size: Size::Const(n),
             align,
+            ..
         } if *align <= 1 => quote!(rt::FixedStr<#n>),
-        FieldType::Str { .. } => quote!(rt::VarStr),
+        FieldType::Str {
+            terminated: true, ..
+        } => quote!(rt::VarStr),
+        FieldType::Str { .. } => quote!(rt::Text),
         FieldType::Bytes { .. } | FieldType::Contents(_) => quote!(rt::RawBytes),
         FieldType::User { ty, .. } => {
             let name = type_ident(&schema.types[*ty].id);

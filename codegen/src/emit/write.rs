@@ -188,8 +188,9 @@ fn write_one(
         FieldType::Str {
             size: Size::Const(_),
             align,
+            ..
         } if *align <= 1 => quote!(w.bytes(#access.as_bytes());),
-        FieldType::Str { size, align } | FieldType::Bytes { size, align } => {
+        FieldType::Str { size, align, .. } | FieldType::Bytes { size, align } => {
             let bytes = match ty {
                 FieldType::Str { .. } => quote!(#access.as_bytes()),
                 _ => quote!(#access.0.as_slice()),
