@@ -451,3 +451,37 @@ fn convert_upgrades_gsa_41_and_refuses_to_drop_events() {
     );
     assert!(!refused.exists(), "a refused conversion writes nothing");
 }
+
+#[test]
+fn drs_containers_and_animation_set_blobs_decode() {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../generated-tests/fixtures/drs/"
+    );
+    let output = skelcodec(&[&"roundtrip", &dir]);
+    // The three files under broken/ are not byte-exact: they do not decode at all.
+    assert_exit(&output, 2);
+    assert!(
+        stdout(&output).contains("10/13 byte-exact"),
+        "{}",
+        stdout(&output)
+    );
+
+    let expected: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(Path::new(dir).join("expected.json")).unwrap())
+            .unwrap();
+    let set = &expected["as_v6_rev5.drs"]["animation_set"];
+    let (offset, size) = (
+        set["offset"].as_u64().unwrap() as usize,
+        set["size"].as_u64().unwrap() as usize,
+    );
+    let bytes = fs::read(Path::new(dir).join("as_v6_rev5.drs")).unwrap();
+    let blob_dir = tempfile::tempdir().unwrap();
+    let blob = blob_dir.path().join("set.bin");
+    fs::write(&blob, &bytes[offset..offset + size]).unwrap();
+    let decoded = decode_to_json(&blob);
+    assert_eq!(decoded["format"], "animation_set", "detected by its magic");
+    assert_eq!(decoded["value"]["version"], 6);
+    let output = skelcodec(&[&"roundtrip", &blob]);
+    assert_exit(&output, 0);
+}
