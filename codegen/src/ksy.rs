@@ -177,6 +177,13 @@ pub struct AttrSpec {
     /// are tried and the only one after which the rest of the type parses exactly is kept.
     #[serde(rename = "-solve")]
     pub solve: Option<(i64, i64)>,
+    /// skelcodec: repeat once per element of this list; `_` is that element in the arguments.
+    #[serde(rename = "-for-each")]
+    pub for_each: Option<Value>,
+    /// skelcodec: what padding bytes should hold (`index`: 00 01 02 …); kept as read, reported by
+    /// `check()`, rewritten by `normalize()`.
+    #[serde(rename = "-fill")]
+    pub fill: Option<String>,
     /// skelcodec: stale bytes a stated size covers beyond the content (reported by `check()`).
     #[serde(rename = "-slack")]
     pub slack: Option<bool>,

@@ -359,6 +359,7 @@ enum Builtin {
     Str { zero_terminated: bool },
     Quat,
     Vec3,
+    Vlq,
 }
 
 impl Context {
@@ -431,6 +432,7 @@ impl Context {
                     zero_terminated: true,
                 }),
                 "quat" => Some(Builtin::Quat),
+                "vlq_base128_le" => Some(Builtin::Vlq),
                 "vec3" => Some(Builtin::Vec3),
                 _ => None,
             },
@@ -470,7 +472,12 @@ impl Context {
                 "`value` and `pos` belong under `instances`, not in `seq`",
             ));
         }
-        let repeat = match attr.repeat.as_deref() {
+        let repeat = match (attr.repeat.as_deref(), &attr.for_each) {
+            (Some(_), Some(_)) => {
+                return Err(Located::new(&at.key("-for-each"), "`-for-each` replaces `repeat`; use one of them"));
+            }
+            (None, Some(list)) => Repeat::ForEach(parse_expr(list, &at.key("-for-each"))?),
+            (repeat, None) => match repeat {
             None => Repeat::None,
             Some("expr") => Repeat::Expr(parse_expr(
                 attr.repeat_expr.as_ref().ok_or_else(|| {
@@ -491,6 +498,7 @@ impl Context {
                     format!("`repeat` must be `expr`, `eos` or `until`, not `{other}`"),
                 ));
             }
+            },
         };
         let cond = attr
             .cond
@@ -533,6 +541,13 @@ impl Context {
             ));
         }
         let slack = attr.slack == Some(true);
+        let fill_index = match attr.fill.as_deref() {
+            None => false,
+            Some("index") => true,
+            Some(other) => {
+                return Err(Located::new(&at.key("-fill"), format!("`-fill` must be `index`, not `{other}`")));
+            }
+        };
         if slack && !matches!(ty, FieldType::Bytes { .. }) {
             return Err(Located::new(
                 &at.key("-slack"),
@@ -561,6 +576,7 @@ impl Context {
             valid: lower_valid(id, attr.valid.as_ref(), &at.key("valid"))?,
             position: None,
             scan,
+            fill_index,
             slack,
             at: at.clone(),
         })
@@ -689,6 +705,7 @@ impl Context {
                     terminated,
                 })
             }
+            Some(Builtin::Vlq) => Ok(FieldType::Vlq),
             Some(Builtin::Quat | Builtin::Vec3) => {
                 let component_name = attr.component.as_deref().unwrap_or("f4");
                 let Some(Builtin::Scalar(base)) = self.builtin(component_name) else {

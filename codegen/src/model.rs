@@ -86,6 +86,8 @@ pub struct Field {
     /// `-scan`: the field runs to the first occurrence of these bytes after which the rest of
     /// the type parses exactly to the end of its stream.
     pub scan: Option<Vec<u8>>,
+    /// `-fill: index`: padding whose bytes should read 00 01 02 …
+    pub fill_index: bool,
     /// `-slack`: bytes a stated size covers beyond the content; `check()` reports them when
     /// present and `normalize()` drops them.
     pub slack: bool,
@@ -194,6 +196,8 @@ pub enum Size {
 pub enum FieldType {
     /// A number.
     Number(Scalar),
+    /// A .NET 7-bit encoded length (`vlq_base128_le`, at most 5 bytes, minimal encoding).
+    Vlq,
     /// An integer mapped to an enum.
     Enum {
         /// Index into [`Schema::enums`].
@@ -281,6 +285,8 @@ pub enum Repeat {
     Eos,
     /// `repeat: until` (the element is `_`).
     Until(Expr),
+    /// `-for-each`: once per element of a list read earlier; `_` is that element.
+    ForEach(Expr),
 }
 
 /// An enum.
@@ -371,6 +377,7 @@ impl Schema {
         match ty {
             FieldType::Enum { raw, .. } => usize::from(raw.bytes),
             FieldType::Contents(bytes) => bytes.len(),
+            FieldType::Vlq => 1,
             // Types that contain themselves are cut off: the bound only needs to be a lower one.
             FieldType::User { ty, .. } if depth < 16 => self.types[*ty]
                 .fields

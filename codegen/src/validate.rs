@@ -63,6 +63,11 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
                 read.with_element(quote::quote!(item), elem).bool(until),
             )?;
         }
+        Repeat::ForEach(list) => match read.compile(list) {
+            Ok((_, Ty::Array(_))) => {}
+            Ok(_) => return Err(Located::new(&at.key("-for-each"), "`-for-each` takes a list read earlier")),
+            Err(e) => return Err(Located::new(&at.key("-for-each"), e.message())),
+        },
         Repeat::None | Repeat::Eos => {}
     }
     if let Some((cond, _)) = &field.valid {
@@ -80,6 +85,9 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
             ));
         }
         located(&at.key("size"), read.int(size))?;
+    }
+    if field.fill_index && (field.cond.is_some() || !matches!(field.ty, FieldType::Bytes { .. })) {
+        return Err(Located::new(&at.key("-fill"), "`-fill` applies to raw bytes that are always present"));
     }
     if field.slack && field.cond.is_some() {
         return Err(Located::new(

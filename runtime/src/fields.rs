@@ -381,6 +381,66 @@ pub fn reserve_array<const K: usize>(w: &mut Writer) -> &mut [u8; K] {
     chunk
 }
 
+/// Reads one element per element of `items` (a list read earlier), passing each partner.
+pub fn read_each<'a, E, T>(
+    r: &mut Reader<'a>,
+    items: &[E],
+    min_size: usize,
+    mut read: impl FnMut(&mut Reader<'a>, &E) -> Result<T>,
+) -> Result<Vec<T>> {
+    if (items.len() as u128) * (min_size as u128) > r.remaining() as u128 {
+        return Err(r.error(ErrorKind::CountTooLarge {
+            count: items.len() as u64,
+            elem_size: min_size as u64,
+            remaining: r.remaining() as u64,
+        }));
+    }
+    let mut out = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        out.push(read(r, item).at_index(index)?);
+    }
+    Ok(out)
+}
+
+/// Reads a .NET 7-bit encoded length. Non-minimal encodings, which .NET never writes, are
+/// refused rather than silently re-encoded shorter.
+pub fn read_vlq(r: &mut Reader<'_>) -> Result<u32> {
+    let start = r.clone();
+    let value = r.read_7bit_u32()?;
+    if r.pos() - start.pos() != vlq_len(value) {
+        return Err(start.error(ErrorKind::Invalid(format!(
+            "the 7-bit length {value} is not minimally encoded"
+        ))));
+    }
+    Ok(value)
+}
+
+/// Bytes of the minimal 7-bit encoding of `value` (a `u32` or a reference to one).
+pub fn vlq_len(value: impl std::borrow::Borrow<u32>) -> usize {
+    match *value.borrow() {
+        0..=0x7f => 1,
+        0x80..=0x3fff => 2,
+        0x4000..=0x1f_ffff => 3,
+        0x20_0000..=0xfff_ffff => 4,
+        _ => 5,
+    }
+}
+
+/// The first padding byte that does not hold its index (00 01 02 …), with the byte expected.
+pub fn index_fill_mismatch(pad: &[u8]) -> Option<(u8, u8)> {
+    pad.iter()
+        .enumerate()
+        .find(|&(i, &b)| usize::from(b) != i)
+        .map(|(i, &b)| (b, i as u8))
+}
+
+/// Rewrites padding to hold its index (00 01 02 …).
+pub fn fill_with_index(pad: &mut [u8]) {
+    for (i, b) in pad.iter_mut().enumerate() {
+        *b = i as u8;
+    }
+}
+
 /// Reads raw bytes of a computed length, rounded up to a multiple of `align`.
 pub fn read_raw(r: &mut Reader<'_>, len: i64, align: usize) -> Result<crate::RawBytes> {
     read_sized(r, len, align).map(|b| crate::RawBytes(b.to_vec()))
@@ -497,6 +557,23 @@ mod tests {
         let r = Reader::new(input);
         assert_eq!(read_at(&r, 8, |r| r.array::<4>()).unwrap(), *b"TAIL");
         assert!(read_at(&r, 20, |r| r.array::<4>()).is_err());
+    }
+
+    #[test]
+    fn vlq_and_index_fill() {
+        for value in [0u32, 127, 128, 16383, 16384, u32::MAX] {
+            let mut w = Writer::new();
+            w.write_7bit_u32(value);
+            let bytes = w.into_bytes();
+            assert_eq!(bytes.len(), vlq_len(value));
+            assert_eq!(read_vlq(&mut Reader::new(&bytes)).unwrap(), value);
+        }
+        assert!(read_vlq(&mut Reader::new(&[0x85, 0x00])).is_err(), "non-minimal");
+        assert_eq!(index_fill_mismatch(&[0, 1, 2]), None);
+        assert_eq!(index_fill_mismatch(&[0, 7]), Some((7, 1)));
+        let mut pad = [9, 9, 9];
+        fill_with_index(&mut pad);
+        assert_eq!(pad, [0, 1, 2]);
     }
 
     #[test]

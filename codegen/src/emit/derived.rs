@@ -15,7 +15,11 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
     let mut needs: Vec<bool> = schema
         .types
         .iter()
-        .map(|t| t.fields.iter().any(|f| f.derived.is_some() || f.slack))
+        .map(|t| {
+            t.fields
+                .iter()
+                .any(|f| f.derived.is_some() || f.slack || f.fill_index)
+        })
         .collect();
     // Propagate to containing types until nothing changes.
     loop {
@@ -153,6 +157,16 @@ pub fn derived_impl(schema: &Schema, ty: usize, needs: &[bool]) -> TokenStream {
         compares.push(quote!(c.compare(#name, self.#ident.0.len() as i128, 0);));
         // Dropped first: the sizes recomputed below must no longer cover these bytes.
         recomputes.insert(0, quote!(self.#ident.0.clear();));
+    }
+    for field in def.fields.iter().filter(|f| f.fill_index) {
+        let ident = field_ident(&field.id);
+        let name = &field.id;
+        compares.push(quote! {
+            if let Some((found, expected)) = rt::fields::index_fill_mismatch(&self.#ident.0) {
+                c.compare(#name, i128::from(found), i128::from(expected));
+            }
+        });
+        recomputes.push(quote!(rt::fields::fill_with_index(&mut self.#ident.0);));
     }
     let check_children = def
         .fields

@@ -577,7 +577,7 @@ impl<'s> Scope<'s> {
             return Ok((tokens, place.ty));
         };
         Ok(match &field.ty {
-            FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. } => {
+            FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. } | FieldType::Vlq => {
                 (quote!((#tokens as i64)), Ty::Int)
             }
             FieldType::Number(Scalar::Float(_)) => (quote!((#tokens as f64)), Ty::Float),
@@ -672,7 +672,9 @@ pub fn field_ty(schema: &Schema, field: &Field) -> Ty {
 pub fn element_ty(schema: &Schema, ty: &FieldType) -> Ty {
     let _ = schema;
     match ty {
-        FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. } => Ty::Int,
+        FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. } | FieldType::Vlq => {
+            Ty::Int
+        }
         FieldType::Number(_) => Ty::Float,
         FieldType::Enum { enum_idx, .. } => Ty::Enum(*enum_idx),
         FieldType::Quat(_) | FieldType::Vec3(_) => Ty::Composite,

@@ -178,6 +178,15 @@ fn read_repeated(schema: &Schema, ty: &FieldType, repeat: &Repeat, scope: &Scope
             let one = read_one(schema, ty, scope);
             quote!(rt::fields::read_to_eos(r, |r| #one))
         }
+        Repeat::ForEach(list) => {
+            let (list, list_ty) = checked(scope.compile(list));
+            let Ty::Array(elem) = list_ty else {
+                unreachable!("validated: -for-each takes a list")
+            };
+            let min = schema.min_size_of(ty);
+            let one = read_one(schema, ty, &scope.with_element(quote!(each), *elem));
+            quote!(rt::fields::read_each(r, &#list, #min, |r, each| #one))
+        }
         Repeat::Until(until) => {
             let one = read_one(schema, ty, scope);
             let elem = super::expr::element_ty(schema, ty);
@@ -242,6 +251,7 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
             let lit = proc_macro2::Literal::byte_string(bytes);
             quote!(rt::fields::read_contents(r, #lit))
         }
+        FieldType::Vlq => quote!(rt::fields::read_vlq(r)),
         FieldType::Remembered { value, ty, .. } => {
             let int = scalar::int_type(*ty);
             let value = checked(scope.int(value));

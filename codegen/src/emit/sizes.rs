@@ -41,6 +41,7 @@ pub fn element_len(schema: &Schema, ty: &FieldType, access: &TokenStream) -> Tok
     }
     match ty {
         FieldType::Remembered { .. } => quote!(0),
+        FieldType::Vlq => quote!(rt::fields::vlq_len(#access)),
         FieldType::Enum { raw, .. } => {
             let n = usize::from(raw.bytes);
             quote!(#n)

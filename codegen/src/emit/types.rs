@@ -25,6 +25,7 @@ pub fn element_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType
     match ty {
         FieldType::Number(s) => scalar::scalar_type(*s),
         FieldType::Remembered { ty, .. } => scalar::int_type(*ty),
+        FieldType::Vlq => quote!(u32),
         FieldType::Enum { enum_idx, .. } => {
             let name = type_ident(&schema.enums[*enum_idx].id);
             quote!(#name)

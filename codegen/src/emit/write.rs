@@ -85,9 +85,43 @@ fn write_present(
         let body = write_switch(schema, owner, field, switch, access, scope);
         return quote!(#substream_check #body);
     }
+    if let Repeat::ForEach(list) = &field.repeat {
+        return write_for_each(schema, field, list, access, scope);
+    }
     let count_check = count_check(field, access, scope);
     let body = write_list_or_one(schema, &field.ty, &field.repeat, access, name, scope);
     quote!(#substream_check #count_check #body)
+}
+
+/// A `-for-each` list: one element per element of the list it follows, written side by side
+/// with it, since each element's arguments come from its partner.
+fn write_for_each(
+    schema: &Schema,
+    field: &Field,
+    list: &crate::expr::Expr,
+    access: &TokenStream,
+    scope: &Scope,
+) -> TokenStream {
+    let name = &field.id;
+    let (list, list_ty) = compile_checked_any(scope.compile(list));
+    let Ty::Array(elem) = list_ty else {
+        unreachable!("validated: -for-each takes a list")
+    };
+    let each_scope = scope.with_element(quote!(each), *elem);
+    let one = write_one(
+        schema,
+        &field.ty,
+        &quote!(item),
+        &quote!(.at_index(index).in_field(#name)),
+        &each_scope,
+    );
+    quote! {
+        rt::fields::check_count(#list.len() as i64, #access.len(), w).in_field(#name)?;
+        for (index, (item, each)) in #access.iter().zip(#list.iter()).enumerate() {
+            let _ = each;
+            #one
+        }
+    }
 }
 
 /// Before writing a value read from a substream: its length must be the size the reader uses.
@@ -202,6 +236,7 @@ fn write_one(
             let lit = proc_macro2::Literal::byte_string(bytes);
             quote!(w.bytes(#lit);)
         }
+        FieldType::Vlq => quote!(w.write_7bit_u32(#access);),
         // Computed while reading; not part of the file.
         FieldType::Remembered { .. } => quote!(),
         FieldType::User { ty, args } => {
@@ -317,6 +352,12 @@ fn write_switch(
             #(#arms)*
         }
     }
+}
+
+fn compile_checked_any(
+    result: Result<(TokenStream, Ty), super::expr::ExprError>,
+) -> (TokenStream, Ty) {
+    result.unwrap_or_else(|e| panic!("validated expression failed to compile: {}", e.message()))
 }
 
 fn compile_checked(result: Result<TokenStream, super::expr::ExprError>) -> TokenStream {
