@@ -474,30 +474,33 @@ impl Context {
         }
         let repeat = match (attr.repeat.as_deref(), &attr.for_each) {
             (Some(_), Some(_)) => {
-                return Err(Located::new(&at.key("-for-each"), "`-for-each` replaces `repeat`; use one of them"));
+                return Err(Located::new(
+                    &at.key("-for-each"),
+                    "`-for-each` replaces `repeat`; use one of them",
+                ));
             }
             (None, Some(list)) => Repeat::ForEach(parse_expr(list, &at.key("-for-each"))?),
             (repeat, None) => match repeat {
-            None => Repeat::None,
-            Some("expr") => Repeat::Expr(parse_expr(
-                attr.repeat_expr.as_ref().ok_or_else(|| {
-                    Located::new(&at.key("repeat"), "`repeat: expr` needs `repeat-expr`")
-                })?,
-                &at.key("repeat-expr"),
-            )?),
-            Some("eos") => Repeat::Eos,
-            Some("until") => Repeat::Until(parse_expr(
-                attr.repeat_until.as_ref().ok_or_else(|| {
-                    Located::new(&at.key("repeat"), "`repeat: until` needs `repeat-until`")
-                })?,
-                &at.key("repeat-until"),
-            )?),
-            Some(other) => {
-                return Err(Located::new(
-                    &at.key("repeat"),
-                    format!("`repeat` must be `expr`, `eos` or `until`, not `{other}`"),
-                ));
-            }
+                None => Repeat::None,
+                Some("expr") => Repeat::Expr(parse_expr(
+                    attr.repeat_expr.as_ref().ok_or_else(|| {
+                        Located::new(&at.key("repeat"), "`repeat: expr` needs `repeat-expr`")
+                    })?,
+                    &at.key("repeat-expr"),
+                )?),
+                Some("eos") => Repeat::Eos,
+                Some("until") => Repeat::Until(parse_expr(
+                    attr.repeat_until.as_ref().ok_or_else(|| {
+                        Located::new(&at.key("repeat"), "`repeat: until` needs `repeat-until`")
+                    })?,
+                    &at.key("repeat-until"),
+                )?),
+                Some(other) => {
+                    return Err(Located::new(
+                        &at.key("repeat"),
+                        format!("`repeat` must be `expr`, `eos` or `until`, not `{other}`"),
+                    ));
+                }
             },
         };
         let cond = attr
@@ -511,7 +514,7 @@ impl Context {
             .map(|d| parse_expr(d, &at.key("-derived")))
             .transpose()?;
         let ty = self.lower_field_type(schema, attr, at)?;
-        if derived.is_some() && !matches!(ty, FieldType::Number(Scalar::Int(_))) {
+        if derived.is_some() && !matches!(ty, FieldType::Number(Scalar::Int(_)) | FieldType::Vlq) {
             return Err(Located::new(
                 &at.key("-derived"),
                 "`-derived` applies to integer fields (sizes, counts, offsets)",
@@ -545,7 +548,10 @@ impl Context {
             None => false,
             Some("index") => true,
             Some(other) => {
-                return Err(Located::new(&at.key("-fill"), format!("`-fill` must be `index`, not `{other}`")));
+                return Err(Located::new(
+                    &at.key("-fill"),
+                    format!("`-fill` must be `index`, not `{other}`"),
+                ));
             }
         };
         if slack && !matches!(ty, FieldType::Bytes { .. }) {
@@ -689,15 +695,18 @@ impl Context {
                 Ok(FieldType::Number(scalar))
             }
             Some(Builtin::Str { zero_terminated }) => {
-                let mut size = self.size(attr, at, "a string")?;
-                if zero_terminated && attr.size.is_none() && attr.size_eos != Some(true) {
-                    size = Size::Terminator {
+                let size = if zero_terminated && attr.size.is_none() && attr.size_eos != Some(true)
+                {
+                    // Kaitai: `strz` with no size runs to its NUL.
+                    Size::Terminator {
                         byte: attr.terminator.unwrap_or(0),
                         include: attr.include.unwrap_or(false),
                         consume: attr.consume.unwrap_or(true),
                         eos_error: attr.eos_error.unwrap_or(true),
-                    };
-                }
+                    }
+                } else {
+                    self.size(attr, at, "a string")?
+                };
                 let terminated = zero_terminated || matches!(size, Size::Terminator { .. });
                 Ok(FieldType::Str {
                     size,

@@ -65,7 +65,12 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
         }
         Repeat::ForEach(list) => match read.compile(list) {
             Ok((_, Ty::Array(_))) => {}
-            Ok(_) => return Err(Located::new(&at.key("-for-each"), "`-for-each` takes a list read earlier")),
+            Ok(_) => {
+                return Err(Located::new(
+                    &at.key("-for-each"),
+                    "`-for-each` takes a list read earlier",
+                ));
+            }
             Err(e) => return Err(Located::new(&at.key("-for-each"), e.message())),
         },
         Repeat::None | Repeat::Eos => {}
@@ -87,7 +92,10 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
         located(&at.key("size"), read.int(size))?;
     }
     if field.fill_index && (field.cond.is_some() || !matches!(field.ty, FieldType::Bytes { .. })) {
-        return Err(Located::new(&at.key("-fill"), "`-fill` applies to raw bytes that are always present"));
+        return Err(Located::new(
+            &at.key("-fill"),
+            "`-fill` applies to raw bytes that are always present",
+        ));
     }
     if field.slack && field.cond.is_some() {
         return Err(Located::new(
@@ -99,6 +107,14 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
         let inspect = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
         located(&at.key("-derived"), inspect.int(derived))?;
     }
+    // In a `-for-each` field, `_` in the type's arguments is the partner element.
+    let read = match &field.repeat {
+        Repeat::ForEach(list) => match read.compile(list) {
+            Ok((_, Ty::Array(elem))) => read.with_element(quote::quote!(each), *elem),
+            _ => read,
+        },
+        _ => read,
+    };
     validate_type(schema, &read, &field.ty, at)
 }
 

@@ -25,6 +25,11 @@ pub mod drs {
     skelcodec_macros::codec!("../schemas/drs.ksy");
 }
 
+/// The Sims 2 ANIM resources (RCOL with a cAnimResourceConst block).
+pub mod sims2_anim {
+    skelcodec_macros::codec!("../schemas/sims2_anim.ksy");
+}
+
 /// GTA animation packages: `ANPK` (III, Vice City) and `ANP3` (San Andreas).
 pub mod ifp {
     skelcodec_macros::codec!("../schemas/ifp.ksy");

@@ -99,12 +99,13 @@ impl<C: Codec> Format for Registered<C> {
 
 /// Every format this crate exports.
 pub fn formats() -> &'static [&'static dyn Format] {
-    static FORMATS: [&dyn Format; 5] = [
+    static FORMATS: [&dyn Format; 6] = [
         &Registered::<crate::ifp::Ifp>::new(),
         &Registered::<crate::dff::Dff>::new(),
         &Registered::<crate::gsa::Gsa>::new(),
         &Registered::<crate::drs::Drs>::new(),
         &Registered::<crate::battleforge::AnimationSetBlob>::new(),
+        &Registered::<crate::sims2_anim::Sims2Anim>::new(),
     ];
     &FORMATS
 }

@@ -348,7 +348,9 @@ impl<'s> Scope<'s> {
         match name {
             "_" => {
                 let Some((tokens, ty)) = &self.element else {
-                    return invalid("`_` is only defined in `repeat-until` and inside `sum(...)`");
+                    return invalid(
+                        "`_` is only defined in `repeat-until`, in the arguments of a `-for-each` field and inside `sum(...)`",
+                    );
                 };
                 let tokens = if is_scalar(ty) {
                     quote!((*#tokens))
