@@ -2,8 +2,10 @@
 //! tools pick one by magic, extension or id.
 
 pub mod battleforge;
+pub mod qfs;
 mod registry;
 pub mod rw;
+pub mod sims2;
 pub mod swat;
 
 pub use registry::{
@@ -28,6 +30,11 @@ pub mod drs {
 /// The Sims 2 ANIM resources (RCOL with a cAnimResourceConst block).
 pub mod sims2_anim {
     skelcodec_macros::codec!("../schemas/sims2_anim.ksy");
+}
+
+/// The Sims 2 packages (DBPF 1.1, index 7.1 and 7.2).
+pub mod dbpf {
+    skelcodec_macros::codec!("../schemas/dbpf.ksy");
 }
 
 /// GTA animation packages: `ANPK` (III, Vice City) and `ANP3` (San Andreas).

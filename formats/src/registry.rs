@@ -97,15 +97,78 @@ impl<C: Codec> Format for Registered<C> {
     }
 }
 
+/// Sims 2 packages: the stored package, plus a listing of its resources with every ANIM decoded
+/// (`resources` in the JSON document; `encode` reads only `value`).
+struct Package;
+
+impl Format for Package {
+    fn id(&self) -> &'static str {
+        crate::dbpf::Dbpf::FORMAT
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        crate::dbpf::Dbpf::EXTENSIONS
+    }
+
+    fn matches(&self, bytes: &[u8]) -> bool {
+        crate::dbpf::Dbpf::matches_magic(bytes)
+    }
+
+    fn decode_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error> {
+        let mut document = Registered::<crate::dbpf::Dbpf>::new().decode_json(bytes)?;
+        let package = crate::dbpf::Dbpf::read(bytes)?;
+        let resources: Vec<serde_json::Value> = package
+            .index
+            .iter()
+            .map(|entry| {
+                let anims = package.animations();
+                let anim =
+                    anims
+                        .iter()
+                        .find(|(key, _)| *key == entry.key())
+                        .map(|(_, a)| match a {
+                            Ok(anim) => serde_json::to_value(anim).unwrap_or_default(),
+                            Err(e) => serde_json::json!({ "error": e }),
+                        });
+                serde_json::json!({
+                    "key": entry.key(),
+                    "compressed": package.is_compressed(entry),
+                    "stored_size": entry.size,
+                    "anim": anim,
+                })
+            })
+            .collect();
+        document["resources"] = serde_json::Value::Array(resources);
+        Ok(document)
+    }
+
+    fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {
+        Registered::<crate::dbpf::Dbpf>::new().encode_json(value)
+    }
+
+    fn round_trip(&self, bytes: &[u8]) -> Result<RoundTrip, Error> {
+        Registered::<crate::dbpf::Dbpf>::new().round_trip(bytes)
+    }
+
+    fn check(&self, bytes: &[u8]) -> Result<Vec<Mismatch>, Error> {
+        Ok(crate::dbpf::Dbpf::read(bytes)?.check_all())
+    }
+
+    fn normalize(&self, bytes: &[u8]) -> Result<Vec<u8>, Error> {
+        Registered::<crate::dbpf::Dbpf>::new().normalize(bytes)
+    }
+}
+
 /// Every format this crate exports.
 pub fn formats() -> &'static [&'static dyn Format] {
-    static FORMATS: [&dyn Format; 6] = [
+    static FORMATS: [&dyn Format; 7] = [
         &Registered::<crate::ifp::Ifp>::new(),
         &Registered::<crate::dff::Dff>::new(),
         &Registered::<crate::gsa::Gsa>::new(),
         &Registered::<crate::drs::Drs>::new(),
         &Registered::<crate::battleforge::AnimationSetBlob>::new(),
         &Registered::<crate::sims2_anim::Sims2Anim>::new(),
+        &Package,
     ];
     &FORMATS
 }

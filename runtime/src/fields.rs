@@ -568,7 +568,10 @@ mod tests {
             assert_eq!(bytes.len(), vlq_len(value));
             assert_eq!(read_vlq(&mut Reader::new(&bytes)).unwrap(), value);
         }
-        assert!(read_vlq(&mut Reader::new(&[0x85, 0x00])).is_err(), "non-minimal");
+        assert!(
+            read_vlq(&mut Reader::new(&[0x85, 0x00])).is_err(),
+            "non-minimal"
+        );
         assert_eq!(index_fill_mismatch(&[0, 1, 2]), None);
         assert_eq!(index_fill_mismatch(&[0, 7]), Some((7, 1)));
         let mut pad = [9, 9, 9];
