@@ -177,8 +177,8 @@ pub fn compress(data: &[u8]) -> Vec<u8> {
 /// Copies too short for their distance cost more than literals.
 fn copy_fits(len: usize, offset: usize) -> bool {
     match offset {
-        ..=1024 => len >= 3,
-        ..=16_384 => len >= 4,
+        0..=1024 => len >= 3,
+        1025..=16_384 => len >= 4,
         _ => len >= 5,
     }
 }
