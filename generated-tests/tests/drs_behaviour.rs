@@ -331,3 +331,47 @@ fn an_edited_animation_set_is_laid_out_again_by_normalize_layout() {
     assert_eq!(reread.node_information, drs.node_information);
     assert!(out.len() > bytes.len());
 }
+
+#[test]
+fn many_entries_pointing_at_one_blob_cannot_amplify_memory() {
+    // 2,000 node entries all pointing at the same 10 KB blob: 20 MB of copies from ~110 KB.
+    let entries = 2000u32;
+    let blob = vec![0x55u8; 10_000];
+    let info_offset = 20 + blob.len() as u32;
+    let hierarchy_offset = info_offset + 32 * (entries + 1);
+    let mut file = Vec::new();
+    for word in [
+        -981_667_554i32,
+        1,
+        info_offset as i32,
+        hierarchy_offset as i32,
+    ] {
+        file.extend_from_slice(&word.to_le_bytes());
+    }
+    file.extend_from_slice(&(entries + 1).to_le_bytes());
+    file.extend_from_slice(&blob);
+    file.extend_from_slice(&[0; 16]);
+    for word in [-1i32, 1, entries as i32, 0] {
+        file.extend_from_slice(&word.to_le_bytes());
+    }
+    for i in 0..entries {
+        for word in [100_449_016i32, i as i32 + 1, 20, blob.len() as i32] {
+            file.extend_from_slice(&word.to_le_bytes());
+        }
+        file.extend_from_slice(&[0; 16]);
+    }
+    for word in [0i32, 0, 9] {
+        file.extend_from_slice(&word.to_le_bytes());
+    }
+    file.extend_from_slice(b"root node");
+    for i in 0..entries {
+        for word in [i as i32 + 1, 1] {
+            file.extend_from_slice(&word.to_le_bytes());
+        }
+        file.push(b'x');
+        file.extend_from_slice(&0i32.to_le_bytes());
+    }
+    let err = Drs::read(&file).unwrap_err();
+    assert!(err.to_string().contains("point at the same data"), "{err}");
+    assert!(err.path().starts_with("node_information.entries["), "{err}");
+}

@@ -249,7 +249,9 @@ pub fn read_at<'a, T>(
     let pos = length(pos, r)?;
     let mut at = r.clone();
     at.seek(pos)?;
-    read(&mut at)
+    let value = read(&mut at)?;
+    r.charge((at.pos() - pos) as u64)?;
+    Ok(value)
 }
 
 /// Writes a value read by position as a block placed at `pos` (see [`Writer::place`]).
@@ -557,6 +559,13 @@ mod tests {
         let r = Reader::new(input);
         assert_eq!(read_at(&r, 8, |r| r.array::<4>()).unwrap(), *b"TAIL");
         assert!(read_at(&r, 20, |r| r.array::<4>()).is_err());
+        // Reading the same 4 bytes by position again and again exhausts a budget of 10.
+        let budget = std::cell::Cell::new(10);
+        let r = Reader::new(input).with_budget(&budget);
+        assert!(read_at(&r, 8, |r| r.array::<4>()).is_ok());
+        assert!(read_at(&r, 8, |r| r.array::<4>()).is_ok());
+        let err = read_at(&r, 8, |r| r.array::<4>()).unwrap_err();
+        assert!(err.to_string().contains("point at the same data"), "{err}");
     }
 
     #[test]

@@ -8,6 +8,8 @@ pub struct Reader<'a> {
     data: &'a [u8],
     pos: usize,
     base: u64,
+    /// Bytes that values read by position may still copy (see [`Reader::with_budget`]).
+    budget: Option<&'a std::cell::Cell<u64>>,
 }
 
 /// Generates fixed-size primitive readers; the offset in errors is where the read began
@@ -32,6 +34,31 @@ impl<'a> Reader<'a> {
             data,
             pos: 0,
             base: 0,
+            budget: None,
+        }
+    }
+
+    /// Limits the bytes that values read by position may copy in total. Such values can point
+    /// many times at the same region, so without a limit a small hostile file could make the
+    /// reader copy its largest region once per pointer.
+    pub fn with_budget(mut self, budget: &'a std::cell::Cell<u64>) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// Charges `n` bytes copied by a positioned read against the budget.
+    pub fn charge(&self, n: u64) -> Result<()> {
+        let Some(budget) = self.budget else {
+            return Ok(());
+        };
+        match budget.get().checked_sub(n) {
+            Some(left) => {
+                budget.set(left);
+                Ok(())
+            }
+            None => Err(self.error(ErrorKind::Invalid(
+                "values read by position would copy far more bytes than the file holds: many entries point at the same data".into(),
+            ))),
         }
     }
 
@@ -143,7 +170,12 @@ impl<'a> Reader<'a> {
     pub fn sub(&mut self, n: usize) -> Result<Reader<'a>> {
         let base = self.absolute_pos();
         let data = self.bytes(n)?;
-        Ok(Reader { data, pos: 0, base })
+        Ok(Reader {
+            data,
+            pos: 0,
+            base,
+            budget: self.budget,
+        })
     }
 
     /// Bytes up to the terminator byte: returns the bytes including the terminator when `include` (and always consumes it when `consume`); error UnexpectedEof if no terminator is found and `eos_error`, else returns the rest.

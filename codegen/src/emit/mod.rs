@@ -216,7 +216,10 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
     let read_root = if schema.has_positioned_fields() {
         // Which bytes the fields claim is known once the value is encoded again.
         quote! {
-            let mut value = Self::read_from(&mut rt::Reader::new(bytes) #(, #defaults)*)?;
+            // Values read by position may copy at most four times the file, in total.
+            let budget = ::core::cell::Cell::new(4 * bytes.len() as u64 + 4096);
+            let mut r = rt::Reader::new(bytes).with_budget(&budget);
+            let mut value = Self::read_from(&mut r #(, #defaults)*)?;
             let mut w = rt::Writer::new();
             value.write_to(&mut w #(, #defaults)*)?;
             value.unclaimed = rt::fields::unclaimed(bytes, &w.coverage());
