@@ -9,6 +9,7 @@ use crate::model::*;
 
 /// Checks a whole schema.
 pub fn validate(schema: &Schema) -> Result<(), Located> {
+    reject_recursion(schema)?;
     for (ty, def) in schema.types.iter().enumerate() {
         for (index, field) in def.fields.iter().enumerate() {
             validate_field(schema, ty, index, field)?;
@@ -36,6 +37,51 @@ pub fn validate(schema: &Schema) -> Result<(), Located> {
                     ));
                 }
                 Err(e) => return Err(Located::new(&at, e.message())),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Types that contain themselves would let hostile input nest values as deep as it likes and
+/// exhaust the stack; until readers carry a depth limit, schemas may not be recursive, which
+/// bounds nesting by the schema itself.
+fn reject_recursion(schema: &Schema) -> Result<(), Located> {
+    fn children(ty: &FieldType, out: &mut Vec<usize>) {
+        match ty {
+            FieldType::User { ty, .. } => out.push(*ty),
+            FieldType::Switch(s) => {
+                for case in &s.cases {
+                    children(&case.ty, out);
+                }
+                if let Some(default) = &s.default {
+                    children(default, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    for start in 0..schema.types.len() {
+        let mut stack: Vec<usize> = Vec::new();
+        for field in &schema.types[start].fields {
+            children(&field.ty, &mut stack);
+        }
+        let mut seen = vec![false; schema.types.len()];
+        while let Some(ty) = stack.pop() {
+            if ty == start {
+                let def = &schema.types[start];
+                return Err(Located::new(
+                    &def.at,
+                    format!(
+                        "type `{}` contains itself; recursive types are not supported",
+                        def.id
+                    ),
+                ));
+            }
+            if !std::mem::replace(&mut seen[ty], true) {
+                for field in &schema.types[ty].fields {
+                    children(&field.ty, &mut stack);
+                }
             }
         }
     }

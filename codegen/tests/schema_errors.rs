@@ -93,3 +93,12 @@ fn the_ifp_schema_compiles_to_parseable_rust() {
     );
     assert!(source.contains("pub fn check_into"));
 }
+
+#[test]
+fn recursive_types_are_refused() {
+    let message = error(&format!(
+        "{HEADER}  - id: node\n    type: tree\ntypes:\n  tree:\n    seq:\n      - id: children\n        type: tree\n        repeat: eos\n"
+    ));
+    assert!(message.contains("type `tree` contains itself"), "{message}");
+    assert!(message.contains("broken.ksy:8:3"), "{message}");
+}
