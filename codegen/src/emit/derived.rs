@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::expr::{Mode, Scope};
+use super::expr::{Mode, Scope, expect_valid};
 use super::names::field_ident;
 use super::types::{switch_enum_ident, switch_variants};
 use crate::model::*;
@@ -142,9 +142,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, needs: &[bool]) -> TokenStream {
         };
         let ident = field_ident(&field.id);
         let name = &field.id;
-        let computed = scope
-            .int(derived)
-            .unwrap_or_else(|e| panic!("validated expression failed to compile: {}", e.message()));
+        let computed = expect_valid(scope.int(derived));
         compares.push(quote!(c.compare(#name, i128::from(self.#ident), i128::from(#computed));));
         recomputes.push(quote! {
             let computed = #computed;

@@ -73,6 +73,12 @@ impl ExprError {
 
 type Compiled = Result<(TokenStream, Ty), ExprError>;
 
+/// The result of compiling an expression that validation already compiled in the same context:
+/// it cannot fail, and a failure is a bug in the generator, not a schema error.
+pub fn expect_valid<T>(result: Result<T, ExprError>) -> T {
+    result.unwrap_or_else(|e| panic!("validated expression failed to compile: {}", e.message()))
+}
+
 fn invalid<T>(message: impl Into<String>) -> Result<T, ExprError> {
     Err(ExprError::Invalid(message.into()))
 }

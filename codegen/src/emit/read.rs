@@ -3,18 +3,13 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::expr::{Mode, Scope, Ty};
+use super::expr::{Mode, Scope, Ty, expect_valid};
 use super::fixed::decode_at;
 use super::names::{field_ident, type_ident};
 use super::scalar;
 use super::types::{switch_enum_ident, switch_variants, variant_for};
 use crate::expr::Expr;
 use crate::model::*;
-
-/// Compiles an expression known to be valid (the validator ran first).
-fn checked<T>(result: Result<T, super::expr::ExprError>) -> T {
-    result.unwrap_or_else(|e| panic!("validated expression failed to compile: {}", e.message()))
-}
 
 /// The parameter list of a type's reader and writer.
 pub fn param_list(def: &TypeDef) -> TokenStream {
@@ -68,7 +63,7 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
             // The rest of the type is read for each candidate: it decides the value.
             let ident = field_ident(name);
             let int = scalar::int_type(*int);
-            let known = checked(scope.int(value));
+            let known = expect_valid(scope.int(value));
             let rest = read_fields(schema, ty, index + 1);
             let rest_names = stored_names(&def.fields[index + 1..]);
             statements.push(quote! {
@@ -113,8 +108,8 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
         }
         if let Some((cond, expected)) = &field.valid {
             let after = Scope::new(schema, ty, Mode::Read, index + 1);
-            let cond = checked(after.bool(cond));
-            let value = checked(after.compile(&Expr::Name(field.id.clone()))).0;
+            let cond = expect_valid(after.bool(cond));
+            let value = expect_valid(after.compile(&Expr::Name(field.id.clone()))).0;
             let expected = format!("expected a value {expected}");
             statements.push(quote! {
                 if !#cond {
@@ -135,14 +130,14 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, scope: &Scope) -> To
     };
     let read = match &field.substream {
         Some(size) => {
-            let len = checked(scope.int(size));
+            let len = expect_valid(scope.int(size));
             quote!(rt::fields::read_sub(r, #len, |r| #read))
         }
         None => read,
     };
     let read = match &field.position {
         Some(pos) => {
-            let pos = checked(scope.int(pos));
+            let pos = expect_valid(scope.int(pos));
             quote!(rt::fields::read_at(r, #pos, |r| #read))
         }
         None => read,
@@ -150,7 +145,7 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, scope: &Scope) -> To
     match &field.cond {
         None => read,
         Some(cond) => {
-            let cond = checked(scope.bool(cond));
+            let cond = expect_valid(scope.bool(cond));
             quote!(if #cond { #read.map(Some) } else { Ok(None) })
         }
     }
@@ -161,7 +156,7 @@ fn read_repeated(schema: &Schema, ty: &FieldType, repeat: &Repeat, scope: &Scope
     match repeat {
         Repeat::None => read_one(schema, ty, scope),
         Repeat::Expr(count) => {
-            let count = checked(scope.int(count));
+            let count = expect_valid(scope.int(count));
             match schema.fixed_size_of(ty) {
                 Some(_) => {
                     let decode = bulk_decoder(schema, ty);
@@ -179,7 +174,7 @@ fn read_repeated(schema: &Schema, ty: &FieldType, repeat: &Repeat, scope: &Scope
             quote!(rt::fields::read_to_eos(r, |r| #one))
         }
         Repeat::ForEach(list) => {
-            let (list, list_ty) = checked(scope.compile(list));
+            let (list, list_ty) = expect_valid(scope.compile(list));
             let Ty::Array(elem) = list_ty else {
                 unreachable!("validated: -for-each takes a list")
             };
@@ -190,7 +185,7 @@ fn read_repeated(schema: &Schema, ty: &FieldType, repeat: &Repeat, scope: &Scope
         Repeat::Until(until) => {
             let one = read_one(schema, ty, scope);
             let elem = super::expr::element_ty(schema, ty);
-            let done = checked(scope.with_element(quote!(item), elem).bool(until));
+            let done = expect_valid(scope.with_element(quote!(item), elem).bool(until));
             quote!(rt::fields::read_until(r, |r| #one, |item, r| #done))
         }
     }
@@ -254,7 +249,7 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
         FieldType::Vlq => quote!(rt::fields::read_vlq(r)),
         FieldType::Remembered { value, ty, .. } => {
             let int = scalar::int_type(*ty);
-            let value = checked(scope.int(value));
+            let value = expect_valid(scope.int(value));
             quote!(rt::arith::fit::<#int>(#value, r))
         }
         FieldType::User { ty, args } => {
@@ -264,8 +259,8 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
                 .iter()
                 .zip(&def.params)
                 .map(|(arg, param)| match param.ty {
-                    ParamType::Int(_) => checked(scope.int(arg)),
-                    ParamType::Bool => checked(scope.bool(arg)),
+                    ParamType::Int(_) => expect_valid(scope.int(arg)),
+                    ParamType::Bool => expect_valid(scope.bool(arg)),
                 });
             quote!(#name::read_from(r #(, #args)*))
         }
@@ -283,7 +278,7 @@ fn read_sized(size: &Size, align: usize, scope: &Scope, wrap: TokenStream) -> To
             sized(quote!(#n))
         }
         Size::Expr(e) => {
-            let len = checked(scope.int(e));
+            let len = expect_valid(scope.int(e));
             if mentions_io(e) {
                 let call = sized(quote!(len));
                 quote!({ let len = #len; #call })
@@ -315,7 +310,7 @@ fn read_switch(
 ) -> TokenStream {
     let enum_name = switch_enum_ident(schema, owner, field);
     let variants = switch_variants(schema, switch);
-    let (selector, selector_ty) = checked(scope.compile(&switch.on));
+    let (selector, selector_ty) = expect_valid(scope.compile(&switch.on));
     let mut arms = Vec::new();
     for case in &switch.cases {
         let pattern = case_pattern(scope, &case.key);
@@ -365,7 +360,7 @@ pub fn case_pattern(scope: &Scope, key: &Expr) -> TokenStream {
             let lit = proc_macro2::Literal::byte_string(s.as_bytes());
             quote!(#lit)
         }
-        other => checked(scope.compile(other)).0,
+        other => expect_valid(scope.compile(other)).0,
     }
 }
 

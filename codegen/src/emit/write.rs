@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::expr::{Mode, Scope, Ty};
+use super::expr::{Mode, Scope, Ty, expect_valid};
 use super::fixed::encode_at;
 use super::names::{field_ident, type_ident};
 use super::read::case_pattern;
@@ -23,7 +23,7 @@ pub fn write_body(schema: &Schema, ty: usize) -> TokenStream {
         match &field.position {
             Some(pos) => {
                 let name = &field.id;
-                let pos = compile_checked(scope.int(pos));
+                let pos = expect_valid(scope.int(pos));
                 quote! {
                     rt::fields::write_at(w, #pos, |w| {
                         #write
@@ -56,7 +56,7 @@ fn write_field(
         return write_present(schema, owner, field, access, scope);
     };
     let present = write_present(schema, owner, field, &quote!(value), scope);
-    let cond = compile_checked(scope.bool(cond));
+    let cond = expect_valid(scope.bool(cond));
     quote! {
         match (#cond, &#access) {
             (true, Some(value)) => { #present }
@@ -103,7 +103,7 @@ fn write_for_each(
     scope: &Scope,
 ) -> TokenStream {
     let name = &field.id;
-    let (list, list_ty) = compile_checked_any(scope.compile(list));
+    let (list, list_ty) = expect_valid(scope.compile(list));
     let Ty::Array(elem) = list_ty else {
         unreachable!("validated: -for-each takes a list")
     };
@@ -245,8 +245,8 @@ fn write_one(
                 .iter()
                 .zip(&def.params)
                 .map(|(arg, param)| match param.ty {
-                    ParamType::Int(_) => compile_checked(scope.int(arg)),
-                    ParamType::Bool => compile_checked(scope.bool(arg)),
+                    ParamType::Int(_) => expect_valid(scope.int(arg)),
+                    ParamType::Bool => expect_valid(scope.bool(arg)),
                 });
             quote!(#access.write_to(w #(, #args)*)#wrap?;)
         }
@@ -352,14 +352,4 @@ fn write_switch(
             #(#arms)*
         }
     }
-}
-
-fn compile_checked_any(
-    result: Result<(TokenStream, Ty), super::expr::ExprError>,
-) -> (TokenStream, Ty) {
-    result.unwrap_or_else(|e| panic!("validated expression failed to compile: {}", e.message()))
-}
-
-fn compile_checked(result: Result<TokenStream, super::expr::ExprError>) -> TokenStream {
-    result.unwrap_or_else(|e| panic!("validated expression failed to compile: {}", e.message()))
 }
