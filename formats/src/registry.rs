@@ -117,11 +117,11 @@ impl Format for Package {
     fn decode_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error> {
         let mut document = Registered::<crate::dbpf::Dbpf>::new().decode_json(bytes)?;
         let package = crate::dbpf::Dbpf::read(bytes)?;
+        let anims = package.animations();
         let resources: Vec<serde_json::Value> = package
             .index
             .iter()
             .map(|entry| {
-                let anims = package.animations();
                 let anim =
                     anims
                         .iter()
