@@ -317,6 +317,15 @@ impl Schema {
             .any(|t| t.fields.iter().any(|f| f.position.is_some()))
     }
 
+    /// True when some field is found by trial parsing (`-scan`, `-solve`).
+    pub fn has_searched_fields(&self) -> bool {
+        self.types.iter().any(|t| {
+            t.fields.iter().any(|f| {
+                f.scan.is_some() || matches!(f.ty, FieldType::Remembered { solve: Some(_), .. })
+            })
+        })
+    }
+
     /// The type with schema name `id`.
     pub fn type_index(&self, id: &str) -> Option<usize> {
         self.types.iter().position(|t| t.id == id)

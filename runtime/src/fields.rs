@@ -214,6 +214,7 @@ pub fn read_scanned<'a, T, Rest>(
             }
             Ok((value, rest))
         });
+        charge_trial(r, &attempt.as_ref().map(|_| trial.absolute_pos())).in_field(name)?;
         match attempt {
             Ok(found) => {
                 *r = trial;
@@ -336,7 +337,9 @@ where
             continue;
         };
         let mut trial = r.clone();
-        let Ok(rest) = read_rest(&mut trial, value) else {
+        let attempt = read_rest(&mut trial, value);
+        charge_trial(r, &attempt.as_ref().map(|_| trial.absolute_pos())).in_field(name)?;
+        let Ok(rest) = attempt else {
             continue;
         };
         if !trial.is_eof() {
@@ -363,6 +366,21 @@ where
             ))
             .in_field(name)),
     }
+}
+
+/// Charges a trial parse of `read_scanned` or `read_solved` against the reader's budget: the
+/// bytes it got through before it succeeded (`Ok(end)`) or failed (the error's offset). Trials
+/// nest (a scan around a solve), so without a budget hostile input full of markers would cost
+/// markers × candidates × length.
+fn charge_trial<T>(r: &Reader<'_>, outcome: &std::result::Result<u64, T>) -> Result<()>
+where
+    T: std::borrow::Borrow<Error>,
+{
+    let end = match outcome {
+        Ok(end) => *end,
+        Err(e) => e.borrow().offset(),
+    };
+    r.charge(end.saturating_sub(r.absolute_pos()).max(1))
 }
 
 /// The `K` bytes at `pos` without moving the reader (a look-ahead); `None` past the end.
@@ -410,7 +428,9 @@ pub fn read_vlq(r: &mut Reader<'_>) -> Result<u32> {
     let start = r.clone();
     let value = r.read_7bit_u32()?;
     if r.pos() - start.pos() != vlq_len(value) {
-        return Err(start.error(ErrorKind::Invalid(format!(
+        // A failed read consumes nothing, as everywhere else in the reader.
+        *r = start;
+        return Err(r.error(ErrorKind::Invalid(format!(
             "the 7-bit length {value} is not minimally encoded"
         ))));
     }

@@ -57,7 +57,7 @@ impl<'a> Reader<'a> {
                 Ok(())
             }
             None => Err(self.error(ErrorKind::Invalid(
-                "values read by position would copy far more bytes than the file holds: many entries point at the same data".into(),
+                "reading would take far more work than the file's size calls for: values read by position point many times at the same data, or searched fields are tried too often".into(),
             ))),
         }
     }

@@ -213,12 +213,26 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
     let name = type_ident(&root.id);
     let params = read::param_list(root);
     let args: Vec<_> = root.params.iter().map(|p| field_ident(&p.id)).collect();
+    // Work beyond one pass over the file is budgeted: values read by position may copy about
+    // four times the file; searched fields (`-scan`, `-solve`) may parse about 2048 times it.
+    let budget = if schema.has_searched_fields() {
+        Some(quote!(2048 * bytes.len() as u64 + (64 << 20)))
+    } else if schema.has_positioned_fields() {
+        Some(quote!(4 * bytes.len() as u64 + 4096))
+    } else {
+        None
+    };
+    let reader = match &budget {
+        Some(limit) => quote! {
+            let budget = ::core::cell::Cell::new(#limit);
+            let mut r = rt::Reader::new(bytes).with_budget(&budget);
+        },
+        None => quote!(let mut r = rt::Reader::new(bytes);),
+    };
     let read_root = if schema.has_positioned_fields() {
         // Which bytes the fields claim is known once the value is encoded again.
         quote! {
-            // Values read by position may copy at most four times the file, in total.
-            let budget = ::core::cell::Cell::new(4 * bytes.len() as u64 + 4096);
-            let mut r = rt::Reader::new(bytes).with_budget(&budget);
+            #reader
             let mut value = Self::read_from(&mut r #(, #defaults)*)?;
             let mut w = rt::Writer::new();
             value.write_to(&mut w #(, #defaults)*)?;
@@ -226,7 +240,10 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
             Ok(value)
         }
     } else {
-        quote!(Self::read_from(&mut rt::Reader::new(bytes) #(, #defaults)*))
+        quote! {
+            #reader
+            Self::read_from(&mut r #(, #defaults)*)
+        }
     };
     let read_with = (!root.params.is_empty()).then(|| {
         quote! {
