@@ -488,17 +488,30 @@ fn drs_containers_and_animation_set_blobs_decode() {
 
 #[test]
 fn sims2_packages_list_their_resources_and_decode_the_animations() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../generated-tests/fixtures/sims2/");
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../generated-tests/fixtures/sims2/"
+    );
     let decoded = decode_to_json(&Path::new(dir).join("anim_qfs.package"));
     assert_eq!(decoded["format"], "dbpf");
     let resources = decoded["resources"].as_array().expect("resources");
     assert_eq!(resources.len(), 3);
     assert_eq!(resources[1]["compressed"], true);
-    assert!(resources[1]["anim"]["blocks"].is_array(), "the compressed ANIM is decoded");
-    assert!(resources[2]["anim"].is_null(), "the DIR is not an animation");
+    assert!(
+        resources[1]["anim"]["blocks"].is_array(),
+        "the compressed ANIM is decoded"
+    );
+    assert!(
+        resources[2]["anim"].is_null(),
+        "the DIR is not an animation"
+    );
 
     let broken = Path::new(dir).join("broken/anim_datasize_mismatch.5an");
     let output = skelcodec(&[&"check", &broken]);
     assert_exit(&output, 0);
-    assert!(stdout(&output).contains("data_size: stored 1121, computed 1105"), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("data_size: stored 1121, computed 1105"),
+        "{}",
+        stdout(&output)
+    );
 }
