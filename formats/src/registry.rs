@@ -34,8 +34,13 @@ pub trait Format: Sync {
 #[derive(Debug, thiserror::Error)]
 pub enum EncodeError {
     /// The JSON does not match the format's types.
-    #[error("the JSON does not fit the format: {0}")]
-    Json(#[from] serde_json::Error),
+    #[error("the JSON does not fit the format at {path}: {source}")]
+    Json {
+        /// Where in the document (`body.anp3.animations[0].name`).
+        path: String,
+        /// What is wrong there.
+        source: serde_json::Error,
+    },
     /// The value cannot be written (a count disagrees with its list, a value out of range).
     #[error(transparent)]
     Codec(#[from] Error),
@@ -78,7 +83,10 @@ impl<C: Codec> Format for Registered<C> {
     }
 
     fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {
-        let value: C = serde_json::from_value(value)?;
+        let value: C = serde_path_to_error::deserialize(value).map_err(|e| EncodeError::Json {
+            path: e.path().to_string(),
+            source: e.into_inner(),
+        })?;
         Ok(value.to_bytes()?)
     }
 
