@@ -148,6 +148,18 @@ impl<'s> Scope<'s> {
         }
     }
 
+    /// The arguments passed to user type `ty`, compiled for its parameters' types.
+    pub fn arguments(&self, ty: usize, args: &[Expr]) -> Vec<TokenStream> {
+        let def = &self.schema.types[ty];
+        args.iter()
+            .zip(&def.params)
+            .map(|(arg, param)| match param.ty {
+                ParamType::Int(_) => expect_valid(self.int(arg)),
+                ParamType::Bool => expect_valid(self.bool(arg)),
+            })
+            .collect()
+    }
+
     /// Compiles any expression to a value.
     pub fn compile(&self, e: &Expr) -> Compiled {
         if self.depth > 32 {

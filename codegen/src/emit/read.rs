@@ -254,14 +254,7 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
         }
         FieldType::User { ty, args } => {
             let name = type_ident(&schema.types[*ty].id);
-            let def = &schema.types[*ty];
-            let args = args
-                .iter()
-                .zip(&def.params)
-                .map(|(arg, param)| match param.ty {
-                    ParamType::Int(_) => expect_valid(scope.int(arg)),
-                    ParamType::Bool => expect_valid(scope.bool(arg)),
-                });
+            let args = scope.arguments(*ty, args);
             quote!(#name::read_from(r #(, #args)*))
         }
         FieldType::Switch(_) => unreachable!("switches are read by read_switch"),

@@ -240,14 +240,7 @@ fn write_one(
         // Computed while reading; not part of the file.
         FieldType::Remembered { .. } => quote!(),
         FieldType::User { ty, args } => {
-            let def = &schema.types[*ty];
-            let args = args
-                .iter()
-                .zip(&def.params)
-                .map(|(arg, param)| match param.ty {
-                    ParamType::Int(_) => expect_valid(scope.int(arg)),
-                    ParamType::Bool => expect_valid(scope.bool(arg)),
-                });
+            let args = scope.arguments(*ty, args);
             quote!(#access.write_to(w #(, #args)*)#wrap?;)
         }
         FieldType::Switch(_) => unreachable!("switches are written by write_switch"),
