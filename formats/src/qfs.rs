@@ -254,7 +254,7 @@ mod tests {
         assert!(decompress(&[0, 0, 0, 0, 0x10, 0xfb, 0, 0, 4, 0x00]).is_err());
         // A copy before the start of the output.
         assert!(matches!(
-            decompress(&[0, 0, 0, 0, 0x10, 0xfb, 0, 0, 9, 0x1c, 0x05]),
+            decompress(&[0, 0, 0, 0, 0x10, 0xfb, 0, 0, 20, 0x1c, 0x05]),
             Err(QfsError::BadOffset { .. })
         ));
         // Output beyond the stated size.
