@@ -5,30 +5,65 @@ meta:
   endian: le
   -magic:
     - [0x10, 0, 0, 0]
+    - [0x2b, 0, 0, 0]
 doc: |
-  A RenderWare binary stream holding one or more clumps (GTA III, Vice City, San Andreas
-  models). Every chunk starts with `type, size, library_id`; `size` counts the payload after
-  the header, children included. See shared/reference/formats.md section 2.
+  A RenderWare binary stream (GTA III, Vice City, San Andreas models): a sequence of top-level
+  chunks, read as the games read them. A model is a clump, sometimes after a UV animation
+  dictionary (scrolling signs); any other top-level chunk is kept raw with its type. Every
+  chunk starts with `type, size, library_id`; `size` counts the payload after the header,
+  children included. See shared/reference/formats.md section 2.
 
-  Sizes in real files lie (a clump 12 bytes short of its children, deliberately wrong sizes,
-  sector padding), so known structures are read field by field, as the games read them, and
-  every stated size is stored as read and declared `-derived`: `check()` reports a
-  disagreement, `normalize()` recomputes it. Sizes are used only where the game uses them: to
-  delimit extensions and the chunks nobody decodes, which are kept raw.
+  Sizes in real files lie (a clump 12 bytes short of its children, "protected" models whose
+  Struct chunks claim 16 MB and hold 12 bytes, sector padding). RenderWare reads a Struct chunk
+  by its known layout for the stream's version and ignores the stated size, and so does this
+  schema: every size of a chunk read by layout is `-derived` and `-untrusted`, so it is stored
+  as read, reported by `check()`, recomputed by `normalize()`, and the checker guarantees that
+  no read depends on it. Sizes are believed only where the game believes them: to delimit
+  extensions and the chunks nobody decodes, which are kept raw.
 seq:
-  - id: clumps
-    type: clump
+  - id: chunks
+    type: top_level_chunk
     repeat: until
-    repeat-until: _io.size - _io.pos < 12 or next_chunk_type != 0x10
+    repeat-until: 'not next_is_chunk'
+    doc: Top-level chunks, while the next 12 bytes are a plausible chunk header.
   - id: tail
     size-eos: true
-    doc: Bytes after the last clump (sector padding, stale data), kept as read.
+    doc: Bytes after the last chunk (sector padding, stale data, text trailers), kept as read.
 instances:
   next_chunk_type:
     pos: _io.pos
     type: u4
+  next_chunk_size:
+    pos: _io.pos + 4
+    type: u4
+  next_library_id:
+    pos: _io.pos + 8
+    type: u4
+  next_is_chunk:
+    value: >-
+      next_chunk_type > 0 and next_chunk_size <= _io.size - _io.pos - 12
+      and ((next_library_id & 0xffff0000) != 0 or (next_library_id >= 0x300 and next_library_id < 0x400))
+    doc: |
+      A chunk follows: a non-zero type, a size that fits in what remains, and a library id
+      that is a RenderWare version stamp (3.1 and later, or a pre-3.1 0x3MN). Zero padding,
+      stale bytes and text trailers fail this test.
 
 types:
+  top_level_chunk:
+    doc: One top-level chunk, chosen by its type (looked at before it is read).
+    seq:
+      - id: body
+        type:
+          switch-on: chunk_type
+          cases:
+            0x10: clump
+            0x2b: uv_anim_dict
+            _: raw_chunk
+    instances:
+      chunk_type:
+        pos: _io.pos
+        type: u4
+
   clump:
     seq:
       - id: chunk_type
@@ -37,6 +72,7 @@ types:
       - id: chunk_size
         type: u4
         -derived: _sizeof - 12
+        -untrusted: true
       - id: library_id
         type: u4
       - id: info
@@ -49,11 +85,24 @@ types:
         type: atomic
         repeat: expr
         repeat-expr: info.num_atomics
+      - id: lights
+        type: clump_object
+        repeat: expr
+        repeat-expr: info.num_lights
+        doc: Each light with the index of its frame.
+      - id: cameras
+        type: clump_object
+        repeat: expr
+        repeat-expr: info.num_cameras
+        doc: Each camera with the index of its frame.
       - id: extension
         type: raw_chunk
 
   clump_info:
-    doc: The clump's Struct chunk.
+    doc: |
+      The clump's Struct chunk. Its layout depends on the version, as RenderWare reads it:
+      the light and camera counts exist after 3.3.0.0 (librw's rule); earlier structs hold only
+      the atomic count (4 bytes).
     seq:
       - id: chunk_type
         type: u4
@@ -61,20 +110,43 @@ types:
       - id: chunk_size
         type: u4
         -derived: _sizeof - 12
+        -untrusted: true
       - id: library_id
         type: u4
       - id: num_atomics
         type: u4
       - id: num_lights
         type: u4
-        if: chunk_size >= 12
-        doc: Absent in pre-3.3 files, whose struct holds only the atomic count.
+        if: version > 0x33000
       - id: num_cameras
         type: u4
-        if: chunk_size >= 12
-      - id: extra
-        size: 'chunk_size - (chunk_size >= 12 ? 12 : 4)'
-        doc: Struct bytes beyond the known counts (none in known files).
+        if: version > 0x33000
+    instances:
+      version:
+        value: '(library_id & 0xffff0000) != 0 ? (((library_id >> 14) & 0x3ff00) + 0x30000) | ((library_id >> 16) & 0x3f) : library_id << 8'
+        doc: The RenderWare version 0x3MNRR unpacked from the library id (librw's rule, pre-3.1 ids included).
+
+  clump_object:
+    doc: A light or camera of a clump, after the Struct chunk holding the index of its frame.
+    seq:
+      - id: structure
+        type: frame_index_struct
+      - id: object
+        type: raw_chunk
+
+  frame_index_struct:
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+        -untrusted: true
+      - id: library_id
+        type: u4
+      - id: frame_index
+        type: s4
 
   frame_list:
     seq:
@@ -84,6 +156,7 @@ types:
       - id: chunk_size
         type: u4
         -derived: _sizeof - 12
+        -untrusted: true
       - id: library_id
         type: u4
       - id: structure
@@ -102,6 +175,7 @@ types:
       - id: chunk_size
         type: u4
         -derived: _sizeof - 12
+        -untrusted: true
       - id: library_id
         type: u4
       - id: num_frames
@@ -110,8 +184,6 @@ types:
         type: frame
         repeat: expr
         repeat-expr: num_frames
-      - id: extra
-        size: chunk_size - 4 - num_frames * 56
 
   frame:
     seq:
@@ -136,6 +208,7 @@ types:
       - id: chunk_size
         type: u4
         -derived: _sizeof - 12
+        -untrusted: true
       - id: library_id
         type: u4
       - id: structure
@@ -153,12 +226,11 @@ types:
       - id: chunk_size
         type: u4
         -derived: _sizeof - 12
+        -untrusted: true
       - id: library_id
         type: u4
       - id: num_geometries
         type: u4
-      - id: extra
-        size: chunk_size - 4
 
   geometry:
     seq:
@@ -168,6 +240,7 @@ types:
       - id: chunk_size
         type: u4
         -derived: _sizeof - 12
+        -untrusted: true
       - id: library_id
         type: u4
       - id: structure
@@ -178,6 +251,10 @@ types:
         type: 'geometry_extension(structure.num_vertices, structure.version, structure.is_native)'
 
   geometry_struct:
+    doc: |
+      The geometry's Struct chunk, read by its layout (librw `Geometry::streamRead`): the
+      format flags decide which per-vertex arrays exist; native geometries (PS2, Xbox) keep
+      their vertex data in the Native Data PLG and have only the morph targets' headers here.
     seq:
       - id: chunk_type
         type: u4
@@ -185,11 +262,15 @@ types:
       - id: chunk_size
         type: u4
         -derived: _sizeof - 12
+        -untrusted: true
       - id: library_id
         type: u4
       - id: format
         type: u4
-        doc: Flags (tristrip 0x1, positions 0x2, …, native 0x01000000) and the texture-set count.
+        doc: |
+          Flags (tristrip 0x1, positions 0x2, textured 0x4, prelit 0x8, normals 0x10, light 0x20,
+          modulate material colour 0x40, textured2 0x80, native 0x01000000) and, in bits 16-23,
+          the number of texture-coordinate sets.
       - id: num_triangles
         type: s4
       - id: num_vertices
@@ -202,9 +283,22 @@ types:
         repeat-expr: 3
         if: version < 0x34000
         doc: Ambient, specular and diffuse factors; only before RenderWare 3.4.
-      - id: data
-        size: 'chunk_size - 16 - (version < 0x34000 ? 12 : 0)'
-        doc: Prelit colours, texture coordinates, triangles and morph targets, kept raw.
+      - id: prelit_colors
+        type: rgba
+        repeat: expr
+        repeat-expr: 'not is_native and (format & 0x8) != 0 ? num_vertices : 0'
+      - id: tex_coord_sets
+        type: tex_coord_set(num_vertices)
+        repeat: expr
+        repeat-expr: 'is_native ? 0 : num_tex_coord_sets'
+      - id: triangles
+        type: triangle
+        repeat: expr
+        repeat-expr: 'is_native ? 0 : num_triangles'
+      - id: morph_targets
+        type: morph_target(num_vertices)
+        repeat: expr
+        repeat-expr: num_morph_targets
     instances:
       version:
         value: '(library_id & 0xffff0000) != 0 ? (((library_id >> 14) & 0x3ff00) + 0x30000) | ((library_id >> 16) & 0x3f) : library_id << 8'
@@ -212,6 +306,78 @@ types:
       is_native:
         value: (format & 0x01000000) != 0
         doc: Platform-native geometry (PS2, Xbox, …) whose plugins use native layouts.
+      num_tex_coord_sets:
+        value: '((format >> 16) & 0xff) != 0 ? (format >> 16) & 0xff : ((format & 0x4) != 0 ? 1 : ((format & 0x80) != 0 ? 2 : 0))'
+        doc: Texture-coordinate sets; when bits 16-23 are 0, one if textured, two if textured2.
+
+  rgba:
+    seq:
+      - id: r
+        type: u1
+      - id: g
+        type: u1
+      - id: b
+        type: u1
+      - id: a
+        type: u1
+
+  tex_coord_set:
+    params:
+      - id: num_vertices
+        type: s4
+    seq:
+      - id: coords
+        type: tex_coord
+        repeat: expr
+        repeat-expr: num_vertices
+
+  tex_coord:
+    seq:
+      - id: u
+        type: f4
+      - id: v
+        type: f4
+
+  triangle:
+    doc: A triangle as stored, two 32-bit words (v0 << 16 | v1, v2 << 16 | material) read little-endian.
+    seq:
+      - id: v1
+        type: u2
+      - id: v0
+        type: u2
+      - id: material
+        type: u2
+      - id: v2
+        type: u2
+
+  morph_target:
+    params:
+      - id: num_vertices
+        type: s4
+    seq:
+      - id: bounding_sphere
+        type: sphere
+      - id: has_vertices
+        type: u4
+      - id: has_normals
+        type: u4
+      - id: vertices
+        type: vec3
+        repeat: expr
+        repeat-expr: num_vertices
+        if: has_vertices != 0
+      - id: normals
+        type: vec3
+        repeat: expr
+        repeat-expr: num_vertices
+        if: has_normals != 0
+
+  sphere:
+    seq:
+      - id: center
+        type: vec3
+      - id: radius
+        type: f4
 
   geometry_extension:
     params:
@@ -446,6 +612,152 @@ types:
         size-eos: true
         -slack: true
 
+  # ------------------------------------------------------------------ UV animation dictionary (0x2B)
+  uv_anim_dict:
+    doc: |
+      A UV animation dictionary: the texture-coordinate animations that the materials of the
+      clump after it name in their UV Animation PLG (librw `UVAnimDictionary::streamRead`).
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+        -untrusted: true
+      - id: library_id
+        type: u4
+      - id: structure
+        type: uv_anim_dict_struct
+      - id: animations
+        type: anim_animation
+        repeat: expr
+        repeat-expr: structure.num_animations
+
+  uv_anim_dict_struct:
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+        -untrusted: true
+      - id: library_id
+        type: u4
+      - id: num_animations
+        type: u4
+
+  anim_animation:
+    doc: |
+      An Animation chunk (0x1B) of RenderWare's animation toolkit (librw `Animation::streamRead`):
+      a header, then the interpolator's own data. UV interpolators are decoded; the key frames
+      of any other interpolator are kept raw, delimited by the chunk's size.
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+      - id: library_id
+        type: u4
+      - id: version
+        type: u4
+        doc: 0x100 in every known stream (librw refuses any other).
+      - id: interpolator
+        type: u4
+        enum: interpolator
+      - id: num_frames
+        type: u4
+        doc: Key frames of all nodes together.
+      - id: flags
+        type: u4
+      - id: duration
+        type: f4
+        doc: Seconds.
+      - id: uv
+        type: uv_animation(num_frames, interpolator == interpolator::uv_param)
+        if: is_uv
+      - id: data
+        size: chunk_size - 20
+        if: not is_uv
+        doc: The data of an interpolator nobody decodes here, kept raw.
+    instances:
+      is_uv:
+        value: interpolator == interpolator::uv_linear or interpolator == interpolator::uv_param
+
+  uv_animation:
+    doc: The data of a UV animation (librw `uvAnimStreamRead`).
+    params:
+      - id: num_frames
+        type: u4
+      - id: is_param
+        type: bool
+    seq:
+      - id: unused
+        type: u4
+        doc: Read and ignored by RenderWare; written as 0 by librw, kept as read.
+      - id: name
+        type: strz
+        size: 32
+        doc: The name materials use to find the animation; bytes after the NUL kept.
+      - id: node_to_uv_channel
+        type: u4
+        repeat: expr
+        repeat-expr: 8
+        doc: Per animated node, its UV channel; often uninitialised memory in real files.
+      - id: frames
+        type:
+          switch-on: is_param
+          cases:
+            false: uv_linear_frame
+            true: uv_param_frame
+        repeat: expr
+        repeat-expr: num_frames
+
+  uv_linear_frame:
+    doc: A key frame of the linear UV interpolator (0x1C0).
+    seq:
+      - id: time
+        type: f4
+        doc: Seconds.
+      - id: uv
+        type: f4
+        repeat: expr
+        repeat-expr: 6
+        doc: The UV transform as six floats (a 2×3 matrix; the SDK's exact order is not public).
+      - id: previous
+        type: s4
+        doc: Index of the previous key frame of the same node (the first frames' is not meaningful).
+
+  uv_param_frame:
+    doc: A key frame of the parametric UV interpolator (0x1C1).
+    seq:
+      - id: time
+        type: f4
+        doc: Seconds.
+      - id: theta
+        type: f4
+        doc: Rotation, in radians.
+      - id: s0
+        type: f4
+        doc: Scale along U.
+      - id: s1
+        type: f4
+        doc: Scale along V.
+      - id: skew
+        type: f4
+      - id: x
+        type: f4
+        doc: Translation along U.
+      - id: y
+        type: f4
+        doc: Translation along V.
+      - id: previous
+        type: s4
+        doc: Index of the previous key frame of the same node (the first frames' is not meaningful).
+
   raw_chunk:
     doc: A chunk nobody decodes here, kept byte for byte.
     seq:
@@ -468,6 +780,7 @@ types:
       - id: chunk_size
         type: u4
         -derived: _sizeof - 12
+        -untrusted: true
       - id: library_id
         type: u4
       - id: structure
@@ -483,6 +796,7 @@ types:
       - id: chunk_size
         type: u4
         -derived: _sizeof - 12
+        -untrusted: true
       - id: library_id
         type: u4
       - id: frame_index
@@ -493,27 +807,37 @@ types:
         type: u4
       - id: unused
         type: u4
-      - id: extra
-        size: chunk_size - 16
+        doc: Read by 3.0.4 and later (every GTA game); earlier streams are not supported.
 
 enums:
   section_type:
     0x01: struct
     0x02: string
     0x03: extension
+    0x05: camera
     0x06: texture
     0x07: material
     0x08: material_list
     0x0e: frame_list
     0x0f: geometry
     0x10: clump
+    0x12: light
     0x14: atomic
+    0x16: texture_dictionary
     0x1a: geometry_list
+    0x1b: anim_animation
+    0x1f: right_to_render
+    0x2b: uv_anim_dict
     0x116: skin
     0x11e: hanim
+    0x120: material_effects
+    0x135: uv_animation
     0x50e: bin_mesh
     0x510: native_data
     0x253f2fe: frame_name
+  interpolator:
+    0x1c0: uv_linear
+    0x1c1: uv_param
   platform:
     4: ps2
     5: xbox

@@ -385,7 +385,7 @@ const DFF_FIXTURES: &str = concat!(
 fn dff_models_round_trip_and_their_skins_can_be_printed_alone() {
     let output = skelcodec(&[&"roundtrip", &DFF_FIXTURES]);
     assert_exit(&output, 0);
-    assert_eq!(stdout(&output).lines().last(), Some("6/6 byte-exact"));
+    assert_eq!(stdout(&output).lines().last(), Some("9/9 byte-exact"));
 
     let model = Path::new(DFF_FIXTURES).join("two_clumps.dff");
     let output = skelcodec(&[&"decode", &"--path", &"**.skin", &model]);
@@ -400,8 +400,8 @@ fn dff_models_round_trip_and_their_skins_can_be_printed_alone() {
     assert_eq!(
         paths,
         [
-            "clumps[0].geometry_list.geometries[0].extension.body.plugins[0].body.skin",
-            "clumps[1].geometry_list.geometries[0].extension.body.plugins[0].body.skin",
+            "chunks[0].body.clump.geometry_list.geometries[0].extension.body.plugins[0].body.skin",
+            "chunks[1].body.clump.geometry_list.geometries[0].extension.body.plugins[0].body.skin",
         ]
     );
     assert!(skins[0]["value"]["layout"]["skin_plain"]["bones"].is_array());
@@ -414,6 +414,41 @@ fn dff_models_round_trip_and_their_skins_can_be_printed_alone() {
         "{}",
         stdout(&output)
     );
+}
+
+#[test]
+fn a_protected_model_is_reported_and_repaired_by_check() {
+    let protected = Path::new(DFF_FIXTURES).join("protected_clump_struct.dff");
+    let output = skelcodec(&[&"check", &protected]);
+    assert_exit(&output, 0);
+    assert_eq!(
+        stdout(&output).trim(),
+        format!(
+            "{}: chunks[0].body.info.chunk_size: stored 16777228, computed 12",
+            protected.display()
+        )
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let repaired = dir.path().join("repaired.dff");
+    assert_exit(
+        &skelcodec(&[&"check", &"--normalize", &"-o", &repaired, &protected]),
+        0,
+    );
+    let output = skelcodec(&[&"check", &repaired]);
+    assert_exit(&output, 0);
+    assert_eq!(
+        stdout(&output).trim(),
+        format!("{}: no disagreements", repaired.display())
+    );
+    let skin = |path: &Path| {
+        let output = skelcodec(&[&"decode", &"--path", &"**.skin", &path]);
+        assert_exit(&output, 0);
+        let matches: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+        matches[0]["value"].clone()
+    };
+    assert!(skin(&protected).is_object());
+    assert_eq!(skin(&protected), skin(&repaired), "the same skin");
 }
 
 const GSA_FIXTURES: &str = concat!(

@@ -166,6 +166,10 @@ pub struct AttrSpec {
     /// skelcodec: how this field follows from the content (`objects.size`, `_sizeof - 4`).
     #[serde(rename = "-derived")]
     pub derived: Option<Value>,
+    /// skelcodec: with `-derived`, the stored value is reported and recomputed but never believed:
+    /// no read may depend on it.
+    #[serde(rename = "-untrusted")]
+    pub untrusted: Option<bool>,
     /// skelcodec: the attribute extends to the first occurrence of these bytes after which the
     /// rest of the type parses exactly to the end of its stream.
     #[serde(rename = "-scan")]

@@ -526,6 +526,13 @@ impl Context {
                 "a `-derived` field cannot be repeated or conditional",
             ));
         }
+        let untrusted = attr.untrusted == Some(true);
+        if untrusted && derived.is_none() {
+            return Err(Located::new(
+                &at.key("-untrusted"),
+                "`-untrusted` needs `-derived`: how the value follows from the content, so that `check()` can report it",
+            ));
+        }
         let substream = match (&ty, &attr.size) {
             (FieldType::User { .. } | FieldType::Switch(_), Some(size)) => {
                 Some(parse_expr(size, &at.key("size"))?)
@@ -578,6 +585,7 @@ impl Context {
             cond,
             repeat,
             derived,
+            untrusted,
             substream,
             valid: lower_valid(id, attr.valid.as_ref(), &at.key("valid"))?,
             position: None,

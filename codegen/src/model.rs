@@ -75,6 +75,9 @@ pub struct Field {
     pub repeat: Repeat,
     /// `-derived`: how the stored value follows from the content.
     pub derived: Option<Expr>,
+    /// `-untrusted`: a derived value that reading never believes (a stated size that may lie);
+    /// the checker rejects every read-time expression that uses it.
+    pub untrusted: bool,
     /// `size` on a user type or switch: the value is read from a substream of this many bytes.
     pub substream: Option<Expr>,
     /// `valid`: a condition on the value read (built from `eq`, `min`, `max`, `any-of`), with

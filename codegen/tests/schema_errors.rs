@@ -102,3 +102,47 @@ fn recursive_types_are_refused() {
     assert!(message.contains("type `tree` contains itself"), "{message}");
     assert!(message.contains("broken.ksy:8:3"), "{message}");
 }
+
+/// A schema in which a chunk's stated size is `-untrusted`, `extra` is read with `size`, and
+/// `header` has the given `instances` block.
+fn untrusted_size_schema(extra_size: &str, instances: &str) -> String {
+    format!(
+        "{HEADER}  - id: header\n    type: header\n  - id: extra\n    size: {extra_size}\n\
+         types:\n  header:\n    seq:\n      - id: chunk_size\n        type: u4\n\
+         \x20       -derived: _sizeof\n        -untrusted: true\n      - id: count\n        type: u4\n\
+         {instances}"
+    )
+}
+
+#[test]
+fn untrusted_sizes_cannot_steer_a_read() {
+    // Used directly by a read: refused where it is used.
+    let message = error(&untrusted_size_schema("header.chunk_size - 8", ""));
+    assert!(
+        message.contains(
+            "`chunk_size` is `-untrusted`: it is reported by `check()`, never used to read"
+        ),
+        "{message}"
+    );
+    assert!(message.contains("(at seq[1].size)"), "{message}");
+    // Through a value instance of the child: refused as well.
+    let instance = "    instances:\n      body_size:\n        value: chunk_size - 8\n";
+    let message = error(&untrusted_size_schema("header.body_size", instance));
+    assert!(
+        message.contains("`chunk_size` is `-untrusted`"),
+        "{message}"
+    );
+    // The same instance is fine where nothing is read with it, and so is a read by layout.
+    let accepted = untrusted_size_schema("header.count", instance);
+    assert!(parse_schema(&accepted, Path::new("ok.ksy")).is_ok());
+    // `-untrusted` needs `-derived`, so that `check()` has something to report.
+    let message = error(&untrusted_size_schema("4", "").replace("        -derived: _sizeof\n", ""));
+    assert!(
+        message.contains("`-untrusted` needs `-derived`"),
+        "{message}"
+    );
+    assert!(
+        message.contains("(at types.header.seq[0].-untrusted)"),
+        "{message}"
+    );
+}

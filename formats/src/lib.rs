@@ -12,7 +12,7 @@ pub use registry::{
     EncodeError, FORMAT_KEY, Format, Registered, VALUE_KEY, by_id, detect, formats,
 };
 
-/// RenderWare DFF models: clumps, geometries and their Skin PLG.
+/// RenderWare DFF models: UV animation dictionaries, clumps, geometries and their Skin PLG.
 pub mod dff {
     skelcodec_macros::codec!("../schemas/dff.ksy");
 }

@@ -1,7 +1,8 @@
 //! Decoded views of RenderWare values that the schema keeps in their stored form.
 
 use crate::dff::{
-    Dff, GeometryPluginBody, GeometryStruct, Skin, SkinBone, SkinLayout, SkinNativeBody,
+    Clump, Dff, GeometryPluginBody, GeometryStruct, Skin, SkinBone, SkinLayout, SkinNativeBody,
+    TopLevelChunkBody, UvAnimDict,
 };
 
 /// A RenderWare version 0x3MNRR as `3.M.N.RR` (0x36003 → `3.6.0.3`).
@@ -77,7 +78,7 @@ impl Skin {
 /// A skin found in a model, with what it was read with.
 #[derive(Debug, Clone, Copy)]
 pub struct FoundSkin<'a> {
-    /// Index of the clump in the file.
+    /// Index of the clump among the stream's clumps.
     pub clump: usize,
     /// Index of the geometry in its clump's geometry list.
     pub geometry: usize,
@@ -88,10 +89,36 @@ pub struct FoundSkin<'a> {
 }
 
 impl Dff {
+    /// The clumps of the stream, in order.
+    pub fn clumps(&self) -> impl Iterator<Item = &Clump> {
+        self.chunks.iter().filter_map(|chunk| match &chunk.body {
+            TopLevelChunkBody::Clump(clump) => Some(clump),
+            _ => None,
+        })
+    }
+
+    /// The clumps of the stream, in order, for editing.
+    pub fn clumps_mut(&mut self) -> impl Iterator<Item = &mut Clump> {
+        self.chunks
+            .iter_mut()
+            .filter_map(|chunk| match &mut chunk.body {
+                TopLevelChunkBody::Clump(clump) => Some(clump),
+                _ => None,
+            })
+    }
+
+    /// The UV animation dictionaries of the stream, in order.
+    pub fn uv_anim_dicts(&self) -> impl Iterator<Item = &UvAnimDict> {
+        self.chunks.iter().filter_map(|chunk| match &chunk.body {
+            TopLevelChunkBody::UvAnimDict(dict) => Some(dict),
+            _ => None,
+        })
+    }
+
     /// Every Skin PLG of every geometry of every clump.
     pub fn skins(&self) -> Vec<FoundSkin<'_>> {
         let mut found = Vec::new();
-        for (clump_index, clump) in self.clumps.iter().enumerate() {
+        for (clump_index, clump) in self.clumps().enumerate() {
             for (geometry_index, geometry) in clump.geometry_list.geometries.iter().enumerate() {
                 for plugin in &geometry.extension.body.plugins {
                     if let GeometryPluginBody::Skin(skin) = &plugin.body {

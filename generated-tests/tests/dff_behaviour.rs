@@ -188,16 +188,20 @@ fn fixtures_decode_to_the_values_they_were_built_with() {
     assert_eq!(found.geometry_struct.version_text(), "3.1.0.0");
     assert!(found.geometry_struct.surface_properties.is_some());
     assert_eq!(
-        old.clumps[0].info.num_lights, None,
+        old.clumps().next().unwrap().info.num_lights,
+        None,
         "pre-3.1 clump struct holds only the atomic count"
     );
     assert_eq!(assert_sane_skin("pre31", found), "old");
 
     let two = Dff::read(&fixture("two_clumps.dff")).unwrap();
-    assert_eq!(two.clumps.len(), 2);
+    assert_eq!(two.clumps().count(), 2);
     assert!(two.tail.0.is_empty());
     let padded = Dff::read(&fixture("skin_new_layout_nosplit.dff")).unwrap();
-    assert_eq!((padded.clumps.len(), padded.tail.0.len()), (1, 2048 - 922));
+    assert_eq!(
+        (padded.clumps().count(), padded.tail.0.len()),
+        (1, 2048 - 922)
+    );
 }
 
 #[test]
@@ -208,7 +212,7 @@ fn check_reports_a_skin_whose_stated_size_disagrees() {
     assert_eq!(
         found,
         [
-            "clumps[0].geometry_list.geometries[0].extension.body.plugins[0].body.stale: stored 8, computed 0"
+            "chunks[0].body.geometry_list.geometries[0].extension.body.plugins[0].body.stale: stored 8, computed 0"
         ]
     );
     model.normalize().unwrap();
@@ -256,7 +260,7 @@ fn a_lying_clump_size_and_trailing_bytes_are_kept_and_reported() {
         "the lie is written back verbatim"
     );
     let found: Vec<String> = model.check().iter().map(|m| m.path.clone()).collect();
-    assert_eq!(found, ["clumps[0].chunk_size"]);
+    assert_eq!(found, ["chunks[0].body.chunk_size"]);
     model.normalize().unwrap();
     assert_eq!(&model.to_bytes().unwrap()[..clean.len()], &clean[..]);
 }
@@ -278,7 +282,174 @@ fn an_absurd_vertex_count_fails_at_once() {
     assert!(err.offset() <= bytes.len() as u64, "{err}");
     assert!(
         err.path()
-            .starts_with("clumps[0].geometry_list.geometries[0]"),
+            .starts_with("chunks[0].body.geometry_list.geometries[0]"),
         "{err}"
     );
+}
+
+fn expected(name: &str) -> serde_json::Value {
+    let text = String::from_utf8(fixture("expected.json")).unwrap();
+    let all: serde_json::Value = serde_json::from_str(&text).unwrap();
+    all[name].clone()
+}
+
+/// A decoded UV animation in the fixture builder's vocabulary (expected.json).
+fn uv_animation_json(anim: &AnimAnimation) -> serde_json::Value {
+    use serde_json::json;
+    let uv = anim.uv.as_ref().expect("a UV interpolator");
+    let frames: Vec<serde_json::Value> = match &uv.frames {
+        UvAnimationFrames::UvLinearFrame(frames) => frames
+            .iter()
+            .map(|f| json!({"time": f.time, "previous": f.previous, "uv": f.uv}))
+            .collect(),
+        UvAnimationFrames::UvParamFrame(frames) => frames
+            .iter()
+            .map(|f| {
+                json!({"time": f.time, "previous": f.previous, "theta": f.theta, "s0": f.s0,
+                       "s1": f.s1, "skew": f.skew, "x": f.x, "y": f.y})
+            })
+            .collect(),
+    };
+    let interpolator = match anim.interpolator {
+        Interpolator::UvLinear => "uv_linear",
+        Interpolator::UvParam => "uv_param",
+        Interpolator::Unknown(_) => "unknown",
+    };
+    let name_bytes: String = uv
+        .name
+        .as_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    json!({
+        "interpolator": interpolator,
+        "num_frames": anim.num_frames,
+        "flags": anim.flags,
+        "duration": anim.duration,
+        "name": uv.name.text(),
+        "name_bytes_hex": name_bytes,
+        "node_to_uv_channel": uv.node_to_uv_channel,
+        "frames": frames,
+    })
+}
+
+#[test]
+fn a_uv_animation_dictionary_before_the_clump_is_decoded() {
+    let bytes = fixture("uv_dict_two_anims.dff");
+    let model = Dff::read(&bytes).unwrap();
+    let kinds: Vec<&str> = model
+        .chunks
+        .iter()
+        .map(|c| match c.body {
+            TopLevelChunkBody::Clump(_) => "clump",
+            TopLevelChunkBody::UvAnimDict(_) => "uv_anim_dict",
+            TopLevelChunkBody::RawChunk(_) => "raw",
+        })
+        .collect();
+    let want = expected("uv_dict_two_anims.dff");
+    assert_eq!(serde_json::json!(kinds), want["top_level_chunks"]);
+    let dicts: Vec<&UvAnimDict> = model.uv_anim_dicts().collect();
+    let got: Vec<serde_json::Value> = dicts[0].animations.iter().map(uv_animation_json).collect();
+    assert_eq!(
+        serde_json::json!(got),
+        want["uv_anim_dicts"][0]["animations"]
+    );
+    assert_eq!(dicts[0].structure.num_animations, 2);
+    let skins = model.skins();
+    assert_eq!(skins.len(), 1);
+    assert_eq!(
+        assert_sane_skin("uv_dict_two_anims", &skins[0]),
+        "new with split data"
+    );
+    assert!(model.check().is_empty());
+    assert_eq!(model.to_bytes().unwrap(), bytes);
+}
+
+#[test]
+fn the_corpus_scrolling_sign_names_its_uv_animation_in_its_material() {
+    let Some(dir) = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
+        eprintln!("skipping: no corpus (set SKELCODEC_CORPUS or provide ../shared/corpus)");
+        return;
+    };
+    let bytes = std::fs::read(dir.join("rw/dff/sa_vgsn_scrollsgn01_uvanimdict.dff")).unwrap();
+    let model = Dff::read(&bytes).unwrap();
+    let dict = model
+        .uv_anim_dicts()
+        .next()
+        .expect("a UV animation dictionary");
+    let [anim] = &dict.animations[..] else {
+        panic!("one animation")
+    };
+    assert_eq!(anim.interpolator, Interpolator::UvParam);
+    let uv = anim.uv.as_ref().unwrap();
+    let UvAnimationFrames::UvParamFrame(frames) = &uv.frames else {
+        panic!("param frames")
+    };
+    assert_eq!(frames.len(), 19);
+    assert!(frames.windows(2).all(|w| w[0].time <= w[1].time));
+    assert!(frames.iter().all(|f| f.time <= anim.duration));
+    // The sign scrolls along U: the translation grows from 0 over the animation.
+    assert_eq!(frames[0].x, 0.0);
+    assert!(frames.iter().any(|f| f.x > 0.5), "{frames:?}");
+    // The material's UV Animation PLG (kept raw in the material list) names the animation.
+    let clump = model.clumps().next().unwrap();
+    let materials = &clump.geometry_list.geometries[0].material_list.data.0;
+    let name = uv.name.as_bytes();
+    assert!(materials.windows(name.len()).any(|w| w == name));
+}
+
+/// The fields each lying Struct size of the fixtures is found at.
+fn lying_size_path(chunk: usize, which: &str) -> String {
+    let inner = match which {
+        "clump_struct" => "info",
+        "geometry_list_struct" => "geometry_list.structure",
+        other => panic!("no path for {other}"),
+    };
+    format!("chunks[{chunk}].body.{inner}.chunk_size")
+}
+
+#[test]
+fn protected_models_are_read_by_layout_reported_and_repaired() {
+    for name in [
+        "protected_clump_struct.dff",
+        "protected_geometry_list_struct.dff",
+    ] {
+        let bytes = fixture(name);
+        let want = expected(name);
+        let mut model = Dff::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(model.to_bytes().unwrap(), bytes, "{name}: byte-exact");
+        let tail: String = model.tail.0.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(serde_json::json!(tail), want["tail_hex"], "{name}");
+
+        let lies = want["clumps"][0]["lying_struct_sizes"].as_array().unwrap();
+        let reported: Vec<String> = model.check().iter().map(ToString::to_string).collect();
+        let expected: Vec<String> = lies
+            .iter()
+            .map(|lie| {
+                format!(
+                    "{}: stored {}, computed {}",
+                    lying_size_path(0, lie["struct"].as_str().unwrap()),
+                    lie["stated"],
+                    lie["actual"]
+                )
+            })
+            .collect();
+        assert_eq!(reported, expected, "{name}");
+        let skin = model.skins()[0].skin.clone();
+
+        model.normalize().unwrap();
+        let repaired = model.to_bytes().unwrap();
+        let reread = Dff::read(&repaired).unwrap();
+        assert!(reread.check().is_empty(), "{name}: {:?}", reread.check());
+        assert_eq!(reread.skins()[0].skin, &skin, "{name}: the same skin");
+        // Only the four bytes of the lying size change.
+        let changed: Vec<usize> = (0..bytes.len())
+            .filter(|&i| bytes[i] != repaired[i])
+            .collect();
+        assert_eq!(repaired.len(), bytes.len(), "{name}");
+        assert!(
+            !changed.is_empty() && changed[changed.len() - 1] - changed[0] < 4,
+            "{name}: {changed:?}"
+        );
+    }
 }

@@ -104,6 +104,10 @@ pub struct Scope<'s> {
     /// Set when compiling an instance of another value (`structure.version`): that value's
     /// place, through which its fields are reached.
     owner: Option<TokenStream>,
+    /// The expression decides how bytes are read (true for every scope a reader scope opens,
+    /// even the inspect scopes of instances reached through fields): `-untrusted` values are
+    /// then out of reach.
+    reading: bool,
     depth: usize,
 }
 
@@ -117,6 +121,7 @@ impl<'s> Scope<'s> {
             visible_fields,
             element: None,
             owner: None,
+            reading: mode == Mode::Read,
             depth: 0,
         }
     }
@@ -425,6 +430,7 @@ impl<'s> Scope<'s> {
             if matches!(field.ty, FieldType::Contents(_)) {
                 return invalid(format!("`{name}` has fixed `contents` and holds no value"));
             }
+            self.trusted(field)?;
             let ident = field_ident(name);
             let tokens = match (&self.owner, self.mode) {
                 (Some(owner), _) => quote!(#owner.#ident),
@@ -565,6 +571,7 @@ impl<'s> Scope<'s> {
                     };
                     let mut inner = Scope::new(self.schema, *ty, Mode::Inspect, def.fields.len());
                     inner.owner = Some(tokens.clone());
+                    inner.reading = self.reading;
                     inner.depth = self.depth + 1;
                     let (tokens, ty) = inner.compile(value)?;
                     return simple(tokens, ty);
@@ -575,6 +582,7 @@ impl<'s> Scope<'s> {
                         def.id
                     ));
                 };
+                self.trusted(field)?;
                 let ident = field_ident(attr);
                 Ok(Place {
                     tokens: quote!(#tokens.#ident),
@@ -585,6 +593,17 @@ impl<'s> Scope<'s> {
             }
             (_, ty) => invalid(format!("{} has no property `{attr}`", describe(ty))),
         }
+    }
+
+    /// Refuses an `-untrusted` field where the expression decides how bytes are read.
+    fn trusted(&self, field: &Field) -> Result<(), ExprError> {
+        if self.reading && field.untrusted {
+            return invalid(format!(
+                "`{}` is `-untrusted`: it is reported by `check()`, never used to read; read by layout instead",
+                field.id
+            ));
+        }
+        Ok(())
     }
 
     /// Turns a place into a value: scalars become `i64`/`f64`.
