@@ -41,12 +41,14 @@ instances:
     type: u4
   next_is_chunk:
     value: >-
-      next_chunk_type > 0 and next_chunk_size <= _io.size - _io.pos - 12
+      next_chunk_type > 0
       and ((next_library_id & 0xffff0000) != 0 or (next_library_id >= 0x300 and next_library_id < 0x400))
+      and (next_chunk_type == 0x10 or next_chunk_type == 0x2b or next_chunk_size <= _io.size - _io.pos - 12)
     doc: |
-      A chunk follows: a non-zero type, a size that fits in what remains, and a library id
-      that is a RenderWare version stamp (3.1 and later, or a pre-3.1 0x3MN). Zero padding,
-      stale bytes and text trailers fail this test.
+      A chunk follows: a non-zero type, a library id that is a RenderWare version stamp (3.1
+      and later, or a pre-3.1 0x3MN), and, unless it is a clump or a UV animation dictionary
+      (read by layout whatever their size says), a size that fits in what remains. Zero
+      padding, stale bytes and text trailers fail this test.
 
 types:
   top_level_chunk:

@@ -363,6 +363,15 @@ fn a_uv_animation_dictionary_before_the_clump_is_decoded() {
     );
     assert!(model.check().is_empty());
     assert_eq!(model.to_bytes().unwrap(), bytes);
+
+    // A clump after the dictionary is read by layout even when its size is absurd.
+    let clump_at = want["clumps"][0]["offset"].as_u64().unwrap() as usize;
+    let mut lying = bytes.clone();
+    lying[clump_at + 4..clump_at + 8].copy_from_slice(&0x0100_0000u32.to_le_bytes());
+    let model = Dff::read(&lying).unwrap();
+    assert_eq!(model.clumps().count(), 1);
+    let reported: Vec<String> = model.check().iter().map(|m| m.path.clone()).collect();
+    assert_eq!(reported, ["chunks[1].body.chunk_size"]);
 }
 
 #[test]
