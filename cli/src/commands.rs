@@ -11,7 +11,8 @@ use skelcodec_runtime::RoundTrip;
 use crate::error::{CliError, known_format_ids};
 use crate::io::{Input, collect_inputs, read, write_atomically};
 
-/// Exit status when a file does not reproduce byte for byte.
+/// Exit status when a file does not reproduce byte for byte, or has a derived field that
+/// disagrees with its content.
 pub const EXIT_DIFFERENCE: u8 = 1;
 /// Exit status for usage, decode and encode errors.
 pub const EXIT_ERROR: u8 = 2;
@@ -70,8 +71,14 @@ pub fn decode(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `encode`: reads a document as `decode` prints it and writes the encoded file.
-pub fn encode(document: &Path, forced: Option<&str>, output: &Path) -> Result<ExitCode, CliError> {
+/// `encode`: reads a document as `decode` prints it and writes the encoded file; with
+/// `normalize`, recomputes the derived fields first and prints those that changed.
+pub fn encode(
+    document: &Path,
+    forced: Option<&str>,
+    output: &Path,
+    normalize: bool,
+) -> Result<ExitCode, CliError> {
     let forced = forced_format(forced)?;
     let text = read(document)?;
     let bad_document = |reason: String| CliError::Document {
@@ -101,12 +108,20 @@ pub fn encode(document: &Path, forced: Option<&str>, output: &Path) -> Result<Ex
         .as_object_mut()
         .and_then(|map| map.remove(VALUE_KEY))
         .ok_or_else(|| bad_document(format!("no `{VALUE_KEY}` key holds the value to encode")))?;
-    let bytes = format
-        .encode_json(value)
-        .map_err(|source| CliError::Encode {
-            path: document.to_owned(),
-            source,
-        })?;
+    let encode_error = |source| CliError::Encode {
+        path: document.to_owned(),
+        source,
+    };
+    let bytes = if normalize {
+        let (bytes, changed) = format.encode_json_normalized(value).map_err(encode_error)?;
+        let mut out = std::io::stdout().lock();
+        for change in &changed {
+            writeln!(out, "normalized {change}").map_err(CliError::Stdout)?;
+        }
+        bytes
+    } else {
+        format.encode_json(value).map_err(encode_error)?
+    };
     write_atomically(output, &bytes)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -180,7 +195,8 @@ pub fn roundtrip(paths: &[PathBuf], forced: Option<&str>) -> Result<ExitCode, Cl
 }
 
 /// `check`: reports every derived field whose stored value disagrees with the content;
-/// with `normalize`, also writes the file with those fields recomputed.
+/// with `normalize`, also writes the file with those fields recomputed. Exits with
+/// [`EXIT_ERROR`] if any file fails to decode, else [`EXIT_DIFFERENCE`] if any disagrees.
 pub fn check(
     paths: &[PathBuf],
     forced: Option<&str>,
@@ -195,7 +211,7 @@ pub fn check(
         )));
     }
     let mut out = std::io::stdout().lock();
-    let (mut checked, mut failed) = (0usize, false);
+    let (mut checked, mut failed, mut disagree) = (0usize, false, false);
     for input in &inputs {
         let path = &input.path;
         let result = read(path).and_then(|bytes| {
@@ -207,6 +223,7 @@ pub fn check(
                 path: path.clone(),
                 source,
             })?;
+            disagree |= !mismatches.is_empty();
             if mismatches.is_empty() {
                 writeln!(out, "{}: no disagreements", path.display())
             } else {
@@ -242,6 +259,8 @@ pub fn check(
     }
     Ok(if failed {
         ExitCode::from(EXIT_ERROR)
+    } else if disagree {
+        ExitCode::from(EXIT_DIFFERENCE)
     } else {
         ExitCode::SUCCESS
     })

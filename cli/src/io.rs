@@ -55,6 +55,32 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Refuses to write `output` over one of the command's inputs (`decode g.ifp -o g.ifp` would
+/// replace a game file by its JSON), unless the user asked for it with `--force`.
+pub fn refuse_overwriting_inputs(
+    output: &Path,
+    inputs: &[&Path],
+    force: bool,
+) -> Result<(), CliError> {
+    // An output that does not exist yet cannot be an input.
+    let Ok(target) = fs::canonicalize(output) else {
+        return Ok(());
+    };
+    if force {
+        return Ok(());
+    }
+    if inputs
+        .iter()
+        .any(|input| fs::canonicalize(input).is_ok_and(|input| input == target))
+    {
+        return Err(CliError::Usage(format!(
+            "{} is also an input: refusing to replace it (nothing was written; add --force to replace it)",
+            output.display()
+        )));
+    }
+    Ok(())
+}
+
 /// Reads a whole file.
 pub fn read(path: &Path) -> Result<Vec<u8>, CliError> {
     fs::read(path).map_err(|e| CliError::io(path, e))

@@ -1,8 +1,8 @@
 //! `skelcodec`: decode game animation files to JSON or YAML, encode them back, and verify
 //! that decoding and re-encoding reproduces every byte.
 //!
-//! Exit status: 0 success, 1 a file does not round-trip byte for byte, 2 a usage, decode or
-//! encode error.
+//! Exit status: 0 success; 1 a file does not round-trip byte for byte (`roundtrip`) or has a
+//! derived field that disagrees with its content (`check`); 2 a usage, decode or encode error.
 
 mod commands;
 mod error;
@@ -23,7 +23,7 @@ use crate::error::CliError;
     name = "skelcodec",
     version,
     about,
-    after_help = "Exit status: 0 success, 1 a file is not byte-exact, 2 a usage, decode or encode error."
+    after_help = "Exit status:\n  0  success\n  1  roundtrip: a file is not byte-exact; check: a derived field disagrees with the content\n  2  a usage, decode or encode error (nothing is written)\n\nCommands that write refuse an output that is one of their inputs unless --force."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -36,6 +36,14 @@ struct FormatArg {
     /// Use this format instead of detecting it by magic and file extension (see `skelcodec formats`)
     #[arg(long = "format", value_name = "ID")]
     id: Option<String>,
+}
+
+/// The option shared by the commands that write a file.
+#[derive(Debug, Args)]
+struct ForceArg {
+    /// Allow the output to replace one of the input files
+    #[arg(long)]
+    force: bool,
 }
 
 /// The subcommands.
@@ -60,6 +68,8 @@ enum Command {
         path: Option<String>,
         #[command(flatten)]
         format: FormatArg,
+        #[command(flatten)]
+        force: ForceArg,
     },
     /// Encode a document printed by `decode` (JSON, or YAML for .yaml/.yml) into a file
     Encode {
@@ -68,8 +78,14 @@ enum Command {
         /// The file to write (replaced atomically, untouched on failure)
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
+        /// Recompute every derived field (sizes, counts, offsets) before writing, and print
+        /// the fields that changed: finishes an edit that changes a size or a count
+        #[arg(long)]
+        normalize: bool,
         #[command(flatten)]
         format: FormatArg,
+        #[command(flatten)]
+        force: ForceArg,
     },
     /// Decode and re-encode files (directories recursively) and report whether they are byte-exact
     #[command(name = "roundtrip")]
@@ -93,6 +109,8 @@ enum Command {
         output: Option<PathBuf>,
         #[command(flatten)]
         format: FormatArg,
+        #[command(flatten)]
+        force: ForceArg,
     },
     /// Convert a file to another version of its format, through the decoded value
     /// (`--to gsa-4.2` upgrades a SWAT 3 animation; `--to gsa-4.1` refuses to drop events)
@@ -105,6 +123,8 @@ enum Command {
         /// The file to write (replaced atomically, untouched on failure)
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
+        #[command(flatten)]
+        force: ForceArg,
     },
     /// List the known formats and their file extensions
     Formats,
@@ -133,7 +153,11 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             output,
             path,
             format,
+            force,
         } => {
+            if let Some(out) = &output {
+                io::refuse_overwriting_inputs(out, &[&file], force.force)?;
+            }
             let syntax = if yaml {
                 DocumentSyntax::Yaml
             } else {
@@ -150,19 +174,37 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
         Command::Encode {
             document,
             output,
+            normalize,
             format,
-        } => commands::encode(&document, format.id.as_deref(), &output),
+            force,
+        } => {
+            io::refuse_overwriting_inputs(&output, &[&document], force.force)?;
+            commands::encode(&document, format.id.as_deref(), &output, normalize)
+        }
         Command::RoundTrip { paths, format } => commands::roundtrip(&paths, format.id.as_deref()),
         Command::Check {
             paths,
             normalize,
             output,
             format,
+            force,
         } => {
             let normalize_to = output.filter(|_| normalize);
+            if let Some(out) = &normalize_to {
+                let inputs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
+                io::refuse_overwriting_inputs(out, &inputs, force.force)?;
+            }
             commands::check(&paths, format.id.as_deref(), normalize_to.as_deref())
         }
-        Command::Convert { file, to, output } => commands::convert(&file, &to, &output),
+        Command::Convert {
+            file,
+            to,
+            output,
+            force,
+        } => {
+            io::refuse_overwriting_inputs(&output, &[&file], force.force)?;
+            commands::convert(&file, &to, &output)
+        }
         Command::Formats => commands::list_formats(),
     }
 }

@@ -189,7 +189,7 @@ fn renaming_an_animation_changes_only_its_name_bytes() {
 fn check_reports_the_wrong_frame_data_size_and_normalize_fixes_it() {
     let quirks = fixture("anp3/anp3_quirks.ifp");
     let output = skelcodec(&[&"check", &quirks]);
-    assert_exit(&output, 0);
+    assert_exit(&output, 1);
     let text = stdout(&output);
     // Animation 1 ("bad_size") stores 64 but its five type-3 frames take 50 bytes.
     assert!(
@@ -201,9 +201,10 @@ fn check_reports_the_wrong_frame_data_size_and_normalize_fixes_it() {
 
     let dir = tempfile::tempdir().unwrap();
     let normalized = dir.path().join("normalized.ifp");
+    // The disagreements are still reported (exit 1), and the repaired file is written.
     assert_exit(
         &skelcodec(&[&"check", &"--normalize", &"-o", &normalized, &quirks]),
-        0,
+        1,
     );
     let output = skelcodec(&[&"check", &normalized]);
     assert_exit(&output, 0);
@@ -408,7 +409,7 @@ fn dff_models_round_trip_and_their_skins_can_be_printed_alone() {
 
     let overstated = Path::new(DFF_FIXTURES).join("skin_size_overstated.dff");
     let output = skelcodec(&[&"check", &overstated]);
-    assert_exit(&output, 0);
+    assert_exit(&output, 1);
     assert!(
         stdout(&output).contains("body.stale: stored 8, computed 0"),
         "{}",
@@ -420,7 +421,7 @@ fn dff_models_round_trip_and_their_skins_can_be_printed_alone() {
 fn a_protected_model_is_reported_and_repaired_by_check() {
     let protected = Path::new(DFF_FIXTURES).join("protected_clump_struct.dff");
     let output = skelcodec(&[&"check", &protected]);
-    assert_exit(&output, 0);
+    assert_exit(&output, 1);
     assert_eq!(
         stdout(&output).trim(),
         format!(
@@ -433,7 +434,7 @@ fn a_protected_model_is_reported_and_repaired_by_check() {
     let repaired = dir.path().join("repaired.dff");
     assert_exit(
         &skelcodec(&[&"check", &"--normalize", &"-o", &repaired, &protected]),
-        0,
+        1,
     );
     let output = skelcodec(&[&"check", &repaired]);
     assert_exit(&output, 0);
@@ -449,6 +450,103 @@ fn a_protected_model_is_reported_and_repaired_by_check() {
     };
     assert!(skin(&protected).is_object());
     assert_eq!(skin(&protected), skin(&repaired), "the same skin");
+}
+
+#[test]
+fn outputs_never_replace_inputs_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let game_file = dir.path().join("g.ifp");
+    let original = std::fs::read(fixture("anp3/anp3_quirks.ifp")).unwrap();
+    std::fs::write(&game_file, &original).unwrap();
+    // Spelled differently from the input, but the same file.
+    let same = dir.path().join(".").join("g.ifp");
+    for args in [vec!["decode", "-o"], vec!["check", "--normalize", "-o"]] {
+        let mut all: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|a| a as _).collect();
+        all.push(&same);
+        all.push(&game_file);
+        let output = skelcodec(&all);
+        assert_exit(&output, 2);
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains("is also an input"),
+            "{output:?}"
+        );
+        assert_eq!(std::fs::read(&game_file).unwrap(), original, "untouched");
+    }
+    let json = dir.path().join("g.json");
+    assert_exit(&skelcodec(&[&"decode", &game_file, &"-o", &json]), 0);
+    let output = skelcodec(&[&"encode", &json, &"-o", &json]);
+    assert_exit(&output, 2);
+    // With --force, the user gets what they asked for.
+    assert_exit(
+        &skelcodec(&[
+            &"check",
+            &"--normalize",
+            &"--force",
+            &"-o",
+            &game_file,
+            &game_file,
+        ]),
+        1,
+    );
+    let output = skelcodec(&[&"check", &game_file]);
+    assert_exit(&output, 0);
+}
+
+#[test]
+fn encode_normalize_finishes_an_edit_that_changes_a_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("edited.json");
+    let output = skelcodec(&[&"decode", &fixture("anp3/anp3_quirks.ifp")]);
+    assert_exit(&output, 0);
+    let mut document: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    // Drop the last animation: the stored count no longer matches the list.
+    let animations = document["value"]["body"]["anp3"]["animations"]
+        .as_array_mut()
+        .unwrap();
+    let before = animations.len();
+    animations.pop();
+    std::fs::write(&json, document.to_string()).unwrap();
+
+    let out = dir.path().join("edited.ifp");
+    let output = skelcodec(&[&"encode", &json, &"-o", &out]);
+    assert_exit(&output, 2);
+    assert!(!out.exists(), "a refused encode writes nothing");
+
+    let output = skelcodec(&[&"encode", &"--normalize", &json, &"-o", &out]);
+    assert_exit(&output, 0);
+    assert!(
+        stdout(&output)
+            .lines()
+            .any(|l| l.starts_with("normalized body.num_animations: stored")),
+        "{}",
+        stdout(&output)
+    );
+    let output = skelcodec(&[&"decode", &out]);
+    assert_exit(&output, 0);
+    let reread: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(
+        reread["value"]["body"]["anp3"]["animations"]
+            .as_array()
+            .unwrap()
+            .len(),
+        before - 1
+    );
+    assert_exit(&skelcodec(&[&"check", &out]), 0);
+}
+
+#[test]
+fn unknown_keys_in_a_document_are_errors_with_their_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = skelcodec(&[&"decode", &fixture("anp3/anp3_quirks.ifp")]);
+    let mut document: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    document["value"]["body"]["anp3"]["animations"][0]["flagz"] = serde_json::json!(1);
+    let json = dir.path().join("typo.json");
+    std::fs::write(&json, document.to_string()).unwrap();
+    let output = skelcodec(&[&"encode", &json, &"-o", &dir.path().join("typo.ifp")]);
+    assert_exit(&output, 2);
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(message.contains("body.anp3.animations[0]"), "{message}");
+    assert!(message.contains("unknown field `flagz`"), "{message}");
 }
 
 const GSA_FIXTURES: &str = concat!(
@@ -543,7 +641,7 @@ fn sims2_packages_list_their_resources_and_decode_the_animations() {
 
     let broken = Path::new(dir).join("broken/anim_datasize_mismatch.5an");
     let output = skelcodec(&[&"check", &broken]);
-    assert_exit(&output, 0);
+    assert_exit(&output, 1);
     assert!(
         stdout(&output).contains("data_size: stored 1121, computed 1105"),
         "{}",

@@ -22,6 +22,12 @@ pub trait Format: Sync {
     fn decode_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error>;
     /// Encodes the `value` part of a JSON document (stored fields verbatim).
     fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError>;
+    /// Recomputes every derived field of the `value` part of a JSON document, then encodes it;
+    /// also returns the fields that changed (their stored and recomputed values).
+    fn encode_json_normalized(
+        &self,
+        value: serde_json::Value,
+    ) -> Result<(Vec<u8>, Vec<Mismatch>), EncodeError>;
     /// Decodes, re-encodes and compares.
     fn round_trip(&self, bytes: &[u8]) -> Result<RoundTrip, Error>;
     /// Derived fields whose stored value disagrees with the content.
@@ -83,11 +89,17 @@ impl<C: Codec> Format for Registered<C> {
     }
 
     fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {
-        let value: C = serde_path_to_error::deserialize(value).map_err(|e| EncodeError::Json {
-            path: e.path().to_string(),
-            source: e.into_inner(),
-        })?;
-        Ok(value.to_bytes()?)
+        Ok(from_json::<C>(value)?.to_bytes()?)
+    }
+
+    fn encode_json_normalized(
+        &self,
+        value: serde_json::Value,
+    ) -> Result<(Vec<u8>, Vec<Mismatch>), EncodeError> {
+        let mut value = from_json::<C>(value)?;
+        let changed = value.check();
+        value.normalize()?;
+        Ok((value.to_bytes()?, changed))
     }
 
     fn round_trip(&self, bytes: &[u8]) -> Result<RoundTrip, Error> {
@@ -103,6 +115,14 @@ impl<C: Codec> Format for Registered<C> {
         value.normalize()?;
         value.to_bytes()
     }
+}
+
+/// The value of a JSON document, with the path of the first part that does not fit.
+fn from_json<C: Codec>(value: serde_json::Value) -> Result<C, EncodeError> {
+    serde_path_to_error::deserialize(value).map_err(|e| EncodeError::Json {
+        path: e.path().to_string(),
+        source: e.into_inner(),
+    })
 }
 
 /// Sims 2 packages: the stored package, plus a listing of its resources with every ANIM decoded
@@ -152,6 +172,13 @@ impl Format for Package {
 
     fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {
         Registered::<crate::dbpf::Dbpf>::new().encode_json(value)
+    }
+
+    fn encode_json_normalized(
+        &self,
+        value: serde_json::Value,
+    ) -> Result<(Vec<u8>, Vec<Mismatch>), EncodeError> {
+        Registered::<crate::dbpf::Dbpf>::new().encode_json_normalized(value)
     }
 
     fn round_trip(&self, bytes: &[u8]) -> Result<RoundTrip, Error> {

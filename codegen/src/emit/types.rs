@@ -165,7 +165,8 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
     quote! {
         #doc
         #[derive(Debug, Clone, PartialEq, rt::serde::Serialize, rt::serde::Deserialize)]
-        #[serde(crate = "rt::serde")]
+        // A misspelt key in an edited document is an error, not an edit silently lost.
+        #[serde(crate = "rt::serde", deny_unknown_fields)]
         pub struct #name {
             #(#fields,)*
             #unclaimed
