@@ -119,7 +119,7 @@ fn standalone_round_trip(found: &FoundSkin<'_>, original: &[u8]) {
         .skin
         .write_to(&mut w, vertices, version, native)
         .unwrap();
-    let payload = w.into_bytes();
+    let payload = w.into_bytes().unwrap();
     assert!(
         original
             .windows(payload.len())

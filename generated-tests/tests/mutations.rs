@@ -376,6 +376,7 @@ fn assert_peak_memory_bounded() {
 /// nothing half-written comes out. (IFP's removed-list-element case is in `ifp_behaviour.rs`.)
 mod writer_refusals {
     use super::*;
+    use skelcodec_formats::drs::NodeInformationBlob;
     use skelcodec_formats::ifp::IfpBody;
     use skelcodec_runtime::ErrorKind;
 
@@ -477,6 +478,47 @@ mod writer_refusals {
         let err = drs.to_bytes().unwrap_err();
         assert!(err.path().starts_with("node_information"), "{err}");
         assert!(matches!(err.kind(), ErrorKind::Encode(_)), "{err}");
+    }
+
+    #[test]
+    fn placed_blocks_that_would_overwrite_each_other_are_refused() {
+        let drs = Drs::read(&fixture("drs/as_v6_rev6_full_unit.drs")).unwrap();
+        // The AnimationSet grows by 4 stale bytes and its stated size follows: written where
+        // it was, it would run into the next blob.
+        let mut grown = drs.clone();
+        let entry = &mut grown.node_information.entries[8];
+        let NodeInformationBlob::AnimationSet(set) = &mut entry.blob else {
+            panic!("entry 8 is the AnimationSet")
+        };
+        set.stale.0 = vec![0xde, 0xad, 0xbe, 0xef];
+        entry.size += 4;
+        let err = grown.to_bytes().unwrap_err();
+        assert_eq!(err.path(), "node_information.entries[9].blob", "{err}");
+        assert!(
+            err.to_string()
+                .contains("`blob` at 903..915 overlaps `blob` at 196..907"),
+            "{err}"
+        );
+        assert_eq!(err.offset(), 903);
+        // An offset moved into another blob.
+        let mut moved = drs.clone();
+        moved.node_information.entries[2].offset = 81;
+        let err = moved.to_bytes().unwrap_err();
+        assert!(err.to_string().contains("overlaps"), "{err}");
+        // An unchanged value still writes, and the same blob placed twice is no conflict.
+        assert!(drs.to_bytes().is_ok());
+    }
+
+    #[test]
+    fn a_placed_block_far_past_the_data_is_refused_without_allocating() {
+        let mut package = Dbpf::read(&fixture("sims2/anim_pair.package")).unwrap();
+        package.index_offset = 1 << 31;
+        let err = package.to_bytes().unwrap_err();
+        assert!(err.to_string().contains("would be left unwritten"), "{err}");
+        // At the header: the index would overwrite it.
+        package.index_offset = 0;
+        let err = package.to_bytes().unwrap_err();
+        assert!(err.to_string().contains("overlaps"), "{err}");
     }
 
     #[test]

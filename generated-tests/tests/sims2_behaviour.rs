@@ -162,6 +162,7 @@ fn fixtures_decode_to_the_values_they_were_built_with() {
                         .unwrap();
                     let words: Vec<u64> = w
                         .into_bytes()
+                        .unwrap()
                         .chunks_exact(2)
                         .map(|p| u64::from(u16::from_le_bytes([p[0], p[1]])))
                         .collect();

@@ -33,7 +33,7 @@ pub trait Codec:
     fn to_bytes(&self) -> Result<Vec<u8>> {
         let mut w = Writer::with_capacity(self.encoded_len());
         self.write(&mut w)?;
-        Ok(w.into_bytes())
+        w.into_bytes()
     }
 
     /// True when `bytes` starts with one of the format's magic strings.

@@ -104,6 +104,11 @@ impl Error {
         self
     }
 
+    /// True when no field name has been added yet.
+    pub fn has_no_path(&self) -> bool {
+        self.path.is_empty()
+    }
+
     /// The path rendered outermost-first like `animations[17].objects[3].frames` ("" for the root).
     pub fn path(&self) -> String {
         render_path(self.path.iter().rev())

@@ -259,6 +259,7 @@ pub fn read_at<'a, T>(
 pub fn write_at(
     w: &mut Writer,
     pos: i64,
+    field: &'static str,
     write: impl FnOnce(&mut Writer) -> Result<()>,
 ) -> Result<()> {
     let Ok(at) = usize::try_from(pos) else {
@@ -267,10 +268,9 @@ pub fn write_at(
             format!("cannot place a value at the negative position {pos}"),
         ));
     };
-    let mut block = Writer::new();
+    let mut block = Writer::starting_at(at);
     write(&mut block)?;
-    w.place(at, block);
-    Ok(())
+    w.place(at, field, block)
 }
 
 /// Bytes of a file that no field claims, with their offsets. Files whose parts are found by
@@ -304,12 +304,22 @@ pub fn unclaimed(input: &[u8], covered: &[std::ops::Range<usize>]) -> Vec<Gap> {
 }
 
 /// Places the gaps back where they were read.
-pub fn write_gaps(w: &mut Writer, gaps: &[Gap]) {
+pub fn write_gaps(w: &mut Writer, gaps: &[Gap]) -> Result<()> {
     for gap in gaps {
         let mut block = Writer::new();
         block.bytes(&gap.bytes.0);
-        w.place(gap.offset as usize, block);
+        let at = usize::try_from(gap.offset).map_err(|_| {
+            encode_error(
+                w,
+                format!(
+                    "an unclaimed gap at {} is past the address space",
+                    gap.offset
+                ),
+            )
+        })?;
+        w.place(at, "unclaimed", block)?;
     }
+    Ok(())
 }
 
 /// Reads the rest of a type given a value it depends on (a count no field stores). A known
@@ -508,7 +518,7 @@ mod tests {
         assert_eq!(items, [1, 2, 3]);
         let mut w = Writer::new();
         write_fixed(&mut w, &items, |v, b: &mut [u8; 2]| *b = v.to_le_bytes());
-        assert_eq!(w.into_bytes(), data);
+        assert_eq!(w.into_bytes().unwrap(), data);
     }
 
     #[test]
@@ -563,19 +573,33 @@ mod tests {
     fn placed_blocks_and_gaps() {
         let mut w = Writer::new();
         w.bytes(b"HEAD");
-        write_at(&mut w, 8, |w| {
+        write_at(&mut w, 8, "tail", |w| {
             w.bytes(b"TAIL");
             Ok(())
         })
         .unwrap();
+        // Without the gaps, bytes 4..8 would be left as zeros that no value holds.
+        let err = w.clone().into_bytes().unwrap_err().to_string();
+        assert!(err.contains("bytes 4..8 would be left unwritten"), "{err}");
         assert_eq!(w.coverage(), [0..4, 8..12]);
         let input = b"HEADgap!TAILend";
         let gaps = unclaimed(input, &w.coverage());
         assert_eq!(gaps.len(), 2);
         assert_eq!((gaps[0].offset, &gaps[0].bytes.0[..]), (4, &b"gap!"[..]));
         assert_eq!((gaps[1].offset, &gaps[1].bytes.0[..]), (12, &b"end"[..]));
-        write_gaps(&mut w, &gaps);
-        assert_eq!(w.into_bytes(), input);
+        write_gaps(&mut w, &gaps).unwrap();
+        assert_eq!(w.clone().into_bytes().unwrap(), input);
+        // A block that disagrees with one placed before is refused, with both ranges.
+        let err = write_at(&mut w, 6, "blob", |w| {
+            w.bytes(b"XXXX");
+            Ok(())
+        })
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("`blob` at 6..10 overlaps `unclaimed` at 4..8"),
+            "{err}"
+        );
         let r = Reader::new(input);
         assert_eq!(read_at(&r, 8, |r| r.array::<4>()).unwrap(), *b"TAIL");
         assert!(read_at(&r, 20, |r| r.array::<4>()).is_err());
@@ -593,7 +617,7 @@ mod tests {
         for value in [0u32, 127, 128, 16383, 16384, u32::MAX] {
             let mut w = Writer::new();
             w.write_7bit_u32(value);
-            let bytes = w.into_bytes();
+            let bytes = w.into_bytes().unwrap();
             assert_eq!(bytes.len(), vlq_len(value));
             assert_eq!(read_vlq(&mut Reader::new(&bytes)).unwrap(), value);
         }

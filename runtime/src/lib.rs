@@ -7,6 +7,7 @@
 
 pub mod arith;
 pub mod bytes;
+mod canvas;
 pub mod check;
 pub mod codec;
 pub mod error;

@@ -325,7 +325,7 @@ mod tests {
         w.write_i32_be(-3);
         w.write_u16_be(0xbeef);
         w.write_i8(-128);
-        let bytes = w.into_bytes();
+        let bytes = w.into_bytes().unwrap();
         let mut r = Reader::new(&bytes);
         assert_eq!(r.read_f32_le().unwrap(), 1.5);
         assert_eq!(r.read_f32_be().unwrap(), -2.25);
@@ -446,7 +446,7 @@ mod tests {
         ] {
             let mut w = Writer::new();
             w.write_7bit_u32(value);
-            let bytes = w.into_bytes();
+            let bytes = w.into_bytes().unwrap();
             assert_eq!(bytes.len(), len, "{value}");
             let mut r = Reader::new(&bytes);
             assert_eq!(r.read_7bit_u32().unwrap(), value);

@@ -1,16 +1,20 @@
 //! A growable byte sink for encoders.
 
+use crate::canvas::Canvas;
 use crate::error::{Error, ErrorKind, Result};
 
 /// A growable byte sink.
 ///
 /// Values read from a position (Kaitai `pos` instances) are written as placed blocks: they are
 /// kept aside and laid over the sequential bytes by [`Writer::into_bytes`], so that the
-/// sequential part is never disturbed by where a block lands.
+/// sequential part is never disturbed by where a block lands. Blocks may overlap only where
+/// they agree, and together with the sequential bytes they must leave no hole.
 #[derive(Debug, Default, Clone)]
 pub struct Writer {
     buf: Vec<u8>,
-    placed: Vec<(usize, Vec<u8>)>,
+    placed: Canvas,
+    /// Where `buf` will land in the file: 0, or the position of the block being written.
+    base: usize,
 }
 
 /// Generates fixed-size primitive writers.
@@ -36,14 +40,23 @@ impl Writer {
     pub fn with_capacity(n: usize) -> Self {
         Writer {
             buf: Vec::with_capacity(n),
-            placed: Vec::new(),
+            ..Writer::default()
         }
     }
 
-    /// Number of bytes written so far.
+    /// An empty writer for a block that will be placed at `base`, so that the offsets of its
+    /// errors are positions in the file.
+    pub fn starting_at(base: usize) -> Self {
+        Writer {
+            base,
+            ..Writer::default()
+        }
+    }
+
+    /// Position in the file of the next byte written.
     #[inline]
     pub fn pos(&self) -> usize {
-        self.buf.len()
+        self.base.saturating_add(self.buf.len())
     }
 
     /// Appends bytes.
@@ -58,42 +71,48 @@ impl Writer {
         self.buf.resize(self.buf.len() + n, byte);
     }
 
-    /// The bytes written: the sequential bytes with every placed block laid over them, in the
-    /// order they were placed; bytes no block or sequential write covers are zero.
-    pub fn into_bytes(self) -> Vec<u8> {
-        let mut out = self.buf;
-        for (at, block) in self.placed {
-            let end = at + block.len();
-            if out.len() < end {
-                out.resize(end, 0);
-            }
-            out[at..end].copy_from_slice(&block);
+    /// The bytes written: the sequential bytes with every placed block laid over them. Refused
+    /// where a block disagrees with the sequential bytes it overlaps, or where bytes before the
+    /// end would be left unwritten (they would read back as zeros no value holds).
+    pub fn into_bytes(self) -> Result<Vec<u8>> {
+        if self.placed.is_empty() {
+            return Ok(self.buf);
         }
-        out
+        let mut canvas = self.placed;
+        canvas.paint(self.base, self.buf, "the sequential content")?;
+        canvas.into_bytes()
     }
 
-    /// Places `block` at absolute position `at`, with the blocks placed while producing it.
-    pub fn place(&mut self, at: usize, block: Writer) {
-        self.placed.push((at, block.buf));
-        self.placed.extend(block.placed);
+    /// Places `block`, written by `field`, at absolute position `at`, with the blocks placed
+    /// while producing it. Refused where it disagrees with bytes already written or placed.
+    pub fn place(&mut self, at: usize, field: &'static str, block: Writer) -> Result<()> {
+        let end = at.saturating_add(block.buf.len());
+        let from = at.max(self.base);
+        let to = end.min(self.pos());
+        if from < to && self.buf[from - self.base..to - self.base] != block.buf[from - at..to - at]
+        {
+            return Err(Error::new(
+                at as u64,
+                ErrorKind::Encode(format!(
+                    "`{field}` at {:?} overlaps the sequential content at {:?} with other bytes",
+                    at..end,
+                    self.base..self.pos()
+                )),
+            ));
+        }
+        self.placed.paint(at, block.buf, field)?;
+        for (start, run) in block.placed.into_runs() {
+            self.placed.paint(start, run.0, run.1)?;
+        }
+        Ok(())
     }
 
     /// The byte ranges the output will cover: the sequential bytes and every placed block,
     /// sorted and merged.
     pub fn coverage(&self) -> Vec<std::ops::Range<usize>> {
-        let mut ranges: Vec<_> = std::iter::once(0..self.buf.len())
-            .chain(self.placed.iter().map(|(at, b)| *at..at + b.len()))
-            .filter(|r| !r.is_empty())
-            .collect();
-        ranges.sort_by_key(|r| r.start);
-        let mut merged: Vec<std::ops::Range<usize>> = Vec::new();
-        for r in ranges {
-            match merged.last_mut() {
-                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
-                _ => merged.push(r),
-            }
-        }
-        merged
+        let mut ranges = self.placed.coverage();
+        ranges.push(self.base..self.pos());
+        crate::canvas::merge_ranges(ranges)
     }
 
     /// The bytes written so far.

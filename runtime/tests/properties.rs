@@ -200,7 +200,7 @@ proptest! {
     fn seven_bit_lengths_round_trip(value in any::<u32>()) {
         let mut w = Writer::new();
         w.write_7bit_u32(value);
-        let bytes = w.into_bytes();
+        let bytes = w.into_bytes().unwrap();
         let bits = 32 - value.leading_zeros() as usize;
         prop_assert_eq!(bytes.len(), bits.div_ceil(7).max(1));
         prop_assert_eq!(bytes.len(), vlq_len(value));

@@ -148,7 +148,7 @@ impl Codec for Skin {
             .skin
             .write_to(&mut w, value.num_vertices, value.version, false)
             .map_err(|e| e.to_string())?;
-        Ok(w.into_bytes())
+        w.into_bytes().map_err(|e| e.to_string())
     }
 
     fn checksum(value: &SkinWithArgs) -> Option<Checksum> {

@@ -24,19 +24,20 @@ pub fn write_body(schema: &Schema, ty: usize) -> TokenStream {
             Some(pos) => {
                 let name = &field.id;
                 let pos = expect_valid(scope.int(pos));
+                // The block's own writes name the field; so do the checks of its placement.
                 quote! {
-                    rt::fields::write_at(w, #pos, |w| {
+                    rt::fields::write_at(w, #pos, #name, |w| {
                         #write
                         Ok(())
                     })
-                    .in_field(#name)?;
+                    .map_err(|e| if e.has_no_path() { e.in_field(#name) } else { e })?;
                 }
             }
             None => write,
         }
     });
     let gaps = (ty == 0 && schema.has_positioned_fields())
-        .then(|| quote!(rt::fields::write_gaps(w, &self.unclaimed);));
+        .then(|| quote!(rt::fields::write_gaps(w, &self.unclaimed).in_field("unclaimed")?;));
     quote! {
         #(#statements)*
         #gaps

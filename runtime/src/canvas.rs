@@ -1,0 +1,209 @@
+//! The bytes a writer lays down by position (Kaitai `pos` instances, unclaimed gaps), kept as
+//! sparse, non-overlapping runs. Sparse, so that an absurd offset costs nothing before the file
+//! is assembled; checked on every placement, so that no block silently overwrites another and
+//! no byte is left for the zero-fill: either would read back as something else.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// Placed runs by start offset; runs never overlap (they may touch).
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Canvas {
+    runs: BTreeMap<usize, Run>,
+}
+
+/// One run of placed bytes and the field that placed it (for messages).
+#[derive(Debug, Clone)]
+struct Run {
+    bytes: Vec<u8>,
+    field: &'static str,
+}
+
+impl Run {
+    fn range(&self, start: usize) -> Range<usize> {
+        start..start + self.bytes.len()
+    }
+}
+
+impl Canvas {
+    /// True when nothing was placed.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+
+    /// Lays `bytes` at `at`. Where they overlap bytes placed before, both must agree (a value
+    /// read twice writes the same bytes twice); otherwise the placement is refused.
+    pub(crate) fn paint(&mut self, at: usize, bytes: Vec<u8>, field: &'static str) -> Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let Some(end) = at.checked_add(bytes.len()) else {
+            return Err(encode_error(
+                at,
+                format!("a block of `{field}` cannot end past the address space"),
+            ));
+        };
+        // Runs do not overlap, so those overlapping `at..end` are consecutive, ending with the
+        // last one that starts before `end`.
+        let overlapping: Vec<usize> = self
+            .runs
+            .range(..end)
+            .rev()
+            .take_while(|(start, run)| run.range(**start).end > at)
+            .map(|(start, _)| *start)
+            .collect();
+        // In file order, so that the message names the first run it collides with.
+        for start in overlapping.iter().rev() {
+            let run = &self.runs[start];
+            check_agreement(at, &bytes, field, *start, run)?;
+        }
+        let Some(first) = overlapping.last().copied() else {
+            self.runs.insert(at, Run { bytes, field });
+            return Ok(());
+        };
+        // Merge the runs it touches into one (they agree where they overlap).
+        let merged_start = first.min(at);
+        let merged_end = overlapping
+            .iter()
+            .map(|s| self.runs[s].range(*s).end)
+            .max()
+            .unwrap_or(end)
+            .max(end);
+        let mut merged = vec![0; merged_end - merged_start];
+        let mut first_field = field;
+        for start in overlapping.iter().rev() {
+            if let Some(run) = self.runs.remove(start) {
+                if *start == first {
+                    first_field = run.field;
+                }
+                merged[start - merged_start..][..run.bytes.len()].copy_from_slice(&run.bytes);
+            }
+        }
+        merged[at - merged_start..][..bytes.len()].copy_from_slice(&bytes);
+        self.runs.insert(
+            merged_start,
+            Run {
+                bytes: merged,
+                field: first_field,
+            },
+        );
+        Ok(())
+    }
+
+    /// The runs, in order, as (start, (bytes, field)).
+    pub(crate) fn into_runs(self) -> impl Iterator<Item = (usize, (Vec<u8>, &'static str))> {
+        self.runs
+            .into_iter()
+            .map(|(start, run)| (start, (run.bytes, run.field)))
+    }
+
+    /// The covered ranges, in order, merged where they touch.
+    pub(crate) fn coverage(&self) -> Vec<Range<usize>> {
+        merge_ranges(
+            self.runs
+                .iter()
+                .map(|(start, run)| run.range(*start))
+                .collect(),
+        )
+    }
+
+    /// The assembled bytes: every byte from 0 to the end must be covered.
+    pub(crate) fn into_bytes(self) -> Result<Vec<u8>> {
+        let mut end = 0;
+        for (start, run) in &self.runs {
+            if *start > end {
+                return Err(encode_error(
+                    end,
+                    format!(
+                        "bytes {end}..{start} would be left unwritten: no field and no unclaimed gap \
+                         covers them (before `{}` at {:?}; an offset past the end of the data?)",
+                        run.field,
+                        run.range(*start)
+                    ),
+                ));
+            }
+            end = run.range(*start).end;
+        }
+        let mut out = Vec::with_capacity(end);
+        for run in self.runs.into_values() {
+            out.extend_from_slice(&run.bytes);
+        }
+        Ok(out)
+    }
+}
+
+/// Sorts `ranges` and merges those that overlap or touch; empty ones are dropped.
+pub(crate) fn merge_ranges(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    ranges.retain(|r| !r.is_empty());
+    ranges.sort_by_key(|r| r.start);
+    let mut merged: Vec<Range<usize>> = Vec::new();
+    for r in ranges {
+        match merged.last_mut() {
+            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+            _ => merged.push(r),
+        }
+    }
+    merged
+}
+
+/// Refuses bytes at `at` that disagree with the run at `start` where they overlap.
+fn check_agreement(
+    at: usize,
+    bytes: &[u8],
+    field: &'static str,
+    start: usize,
+    run: &Run,
+) -> Result<()> {
+    let from = at.max(start);
+    let to = (at + bytes.len()).min(start + run.bytes.len());
+    if bytes[from - at..to - at] == run.bytes[from - start..to - start] {
+        return Ok(());
+    }
+    Err(encode_error(
+        at,
+        format!(
+            "`{field}` at {:?} overlaps `{}` at {:?} with other bytes: one would overwrite the \
+             other (recompute the offsets, e.g. with normalize)",
+            at..at + bytes.len(),
+            run.field,
+            run.range(start)
+        ),
+    ))
+}
+
+fn encode_error(at: usize, message: String) -> Error {
+    Error::new(at as u64, ErrorKind::Encode(message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agreeing_overlaps_merge_and_disagreeing_ones_are_refused() {
+        let mut canvas = Canvas::default();
+        canvas.paint(4, vec![1, 2, 3, 4], "a").unwrap();
+        canvas.paint(6, vec![3, 4, 5], "b").unwrap();
+        canvas.paint(0, vec![9, 9, 9, 9], "c").unwrap();
+        let covered = canvas.coverage();
+        assert_eq!((covered.len(), covered[0].clone()), (1, 0..9));
+        let err = canvas.paint(2, vec![0, 0, 0], "d").unwrap_err().to_string();
+        assert!(err.contains("`d` at 2..5 overlaps `c` at 0..4"), "{err}");
+        assert_eq!(canvas.into_bytes().unwrap(), [9, 9, 9, 9, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn holes_are_refused_before_anything_is_allocated() {
+        let mut canvas = Canvas::default();
+        canvas.paint(0, vec![1; 8], "header").unwrap();
+        canvas.paint(1 << 40, vec![2; 8], "index").unwrap();
+        let err = canvas.into_bytes().unwrap_err().to_string();
+        assert!(
+            err.contains("bytes 8..1099511627776 would be left unwritten"),
+            "{err}"
+        );
+        assert!(err.contains("before `index`"), "{err}");
+    }
+}
