@@ -329,6 +329,21 @@ impl Schema {
         })
     }
 
+    /// True when reading decides something from the data that a writer cannot check before
+    /// writing: a look-ahead instance, a remembered or a scanned field. Such codecs read their
+    /// output back before returning it.
+    pub fn reads_decide_from_data(&self) -> bool {
+        self.has_searched_fields()
+            || self.types.iter().any(|t| {
+                t.instances
+                    .iter()
+                    .any(|i| matches!(i.kind, InstanceKind::Peek { .. }))
+                    || t.fields
+                        .iter()
+                        .any(|f| matches!(f.ty, FieldType::Remembered { .. }))
+            })
+    }
+
     /// The type with schema name `id`.
     pub fn type_index(&self, id: &str) -> Option<usize> {
         self.types.iter().position(|t| t.id == id)

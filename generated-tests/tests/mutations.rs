@@ -522,6 +522,29 @@ mod writer_refusals {
     }
 
     #[test]
+    fn values_the_reader_decides_from_the_data_are_verified_by_reading_back() {
+        // The 22-byte magic is told by the two bytes after the GUID; edited, they would make
+        // the reader take the file for the 16-byte form.
+        let mut gsa = Gsa::read(&fixture("gsa/v42_magic22.gsa")).unwrap();
+        gsa.guid_tail.as_mut().expect("22-byte magic").0[0] = 0x10;
+        let err = gsa.to_bytes().unwrap_err().to_string();
+        assert!(
+            err.contains("`has_guid_tail` would read back as another value"),
+            "{err}"
+        );
+        // A DRS AnimationSet version the reader rejects (`valid: max 6`) is refused by the writer.
+        let mut drs = Drs::read(&fixture("drs/as_v6_rev2.drs")).unwrap();
+        for entry in &mut drs.node_information.entries {
+            if let NodeInformationBlob::AnimationSet(set) = &mut entry.blob {
+                set.version = 7;
+            }
+        }
+        let err = drs.to_bytes().unwrap_err();
+        assert!(err.path().ends_with("blob.version"), "{err}");
+        assert!(err.to_string().contains("at most 6"), "{err}");
+    }
+
+    #[test]
     fn animation_set_key_count_must_match_and_its_magic_is_11_bytes() {
         let drs = Drs::read(&fixture("drs/as_v6_rev6_full_unit.drs")).unwrap();
         let mut set = AnimationSetBlob(drs.animation_sets()[0].clone());

@@ -4,7 +4,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::check::Mismatch;
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::writer::Writer;
 
 /// A whole file format: a generated root type that reads from and writes to bytes.
@@ -17,6 +17,10 @@ pub trait Codec:
     const MAGIC: &'static [&'static [u8]];
     /// File extensions without the dot (`meta/file-extension`).
     const EXTENSIONS: &'static [&'static str];
+    /// True when the reader decides something from the data that a writer cannot check
+    /// beforehand (a look-ahead, a remembered or scanned field): [`Codec::to_bytes`] then reads
+    /// its output back and refuses bytes that would decode to another value.
+    const VERIFY_WRITES: bool = false;
 
     /// Decodes a whole file.
     fn read(bytes: &[u8]) -> Result<Self>;
@@ -33,12 +37,79 @@ pub trait Codec:
     fn to_bytes(&self) -> Result<Vec<u8>> {
         let mut w = Writer::with_capacity(self.encoded_len());
         self.write(&mut w)?;
-        w.into_bytes()
+        let bytes = w.into_bytes()?;
+        if Self::VERIFY_WRITES {
+            verify_reads_back(self, &bytes)?;
+        }
+        Ok(bytes)
     }
 
     /// True when `bytes` starts with one of the format's magic strings.
     fn matches_magic(bytes: &[u8]) -> bool {
         Self::MAGIC.iter().any(|m| bytes.starts_with(m))
+    }
+}
+
+/// Refuses `bytes` unless they decode to `value`, naming the first field that would differ.
+fn verify_reads_back<C: Codec>(value: &C, bytes: &[u8]) -> Result<()> {
+    let (offset, message) = match C::read(bytes) {
+        Ok(back) if back == *value => return Ok(()),
+        Ok(back) => {
+            // `==` fails on NaN floats; their serialized forms compare NaN as equal.
+            let (expected, found) = (
+                serde_yaml::to_value(value).unwrap_or_default(),
+                serde_yaml::to_value(&back).unwrap_or_default(),
+            );
+            if expected == found {
+                return Ok(());
+            }
+            let path = differing_path(&expected, &found);
+            (
+                0,
+                format!(
+                    "`{path}` would read back as another value: the reader decides it from the \
+                     data (a look-ahead, a remembered or scanned field), and the data says otherwise"
+                ),
+            )
+        }
+        Err(e) => (e.offset(), format!("the bytes would not read back: {e}")),
+    };
+    Err(Error::new(offset, ErrorKind::Encode(message)))
+}
+
+/// The path of the first place where two serialized values differ (`""` for the root).
+fn differing_path(a: &serde_yaml::Value, b: &serde_yaml::Value) -> String {
+    use serde_yaml::Value;
+    match (a, b) {
+        (Value::Mapping(x), Value::Mapping(y)) => x
+            .iter()
+            .find(|(key, left)| y.get(*key) != Some(*left))
+            .map(|(key, left)| {
+                let inner = y
+                    .get(key)
+                    .map_or(String::new(), |right| differing_path(left, right));
+                join_path(key.as_str().unwrap_or("?").to_owned(), inner)
+            })
+            .unwrap_or_default(),
+        (Value::Sequence(x), Value::Sequence(y)) => match x.iter().zip(y).position(|(l, r)| l != r)
+        {
+            Some(i) => join_path(format!("[{i}]"), differing_path(&x[i], &y[i])),
+            None => String::new(),
+        },
+        (Value::Tagged(x), Value::Tagged(y)) if x.tag == y.tag => join_path(
+            x.tag.to_string().trim_start_matches('!').to_owned(),
+            differing_path(&x.value, &y.value),
+        ),
+        _ => String::new(),
+    }
+}
+
+/// `name` followed by the path below it.
+fn join_path(name: String, inner: String) -> String {
+    match inner.chars().next() {
+        None => name,
+        Some('[') => format!("{name}{inner}"),
+        Some(_) => format!("{name}.{inner}"),
     }
 }
 

@@ -259,6 +259,7 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
         quote!(#lit)
     });
     let extensions = &schema.extensions;
+    let verify_writes = schema.reads_decide_from_data();
     let (check, normalize) = if needs_derived[0] {
         (
             quote! {
@@ -297,6 +298,7 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
             const FORMAT: &'static str = #id;
             const MAGIC: &'static [&'static [u8]] = &[#(#magic),*];
             const EXTENSIONS: &'static [&'static str] = &[#(#extensions),*];
+            const VERIFY_WRITES: bool = #verify_writes;
 
             fn read(bytes: &[u8]) -> rt::Result<Self> {
                 #name::read(bytes)

@@ -19,7 +19,9 @@ pub fn write_body(schema: &Schema, ty: usize) -> TokenStream {
     let scope = Scope::new(schema, ty, Mode::Write, def.fields.len());
     let statements = def.fields.iter().map(|field| {
         let ident = field_ident(&field.id);
+        let valid = valid_check(field, &scope);
         let write = write_field(schema, ty, field, &quote!(self.#ident), &scope);
+        let write = quote!(#valid #write);
         match &field.position {
             Some(pos) => {
                 let name = &field.id;
@@ -121,6 +123,24 @@ fn write_for_each(
         for (index, (item, each)) in #access.iter().zip(#list.iter()).enumerate() {
             let _ = each;
             #one
+        }
+    }
+}
+
+/// Before writing a field with `valid`: a value the reader would reject is refused.
+fn valid_check(field: &Field, scope: &Scope) -> TokenStream {
+    let Some((cond, expected)) = &field.valid else {
+        return quote!();
+    };
+    let name = &field.id;
+    // A `valid` that needs the stream (`_io`) can only be checked by reading.
+    let Ok(cond) = scope.bool(cond) else {
+        return quote!();
+    };
+    let message = format!("the reader expects a value {expected}");
+    quote! {
+        if !#cond {
+            return Err(rt::fields::encode_error(w, #message.into())).in_field(#name);
         }
     }
 }
