@@ -121,6 +121,14 @@ fn edit_file(format: &dyn Format, name: &str, bytes: &[u8]) -> Result<(usize, us
                     let reread = format.decode_json(&encoded).map_err(|e| {
                         format!("{name}: {pointer} = {edit}: accepted, but does not read back: {e}")
                     })?;
+                    // A number that an enum names reads back as the name: the same value.
+                    let mut edited = edited;
+                    if let (Value::Number(_), Some(name @ Value::String(_))) =
+                        (&edit, reread[VALUE_KEY].pointer(pointer))
+                        && let Some(slot) = edited.pointer_mut(pointer)
+                    {
+                        *slot = name.clone();
+                    }
                     if reread[VALUE_KEY] != edited {
                         return Err(format!(
                             "{name}: {pointer} = {edit}: accepted, but reads back as something else"

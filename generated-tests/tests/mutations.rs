@@ -545,6 +545,19 @@ mod writer_refusals {
     }
 
     #[test]
+    fn a_named_enum_value_given_as_its_number_is_the_named_value() {
+        let drs = Drs::read(&fixture("drs/as_v6_rev6_full_unit.drs")).unwrap();
+        let mut document = serde_json::to_value(&drs).unwrap();
+        let raw = drs.node_information.entries[0].class_tag.raw();
+        document["node_information"]["entries"][0]["class_tag"] = serde_json::json!(raw);
+        let edited: Drs = serde_json::from_value(document).unwrap();
+        assert_eq!(
+            edited, drs,
+            "the number is read as the variant the reader would make"
+        );
+    }
+
+    #[test]
     fn animation_set_key_count_must_match_and_its_magic_is_11_bytes() {
         let drs = Drs::read(&fixture("drs/as_v6_rev6_full_unit.drs")).unwrap();
         let mut set = AnimationSetBlob(drs.animation_sets()[0].clone());

@@ -222,16 +222,43 @@ pub fn enum_def(def: &EnumDef) -> TokenStream {
         let value = v.value;
         quote!(Self::#ident => #value)
     });
+    let wire_variants = def.variants.iter().map(|v| {
+        let ident = type_ident(&v.id);
+        let id = &v.id;
+        quote!(#[serde(rename = #id)] #ident)
+    });
+    let wire_arms = def.variants.iter().map(|v| {
+        let ident = type_ident(&v.id);
+        quote!(Wire::#ident => Self::#ident)
+    });
     let doc = format!(" Enum `{}`.", def.id);
     quote! {
         #[doc = #doc]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, rt::serde::Serialize, rt::serde::Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, rt::serde::Serialize)]
         #[serde(crate = "rt::serde")]
         pub enum #name {
             #(#variants,)*
             /// A value the schema does not name, kept as read.
             #[serde(untagged)]
             Unknown(i64),
+        }
+
+        // A number that the schema names (`16` for `clump`) becomes the named variant, as the
+        // reader makes it, so that an edited document reads back as written.
+        impl<'de> rt::serde::Deserialize<'de> for #name {
+            fn deserialize<D: rt::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                #[derive(rt::serde::Deserialize)]
+                #[serde(crate = "rt::serde")]
+                enum Wire {
+                    #(#wire_variants,)*
+                    #[serde(untagged)]
+                    Unknown(i64),
+                }
+                Ok(match <Wire as rt::serde::Deserialize<'de>>::deserialize(d)? {
+                    #(#wire_arms,)*
+                    Wire::Unknown(raw) => Self::from_raw(raw),
+                })
+            }
         }
 
         impl #name {
