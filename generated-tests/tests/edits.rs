@@ -19,23 +19,12 @@ fn sample_files() -> Vec<PathBuf> {
     if let Some(corpus) = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) {
         roots.push(corpus);
     }
-    let mut files = Vec::new();
-    while let Some(dir) = roots.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                // Broken fixtures do not decode, so they have nothing to edit.
-                if path.file_name().is_none_or(|n| n != "broken") {
-                    roots.push(path);
-                }
-            } else {
-                files.push(path);
-            }
-        }
-    }
+    let mut files: Vec<PathBuf> = roots
+        .iter()
+        .flat_map(|root| skelcodec_generated_tests::files_under(root))
+        // Broken fixtures do not decode, so they have nothing to edit.
+        .filter(|path| !path.components().any(|c| c.as_os_str() == "broken"))
+        .collect();
     files.sort();
     files
 }

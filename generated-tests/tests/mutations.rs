@@ -39,27 +39,13 @@ struct Sample {
 
 /// Every file under `dir` (recursively) whose name ends with one of `extensions`, sorted.
 fn files_under(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| extensions.contains(&e))
-            {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
+    let mut files = skelcodec_generated_tests::files_under(dir);
+    files.retain(|path| {
+        path.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| extensions.contains(&e))
+    });
+    files
 }
 
 fn fixtures_dir() -> PathBuf {
