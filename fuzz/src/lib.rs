@@ -8,6 +8,10 @@
 //!
 //! `round_trip::<C>` demands the codec's promise: whatever decodes re-encodes to the same
 //! bytes, and those bytes decode to an equal value.
+//!
+//! `edit::<C>` demands the writer's: a decoded value edited through its JSON document (one
+//! integer or string leaf, chosen from the input) is either refused, or encodes to bytes that
+//! decode to exactly the edited value.
 
 use skelcodec_runtime::{Codec, Error};
 
@@ -70,5 +74,79 @@ pub fn round_trip<C: Codec>(data: &[u8]) {
             format!("{again:?}"),
             "re-encoded bytes decode to a different value"
         );
+    }
+}
+
+/// Decodes, edits one leaf of the value's JSON document, and checks that the edit is refused
+/// or reads back exactly.
+pub fn edit<C: Codec>(data: &[u8]) {
+    let Ok(value) = C::read(data) else {
+        return;
+    };
+    let Ok(mut document) = serde_json::to_value(&value) else {
+        return;
+    };
+    let mut leaves = Vec::new();
+    collect_leaves(&document, String::new(), &mut leaves);
+    if leaves.is_empty() {
+        return;
+    }
+    // The input chooses the leaf and the edit, so that libFuzzer explores both.
+    let seed = data
+        .iter()
+        .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(*b)));
+    let pointer = &leaves[(seed % leaves.len() as u64) as usize];
+    let Some(slot) = document.pointer_mut(pointer) else {
+        return;
+    };
+    *slot = match (&*slot, seed >> 32 & 3) {
+        (serde_json::Value::Number(n), kind) => {
+            let n = n.as_i64().unwrap_or(0);
+            serde_json::Value::from(
+                [n.wrapping_add(1), n.wrapping_sub(1), 0, 1 << 31][kind as usize],
+            )
+        }
+        (serde_json::Value::String(s), 0) => serde_json::Value::from(format!("{s}Z")),
+        (serde_json::Value::String(s), _) => {
+            serde_json::Value::from(s.chars().rev().collect::<String>())
+        }
+        _ => return,
+    };
+    let Ok(edited) = serde_json::from_value::<C>(document) else {
+        return;
+    };
+    let Ok(bytes) = edited.to_bytes() else {
+        return;
+    };
+    let back = match C::read(&bytes) {
+        Ok(back) => back,
+        Err(e) => panic!("an accepted edit of {pointer} does not read back: {e}"),
+    };
+    if back != edited {
+        assert_eq!(
+            format!("{back:?}"),
+            format!("{edited:?}"),
+            "an accepted edit of {pointer} reads back as something else"
+        );
+    }
+}
+
+/// The JSON pointer of every integer and string leaf.
+fn collect_leaves(value: &serde_json::Value, at: String, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, child) in map {
+                let key = key.replace('~', "~0").replace('/', "~1");
+                collect_leaves(child, format!("{at}/{key}"), out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (index, child) in items.iter().enumerate() {
+                collect_leaves(child, format!("{at}/{index}"), out);
+            }
+        }
+        serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => out.push(at),
+        serde_json::Value::String(_) => out.push(at),
+        _ => {}
     }
 }

@@ -139,6 +139,38 @@ pub fn encode_error(w: &Writer, message: String) -> Error {
     Error::new(w.pos() as u64, ErrorKind::Encode(message))
 }
 
+/// Before writing a terminated string or byte run that the reader delimits by its terminator:
+/// a consumed terminator must end the bytes and occur nowhere before (it would end the value
+/// early on reading); an unconsumed one must not occur at all. A missing terminator is only
+/// accepted where the reader accepts one (`eos-error: false`, at the end of the stream).
+pub fn check_terminated(
+    bytes: &[u8],
+    terminator: u8,
+    consumed: bool,
+    eos_error: bool,
+    w: &Writer,
+) -> Result<()> {
+    let first = bytes.iter().position(|&b| b == terminator);
+    let fits = match first {
+        Some(i) => consumed && i + 1 == bytes.len(),
+        None => !consumed || !eos_error,
+    };
+    if fits {
+        return Ok(());
+    }
+    Err(encode_error(
+        w,
+        format!(
+            "the reader ends this value at the first byte {terminator:#04x}, so it must {}",
+            if consumed {
+                "end with that byte and hold it nowhere else"
+            } else {
+                "not hold that byte"
+            }
+        ),
+    ))
+}
+
 /// Copies `K` bytes at `at` out of a fixed-size element. Offsets come from the schema, never
 /// from input, and the generator keeps them inside the element.
 #[inline(always)]

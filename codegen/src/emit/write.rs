@@ -286,7 +286,15 @@ fn size_check(
             // Sizes computed from the stream (`_io`) cannot be checked before writing.
             Err(_) => return quote!(),
         },
-        Size::Eos | Size::Terminator { .. } => return quote!(),
+        Size::Terminator {
+            byte,
+            consume,
+            eos_error,
+            ..
+        } => {
+            return quote!(rt::fields::check_terminated(#bytes, #byte, #consume, #eos_error, w)#wrap?;);
+        }
+        Size::Eos => return quote!(),
     };
     let expected = if align > 1 {
         quote!(rt::fields::padded_len(#expected, #align))
