@@ -12,6 +12,9 @@ use crate::error::{Error, ErrorKind, Result};
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Canvas {
     runs: BTreeMap<usize, Run>,
+    /// The furthest position of an empty block (an empty list read by position): the file
+    /// must reach it, or reading would fail to get there.
+    furthest_empty: Option<(usize, &'static str)>,
 }
 
 /// One run of placed bytes and the field that placed it (for messages).
@@ -30,13 +33,19 @@ impl Run {
 impl Canvas {
     /// True when nothing was placed.
     pub(crate) fn is_empty(&self) -> bool {
-        self.runs.is_empty()
+        self.runs.is_empty() && self.furthest_empty.is_none()
     }
 
     /// Lays `bytes` at `at`. Where they overlap bytes placed before, both must agree (a value
     /// read twice writes the same bytes twice); otherwise the placement is refused.
     pub(crate) fn paint(&mut self, at: usize, bytes: Vec<u8>, field: &'static str) -> Result<()> {
         if bytes.is_empty() {
+            if self
+                .furthest_empty
+                .is_none_or(|(furthest, _)| at > furthest)
+            {
+                self.furthest_empty = Some((at, field));
+            }
             return Ok(());
         }
         let Some(end) = at.checked_add(bytes.len()) else {
@@ -92,11 +101,15 @@ impl Canvas {
         Ok(())
     }
 
-    /// The runs, in order, as (start, (bytes, field)).
-    pub(crate) fn into_runs(self) -> impl Iterator<Item = (usize, (Vec<u8>, &'static str))> {
-        self.runs
-            .into_iter()
-            .map(|(start, run)| (start, (run.bytes, run.field)))
+    /// Lays every run of `other` (the blocks placed while writing a block) on this canvas.
+    pub(crate) fn merge(&mut self, other: Canvas) -> Result<()> {
+        if let Some((at, field)) = other.furthest_empty {
+            self.paint(at, Vec::new(), field)?;
+        }
+        for (start, run) in other.runs {
+            self.paint(start, run.bytes, run.field)?;
+        }
+        Ok(())
     }
 
     /// The covered ranges, in order, merged where they touch.
@@ -125,6 +138,12 @@ impl Canvas {
                 ));
             }
             end = run.range(*start).end;
+        }
+        if let Some((at, field)) = self.furthest_empty.filter(|(at, _)| *at > end) {
+            return Err(encode_error(
+                at,
+                format!("`{field}` is placed at {at}, past the end of the data ({end} bytes)"),
+            ));
         }
         let mut out = Vec::with_capacity(end);
         for run in self.runs.into_values() {
@@ -192,6 +211,20 @@ mod tests {
         let err = canvas.paint(2, vec![0, 0, 0], "d").unwrap_err().to_string();
         assert!(err.contains("`d` at 2..5 overlaps `c` at 0..4"), "{err}");
         assert_eq!(canvas.into_bytes().unwrap(), [9, 9, 9, 9, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn an_empty_block_must_not_lie_past_the_end() {
+        let mut canvas = Canvas::default();
+        canvas.paint(0, vec![1; 8], "header").unwrap();
+        canvas.paint(8, Vec::new(), "index").unwrap();
+        assert_eq!(canvas.clone().into_bytes().unwrap().len(), 8);
+        canvas.paint(1 << 31, Vec::new(), "index").unwrap();
+        let err = canvas.into_bytes().unwrap_err().to_string();
+        assert!(
+            err.contains("`index` is placed at 2147483648, past the end of the data (8 bytes)"),
+            "{err}"
+        );
     }
 
     #[test]

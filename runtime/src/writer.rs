@@ -101,9 +101,7 @@ impl Writer {
             ));
         }
         self.placed.paint(at, block.buf, field)?;
-        for (start, run) in block.placed.into_runs() {
-            self.placed.paint(start, run.0, run.1)?;
-        }
+        self.placed.merge(block.placed)?;
         Ok(())
     }
 
