@@ -66,15 +66,11 @@ pub fn round_trip<C: Codec>(data: &[u8]) {
         Ok(again) => again,
         Err(e) => panic!("re-encoded bytes do not decode: {e}"),
     };
-    // Floats make `==` false for NaN although the bits are equal (the bytes already are);
-    // the Debug text shows every field and spells NaN the same each time.
-    if value != again {
-        assert_eq!(
-            format!("{value:?}"),
-            format!("{again:?}"),
-            "re-encoded bytes decode to a different value"
-        );
-    }
+    assert_same_value(
+        &value,
+        &again,
+        "re-encoded bytes decode to a different value",
+    );
 }
 
 /// Decodes, edits one leaf of the value's JSON document, and checks that the edit is refused
@@ -122,12 +118,15 @@ pub fn edit<C: Codec>(data: &[u8]) {
         Ok(back) => back,
         Err(e) => panic!("an accepted edit of {pointer} does not read back: {e}"),
     };
-    if back != edited {
-        assert_eq!(
-            format!("{back:?}"),
-            format!("{edited:?}"),
-            "an accepted edit of {pointer} reads back as something else"
-        );
+    let what = format!("an accepted edit of {pointer} reads back as something else");
+    assert_same_value(&back, &edited, &what);
+}
+
+/// Asserts two decoded values are the same. Floats make `==` false for NaN although the bits
+/// are equal; the Debug text shows every field and spells NaN the same each time.
+fn assert_same_value<C: Codec>(found: &C, expected: &C, what: &str) {
+    if found != expected {
+        assert_eq!(format!("{found:?}"), format!("{expected:?}"), "{what}");
     }
 }
 
