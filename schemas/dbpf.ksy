@@ -11,6 +11,18 @@ doc: |
   compressed resources a directory resource (DIR, type 0xE86B1EEF) listing their uncompressed
   sizes. Resources are kept as stored (a compressed one keeps its QFS bytes, so an unmodified
   package round-trips exactly); `formats::sims2` decompresses and decodes the ANIM ones.
+
+  Resources, the index and the hole index are read by position; their offsets are derived
+  from the layout: packed after the header in the order they are stored (Maxis tools write
+  the resources in index order, then the index). Holes describe free space of the stored
+  layout, so a new layout has none.
+-layout:
+  blocks:
+    - index[].data
+    - index
+    - holes
+  clears:
+    - holes
 seq:
   - id: magic
     contents: DBPF
@@ -40,10 +52,12 @@ seq:
     -derived: index._sizeof
   - id: hole_count
     type: u4
+    -derived: holes.size
   - id: hole_offset
     type: u4
   - id: hole_size
     type: u4
+    -derived: holes._sizeof
   - id: index_minor_version
     type: u4
     doc: 1 (index 7.1) or 2 (index 7.2, with instance-high words).
@@ -55,6 +69,13 @@ instances:
     type: index_entry(index_minor_version >= 2)
     repeat: expr
     repeat-expr: index_entry_count
+  holes:
+    pos: hole_offset
+    type: hole
+    repeat: expr
+    repeat-expr: hole_count
+    if: hole_count != 0
+    doc: Free areas a tool may reuse when it rewrites the package in place.
 
 types:
   index_entry:
@@ -76,9 +97,50 @@ types:
         type: u4
       - id: size
         type: u4
-        -derived: data.size
+        -derived: data._sizeof
     instances:
       data:
         pos: offset
         size: size
-        doc: The resource as stored (QFS-compressed when the DIR lists it).
+        type:
+          switch-on: type
+          cases:
+            0xe86b1eef: directory(has_instance_hi)
+        doc: |
+          The resource as stored (QFS-compressed when the DIR lists it); the DIR itself is
+          decoded, every other resource kept as bytes.
+
+  directory:
+    doc: The DIR resource, never compressed itself.
+    params:
+      - id: has_instance_hi
+        type: bool
+    seq:
+      - id: records
+        type: directory_record(has_instance_hi)
+        repeat: eos
+
+  directory_record:
+    doc: A compressed resource and its uncompressed size.
+    params:
+      - id: has_instance_hi
+        type: bool
+    seq:
+      - id: type
+        type: u4
+      - id: group
+        type: u4
+      - id: instance
+        type: u4
+      - id: instance_hi
+        type: u4
+        if: has_instance_hi
+      - id: uncompressed_size
+        type: u4
+
+  hole:
+    seq:
+      - id: offset
+        type: u4
+      - id: size
+        type: u4

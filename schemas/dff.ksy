@@ -462,8 +462,9 @@ types:
             true: skin_native
       - id: stale
         size-eos: true
-        -slack: true
-        doc: Bytes the chunk's stated size covers beyond the skin (reported by `check()`).
+        doc: |
+          Bytes the chunk's stated size covers beyond the skin: unknown, kept and written back
+          (the stated size counts them, and the game skips them).
 
   skin_plain:
     doc: |
@@ -612,7 +613,6 @@ types:
         type: skin_split(num_bones)
       - id: stale
         size-eos: true
-        -slack: true
 
   # ------------------------------------------------------------------ UV animation dictionary (0x2B)
   uv_anim_dict:

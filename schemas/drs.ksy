@@ -15,6 +15,15 @@ doc: |
 
   Blobs, tables and hierarchy are read by position and written back at the positions they
   were read from; bytes no part claims are kept (`unclaimed`), so any layout round-trips.
+  Their offsets are derived from the layout: packed one after another after the header, in
+  the order they are stored (the add-on writes blobs in its WriteOrder, then the table, then
+  the hierarchy; game files need not order the table like the blobs). `check()` reports an
+  offset that leaves a gap or an overlap; `normalize()` packs them again after an edit.
+-layout:
+  blocks:
+    - node_information.entries[].blob
+    - node_information
+    - node_hierarchy
 seq:
   - id: magic
     contents: [0x1e, 0xf1, 0x7c, 0xc5]
@@ -179,8 +188,9 @@ types:
         if: version >= 4
       - id: stale
         size-eos: true
-        -slack: true
-        doc: Bytes the node's stated size covers beyond the AnimationSet.
+        doc: |
+          Bytes the node's stated size covers beyond the AnimationSet: unknown, kept and
+          written back (the stated size counts them).
     instances:
       revision:
         value: 'version == 2 ? 0 : revision_or_key_count'

@@ -407,14 +407,10 @@ fn dff_models_round_trip_and_their_skins_can_be_printed_alone() {
     );
     assert!(skins[0]["value"]["layout"]["skin_plain"]["bones"].is_array());
 
+    // Stale bytes a size covers are data: the model has no disagreement.
     let overstated = Path::new(DFF_FIXTURES).join("skin_size_overstated.dff");
     let output = skelcodec(&[&"check", &overstated]);
-    assert_exit(&output, 1);
-    assert!(
-        stdout(&output).contains("body.stale: stored 8, computed 0"),
-        "{}",
-        stdout(&output)
-    );
+    assert_exit(&output, 0);
 }
 
 #[test]

@@ -33,6 +33,10 @@ pub struct KsyFile {
     /// Enums.
     #[serde(default)]
     pub enums: BTreeMap<String, serde_yaml::Mapping>,
+    /// skelcodec: how the blocks read by position lie one after another, which makes their
+    /// offsets derived data.
+    #[serde(default, rename = "-layout")]
+    pub layout: Option<LayoutSpec>,
     /// Any other key: vendor keys (`-…`) are ignored, the rest rejected.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,
@@ -61,6 +65,27 @@ pub struct Meta {
     /// Any other key.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,
+}
+
+/// `-layout` of the root type: the blocks read by position, laid out one after another after
+/// the root's sequential fields.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayoutSpec {
+    /// Paths from the root to fields read by position (`index[].data`: the `data` of every
+    /// element of `index`).
+    pub blocks: Vec<String>,
+    /// `stored` (default: blocks keep the order of their stored offsets, ties in the listed
+    /// order) or `listed` (the order of `blocks`).
+    #[serde(default)]
+    pub order: Option<String>,
+    /// Every block starts at a multiple of this (default 1); the bytes between are zero.
+    #[serde(default)]
+    pub align: Option<u64>,
+    /// Root lists (or conditional fields) that describe free space of the stored layout and
+    /// are emptied when the blocks are laid out again.
+    #[serde(default)]
+    pub clears: Vec<String>,
 }
 
 /// A user type under `types`.
@@ -188,9 +213,6 @@ pub struct AttrSpec {
     /// `check()`, rewritten by `normalize()`.
     #[serde(rename = "-fill")]
     pub fill: Option<String>,
-    /// skelcodec: stale bytes a stated size covers beyond the content (reported by `check()`).
-    #[serde(rename = "-slack")]
-    pub slack: Option<bool>,
     /// Any other key.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,

@@ -14,6 +14,7 @@ pub mod emit;
 pub mod error;
 pub mod expr;
 pub mod ksy;
+pub mod layout;
 pub mod locate;
 pub mod lower;
 pub mod model;

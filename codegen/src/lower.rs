@@ -61,6 +61,7 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
         extensions: lower_extensions(file.meta.file_extension.as_ref()),
         types,
         enums,
+        layout: None,
     };
 
     let ctx = Context {
@@ -85,6 +86,12 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
             let spec = &file.types[&schema.types[index].id];
             reject_nested(spec, &at)?;
             reject_unknown_keys(&spec.other, &at)?;
+            if spec.other.contains_key("-layout") {
+                return Err(Located::new(
+                    &at.key("-layout"),
+                    "`-layout` belongs to the root type, which keeps the bytes no block claims",
+                ));
+            }
             (&spec.seq, &spec.instances)
         };
         let mut fields = seq
@@ -105,6 +112,13 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
         let def = &mut schema.types[index];
         def.fields = fields;
         def.instances = instances;
+    }
+    if let Some(spec) = &file.layout {
+        schema.layout = Some(crate::layout::lower_layout(
+            &schema,
+            spec,
+            &root.key("-layout"),
+        )?);
     }
     Ok(schema)
 }
@@ -550,7 +564,6 @@ impl Context {
                 "`-scan` needs at least one marker byte",
             ));
         }
-        let slack = attr.slack == Some(true);
         let fill_index = match attr.fill.as_deref() {
             None => false,
             Some("index") => true,
@@ -561,12 +574,6 @@ impl Context {
                 ));
             }
         };
-        if slack && !matches!(ty, FieldType::Bytes { .. }) {
-            return Err(Located::new(
-                &at.key("-slack"),
-                "`-slack` applies to raw bytes (no `type`)",
-            ));
-        }
         // A literal count of fixed-size built-in elements is an array: `[f32; 16]`, not a Vec.
         let (ty, repeat) = match (ty, repeat) {
             (ty, Repeat::Expr(Expr::Int(n))) if is_builtin_fixed(&ty) && (0..=64).contains(&n) => (
@@ -591,7 +598,6 @@ impl Context {
             position: None,
             scan,
             fill_index,
-            slack,
             at: at.clone(),
         })
     }

@@ -19,6 +19,47 @@ pub struct Schema {
     pub types: Vec<TypeDef>,
     /// All enums.
     pub enums: Vec<EnumDef>,
+    /// `-layout` of the root: how blocks read by position are laid out again.
+    pub layout: Option<Layout>,
+}
+
+/// `-layout`: the blocks read by position, laid out one after another after the root's
+/// sequential fields. Their offsets are derived: `check()` compares them with this layout and
+/// `normalize()` moves the blocks there.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// The blocks, as listed.
+    pub blocks: Vec<LayoutBlock>,
+    /// Keep the order of the stored offsets (true), or lay blocks out as listed.
+    pub keep_stored_order: bool,
+    /// Every block starts at a multiple of this.
+    pub align: u64,
+    /// Root fields (lists or conditional) emptied by a new layout.
+    pub clears: Vec<usize>,
+}
+
+/// One entry of `-layout/blocks`: a field read by position, reached from the root.
+#[derive(Debug, Clone)]
+pub struct LayoutBlock {
+    /// The fields passed through on the way, outermost first.
+    pub through: Vec<LayoutStep>,
+    /// The type that owns the block's field and its offset.
+    pub owner: usize,
+    /// The field read by position (one block, even when it is a list).
+    pub field: usize,
+    /// The integer field its `pos` names.
+    pub offset_field: usize,
+    /// `pos` is `offset_field * unit`.
+    pub unit: u64,
+}
+
+/// A field passed through on the way to a block.
+#[derive(Debug, Clone, Copy)]
+pub struct LayoutStep {
+    /// The type that owns the field.
+    pub owner: usize,
+    /// The field.
+    pub field: usize,
 }
 
 /// A user type (a struct in the generated code).
@@ -91,9 +132,6 @@ pub struct Field {
     pub scan: Option<Vec<u8>>,
     /// `-fill: index`: padding whose bytes should read 00 01 02 …
     pub fill_index: bool,
-    /// `-slack`: bytes a stated size covers beyond the content; `check()` reports them when
-    /// present and `normalize()` drops them.
-    pub slack: bool,
     /// Where it is declared.
     pub at: YamlPath,
 }

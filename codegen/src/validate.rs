@@ -143,12 +143,6 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
             "`-fill` applies to raw bytes that are always present",
         ));
     }
-    if field.slack && field.cond.is_some() {
-        return Err(Located::new(
-            &at.key("-slack"),
-            "a `-slack` field cannot be conditional",
-        ));
-    }
     if let Some(derived) = &field.derived {
         let inspect = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
         located(&at.key("-derived"), inspect.int(derived))?;

@@ -146,3 +146,82 @@ fn untrusted_sizes_cannot_steer_a_read() {
         "{message}"
     );
 }
+
+/// A root with a table of entries, each placing a blob, and the table placed itself.
+fn layout_schema(layout: &str, entry_pos: &str) -> String {
+    format!(
+        "meta:\n  id: broken\n  endian: le\n{layout}seq:\n  - id: table_offset\n    type: u4\n  - id: count\n    type: u4\ninstances:\n  table:\n    pos: table_offset\n    type: entry\n    repeat: expr\n    repeat-expr: count\ntypes:\n  entry:\n    seq:\n      - id: offset\n        type: u4\n      - id: size\n        type: u4\n    instances:\n      blob:\n        pos: {entry_pos}\n        size: size\n"
+    )
+}
+
+#[test]
+fn a_layout_resolves_every_block_to_a_stored_offset() {
+    let good = "-layout:\n  blocks:\n    - table[].blob\n    - table\n";
+    assert!(parse_schema(&layout_schema(good, "offset"), Path::new("a.ksy")).is_ok());
+    for (layout, pos, expected) in [
+        (
+            "-layout:\n  blocks:\n    - table.blob\n    - table\n",
+            "offset",
+            "`table` is a list: write `table[]`",
+        ),
+        (
+            "-layout:\n  blocks:\n    - table[].size\n    - table\n",
+            "offset",
+            "`size` is not read by position",
+        ),
+        (
+            "-layout:\n  blocks:\n    - table[].blob\n    - table\n",
+            "offset + 4",
+            "must name an integer field of `entry`",
+        ),
+        (
+            "-layout:\n  blocks:\n    - table\n",
+            "offset",
+            "`blob` of type `entry` is read by position but not in `-layout/blocks`",
+        ),
+        (
+            "-layout:\n  blocks:\n    - table[].blob\n    - table\n    - table\n",
+            "offset",
+            "`table` is listed twice",
+        ),
+        (
+            "-layout:\n  order: sorted\n  blocks:\n    - table[].blob\n    - table\n",
+            "offset",
+            "order must be `stored` or `listed`",
+        ),
+        (
+            "-layout:\n  blocks:\n    - table[].blob\n    - table\n",
+            "offset * 2048",
+            "`align` must be a multiple of it",
+        ),
+        (
+            "-layout:\n  blocks:\n    - table[].blob\n    - table\n  clears:\n    - count\n",
+            "offset",
+            "`count` cannot be emptied",
+        ),
+        (
+            "-layout:\n  blocks:\n    - table[].blob\n    - table\n  sort: true\n",
+            "offset",
+            "unknown field `sort`",
+        ),
+    ] {
+        let message = error(&layout_schema(layout, pos));
+        assert!(message.contains(expected), "{expected}: {message}");
+        assert!(message.starts_with("schemas/broken.ksy:"), "{message}");
+    }
+    let sector = "-layout:\n  align: 2048\n  blocks:\n    - table[].blob\n    - table\n";
+    assert!(parse_schema(&layout_schema(sector, "offset * 2048"), Path::new("a.ksy")).is_ok());
+}
+
+#[test]
+fn a_layout_belongs_to_the_root() {
+    let source = layout_schema("", "offset").replace(
+        "  entry:\n    seq:",
+        "  entry:\n    -layout:\n      blocks: []\n    seq:",
+    );
+    let message = error(&source);
+    assert!(
+        message.contains("`-layout` belongs to the root type"),
+        "{message}"
+    );
+}

@@ -1,14 +1,9 @@
-//! BattleForge: finding AnimationSets in a DRS container, laying a container out again after an
-//! edit, and the AnimationSet blob as a format of its own.
+//! BattleForge: finding AnimationSets in a DRS container, and the AnimationSet blob as a
+//! format of its own. Laying a container out again after an edit is the schema's `-layout`.
 
 use skelcodec_runtime::{Checker, Codec, Mismatch, Reader, Result, Writer};
 
 use crate::drs::{AnimationSet, Drs, NodeClass, NodeInformationBlob};
-
-/// Bytes of the DRS header; blobs are laid out right after it.
-const HEADER_SIZE: i32 = 20;
-/// Bytes of one node-information entry (the root entry has the same size).
-const NODE_INFORMATION_SIZE: i32 = 32;
 
 impl Drs {
     /// Every decoded AnimationSet, found through the node-information table by class tag.
@@ -22,25 +17,6 @@ impl Drs {
                 NodeInformationBlob::Raw(_) => None,
             })
             .collect()
-    }
-
-    /// Recomputes sizes and counts (`normalize`), then lays the file out again as the add-on
-    /// writes it: header, blobs in table order, the node-information table, the hierarchy.
-    /// Bytes no part claimed are dropped, since their old offsets mean nothing in the new layout.
-    /// Stored offsets are otherwise kept as read; this is the explicit operation that changes them.
-    pub fn normalize_layout(&mut self) -> Result<()> {
-        Codec::normalize(self)?;
-        let mut cursor = HEADER_SIZE;
-        for entry in &mut self.node_information.entries {
-            entry.offset = cursor;
-            cursor = cursor.saturating_add(entry.size);
-        }
-        self.node_information_offset = cursor;
-        let entries = i32::try_from(self.node_count).unwrap_or(i32::MAX);
-        self.node_hierarchy_offset =
-            cursor.saturating_add(NODE_INFORMATION_SIZE.saturating_mul(entries));
-        self.unclaimed.clear();
-        Ok(())
     }
 }
 

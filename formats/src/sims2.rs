@@ -1,9 +1,9 @@
 //! The Sims 2 packages: listing, extracting and replacing resources, with QFS decompression
 //! and the ANIM resources decoded.
 
-use skelcodec_runtime::{Codec, Mismatch, RawBytes, Result as CodecResult};
+use skelcodec_runtime::{Mismatch, RawBytes, Result as CodecResult, Writer};
 
-use crate::dbpf::{Dbpf, IndexEntry};
+use crate::dbpf::{Dbpf, DirectoryRecord, IndexEntry, IndexEntryData};
 use crate::qfs::{self, QfsError};
 use crate::sims2_anim::Sims2Anim;
 
@@ -11,8 +11,17 @@ use crate::sims2_anim::Sims2Anim;
 pub const ANIM_TYPE: u32 = 0xFB00_791E;
 /// Resource type of the directory of compressed resources.
 pub const DIR_TYPE: u32 = 0xE86B_1EEF;
-/// Bytes of the DBPF header; resources are laid out right after it.
-const HEADER_SIZE: u32 = 96;
+
+/// Why a resource's bytes cannot be extracted.
+#[derive(Debug, thiserror::Error)]
+pub enum ExtractError {
+    /// Its compressed bytes do not decompress.
+    #[error(transparent)]
+    Qfs(#[from] QfsError),
+    /// The DIR records, edited, cannot be written.
+    #[error(transparent)]
+    Encode(#[from] skelcodec_runtime::Error),
+}
 
 /// A resource key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -25,6 +34,17 @@ pub struct ResourceKey {
     pub instance: u32,
     /// Instance-high id (index 7.2 only).
     pub instance_hi: Option<u32>,
+}
+
+impl DirectoryRecord {
+    /// True when the record is about the resource `key` (the DIR does not store the
+    /// instance-high word in index 7.1 packages).
+    pub fn lists(&self, key: ResourceKey) -> bool {
+        (self.r#type, self.group, self.instance) == (key.type_id, key.group, key.instance)
+            && self
+                .instance_hi
+                .is_none_or(|hi| Some(hi) == key.instance_hi)
+    }
 }
 
 impl IndexEntry {
@@ -40,42 +60,33 @@ impl IndexEntry {
 }
 
 impl Dbpf {
-    /// The keys of the resources the DIR lists as compressed.
-    fn compressed_keys(&self) -> Vec<(u32, u32, u32)> {
-        let record = if self.index_minor_version >= 2 {
-            20
-        } else {
-            16
-        };
-        self.index
-            .iter()
-            .filter(|e| e.r#type == DIR_TYPE)
-            .flat_map(|dir| {
-                dir.data
-                    .0
-                    .chunks_exact(record)
-                    .map(|r| {
-                        let word =
-                            |i: usize| u32::from_le_bytes([r[i], r[i + 1], r[i + 2], r[i + 3]]);
-                        (word(0), word(4), word(8))
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .collect()
+    /// The DIR records: which resources are stored compressed, and their sizes uncompressed.
+    pub fn directory_records(&self) -> impl Iterator<Item = &DirectoryRecord> {
+        self.index.iter().flat_map(|entry| match &entry.data {
+            IndexEntryData::Directory(dir) => dir.records.as_slice(),
+            IndexEntryData::Raw(_) => &[],
+        })
     }
 
     /// True when the entry is stored QFS-compressed (the DIR lists it).
     pub fn is_compressed(&self, entry: &IndexEntry) -> bool {
-        self.compressed_keys()
-            .contains(&(entry.r#type, entry.group, entry.instance))
+        self.directory_records().any(|r| r.lists(entry.key()))
     }
 
     /// The resource's bytes, decompressed when needed.
-    pub fn extract(&self, entry: &IndexEntry) -> Result<Vec<u8>, QfsError> {
+    pub fn extract(&self, entry: &IndexEntry) -> Result<Vec<u8>, ExtractError> {
+        let stored = match &entry.data {
+            IndexEntryData::Raw(bytes) => bytes.0.clone(),
+            IndexEntryData::Directory(dir) => {
+                let mut w = Writer::new();
+                dir.write_to(&mut w, entry.instance_hi.is_some())?;
+                w.into_bytes()?
+            }
+        };
         if self.is_compressed(entry) {
-            qfs::decompress(&entry.data.0)
+            Ok(qfs::decompress(&stored)?)
         } else {
-            Ok(entry.data.0.clone())
+            Ok(stored)
         }
     }
 
@@ -95,7 +106,8 @@ impl Dbpf {
     }
 
     /// Replaces a resource's bytes, compressing them again when the entry was compressed (the
-    /// DIR's uncompressed size is updated), then lays the package out again.
+    /// DIR's uncompressed size is updated), then lays the package out again (`normalize`).
+    /// The DIR itself is replaced through its records, not as bytes.
     pub fn replace(&mut self, key: ResourceKey, bytes: &[u8]) -> CodecResult<bool> {
         let compressed = self
             .index
@@ -105,50 +117,26 @@ impl Dbpf {
         let Some(entry) = self.index.iter_mut().find(|e| e.key() == key) else {
             return Ok(false);
         };
-        entry.data = RawBytes(if compressed {
+        let IndexEntryData::Raw(stored) = &mut entry.data else {
+            return Ok(false);
+        };
+        *stored = RawBytes(if compressed {
             qfs::compress(bytes)
         } else {
             bytes.to_vec()
         });
         if compressed {
-            self.set_dir_size(key, bytes.len() as u32);
-        }
-        self.normalize_layout()?;
-        Ok(true)
-    }
-
-    fn set_dir_size(&mut self, key: ResourceKey, size: u32) {
-        let record = if self.index_minor_version >= 2 {
-            20
-        } else {
-            16
-        };
-        for dir in self.index.iter_mut().filter(|e| e.r#type == DIR_TYPE) {
-            for r in dir.data.0.chunks_exact_mut(record) {
-                let word = |i: usize| u32::from_le_bytes([r[i], r[i + 1], r[i + 2], r[i + 3]]);
-                if (word(0), word(4), word(8)) == (key.type_id, key.group, key.instance) {
-                    r[record - 4..].copy_from_slice(&size.to_le_bytes());
+            let size = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
+            for entry in &mut self.index {
+                if let IndexEntryData::Directory(dir) = &mut entry.data {
+                    for record in dir.records.iter_mut().filter(|r| r.lists(key)) {
+                        record.uncompressed_size = size;
+                    }
                 }
             }
         }
-    }
-
-    /// Recomputes sizes and counts, then lays the package out as Maxis tools do: resources in
-    /// index order right after the header, then the index. Holes are dropped. Offsets change
-    /// only through this explicit operation.
-    pub fn normalize_layout(&mut self) -> CodecResult<()> {
-        Codec::normalize(self)?;
-        let mut cursor = HEADER_SIZE;
-        for entry in &mut self.index {
-            entry.offset = cursor;
-            cursor = cursor.saturating_add(entry.size);
-        }
-        self.index_offset = cursor;
-        self.hole_count = 0;
-        self.hole_offset = 0;
-        self.hole_size = 0;
-        self.unclaimed.clear();
-        Ok(())
+        self.normalize()?;
+        Ok(true)
     }
 
     /// The package's own disagreements and those of every decodable ANIM inside it, with the

@@ -305,7 +305,7 @@ fn broken_files_give_errors_with_path_and_offset() {
 }
 
 #[test]
-fn an_edited_animation_set_is_laid_out_again_by_normalize_layout() {
+fn an_edited_animation_set_is_laid_out_again_by_normalize() {
     let bytes = fixture("as_v6_rev6_full_unit.drs");
     let mut drs = Drs::read(&bytes).unwrap();
     let entry = drs
@@ -322,7 +322,7 @@ fn an_edited_animation_set_is_laid_out_again_by_normalize_layout() {
     set.mode_animation_keys.push(extra);
     // Written as is, the count disagrees with the list: the writer refuses.
     assert!(drs.to_bytes().is_err());
-    drs.normalize_layout().unwrap();
+    drs.normalize().unwrap();
     let out = drs.to_bytes().unwrap();
     let reread = Drs::read(&out).unwrap();
     assert!(reread.check().is_empty(), "{:?}", reread.check());
@@ -374,4 +374,40 @@ fn many_entries_pointing_at_one_blob_cannot_amplify_memory() {
     let err = Drs::read(&file).unwrap_err();
     assert!(err.to_string().contains("far more work"), "{err}");
     assert!(err.path().starts_with("node_information.entries["), "{err}");
+}
+
+#[test]
+fn stale_bytes_added_to_an_animation_set_survive_normalize_and_move_the_blocks_after_it() {
+    let bytes = fixture("as_v6_rev6_full_unit.drs");
+    let mut drs = Drs::read(&bytes).unwrap();
+    let before: Vec<i32> = drs
+        .node_information
+        .entries
+        .iter()
+        .map(|e| e.offset)
+        .collect();
+    let entry = &mut drs.node_information.entries[8];
+    let NodeInformationBlob::AnimationSet(set) = &mut entry.blob else {
+        panic!("entry 8 is the AnimationSet")
+    };
+    set.stale.0 = vec![0xde, 0xad, 0xbe, 0xef];
+    entry.size += 4;
+    // Written where it was, the blob would run into the next one: refused.
+    assert!(drs.to_bytes().is_err());
+    drs.normalize().unwrap();
+    let after: Vec<i32> = drs
+        .node_information
+        .entries
+        .iter()
+        .map(|e| e.offset)
+        .collect();
+    let moved: Vec<i32> = after.iter().zip(&before).map(|(a, b)| a - b).collect();
+    assert_eq!(moved, [0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4]);
+    let reread = Drs::read(&drs.to_bytes().unwrap()).unwrap();
+    assert!(reread.check().is_empty(), "{:?}", reread.check());
+    let NodeInformationBlob::AnimationSet(set) = &reread.node_information.entries[8].blob else {
+        panic!("entry 8 is the AnimationSet")
+    };
+    assert_eq!(set.stale.0, [0xde, 0xad, 0xbe, 0xef]);
+    assert_eq!(reread.node_information_offset, drs.node_information_offset);
 }

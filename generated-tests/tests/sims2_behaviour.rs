@@ -4,10 +4,11 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use skelcodec_formats::dbpf::Dbpf;
+use skelcodec_formats::dbpf::{Dbpf, Hole};
 use skelcodec_formats::sims2::ANIM_TYPE;
 use skelcodec_formats::sims2_anim::*;
-use skelcodec_runtime::Writer;
+use skelcodec_runtime::fields::Gap;
+use skelcodec_runtime::{RawBytes, Writer};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -362,4 +363,61 @@ fn packages_list_extract_and_replace_resources() {
     );
     let anims = reread.animations();
     assert!(anims.iter().all(|(_, a)| a.is_ok()));
+}
+
+#[test]
+fn the_directory_is_decoded_and_follows_a_replaced_resource() {
+    let mut packed = Dbpf::read(&fixture("anim_qfs.package")).unwrap();
+    let records: Vec<_> = packed.directory_records().cloned().collect();
+    assert_eq!(records.len(), 1);
+    assert_eq!(
+        (records[0].r#type, records[0].uncompressed_size),
+        (ANIM_TYPE, fixture("anim_string_runs_d.5an").len() as u32)
+    );
+    let key = packed.index[1].key();
+    let replacement = fixture("anim_string_runs_b.5an");
+    packed.replace(key, &replacement).unwrap();
+    let sizes: Vec<u32> = packed
+        .directory_records()
+        .map(|r| r.uncompressed_size)
+        .collect();
+    assert_eq!(sizes, [replacement.len() as u32]);
+}
+
+#[test]
+fn holes_describe_the_stored_layout_and_a_new_layout_has_none() {
+    let bytes = fixture("anim_pair.package");
+    let mut package = Dbpf::read(&bytes).unwrap();
+    assert_eq!((package.hole_count, package.holes.as_ref()), (0, None));
+    // A hole record after the index, describing 4 free bytes after it.
+    let end = bytes.len() as u32;
+    package.holes = Some(vec![Hole {
+        offset: end + 8,
+        size: 4,
+    }]);
+    (package.hole_count, package.hole_offset, package.hole_size) = (1, end, 8);
+    package.unclaimed.push(Gap {
+        offset: u64::from(end) + 8,
+        bytes: RawBytes(vec![0xfe; 4]),
+    });
+    let with_hole = package.to_bytes().unwrap();
+    assert_eq!(with_hole.len(), bytes.len() + 12);
+    let reread = Dbpf::read(&with_hole).unwrap();
+    assert_eq!(reread.holes, package.holes);
+    assert!(reread.check().is_empty(), "{:?}", reread.check());
+
+    // Laid out again: the free space is gone, and so are the records describing it.
+    let mut relaid = reread;
+    relaid.normalize().unwrap();
+    assert_eq!(
+        (relaid.hole_count, relaid.hole_size, &relaid.holes),
+        (0, 0, &None)
+    );
+    // The offset of an absent block means nothing and is kept.
+    let mut expected = bytes.clone();
+    expected[52..56].copy_from_slice(&end.to_le_bytes());
+    assert!(
+        relaid.to_bytes().unwrap() == expected,
+        "the package as it was"
+    );
 }

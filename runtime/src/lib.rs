@@ -14,6 +14,7 @@ pub mod error;
 pub mod fields;
 pub mod fixed;
 pub mod geometry;
+pub mod layout;
 pub mod pad;
 pub mod reader;
 pub mod strings;

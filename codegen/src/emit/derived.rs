@@ -6,6 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::expr::{Mode, Scope, expect_valid};
+use super::layout;
 use super::names::field_ident;
 use super::types::{switch_enum_ident, switch_variants};
 use crate::model::*;
@@ -15,10 +16,10 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
     let mut needs: Vec<bool> = schema
         .types
         .iter()
-        .map(|t| {
-            t.fields
-                .iter()
-                .any(|f| f.derived.is_some() || f.slack || f.fill_index)
+        .enumerate()
+        .map(|(i, t)| {
+            (i == 0 && schema.layout.is_some())
+                || t.fields.iter().any(|f| f.derived.is_some() || f.fill_index)
         })
         .collect();
     // Propagate to containing types until nothing changes.
@@ -149,13 +150,6 @@ pub fn derived_impl(schema: &Schema, ty: usize, needs: &[bool]) -> TokenStream {
             self.#ident = rt::arith::narrow(computed, 0).in_field(#name)?;
         });
     }
-    for field in def.fields.iter().filter(|f| f.slack) {
-        let ident = field_ident(&field.id);
-        let name = &field.id;
-        compares.push(quote!(c.compare(#name, self.#ident.0.len() as i128, 0);));
-        // Dropped first: the sizes recomputed below must no longer cover these bytes.
-        recomputes.insert(0, quote!(self.#ident.0.clear();));
-    }
     for field in def.fields.iter().filter(|f| f.fill_index) {
         let ident = field_ident(&field.id);
         let name = &field.id;
@@ -174,17 +168,30 @@ pub fn derived_impl(schema: &Schema, ty: usize, needs: &[bool]) -> TokenStream {
         .fields
         .iter()
         .map(|f| visit_children(schema, ty, f, needs, Visit::Normalize));
+    // Offsets derived from the layout are the root's, and depend on every size below.
+    let (check_offsets, clear_free_space, move_blocks) = if ty == 0 {
+        (
+            layout::check_offsets(schema),
+            layout::clear_free_space(schema),
+            layout::move_blocks(schema),
+        )
+    } else {
+        (quote!(), quote!(), quote!())
+    };
     quote! {
         /// Records every derived field, here and below, whose stored value disagrees with the content.
         pub fn check_into(&self, c: &mut rt::Checker) {
             #(#compares)*
             #(#check_children)*
+            #check_offsets
         }
 
         /// Recomputes every derived field from the content, innermost first.
         pub fn normalize(&mut self) -> rt::Result<()> {
+            #clear_free_space
             #(#normalize_children)*
             #(#recomputes)*
+            #move_blocks
             Ok(())
         }
     }

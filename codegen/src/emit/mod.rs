@@ -3,6 +3,7 @@
 pub mod derived;
 pub mod expr;
 pub mod fixed;
+pub mod layout;
 pub mod names;
 pub mod read;
 pub mod scalar;
