@@ -421,7 +421,7 @@ fn a_protected_model_is_reported_and_repaired_by_check() {
     assert_eq!(
         stdout(&output).trim(),
         format!(
-            "{}: chunks[0].body.info.chunk_size: stored 16777228, computed 12",
+            "{}: chunks[0].body.clump.info.chunk_size: stored 16777228, computed 12",
             protected.display()
         )
     );
@@ -513,7 +513,7 @@ fn encode_normalize_finishes_an_edit_that_changes_a_count() {
     assert!(
         stdout(&output)
             .lines()
-            .any(|l| l.starts_with("normalized body.num_animations: stored")),
+            .any(|l| l.starts_with("normalized body.anp3.num_animations: stored")),
         "{}",
         stdout(&output)
     );

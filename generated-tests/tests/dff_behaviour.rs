@@ -257,7 +257,7 @@ fn a_lying_clump_size_and_trailing_bytes_are_kept_and_reported() {
         "the lie is written back verbatim"
     );
     let found: Vec<String> = model.check().iter().map(|m| m.path.clone()).collect();
-    assert_eq!(found, ["chunks[0].body.chunk_size"]);
+    assert_eq!(found, ["chunks[0].body.clump.chunk_size"]);
     model.normalize().unwrap();
     assert_eq!(&model.to_bytes().unwrap()[..clean.len()], &clean[..]);
 }
@@ -279,7 +279,7 @@ fn an_absurd_vertex_count_fails_at_once() {
     assert!(err.offset() <= bytes.len() as u64, "{err}");
     assert!(
         err.path()
-            .starts_with("chunks[0].body.geometry_list.geometries[0]"),
+            .starts_with("chunks[0].body.clump.geometry_list.geometries[0]"),
         "{err}"
     );
 }
@@ -368,7 +368,7 @@ fn a_uv_animation_dictionary_before_the_clump_is_decoded() {
     let model = Dff::read(&lying).unwrap();
     assert_eq!(model.clumps().count(), 1);
     let reported: Vec<String> = model.check().iter().map(|m| m.path.clone()).collect();
-    assert_eq!(reported, ["chunks[1].body.chunk_size"]);
+    assert_eq!(reported, ["chunks[1].body.clump.chunk_size"]);
 }
 
 #[test]
@@ -411,7 +411,7 @@ fn lying_size_path(chunk: usize, which: &str) -> String {
         "geometry_list_struct" => "geometry_list.structure",
         other => panic!("no path for {other}"),
     };
-    format!("chunks[{chunk}].body.{inner}.chunk_size")
+    format!("chunks[{chunk}].body.clump.{inner}.chunk_size")
 }
 
 #[test]

@@ -282,12 +282,12 @@ fn broken_files_give_errors_with_path_and_offset() {
     for (name, path, words) in [
         (
             "broken/count_exceeds_data.drs",
-            "node_information.entries[2].blob.atlas.unknown_ints.values",
+            "node_information.entries[2].blob.animation_set.atlas.unknown_ints.values",
             "count 1000",
         ),
         (
             "broken/unknown_version.drs",
-            "node_information.entries[2].blob.version",
+            "node_information.entries[2].blob.animation_set.version",
             "found 99",
         ),
         (

@@ -159,11 +159,13 @@ fn check_reports_and_normalize_fixes_frame_data_size() {
     let found = file.check();
     let paths: Vec<_> = found.iter().map(|m| m.to_string()).collect();
     assert!(
-        paths.contains(&"body.animations[1].frame_data_size: stored 64, computed 50".to_owned()),
+        paths.contains(
+            &"body.anp3.animations[1].frame_data_size: stored 64, computed 50".to_owned()
+        ),
         "{paths:?}"
     );
     assert!(
-        paths.contains(&"body.end_offset: stored 390, computed 290".to_owned()),
+        paths.contains(&"body.anp3.end_offset: stored 390, computed 290".to_owned()),
         "{paths:?}"
     );
     file.normalize().unwrap();
@@ -205,7 +207,7 @@ fn corpus_grenade_frame_data_sizes_are_reported_with_paths() {
         .collect();
     assert_eq!(found.len(), 3, "{found:?}");
     for (i, m) in found.iter().enumerate() {
-        assert_eq!(m.path, format!("body.animations[{i}].frame_data_size"));
+        assert_eq!(m.path, format!("body.anp3.animations[{i}].frame_data_size"));
         assert_ne!(m.stored, m.computed);
     }
     file.normalize().unwrap();
@@ -260,13 +262,17 @@ fn hostile_input_gives_errors_with_offset_and_path() {
         matches!(err.kind(), ErrorKind::CountTooLarge { .. }),
         "{err}"
     );
-    assert_eq!(err.path(), "body.animations");
+    assert_eq!(err.path(), "body.anp3.animations");
     let first_object_num_frames = 36 + 36 + 28;
     let mut huge = bytes.clone();
     huge[first_object_num_frames..first_object_num_frames + 4]
         .copy_from_slice(&u32::MAX.to_le_bytes());
     let err = Ifp::read(&huge).unwrap_err();
-    assert_eq!(err.path(), "body.animations[0].objects[0].frames", "{err}");
+    assert_eq!(
+        err.path(),
+        "body.anp3.animations[0].objects[0].frames.anp3_rotation",
+        "{err}"
+    );
     assert!(err.to_string().starts_with("at byte "), "{err}");
 }
 
@@ -275,7 +281,7 @@ fn an_unknown_frame_type_names_the_expected_cases() {
     let mut bytes = fixture("anp3/anp3_types_1_to_4.ifp");
     bytes[36 + 36 + 24..36 + 36 + 28].copy_from_slice(&9u32.to_le_bytes());
     let err = Ifp::read(&bytes).unwrap_err();
-    assert_eq!(err.path(), "body.animations[0].objects[0].frames");
+    assert_eq!(err.path(), "body.anp3.animations[0].objects[0].frames");
     assert!(err.to_string().contains("rotation_compressed"), "{err}");
 }
 
@@ -288,7 +294,7 @@ fn the_writer_refuses_counts_that_disagree_with_lists() {
     };
     body.animations[0].objects.pop();
     let err = file.to_bytes().unwrap_err();
-    assert_eq!(err.path(), "body.animations[0].objects", "{err}");
+    assert_eq!(err.path(), "body.anp3.animations[0].objects", "{err}");
     file.normalize().unwrap();
     let again = Ifp::read(&file.to_bytes().unwrap()).unwrap();
     assert_eq!(again, file);

@@ -217,7 +217,7 @@ fn check_reports_the_data_size_that_disagrees() {
     let found: Vec<String> = anim.check().iter().map(ToString::to_string).collect();
     assert_eq!(
         found,
-        ["blocks[0].body.data_size: stored 1121, computed 1105"]
+        ["blocks[0].body.anim_resource_const.data_size: stored 1121, computed 1105"]
     );
     anim.normalize().unwrap();
     assert!(anim.check().is_empty());
@@ -243,7 +243,7 @@ fn padding_that_breaks_the_rule_is_kept_and_reported() {
     let found: Vec<String> = anim.check().iter().map(ToString::to_string).collect();
     assert_eq!(
         found,
-        ["blocks[0].body.data.run_b_padding: stored 127, computed 2"]
+        ["blocks[0].body.anim_resource_const.data.run_b_padding: stored 127, computed 2"]
     );
     anim.normalize().unwrap();
     assert_eq!(anim.to_bytes().unwrap(), fixture("anim_curves.5an"));

@@ -81,27 +81,33 @@ fn visit_children(
         Visit::Check => (quote!(&), quote!(iter)),
         Visit::Normalize => (quote!(&mut), quote!(iter_mut)),
     };
-    let visit_one = |value: TokenStream, indexed: bool| match (visit, indexed) {
-        (Visit::Check, false) => quote! {
-            c.enter_field(#name);
-            #value.check_into(c);
-            c.leave();
-        },
-        (Visit::Check, true) => quote! {
-            c.enter_field(#name);
-            c.enter_index(index);
-            #value.check_into(c);
-            c.leave();
-            c.leave();
-        },
-        (Visit::Normalize, false) => quote!(#value.normalize().in_field(#name)?;),
-        (Visit::Normalize, true) => quote!(#value.normalize().at_index(index).in_field(#name)?;),
+    // `names`: the field, then the switch variant if any, as documents show them.
+    let visit_one = |value: TokenStream, names: &[&str], indexed: bool| {
+        let index = indexed.then(|| quote!(index));
+        match visit {
+            Visit::Check => {
+                let leave =
+                    std::iter::repeat_n(quote!(c.leave();), names.len() + usize::from(indexed));
+                let enter_index = index.map(|i| quote!(c.enter_index(#i);));
+                quote! {
+                    #(c.enter_field(#names);)*
+                    #enter_index
+                    #value.check_into(c);
+                    #(#leave)*
+                }
+            }
+            Visit::Normalize => {
+                let at_index = index.map(|i| quote!(.at_index(#i)));
+                let names = names.iter().rev();
+                quote!(#value.normalize() #at_index #(.in_field(#names))* ?;)
+            }
+        }
     };
-    let per_value = |value: TokenStream| {
+    let per_value = |value: TokenStream, names: &[&str]| {
         if field.repeat == Repeat::None {
-            visit_one(value, false)
+            visit_one(value, names, false)
         } else {
-            let each = visit_one(quote!(item), true);
+            let each = visit_one(quote!(item), names, true);
             quote!(for (index, item) in #value.#iter().enumerate() { #each })
         }
     };
@@ -115,14 +121,15 @@ fn visit_children(
             let enum_name = switch_enum_ident(schema, owner, field);
             let arms = switch_variants(schema, switch)
                 .into_iter()
-                .filter(|(_, ty)| child_types(ty).iter().any(|&c| needs[c]))
-                .map(|(variant, _)| {
-                    let inner = per_value(quote!(value));
+                .filter(|v| child_types(v.ty).iter().any(|&c| needs[c]))
+                .map(|v| {
+                    let inner = per_value(quote!(value), &[name, &v.name]);
+                    let variant = &v.ident;
                     quote!(#enum_name::#variant(value) => { #inner })
                 });
             quote!(match #place { #(#arms)* _ => {} })
         }
-        _ => per_value(place),
+        _ => per_value(place, &[name]),
     };
     if field.cond.is_some() {
         quote!(if let Some(value) = #borrow self.#ident { #body })

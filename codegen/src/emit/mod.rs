@@ -113,9 +113,10 @@ fn switch_items(
     let definition = types::switch_def(schema, owner, field, switch);
     let name = types::switch_enum_ident(schema, owner, field);
     let repeated = field.repeat != Repeat::None;
-    let arms = types::switch_variants(schema, switch)
-        .into_iter()
-        .map(|(variant, ty)| {
+    let arms = types::switch_variants(schema, switch).into_iter().map(
+        |types::Variant {
+             ident: variant, ty, ..
+         }| {
             let len = if repeated {
                 match schema.fixed_size_of(ty) {
                     Some(size) => quote!(value.len() * #size),
@@ -128,11 +129,13 @@ fn switch_items(
                 sizes::element_len(schema, ty, &quote!(value))
             };
             quote!(#name::#variant(value) => #len)
-        });
+        },
+    );
     let list_len = repeated.then(|| {
-        let arms = types::switch_variants(schema, switch)
-            .into_iter()
-            .map(|(variant, _)| quote!(#name::#variant(value) => value.len()));
+        let arms = types::switch_variants(schema, switch).into_iter().map(|v| {
+            let variant = v.ident;
+            quote!(#name::#variant(value) => value.len())
+        });
         quote! {
             /// The number of elements, whichever case holds them.
             pub fn len(&self) -> usize {

@@ -7,7 +7,7 @@ use super::expr::{Mode, Scope, Ty, expect_valid};
 use super::fixed::decode_at;
 use super::names::{field_ident, type_ident};
 use super::scalar;
-use super::types::{switch_enum_ident, switch_variants, variant_for};
+use super::types::{Variant, switch_enum_ident, switch_variants, variant_for};
 use crate::expr::Expr;
 use crate::model::*;
 
@@ -307,15 +307,19 @@ fn read_switch(
     let mut arms = Vec::new();
     for case in &switch.cases {
         let pattern = case_pattern(scope, &case.key);
-        let variant = variant_for(&variants, &case.ty);
-        let read = read_repeated(schema, &case.ty, &field.repeat, scope);
-        arms.push(quote!(#pattern => #read.map(#enum_name::#variant)));
+        let read = read_variant(
+            schema,
+            &enum_name,
+            variant_for(&variants, &case.ty),
+            field,
+            scope,
+        );
+        arms.push(quote!(#pattern => #read));
     }
     let fallback = match &switch.default {
         Some(ty) => {
-            let variant = variant_for(&variants, ty);
-            let read = read_repeated(schema, ty, &field.repeat, scope);
-            quote!(_ => #read.map(#enum_name::#variant))
+            let read = read_variant(schema, &enum_name, variant_for(&variants, ty), field, scope);
+            quote!(_ => #read)
         }
         None => {
             let expected = switch
@@ -344,6 +348,19 @@ fn read_switch(
             #fallback,
         }
     }
+}
+
+/// Reads the value of one variant; errors name the variant after the field, as documents do.
+fn read_variant(
+    schema: &Schema,
+    enum_name: &proc_macro2::Ident,
+    variant: &Variant,
+    field: &Field,
+    scope: &Scope,
+) -> TokenStream {
+    let read = read_repeated(schema, variant.ty, &field.repeat, scope);
+    let (ident, name) = (&variant.ident, &variant.name);
+    quote!(#read.in_field(#name).map(#enum_name::#ident))
 }
 
 /// The match pattern of a case key (an integer, string, boolean or enum literal).

@@ -83,39 +83,52 @@ pub fn switch_enum_ident(schema: &Schema, owner: usize, field: &Field) -> Ident 
     type_ident(&format!("{}_{}", schema.types[owner].id, field.id))
 }
 
+/// One variant of a switch enum.
+pub struct Variant<'m> {
+    /// The Rust name.
+    pub ident: Ident,
+    /// The name in documents and in error and check paths (`body.anp3.animations[0]`).
+    pub name: String,
+    /// What it holds.
+    pub ty: &'m FieldType,
+}
+
 /// The distinct variants of a switch: one per case type, in order, then the default's.
-pub fn switch_variants<'m>(schema: &Schema, switch: &'m Switch) -> Vec<(Ident, &'m FieldType)> {
-    let mut out: Vec<(Ident, &FieldType)> = Vec::new();
+pub fn switch_variants<'m>(schema: &Schema, switch: &'m Switch) -> Vec<Variant<'m>> {
+    let mut out: Vec<Variant> = Vec::new();
     let types = switch
         .cases
         .iter()
         .map(|c| &c.ty)
         .chain(switch.default.as_deref());
     for ty in types {
-        if out.iter().any(|(_, t)| *t == ty) {
+        if out.iter().any(|v| v.ty == ty) {
             continue;
         }
-        let mut name = variant_ident(schema, ty, out.len());
+        let mut name = variant_name(schema, ty, out.len());
         // The same type with other arguments needs a name of its own.
-        if out.iter().any(|(n, _)| *n == name) {
-            name = quote::format_ident!("{name}{}", out.len());
+        if out.iter().any(|v| v.name == name) {
+            name = format!("{name}{}", out.len());
         }
-        out.push((name, ty));
+        out.push(Variant {
+            ident: type_ident(&name),
+            name,
+            ty,
+        });
     }
     out
 }
 
 /// The variant of a switch enum that holds values of `ty`.
-pub fn variant_for(variants: &[(Ident, &FieldType)], ty: &FieldType) -> Ident {
+pub fn variant_for<'v, 'm>(variants: &'v [Variant<'m>], ty: &FieldType) -> &'v Variant<'m> {
     variants
         .iter()
-        .find(|(_, t)| *t == ty)
-        .map(|(name, _)| name.clone())
+        .find(|v| v.ty == ty)
         .expect("every case type has a variant")
 }
 
-fn variant_ident(schema: &Schema, ty: &FieldType, index: usize) -> Ident {
-    let name = match ty {
+fn variant_name(schema: &Schema, ty: &FieldType, index: usize) -> String {
+    match ty {
         FieldType::User { ty, .. } => schema.types[*ty].id.clone(),
         FieldType::Number(Scalar::Int(i)) => {
             format!("{}{}", if i.signed { "s" } else { "u" }, i.bytes)
@@ -123,8 +136,7 @@ fn variant_ident(schema: &Schema, ty: &FieldType, index: usize) -> Ident {
         FieldType::Str { .. } => "text".to_owned(),
         FieldType::Bytes { .. } => "raw".to_owned(),
         _ => format!("case{index}"),
-    };
-    type_ident(&name)
+    }
 }
 
 /// The struct definition of a user type.
@@ -178,17 +190,16 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
 pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch) -> TokenStream {
     let name = switch_enum_ident(schema, owner, field);
     let repeated = field.repeat != Repeat::None;
-    let variants = switch_variants(schema, switch)
-        .into_iter()
-        .map(|(variant, ty)| {
-            let one = element_type(schema, owner, field, ty);
-            let doc = format!(" Values of `{variant}`.");
-            if repeated {
-                quote!(#[doc = #doc] #variant(Vec<#one>))
-            } else {
-                quote!(#[doc = #doc] #variant(#one))
-            }
-        });
+    let variants = switch_variants(schema, switch).into_iter().map(|v| {
+        let (variant, name) = (&v.ident, &v.name);
+        let one = element_type(schema, owner, field, v.ty);
+        let doc = format!(" Values of `{name}`.");
+        if repeated {
+            quote!(#[doc = #doc] #[serde(rename = #name)] #variant(Vec<#one>))
+        } else {
+            quote!(#[doc = #doc] #[serde(rename = #name)] #variant(#one))
+        }
+    });
     let doc = format!(
         " `{}` of `{}`: its layout follows the selector of the switch.",
         field.id, schema.types[owner].id
@@ -196,7 +207,7 @@ pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch)
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq, rt::serde::Serialize, rt::serde::Deserialize)]
-        #[serde(crate = "rt::serde", rename_all = "snake_case")]
+        #[serde(crate = "rt::serde")]
         pub enum #name {
             #(#variants,)*
         }

@@ -10,7 +10,7 @@ use super::fixed::encode_at;
 use super::names::{field_ident, type_ident};
 use super::read::case_pattern;
 use super::scalar;
-use super::types::{switch_enum_ident, switch_variants, variant_for};
+use super::types::{Variant, switch_enum_ident, switch_variants, variant_for};
 use crate::model::*;
 
 /// The body of `write_to` for a type with a variable layout.
@@ -92,7 +92,8 @@ fn write_present(
         return write_for_each(schema, field, list, access, scope);
     }
     let count_check = count_check(field, access, scope);
-    let body = write_list_or_one(schema, &field.ty, &field.repeat, access, name, scope);
+    let path = quote!(.in_field(#name));
+    let body = write_list_or_one(schema, &field.ty, &field.repeat, access, &path, scope);
     quote!(#substream_check #count_check #body)
 }
 
@@ -169,16 +170,17 @@ fn count_check(field: &Field, list: &TokenStream, scope: &Scope) -> TokenStream 
     }
 }
 
+/// Statements writing a field's value, one or a list; `path` adds the field's path to errors.
 fn write_list_or_one(
     schema: &Schema,
     ty: &FieldType,
     repeat: &Repeat,
     access: &TokenStream,
-    name: &str,
+    path: &TokenStream,
     scope: &Scope,
 ) -> TokenStream {
     if *repeat == Repeat::None {
-        return write_one(schema, ty, access, &quote!(.in_field(#name)), scope);
+        return write_one(schema, ty, access, path, scope);
     }
     if let Some(size) = schema.fixed_size_of(ty) {
         let encode = match ty {
@@ -201,7 +203,7 @@ fn write_list_or_one(
         schema,
         ty,
         &quote!(item),
-        &quote!(.at_index(index).in_field(#name)),
+        &quote!(.at_index(index) #path),
         scope,
     );
     quote! {
@@ -317,8 +319,9 @@ fn write_switch(
     let variants = switch_variants(schema, switch);
     let Ok((selector, selector_ty)) = scope.compile(&switch.on) else {
         // The selector depends on the stream: write whichever variant is held.
-        let arms = variants.iter().map(|(variant, ty)| {
-            let body = write_list_or_one(schema, ty, &field.repeat, &quote!(value), name, scope);
+        let arms = variants.iter().map(|v| {
+            let body = write_variant(schema, v, field, scope);
+            let variant = &v.ident;
             quote!(#enum_name::#variant(value) => { #body })
         });
         return quote!(match &#access { #(#arms)* });
@@ -340,14 +343,14 @@ fn write_switch(
         };
         let variant = variant_for(&variants, ty);
         let count_check = count_check(field, &quote!(value), scope);
-        let body = write_list_or_one(schema, ty, &field.repeat, &quote!(value), name, scope);
+        let body = write_variant(schema, variant, field, scope);
         let mismatch = if variants.len() > 1 {
-            let expected = variant.to_string();
+            let expected = &variant.name;
             quote! {
                 _ => {
                     return Err(rt::fields::encode_error(
                         w,
-                        format!("the selector calls for {}, but the value holds another case", #expected),
+                        format!("the selector calls for `{}`, but the value holds another case", #expected),
                     ))
                     .in_field(#name);
                 }
@@ -355,6 +358,7 @@ fn write_switch(
         } else {
             quote!()
         };
+        let variant = &variant.ident;
         arms.push(quote! {
             #pattern => match &#access {
                 #enum_name::#variant(value) => { #count_check #body }
@@ -374,4 +378,19 @@ fn write_switch(
             #(#arms)*
         }
     }
+}
+
+/// Statements writing the value of one variant held in `value`; errors name the variant after
+/// the field, as documents do.
+fn write_variant(schema: &Schema, variant: &Variant, field: &Field, scope: &Scope) -> TokenStream {
+    let (name, case) = (&field.id, &variant.name);
+    let path = quote!(.in_field(#case).in_field(#name));
+    write_list_or_one(
+        schema,
+        variant.ty,
+        &field.repeat,
+        &quote!(value),
+        &path,
+        scope,
+    )
 }
