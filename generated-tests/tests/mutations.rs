@@ -513,9 +513,10 @@ mod writer_refusals {
         // the reader take the file for the 16-byte form.
         let mut gsa = Gsa::read(&fixture("gsa/v42_magic22.gsa")).unwrap();
         gsa.guid_tail.as_mut().expect("22-byte magic").0[0] = 0x10;
-        let err = gsa.to_bytes().unwrap_err().to_string();
+        let err = gsa.to_bytes().unwrap_err();
+        assert_eq!(err.path(), "has_guid_tail", "{err}");
         assert!(
-            err.contains("`has_guid_tail` would read back as another value"),
+            err.to_string().contains("would read back as another"),
             "{err}"
         );
         // A DRS AnimationSet version the reader rejects (`valid: max 6`) is refused by the writer.

@@ -52,7 +52,7 @@ pub trait Codec:
 
 /// Refuses `bytes` unless they decode to `value`, naming the first field that would differ.
 fn verify_reads_back<C: Codec>(value: &C, bytes: &[u8]) -> Result<()> {
-    let (offset, message) = match C::read(bytes) {
+    let (offset, path, message) = match C::read(bytes) {
         Ok(back) if back == *value => return Ok(()),
         Ok(back) => {
             // `==` fails on NaN floats; their serialized forms compare NaN as equal.
@@ -63,18 +63,23 @@ fn verify_reads_back<C: Codec>(value: &C, bytes: &[u8]) -> Result<()> {
             if expected == found {
                 return Ok(());
             }
-            let path = differing_path(&expected, &found);
+            // Where the value would be written is not known here: the bytes are right, their
+            // reading is not.
             (
                 0,
-                format!(
-                    "`{path}` would read back as another value: the reader decides it from the \
-                     data (a look-ahead, a remembered or scanned field), and the data says otherwise"
-                ),
+                differing_path(&expected, &found),
+                "this value would read back as another: the reader decides it from the data (a \
+                 look-ahead, a remembered or scanned field), and the data says otherwise"
+                    .to_owned(),
             )
         }
-        Err(e) => (e.offset(), format!("the bytes would not read back: {e}")),
+        Err(e) => (
+            e.offset(),
+            e.path(),
+            format!("the bytes would not read back: {}", e.kind()),
+        ),
     };
-    Err(Error::new(offset, ErrorKind::Encode(message)))
+    Err(Error::new(offset, ErrorKind::Encode(message)).in_path(path))
 }
 
 /// The path of the first place where two serialized values differ (`""` for the root).

@@ -9,6 +9,8 @@ pub enum PathSegment {
     Field(&'static str),
     /// An element of a repeated field.
     Index(usize),
+    /// A path found at run time (`chunks[0].body`), as a document spells it.
+    Rendered(String),
 }
 
 /// What went wrong, independent of where.
@@ -104,6 +106,16 @@ impl Error {
         self
     }
 
+    /// Prepend a path found at run time, such as where two documents differ.
+    #[cold]
+    #[inline(never)]
+    pub fn in_path(mut self, path: String) -> Self {
+        if !path.is_empty() {
+            self.path.push(PathSegment::Rendered(path));
+        }
+        self
+    }
+
     /// True when no field name has been added yet.
     pub fn has_no_path(&self) -> bool {
         self.path.is_empty()
@@ -142,6 +154,12 @@ pub(crate) fn render_path<'a>(segments: impl Iterator<Item = &'a PathSegment>) -
                     out.push('.');
                 }
                 out.push_str(name);
+            }
+            PathSegment::Rendered(path) => {
+                if !out.is_empty() && !path.starts_with('[') {
+                    out.push('.');
+                }
+                out.push_str(path);
             }
             PathSegment::Index(i) => {
                 // Writing to a String cannot fail.
