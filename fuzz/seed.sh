@@ -10,6 +10,13 @@ seed() { # target, files...
     mkdir -p "corpus/$target"
     cp "$@" "corpus/$target/"
 }
+# The edit target: the first byte picks the format (see fuzz_targets/edit.rs).
+mkdir -p corpus/edit
+for pair in 0:ifp/*/*.ifp 1:dff/*.dff 2:drs/*.drs 3:gsa/*.gsa 4:sims2/*.5an 5:sims2/*.package; do
+    for file in "$fixtures"/${pair#*:}; do
+        { printf "\\$(printf %03o "${pair%%:*}")"; cat "$file"; } >"corpus/edit/${pair%%:*}-$(basename "$file")"
+    done
+done
 for kind in read roundtrip; do
     seed "${kind}_ifp" "$fixtures"/ifp/*/*.ifp
     seed "${kind}_dff" "$fixtures"/dff/*.dff

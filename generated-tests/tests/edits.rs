@@ -2,6 +2,8 @@
 //! document back. Every fixture of every format (and the corpus when present) is decoded to
 //! JSON, and a deterministic set of single edits is applied to its integer and string leaves,
 //! offsets and sizes included. Each edit is either refused with a path, or reads back equal.
+//! A refused edit is then encoded as `encode --normalize` does: when that succeeds, the file has
+//! no disagreement and the edited leaf reads back as edited, unless normalize recomputed it.
 
 use std::path::{Path, PathBuf};
 
@@ -79,16 +81,74 @@ fn edits_of(leaf: &Value) -> Vec<Value> {
     }
 }
 
-/// Applies every edit to `file`; returns (accepted, refused) counts, or the first silent change.
-fn edit_file(format: &dyn Format, name: &str, bytes: &[u8]) -> Result<(usize, usize), String> {
+/// What became of the edits of the files.
+#[derive(Default)]
+struct Tally {
+    accepted: usize,
+    refused: usize,
+    normalized: usize,
+}
+
+/// A JSON pointer (`/body/anp3/animations/0/name`) as error and check paths spell it
+/// (`body.anp3.animations[0].name`).
+fn dotted(pointer: &str) -> String {
+    let mut out = String::new();
+    for step in pointer.split('/').skip(1) {
+        if step.parse::<usize>().is_ok() {
+            out.push_str(&format!("[{step}]"));
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(&step.replace("~1", "/").replace("~0", "~"));
+        }
+    }
+    out
+}
+
+/// The refused `edited` document encoded as `encode --normalize` does: when it encodes, the
+/// file has no disagreement, and the leaf at `pointer` keeps the edit unless it was recomputed
+/// (or lay in bytes no field claims, which a new layout drops).
+fn normalize_refused(format: &dyn Format, edited: &Value, pointer: &str) -> Result<bool, String> {
+    let Ok((encoded, changed)) = format.encode_json_normalized(edited.clone()) else {
+        return Ok(false);
+    };
+    let disagreements = format
+        .check(&encoded)
+        .map_err(|e| format!("normalized, but does not read back: {e}"))?;
+    if !disagreements.is_empty() {
+        return Err(format!("normalized, but check reports {disagreements:?}"));
+    }
+    let reread = format
+        .decode_json(&encoded)
+        .map_err(|e| format!("normalized, but does not read back: {e}"))?;
+    let path = dotted(pointer);
+    let recomputed = changed.iter().any(|m| m.path == path) || pointer.starts_with("/unclaimed");
+    let kept = reread[VALUE_KEY].pointer(pointer) == edited.pointer(pointer);
+    if !recomputed && !kept && !is_enum_name(&reread[VALUE_KEY], edited, pointer) {
+        return Err("normalized, but the edit is lost".into());
+    }
+    Ok(true)
+}
+
+/// True when a number written where an enum is expected read back as the enum's name.
+fn is_enum_name(reread: &Value, edited: &Value, pointer: &str) -> bool {
+    matches!(
+        (edited.pointer(pointer), reread.pointer(pointer)),
+        (Some(Value::Number(_)), Some(Value::String(_)))
+    )
+}
+
+/// Applies every edit to `file`; returns what became of them, or the first silent change.
+fn edit_file(format: &dyn Format, name: &str, bytes: &[u8]) -> Result<Tally, String> {
     let Ok(document) = format.decode_json(bytes) else {
-        return Ok((0, 0));
+        return Ok(Tally::default());
     };
     let value = &document[VALUE_KEY];
     let mut pointers = Vec::new();
     leaves(value, String::new(), &mut pointers);
     let stride = pointers.len().div_ceil(LEAVES_PER_FILE).max(1);
-    let (mut accepted, mut refused) = (0, 0);
+    let mut tally = Tally::default();
     for pointer in pointers.iter().step_by(stride) {
         let original = value.pointer(pointer).cloned().unwrap_or_default();
         for edit in edits_of(&original) {
@@ -104,7 +164,12 @@ fn edit_file(format: &dyn Format, name: &str, bytes: &[u8]) -> Result<(usize, us
                             "{name}: {pointer} = {edit}: refused without a path: {message}"
                         ));
                     }
-                    refused += 1;
+                    tally.refused += 1;
+                    if normalize_refused(format, &edited, pointer)
+                        .map_err(|e| format!("{name}: {pointer} = {edit}: {e}"))?
+                    {
+                        tally.normalized += 1;
+                    }
                 }
                 Ok(encoded) => {
                     let reread = format.decode_json(&encoded).map_err(|e| {
@@ -112,28 +177,30 @@ fn edit_file(format: &dyn Format, name: &str, bytes: &[u8]) -> Result<(usize, us
                     })?;
                     // A number that an enum names reads back as the name: the same value.
                     let mut edited = edited;
-                    if let (Value::Number(_), Some(name @ Value::String(_))) =
-                        (&edit, reread[VALUE_KEY].pointer(pointer))
+                    if is_enum_name(&reread[VALUE_KEY], &edited, pointer)
                         && let Some(slot) = edited.pointer_mut(pointer)
                     {
-                        *slot = name.clone();
+                        *slot = reread[VALUE_KEY]
+                            .pointer(pointer)
+                            .cloned()
+                            .unwrap_or_default();
                     }
                     if reread[VALUE_KEY] != edited {
                         return Err(format!(
                             "{name}: {pointer} = {edit}: accepted, but reads back as something else"
                         ));
                     }
-                    accepted += 1;
+                    tally.accepted += 1;
                 }
             }
         }
     }
-    Ok((accepted, refused))
+    Ok(tally)
 }
 
 #[test]
 fn every_accepted_edit_reads_back_as_the_edit() {
-    let (mut files, mut accepted, mut refused) = (0, 0, 0);
+    let (mut files, mut total) = (0, Tally::default());
     let mut failures = Vec::new();
     for path in sample_files() {
         let Ok(bytes) = std::fs::read(&path) else {
@@ -148,14 +215,19 @@ fn every_accepted_edit_reads_back_as_the_edit() {
         }
         files += 1;
         match edit_file(format, &path.display().to_string(), &bytes) {
-            Ok((a, r)) => {
-                accepted += a;
-                refused += r;
+            Ok(tally) => {
+                total.accepted += tally.accepted;
+                total.refused += tally.refused;
+                total.normalized += tally.normalized;
             }
             Err(failure) => failures.push(failure),
         }
     }
-    println!("{files} files: {accepted} edits read back exactly, {refused} refused with a path");
+    println!(
+        "{files} files: {} edits read back exactly, {} refused with a path, of which {} \
+         encode after normalize with no disagreement and the edit kept",
+        total.accepted, total.refused, total.normalized
+    );
     assert!(files > 20, "the fixtures were found");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
