@@ -644,3 +644,46 @@ fn sims2_packages_list_their_resources_and_decode_the_animations() {
         stdout(&output)
     );
 }
+
+const DRS_FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../generated-tests/fixtures/drs/"
+);
+
+#[test]
+fn a_grown_animation_set_is_refused_as_is_and_laid_out_by_encode_normalize() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let original = Path::new(DRS_FIXTURES).join("as_v6_rev6_full_unit.drs");
+    let mut document = decode_to_json(&original);
+    let entry = &mut document["value"]["node_information"]["entries"][8];
+    let set = &mut entry["blob"]["animation_set"];
+    // Four stale bytes, a stated size that covers them, and one more mode key.
+    set["stale"] = serde_json::json!("deadbeef");
+    let keys = set["mode_animation_keys"].as_array_mut().expect("keys");
+    keys.push(keys[0].clone());
+    entry["size"] = serde_json::json!(entry["size"].as_i64().unwrap() + 4);
+    let json = dir.path().join("grown.json");
+    std::fs::write(&json, document.to_string()).unwrap();
+
+    let out = dir.path().join("grown.drs");
+    let output = skelcodec(&[&"encode", &json, &"-o", &out]);
+    assert_exit(&output, 2);
+    assert!(!out.exists(), "a refused encode writes nothing");
+
+    let output = skelcodec(&[&"encode", &"--normalize", &json, &"-o", &out]);
+    assert_exit(&output, 0);
+    let changed = stdout(&output);
+    for moved in [
+        "normalized node_information.entries[9].offset",
+        "normalized node_information_offset",
+        "normalized node_hierarchy_offset",
+        "normalized node_information.entries[8].blob.animation_set.key_count_or_unknown",
+    ] {
+        assert!(changed.contains(moved), "{moved}: {changed}");
+    }
+    assert_exit(&skelcodec(&[&"check", &out]), 0);
+    let reread = decode_to_json(&out);
+    let set = &reread["value"]["node_information"]["entries"][8]["blob"]["animation_set"];
+    assert_eq!(set["stale"], "deadbeef");
+    assert_eq!(set["mode_animation_keys"].as_array().unwrap().len(), 6);
+}
