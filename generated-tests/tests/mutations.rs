@@ -467,6 +467,44 @@ mod writer_refusals {
     }
 
     #[test]
+    fn unclaimed_gaps_are_refused_unless_reading_would_find_them_as_they_are() {
+        use skelcodec_runtime::RawBytes;
+        use skelcodec_runtime::fields::Gap;
+        let bytes = fixture("drs/as_v6_rev1.drs");
+        let end = bytes.len() as u64;
+        let gap = |offset: u64, len: usize| Gap {
+            offset,
+            bytes: RawBytes(vec![0; len]),
+        };
+        let with_gaps = |gaps: Vec<Gap>| {
+            let mut drs = Drs::read(&bytes).unwrap();
+            drs.unclaimed = gaps;
+            drs
+        };
+        // Trailing bytes no field claims: written, and read back as the same gap.
+        let trailing = with_gaps(vec![gap(end, 4)]);
+        let written = trailing.to_bytes().unwrap();
+        assert_eq!(Drs::read(&written).unwrap(), trailing);
+        for (gaps, words) in [
+            // One byte earlier, the gap covers the hierarchy's last byte (which is zero too).
+            (vec![gap(end - 1, 5)], "overlaps bytes a field claims"),
+            (
+                vec![gap(end, 2), gap(end + 2, 2)],
+                "does not come after the gap before it",
+            ),
+            (
+                vec![gap(end + 4, 2), gap(end, 2)],
+                "does not come after the gap before it",
+            ),
+            (vec![gap(end, 0)], "is empty"),
+        ] {
+            let err = with_gaps(gaps).to_bytes().unwrap_err();
+            assert!(err.path().starts_with("unclaimed["), "{err}");
+            assert!(err.to_string().contains(words), "{words}: {err}");
+        }
+    }
+
+    #[test]
     fn placed_blocks_that_would_overwrite_each_other_are_refused() {
         let drs = Drs::read(&fixture("drs/as_v6_rev6_full_unit.drs")).unwrap();
         // The AnimationSet grows by 4 stale bytes and its stated size follows: written where

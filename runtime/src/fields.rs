@@ -335,21 +335,48 @@ pub fn unclaimed(input: &[u8], covered: &[std::ops::Range<usize>]) -> Vec<Gap> {
     gaps
 }
 
-/// Places the gaps back where they were read.
+/// Places the gaps back where they were read, once every field is written. A gap must be what
+/// reading the output would find: bytes no field claims, in order, neither empty nor touching
+/// the gap before it (reading would merge the two).
 pub fn write_gaps(w: &mut Writer, gaps: &[Gap]) -> Result<()> {
-    for gap in gaps {
-        let mut block = Writer::new();
-        block.bytes(&gap.bytes.0);
-        let at = usize::try_from(gap.offset).map_err(|_| {
-            encode_error(
+    let claimed = w.coverage();
+    let mut previous_end = None;
+    for (index, gap) in gaps.iter().enumerate() {
+        let refuse = |w: &Writer, why: String| Err(encode_error(w, why)).at_index(index);
+        let Some(end) = usize::try_from(gap.offset)
+            .ok()
+            .and_then(|at| at.checked_add(gap.bytes.0.len()))
+        else {
+            return refuse(
+                w,
+                format!("a gap at {} is past the address space", gap.offset),
+            );
+        };
+        let start = end - gap.bytes.0.len();
+        if start == end {
+            return refuse(w, format!("the gap at {start} is empty"));
+        }
+        if previous_end.is_some_and(|previous| start <= previous) {
+            return refuse(
                 w,
                 format!(
-                    "an unclaimed gap at {} is past the address space",
-                    gap.offset
+                    "the gap at {start} does not come after the gap before it with bytes between"
                 ),
-            )
-        })?;
-        w.place(at, "unclaimed", block)?;
+            );
+        }
+        if let Some(field) = claimed.iter().find(|r| r.start < end && start < r.end) {
+            return refuse(
+                w,
+                format!(
+                    "the gap at {start}..{end} overlaps bytes a field claims ({}..{})",
+                    field.start, field.end
+                ),
+            );
+        }
+        let mut block = Writer::new();
+        block.bytes(&gap.bytes.0);
+        w.place(start, "unclaimed", block).at_index(index)?;
+        previous_end = Some(end);
     }
     Ok(())
 }
