@@ -8,7 +8,8 @@ use crate::reader::Reader;
 use crate::writer::Writer;
 
 /// Reads `count` fixed-size elements of `N` bytes: one bounds check for the whole array, then
-/// decoding at constant offsets.
+/// decoding at constant offsets. Elements of no bytes count as one byte each for the bound, so
+/// that a hostile count cannot make work the input does not pay for.
 #[inline]
 pub fn read_fixed<T, const N: usize>(
     r: &mut Reader<'_>,
@@ -16,9 +17,36 @@ pub fn read_fixed<T, const N: usize>(
     decode: impl Fn(&[u8; N]) -> T,
 ) -> Result<Vec<T>> {
     let count = length(count, r)?;
+    if N == 0 {
+        if count > r.remaining() {
+            return Err(r.error(ErrorKind::CountTooLarge {
+                count: count as u64,
+                elem_size: 0,
+                remaining: r.remaining() as u64,
+            }));
+        }
+        return Ok((0..count).map(|_| decode(&[0; N])).collect());
+    }
     let bytes = r.elements(count as u64, N)?;
     let (chunks, _) = bytes.as_chunks::<N>();
     Ok(chunks.iter().map(decode).collect())
+}
+
+#[cfg(test)]
+mod empty_elements {
+    use super::*;
+
+    #[test]
+    fn empty_elements_are_bounded_by_the_input_and_write_nothing() {
+        let data = [0u8; 3];
+        let mut r = Reader::new(&data);
+        assert_eq!(read_fixed(&mut r, 3, |_: &[u8; 0]| ()).unwrap().len(), 3);
+        assert_eq!(r.pos(), 0);
+        assert!(read_fixed(&mut r, 1 << 40, |_: &[u8; 0]| ()).is_err());
+        let mut w = Writer::new();
+        write_fixed(&mut w, &[(), ()], |_, _: &mut [u8; 0]| {});
+        assert_eq!(w.pos(), 0);
+    }
 }
 
 /// Writes fixed-size elements of `N` bytes into one reserved block.
@@ -28,6 +56,9 @@ pub fn write_fixed<T, const N: usize>(
     items: &[T],
     encode: impl Fn(&T, &mut [u8; N]),
 ) {
+    if N == 0 {
+        return;
+    }
     let out = w.reserve_slice(items.len() * N);
     let (chunks, _) = out.as_chunks_mut::<N>();
     for (chunk, item) in chunks.iter_mut().zip(items) {

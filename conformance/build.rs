@@ -1,0 +1,234 @@
+//! Compiles Kaitai Struct's conformance suite into this crate: for every spec (`.kst`), its
+//! schema goes through the skelcodec compiler; an accepted schema becomes a module with the
+//! generated codec and a `run` function that reads the spec's data, evaluates its asserts
+//! (compiled by the same expression compiler, in the root type's scope) and writes the value
+//! back. A rejected schema is recorded with the compiler's located message.
+//!
+//! The suite is found at `$KAITAI_TESTS`, or `../shared/kaitai-tests` beside the workspace;
+//! without it the crate has no specs.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use skelcodec_codegen::emit::expr::{Mode, Scope, Ty};
+use skelcodec_codegen::expr::{self, BinOp, Expr};
+use skelcodec_codegen::{Schema, generate, load_schema};
+
+/// A `.kst` spec as written.
+#[derive(serde::Deserialize)]
+struct Kst {
+    id: String,
+    data: String,
+    #[serde(default)]
+    asserts: Vec<KstAssert>,
+    /// The exception's name, or a map with its `type` and `message`.
+    #[serde(default)]
+    exception: Option<serde_yaml::Value>,
+}
+
+impl Kst {
+    /// The Kaitai exception the read must raise (`EndOfStreamError`).
+    fn exception(&self) -> Option<String> {
+        match self.exception.as_ref()? {
+            serde_yaml::Value::Mapping(map) => map.get("type")?.as_str().map(str::to_owned),
+            other => other.as_str().map(str::to_owned),
+        }
+    }
+}
+
+/// One assert: a Kaitai expression over the root value and the value it must have, or the
+/// exception evaluating it raises.
+#[derive(serde::Deserialize)]
+struct KstAssert {
+    actual: serde_yaml::Value,
+    #[serde(default)]
+    expected: Option<serde_yaml::Value>,
+    #[serde(default)]
+    exception: Option<String>,
+}
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=KAITAI_TESTS");
+    println!("cargo:rerun-if-changed=uncompilable.txt");
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
+    let suite = std::env::var_os("KAITAI_TESTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| manifest.join("../../shared/kaitai-tests"));
+    let uncompilable = known_uncompilable(&manifest.join("uncompilable.txt"));
+    // Generator panics are caught and reported per spec; their messages would only be noise.
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut specs = String::new();
+    let mut modules = String::new();
+    for path in spec_files(&suite.join("spec/ks")) {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let Some(kst) = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| serde_yaml::from_str::<Kst>(&text).ok())
+        else {
+            continue;
+        };
+        let schema_path = suite.join("formats").join(format!("{}.ksy", kst.id));
+        println!("cargo:rerun-if-changed={}", schema_path.display());
+        let status = match load_schema(&schema_path) {
+            Err(e) => format!("Status::Rejected({:?})", e.to_string()),
+            Ok(_) if uncompilable.contains_key(&kst.id) => format!(
+                "Status::Rejected({:?})",
+                format!("generated code does not compile: {}", uncompilable[&kst.id])
+            ),
+            Ok(schema) if !schema.types[0].params.is_empty() => {
+                "Status::Rejected(\"the root type has parameters\")".to_owned()
+            }
+            Ok(schema) => {
+                let module = format!("spec_{}", kst.id);
+                // A generator bug must not stop the suite: it is reported as this spec's error.
+                let generated = std::panic::catch_unwind(|| spec_module(&schema, &kst));
+                let Ok(code) = generated else {
+                    let _ = writeln!(
+                        specs,
+                        "Spec {{ id: {:?}, data: {:?}, exception: {:?}, status: Status::Rejected(\"the generator panicked on this schema\") }},",
+                        kst.id,
+                        kst.data,
+                        kst.exception()
+                    );
+                    continue;
+                };
+                let file = out.join(format!("{module}.rs"));
+                std::fs::write(&file, code.to_string()).expect("OUT_DIR is writable");
+                let _ = writeln!(
+                    modules,
+                    "#[allow(warnings, clippy::all, missing_docs)] pub mod {module} {{ include!({:?}); }}",
+                    file.display().to_string()
+                );
+                format!("Status::Compiled({module}::run)")
+            }
+        };
+        let _ = writeln!(
+            specs,
+            "Spec {{ id: {:?}, data: {:?}, exception: {:?}, status: {status} }},",
+            kst.id,
+            kst.data,
+            kst.exception()
+        );
+    }
+    let suite_text = suite.display().to_string();
+    let source = format!(
+        "/// Where the suite was found when this crate was built.\npub const SUITE: &str = {suite_text:?};\n{modules}\n/// Every spec of the suite.\npub static SPECS: &[Spec] = &[\n{specs}];\n"
+    );
+    std::fs::write(out.join("specs.rs"), source).expect("OUT_DIR is writable");
+}
+
+/// The `.kst` files, sorted.
+fn spec_files(dir: &Path) -> Vec<PathBuf> {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "kst"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// Specs whose schema the compiler accepts but whose generated code does not compile yet:
+/// `id  reason` per line. Each is a generator bug; the list only shrinks.
+fn known_uncompilable(path: &Path) -> BTreeMap<String, String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| match l.split_once(char::is_whitespace) {
+            Some((id, why)) => (id.to_owned(), why.trim().to_owned()),
+            None => (l.to_owned(), "(no reason given)".to_owned()),
+        })
+        .collect()
+}
+
+/// The generated codec, and `run`: read, evaluate the asserts, write back.
+fn spec_module(schema: &Schema, kst: &Kst) -> TokenStream {
+    let codec = generate(schema);
+    let root = skelcodec_codegen::emit::names::type_ident(&schema.types[0].id);
+    let asserts = kst
+        .asserts
+        .iter()
+        .map(|a| compile_assert(schema, &kst.id, a));
+    quote! {
+        #codec
+
+        impl #root {
+            fn conformance_asserts(&self) -> ::std::vec::Vec<crate::AssertOutcome> {
+                ::std::vec![#(#asserts),*]
+            }
+        }
+
+        /// Reads the spec's data, evaluates its asserts and writes the value back.
+        pub fn run(data: &[u8]) -> crate::Run {
+            match #root::read(data) {
+                ::core::result::Result::Err(e) => crate::Run::failed(&e),
+                ::core::result::Result::Ok(value) => crate::Run {
+                    read: ::core::result::Result::Ok(()),
+                    asserts: value.conformance_asserts(),
+                    written: ::core::option::Option::Some(
+                        value.to_bytes().map_err(|e| e.to_string()),
+                    ),
+                },
+            }
+        }
+    }
+}
+
+/// One assert as an `AssertOutcome` expression; one the compiler cannot express is a failed
+/// assert that says why.
+fn compile_assert(schema: &Schema, id: &str, assert: &KstAssert) -> TokenStream {
+    let text = |v: &serde_yaml::Value| skelcodec_codegen::ksy::expr_text(v).unwrap_or_default();
+    let actual_src = text(&assert.actual);
+    let Some(expected) = &assert.expected else {
+        let label = format!(
+            "{actual_src} raises {}",
+            assert.exception.as_deref().unwrap_or("?")
+        );
+        return quote!(crate::AssertOutcome::fail(#label, ::std::string::String::from("not compiled: asserts on exceptions are not supported yet")));
+    };
+    let expected_src = text(expected);
+    let label = format!("{actual_src} == {expected_src}");
+    // Kaitai spells enum values from the schema's root (`bits_enum::animal::cat`).
+    let expected_src = expected_src.replace(&format!("{id}::"), "");
+    let parsed = expr::parse(&actual_src)
+        .and_then(|actual| Ok((actual, expr::parse(&expected_src)?)))
+        .map_err(|e| format!("does not parse: {e}"));
+    let scope = Scope::new(schema, 0, Mode::Inspect, schema.types[0].fields.len());
+    let compiled = parsed.and_then(|(actual, expected)| {
+        let (value, ty) = scope.compile(&actual).map_err(|e| e.message())?;
+        let holds = if ty == Ty::Float {
+            let expected = scope.compile(&expected).map_err(|e| e.message())?.0;
+            quote!(((#value) as f64 - (#expected) as f64).abs() <= 1e-6 * (1.0 + ((#expected) as f64).abs()))
+        } else {
+            let equal = Expr::Binary(BinOp::Eq, Box::new(actual), Box::new(expected));
+            scope.bool(&equal).map_err(|e| e.message())?
+        };
+        let shown = match ty {
+            Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_) | Ty::Str => {
+                quote!(::std::format!("{:?}", #value))
+            }
+            _ => quote!(::std::string::String::from("(a value)")),
+        };
+        Ok(quote! {
+            if #holds {
+                crate::AssertOutcome::pass(#label)
+            } else {
+                crate::AssertOutcome::fail(#label, #shown)
+            }
+        })
+    });
+    compiled.unwrap_or_else(|why: String| {
+        let why = format!("not compiled: {why}");
+        quote!(crate::AssertOutcome::fail(#label, ::std::string::String::from(#why)))
+    })
+}

@@ -1,0 +1,282 @@
+//! Kaitai Struct's conformance suite run through skelcodec: which specs read as Kaitai reads
+//! them, and which of those write back byte for byte. The specs are compiled in by `build.rs`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use skelcodec_runtime::{Error, ErrorKind};
+
+include!(concat!(env!("OUT_DIR"), "/specs.rs"));
+
+/// A spec of the suite.
+#[derive(Debug)]
+pub struct Spec {
+    /// Its id: the schema's name.
+    pub id: &'static str,
+    /// The data file, in the suite's `src/`.
+    pub data: &'static str,
+    /// The Kaitai exception the read must raise, if any (`ValidationNotEqualError<u1>`).
+    pub exception: Option<&'static str>,
+    /// What the compiler made of its schema.
+    pub status: Status,
+}
+
+/// What the compiler made of a spec's schema.
+#[derive(Debug)]
+pub enum Status {
+    /// Compiled: reads the data and evaluates the asserts.
+    Compiled(fn(&[u8]) -> Run),
+    /// Not compiled, and why.
+    Rejected(&'static str),
+}
+
+/// What one run of a compiled spec gave.
+#[derive(Debug)]
+pub struct Run {
+    /// The read, or the kind and text of its error.
+    pub read: Result<(), ReadFailure>,
+    /// Every assert, in order.
+    pub asserts: Vec<AssertOutcome>,
+    /// The value written back (when the read succeeded).
+    pub written: Option<Result<Vec<u8>, String>>,
+}
+
+impl Run {
+    /// A run whose read failed.
+    pub fn failed(e: &Error) -> Self {
+        Run {
+            read: Err(ReadFailure {
+                kind: e.kind().clone(),
+                message: e.to_string(),
+            }),
+            asserts: Vec::new(),
+            written: None,
+        }
+    }
+}
+
+/// A failed read.
+#[derive(Debug)]
+pub struct ReadFailure {
+    /// What went wrong.
+    pub kind: ErrorKind,
+    /// The error as shown to users.
+    pub message: String,
+}
+
+/// One assert's outcome.
+#[derive(Debug)]
+pub struct AssertOutcome {
+    /// `actual == expected`, as the spec writes them.
+    pub label: &'static str,
+    /// `None` when it holds; otherwise the actual value or why it could not be evaluated.
+    pub failure: Option<String>,
+}
+
+impl AssertOutcome {
+    /// An assert that holds.
+    pub fn pass(label: &'static str) -> Self {
+        Self {
+            label,
+            failure: None,
+        }
+    }
+
+    /// An assert that does not hold (`actual` shows what was found instead).
+    pub fn fail(label: &'static str, actual: String) -> Self {
+        Self {
+            label,
+            failure: Some(actual),
+        }
+    }
+}
+
+/// How a spec's read went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadVerdict {
+    /// Every assert holds, or the expected exception was raised.
+    Pass,
+    /// Read, but an assert does not hold (or an expected exception was not raised).
+    Fail,
+    /// Not compiled, or the read failed unexpectedly.
+    Error,
+}
+
+/// How the write-back went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteVerdict {
+    /// The bytes written are the bytes the read consumed.
+    Exact,
+    /// They differ, or the writer refused.
+    Differs,
+    /// Nothing was read, so nothing was written.
+    None,
+}
+
+/// The outcome of one spec.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The spec.
+    pub spec: &'static Spec,
+    /// How the read went.
+    pub read: ReadVerdict,
+    /// How the write-back went.
+    pub write: WriteVerdict,
+    /// Why, when it did not pass.
+    pub detail: String,
+}
+
+/// The suite's folder: `$KAITAI_TESTS`, or where it was when this crate was built.
+pub fn suite_dir() -> PathBuf {
+    std::env::var_os("KAITAI_TESTS").map_or_else(|| PathBuf::from(SUITE), PathBuf::from)
+}
+
+/// Runs one spec against the suite in `suite`.
+pub fn run_spec(spec: &'static Spec, suite: &Path) -> Outcome {
+    let outcome = |read, write, detail: String| Outcome {
+        spec,
+        read,
+        write,
+        detail,
+    };
+    let run = match spec.status {
+        Status::Rejected(why) => {
+            return outcome(ReadVerdict::Error, WriteVerdict::None, why.to_owned());
+        }
+        Status::Compiled(run) => run,
+    };
+    let data = match std::fs::read(suite.join("src").join(spec.data)) {
+        Ok(data) => data,
+        Err(e) => {
+            let why = format!("cannot read {}: {e}", spec.data);
+            return outcome(ReadVerdict::Error, WriteVerdict::None, why);
+        }
+    };
+    // A panic is a bug in generated code or the runtime: this spec's error, not the suite's end.
+    let Ok(result) = std::panic::catch_unwind(|| run(&data)) else {
+        let why = "generated code panicked".to_owned();
+        return outcome(ReadVerdict::Error, WriteVerdict::None, why);
+    };
+    let write = match &result.written {
+        None => WriteVerdict::None,
+        Some(Ok(bytes)) if data.get(..bytes.len()) == Some(bytes.as_slice()) => WriteVerdict::Exact,
+        Some(_) => WriteVerdict::Differs,
+    };
+    let write_detail = match &result.written {
+        Some(Err(e)) => format!("; the writer refused: {e}"),
+        Some(Ok(bytes)) if write == WriteVerdict::Differs => format!(
+            "; written back differs at byte {}",
+            skelcodec_runtime::first_difference(&data[..bytes.len().min(data.len())], bytes)
+                .unwrap_or(bytes.len().min(data.len()))
+        ),
+        _ => String::new(),
+    };
+    let (read, detail) = match (&result.read, spec.exception) {
+        (Err(failure), Some(expected)) if raises(expected, &failure.kind) => {
+            (ReadVerdict::Pass, String::new())
+        }
+        (Err(failure), Some(expected)) => (
+            ReadVerdict::Fail,
+            format!("expected {expected}, got {}", failure.message),
+        ),
+        (Err(failure), None) => (ReadVerdict::Error, failure.message.clone()),
+        (Ok(()), Some(expected)) => (ReadVerdict::Fail, format!("expected {expected}, read")),
+        (Ok(()), None) => match result.asserts.iter().find(|a| a.failure.is_some()) {
+            None => (ReadVerdict::Pass, String::new()),
+            Some(a) => (
+                ReadVerdict::Fail,
+                format!("{}: found {}", a.label, a.failure.as_deref().unwrap_or("")),
+            ),
+        },
+    };
+    outcome(read, write, detail + &write_detail)
+}
+
+/// True when a read error is the kind of the Kaitai exception a spec expects.
+fn raises(exception: &str, kind: &ErrorKind) -> bool {
+    let name = exception.split('<').next().unwrap_or(exception);
+    match name {
+        "EndOfStreamError" => matches!(
+            kind,
+            ErrorKind::UnexpectedEof { .. } | ErrorKind::CountTooLarge { .. }
+        ),
+        // Kaitai checks `contents` as a validation too.
+        _ if name.starts_with("Validation") => {
+            matches!(kind, ErrorKind::Invalid(_) | ErrorKind::BadContents { .. })
+        }
+        _ => matches!(kind, ErrorKind::Invalid(_)),
+    }
+}
+
+/// The family of a spec: its id up to the first `_` (`bits`, `expr`, `valid`).
+pub fn family(id: &str) -> &str {
+    id.split('_').next().unwrap_or(id)
+}
+
+/// The table by family, then the summary line.
+pub fn report(outcomes: &[Outcome]) -> String {
+    let mut families: std::collections::BTreeMap<&str, [usize; 4]> = Default::default();
+    for o in outcomes {
+        let row = families.entry(family(o.spec.id)).or_default();
+        row[0] += usize::from(o.read == ReadVerdict::Pass);
+        row[1] += 1;
+        row[2] += usize::from(o.write == WriteVerdict::Exact);
+        row[3] += usize::from(o.write != WriteVerdict::None);
+    }
+    let mut out = format!("{:<12} {:>9} {:>15}\n", "family", "pass", "written exact");
+    for (family, [pass, total, exact, written]) in &families {
+        let _ = writeln!(
+            out,
+            "{family:<12} {:>9} {:>15}",
+            format!("{pass}/{total}"),
+            format!("{exact}/{written}")
+        );
+    }
+    let pass = outcomes
+        .iter()
+        .filter(|o| o.read == ReadVerdict::Pass)
+        .count();
+    let exact = outcomes
+        .iter()
+        .filter(|o| o.write == WriteVerdict::Exact)
+        .count();
+    let read = outcomes
+        .iter()
+        .filter(|o| o.write != WriteVerdict::None)
+        .count();
+    let _ = write!(
+        out,
+        "kaitai conformance: {pass}/{} specs pass, {exact}/{read} written back byte-exact",
+        outcomes.len()
+    );
+    out
+}
+
+/// One TSV row per spec: `spec`, `read`, `write`, `detail`.
+pub fn tsv(outcomes: &[Outcome]) -> String {
+    let mut out = String::from("spec\tread\twrite\tdetail\n");
+    for o in outcomes {
+        let read = match o.read {
+            ReadVerdict::Pass => "pass",
+            ReadVerdict::Fail => "fail",
+            ReadVerdict::Error => "error",
+        };
+        let write = match o.write {
+            WriteVerdict::Exact => "exact",
+            WriteVerdict::Differs => "differs",
+            WriteVerdict::None => "none",
+        };
+        let detail = o.detail.replace(['\t', '\n'], " ");
+        let _ = writeln!(out, "{}\t{read}\t{write}\t{detail}", o.spec.id);
+    }
+    out
+}
+
+/// Runs every spec. Panics are reported per spec, so their messages are silenced meanwhile.
+pub fn run_all(suite: &Path) -> Vec<Outcome> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let outcomes = SPECS.iter().map(|spec| run_spec(spec, suite)).collect();
+    std::panic::set_hook(hook);
+    outcomes
+}

@@ -1,0 +1,36 @@
+//! Every spec in `pass.txt` still passes: the conformance figures only grow.
+
+use skelcodec_conformance::{ReadVerdict, SPECS, WriteVerdict, report, run_all, suite_dir};
+
+#[test]
+fn every_listed_spec_still_passes() {
+    if SPECS.is_empty() {
+        eprintln!(
+            "skipped: Kaitai's conformance suite was not found when this crate was built \
+             (set KAITAI_TESTS or put it at ../shared/kaitai-tests)"
+        );
+        return;
+    }
+    let outcomes = run_all(&suite_dir());
+    println!("{}", report(&outcomes));
+    let listed = include_str!("../pass.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let mut regressions = Vec::new();
+    for id in listed {
+        match outcomes.iter().find(|o| o.spec.id == id) {
+            Some(o) if o.read == ReadVerdict::Pass => {}
+            Some(o) => regressions.push(format!("{id}: {}", o.detail)),
+            None => regressions.push(format!("{id}: no such spec")),
+        }
+    }
+    assert!(regressions.is_empty(), "{}", regressions.join("\n"));
+    // A passing spec that read something also writes it back exactly.
+    let inexact: Vec<_> = outcomes
+        .iter()
+        .filter(|o| o.read == ReadVerdict::Pass && o.write == WriteVerdict::Differs)
+        .map(|o| format!("{}: {}", o.spec.id, o.detail))
+        .collect();
+    assert!(inexact.is_empty(), "{}", inexact.join("\n"));
+}
