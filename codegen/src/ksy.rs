@@ -18,6 +18,9 @@ pub struct KsyFile {
     /// `doc` of the root type.
     #[serde(default)]
     pub doc: Option<String>,
+    /// `doc-ref` of the root type: references (a string or a list).
+    #[serde(default, rename = "doc-ref")]
+    pub doc_ref: Option<Value>,
     /// `params` of the root type (a root with parameters cannot be read on its own).
     #[serde(default)]
     pub params: Vec<ParamSpec>,
@@ -62,6 +65,24 @@ pub struct Meta {
     /// skelcodec extension: magic byte strings that identify the format (for detection).
     #[serde(default, rename = "-magic")]
     pub magic: Vec<Value>,
+    /// The application that uses the format (documentation).
+    #[serde(default)]
+    pub application: Option<Value>,
+    /// The format's licence of the schema (documentation).
+    #[serde(default)]
+    pub license: Option<String>,
+    /// Cross-references to other catalogues (documentation).
+    #[serde(default)]
+    pub xref: Option<Value>,
+    /// Tags (documentation).
+    #[serde(default)]
+    pub tags: Option<Value>,
+    /// The Kaitai version the schema needs.
+    #[serde(default, rename = "ks-version")]
+    pub ks_version: Option<Value>,
+    /// Kaitai's debug mode: changes only the API of Kaitai's own targets, so it has no effect.
+    #[serde(default, rename = "ks-debug")]
+    pub ks_debug: Option<bool>,
     /// Any other key.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,
@@ -94,6 +115,9 @@ pub struct TypeSpec {
     /// Documentation.
     #[serde(default)]
     pub doc: Option<String>,
+    /// References (a string or a list).
+    #[serde(default, rename = "doc-ref")]
+    pub doc_ref: Option<Value>,
     /// Parameters passed by the user of the type.
     #[serde(default)]
     pub params: Vec<ParamSpec>,
@@ -125,6 +149,9 @@ pub struct ParamSpec {
     /// Documentation.
     #[serde(default)]
     pub doc: Option<String>,
+    /// References (a string or a list).
+    #[serde(default, rename = "doc-ref")]
+    pub doc_ref: Option<Value>,
     /// skelcodec: the value used when the root type is read without arguments.
     #[serde(default, rename = "-default")]
     pub default: Option<Value>,
@@ -141,6 +168,8 @@ pub struct AttrSpec {
     pub id: Option<String>,
     /// Documentation.
     pub doc: Option<String>,
+    /// References (a string or a list).
+    pub doc_ref: Option<Value>,
     /// A type name, `name(args)`, or a `switch-on` map.
     #[serde(rename = "type")]
     pub ty: Option<Value>,

@@ -13,6 +13,7 @@
 pub mod emit;
 pub mod error;
 pub mod expr;
+pub mod keys;
 pub mod ksy;
 pub mod layout;
 pub mod locate;

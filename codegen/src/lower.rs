@@ -7,6 +7,7 @@ use serde_yaml::Value;
 
 use crate::error::{Located, YamlPath};
 use crate::expr::{self, Expr};
+use crate::keys::{KeyPlace, check_leftover_keys, doc_with_refs};
 use crate::ksy::{self, AttrSpec, KsyFile, TypeSpec};
 use crate::model::*;
 
@@ -14,8 +15,8 @@ use crate::model::*;
 /// [`crate::validate`], which needs the whole model.
 pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
     let root = YamlPath::root();
-    reject_unknown_keys(&file.other, &root)?;
-    reject_unknown_keys(&file.meta.other, &root.key("meta"))?;
+    check_leftover_keys(&file.other, KeyPlace::Type, &root)?;
+    check_leftover_keys(&file.meta.other, KeyPlace::Meta, &root.key("meta"))?;
     check_identifier(&file.meta.id, &root.key("meta").key("id"))?;
     if let Some(endian) = &file.meta.endian
         && endian != "le"
@@ -30,7 +31,7 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
     let enums = lower_enums(&file.enums, &root.key("enums"))?;
     let mut types = vec![TypeDef {
         id: file.meta.id.clone(),
-        doc: file.doc.clone(),
+        doc: root_doc(file),
         params: Vec::new(),
         fields: Vec::new(),
         instances: Vec::new(),
@@ -47,7 +48,7 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
         }
         types.push(TypeDef {
             id: id.clone(),
-            doc: spec.doc.clone(),
+            doc: doc_with_refs(spec.doc.as_deref(), spec.doc_ref.as_ref()),
             params: Vec::new(),
             fields: Vec::new(),
             instances: Vec::new(),
@@ -64,6 +65,9 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
         layout: None,
     };
 
+    if let Some(encoding) = &file.meta.encoding {
+        check_encoding(encoding, &root.key("meta").key("encoding"))?;
+    }
     let ctx = Context {
         big_endian: file.meta.endian.as_deref() == Some("be"),
     };
@@ -85,13 +89,13 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
         } else {
             let spec = &file.types[&schema.types[index].id];
             reject_nested(spec, &at)?;
-            reject_unknown_keys(&spec.other, &at)?;
             if spec.other.contains_key("-layout") {
                 return Err(Located::new(
                     &at.key("-layout"),
                     "`-layout` belongs to the root type, which keeps the bytes no block claims",
                 ));
             }
+            check_leftover_keys(&spec.other, KeyPlace::Type, &at)?;
             (&spec.seq, &spec.instances)
         };
         let mut fields = seq
@@ -136,6 +140,41 @@ fn spec_parts<'a>(
     }
 }
 
+/// The root type's documentation: its `doc` and `doc-ref`, then what `meta` says about the
+/// format (title, application, licence, cross-references).
+fn root_doc(file: &KsyFile) -> Option<String> {
+    let meta = &file.meta;
+    let text = |v: &Option<Value>| {
+        v.as_ref().map(|v| match v {
+            Value::Sequence(items) => items
+                .iter()
+                .filter_map(ksy::expr_text)
+                .collect::<Vec<_>>()
+                .join(", "),
+            Value::Mapping(map) => map
+                .iter()
+                .filter_map(|(k, v)| Some(format!("{} {}", k.as_str()?, ksy::expr_text(v)?)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            other => ksy::expr_text(other).unwrap_or_default(),
+        })
+    };
+    let lines: Vec<String> = [
+        ("Application", text(&meta.application)),
+        ("Licence of the schema", meta.license.clone()),
+        ("Cross-references", text(&meta.xref)),
+    ]
+    .into_iter()
+    .filter_map(|(label, value)| Some(format!("{label}: {}", value?)))
+    .collect();
+    let doc = doc_with_refs(file.doc.as_deref(), file.doc_ref.as_ref());
+    match (doc, lines.is_empty()) {
+        (doc, true) => doc,
+        (None, false) => Some(lines.join("\n")),
+        (Some(doc), false) => Some(format!("{}\n\n{}", doc.trim_end(), lines.join("\n"))),
+    }
+}
+
 fn reject_nested(spec: &TypeSpec, at: &YamlPath) -> Result<(), Located> {
     if spec.types.is_some() {
         return Err(Located::new(
@@ -152,13 +191,19 @@ fn reject_nested(spec: &TypeSpec, at: &YamlPath) -> Result<(), Located> {
     Ok(())
 }
 
-fn reject_unknown_keys(other: &BTreeMap<String, Value>, at: &YamlPath) -> Result<(), Located> {
-    match other.keys().find(|k| !k.starts_with('-')) {
-        Some(key) => Err(Located::new(
-            &at.key(key),
-            format!("unknown key `{key}` (vendor keys must start with `-`)"),
-        )),
-        None => Ok(()),
+/// Strings keep their bytes and show them as UTF-8 (of which ASCII is a part); any other
+/// encoding would show the wrong text, so it is refused until it is decoded.
+fn check_encoding(encoding: &str, at: &YamlPath) -> Result<(), Located> {
+    let name = encoding.to_ascii_uppercase().replace(['-', '_'], "");
+    if matches!(name.as_str(), "UTF8" | "ASCII" | "USASCII") {
+        Ok(())
+    } else {
+        Err(Located::new(
+            at,
+            format!(
+                "encoding `{encoding}` (Kaitai) is not implemented yet: only UTF-8 and ASCII are"
+            ),
+        ))
     }
 }
 
@@ -328,7 +373,7 @@ fn lower_instance(
     at: &YamlPath,
 ) -> Result<Instance, Located> {
     check_identifier(id, at)?;
-    reject_unknown_keys(&spec.other, at)?;
+    check_leftover_keys(&spec.other, KeyPlace::Attribute, at)?;
     let kind = match (&spec.value, &spec.pos) {
         (Some(value), None) => InstanceKind::Value(parse_expr(value, &at.key("value"))?),
         (None, Some(pos)) => {
@@ -357,7 +402,7 @@ fn lower_instance(
     };
     Ok(Instance {
         id: id.to_owned(),
-        doc: spec.doc.clone(),
+        doc: doc_with_refs(spec.doc.as_deref(), spec.doc_ref.as_ref()),
         kind,
         at: at.clone(),
     })
@@ -379,7 +424,7 @@ enum Builtin {
 impl Context {
     fn lower_param(&self, p: &ksy::ParamSpec, at: &YamlPath) -> Result<Param, Located> {
         check_identifier(&p.id, &at.key("id"))?;
-        reject_unknown_keys(&p.other, at)?;
+        check_leftover_keys(&p.other, KeyPlace::Param, at)?;
         let ty = match self.builtin(&p.ty) {
             Some(Builtin::Scalar(Scalar::Int(i))) => ParamType::Int(i),
             _ if p.ty == "bool" => ParamType::Bool,
@@ -400,7 +445,7 @@ impl Context {
             .transpose()?;
         Ok(Param {
             id: p.id.clone(),
-            doc: p.doc.clone(),
+            doc: doc_with_refs(p.doc.as_deref(), p.doc_ref.as_ref()),
             ty,
             default,
         })
@@ -475,11 +520,14 @@ impl Context {
         attr: &AttrSpec,
         at: &YamlPath,
     ) -> Result<Field, Located> {
-        reject_unknown_keys(&attr.other, at)?;
+        check_leftover_keys(&attr.other, KeyPlace::Attribute, at)?;
         let Some(id) = &attr.id else {
             return Err(Located::new(at, "every attribute of `seq` needs an `id`"));
         };
         check_identifier(id, &at.key("id"))?;
+        if let Some(encoding) = &attr.encoding {
+            check_encoding(encoding, &at.key("encoding"))?;
+        }
         if attr.value.is_some() || attr.pos.is_some() {
             return Err(Located::new(
                 at,
@@ -587,7 +635,7 @@ impl Context {
         };
         Ok(Field {
             id: id.clone(),
-            doc: attr.doc.clone(),
+            doc: doc_with_refs(attr.doc.as_deref(), attr.doc_ref.as_ref()),
             ty,
             cond,
             repeat,

@@ -225,3 +225,42 @@ fn a_layout_belongs_to_the_root() {
         "{message}"
     );
 }
+
+#[test]
+fn kaitai_keys_not_implemented_yet_are_named_as_such() {
+    let message = error(&format!(
+        "{HEADER}  - id: data\n    size: 4\n    process: xor(0x55)\n"
+    ));
+    assert!(
+        message.contains("`process` (Kaitai) is not implemented yet (at seq[0].process)"),
+        "{message}"
+    );
+    let message = error(&format!(
+        "{HEADER}  - id: name\n    type: str\n    size: 4\n    encoding: SJIS\n"
+    ));
+    assert!(
+        message.contains("encoding `SJIS` (Kaitai) is not implemented yet"),
+        "{message}"
+    );
+    assert!(message.starts_with("schemas/broken.ksy:8:5:"), "{message}");
+}
+
+#[test]
+fn documentation_keys_are_accepted_and_kept_as_docs() {
+    let source = "meta:\n  id: documented\n  title: A documented format\n  application: Tests\n  license: CC0-1.0\n  ks-version: 0.9\n  ks-debug: true\n  tags: [test]\n  xref:\n    wikidata: Q1\n  endian: le\ndoc: The root.\ndoc-ref: https://example.com/spec\nseq:\n  - id: count\n    type: u4\n    doc-ref: section 2\n";
+    let schema = parse_schema(source, Path::new("documented.ksy")).expect("accepted");
+    let doc = schema.types[0].doc.as_deref().unwrap_or_default();
+    for part in [
+        "The root.",
+        "See: https://example.com/spec",
+        "Application: Tests",
+        "CC0-1.0",
+        "wikidata Q1",
+    ] {
+        assert!(doc.contains(part), "{part}: {doc}");
+    }
+    assert_eq!(
+        schema.types[0].fields[0].doc.as_deref(),
+        Some("See: section 2")
+    );
+}

@@ -1,0 +1,172 @@
+//! The keys Kaitai Struct accepts in each place of a schema (its compiler's LEGAL_KEYS, 0.11).
+//! Keys skelcodec implements are fields of the [`crate::ksy`] structs; whatever is left over is
+//! either a Kaitai key skelcodec does not implement yet, a vendor key (`-…`, ignored unless
+//! skelcodec defines it), or a mistake. Each gets its own located message.
+
+use std::collections::BTreeMap;
+
+use serde_yaml::Value;
+
+use crate::error::{Located, YamlPath};
+
+/// Where a key is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyPlace {
+    /// The `meta` section.
+    Meta,
+    /// A type (the root included).
+    Type,
+    /// An attribute of `seq`, or an instance.
+    Attribute,
+    /// A parameter declaration.
+    Param,
+}
+
+impl KeyPlace {
+    /// Kaitai's keys in this place.
+    fn kaitai_keys(self) -> &'static [&'static str] {
+        match self {
+            KeyPlace::Meta => &[
+                "id",
+                "title",
+                "application",
+                "file-extension",
+                "xref",
+                "license",
+                "ks-version",
+                "ks-debug",
+                "ks-opaque-types",
+                "imports",
+                "encoding",
+                "endian",
+                "bit-endian",
+                "tags",
+            ],
+            KeyPlace::Type => &[
+                "meta",
+                "doc",
+                "doc-ref",
+                "params",
+                "seq",
+                "types",
+                "instances",
+                "enums",
+                "to-string",
+            ],
+            KeyPlace::Attribute => &[
+                "id",
+                "doc",
+                "doc-ref",
+                "type",
+                "if",
+                "terminator",
+                "consume",
+                "include",
+                "eos-error",
+                "valid",
+                "repeat",
+                "repeat-expr",
+                "repeat-until",
+                "contents",
+                "size",
+                "size-eos",
+                "pad-right",
+                "parent",
+                "process",
+                "encoding",
+                "enum",
+                "io",
+                "pos",
+                "value",
+            ],
+            KeyPlace::Param => &["id", "type", "doc", "doc-ref", "enum"],
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            KeyPlace::Meta => "`meta`",
+            KeyPlace::Type => "a type",
+            KeyPlace::Attribute => "an attribute",
+            KeyPlace::Param => "a parameter",
+        }
+    }
+}
+
+/// Refuses the keys left over once the implemented ones are taken: a Kaitai key is named as a
+/// feature not implemented yet, anything else but a vendor key as unknown.
+pub fn check_leftover_keys(
+    other: &BTreeMap<String, Value>,
+    place: KeyPlace,
+    at: &YamlPath,
+) -> Result<(), Located> {
+    let Some(key) = other.keys().find(|k| !k.starts_with('-')) else {
+        return Ok(());
+    };
+    let message = if place.kaitai_keys().contains(&key.as_str()) {
+        format!("`{key}` (Kaitai) is not implemented yet")
+    } else {
+        format!(
+            "unknown key `{key}` in {}: Kaitai's keys here are {}; vendor keys start with `-`",
+            place.name(),
+            place.kaitai_keys().join(", ")
+        )
+    };
+    Err(Located::new(&at.key(key), message))
+}
+
+/// A `doc` with its `doc-ref` (a reference or a list of them) appended, as the generated code's
+/// documentation shows them.
+pub fn doc_with_refs(doc: Option<&str>, doc_ref: Option<&Value>) -> Option<String> {
+    let refs: Vec<String> = match doc_ref {
+        Some(Value::Sequence(items)) => items.iter().filter_map(text_of).collect(),
+        Some(other) => text_of(other).into_iter().collect(),
+        None => Vec::new(),
+    };
+    match (doc, refs.is_empty()) {
+        (doc, true) => doc.map(str::to_owned),
+        (None, false) => Some(format!("See: {}", refs.join("; "))),
+        (Some(doc), false) => Some(format!("{}\n\nSee: {}", doc.trim_end(), refs.join("; "))),
+    }
+}
+
+fn text_of(value: &Value) -> Option<String> {
+    crate::ksy::expr_text(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leftover(key: &str) -> BTreeMap<String, Value> {
+        BTreeMap::from([(key.to_owned(), Value::Null)])
+    }
+
+    #[test]
+    fn kaitai_keys_are_named_as_features_and_others_as_unknown() {
+        let at = YamlPath::root().key("seq").index(0);
+        let e = check_leftover_keys(&leftover("process"), KeyPlace::Attribute, &at).unwrap_err();
+        assert_eq!(e.message, "`process` (Kaitai) is not implemented yet");
+        let e = check_leftover_keys(&leftover("typo"), KeyPlace::Attribute, &at).unwrap_err();
+        assert!(
+            e.message.starts_with("unknown key `typo` in an attribute"),
+            "{}",
+            e.message
+        );
+        assert!(check_leftover_keys(&leftover("-webide-x"), KeyPlace::Attribute, &at).is_ok());
+    }
+
+    #[test]
+    fn references_follow_the_doc() {
+        let one = Value::from("RFC 1951");
+        assert_eq!(
+            doc_with_refs(Some("Deflate."), Some(&one)).as_deref(),
+            Some("Deflate.\n\nSee: RFC 1951")
+        );
+        let two = Value::Sequence(vec![Value::from("a"), Value::from("b")]);
+        assert_eq!(
+            doc_with_refs(None, Some(&two)).as_deref(),
+            Some("See: a; b")
+        );
+    }
+}
