@@ -155,7 +155,76 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
         },
         _ => read,
     };
-    validate_type(schema, &read, &field.ty, at)
+    validate_type(schema, &read, &field.ty, at)?;
+    validate_writer(schema, ty, field)
+}
+
+/// What the writer must compute itself: the condition, the position, the list a `-for-each`
+/// follows and the arguments of user types. A writer has every field but no input stream, so
+/// an expression that needs `_io` there is refused here rather than left to fail in the
+/// generator.
+fn validate_writer(schema: &Schema, ty: usize, field: &Field) -> Result<(), Located> {
+    let write = Scope::new(schema, ty, Mode::Write, schema.types[ty].fields.len());
+    let at = &field.at;
+    if let Some(cond) = &field.cond {
+        writable(&at.key("if"), "an `if`", write.bool(cond))?;
+    }
+    if let Some(pos) = &field.position {
+        writable(&at.key("pos"), "a `pos`", write.int(pos))?;
+    }
+    let write = match &field.repeat {
+        Repeat::ForEach(list) => match write.compile(list) {
+            Ok((_, Ty::Array(elem))) => write.with_element(quote::quote!(each), *elem),
+            other => return writable(&at.key("-for-each"), "a `-for-each` list", other),
+        },
+        _ => write,
+    };
+    validate_writer_arguments(schema, &write, &field.ty, at)
+}
+
+fn validate_writer_arguments(
+    schema: &Schema,
+    write: &Scope,
+    ty: &FieldType,
+    at: &YamlPath,
+) -> Result<(), Located> {
+    match ty {
+        FieldType::User { ty, args } => {
+            for (arg, param) in args.iter().zip(&schema.types[*ty].params) {
+                let compiled = match param.ty {
+                    ParamType::Int(_) => write.int(arg).map(|_| ()),
+                    ParamType::Bool => write.bool(arg).map(|_| ()),
+                };
+                writable(&at.key("type"), "an argument", compiled)?;
+            }
+            Ok(())
+        }
+        FieldType::Switch(switch) => {
+            let cases = switch.cases.iter().map(|c| &c.ty);
+            for case in cases.chain(switch.default.as_deref()) {
+                validate_writer_arguments(schema, write, case, at)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn writable(
+    at: &YamlPath,
+    what: &str,
+    result: Result<impl Sized, ExprError>,
+) -> Result<(), Located> {
+    match result {
+        Ok(_) => Ok(()),
+        Err(ExprError::NeedsStream) => Err(Located::new(
+            at,
+            format!(
+                "{what} computed from `_io` cannot be written back yet: a writer has the value, not the input stream"
+            ),
+        )),
+        Err(e) => Err(Located::new(at, e.message())),
+    }
 }
 
 fn validate_type(

@@ -264,3 +264,28 @@ fn documentation_keys_are_accepted_and_kept_as_docs() {
         Some("See: section 2")
     );
 }
+
+#[test]
+fn writer_expressions_that_need_the_input_stream_are_refused_not_panicked_on() {
+    let message = error(&format!(
+        "{HEADER}  - id: a\n    type: u1\n  - id: b\n    type: u1\n    if: not _io.eof\n"
+    ));
+    assert!(
+        message.contains("an `if` computed from `_io` cannot be written back yet"),
+        "{message}"
+    );
+    let message = error(
+        "meta:\n  id: broken\n  endian: le\ninstances:\n  last:\n    pos: _io.size - 1\n    type: part\ntypes:\n  part:\n    seq:\n      - id: b\n        type: u1\n",
+    );
+    assert!(
+        message.contains("a `pos` computed from `_io` cannot be written back yet"),
+        "{message}"
+    );
+    let message = error(
+        "meta:\n  id: broken\n  endian: le\nseq:\n  - id: p\n    type: part(_io.size)\ntypes:\n  part:\n    params:\n      - id: total\n        type: u4\n    seq:\n      - id: b\n        type: u1\n",
+    );
+    assert!(
+        message.contains("an argument computed from `_io` cannot be written back yet"),
+        "{message}"
+    );
+}
