@@ -155,10 +155,7 @@ fn known_uncompilable(path: &Path) -> BTreeMap<String, String> {
 fn spec_module(schema: &Schema, kst: &Kst) -> TokenStream {
     let codec = generate(schema);
     let root = skelcodec_codegen::emit::names::type_ident(&schema.types[0].id);
-    let asserts = kst
-        .asserts
-        .iter()
-        .map(|a| compile_assert(schema, &kst.id, a));
+    let asserts = kst.asserts.iter().map(|a| compile_assert(schema, a));
     quote! {
         #codec
 
@@ -186,7 +183,7 @@ fn spec_module(schema: &Schema, kst: &Kst) -> TokenStream {
 
 /// One assert as an `AssertOutcome` expression; one the compiler cannot express is a failed
 /// assert that says why.
-fn compile_assert(schema: &Schema, id: &str, assert: &KstAssert) -> TokenStream {
+fn compile_assert(schema: &Schema, assert: &KstAssert) -> TokenStream {
     let text = |v: &serde_yaml::Value| skelcodec_codegen::ksy::expr_text(v).unwrap_or_default();
     let actual_src = text(&assert.actual);
     let Some(expected) = &assert.expected else {
@@ -198,8 +195,6 @@ fn compile_assert(schema: &Schema, id: &str, assert: &KstAssert) -> TokenStream 
     };
     let expected_src = text(expected);
     let label = format!("{actual_src} == {expected_src}");
-    // Kaitai spells enum values from the schema's root (`bits_enum::animal::cat`).
-    let expected_src = expected_src.replace(&format!("{id}::"), "");
     let parsed = expr::parse(&actual_src)
         .and_then(|actual| Ok((actual, expr::parse(&expected_src)?)))
         .map_err(|e| format!("does not parse: {e}"));

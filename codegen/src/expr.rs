@@ -20,9 +20,9 @@ pub enum Expr {
     Str(String),
     /// A name: a field, parameter, instance, or one of `_root`, `_parent`, `_io`, `_index`, `_`.
     Name(String),
-    /// `enum_name::variant`.
+    /// `enum_name::variant`, the enum possibly reached through types (`a::b::enum::variant`).
     EnumLit {
-        /// The enum.
+        /// The enum, as written (`animal` or `container::animal`).
         enum_name: String,
         /// The variant.
         variant: String,
@@ -485,17 +485,22 @@ impl ExprParser {
             Token::Ident(w) if w == "true" => Ok(Expr::Bool(true)),
             Token::Ident(w) if w == "false" => Ok(Expr::Bool(false)),
             Token::Ident(name) => {
-                if self.eat_punct("::") {
-                    let Some(Token::Ident(variant)) = self.peek().cloned() else {
-                        return self.error("expected an enum value after `::`");
+                // `enum::value`, or with the types that hold the enum: `a::b::enum::value`.
+                let mut path = vec![name];
+                while self.eat_punct("::") {
+                    let Some(Token::Ident(segment)) = self.peek().cloned() else {
+                        return self.error("expected a name after `::`");
                     };
                     self.pos += 1;
-                    Ok(Expr::EnumLit {
-                        enum_name: name,
+                    path.push(segment);
+                }
+                match path.pop() {
+                    Some(name) if path.is_empty() => Ok(Expr::Name(name)),
+                    Some(variant) => Ok(Expr::EnumLit {
+                        enum_name: path.join("::"),
                         variant,
-                    })
-                } else {
-                    Ok(Expr::Name(name))
+                    }),
+                    None => self.error("expected a value"),
                 }
             }
             Token::Punct("(") => {

@@ -127,12 +127,12 @@ pub struct TypeSpec {
     /// Value instances.
     #[serde(default)]
     pub instances: BTreeMap<String, AttrSpec>,
-    /// Nested types are not supported: every type lives at the top level of `types`.
+    /// Types nested in this one.
     #[serde(default)]
-    pub types: Option<Value>,
-    /// Nested enums likewise.
+    pub types: BTreeMap<String, TypeSpec>,
+    /// Enums declared in this type.
     #[serde(default)]
-    pub enums: Option<Value>,
+    pub enums: BTreeMap<String, serde_yaml::Mapping>,
     /// Any other key.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,

@@ -28,33 +28,7 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
         ));
     }
 
-    let enums = lower_enums(&file.enums, &root.key("enums"))?;
-    let mut types = vec![TypeDef {
-        id: file.meta.id.clone(),
-        doc: root_doc(file),
-        params: Vec::new(),
-        fields: Vec::new(),
-        instances: Vec::new(),
-        at: root.clone(),
-    }];
-    for (id, spec) in &file.types {
-        let at = root.key("types").key(id);
-        check_identifier(id, &at)?;
-        if *id == file.meta.id {
-            return Err(Located::new(
-                &at,
-                format!("type `{id}` has the same name as the schema (`meta/id`)"),
-            ));
-        }
-        types.push(TypeDef {
-            id: id.clone(),
-            doc: doc_with_refs(spec.doc.as_deref(), spec.doc_ref.as_ref()),
-            params: Vec::new(),
-            fields: Vec::new(),
-            instances: Vec::new(),
-            at,
-        });
-    }
+    let (types, specs, enums) = declare(file)?;
     let mut schema = Schema {
         id: file.meta.id.clone(),
         title: file.meta.title.clone(),
@@ -68,13 +42,16 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
     if let Some(encoding) = &file.meta.encoding {
         check_encoding(encoding, &root.key("meta").key("encoding"))?;
     }
-    let ctx = Context {
-        big_endian: file.meta.endian.as_deref() == Some("be"),
-    };
+    let big_endian = file.meta.endian.as_deref() == Some("be");
     // Parameters first: a field may use any type, declared before or after it, and its
     // argument count is checked against that type's parameters.
-    for index in 0..schema.types.len() {
-        let (params, at) = spec_parts(file, &schema.types[index], index);
+    for (index, spec) in specs.iter().enumerate() {
+        let ctx = Context {
+            big_endian,
+            owner: index,
+        };
+        let at = schema.types[index].at.clone();
+        let params = spec.map_or(file.params.as_slice(), |spec| &spec.params);
         let params = params
             .iter()
             .enumerate()
@@ -82,21 +59,24 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
             .collect::<Result<_, _>>()?;
         schema.types[index].params = params;
     }
-    for index in 0..schema.types.len() {
+    for (index, spec) in specs.iter().enumerate() {
+        let ctx = Context {
+            big_endian,
+            owner: index,
+        };
         let at = schema.types[index].at.clone();
-        let (seq, instances) = if index == 0 {
-            (&file.seq, &file.instances)
-        } else {
-            let spec = &file.types[&schema.types[index].id];
-            reject_nested(spec, &at)?;
-            if spec.other.contains_key("-layout") {
-                return Err(Located::new(
-                    &at.key("-layout"),
-                    "`-layout` belongs to the root type, which keeps the bytes no block claims",
-                ));
+        let (seq, instances) = match spec {
+            None => (&file.seq, &file.instances),
+            Some(spec) => {
+                if spec.other.contains_key("-layout") {
+                    return Err(Located::new(
+                        &at.key("-layout"),
+                        "`-layout` belongs to the root type, which keeps the bytes no block claims",
+                    ));
+                }
+                check_leftover_keys(&spec.other, KeyPlace::Type, &at)?;
+                (&spec.seq, &spec.instances)
             }
-            check_leftover_keys(&spec.other, KeyPlace::Type, &at)?;
-            (&spec.seq, &spec.instances)
         };
         let mut fields = seq
             .iter()
@@ -127,17 +107,95 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
     Ok(schema)
 }
 
-/// The parameter list and location of a type's spec (the root's live at the top of the file).
-fn spec_parts<'a>(
-    file: &'a KsyFile,
-    def: &TypeDef,
-    index: usize,
-) -> (&'a [ksy::ParamSpec], YamlPath) {
-    if index == 0 {
-        (&file.params, def.at.clone())
-    } else {
-        (&file.types[&def.id].params, def.at.clone())
+/// Every type, nested ones included (depth first, the root first), with its spec (none for
+/// the root, whose keys are the file's), and every enum with the type it belongs to.
+type Declared<'f> = (Vec<TypeDef>, Vec<Option<&'f TypeSpec>>, Vec<EnumDef>);
+
+fn declare(file: &KsyFile) -> Result<Declared<'_>, Located> {
+    let root = YamlPath::root();
+    let mut declared: Declared = (
+        vec![TypeDef {
+            id: file.meta.id.clone(),
+            parent: None,
+            rust_name: file.meta.id.clone(),
+            doc: root_doc(file),
+            params: Vec::new(),
+            fields: Vec::new(),
+            instances: Vec::new(),
+            at: root.clone(),
+        }],
+        vec![None],
+        lower_enums(&file.enums, 0, None, &root.key("enums"))?,
+    );
+    declare_nested(&file.types, 0, &mut declared)?;
+    check_rust_names(&declared)?;
+    Ok(declared)
+}
+
+/// Declares the types nested in `parent`, and theirs.
+fn declare_nested<'f>(
+    children: &'f BTreeMap<String, TypeSpec>,
+    parent: usize,
+    declared: &mut Declared<'f>,
+) -> Result<(), Located> {
+    for (id, spec) in children {
+        let (types, specs, enums) = &mut *declared;
+        let at = types[parent].at.key("types").key(id);
+        check_identifier(id, &at)?;
+        if parent == 0 && *id == types[0].id {
+            return Err(Located::new(
+                &at,
+                format!("type `{id}` has the same name as the schema (`meta/id`)"),
+            ));
+        }
+        // Top-level types keep their own name; deeper ones are prefixed by their parents'.
+        let rust_name = match parent {
+            0 => id.clone(),
+            _ => format!("{}_{id}", types[parent].rust_name),
+        };
+        let index = types.len();
+        enums.extend(lower_enums(
+            &spec.enums,
+            index,
+            Some(&rust_name),
+            &at.key("enums"),
+        )?);
+        types.push(TypeDef {
+            id: id.clone(),
+            parent: Some(parent),
+            rust_name,
+            doc: doc_with_refs(spec.doc.as_deref(), spec.doc_ref.as_ref()),
+            params: Vec::new(),
+            fields: Vec::new(),
+            instances: Vec::new(),
+            at,
+        });
+        specs.push(Some(spec));
+        declare_nested(&spec.types, index, declared)?;
     }
+    Ok(())
+}
+
+/// Types and enums become Rust items named in CamelCase: two that convert to the same name
+/// (`a_b` nested in the root and `b` nested in `a`) are refused where the second is declared.
+fn check_rust_names((types, _, enums): &Declared) -> Result<(), Located> {
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    let items = types
+        .iter()
+        .map(|t| (&t.rust_name, &t.at))
+        .chain(enums.iter().map(|e| (&e.rust_name, &e.at)));
+    for (name, at) in items {
+        let rust = crate::emit::names::type_ident(name).to_string();
+        if let Some(other) = seen.insert(rust.clone(), at.to_string()) {
+            return Err(Located::new(
+                at,
+                format!(
+                    "this name becomes the Rust item `{rust}`, as does the one at {other}: rename one"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The root type's documentation: its `doc` and `doc-ref`, then what `meta` says about the
@@ -173,22 +231,6 @@ fn root_doc(file: &KsyFile) -> Option<String> {
         (None, false) => Some(lines.join("\n")),
         (Some(doc), false) => Some(format!("{}\n\n{}", doc.trim_end(), lines.join("\n"))),
     }
-}
-
-fn reject_nested(spec: &TypeSpec, at: &YamlPath) -> Result<(), Located> {
-    if spec.types.is_some() {
-        return Err(Located::new(
-            &at.key("types"),
-            "nested `types` are not supported: declare every type at the top level of `types`",
-        ));
-    }
-    if spec.enums.is_some() {
-        return Err(Located::new(
-            &at.key("enums"),
-            "nested `enums` are not supported: declare every enum at the top level of `enums`",
-        ));
-    }
-    Ok(())
 }
 
 /// Strings keep their bytes and show them as UTF-8 (of which ASCII is a part); any other
@@ -233,8 +275,12 @@ fn check_unique_ids(fields: &[Field], at: &YamlPath) -> Result<(), Located> {
     Ok(())
 }
 
+/// The enums declared in type `owner`; their Rust names are prefixed by `prefix` (the owner's
+/// name) below the top level.
 fn lower_enums(
     enums: &BTreeMap<String, serde_yaml::Mapping>,
+    owner: usize,
+    prefix: Option<&str>,
     at: &YamlPath,
 ) -> Result<Vec<EnumDef>, Located> {
     let mut out = Vec::new();
@@ -274,7 +320,10 @@ fn lower_enums(
         variants.sort_by_key(|v| v.value);
         out.push(EnumDef {
             id: id.clone(),
+            owner,
+            rust_name: prefix.map_or_else(|| id.clone(), |p| format!("{p}_{id}")),
             variants,
+            at,
         });
     }
     Ok(out)
@@ -410,6 +459,8 @@ fn lower_instance(
 
 struct Context {
     big_endian: bool,
+    /// The type whose attributes are lowered: names of types and enums resolve from there.
+    owner: usize,
 }
 
 /// A built-in type name, decoded.
@@ -749,7 +800,7 @@ impl Context {
                             "`enum` applies to integer types only",
                         ));
                     };
-                    let enum_idx = schema.enum_index(enum_name).ok_or_else(|| {
+                    let enum_idx = schema.resolve_enum(self.owner, enum_name).ok_or_else(|| {
                         Located::new(&at.key("enum"), format!("unknown enum `{enum_name}`"))
                     })?;
                     return Ok(FieldType::Enum { enum_idx, raw });
@@ -796,7 +847,7 @@ impl Context {
             }
             None => {
                 let (type_name, args) = split_type_args(name, &type_at)?;
-                let ty = schema.type_index(type_name).ok_or_else(|| {
+                let ty = schema.resolve_type(self.owner, type_name).ok_or_else(|| {
                     Located::new(
                         &type_at,
                         format!(

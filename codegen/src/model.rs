@@ -65,8 +65,13 @@ pub struct LayoutStep {
 /// A user type (a struct in the generated code).
 #[derive(Debug, Clone)]
 pub struct TypeDef {
-    /// The schema name (snake_case; the root's is `meta/id`).
+    /// The schema name (snake_case; the root's is `meta/id`), unique among its siblings.
     pub id: String,
+    /// The type it is declared in (`None` for the root; the root for top-level `types`).
+    pub parent: Option<usize>,
+    /// The name of its Rust items, unique in the schema: the id, prefixed by the names of the
+    /// types it is nested in below the top level (`outer_inner`).
+    pub rust_name: String,
     /// Documentation.
     pub doc: Option<String>,
     /// Parameters the user of the type passes in.
@@ -333,8 +338,14 @@ pub enum Repeat {
 /// An enum.
 #[derive(Debug, Clone)]
 pub struct EnumDef {
-    /// Name (snake_case).
+    /// Name (snake_case), unique in its type.
     pub id: String,
+    /// The type it is declared in (the root for top-level `enums`).
+    pub owner: usize,
+    /// The name of its Rust enum, unique in the schema (`outer_animal` for an enum of `outer`).
+    pub rust_name: String,
+    /// Where it is declared.
+    pub at: YamlPath,
     /// Variants in value order.
     pub variants: Vec<EnumVariant>,
 }
@@ -382,14 +393,43 @@ impl Schema {
             })
     }
 
-    /// The type with schema name `id`.
-    pub fn type_index(&self, id: &str) -> Option<usize> {
-        self.types.iter().position(|t| t.id == id)
+    /// The type a name means inside type `from`, as Kaitai resolves it: the first segment is
+    /// looked up among the types nested in `from`, then in its parent, and so on up to the
+    /// root (which is also found by its own name); further segments (`a::b`) descend.
+    pub fn resolve_type(&self, from: usize, path: &str) -> Option<usize> {
+        let mut segments = path.split("::");
+        let first = segments.next()?;
+        let found = self
+            .enclosing(from)
+            .find_map(|scope| self.nested_type(scope, first))
+            .or_else(|| (self.types.first()?.id == first).then_some(0))?;
+        segments.try_fold(found, |ty, segment| self.nested_type(ty, segment))
     }
 
-    /// The enum with schema name `id`.
-    pub fn enum_index(&self, id: &str) -> Option<usize> {
-        self.enums.iter().position(|e| e.id == id)
+    /// The enum a name means inside type `from`: `animal` is looked up in `from` and the types
+    /// around it, `a::b::animal` in the type `a::b` resolves to.
+    pub fn resolve_enum(&self, from: usize, path: &str) -> Option<usize> {
+        let owned_by = |owner: usize, id: &str| {
+            self.enums
+                .iter()
+                .position(|e| e.owner == owner && e.id == id)
+        };
+        match path.rsplit_once("::") {
+            Some((types, id)) => owned_by(self.resolve_type(from, types)?, id),
+            None => self.enclosing(from).find_map(|scope| owned_by(scope, path)),
+        }
+    }
+
+    /// `ty`, then the types it is nested in, out to the root.
+    fn enclosing(&self, ty: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(ty), |&t| self.types.get(t).and_then(|d| d.parent))
+    }
+
+    /// The type called `id` declared directly in `parent`.
+    fn nested_type(&self, parent: usize, id: &str) -> Option<usize> {
+        self.types
+            .iter()
+            .position(|t| t.parent == Some(parent) && t.id == id)
     }
 
     /// Bytes a value of `ty` always takes, when it also decodes without failing: such values

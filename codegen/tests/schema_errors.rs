@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use skelcodec_codegen::model::FieldType;
 use skelcodec_codegen::parse_schema;
 
 fn error(source: &str) -> String {
@@ -288,4 +289,39 @@ fn writer_expressions_that_need_the_input_stream_are_refused_not_panicked_on() {
         message.contains("an argument computed from `_io` cannot be written back yet"),
         "{message}"
     );
+}
+
+#[test]
+fn nested_types_and_enums_resolve_as_kaitai_scopes_them() {
+    let source = "meta:\n  id: outer\n  endian: le\nenums:\n  kind:\n    1: one\nseq:\n  - id: a\n    type: box\n  - id: b\n    type: other\ntypes:\n  box:\n    seq:\n      - id: k\n        type: u1\n        enum: kind\n    enums:\n      kind:\n        2: two\n  other:\n    seq:\n      - id: inner\n        type: box\n      - id: k\n        type: u1\n        enum: kind\n    types:\n      box:\n        seq:\n          - id: x\n            type: u1\n";
+    let schema = parse_schema(source, Path::new("outer.ksy")).expect("accepted");
+    let types: Vec<&str> = schema.types.iter().map(|t| t.rust_name.as_str()).collect();
+    assert_eq!(types, ["outer", "box", "other", "other_box"]);
+    let enums: Vec<&str> = schema.enums.iter().map(|e| e.rust_name.as_str()).collect();
+    assert_eq!(enums, ["kind", "box_kind"]);
+    let enum_of = |ty: usize, field: usize| match schema.types[ty].fields[field].ty {
+        FieldType::Enum { enum_idx, .. } => schema.enums[enum_idx].rust_name.as_str(),
+        _ => panic!("an enum field"),
+    };
+    // The nearest declaration wins: `box`'s own `kind`, the root's `kind` from `other`…
+    assert_eq!((enum_of(1, 0), enum_of(2, 1)), ("box_kind", "kind"));
+    // …and `box` inside `other` is `other`'s own nested `box`.
+    let FieldType::User { ty, .. } = schema.types[2].fields[0].ty else {
+        panic!("a user type")
+    };
+    assert_eq!(schema.types[ty].rust_name, "other_box");
+    // So `box::kind` from `other` names an enum that `other_box` does not have.
+    let message = error(&source.replace(
+        "      - id: k\n        type: u1\n        enum: kind\n    types:",
+        "      - id: k\n        type: u1\n        enum: box::kind\n    types:",
+    ));
+    assert!(message.contains("unknown enum `box::kind`"), "{message}");
+}
+
+#[test]
+fn names_that_collide_in_rust_are_refused() {
+    let message = error(
+        "meta:\n  id: broken\ntypes:\n  a_b:\n    seq: []\n  a:\n    types:\n      b:\n        seq: []\n",
+    );
+    assert!(message.contains("becomes the Rust item `AB`"), "{message}");
 }

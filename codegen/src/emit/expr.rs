@@ -7,7 +7,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::names::{field_ident, type_ident};
+use super::names::{enum_ident, field_ident, type_ident};
 use super::sizes::field_len;
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::*;
@@ -204,14 +204,14 @@ impl<'s> Scope<'s> {
     }
 
     fn enum_literal(&self, enum_name: &str, variant: &str) -> Compiled {
-        let Some(idx) = self.schema.enum_index(enum_name) else {
+        let Some(idx) = self.schema.resolve_enum(self.ty, enum_name) else {
             return invalid(format!("unknown enum `{enum_name}`"));
         };
         let def = &self.schema.enums[idx];
         if !def.variants.iter().any(|v| v.id == variant) {
             return invalid(format!("enum `{enum_name}` has no value `{variant}`"));
         }
-        let e = type_ident(enum_name);
+        let e = enum_ident(def);
         let v = type_ident(variant);
         Ok((quote!(#e::#v), Ty::Enum(idx)))
     }

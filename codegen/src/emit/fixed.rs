@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::names::{field_ident, type_ident};
+use super::names::{field_ident, struct_ident};
 use super::scalar;
 use crate::model::{FieldType, Schema, Size};
 
@@ -32,7 +32,7 @@ pub fn decode_at(schema: &Schema, ty: &FieldType, offset: usize) -> TokenStream 
             ..
         } => quote!(rt::FixedStr::from_raw(rt::fields::bytes_at(b, #offset))),
         FieldType::User { ty, .. } => {
-            let name = type_ident(&schema.types[*ty].id);
+            let name = struct_ident(&schema.types[*ty]);
             quote!(#name::decode(&rt::fields::bytes_at(b, #offset)))
         }
         FieldType::Array { elem, len } => {

@@ -16,7 +16,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use self::expr::{Mode, Scope, Ty};
-use self::names::{field_ident, type_ident};
+use self::names::{field_ident, struct_ident};
 use crate::model::{FieldType, InstanceKind, Repeat, Schema};
 
 /// All items generated for a schema: to be placed in a module of their own.
@@ -37,7 +37,7 @@ pub fn schema_items(schema: &Schema) -> TokenStream {
 
 fn type_items(schema: &Schema, ty: usize, needs_derived: &[bool]) -> TokenStream {
     let def = &schema.types[ty];
-    let name = type_ident(&def.id);
+    let name = struct_ident(def);
     let definition = types::struct_def(schema, ty);
     let params = read::param_list(def);
     let allow_unused = if def.params.is_empty() {
@@ -214,7 +214,7 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
     else {
         return quote!();
     };
-    let name = type_ident(&root.id);
+    let name = struct_ident(root);
     let params = read::param_list(root);
     let args: Vec<_> = root.params.iter().map(|p| field_ident(&p.id)).collect();
     // Work beyond one pass over the file is budgeted: values read by position may copy about

@@ -21,6 +21,16 @@ pub fn type_ident(snake: &str) -> Ident {
     Ident::new(&pascal(snake), Span::call_site())
 }
 
+/// The Rust name of a user type's struct.
+pub fn struct_ident(def: &crate::model::TypeDef) -> Ident {
+    type_ident(&def.rust_name)
+}
+
+/// The Rust name of an enum.
+pub fn enum_ident(def: &crate::model::EnumDef) -> Ident {
+    type_ident(&def.rust_name)
+}
+
 /// A field, parameter or method identifier; Rust keywords become raw identifiers.
 pub fn field_ident(snake: &str) -> Ident {
     const KEYWORDS: [&str; 38] = [

@@ -5,7 +5,7 @@ use quote::quote;
 
 use super::expr::{Mode, Scope, Ty, expect_valid};
 use super::fixed::decode_at;
-use super::names::{field_ident, type_ident};
+use super::names::{enum_ident, field_ident, struct_ident};
 use super::scalar;
 use super::types::{Variant, switch_enum_ident, switch_variants, variant_for};
 use crate::expr::Expr;
@@ -195,7 +195,7 @@ fn read_repeated(schema: &Schema, ty: &FieldType, repeat: &Repeat, scope: &Scope
 fn bulk_decoder(schema: &Schema, ty: &FieldType) -> TokenStream {
     match ty {
         FieldType::User { ty, .. } => {
-            let name = type_ident(&schema.types[*ty].id);
+            let name = struct_ident(&schema.types[*ty]);
             quote!(#name::decode)
         }
         FieldType::Number(s) => {
@@ -219,7 +219,7 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
             quote!(r.array().map(|b| #value))
         }
         FieldType::Enum { enum_idx, raw } => {
-            let name = type_ident(&schema.enums[*enum_idx].id);
+            let name = enum_ident(&schema.enums[*enum_idx]);
             let value = scalar::decode(Scalar::Int(*raw), quote!(b));
             quote!(r.array().map(|b| #name::from_raw(#value as i64)))
         }
@@ -253,7 +253,7 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
             quote!(rt::arith::fit::<#int>(#value, r))
         }
         FieldType::User { ty, args } => {
-            let name = type_ident(&schema.types[*ty].id);
+            let name = struct_ident(&schema.types[*ty]);
             let args = scope.arguments(*ty, args);
             quote!(#name::read_from(r #(, #args)*))
         }

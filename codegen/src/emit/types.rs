@@ -3,7 +3,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::names::{field_ident, type_ident};
+use super::names::{enum_ident, field_ident, struct_ident, type_ident};
 use super::scalar;
 use crate::model::*;
 
@@ -27,7 +27,7 @@ pub fn element_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType
         FieldType::Remembered { ty, .. } => scalar::int_type(*ty),
         FieldType::Vlq => quote!(u32),
         FieldType::Enum { enum_idx, .. } => {
-            let name = type_ident(&schema.enums[*enum_idx].id);
+            let name = enum_ident(&schema.enums[*enum_idx]);
             quote!(#name)
         }
         FieldType::Quat(s) => {
@@ -49,7 +49,7 @@ pub fn element_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType
         FieldType::Str { .. } => quote!(rt::Text),
         FieldType::Bytes { .. } | FieldType::Contents(_) => quote!(rt::RawBytes),
         FieldType::User { ty, .. } => {
-            let name = type_ident(&schema.types[*ty].id);
+            let name = struct_ident(&schema.types[*ty]);
             quote!(#name)
         }
         FieldType::Switch(_) => {
@@ -80,7 +80,7 @@ pub fn field_type(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
 
 /// `KeySectionFrames` for field `frames` of type `key_section`.
 pub fn switch_enum_ident(schema: &Schema, owner: usize, field: &Field) -> Ident {
-    type_ident(&format!("{}_{}", schema.types[owner].id, field.id))
+    type_ident(&format!("{}_{}", schema.types[owner].rust_name, field.id))
 }
 
 /// One variant of a switch enum.
@@ -142,7 +142,7 @@ fn variant_name(schema: &Schema, ty: &FieldType, index: usize) -> String {
 /// The struct definition of a user type.
 pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
     let def = &schema.types[ty];
-    let name = type_ident(&def.id);
+    let name = struct_ident(def);
     let doc = docs(
         Some(def.doc.as_deref().unwrap_or(&format!("Type `{}`.", def.id))),
         &[],
@@ -216,7 +216,7 @@ pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch)
 
 /// An enum of the schema, with a fallback for values it does not name.
 pub fn enum_def(def: &EnumDef) -> TokenStream {
-    let name = type_ident(&def.id);
+    let name = enum_ident(def);
     let variants = def.variants.iter().map(|v| {
         let ident = type_ident(&v.id);
         let id = &v.id;

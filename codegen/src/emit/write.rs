@@ -7,7 +7,7 @@ use quote::quote;
 
 use super::expr::{Mode, Scope, Ty, expect_valid};
 use super::fixed::encode_at;
-use super::names::{field_ident, type_ident};
+use super::names::{field_ident, struct_ident};
 use super::read::case_pattern;
 use super::scalar;
 use super::types::{Variant, switch_enum_ident, switch_variants, variant_for};
@@ -185,7 +185,7 @@ fn write_list_or_one(
     if let Some(size) = schema.fixed_size_of(ty) {
         let encode = match ty {
             FieldType::User { ty, .. } => {
-                let ident = type_ident(&schema.types[*ty].id);
+                let ident = struct_ident(&schema.types[*ty]);
                 quote!(#ident::encode)
             }
             FieldType::Number(s) => {
