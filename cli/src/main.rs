@@ -1,12 +1,14 @@
 //! `skelcodec`: decode game animation files to JSON or YAML, encode them back, and verify
-//! that decoding and re-encoding reproduces every byte.
+//! that decoding and re-encoding reproduces every byte; check schemas and show their code.
 //!
-//! Exit status: 0 success; 1 a file does not round-trip byte for byte (`roundtrip`) or has a
-//! derived field that disagrees with its content (`check`); 2 a usage, decode or encode error.
+//! Exit status: 0 success; 1 a file does not round-trip byte for byte (`roundtrip`), has a
+//! derived field that disagrees with its content (`check`), or a schema is rejected (`schema
+//! check`, `schema expand`); 2 a usage, decode or encode error.
 
 mod commands;
 mod error;
 mod io;
+mod schema;
 mod select;
 
 use std::path::PathBuf;
@@ -23,7 +25,7 @@ use crate::error::CliError;
     name = "skelcodec",
     version,
     about,
-    after_help = "Exit status:\n  0  success\n  1  roundtrip: a file is not byte-exact; check: a derived field disagrees with the content\n  2  a usage, decode or encode error (nothing is written)\n\nCommands that write refuse an output that is one of their inputs unless --force."
+    after_help = "Exit status:\n  0  success\n  1  roundtrip: a file is not byte-exact; check: a derived field disagrees with the content;\n     schema check/expand: a schema is rejected (its file:line:col and why)\n  2  a usage, decode or encode error (nothing is written)\n\nCommands that write refuse an output that is one of their inputs unless --force."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -128,6 +130,28 @@ enum Command {
     },
     /// List the known formats and their file extensions
     Formats,
+    /// Check schemas (.ksy) or print the code generated for one
+    Schema {
+        #[command(subcommand)]
+        command: SchemaCommand,
+    },
+}
+
+/// `skelcodec schema …`.
+#[derive(Debug, Subcommand)]
+enum SchemaCommand {
+    /// Print `ok FILE` for each schema the compiler accepts, the located error otherwise
+    /// (exit 1 if any is rejected)
+    Check {
+        /// The schemas
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print the Rust code generated for a schema (what `codec!` expands to)
+    Expand {
+        /// The schema
+        file: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -206,5 +230,11 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             commands::convert(&file, &to, &output)
         }
         Command::Formats => commands::list_formats(),
+        Command::Schema {
+            command: SchemaCommand::Check { files },
+        } => schema::check(&files),
+        Command::Schema {
+            command: SchemaCommand::Expand { file },
+        } => schema::expand(&file),
     }
 }

@@ -687,3 +687,50 @@ fn a_grown_animation_set_is_refused_as_is_and_laid_out_by_encode_normalize() {
     assert_eq!(set["stale"], "deadbeef");
     assert_eq!(set["mode_animation_keys"].as_array().unwrap().len(), 6);
 }
+
+#[test]
+fn schema_check_accepts_the_project_schemas_and_locates_a_mistake() {
+    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    let ifp = schemas.join("ifp.ksy");
+    let output = skelcodec(&[&"schema", &"check", &ifp, &schemas.join("dff.ksy")]);
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output).lines().count(), 2);
+    assert!(stdout(&output).starts_with("ok "), "{}", stdout(&output));
+
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.ksy");
+    std::fs::write(
+        &broken,
+        "meta:\n  id: broken\n  endian: le\nseq:\n  - id: data\n    size: 4\n    process: zlib\n",
+    )
+    .unwrap();
+    let output = skelcodec(&[&"schema", &"check", &ifp, &broken]);
+    assert_exit(&output, 1);
+    assert_eq!(
+        stdout(&output).lines().count(),
+        1,
+        "the good one is still ok"
+    );
+    assert!(
+        stderr(&output).contains("broken.ksy:7:5: `process` (Kaitai) is not implemented yet"),
+        "{}",
+        stderr(&output)
+    );
+    // Not YAML at all: still a located error, never a crash.
+    std::fs::write(&broken, "meta: [\n").unwrap();
+    assert_exit(&skelcodec(&[&"schema", &"check", &broken]), 1);
+}
+
+#[test]
+fn schema_expand_prints_the_generated_code() {
+    let gsa = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/gsa.ksy");
+    let output = skelcodec(&[&"schema", &"expand", &gsa]);
+    assert_exit(&output, 0);
+    let code = stdout(&output);
+    assert!(
+        code.contains("pub struct Gsa"),
+        "{}",
+        &code[..200.min(code.len())]
+    );
+    assert!(code.contains("impl rt::Codec for Gsa"));
+}

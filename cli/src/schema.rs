@@ -1,0 +1,65 @@
+//! `skelcodec schema`: the compiler's face for people who write schemas. `check` reports
+//! whether each schema would compile, with the located error otherwise; `expand` prints the
+//! Rust code the `codec!` macro would generate.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::commands::EXIT_DIFFERENCE;
+use crate::error::CliError;
+
+/// Prints `ok FILE` for every schema the compiler accepts and its located error for every
+/// other; exits 1 when any is rejected.
+pub fn check(files: &[PathBuf]) -> Result<ExitCode, CliError> {
+    let mut out = std::io::stdout().lock();
+    let mut rejected = 0;
+    for file in files {
+        match compile(file) {
+            Ok(_) => writeln!(out, "ok {}", file.display()).map_err(CliError::Stdout)?,
+            Err(message) => {
+                rejected += 1;
+                eprintln!("{message}");
+            }
+        }
+    }
+    Ok(if rejected == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_DIFFERENCE)
+    })
+}
+
+/// Prints the code generated for a schema; a rejected schema is a located error (exit 1).
+pub fn expand(file: &Path) -> Result<ExitCode, CliError> {
+    match compile(file) {
+        Ok(source) => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(source.as_bytes()).map_err(CliError::Stdout)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(message) => {
+            eprintln!("{message}");
+            Ok(ExitCode::from(EXIT_DIFFERENCE))
+        }
+    }
+}
+
+/// The formatted generated code, or the message saying why there is none. The generator is
+/// meant never to fail on a schema the checker accepts; should it, the failure is reported as
+/// a bug in skelcodec rather than a crash.
+fn compile(file: &Path) -> Result<String, String> {
+    let schema = skelcodec_codegen::load_schema(file).map_err(|e| e.to_string())?;
+    let generated = std::panic::catch_unwind(|| skelcodec_codegen::generate_source(&schema));
+    match generated {
+        Ok(Ok(source)) => Ok(source),
+        Ok(Err(e)) => Err(format!(
+            "{}: skelcodec bug: the generated code does not parse: {e}",
+            file.display()
+        )),
+        Err(_) => Err(format!(
+            "{}: skelcodec bug: the generator failed on a schema it accepted; please report it",
+            file.display()
+        )),
+    }
+}
