@@ -15,7 +15,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use skelcodec_codegen::emit::expr::{Mode, Scope, Ty};
 use skelcodec_codegen::expr::{self, BinOp, Expr};
-use skelcodec_codegen::{Schema, generate, load_schema};
+use skelcodec_codegen::{Schema, generate, load_schema_with};
 
 /// A `.kst` spec as written.
 #[derive(serde::Deserialize)]
@@ -59,6 +59,8 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|| manifest.join("../../shared/kaitai-tests"));
     let uncompilable = known_uncompilable(&manifest.join("uncompilable.txt"));
+    // Absolute imports of the suite (`/for_abs_imports/…`) live here, as in Kaitai's own runs.
+    let import_paths = [suite.join("formats/ks_path")];
     // Generator panics are caught and reported per spec; their messages would only be noise.
     std::panic::set_hook(Box::new(|_| {}));
     let mut specs = String::new();
@@ -73,7 +75,7 @@ fn main() {
         };
         let schema_path = suite.join("formats").join(format!("{}.ksy", kst.id));
         println!("cargo:rerun-if-changed={}", schema_path.display());
-        let status = match load_schema(&schema_path) {
+        let status = match load_schema_with(&schema_path, &import_paths) {
             Err(e) => format!("Status::Rejected({:?})", e.to_string()),
             Ok(_) if uncompilable.contains_key(&kst.id) => format!(
                 "Status::Rejected({:?})",
@@ -83,6 +85,9 @@ fn main() {
                 "Status::Rejected(\"the root type has parameters\")".to_owned()
             }
             Ok(schema) => {
+                for imported in &schema.imported {
+                    println!("cargo:rerun-if-changed={}", imported.display());
+                }
                 let module = format!("spec_{}", kst.id);
                 // A generator bug must not stop the suite: it is reported as this spec's error.
                 let generated = std::panic::catch_unwind(|| spec_module(&schema, &kst));

@@ -146,11 +146,17 @@ enum SchemaCommand {
         /// The schemas
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// A directory where absolute imports (`/common/vlq`) are looked up (repeatable)
+        #[arg(short = 'I', long = "import-path", value_name = "DIR")]
+        import_paths: Vec<PathBuf>,
     },
     /// Print the Rust code generated for a schema (what `codec!` expands to)
     Expand {
         /// The schema
         file: PathBuf,
+        /// A directory where absolute imports are looked up (repeatable)
+        #[arg(short = 'I', long = "import-path", value_name = "DIR")]
+        import_paths: Vec<PathBuf>,
     },
 }
 
@@ -231,10 +237,14 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
         }
         Command::Formats => commands::list_formats(),
         Command::Schema {
-            command: SchemaCommand::Check { files },
-        } => schema::check(&files),
+            command:
+                SchemaCommand::Check {
+                    files,
+                    import_paths,
+                },
+        } => schema::check(&files, &import_paths),
         Command::Schema {
-            command: SchemaCommand::Expand { file },
-        } => schema::expand(&file),
+            command: SchemaCommand::Expand { file, import_paths },
+        } => schema::expand(&file, &import_paths),
     }
 }

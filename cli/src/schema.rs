@@ -11,11 +11,11 @@ use crate::error::CliError;
 
 /// Prints `ok FILE` for every schema the compiler accepts and its located error for every
 /// other; exits 1 when any is rejected.
-pub fn check(files: &[PathBuf]) -> Result<ExitCode, CliError> {
+pub fn check(files: &[PathBuf], import_paths: &[PathBuf]) -> Result<ExitCode, CliError> {
     let mut out = std::io::stdout().lock();
     let mut rejected = 0;
     for file in files {
-        match compile(file) {
+        match compile(file, import_paths) {
             Ok(_) => writeln!(out, "ok {}", file.display()).map_err(CliError::Stdout)?,
             Err(message) => {
                 rejected += 1;
@@ -31,8 +31,8 @@ pub fn check(files: &[PathBuf]) -> Result<ExitCode, CliError> {
 }
 
 /// Prints the code generated for a schema; a rejected schema is a located error (exit 1).
-pub fn expand(file: &Path) -> Result<ExitCode, CliError> {
-    match compile(file) {
+pub fn expand(file: &Path, import_paths: &[PathBuf]) -> Result<ExitCode, CliError> {
+    match compile(file, import_paths) {
         Ok(source) => {
             let mut out = std::io::stdout().lock();
             out.write_all(source.as_bytes()).map_err(CliError::Stdout)?;
@@ -48,8 +48,9 @@ pub fn expand(file: &Path) -> Result<ExitCode, CliError> {
 /// The formatted generated code, or the message saying why there is none. The generator is
 /// meant never to fail on a schema the checker accepts; should it, the failure is reported as
 /// a bug in skelcodec rather than a crash.
-fn compile(file: &Path) -> Result<String, String> {
-    let schema = skelcodec_codegen::load_schema(file).map_err(|e| e.to_string())?;
+fn compile(file: &Path, import_paths: &[PathBuf]) -> Result<String, String> {
+    let schema =
+        skelcodec_codegen::load_schema_with(file, import_paths).map_err(|e| e.to_string())?;
     let generated = std::panic::catch_unwind(|| skelcodec_codegen::generate_source(&schema));
     match generated {
         Ok(Ok(source)) => Ok(source),

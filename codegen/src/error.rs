@@ -4,10 +4,14 @@
 use std::fmt;
 use std::path::PathBuf;
 
-/// Where a node sits in the YAML document, as the keys and indices leading to it
-/// (`types`, `animation`, `seq`, `2`, `type`).
+/// Where a node sits in a schema, as the keys and indices leading to it (`types`, `animation`,
+/// `seq`, `2`, `type`), and in which file: 0 is the schema compiled, the others the files it
+/// imports, in the order they were loaded.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct YamlPath(Vec<YamlKey>);
+pub struct YamlPath {
+    file: usize,
+    steps: Vec<YamlKey>,
+}
 
 /// One step of a [`YamlPath`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -19,44 +23,75 @@ pub enum YamlKey {
 }
 
 impl YamlPath {
-    /// The document root.
+    /// The root of the schema compiled.
     pub fn root() -> Self {
         Self::default()
     }
 
+    /// The root of loaded file `file` (0: the schema compiled).
+    pub fn root_of(file: usize) -> Self {
+        Self {
+            file,
+            steps: Vec::new(),
+        }
+    }
+
+    /// The file the path is in.
+    pub fn file(&self) -> usize {
+        self.file
+    }
+
     /// This path extended by a mapping key.
     pub fn key(&self, key: &str) -> Self {
-        let mut steps = self.0.clone();
-        steps.push(YamlKey::Key(key.to_owned()));
-        Self(steps)
+        self.with(YamlKey::Key(key.to_owned()))
     }
 
     /// This path extended by a sequence index.
     pub fn index(&self, index: usize) -> Self {
-        let mut steps = self.0.clone();
-        steps.push(YamlKey::Index(index));
-        Self(steps)
+        self.with(YamlKey::Index(index))
+    }
+
+    fn with(&self, step: YamlKey) -> Self {
+        let mut steps = self.steps.clone();
+        steps.push(step);
+        Self {
+            file: self.file,
+            steps,
+        }
     }
 
     /// The steps, outermost first.
     pub fn steps(&self) -> &[YamlKey] {
-        &self.0
+        &self.steps
     }
 
     /// The path without its last step (the root stays the root).
     pub fn parent(&self) -> Self {
-        let mut steps = self.0.clone();
+        let mut steps = self.steps.clone();
         steps.pop();
-        Self(steps)
+        Self {
+            file: self.file,
+            steps,
+        }
+    }
+
+    /// The same steps in file 0, where a file's own location index keeps them.
+    pub fn in_own_file(&self) -> Self {
+        Self::root_of(0).join(&self.steps)
+    }
+
+    fn join(mut self, steps: &[YamlKey]) -> Self {
+        self.steps.extend_from_slice(steps);
+        self
     }
 }
 
 impl fmt::Display for YamlPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() {
+        if self.steps.is_empty() {
             return f.write_str("(document)");
         }
-        for (i, step) in self.0.iter().enumerate() {
+        for (i, step) in self.steps.iter().enumerate() {
             match step {
                 YamlKey::Key(k) if i == 0 => write!(f, "{k}")?,
                 YamlKey::Key(k) => write!(f, ".{k}")?,

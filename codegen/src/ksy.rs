@@ -65,6 +65,10 @@ pub struct Meta {
     /// skelcodec extension: magic byte strings that identify the format (for detection).
     #[serde(default, rename = "-magic")]
     pub magic: Vec<Value>,
+    /// Schemas whose types this one uses: relative to this file (`common/header`), or found in
+    /// the import paths when absolute (`/common/vlq`). `.ksy` is implied.
+    #[serde(default)]
+    pub imports: Vec<String>,
     /// The application that uses the format (documentation).
     #[serde(default)]
     pub application: Option<Value>,

@@ -13,6 +13,7 @@
 pub mod emit;
 pub mod error;
 pub mod expr;
+pub mod imports;
 pub mod keys;
 pub mod ksy;
 pub mod layout;
@@ -21,41 +22,52 @@ pub mod lower;
 pub mod model;
 pub mod validate;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use proc_macro2::TokenStream;
 
 pub use crate::error::{SchemaError, YamlPath};
 pub use crate::model::Schema;
 
-/// Parses, lowers and validates schema text; `file` is used in error messages.
+/// Parses, lowers and validates schema text; `file` is used in error messages and as the
+/// place relative imports are found from.
 pub fn parse_schema(source: &str, file: &Path) -> Result<Schema, SchemaError> {
-    let document: ksy::KsyFile = serde_yaml::from_str(source).map_err(|e| SchemaError {
-        file: file.to_path_buf(),
-        line_col: e.location().map(|l| (l.line(), l.column())),
-        path: YamlPath::root(),
-        message: e.to_string(),
-    })?;
-    let locate = |e: error::Located| SchemaError {
-        file: file.to_path_buf(),
-        line_col: locate::LocationIndex::build(source).find(&e.path),
-        path: e.path,
-        message: e.message,
+    parse_schema_with(source, file, &[])
+}
+
+/// [`parse_schema`], with directories where absolute imports (`/common/vlq`) are looked up.
+pub fn parse_schema_with(
+    source: &str,
+    file: &Path,
+    import_paths: &[PathBuf],
+) -> Result<Schema, SchemaError> {
+    let sources = imports::load(source, file, import_paths)?;
+    let documents: Vec<&ksy::KsyFile> = sources.iter().map(|s| &s.document).collect();
+    // Each error names the file it is in.
+    let locate = |e: error::Located| {
+        let source = &sources[e.path.file().min(sources.len() - 1)];
+        imports::error_in(source, &e.path, e.message)
     };
-    let schema = lower::lower(&document).map_err(locate)?;
+    let mut schema = lower::lower(&documents).map_err(locate)?;
     validate::validate(&schema).map_err(locate)?;
+    schema.imported = sources.iter().skip(1).map(|s| s.path.clone()).collect();
     Ok(schema)
 }
 
 /// Reads and checks a schema file.
 pub fn load_schema(path: &Path) -> Result<Schema, SchemaError> {
+    load_schema_with(path, &[])
+}
+
+/// [`load_schema`], with directories where absolute imports are looked up.
+pub fn load_schema_with(path: &Path, import_paths: &[PathBuf]) -> Result<Schema, SchemaError> {
     let source = std::fs::read_to_string(path).map_err(|e| SchemaError {
         file: path.to_path_buf(),
         line_col: None,
         path: YamlPath::root(),
         message: format!("cannot read the schema: {e}"),
     })?;
-    parse_schema(&source, path)
+    parse_schema_with(&source, path, import_paths)
 }
 
 /// The Rust items of a schema's codec.

@@ -33,7 +33,7 @@ impl LocationIndex {
 
     /// The position of `path`, or of its nearest ancestor that has one.
     pub fn find(&self, path: &YamlPath) -> Option<(usize, usize)> {
-        let mut path = path.clone();
+        let mut path = path.in_own_file();
         loop {
             if let Some(&pos) = self.positions.get(&path) {
                 return Some(pos);

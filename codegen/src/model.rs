@@ -21,6 +21,9 @@ pub struct Schema {
     pub enums: Vec<EnumDef>,
     /// `-layout` of the root: how blocks read by position are laid out again.
     pub layout: Option<Layout>,
+    /// The files the schema imports, transitively (the generated code is rebuilt when they
+    /// change).
+    pub imported: Vec<std::path::PathBuf>,
 }
 
 /// `-layout`: the blocks read by position, laid out one after another after the root's

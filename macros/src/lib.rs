@@ -20,10 +20,12 @@ pub fn codec(input: TokenStream) -> TokenStream {
         Err(e) => return compile_error(&path, &e.to_string()),
     };
     let items = skelcodec_codegen::generate(&schema);
-    let tracked = full.to_string_lossy().into_owned();
+    let tracked = std::iter::once(&full)
+        .chain(&schema.imported)
+        .map(|file| file.to_string_lossy().into_owned());
     quote! {
-        // Makes cargo rebuild when the schema changes.
-        const _: &[u8] = include_bytes!(#tracked);
+        // Makes cargo rebuild when the schema or a schema it imports changes.
+        #(const _: &[u8] = include_bytes!(#tracked);)*
         #items
     }
     .into()

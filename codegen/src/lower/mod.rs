@@ -1,34 +1,30 @@
 //! Turns a deserialized `.ksy` document into the checked [`Schema`] model: resolves type and
 //! enum names, parses expressions, and applies the skelcodec extensions.
 
-use std::collections::BTreeMap;
+mod declare;
 
 use serde_yaml::Value;
 
+use self::declare::{Declared, declare};
 use crate::error::{Located, YamlPath};
 use crate::expr::{self, Expr};
 use crate::keys::{KeyPlace, check_leftover_keys, doc_with_refs};
-use crate::ksy::{self, AttrSpec, KsyFile, TypeSpec};
+use crate::ksy::{self, AttrSpec, KsyFile};
 use crate::model::*;
 
-/// Lowers a whole document. Expressions are parsed here but type-checked by
-/// [`crate::validate`], which needs the whole model.
-pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
+/// Lowers a schema and the schemas it imports (`files[0]` is the schema compiled).
+/// Expressions are parsed here but type-checked by [`crate::validate`], which needs the whole
+/// model.
+pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
     let root = YamlPath::root();
-    check_leftover_keys(&file.other, KeyPlace::Type, &root)?;
-    check_leftover_keys(&file.meta.other, KeyPlace::Meta, &root.key("meta"))?;
-    check_identifier(&file.meta.id, &root.key("meta").key("id"))?;
-    if let Some(endian) = &file.meta.endian
-        && endian != "le"
-        && endian != "be"
-    {
-        return Err(Located::new(
-            &root.key("meta").key("endian"),
-            format!("endian must be `le` or `be`, not `{endian}`"),
-        ));
-    }
-
-    let (types, specs, enums) = declare(file)?;
+    let Some(file) = files.first() else {
+        return Err(Located::new(&root, "no schema to compile"));
+    };
+    let Declared {
+        types,
+        parts,
+        enums,
+    } = declare(files)?;
     let mut schema = Schema {
         id: file.meta.id.clone(),
         title: file.meta.title.clone(),
@@ -37,54 +33,38 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
         types,
         enums,
         layout: None,
+        imported: Vec::new(),
     };
-
-    if let Some(encoding) = &file.meta.encoding {
-        check_encoding(encoding, &root.key("meta").key("encoding"))?;
-    }
-    let big_endian = file.meta.endian.as_deref() == Some("be");
     // Parameters first: a field may use any type, declared before or after it, and its
     // argument count is checked against that type's parameters.
-    for (index, spec) in specs.iter().enumerate() {
+    for (index, parts) in parts.iter().enumerate() {
         let ctx = Context {
-            big_endian,
+            big_endian: parts.big_endian,
             owner: index,
         };
         let at = schema.types[index].at.clone();
-        let params = spec.map_or(file.params.as_slice(), |spec| &spec.params);
-        let params = params
+        let params = parts
+            .params
             .iter()
             .enumerate()
             .map(|(i, p)| ctx.lower_param(p, &at.key("params").index(i)))
             .collect::<Result<_, _>>()?;
         schema.types[index].params = params;
     }
-    for (index, spec) in specs.iter().enumerate() {
+    for (index, parts) in parts.iter().enumerate() {
         let ctx = Context {
-            big_endian,
+            big_endian: parts.big_endian,
             owner: index,
         };
         let at = schema.types[index].at.clone();
-        let (seq, instances) = match spec {
-            None => (&file.seq, &file.instances),
-            Some(spec) => {
-                if spec.other.contains_key("-layout") {
-                    return Err(Located::new(
-                        &at.key("-layout"),
-                        "`-layout` belongs to the root type, which keeps the bytes no block claims",
-                    ));
-                }
-                check_leftover_keys(&spec.other, KeyPlace::Type, &at)?;
-                (&spec.seq, &spec.instances)
-            }
-        };
-        let mut fields = seq
+        let mut fields = parts
+            .seq
             .iter()
             .enumerate()
             .map(|(i, attr)| ctx.lower_field(&schema, attr, &at.key("seq").index(i)))
             .collect::<Result<Vec<_>, _>>()?;
         let mut lowered_instances = Vec::new();
-        for (id, spec) in instances {
+        for (id, spec) in parts.instances {
             let at = at.key("instances").key(id);
             match positioned_field(&ctx, &schema, id, spec, &at)? {
                 Some(field) => fields.push(field),
@@ -105,132 +85,6 @@ pub fn lower(file: &KsyFile) -> Result<Schema, Located> {
         )?);
     }
     Ok(schema)
-}
-
-/// Every type, nested ones included (depth first, the root first), with its spec (none for
-/// the root, whose keys are the file's), and every enum with the type it belongs to.
-type Declared<'f> = (Vec<TypeDef>, Vec<Option<&'f TypeSpec>>, Vec<EnumDef>);
-
-fn declare(file: &KsyFile) -> Result<Declared<'_>, Located> {
-    let root = YamlPath::root();
-    let mut declared: Declared = (
-        vec![TypeDef {
-            id: file.meta.id.clone(),
-            parent: None,
-            rust_name: file.meta.id.clone(),
-            doc: root_doc(file),
-            params: Vec::new(),
-            fields: Vec::new(),
-            instances: Vec::new(),
-            at: root.clone(),
-        }],
-        vec![None],
-        lower_enums(&file.enums, 0, None, &root.key("enums"))?,
-    );
-    declare_nested(&file.types, 0, &mut declared)?;
-    check_rust_names(&declared)?;
-    Ok(declared)
-}
-
-/// Declares the types nested in `parent`, and theirs.
-fn declare_nested<'f>(
-    children: &'f BTreeMap<String, TypeSpec>,
-    parent: usize,
-    declared: &mut Declared<'f>,
-) -> Result<(), Located> {
-    for (id, spec) in children {
-        let (types, specs, enums) = &mut *declared;
-        let at = types[parent].at.key("types").key(id);
-        check_identifier(id, &at)?;
-        if parent == 0 && *id == types[0].id {
-            return Err(Located::new(
-                &at,
-                format!("type `{id}` has the same name as the schema (`meta/id`)"),
-            ));
-        }
-        // Top-level types keep their own name; deeper ones are prefixed by their parents'.
-        let rust_name = match parent {
-            0 => id.clone(),
-            _ => format!("{}_{id}", types[parent].rust_name),
-        };
-        let index = types.len();
-        enums.extend(lower_enums(
-            &spec.enums,
-            index,
-            Some(&rust_name),
-            &at.key("enums"),
-        )?);
-        types.push(TypeDef {
-            id: id.clone(),
-            parent: Some(parent),
-            rust_name,
-            doc: doc_with_refs(spec.doc.as_deref(), spec.doc_ref.as_ref()),
-            params: Vec::new(),
-            fields: Vec::new(),
-            instances: Vec::new(),
-            at,
-        });
-        specs.push(Some(spec));
-        declare_nested(&spec.types, index, declared)?;
-    }
-    Ok(())
-}
-
-/// Types and enums become Rust items named in CamelCase: two that convert to the same name
-/// (`a_b` nested in the root and `b` nested in `a`) are refused where the second is declared.
-fn check_rust_names((types, _, enums): &Declared) -> Result<(), Located> {
-    let mut seen: BTreeMap<String, String> = BTreeMap::new();
-    let items = types
-        .iter()
-        .map(|t| (&t.rust_name, &t.at))
-        .chain(enums.iter().map(|e| (&e.rust_name, &e.at)));
-    for (name, at) in items {
-        let rust = crate::emit::names::type_ident(name).to_string();
-        if let Some(other) = seen.insert(rust.clone(), at.to_string()) {
-            return Err(Located::new(
-                at,
-                format!(
-                    "this name becomes the Rust item `{rust}`, as does the one at {other}: rename one"
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The root type's documentation: its `doc` and `doc-ref`, then what `meta` says about the
-/// format (title, application, licence, cross-references).
-fn root_doc(file: &KsyFile) -> Option<String> {
-    let meta = &file.meta;
-    let text = |v: &Option<Value>| {
-        v.as_ref().map(|v| match v {
-            Value::Sequence(items) => items
-                .iter()
-                .filter_map(ksy::expr_text)
-                .collect::<Vec<_>>()
-                .join(", "),
-            Value::Mapping(map) => map
-                .iter()
-                .filter_map(|(k, v)| Some(format!("{} {}", k.as_str()?, ksy::expr_text(v)?)))
-                .collect::<Vec<_>>()
-                .join(", "),
-            other => ksy::expr_text(other).unwrap_or_default(),
-        })
-    };
-    let lines: Vec<String> = [
-        ("Application", text(&meta.application)),
-        ("Licence of the schema", meta.license.clone()),
-        ("Cross-references", text(&meta.xref)),
-    ]
-    .into_iter()
-    .filter_map(|(label, value)| Some(format!("{label}: {}", value?)))
-    .collect();
-    let doc = doc_with_refs(file.doc.as_deref(), file.doc_ref.as_ref());
-    match (doc, lines.is_empty()) {
-        (doc, true) => doc,
-        (None, false) => Some(lines.join("\n")),
-        (Some(doc), false) => Some(format!("{}\n\n{}", doc.trim_end(), lines.join("\n"))),
-    }
 }
 
 /// Strings keep their bytes and show them as UTF-8 (of which ASCII is a part); any other
@@ -273,60 +127,6 @@ fn check_unique_ids(fields: &[Field], at: &YamlPath) -> Result<(), Located> {
         }
     }
     Ok(())
-}
-
-/// The enums declared in type `owner`; their Rust names are prefixed by `prefix` (the owner's
-/// name) below the top level.
-fn lower_enums(
-    enums: &BTreeMap<String, serde_yaml::Mapping>,
-    owner: usize,
-    prefix: Option<&str>,
-    at: &YamlPath,
-) -> Result<Vec<EnumDef>, Located> {
-    let mut out = Vec::new();
-    for (id, entries) in enums {
-        let at = at.key(id);
-        check_identifier(id, &at)?;
-        let mut variants: Vec<EnumVariant> = Vec::new();
-        for (key, value) in entries {
-            let Some(number) = key.as_i64() else {
-                return Err(Located::new(&at, "enum keys must be integers"));
-            };
-            let (name, doc) = match value {
-                Value::String(s) => (s.clone(), None),
-                Value::Mapping(m) => (
-                    m.get("id")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned(),
-                    m.get("doc").and_then(Value::as_str).map(str::to_owned),
-                ),
-                _ => (String::new(), None),
-            };
-            let vat = at.key(&number.to_string());
-            check_identifier(&name, &vat)?;
-            if variants.iter().any(|v| v.id == name) {
-                return Err(Located::new(
-                    &vat,
-                    format!("enum value `{name}` is used twice"),
-                ));
-            }
-            variants.push(EnumVariant {
-                id: name,
-                value: number,
-                doc,
-            });
-        }
-        variants.sort_by_key(|v| v.value);
-        out.push(EnumDef {
-            id: id.clone(),
-            owner,
-            rust_name: prefix.map_or_else(|| id.clone(), |p| format!("{p}_{id}")),
-            variants,
-            at,
-        });
-    }
-    Ok(out)
 }
 
 fn lower_magic(values: &[Value], at: &YamlPath) -> Result<Vec<Vec<u8>>, Located> {

@@ -1,0 +1,276 @@
+//! Declares every type and enum of a schema and of the schemas it imports: their places in
+//! the type tree, their Rust names, and the parts of their specs that lowering reads.
+
+use std::collections::BTreeMap;
+
+use serde_yaml::Value;
+
+use super::check_identifier;
+use crate::error::{Located, YamlPath};
+use crate::keys::{KeyPlace, check_leftover_keys, doc_with_refs};
+use crate::ksy::{self, AttrSpec, KsyFile, ParamSpec, TypeSpec};
+use crate::model::*;
+
+/// What lowering reads of a type's spec. A root's keys are its file's.
+pub struct Parts<'f> {
+    /// `params`.
+    pub params: &'f [ParamSpec],
+    /// `seq`.
+    pub seq: &'f [AttrSpec],
+    /// `instances`.
+    pub instances: &'f BTreeMap<String, AttrSpec>,
+    /// The default endianness of the file it is in.
+    pub big_endian: bool,
+}
+
+/// Every type (depth first: the schema's root, its nested types, then each imported schema's
+/// root and its nested types) with its parts, and every enum with the type it belongs to.
+pub struct Declared<'f> {
+    /// The types, the root first.
+    pub types: Vec<TypeDef>,
+    /// Their parts, by type index.
+    pub parts: Vec<Parts<'f>>,
+    /// The enums.
+    pub enums: Vec<EnumDef>,
+}
+
+/// Declares the types of `files` (the schema compiled first, then what it imports). Imported
+/// roots are declared inside the root, so that names resolve to them from anywhere.
+pub fn declare<'f>(files: &[&'f KsyFile]) -> Result<Declared<'f>, Located> {
+    let mut declared = Declared {
+        types: Vec::new(),
+        parts: Vec::new(),
+        enums: Vec::new(),
+    };
+    for (index, file) in files.iter().enumerate() {
+        let at = YamlPath::root_of(index);
+        check_file(file, &at)?;
+        if index > 0 && file.layout.is_some() {
+            return Err(Located::new(
+                &at.key("-layout"),
+                "`-layout` of an imported schema is not used: lay blocks out in the schema compiled",
+            ));
+        }
+        let ty = declared.types.len();
+        let id = &file.meta.id;
+        if index > 0
+            && declared
+                .types
+                .iter()
+                .any(|t| t.parent == Some(0) && t.id == *id)
+        {
+            return Err(Located::new(
+                &at.key("meta").key("id"),
+                format!("the imported schema `{id}` has the name of a type of the schema"),
+            ));
+        }
+        declared.types.push(TypeDef {
+            id: id.clone(),
+            parent: (index > 0).then_some(0),
+            rust_name: id.clone(),
+            doc: root_doc(file),
+            params: Vec::new(),
+            fields: Vec::new(),
+            instances: Vec::new(),
+            at: at.clone(),
+        });
+        let big_endian = file.meta.endian.as_deref() == Some("be");
+        declared.parts.push(Parts {
+            params: &file.params,
+            seq: &file.seq,
+            instances: &file.instances,
+            big_endian,
+        });
+        // The compiled schema's own enums keep their names; an imported schema's are prefixed.
+        let prefix = (index > 0).then_some(id.as_str());
+        let enums = lower_enums(&file.enums, ty, prefix, &at.key("enums"))?;
+        declared.enums.extend(enums);
+        declare_nested(&file.types, ty, big_endian, &mut declared)?;
+    }
+    check_rust_names(&declared)?;
+    Ok(declared)
+}
+
+/// The checks on a file's top level: its keys, its id and its default endianness.
+fn check_file(file: &KsyFile, root: &YamlPath) -> Result<(), Located> {
+    check_leftover_keys(&file.other, KeyPlace::Type, root)?;
+    check_leftover_keys(&file.meta.other, KeyPlace::Meta, &root.key("meta"))?;
+    check_identifier(&file.meta.id, &root.key("meta").key("id"))?;
+    if let Some(endian) = &file.meta.endian
+        && endian != "le"
+        && endian != "be"
+    {
+        return Err(Located::new(
+            &root.key("meta").key("endian"),
+            format!("endian must be `le` or `be`, not `{endian}`"),
+        ));
+    }
+    if let Some(encoding) = &file.meta.encoding {
+        super::check_encoding(encoding, &root.key("meta").key("encoding"))?;
+    }
+    Ok(())
+}
+
+/// Declares the types nested in `parent`, and theirs.
+fn declare_nested<'f>(
+    children: &'f BTreeMap<String, TypeSpec>,
+    parent: usize,
+    big_endian: bool,
+    declared: &mut Declared<'f>,
+) -> Result<(), Located> {
+    for (id, spec) in children {
+        let at = declared.types[parent].at.key("types").key(id);
+        check_identifier(id, &at)?;
+        if parent == 0 && *id == declared.types[0].id {
+            return Err(Located::new(
+                &at,
+                format!("type `{id}` has the same name as the schema (`meta/id`)"),
+            ));
+        }
+        if spec.other.contains_key("-layout") {
+            return Err(Located::new(
+                &at.key("-layout"),
+                "`-layout` belongs to the root type, which keeps the bytes no block claims",
+            ));
+        }
+        check_leftover_keys(&spec.other, KeyPlace::Type, &at)?;
+        // Top-level types keep their own name; deeper ones are prefixed by their parents'.
+        let rust_name = match parent {
+            0 => id.clone(),
+            _ => format!("{}_{id}", declared.types[parent].rust_name),
+        };
+        let index = declared.types.len();
+        let enums = lower_enums(&spec.enums, index, Some(&rust_name), &at.key("enums"))?;
+        declared.enums.extend(enums);
+        declared.types.push(TypeDef {
+            id: id.clone(),
+            parent: Some(parent),
+            rust_name,
+            doc: doc_with_refs(spec.doc.as_deref(), spec.doc_ref.as_ref()),
+            params: Vec::new(),
+            fields: Vec::new(),
+            instances: Vec::new(),
+            at,
+        });
+        declared.parts.push(Parts {
+            params: &spec.params,
+            seq: &spec.seq,
+            instances: &spec.instances,
+            big_endian,
+        });
+        declare_nested(&spec.types, index, big_endian, declared)?;
+    }
+    Ok(())
+}
+
+/// Types and enums become Rust items named in CamelCase: two that convert to the same name
+/// (`a_b` nested in the root and `b` nested in `a`) are refused where the second is declared.
+fn check_rust_names(declared: &Declared) -> Result<(), Located> {
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    let items = declared
+        .types
+        .iter()
+        .map(|t| (&t.rust_name, &t.at))
+        .chain(declared.enums.iter().map(|e| (&e.rust_name, &e.at)));
+    for (name, at) in items {
+        let rust = crate::emit::names::type_ident(name).to_string();
+        if let Some(other) = seen.insert(rust.clone(), at.to_string()) {
+            return Err(Located::new(
+                at,
+                format!(
+                    "this name becomes the Rust item `{rust}`, as does the one at {other}: rename one"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The root type's documentation: its `doc` and `doc-ref`, then what `meta` says about the
+/// format (title, application, licence, cross-references).
+fn root_doc(file: &KsyFile) -> Option<String> {
+    let meta = &file.meta;
+    let text = |v: &Option<Value>| {
+        v.as_ref().map(|v| match v {
+            Value::Sequence(items) => items
+                .iter()
+                .filter_map(ksy::expr_text)
+                .collect::<Vec<_>>()
+                .join(", "),
+            Value::Mapping(map) => map
+                .iter()
+                .filter_map(|(k, v)| Some(format!("{} {}", k.as_str()?, ksy::expr_text(v)?)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            other => ksy::expr_text(other).unwrap_or_default(),
+        })
+    };
+    let lines: Vec<String> = [
+        ("Application", text(&meta.application)),
+        ("Licence of the schema", meta.license.clone()),
+        ("Cross-references", text(&meta.xref)),
+    ]
+    .into_iter()
+    .filter_map(|(label, value)| Some(format!("{label}: {}", value?)))
+    .collect();
+    let doc = doc_with_refs(file.doc.as_deref(), file.doc_ref.as_ref());
+    match (doc, lines.is_empty()) {
+        (doc, true) => doc,
+        (None, false) => Some(lines.join("\n")),
+        (Some(doc), false) => Some(format!("{}\n\n{}", doc.trim_end(), lines.join("\n"))),
+    }
+}
+
+/// The enums declared in type `owner`; their Rust names are prefixed by `prefix` (the owner's
+/// name) below the top level.
+fn lower_enums(
+    enums: &BTreeMap<String, serde_yaml::Mapping>,
+    owner: usize,
+    prefix: Option<&str>,
+    at: &YamlPath,
+) -> Result<Vec<EnumDef>, Located> {
+    let mut out = Vec::new();
+    for (id, entries) in enums {
+        let at = at.key(id);
+        check_identifier(id, &at)?;
+        let mut variants: Vec<EnumVariant> = Vec::new();
+        for (key, value) in entries {
+            let Some(number) = key.as_i64() else {
+                return Err(Located::new(&at, "enum keys must be integers"));
+            };
+            let (name, doc) = match value {
+                Value::String(s) => (s.clone(), None),
+                Value::Mapping(m) => (
+                    m.get("id")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                    m.get("doc").and_then(Value::as_str).map(str::to_owned),
+                ),
+                _ => (String::new(), None),
+            };
+            let vat = at.key(&number.to_string());
+            check_identifier(&name, &vat)?;
+            if variants.iter().any(|v| v.id == name) {
+                return Err(Located::new(
+                    &vat,
+                    format!("enum value `{name}` is used twice"),
+                ));
+            }
+            variants.push(EnumVariant {
+                id: name,
+                value: number,
+                doc,
+            });
+        }
+        variants.sort_by_key(|v| v.value);
+        out.push(EnumDef {
+            id: id.clone(),
+            owner,
+            rust_name: prefix.map_or_else(|| id.clone(), |p| format!("{p}_{id}")),
+            variants,
+            at,
+        });
+    }
+    Ok(out)
+}
