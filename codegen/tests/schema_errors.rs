@@ -89,7 +89,7 @@ fn the_ifp_schema_compiles_to_parseable_rust() {
     let source = skelcodec_codegen::generate_source(&schema).expect("generated code parses");
     // Key frames of fixed size are decoded in bulk, with one bounds check per array.
     assert!(
-        source.contains("rt::fields::read_fixed(r, (num_frames as i64), Anp3Rotation::decode)"),
+        source.contains("rt::fields::read_fixed(r, (num_frames_ as i64), Anp3Rotation::decode)"),
         "bulk read missing"
     );
     assert!(source.contains("pub fn check_into"));
@@ -296,15 +296,16 @@ fn nested_types_and_enums_resolve_as_kaitai_scopes_them() {
     let source = "meta:\n  id: outer\n  endian: le\nenums:\n  kind:\n    1: one\nseq:\n  - id: a\n    type: box\n  - id: b\n    type: other\ntypes:\n  box:\n    seq:\n      - id: k\n        type: u1\n        enum: kind\n    enums:\n      kind:\n        2: two\n  other:\n    seq:\n      - id: inner\n        type: box\n      - id: k\n        type: u1\n        enum: kind\n    types:\n      box:\n        seq:\n          - id: x\n            type: u1\n";
     let schema = parse_schema(source, Path::new("outer.ksy")).expect("accepted");
     let types: Vec<&str> = schema.types.iter().map(|t| t.rust_name.as_str()).collect();
-    assert_eq!(types, ["outer", "box", "other", "other_box"]);
+    // `box` would shadow the prelude's `Box`: its Rust name gets `_type`.
+    assert_eq!(types, ["outer", "box_type", "other", "other_box"]);
     let enums: Vec<&str> = schema.enums.iter().map(|e| e.rust_name.as_str()).collect();
-    assert_eq!(enums, ["kind", "box_kind"]);
+    assert_eq!(enums, ["kind", "box_type_kind"]);
     let enum_of = |ty: usize, field: usize| match schema.types[ty].fields[field].ty {
         FieldType::Enum { enum_idx, .. } => schema.enums[enum_idx].rust_name.as_str(),
         _ => panic!("an enum field"),
     };
     // The nearest declaration wins: `box`'s own `kind`, the root's `kind` from `other`…
-    assert_eq!((enum_of(1, 0), enum_of(2, 1)), ("box_kind", "kind"));
+    assert_eq!((enum_of(1, 0), enum_of(2, 1)), ("box_type_kind", "kind"));
     // …and `box` inside `other` is `other`'s own nested `box`.
     let FieldType::User { ty, .. } = schema.types[2].fields[0].ty else {
         panic!("a user type")

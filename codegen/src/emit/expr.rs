@@ -5,9 +5,9 @@
 //! values never panic; lengths and counts are range-checked where they are used.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::{ToTokens as _, format_ident, quote};
 
-use super::names::{enum_ident, field_ident, type_ident};
+use super::names::{enum_ident, field_ident, local_ident, variant_ident};
 use super::sizes::field_len;
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::*;
@@ -212,7 +212,7 @@ impl<'s> Scope<'s> {
             return invalid(format!("enum `{enum_name}` has no value `{variant}`"));
         }
         let e = enum_ident(def);
-        let v = type_ident(variant);
+        let v = variant_ident(variant);
         Ok((quote!(#e::#v), Ty::Enum(idx)))
     }
 
@@ -434,7 +434,7 @@ impl<'s> Scope<'s> {
             let ident = field_ident(name);
             let tokens = match (&self.owner, self.mode) {
                 (Some(owner), _) => quote!(#owner.#ident),
-                (None, Mode::Read) => quote!(#ident),
+                (None, Mode::Read) => local_ident(name).into_token_stream(),
                 (None, Mode::Write | Mode::Inspect) => quote!(self.#ident),
             };
             return Ok(Place {
@@ -450,7 +450,7 @@ impl<'s> Scope<'s> {
                     "parameter `{name}` is only known while reading and writing, not in `-derived` or instances"
                 ));
             }
-            let ident = field_ident(name);
+            let ident = local_ident(name);
             let ty = match param.ty {
                 ParamType::Int(_) => Ty::Int,
                 ParamType::Bool => Ty::Bool,

@@ -16,7 +16,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use self::expr::{Mode, Scope, Ty};
-use self::names::{field_ident, struct_ident};
+use self::names::{instance_ident, local_ident, struct_ident};
 use crate::model::{FieldType, InstanceKind, Repeat, Schema};
 
 /// All items generated for a schema: to be placed in a module of their own.
@@ -174,7 +174,7 @@ fn instance_methods(schema: &Schema, ty: usize) -> TokenStream {
         let InstanceKind::Value(value) = &instance.kind else {
             return None;
         };
-        let ident = field_ident(&instance.id);
+        let ident = instance_ident(&instance.id);
         // Instances that need parameters or the stream exist only inlined in readers and writers.
         let (body, ty) = scope.compile(value).ok()?;
         let ret = match ty {
@@ -216,7 +216,7 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
     };
     let name = struct_ident(root);
     let params = read::param_list(root);
-    let args: Vec<_> = root.params.iter().map(|p| field_ident(&p.id)).collect();
+    let args: Vec<_> = root.params.iter().map(|p| local_ident(&p.id)).collect();
     // Work beyond one pass over the file is budgeted: values read by position may copy about
     // four times the file; searched fields (`-scan`, `-solve`) may parse about 2048 times it.
     let budget = if schema.has_searched_fields() {

@@ -21,6 +21,62 @@ pub fn type_ident(snake: &str) -> Ident {
     Ident::new(&pascal(snake), Span::call_site())
 }
 
+/// Names the generated code uses unqualified (the prelude's types, traits and variants): a
+/// schema type whose Rust name would shadow one of them is renamed (`vec` → `VecType`).
+const RESERVED_TYPE_NAMES: [&str; 30] = [
+    "Vec",
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "String",
+    "Box",
+    "Self",
+    "Default",
+    "Clone",
+    "Copy",
+    "Debug",
+    "PartialEq",
+    "Eq",
+    "Hash",
+    "Sized",
+    "Send",
+    "Sync",
+    "Iterator",
+    "IntoIterator",
+    "Into",
+    "From",
+    "TryFrom",
+    "TryInto",
+    "AsRef",
+    "ToString",
+    "ToOwned",
+    "Drop",
+];
+
+/// The Rust name for a schema type or enum named `snake` (already prefixed by its parents):
+/// `snake` itself, or `snake_type` when its CamelCase form is one of the reserved names.
+pub fn item_name(snake: String) -> String {
+    if RESERVED_TYPE_NAMES.contains(&pascal(&snake).as_str()) {
+        format!("{snake}_type")
+    } else {
+        snake
+    }
+}
+
+/// The Rust variant of an enum value: its CamelCase name, except where that is taken by the
+/// variant every enum has for values it does not name (`Unknown`), or is a keyword (`Self`).
+pub fn variant_ident(snake: &str) -> Ident {
+    let name = pascal(snake);
+    let name = match name.as_str() {
+        "Unknown" | "Self" => format!("{name}Value"),
+        _ => name,
+    };
+    Ident::new(&name, Span::call_site())
+}
+
 /// The Rust name of a user type's struct.
 pub fn struct_ident(def: &crate::model::TypeDef) -> Ident {
     type_ident(&def.rust_name)
@@ -29,6 +85,39 @@ pub fn struct_ident(def: &crate::model::TypeDef) -> Ident {
 /// The Rust name of an enum.
 pub fn enum_ident(def: &crate::model::EnumDef) -> Ident {
     type_ident(&def.rust_name)
+}
+
+/// The local variable or parameter that holds field or parameter `snake` in readers and
+/// writers: the name with `_` appended. Every name the generated code introduces itself (`r`,
+/// `w`, `item`, `index`, `value`, `b`, …) ends otherwise, so a field may be called any of them.
+pub fn local_ident(snake: &str) -> Ident {
+    Ident::new(&format!("{snake}_"), Span::call_site())
+}
+
+/// Methods every generated type has: an instance with one of these names gets `_value`
+/// appended to its method's name.
+const GENERATED_METHODS: [&str; 12] = [
+    "read",
+    "read_from",
+    "read_with",
+    "write_to",
+    "to_bytes",
+    "encoded_len",
+    "check",
+    "check_into",
+    "normalize",
+    "decode",
+    "encode",
+    "len",
+];
+
+/// The method that computes value instance `snake`.
+pub fn instance_ident(snake: &str) -> Ident {
+    if GENERATED_METHODS.contains(&snake) {
+        field_ident(&format!("{snake}_value"))
+    } else {
+        field_ident(snake)
+    }
 }
 
 /// A field, parameter or method identifier; Rust keywords become raw identifiers.
@@ -58,5 +147,9 @@ mod tests {
         assert_eq!(pascal("kr00"), "Kr00");
         assert_eq!(field_ident("type").to_string(), "r#type");
         assert_eq!(field_ident("frames").to_string(), "frames");
+        assert_eq!(item_name("vec".into()), "vec_type");
+        assert_eq!(item_name("vector".into()), "vector");
+        assert_eq!(variant_ident("unknown").to_string(), "UnknownValue");
+        assert_eq!(variant_ident("self").to_string(), "SelfValue");
     }
 }

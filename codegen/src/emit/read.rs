@@ -5,7 +5,7 @@ use quote::quote;
 
 use super::expr::{Mode, Scope, Ty, expect_valid};
 use super::fixed::decode_at;
-use super::names::{enum_ident, field_ident, struct_ident};
+use super::names::{enum_ident, field_ident, local_ident, struct_ident};
 use super::scalar;
 use super::types::{Variant, switch_enum_ident, switch_variants, variant_for};
 use crate::expr::Expr;
@@ -14,7 +14,7 @@ use crate::model::*;
 /// The parameter list of a type's reader and writer.
 pub fn param_list(def: &TypeDef) -> TokenStream {
     let params = def.params.iter().map(|p| {
-        let ident = field_ident(&p.id);
+        let ident = local_ident(&p.id);
         match p.ty {
             ParamType::Int(_) => quote!(#ident: i64),
             ParamType::Bool => quote!(#ident: bool),
@@ -27,22 +27,27 @@ pub fn param_list(def: &TypeDef) -> TokenStream {
 pub fn read_body(schema: &Schema, ty: usize) -> TokenStream {
     let def = &schema.types[ty];
     let statements = read_fields(schema, ty, 0);
-    let names = stored_names(&def.fields);
+    let locals = stored_names(&def.fields);
+    let fields = def
+        .fields
+        .iter()
+        .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
+        .map(|f| field_ident(&f.id));
     // Found after the whole file is read (see the root's `read`).
     let unclaimed =
         (ty == 0 && schema.has_positioned_fields()).then(|| quote!(unclaimed: Vec::new()));
     quote! {
         #statements
-        Ok(Self { #(#names,)* #unclaimed })
+        Ok(Self { #(#fields: #locals,)* #unclaimed })
     }
 }
 
-/// The identifiers of the fields a type stores (all but fixed `contents`).
+/// The locals holding the fields a type stores (all but fixed `contents`) while it is read.
 fn stored_names(fields: &[Field]) -> Vec<proc_macro2::Ident> {
     fields
         .iter()
         .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
-        .map(|f| field_ident(&f.id))
+        .map(|f| local_ident(&f.id))
         .collect()
 }
 
@@ -61,7 +66,7 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
         } = &field.ty
         {
             // The rest of the type is read for each candidate: it decides the value.
-            let ident = field_ident(name);
+            let ident = local_ident(name);
             let int = scalar::int_type(*int);
             let known = expect_valid(scope.int(value));
             let rest = read_fields(schema, ty, index + 1);
@@ -82,7 +87,7 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
         }
         if let Some(marker) = &field.scan {
             // The rest of the type is read inside the scan: it decides where this field ends.
-            let ident = field_ident(name);
+            let ident = local_ident(name);
             let rest = read_fields(schema, ty, index + 1);
             let rest_names = stored_names(&def.fields[index + 1..]);
             let marker = proc_macro2::Literal::byte_string(marker);
@@ -103,7 +108,7 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
         if matches!(field.ty, FieldType::Contents(_)) {
             statements.push(quote!(#read.in_field(#name)?;));
         } else {
-            let ident = field_ident(name);
+            let ident = local_ident(name);
             statements.push(quote!(let #ident = #read.in_field(#name)?;));
         }
         if let Some((cond, expected)) = &field.valid {

@@ -3,7 +3,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::names::{enum_ident, field_ident, struct_ident, type_ident};
+use super::names::{enum_ident, field_ident, struct_ident, type_ident, variant_ident};
 use super::scalar;
 use crate::model::*;
 
@@ -78,9 +78,22 @@ pub fn field_type(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
     }
 }
 
-/// `KeySectionFrames` for field `frames` of type `key_section`.
+/// `KeySectionFrames` for field `frames` of type `key_section` (`…Switch` when a type or enum
+/// already has that name).
 pub fn switch_enum_ident(schema: &Schema, owner: usize, field: &Field) -> Ident {
-    type_ident(&format!("{}_{}", schema.types[owner].rust_name, field.id))
+    let name = format!("{}_{}", schema.types[owner].rust_name, field.id);
+    let ident = type_ident(&name);
+    // `holder.b` and a type `holder_b` would both be `HolderB`: the switch gives way.
+    let taken = schema
+        .types
+        .iter()
+        .map(struct_ident)
+        .chain(schema.enums.iter().map(enum_ident));
+    if taken.into_iter().any(|t| t == ident) {
+        type_ident(&format!("{name}_switch"))
+    } else {
+        ident
+    }
 }
 
 /// One variant of a switch enum.
@@ -218,28 +231,28 @@ pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch)
 pub fn enum_def(def: &EnumDef) -> TokenStream {
     let name = enum_ident(def);
     let variants = def.variants.iter().map(|v| {
-        let ident = type_ident(&v.id);
+        let ident = variant_ident(&v.id);
         let id = &v.id;
         let doc = docs(v.doc.as_deref(), &[format!("Value {}.", v.value)]);
         quote!(#doc #[serde(rename = #id)] #ident)
     });
     let from_arms = def.variants.iter().map(|v| {
-        let ident = type_ident(&v.id);
+        let ident = variant_ident(&v.id);
         let value = v.value;
         quote!(#value => Self::#ident)
     });
     let raw_arms = def.variants.iter().map(|v| {
-        let ident = type_ident(&v.id);
+        let ident = variant_ident(&v.id);
         let value = v.value;
         quote!(Self::#ident => #value)
     });
     let wire_variants = def.variants.iter().map(|v| {
-        let ident = type_ident(&v.id);
+        let ident = variant_ident(&v.id);
         let id = &v.id;
         quote!(#[serde(rename = #id)] #ident)
     });
     let wire_arms = def.variants.iter().map(|v| {
-        let ident = type_ident(&v.id);
+        let ident = variant_ident(&v.id);
         quote!(Wire::#ident => Self::#ident)
     });
     let doc = format!(" Enum `{}`.", def.id);

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde_yaml::Value;
 
 use super::check_identifier;
+use crate::emit::names::{item_name, variant_ident};
 use crate::error::{Located, YamlPath};
 use crate::keys::{KeyPlace, check_leftover_keys, doc_with_refs};
 use crate::ksy::{self, AttrSpec, KsyFile, ParamSpec, TypeSpec};
@@ -67,7 +68,7 @@ pub fn declare<'f>(files: &[&'f KsyFile]) -> Result<Declared<'f>, Located> {
         declared.types.push(TypeDef {
             id: id.clone(),
             parent: (index > 0).then_some(0),
-            rust_name: id.clone(),
+            rust_name: item_name(id.clone()),
             doc: root_doc(file),
             params: Vec::new(),
             fields: Vec::new(),
@@ -135,10 +136,10 @@ fn declare_nested<'f>(
         }
         check_leftover_keys(&spec.other, KeyPlace::Type, &at)?;
         // Top-level types keep their own name; deeper ones are prefixed by their parents'.
-        let rust_name = match parent {
+        let rust_name = item_name(match parent {
             0 => id.clone(),
             _ => format!("{}_{id}", declared.types[parent].rust_name),
-        };
+        });
         let index = declared.types.len();
         let enums = lower_enums(&spec.enums, index, Some(&rust_name), &at.key("enums"))?;
         declared.enums.extend(enums);
@@ -240,6 +241,8 @@ fn lower_enums(
             };
             let (name, doc) = match value {
                 Value::String(s) => (s.clone(), None),
+                // YAML reads `true` and `false` as booleans; Kaitai takes them as names.
+                Value::Bool(b) => (b.to_string(), None),
                 Value::Mapping(m) => (
                     m.get("id")
                         .and_then(Value::as_str)
@@ -257,6 +260,15 @@ fn lower_enums(
                     format!("enum value `{name}` is used twice"),
                 ));
             }
+            let ident = variant_ident(&name);
+            if variants.iter().any(|v| variant_ident(&v.id) == ident) {
+                return Err(Located::new(
+                    &vat,
+                    format!(
+                        "enum value `{name}` becomes the Rust variant `{ident}`, as another value does: rename one"
+                    ),
+                ));
+            }
             variants.push(EnumVariant {
                 id: name,
                 value: number,
@@ -267,7 +279,7 @@ fn lower_enums(
         out.push(EnumDef {
             id: id.clone(),
             owner,
-            rust_name: prefix.map_or_else(|| id.clone(), |p| format!("{p}_{id}")),
+            rust_name: item_name(prefix.map_or_else(|| id.clone(), |p| format!("{p}_{id}"))),
             variants,
             at,
         });
