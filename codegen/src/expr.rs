@@ -39,6 +39,9 @@ pub enum Expr {
     Method(Box<Expr>, String, Vec<Expr>),
     /// `value[index]`.
     Index(Box<Expr>, Box<Expr>),
+    /// A list literal `[0x50, 0x4b]` (a byte array when every element is a byte) or
+    /// `["foo", "bar"]`.
+    List(Vec<Expr>),
 }
 
 /// Unary operators.
@@ -186,6 +189,10 @@ pub fn to_source(e: &Expr) -> String {
             format!("{}.{name}({})", to_source(base), args.join(", "))
         }
         Expr::Index(base, index) => format!("{}[{}]", to_source(base), to_source(index)),
+        Expr::List(items) => format!(
+            "[{}]",
+            items.iter().map(to_source).collect::<Vec<_>>().join(", ")
+        ),
     }
 }
 
@@ -508,6 +515,19 @@ impl ExprParser {
                 self.expect_punct(")")?;
                 Ok(inner)
             }
+            Token::Punct("[") => {
+                let mut items = Vec::new();
+                if self.eat_punct("]") {
+                    return Ok(Expr::List(items));
+                }
+                loop {
+                    items.push(self.ternary()?);
+                    if self.eat_punct("]") {
+                        return Ok(Expr::List(items));
+                    }
+                    self.expect_punct(",")?;
+                }
+            }
             Token::Punct(p) => {
                 self.pos -= 1;
                 self.error(format!("unexpected `{p}`"))
@@ -584,6 +604,18 @@ mod tests {
             parse("a[1]").unwrap(),
             Expr::Index(name("a"), Box::new(Expr::Int(1)))
         );
+        assert_eq!(
+            parse("outer::inner::animal::cat").unwrap(),
+            Expr::EnumLit {
+                enum_name: "outer::inner::animal".into(),
+                variant: "cat".into()
+            }
+        );
+        assert_eq!(
+            parse("[0x50, 0x4b]").unwrap(),
+            Expr::List(vec![Expr::Int(0x50), Expr::Int(0x4b)])
+        );
+        assert_eq!(parse("[]").unwrap(), Expr::List(Vec::new()));
     }
 
     #[test]

@@ -144,6 +144,17 @@ pub struct Field {
     pub at: YamlPath,
 }
 
+impl Field {
+    /// True when the value keeps this field: everything but fixed `contents` read once, whose
+    /// bytes the schema already knows. Repeated or conditional `contents` keep how many times
+    /// (or whether) they were read.
+    pub fn stores_value(&self) -> bool {
+        !matches!(self.ty, FieldType::Contents(_))
+            || self.repeat != Repeat::None
+            || self.cond.is_some()
+    }
+}
+
 /// A value instance: a computed property.
 #[derive(Debug, Clone)]
 pub struct Instance {

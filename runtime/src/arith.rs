@@ -56,6 +56,12 @@ pub fn fit<T: TryFrom<i64>>(value: i64, r: &Reader<'_>) -> Result<T> {
     })
 }
 
+/// True when `items` are exactly the integers of `list`, in order (a list or byte array
+/// compared with a literal such as `[0x50, 0x4b]`).
+pub fn ints_match(items: impl ExactSizeIterator<Item = i64>, list: &[i64]) -> bool {
+    items.len() == list.len() && items.zip(list).all(|(a, b)| a == *b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,6 +44,8 @@ pub enum Ty {
     User(usize),
     /// A list.
     Array(Box<Ty>),
+    /// A list literal of integers or of strings (`[0x50, 0x4b]`, `["a", "b"]`).
+    ListLit(Box<Ty>),
     /// A switch value (only its `_sizeof` is usable).
     Switch,
     /// A quaternion or vector.
@@ -195,11 +197,33 @@ impl<'s> Scope<'s> {
                 Ok((quote!(if #c { #a } else { #b }), ta))
             }
             Expr::Method(recv, name, args) => self.method(recv, name, args),
-            Expr::Index(..) => invalid("indexing (`a[i]`) is not supported yet"),
+            Expr::Index(base, index) => self.index(base, index),
+            Expr::List(items) => list_literal(self, items),
             Expr::Name(_) | Expr::Attr(..) => {
                 let place = self.place(e)?;
                 self.value(place)
             }
+        }
+    }
+
+    /// `a[i]` of a list of integers or of bytes; out of range reads as 0, since expressions
+    /// cannot fail.
+    fn index(&self, base: &Expr, index: &Expr) -> Compiled {
+        let (list, ty) = self.compile(base)?;
+        let i = self.int(index)?;
+        let at = quote!(usize::try_from(#i).unwrap_or(usize::MAX));
+        match ty {
+            Ty::Array(elem) if *elem == Ty::Int => {
+                Ok((quote!(#list.get(#at).map_or(0i64, |x| *x as i64)), Ty::Int))
+            }
+            Ty::Bytes => Ok((
+                quote!(#list.0.get(#at).map_or(0i64, |b| i64::from(*b))),
+                Ty::Int,
+            )),
+            other => invalid(format!(
+                "indexing {} is not supported yet (lists of integers and bytes are)",
+                describe(&other)
+            )),
         }
     }
 
@@ -375,10 +399,11 @@ impl<'s> Scope<'s> {
                         "`_` is only defined in `repeat-until`, in the arguments of a `-for-each` field and inside `sum(...)`",
                     );
                 };
-                let tokens = if is_scalar(ty) {
-                    quote!((*#tokens))
-                } else {
-                    tokens.clone()
+                // Integers of every width compute as `i64`, like any other integer value.
+                let tokens = match ty {
+                    Ty::Int => quote!((*#tokens as i64)),
+                    _ if is_scalar(ty) => quote!((*#tokens)),
+                    _ => tokens.clone(),
                 };
                 return Ok(Place {
                     tokens,
@@ -657,6 +682,9 @@ fn comparison(op: BinOp, (a, ta): (TokenStream, Ty), (b, tb): (TokenStream, Ty))
         (Ty::Enum(_), Ty::Int) => (quote!(#a.raw()), b),
         (Ty::Int, Ty::Enum(_)) => (a, quote!(#b.raw())),
         (Ty::Str | Ty::StrLit, Ty::Str | Ty::StrLit) => (str_bytes(a, &ta), str_bytes(b, &tb)),
+        (Ty::Bytes | Ty::Array(_) | Ty::ListLit(_), _) => {
+            return list_comparison(op, (a, ta), (b, tb));
+        }
         _ => {
             return invalid(format!(
                 "cannot compare {} with {}",
@@ -676,6 +704,60 @@ fn comparison(op: BinOp, (a, ta): (TokenStream, Ty), (b, tb): (TokenStream, Ty))
         _ => quote!((#a >= #b)),
     };
     Ok((tokens, Ty::Bool))
+}
+
+/// A list literal: integers (`[1i64, 2i64]`) or strings (`[b"a".as_slice(), …]`).
+fn list_literal(scope: &Scope, items: &[Expr]) -> Compiled {
+    let compiled = items
+        .iter()
+        .map(|item| scope.compile(item))
+        .collect::<Result<Vec<_>, _>>()?;
+    let elem = match compiled.first().map(|(_, ty)| ty) {
+        None | Some(Ty::Int) => Ty::Int,
+        Some(Ty::StrLit) => Ty::StrLit,
+        Some(other) => {
+            return invalid(format!(
+                "a list literal holds integers or strings, not {}",
+                describe(other)
+            ));
+        }
+    };
+    if compiled.iter().any(|(_, ty)| *ty != elem) {
+        return invalid("the elements of a list literal must all have the same type");
+    }
+    let tokens = compiled.iter().map(|(t, _)| t);
+    Ok((quote!([#(#tokens),*]), Ty::ListLit(Box::new(elem))))
+}
+
+/// `==` and `!=` between a list value and a list literal, or between two byte arrays.
+fn list_comparison(op: BinOp, (a, ta): (TokenStream, Ty), (b, tb): (TokenStream, Ty)) -> Compiled {
+    let equal = match (&ta, &tb) {
+        (Ty::ListLit(_), _) if !matches!(tb, Ty::ListLit(_)) => {
+            return list_comparison(op, (b, tb), (a, ta));
+        }
+        (Ty::Bytes, Ty::Bytes) => quote!((#a.0 == #b.0)),
+        (Ty::Bytes, Ty::ListLit(elem)) if **elem == Ty::Int => {
+            quote!(::skelcodec_runtime::arith::ints_match(#a.0.iter().map(|x| i64::from(*x)), &#b))
+        }
+        (Ty::Array(x), Ty::ListLit(y)) if **x == Ty::Int && **y == Ty::Int => {
+            quote!(::skelcodec_runtime::arith::ints_match(#a.iter().map(|x| *x as i64), &#b))
+        }
+        (Ty::Array(x), Ty::ListLit(y)) if **x == Ty::Str && **y == Ty::StrLit => quote!(
+            (#a.len() == #b.len() && #a.iter().zip(#b.iter()).all(|(x, y)| x.text_bytes() == *y))
+        ),
+        _ => {
+            return invalid(format!(
+                "cannot compare {} with {}",
+                describe(&ta),
+                describe(&tb)
+            ));
+        }
+    };
+    match op {
+        BinOp::Eq => Ok((equal, Ty::Bool)),
+        BinOp::Ne => Ok((quote!((!#equal)), Ty::Bool)),
+        _ => invalid("lists and byte arrays compare with == and != only"),
+    }
 }
 
 fn str_bytes(tokens: TokenStream, ty: &Ty) -> TokenStream {
@@ -735,6 +817,7 @@ fn describe(ty: &Ty) -> String {
         Ty::Enum(_) => "an enum value".into(),
         Ty::User(_) => "a structure".into(),
         Ty::Array(_) => "a list".into(),
+        Ty::ListLit(_) => "a list literal".into(),
         Ty::Switch => "a switch value".into(),
         Ty::Composite => "a quaternion or vector".into(),
         Ty::Io => "the stream `_io`".into(),

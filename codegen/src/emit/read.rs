@@ -31,7 +31,7 @@ pub fn read_body(schema: &Schema, ty: usize) -> TokenStream {
     let fields = def
         .fields
         .iter()
-        .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
+        .filter(|f| f.stores_value())
         .map(|f| field_ident(&f.id));
     // Found after the whole file is read (see the root's `read`).
     let unclaimed =
@@ -46,7 +46,7 @@ pub fn read_body(schema: &Schema, ty: usize) -> TokenStream {
 fn stored_names(fields: &[Field]) -> Vec<proc_macro2::Ident> {
     fields
         .iter()
-        .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
+        .filter(|f| f.stores_value())
         .map(|f| local_ident(&f.id))
         .collect()
 }
@@ -105,7 +105,7 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
             });
             break;
         }
-        if matches!(field.ty, FieldType::Contents(_)) {
+        if !field.stores_value() {
             statements.push(quote!(#read.in_field(#name)?;));
         } else {
             let ident = local_ident(name);
@@ -118,7 +118,7 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
             let expected = format!("expected a value {expected}");
             statements.push(quote! {
                 if !#cond {
-                    return Err(r.error(rt::ErrorKind::Invalid(format!("{}, found {}", #expected, #value))))
+                    return Err(r.error(rt::ErrorKind::Invalid(format!("{}, found {:?}", #expected, #value))))
                         .in_field(#name);
                 }
             });
@@ -388,6 +388,7 @@ pub fn mentions_io(e: &Expr) -> bool {
         Expr::Binary(_, a, b) | Expr::Index(a, b) => mentions_io(a) || mentions_io(b),
         Expr::Ternary(a, b, c) => mentions_io(a) || mentions_io(b) || mentions_io(c),
         Expr::Method(a, _, args) => mentions_io(a) || args.iter().any(mentions_io),
+        Expr::List(items) => items.iter().any(mentions_io),
         _ => false,
     }
 }

@@ -8,7 +8,9 @@ use crate::model::{Field, FieldType, Repeat, Schema, Size};
 
 /// A `usize` expression: the bytes `access` (a place holding `field`'s value) encodes to.
 pub fn field_len(schema: &Schema, field: &Field, access: &TokenStream) -> TokenStream {
-    if let FieldType::Contents(bytes) = &field.ty {
+    if let FieldType::Contents(bytes) = &field.ty
+        && !field.stores_value()
+    {
         let n = bytes.len();
         return quote!(#n);
     }

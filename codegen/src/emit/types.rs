@@ -47,7 +47,9 @@ pub fn element_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType
             terminated: true, ..
         } => quote!(rt::VarStr),
         FieldType::Str { .. } => quote!(rt::Text),
-        FieldType::Bytes { .. } | FieldType::Contents(_) => quote!(rt::RawBytes),
+        FieldType::Bytes { .. } => quote!(rt::RawBytes),
+        // Only repeated or conditional contents are kept: how many times, or whether.
+        FieldType::Contents(_) => quote!(()),
         FieldType::User { ty, .. } => {
             let name = struct_ident(&schema.types[*ty]);
             quote!(#name)
@@ -163,7 +165,7 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
     let fields = def
         .fields
         .iter()
-        .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
+        .filter(|f| f.stores_value())
         .map(|f| {
             let ident = field_ident(&f.id);
             let ty = field_type(schema, ty, f);
