@@ -65,6 +65,7 @@ fn main() {
     std::panic::set_hook(Box::new(|_| {}));
     let mut specs = String::new();
     let mut modules = String::new();
+    let mut with_spec = Vec::new();
     for path in spec_files(&suite.join("spec/ks")) {
         println!("cargo:rerun-if-changed={}", path.display());
         let Some(kst) = std::fs::read_to_string(&path)
@@ -73,6 +74,7 @@ fn main() {
         else {
             continue;
         };
+        with_spec.push(kst.id.clone());
         let schema_path = suite.join("formats").join(format!("{}.ksy", kst.id));
         println!("cargo:rerun-if-changed={}", schema_path.display());
         let status = match load_schema_with(&schema_path, &import_paths) {
@@ -119,11 +121,54 @@ fn main() {
             kst.exception()
         );
     }
+    // Schemas no spec reads must compile all the same, when the checker accepts them.
+    for path in schema_files(&suite.join("formats")) {
+        let id = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if with_spec.contains(&id) {
+            continue;
+        }
+        if let Ok(schema) = load_schema_with(&path, &import_paths)
+            && let Ok(code) = std::panic::catch_unwind(|| generate(&schema))
+        {
+            let file = out.join(format!("schema_{id}.rs"));
+            std::fs::write(&file, code.to_string()).expect("OUT_DIR is writable");
+            let _ = writeln!(
+                modules,
+                "#[allow(warnings, clippy::all, missing_docs)] pub mod schema_{id} {{ include!({:?}); }}",
+                file.display().to_string()
+            );
+        }
+    }
+    // Schemas Kaitai's compiler must reject: the ones the checker accepts instead.
+    let wrongly_accepted: Vec<String> = schema_files(&suite.join("formats_err"))
+        .into_iter()
+        .filter(|path| load_schema_with(path, &import_paths).is_ok())
+        .filter_map(|path| path.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .collect();
+    let must_reject = schema_files(&suite.join("formats_err")).len();
     let suite_text = suite.display().to_string();
     let source = format!(
-        "/// Where the suite was found when this crate was built.\npub const SUITE: &str = {suite_text:?};\n{modules}\n/// Every spec of the suite.\npub static SPECS: &[Spec] = &[\n{specs}];\n"
+        "/// Where the suite was found when this crate was built.\npub const SUITE: &str = {suite_text:?};\n{modules}\n/// Every spec of the suite.\npub static SPECS: &[Spec] = &[\n{specs}];\n/// How many schemas of `formats_err/` the checker must reject.\npub const MUST_REJECT: usize = {must_reject};\n/// Those it accepts instead.\npub static WRONGLY_ACCEPTED: &[&str] = &{wrongly_accepted:?};\n"
     );
     std::fs::write(out.join("specs.rs"), source).expect("OUT_DIR is writable");
+}
+
+/// The `.ksy` files directly in `dir`, sorted.
+fn schema_files(dir: &Path) -> Vec<PathBuf> {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "ksy"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
 }
 
 /// The `.kst` files, sorted.

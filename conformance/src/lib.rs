@@ -244,6 +244,12 @@ pub fn report(outcomes: &[Outcome]) -> String {
         .iter()
         .filter(|o| o.write != WriteVerdict::None)
         .count();
+    let _ = writeln!(
+        out,
+        "formats_err: {}/{MUST_REJECT} rejected with a located error (accepted: {})",
+        MUST_REJECT - WRONGLY_ACCEPTED.len(),
+        WRONGLY_ACCEPTED.join(", ")
+    );
     let _ = write!(
         out,
         "kaitai conformance: {pass}/{} specs pass, {exact}/{read} written back byte-exact",

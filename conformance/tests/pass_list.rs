@@ -1,6 +1,8 @@
 //! Every spec in `pass.txt` still passes: the conformance figures only grow.
 
-use skelcodec_conformance::{ReadVerdict, SPECS, WriteVerdict, report, run_all, suite_dir};
+use skelcodec_conformance::{
+    ReadVerdict, SPECS, WRONGLY_ACCEPTED, WriteVerdict, report, run_all, suite_dir,
+};
 
 #[test]
 fn every_listed_spec_still_passes() {
@@ -33,4 +35,18 @@ fn every_listed_spec_still_passes() {
         .map(|o| format!("{}: {}", o.spec.id, o.detail))
         .collect();
     assert!(inexact.is_empty(), "{}", inexact.join("\n"));
+}
+
+#[test]
+fn no_schema_kaitai_rejects_is_newly_accepted() {
+    let known = include_str!("../wrongly_accepted.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect::<Vec<_>>();
+    let new: Vec<_> = WRONGLY_ACCEPTED
+        .iter()
+        .filter(|id| !known.contains(id))
+        .collect();
+    assert!(new.is_empty(), "now accepted: {new:?}");
 }
