@@ -171,8 +171,16 @@ pub struct Instance {
 /// What an instance computes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum InstanceKind {
-    /// `value`: an expression.
-    Value(Expr),
+    /// `value`: an expression, with Kaitai's `if` (absent, it reads as 0, false or the enum's
+    /// value 0, as absent numbers do) and `enum` (the integer as a value of that enum).
+    Value {
+        /// The expression.
+        value: Expr,
+        /// `if`: the value exists only when this holds.
+        cond: Option<Expr>,
+        /// `enum`: the enum the integer value is read as.
+        enum_idx: Option<usize>,
+    },
     /// `pos` with an integer `type`: the integer at that stream position, read without moving
     /// (a look-ahead while reading; -1 past the end of the stream).
     Peek {

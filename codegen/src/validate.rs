@@ -16,20 +16,19 @@ pub fn validate(schema: &Schema) -> Result<(), Located> {
         }
         let inspect = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
         for instance in &def.instances {
-            let value = match &instance.kind {
-                InstanceKind::Value(value) => value,
-                InstanceKind::Peek { pos, .. } => {
-                    let read = Scope::new(schema, ty, Mode::Read, def.fields.len());
-                    located(&instance.at.key("pos"), read.int(pos))?;
-                    continue;
-                }
-            };
+            if let InstanceKind::Peek { pos, .. } = &instance.kind {
+                let read = Scope::new(schema, ty, Mode::Read, def.fields.len());
+                located(&instance.at.key("pos"), read.int(pos))?;
+                continue;
+            }
             let at = instance.at.key("value");
             // An instance that uses parameters is inlined where it is used and gets no method.
             let read = Scope::new(schema, ty, Mode::Read, def.fields.len());
-            let compiled = inspect.compile(value).or_else(|_| read.compile(value));
+            let compiled = inspect
+                .instance_value(instance)
+                .or_else(|_| read.instance_value(instance));
             match compiled {
-                Ok((_, Ty::Int | Ty::Float | Ty::Bool)) => {}
+                Ok((_, Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_))) => {}
                 Ok(_) => {
                     return Err(Located::new(
                         &at,

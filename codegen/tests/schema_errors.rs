@@ -326,3 +326,47 @@ fn names_that_collide_in_rust_are_refused() {
     );
     assert!(message.contains("becomes the Rust item `AB`"), "{message}");
 }
+
+#[test]
+fn kaitai_rules_the_checker_enforces() {
+    for (source, expected) in [
+        (
+            "meta:\n  id: broken\nseq:\n  - id: a\n    type: u2\n",
+            "`u2` needs a byte order: set `meta/endian`, or write `u2le` or `u2be`",
+        ),
+        (
+            "meta:\n  id: broken\n  endian: le\nseq:\n  - id: a\n    type: u1\n    repeat-until: _ == 0\n",
+            "`repeat-until` needs `repeat: until`",
+        ),
+        (
+            "meta:\n  id: broken\n  endian: le\nseq:\n  - id: a\n    type: u1\ninstances:\n  a:\n    value: 1\n",
+            "`a` is declared twice",
+        ),
+        (
+            "meta:\n  id: broken\n  ks-version: 99.1\n",
+            "needs Kaitai 99.1; skelcodec implements 0.11",
+        ),
+        (
+            "meta:\n  id: broken\n  ks-version: 0.7f\n",
+            "`0.7f` is not a version",
+        ),
+        (
+            "meta:\n  id: broken\ninstances:\n  a:\n    value: 1\n    size: 4\n",
+            "`size` does not belong in a value instance",
+        ),
+    ] {
+        let message = error(source);
+        assert!(message.contains(expected), "{expected}: {message}");
+    }
+}
+
+#[test]
+fn value_instances_take_enum_and_if() {
+    let source = "meta:\n  id: ok\n  endian: le\nseq:\n  - id: a\n    type: u1\ninstances:\n  kind:\n    value: a + 1\n    enum: animal\n  big:\n    value: a * 2\n    if: a > 3\nenums:\n  animal:\n    1: cat\n";
+    let schema = parse_schema(source, Path::new("ok.ksy")).expect("accepted");
+    let code = skelcodec_codegen::generate_source(&schema).expect("parses");
+    assert!(code.contains("pub fn kind(&self) -> Animal"), "{code}");
+    assert!(code.contains("if ((self.a as i64) > 3i64)"), "{code}");
+    // `ok` would shadow the prelude's `Ok`.
+    assert!(code.contains("impl OkType"), "{code}");
+}

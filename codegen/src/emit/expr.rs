@@ -227,6 +227,51 @@ impl<'s> Scope<'s> {
         }
     }
 
+    /// The value of a value instance in this scope: its expression, as its `enum` when it has
+    /// one, and when its `if` does not hold the value an absent number has (0, false, the
+    /// enum's value 0).
+    pub fn instance_value(&self, instance: &Instance) -> Compiled {
+        let InstanceKind::Value {
+            value,
+            cond,
+            enum_idx,
+        } = &instance.kind
+        else {
+            return invalid(format!("`{}` is a look-ahead, not a value", instance.id));
+        };
+        let (mut tokens, mut ty) = self.compile(value)?;
+        if let Some(idx) = enum_idx {
+            if ty != Ty::Int {
+                return invalid(format!(
+                    "`enum` needs an integer value, found {}",
+                    describe(&ty)
+                ));
+            }
+            let name = enum_ident(&self.schema.enums[*idx]);
+            (tokens, ty) = (quote!(#name::from_raw(#tokens)), Ty::Enum(*idx));
+        }
+        let Some(cond) = cond else {
+            return Ok((tokens, ty));
+        };
+        let cond = self.bool(cond)?;
+        let absent = match &ty {
+            Ty::Int => quote!(0i64),
+            Ty::Float => quote!(0.0f64),
+            Ty::Bool => quote!(false),
+            Ty::Enum(idx) => {
+                let name = enum_ident(&self.schema.enums[*idx]);
+                quote!(#name::from_raw(0))
+            }
+            other => {
+                return invalid(format!(
+                    "an instance with `if` must be a number, boolean or enum value, not {}",
+                    describe(other)
+                ));
+            }
+        };
+        Ok((quote!(if #cond { #tokens } else { #absent }), ty))
+    }
+
     fn enum_literal(&self, enum_name: &str, variant: &str) -> Compiled {
         let Some(idx) = self.schema.resolve_enum(self.ty, enum_name) else {
             return invalid(format!("unknown enum `{enum_name}`"));
@@ -496,7 +541,7 @@ impl<'s> Scope<'s> {
             let mut inner = self.clone();
             inner.depth += 1;
             let (tokens, ty) = match &instance.kind {
-                InstanceKind::Value(value) => inner.compile(value)?,
+                InstanceKind::Value { .. } => inner.instance_value(instance)?,
                 InstanceKind::Peek { pos, ty } => {
                     if self.mode != Mode::Read {
                         return Err(ExprError::NeedsStream);
@@ -589,16 +634,16 @@ impl<'s> Scope<'s> {
             (_, Ty::User(ty)) => {
                 let def = &self.schema.types[*ty];
                 if let Some(instance) = def.instances.iter().find(|i| i.id == attr) {
-                    let InstanceKind::Value(value) = &instance.kind else {
+                    if matches!(instance.kind, InstanceKind::Peek { .. }) {
                         return invalid(format!(
                             "`{attr}` is a look-ahead; only its own type can use it"
                         ));
-                    };
+                    }
                     let mut inner = Scope::new(self.schema, *ty, Mode::Inspect, def.fields.len());
                     inner.owner = Some(tokens.clone());
                     inner.reading = self.reading;
                     inner.depth = self.depth + 1;
-                    let (tokens, ty) = inner.compile(value)?;
+                    let (tokens, ty) = inner.instance_value(instance)?;
                     return simple(tokens, ty);
                 }
                 let Some(field) = def.fields.iter().find(|f| f.id == attr) else {

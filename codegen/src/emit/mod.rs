@@ -171,15 +171,19 @@ fn instance_methods(schema: &Schema, ty: usize) -> TokenStream {
     let scope = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
     let methods = def.instances.iter().filter_map(|instance| {
         // Look-ahead instances exist only while reading.
-        let InstanceKind::Value(value) = &instance.kind else {
+        let InstanceKind::Value { value, .. } = &instance.kind else {
             return None;
         };
         let ident = instance_ident(&instance.id);
         // Instances that need parameters or the stream exist only inlined in readers and writers.
-        let (body, ty) = scope.compile(value).ok()?;
+        let (body, ty) = scope.instance_value(instance).ok()?;
         let ret = match ty {
             Ty::Int => quote!(i64),
             Ty::Float => quote!(f64),
+            Ty::Enum(idx) => {
+                let name = names::enum_ident(&schema.enums[idx]);
+                quote!(#name)
+            }
             _ => quote!(bool),
         };
         let doc = types::docs(

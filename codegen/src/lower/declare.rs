@@ -20,8 +20,8 @@ pub struct Parts<'f> {
     pub seq: &'f [AttrSpec],
     /// `instances`.
     pub instances: &'f BTreeMap<String, AttrSpec>,
-    /// The default endianness of the file it is in.
-    pub big_endian: bool,
+    /// The default endianness of the file it is in (`None`: the file sets none).
+    pub big_endian: Option<bool>,
 }
 
 /// Every type (depth first: the schema's root, its nested types, then each imported schema's
@@ -75,7 +75,7 @@ pub fn declare<'f>(files: &[&'f KsyFile]) -> Result<Declared<'f>, Located> {
             instances: Vec::new(),
             at: at.clone(),
         });
-        let big_endian = file.meta.endian.as_deref() == Some("be");
+        let big_endian = file.meta.endian.as_deref().map(|e| e == "be");
         declared.parts.push(Parts {
             params: &file.params,
             seq: &file.seq,
@@ -109,6 +109,42 @@ fn check_file(file: &KsyFile, root: &YamlPath) -> Result<(), Located> {
     if let Some(encoding) = &file.meta.encoding {
         super::check_encoding(encoding, &root.key("meta").key("encoding"))?;
     }
+    if let Some(version) = &file.meta.ks_version {
+        check_ks_version(version, &root.key("meta").key("ks-version"))?;
+    }
+    Ok(())
+}
+
+/// The Kaitai version a schema needs: `X.Y` or `X.Y.Z`, at least 0.6 (the oldest ksy
+/// dialect) and at most 0.11, the one skelcodec implements.
+fn check_ks_version(version: &Value, at: &YamlPath) -> Result<(), Located> {
+    let text = ksy::expr_text(version).unwrap_or_default();
+    let parts: Option<Vec<u32>> = text
+        .split('.')
+        .map(|p| {
+            let plain = !p.is_empty() && (p == "0" || !p.starts_with('0'));
+            plain.then(|| p.parse().ok()).flatten()
+        })
+        .collect();
+    let Some(parts) = parts.filter(|p| (2..=3).contains(&p.len())) else {
+        return Err(Located::new(
+            at,
+            format!("`{text}` is not a version: write X.Y or X.Y.Z"),
+        ));
+    };
+    let (major, minor) = (parts[0], parts[1]);
+    if (major, minor) < (0, 6) {
+        return Err(Located::new(
+            at,
+            format!("the oldest Kaitai version is 0.6, not {text} (for 0.10, quote it: '0.10')"),
+        ));
+    }
+    if (major, minor) > (0, 11) {
+        return Err(Located::new(
+            at,
+            format!("this schema needs Kaitai {text}; skelcodec implements 0.11"),
+        ));
+    }
     Ok(())
 }
 
@@ -116,7 +152,7 @@ fn check_file(file: &KsyFile, root: &YamlPath) -> Result<(), Located> {
 fn declare_nested<'f>(
     children: &'f BTreeMap<String, TypeSpec>,
     parent: usize,
-    big_endian: bool,
+    big_endian: Option<bool>,
     declared: &mut Declared<'f>,
 ) -> Result<(), Located> {
     for (id, spec) in children {

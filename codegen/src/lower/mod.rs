@@ -68,11 +68,11 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
             let at = at.key("instances").key(id);
             match positioned_field(&ctx, &schema, id, spec, &at)? {
                 Some(field) => fields.push(field),
-                None => lowered_instances.push(lower_instance(&ctx, id, spec, &at)?),
+                None => lowered_instances.push(lower_instance(&ctx, &schema, id, spec, &at)?),
             }
         }
-        check_unique_ids(&fields, &at)?;
         let instances = lowered_instances;
+        check_unique_names(&schema.types[index].params, &fields, &instances, &at)?;
         let def = &mut schema.types[index];
         def.fields = fields;
         def.instances = instances;
@@ -117,14 +117,28 @@ fn check_identifier(id: &str, at: &YamlPath) -> Result<(), Located> {
     }
 }
 
-fn check_unique_ids(fields: &[Field], at: &YamlPath) -> Result<(), Located> {
-    for (i, field) in fields.iter().enumerate() {
-        if fields[..i].iter().any(|f| f.id == field.id) {
+/// Fields, instances and parameters of a type share one namespace, as in Kaitai.
+fn check_unique_names(
+    params: &[Param],
+    fields: &[Field],
+    instances: &[Instance],
+    at: &YamlPath,
+) -> Result<(), Located> {
+    let mut seen: Vec<&str> = params.iter().map(|p| p.id.as_str()).collect();
+    let declared = fields
+        .iter()
+        .map(|f| (&f.id, &f.at))
+        .chain(instances.iter().map(|i| (&i.id, &i.at)));
+    for (id, place) in declared {
+        if seen.contains(&id.as_str()) {
             return Err(Located::new(
-                &field.at.key("id"),
-                format!("field `{}` is declared twice in {at}", field.id),
+                place,
+                format!(
+                    "`{id}` is declared twice in {at} (its fields, instances and parameters share one namespace)"
+                ),
             ));
         }
+        seen.push(id);
     }
     Ok(())
 }
@@ -215,8 +229,32 @@ fn positioned_field(
     Ok(Some(field))
 }
 
+/// A value instance takes `value`, `doc`, `doc-ref`, `enum` and `if`; a key that reads bytes
+/// is a mistake.
+fn check_value_instance_keys(spec: &AttrSpec, at: &YamlPath) -> Result<(), Located> {
+    let reading_keys = [
+        ("type", spec.ty.is_some()),
+        ("size", spec.size.is_some()),
+        ("size-eos", spec.size_eos.is_some()),
+        ("repeat", spec.repeat.is_some()),
+        ("contents", spec.contents.is_some()),
+        ("terminator", spec.terminator.is_some()),
+        ("encoding", spec.encoding.is_some()),
+    ];
+    match reading_keys.iter().find(|(_, given)| *given) {
+        Some((key, _)) => Err(Located::new(
+            &at.key(key),
+            format!(
+                "`{key}` does not belong in a value instance, which takes value, doc, doc-ref, enum and if"
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
 fn lower_instance(
     ctx: &Context,
+    schema: &Schema,
     id: &str,
     spec: &AttrSpec,
     at: &YamlPath,
@@ -224,19 +262,31 @@ fn lower_instance(
     check_identifier(id, at)?;
     check_leftover_keys(&spec.other, KeyPlace::Attribute, at)?;
     let kind = match (&spec.value, &spec.pos) {
-        (Some(value), None) => InstanceKind::Value(parse_expr(value, &at.key("value"))?),
+        (Some(value), None) => {
+            check_value_instance_keys(spec, at)?;
+            let enum_idx = match &spec.enum_name {
+                Some(name) => Some(ctx.resolve_enum(schema, name, &at.key("enum"))?),
+                None => None,
+            };
+            InstanceKind::Value {
+                value: parse_expr(value, &at.key("value"))?,
+                cond: spec
+                    .cond
+                    .as_ref()
+                    .map(|c| parse_expr(c, &at.key("if")))
+                    .transpose()?,
+                enum_idx,
+            }
+        }
         (None, Some(pos)) => {
-            let ty = spec
-                .ty
-                .as_ref()
-                .and_then(Value::as_str)
-                .and_then(|t| ctx.builtin(t));
-            let Some(Builtin::Scalar(Scalar::Int(ty))) = ty else {
+            let name = spec.ty.as_ref().and_then(Value::as_str).unwrap_or_default();
+            let Some(Builtin::Scalar(base @ Scalar::Int(ty))) = ctx.builtin(name) else {
                 return Err(Located::new(
                     &at.key("type"),
                     "a `pos` instance must have an integer `type` (only look-ahead reads are supported)",
                 ));
             };
+            ctx.check_endian(name, base, &at.key("type"))?;
             InstanceKind::Peek {
                 pos: parse_expr(pos, &at.key("pos"))?,
                 ty,
@@ -258,7 +308,8 @@ fn lower_instance(
 }
 
 struct Context {
-    big_endian: bool,
+    /// The file's default endianness (`None`: multi-byte numbers need `le` or `be`).
+    big_endian: Option<bool>,
     /// The type whose attributes are lowered: names of types and enums resolve from there.
     owner: usize,
 }
@@ -307,7 +358,7 @@ impl Context {
             Some(b) if name.len() > 2 => (b, false),
             _ => match name.strip_suffix("be") {
                 Some(b) if name.len() > 2 => (b, true),
-                _ => (name, self.big_endian),
+                _ => (name, self.big_endian.unwrap_or(false)),
             },
         };
         let int = |bytes: u8, signed| {
@@ -350,6 +401,28 @@ impl Context {
     }
 
     /// The scalar a field holds, with `-scale` applied.
+    /// A number of more than one byte needs a byte order: from its name (`u4le`) or the
+    /// file's `meta/endian`.
+    fn check_endian(&self, name: &str, base: Scalar, at: &YamlPath) -> Result<(), Located> {
+        let explicit = name.ends_with("le") || name.ends_with("be");
+        if base.size() > 1 && !explicit && self.big_endian.is_none() {
+            return Err(Located::new(
+                at,
+                format!(
+                    "`{name}` needs a byte order: set `meta/endian`, or write `{name}le` or `{name}be`"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The enum `name` means in the type being lowered.
+    fn resolve_enum(&self, schema: &Schema, name: &str, at: &YamlPath) -> Result<usize, Located> {
+        schema
+            .resolve_enum(self.owner, name)
+            .ok_or_else(|| Located::new(at, format!("unknown enum `{name}`")))
+    }
+
     fn scalar(&self, base: Scalar, attr: &AttrSpec, at: &YamlPath) -> Result<Scalar, Located> {
         match (base, attr.scale) {
             (s, None) => Ok(s),
@@ -384,6 +457,18 @@ impl Context {
                 at,
                 "`value` and `pos` belong under `instances`, not in `seq`",
             ));
+        }
+        // `repeat-expr` and `repeat-until` belong to their own kind of `repeat` only.
+        for (key, given, kind) in [
+            ("repeat-expr", attr.repeat_expr.is_some(), "expr"),
+            ("repeat-until", attr.repeat_until.is_some(), "until"),
+        ] {
+            if given && attr.repeat.as_deref() != Some(kind) {
+                return Err(Located::new(
+                    &at.key(key),
+                    format!("`{key}` needs `repeat: {kind}`"),
+                ));
+            }
         }
         let repeat = match (attr.repeat.as_deref(), &attr.for_each) {
             (Some(_), Some(_)) => {
@@ -592,6 +677,7 @@ impl Context {
         let type_at = at.key("type");
         match self.builtin(name) {
             Some(Builtin::Scalar(base)) => {
+                self.check_endian(name, base, &type_at)?;
                 let scalar = self.scalar(base, attr, at)?;
                 if let Some(enum_name) = &attr.enum_name {
                     let Scalar::Int(raw) = scalar else {
@@ -600,9 +686,7 @@ impl Context {
                             "`enum` applies to integer types only",
                         ));
                     };
-                    let enum_idx = schema.resolve_enum(self.owner, enum_name).ok_or_else(|| {
-                        Located::new(&at.key("enum"), format!("unknown enum `{enum_name}`"))
-                    })?;
+                    let enum_idx = self.resolve_enum(schema, enum_name, &at.key("enum"))?;
                     return Ok(FieldType::Enum { enum_idx, raw });
                 }
                 Ok(FieldType::Number(scalar))
