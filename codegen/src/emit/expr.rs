@@ -206,6 +206,50 @@ impl<'s> Scope<'s> {
         }
     }
 
+    /// `list[i].field` of a list of structures: absent when `i` is out of range, so it reads
+    /// like a conditional field (a number as 0, a list or string as empty).
+    fn element_field(&self, list: &Expr, index: &Expr, attr: &str) -> Result<Place<'s>, ExprError> {
+        let (list, ty) = self.compile(list)?;
+        let Ty::Array(elem) = ty else {
+            return invalid(format!("indexing {} is not supported yet", describe(&ty)));
+        };
+        let Ty::User(user) = *elem else {
+            return invalid(format!(
+                "`.{attr}` of an element needs a list of structures, found a list of {}",
+                describe(&elem)
+            ));
+        };
+        let def = &self.schema.types[user];
+        let Some(field) = def.fields.iter().find(|f| f.id == attr) else {
+            return invalid(format!(
+                "type `{}` has no field `{attr}` (instances of list elements are not supported yet)",
+                def.id
+            ));
+        };
+        self.trusted(field)?;
+        let i = self.int(index)?;
+        let ident = field_ident(attr);
+        let at = quote!(usize::try_from(#i).unwrap_or(usize::MAX));
+        let copied = field.repeat == Repeat::None
+            && matches!(field.ty, FieldType::Number(_) | FieldType::Enum { .. });
+        let element = if field.cond.is_some() {
+            quote!(#list.get(#at).and_then(|e| e.#ident.as_ref()))
+        } else {
+            quote!(#list.get(#at).map(|e| &e.#ident))
+        };
+        let tokens = if copied {
+            quote!(#element.copied())
+        } else {
+            element
+        };
+        Ok(Place {
+            tokens,
+            ty: field_ty(self.schema, field),
+            field: Some(field),
+            optional: true,
+        })
+    }
+
     /// `a[i]` of a list of integers or of bytes; out of range reads as 0, since expressions
     /// cannot fail.
     fn index(&self, base: &Expr, index: &Expr) -> Compiled {
@@ -398,6 +442,9 @@ impl<'s> Scope<'s> {
                     return invalid(
                         "`_root` and `_parent` are not supported: pass values down as `params`",
                     );
+                }
+                if let Expr::Index(list, index) = base.as_ref() {
+                    return self.element_field(list, index, attr);
                 }
                 let base = self.place(base)?;
                 self.attribute(base, attr)
@@ -679,7 +726,7 @@ impl<'s> Scope<'s> {
     /// Turns a place into a value: scalars become `i64`/`f64`.
     fn value(&self, place: Place<'s>) -> Compiled {
         if place.optional {
-            return optional_scalar(place);
+            return optional_scalar(self.schema, place);
         }
         let tokens = place.tokens;
         let Some(field) = place.field.filter(|f| f.repeat == Repeat::None) else {
@@ -698,7 +745,7 @@ impl<'s> Scope<'s> {
 
 /// A conditional number in an expression: an absent one reads as 0, so that version gates can
 /// build on fields that older versions lack (`version >= 6 and revision >= 2`).
-fn optional_scalar(place: Place<'_>) -> Compiled {
+fn optional_scalar(schema: &Schema, place: Place<'_>) -> Compiled {
     let tokens = place.tokens;
     let field = place.field.filter(|f| f.repeat == Repeat::None);
     match field.map(|f| &f.ty) {
@@ -712,6 +759,13 @@ fn optional_scalar(place: Place<'_>) -> Compiled {
             quote!(#tokens.map_or(0.0, |value| value.get_f64())),
             Ty::Float,
         )),
+        Some(FieldType::Enum { enum_idx, .. }) => {
+            let name = enum_ident(&schema.enums[*enum_idx]);
+            Ok((
+                quote!(#tokens.unwrap_or_else(|| #name::from_raw(0))),
+                Ty::Enum(*enum_idx),
+            ))
+        }
         _ => invalid(
             "this field is conditional (`if`); only its value (when it is a number) and its length can be used in expressions",
         ),
@@ -813,8 +867,12 @@ fn str_bytes(tokens: TokenStream, ty: &Ty) -> TokenStream {
 }
 
 fn int_literal(n: i128) -> Result<TokenStream, ExprError> {
-    let Ok(n) = i64::try_from(n) else {
-        return invalid(format!("{n} does not fit in 64 bits"));
+    // Integers compute in `i64`, where a `u8` above `i64::MAX` wraps; a literal that large
+    // takes the same bits, as in Kaitai's Java target, so that equality holds.
+    let n = match (i64::try_from(n), u64::try_from(n)) {
+        (Ok(n), _) => n,
+        (Err(_), Ok(unsigned)) => unsigned as i64,
+        _ => return invalid(format!("{n} does not fit in 64 bits")),
     };
     // Suffixed, so that methods such as `wrapping_add` resolve on literals too.
     let lit = Literal::i64_suffixed(n);
