@@ -66,7 +66,7 @@ fn main() {
     let mut specs = String::new();
     let mut modules = String::new();
     let mut with_spec = Vec::new();
-    for path in spec_files(&suite.join("spec/ks")) {
+    for path in files_with_extension(&suite.join("spec/ks"), "kst") {
         println!("cargo:rerun-if-changed={}", path.display());
         let Some(kst) = std::fs::read_to_string(&path)
             .ok()
@@ -122,7 +122,7 @@ fn main() {
         );
     }
     // Schemas no spec reads must compile all the same, when the checker accepts them.
-    for path in schema_files(&suite.join("formats")) {
+    for path in files_with_extension(&suite.join("formats"), "ksy") {
         let id = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -143,12 +143,12 @@ fn main() {
         }
     }
     // Schemas Kaitai's compiler must reject: the ones the checker accepts instead.
-    let wrongly_accepted: Vec<String> = schema_files(&suite.join("formats_err"))
+    let wrongly_accepted: Vec<String> = files_with_extension(&suite.join("formats_err"), "ksy")
         .into_iter()
         .filter(|path| load_schema_with(path, &import_paths).is_ok())
         .filter_map(|path| path.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .collect();
-    let must_reject = schema_files(&suite.join("formats_err")).len();
+    let must_reject = files_with_extension(&suite.join("formats_err"), "ksy").len();
     let suite_text = suite.display().to_string();
     let source = format!(
         "/// Where the suite was found when this crate was built.\npub const SUITE: &str = {suite_text:?};\n{modules}\n/// Every spec of the suite.\npub static SPECS: &[Spec] = &[\n{specs}];\n/// How many schemas of `formats_err/` the checker must reject.\npub const MUST_REJECT: usize = {must_reject};\n/// Those it accepts instead.\npub static WRONGLY_ACCEPTED: &[&str] = &{wrongly_accepted:?};\n"
@@ -156,29 +156,14 @@ fn main() {
     std::fs::write(out.join("specs.rs"), source).expect("OUT_DIR is writable");
 }
 
-/// The `.ksy` files directly in `dir`, sorted.
-fn schema_files(dir: &Path) -> Vec<PathBuf> {
+/// The files with `extension` directly in `dir`, sorted.
+fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|entries| {
             entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "ksy"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
-}
-
-/// The `.kst` files, sorted.
-fn spec_files(dir: &Path) -> Vec<PathBuf> {
-    println!("cargo:rerun-if-changed={}", dir.display());
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "kst"))
+                .filter(|p| p.extension().is_some_and(|x| x == extension))
                 .collect()
         })
         .unwrap_or_default();

@@ -474,17 +474,20 @@ impl Schema {
     }
 
     /// Bytes every value of type `ty` takes, when the type has a fixed layout: no conditions,
-    /// no repetition, no switches, no parameters. Such types are read and written in bulk.
+    /// no repetition, no switches, no parameters, nothing to validate. Such types are read and
+    /// written in bulk.
     pub fn fixed_size(&self, ty: usize) -> Option<usize> {
         let def = &self.types[ty];
         if !def.params.is_empty() {
             return None;
         }
         def.fields.iter().try_fold(0, |total, field| {
+            // A `valid` must be checked, which bulk decoding would skip.
             if field.cond.is_some()
                 || field.repeat != Repeat::None
                 || field.substream.is_some()
                 || field.position.is_some()
+                || field.valid.is_some()
             {
                 return None;
             }

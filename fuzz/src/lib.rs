@@ -126,7 +126,11 @@ fn reads_back_exactly<C: Codec>(value: &C, what: &str) {
         Ok(back) => back,
         Err(e) => panic!("{what} encodes, but does not read back: {e}"),
     };
-    assert_same_value(&back, value, &format!("{what} reads back as something else"));
+    assert_same_value(
+        &back,
+        value,
+        &format!("{what} reads back as something else"),
+    );
 }
 
 /// Asserts two decoded values are the same. Floats make `==` false for NaN although the bits
