@@ -44,6 +44,26 @@ pub enum Expr {
     List(Vec<Expr>),
 }
 
+impl Expr {
+    /// The expressions directly inside this one.
+    pub fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Unary(_, a) | Expr::Attr(a, _) => vec![a],
+            Expr::Binary(_, a, b) | Expr::Index(a, b) => vec![a, b],
+            Expr::Ternary(a, b, c) => vec![a, b, c],
+            Expr::Method(a, _, args) => std::iter::once(a.as_ref()).chain(args).collect(),
+            Expr::List(items) => items.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// True when the name `name` appears anywhere in the expression.
+    pub fn mentions(&self, name: &str) -> bool {
+        matches!(self, Expr::Name(n) if n == name)
+            || self.children().iter().any(|c| c.mentions(name))
+    }
+}
+
 /// Unary operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnaryOp {

@@ -405,14 +405,67 @@ impl Schema {
     /// output back before returning it.
     pub fn reads_decide_from_data(&self) -> bool {
         self.has_searched_fields()
-            || self.types.iter().any(|t| {
+            || self.types.iter().enumerate().any(|(ty, t)| {
                 t.instances
                     .iter()
                     .any(|i| matches!(i.kind, InstanceKind::Peek { .. }))
-                    || t.fields
-                        .iter()
-                        .any(|f| matches!(f.ty, FieldType::Remembered { .. }))
+                    || t.fields.iter().any(|f| {
+                        matches!(f.ty, FieldType::Remembered { .. })
+                            || self.checks_use_stream(ty, f)
+                    })
             })
+    }
+
+    /// True when a count, size, `valid` or switch selector of `field` uses the stream
+    /// (`_io`), directly or through an instance: writers cannot check those beforehand.
+    fn checks_use_stream(&self, ty: usize, field: &Field) -> bool {
+        let mut exprs: Vec<&Expr> = Vec::new();
+        match &field.repeat {
+            Repeat::Expr(e) | Repeat::Until(e) => exprs.push(e),
+            _ => {}
+        }
+        exprs.extend(field.substream.as_ref());
+        exprs.extend(field.valid.as_ref().map(|(e, _)| e));
+        let mut types = vec![&field.ty];
+        while let Some(t) = types.pop() {
+            match t {
+                FieldType::Str {
+                    size: Size::Expr(e),
+                    ..
+                }
+                | FieldType::Bytes {
+                    size: Size::Expr(e),
+                    ..
+                } => exprs.push(e),
+                FieldType::Switch(s) => {
+                    exprs.push(&s.on);
+                    types.extend(s.cases.iter().map(|c| &c.ty));
+                    types.extend(s.default.as_deref());
+                }
+                _ => {}
+            }
+        }
+        exprs.iter().any(|e| self.uses_stream(ty, e, 0))
+    }
+
+    /// True when `e`, in type `ty`, reads `_io`, directly or through a value instance.
+    fn uses_stream(&self, ty: usize, e: &Expr, depth: usize) -> bool {
+        if e.mentions("_io") {
+            return true;
+        }
+        if depth >= 16 {
+            return false;
+        }
+        self.types[ty].instances.iter().any(|i| match &i.kind {
+            InstanceKind::Value { value, cond, .. } => {
+                e.mentions(&i.id)
+                    && (self.uses_stream(ty, value, depth + 1)
+                        || cond
+                            .as_ref()
+                            .is_some_and(|c| self.uses_stream(ty, c, depth + 1)))
+            }
+            InstanceKind::Peek { .. } => false,
+        })
     }
 
     /// The type a name means inside type `from`, as Kaitai resolves it: the first segment is

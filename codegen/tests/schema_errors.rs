@@ -370,3 +370,24 @@ fn value_instances_take_enum_and_if() {
     // `ok` would shadow the prelude's `Ok`.
     assert!(code.contains("impl OkType"), "{code}");
 }
+
+#[test]
+fn checks_a_writer_cannot_make_are_verified_by_reading_back() {
+    let expand = |source: &str| {
+        let schema = parse_schema(source, Path::new("s.ksy")).expect("accepted");
+        skelcodec_codegen::generate_source(&schema).expect("parses")
+    };
+    // A size computed from the stream: the writer cannot check it, so it reads its output back.
+    let code = expand(
+        "meta:\n  id: s\n  endian: le\nseq:\n  - id: body\n    size: _io.size - 2\n  - id: tail\n    type: u2\n",
+    );
+    assert!(code.contains("const VERIFY_WRITES: bool = true"), "{code}");
+    let code = expand("meta:\n  id: s\n  endian: le\nseq:\n  - id: body\n    size: 4\n");
+    assert!(code.contains("const VERIFY_WRITES: bool = false"), "{code}");
+    // Sums wrap instead of overflowing; 40 floats are a list (serde derives arrays up to 32).
+    let code = expand(
+        "meta:\n  id: s\n  endian: le\nseq:\n  - id: xs\n    type: u4\n    repeat: expr\n    repeat-expr: 40\n  - id: n\n    type: u4\n    -derived: xs.sum(_)\n",
+    );
+    assert!(code.contains("sum.wrapping_add"), "{code}");
+    assert!(code.contains("pub xs: Vec<u32>"), "{code}");
+}

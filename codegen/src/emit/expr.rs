@@ -416,7 +416,7 @@ impl<'s> Scope<'s> {
                 inner.depth = self.depth + 1;
                 let body = inner.int(arg)?;
                 Ok((
-                    quote!(#list.iter().map(|#item| #body).sum::<i64>()),
+                    quote!(#list.iter().fold(0i64, |sum, #item| sum.wrapping_add(#body))),
                     Ty::Int,
                 ))
             }

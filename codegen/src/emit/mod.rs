@@ -237,27 +237,33 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
         },
         None => quote!(let mut r = rt::Reader::new(bytes);),
     };
-    let read_root = if schema.has_positioned_fields() {
-        // Which bytes the fields claim is known once the value is encoded again.
-        quote! {
-            #reader
-            let mut value = Self::read_from(&mut r #(, #defaults)*)?;
-            let mut w = rt::Writer::new();
-            value.write_to(&mut w #(, #defaults)*)?;
-            value.unclaimed = rt::fields::unclaimed(bytes, &w.coverage());
-            Ok(value)
-        }
-    } else {
-        quote! {
-            #reader
-            Self::read_from(&mut r #(, #defaults)*)
+    // The same whole-file read, budget included, with the defaults or with given arguments.
+    let read_whole = |args: &[TokenStream]| {
+        if schema.has_positioned_fields() {
+            // Which bytes the fields claim is known once the value is encoded again.
+            quote! {
+                #reader
+                let mut value = Self::read_from(&mut r #(, #args)*)?;
+                let mut w = rt::Writer::new();
+                value.write_to(&mut w #(, #args)*)?;
+                value.unclaimed = rt::fields::unclaimed(bytes, &w.coverage());
+                Ok(value)
+            }
+        } else {
+            quote! {
+                #reader
+                Self::read_from(&mut r #(, #args)*)
+            }
         }
     };
+    let read_root = read_whole(&defaults);
     let read_with = (!root.params.is_empty()).then(|| {
+        let args: Vec<TokenStream> = args.iter().map(|a| quote!(#a)).collect();
+        let body = read_whole(&args);
         quote! {
             /// Decodes a whole file with explicit values for the schema's parameters.
             pub fn read_with(bytes: &[u8] #params) -> rt::Result<Self> {
-                Self::read_from(&mut rt::Reader::new(bytes) #(, #args)*)
+                #body
             }
         }
     });

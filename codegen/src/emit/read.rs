@@ -277,7 +277,7 @@ fn read_sized(size: &Size, align: usize, scope: &Scope, wrap: TokenStream) -> To
         }
         Size::Expr(e) => {
             let len = expect_valid(scope.int(e));
-            if mentions_io(e) {
+            if e.mentions("_io") {
                 let call = sized(quote!(len));
                 quote!({ let len = #len; #call })
             } else {
@@ -376,19 +376,5 @@ pub fn case_pattern(scope: &Scope, key: &Expr) -> TokenStream {
             quote!(#lit)
         }
         other => expect_valid(scope.compile(other)).0,
-    }
-}
-
-/// True when an expression reads the stream position, so it must be evaluated before the
-/// reader is borrowed for the read itself.
-pub fn mentions_io(e: &Expr) -> bool {
-    match e {
-        Expr::Name(n) => n == "_io",
-        Expr::Unary(_, a) | Expr::Attr(a, _) => mentions_io(a),
-        Expr::Binary(_, a, b) | Expr::Index(a, b) => mentions_io(a) || mentions_io(b),
-        Expr::Ternary(a, b, c) => mentions_io(a) || mentions_io(b) || mentions_io(c),
-        Expr::Method(a, _, args) => mentions_io(a) || args.iter().any(mentions_io),
-        Expr::List(items) => items.iter().any(mentions_io),
-        _ => false,
     }
 }

@@ -560,7 +560,8 @@ impl Context {
         };
         // A literal count of fixed-size built-in elements is an array: `[f32; 16]`, not a Vec.
         let (ty, repeat) = match (ty, repeat) {
-            (ty, Repeat::Expr(Expr::Int(n))) if is_builtin_fixed(&ty) && (0..=64).contains(&n) => (
+            // Serde derives arrays of up to 32 elements.
+            (ty, Repeat::Expr(Expr::Int(n))) if is_builtin_fixed(&ty) && (0..=32).contains(&n) => (
                 FieldType::Array {
                     elem: Box::new(ty),
                     len: n as usize,
