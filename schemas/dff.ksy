@@ -3,6 +3,7 @@ meta:
   title: RenderWare DFF model
   file-extension: dff
   endian: le
+  encoding: ASCII
   -magic:
     - [0x10, 0, 0, 0]
     - [0x2b, 0, 0, 0]

@@ -3,6 +3,7 @@ meta:
   title: BattleForge DRS container
   file-extension: drs
   endian: le
+  encoding: ASCII
   -magic:
     - [0x1e, 0xf1, 0x7c, 0xc5]
 doc: |

@@ -3,6 +3,7 @@ meta:
   title: GTA animation package (IFP)
   file-extension: ifp
   endian: le
+  encoding: ASCII
   -magic: [ANPK, ANP3]
 doc: |
   GTA animation package. Version 1 (`ANPK`, GTA III and Vice City) is a tree of sections,

@@ -3,6 +3,7 @@ meta:
   title: The Sims 2 ANIM resource (RCOL with a cAnimResourceConst block)
   file-extension: 5an
   endian: le
+  encoding: ASCII
 doc: |
   An RCOL (scenegraph resource collection) holding one cAnimResourceConst block: the
   animation of a Sim or an object, type 0xFB00791E. See shared/reference/formats.md section 3

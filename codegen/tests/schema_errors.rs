@@ -351,6 +351,10 @@ fn kaitai_rules_the_checker_enforces() {
             "`0.7f` is not a version",
         ),
         (
+            "meta:\n  id: broken\nseq:\n  - id: s\n    type: strz\n",
+            "a string needs an `encoding`",
+        ),
+        (
             "meta:\n  id: broken\ninstances:\n  a:\n    value: 1\n    size: 4\n",
             "`size` does not belong in a value instance",
         ),

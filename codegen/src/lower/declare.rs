@@ -22,6 +22,8 @@ pub struct Parts<'f> {
     pub instances: &'f BTreeMap<String, AttrSpec>,
     /// The default endianness of the file it is in (`None`: the file sets none).
     pub big_endian: Option<bool>,
+    /// True when the file sets a default string encoding.
+    pub has_encoding: bool,
 }
 
 /// Every type (depth first: the schema's root, its nested types, then each imported schema's
@@ -76,17 +78,19 @@ pub fn declare<'f>(files: &[&'f KsyFile]) -> Result<Declared<'f>, Located> {
             at: at.clone(),
         });
         let big_endian = file.meta.endian.as_deref().map(|e| e == "be");
+        let has_encoding = file.meta.encoding.is_some();
         declared.parts.push(Parts {
             params: &file.params,
             seq: &file.seq,
             instances: &file.instances,
             big_endian,
+            has_encoding,
         });
         // The compiled schema's own enums keep their names; an imported schema's are prefixed.
         let prefix = (index > 0).then_some(id.as_str());
         let enums = lower_enums(&file.enums, ty, prefix, &at.key("enums"))?;
         declared.enums.extend(enums);
-        declare_nested(&file.types, ty, big_endian, &mut declared)?;
+        declare_nested(&file.types, ty, (big_endian, has_encoding), &mut declared)?;
     }
     check_rust_names(&declared)?;
     Ok(declared)
@@ -152,7 +156,7 @@ fn check_ks_version(version: &Value, at: &YamlPath) -> Result<(), Located> {
 fn declare_nested<'f>(
     children: &'f BTreeMap<String, TypeSpec>,
     parent: usize,
-    big_endian: Option<bool>,
+    (big_endian, has_encoding): (Option<bool>, bool),
     declared: &mut Declared<'f>,
 ) -> Result<(), Located> {
     for (id, spec) in children {
@@ -194,8 +198,9 @@ fn declare_nested<'f>(
             seq: &spec.seq,
             instances: &spec.instances,
             big_endian,
+            has_encoding,
         });
-        declare_nested(&spec.types, index, big_endian, declared)?;
+        declare_nested(&spec.types, index, (big_endian, has_encoding), declared)?;
     }
     Ok(())
 }

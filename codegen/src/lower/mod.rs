@@ -40,6 +40,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
     for (index, parts) in parts.iter().enumerate() {
         let ctx = Context {
             big_endian: parts.big_endian,
+            has_encoding: parts.has_encoding,
             owner: index,
         };
         let at = schema.types[index].at.clone();
@@ -54,6 +55,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
     for (index, parts) in parts.iter().enumerate() {
         let ctx = Context {
             big_endian: parts.big_endian,
+            has_encoding: parts.has_encoding,
             owner: index,
         };
         let at = schema.types[index].at.clone();
@@ -310,6 +312,8 @@ fn lower_instance(
 struct Context {
     /// The file's default endianness (`None`: multi-byte numbers need `le` or `be`).
     big_endian: Option<bool>,
+    /// True when the file sets a default string encoding.
+    has_encoding: bool,
     /// The type whose attributes are lowered: names of types and enums resolve from there.
     owner: usize,
 }
@@ -693,6 +697,12 @@ impl Context {
                 Ok(FieldType::Number(scalar))
             }
             Some(Builtin::Str { zero_terminated }) => {
+                if attr.encoding.is_none() && !self.has_encoding {
+                    return Err(Located::new(
+                        &type_at,
+                        "a string needs an `encoding`: set `meta/encoding`, or `encoding` on the attribute (ASCII, UTF-8)",
+                    ));
+                }
                 let size = if zero_terminated && attr.size.is_none() && attr.size_eos != Some(true)
                 {
                     // Kaitai: `strz` with no size runs to its NUL.
