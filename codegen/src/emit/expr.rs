@@ -387,8 +387,8 @@ impl<'s> Scope<'s> {
             BinOp::Add => quote!(#a.wrapping_add(#b)),
             BinOp::Sub => quote!(#a.wrapping_sub(#b)),
             BinOp::Mul => quote!(#a.wrapping_mul(#b)),
-            BinOp::Div => quote!(::skelcodec_runtime::arith::div(#a, #b)),
-            BinOp::Mod => quote!(::skelcodec_runtime::arith::modulo(#a, #b)),
+            BinOp::Div => quote!(rt::arith::div(#a, #b)),
+            BinOp::Mod => quote!(rt::arith::modulo(#a, #b)),
             BinOp::Shl => quote!(#a.wrapping_shl(#b as u32)),
             BinOp::Shr => quote!(#a.wrapping_shr(#b as u32)),
             BinOp::BitAnd => quote!((#a & #b)),
@@ -836,10 +836,10 @@ fn list_comparison(op: BinOp, (a, ta): (TokenStream, Ty), (b, tb): (TokenStream,
         }
         (Ty::Bytes, Ty::Bytes) => quote!((#a.0 == #b.0)),
         (Ty::Bytes, Ty::ListLit(elem)) if **elem == Ty::Int => {
-            quote!(::skelcodec_runtime::arith::ints_match(#a.0.iter().map(|x| i64::from(*x)), &#b))
+            quote!(rt::arith::ints_match(#a.0.iter().map(|x| i64::from(*x)), &#b))
         }
         (Ty::Array(x), Ty::ListLit(y)) if **x == Ty::Int && **y == Ty::Int => {
-            quote!(::skelcodec_runtime::arith::ints_match(#a.iter().map(|x| *x as i64), &#b))
+            quote!(rt::arith::ints_match(#a.iter().map(|x| *x as i64), &#b))
         }
         (Ty::Array(x), Ty::ListLit(y)) if **x == Ty::Str && **y == Ty::StrLit => quote!(
             (#a.len() == #b.len() && #a.iter().zip(#b.iter()).all(|(x, y)| x.text_bytes() == *y))
