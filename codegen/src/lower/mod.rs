@@ -289,6 +289,19 @@ fn lower_instance(
                 ));
             };
             ctx.check_endian(name, base, &at.key("type"))?;
+            // A look-ahead is read as it is: keys that would change it are not implemented.
+            if let Some(key) = [
+                ("if", spec.cond.is_some()),
+                ("enum", spec.enum_name.is_some()),
+            ]
+            .iter()
+            .find_map(|(key, given)| given.then_some(key))
+            {
+                return Err(Located::new(
+                    &at.key(key),
+                    format!("`{key}` on a look-ahead instance (Kaitai) is not implemented yet"),
+                ));
+            }
             InstanceKind::Peek {
                 pos: parse_expr(pos, &at.key("pos"))?,
                 ty,
@@ -516,6 +529,12 @@ impl Context {
             .map(|d| parse_expr(d, &at.key("-derived")))
             .transpose()?;
         let ty = self.lower_field_type(schema, attr, at)?;
+        if attr.enum_name.is_some() && !matches!(ty, FieldType::Enum { .. }) {
+            return Err(Located::new(
+                &at.key("enum"),
+                "`enum` applies to integer attributes only",
+            ));
+        }
         if derived.is_some() && !matches!(ty, FieldType::Number(Scalar::Int(_)) | FieldType::Vlq) {
             return Err(Located::new(
                 &at.key("-derived"),
