@@ -92,25 +92,15 @@ fn main() {
                 }
                 let module = format!("spec_{}", kst.id);
                 // A generator bug must not stop the suite: it is reported as this spec's error.
-                let generated = std::panic::catch_unwind(|| spec_module(&schema, &kst));
-                let Ok(code) = generated else {
-                    let _ = writeln!(
-                        specs,
-                        "Spec {{ id: {:?}, data: {:?}, exception: {:?}, status: Status::Rejected(\"the generator panicked on this schema\") }},",
-                        kst.id,
-                        kst.data,
-                        kst.exception()
-                    );
-                    continue;
-                };
-                let file = out.join(format!("{module}.rs"));
-                std::fs::write(&file, code.to_string()).expect("OUT_DIR is writable");
-                let _ = writeln!(
-                    modules,
-                    "#[allow(warnings, clippy::all, missing_docs)] pub mod {module} {{ include!({:?}); }}",
-                    file.display().to_string()
-                );
-                format!("Status::Compiled({module}::run)")
+                match std::panic::catch_unwind(|| spec_module(&schema, &kst)) {
+                    Ok(code) => {
+                        add_module(&mut modules, &out, &module, &code);
+                        format!("Status::Compiled({module}::run)")
+                    }
+                    Err(_) => {
+                        "Status::Rejected(\"the generator panicked on this schema\")".to_owned()
+                    }
+                }
             }
         };
         let _ = writeln!(
@@ -133,13 +123,7 @@ fn main() {
         if let Ok(schema) = load_schema_with(&path, &import_paths)
             && let Ok(code) = std::panic::catch_unwind(|| generate(&schema))
         {
-            let file = out.join(format!("schema_{id}.rs"));
-            std::fs::write(&file, code.to_string()).expect("OUT_DIR is writable");
-            let _ = writeln!(
-                modules,
-                "#[allow(warnings, clippy::all, missing_docs)] pub mod schema_{id} {{ include!({:?}); }}",
-                file.display().to_string()
-            );
+            add_module(&mut modules, &out, &format!("schema_{id}"), &code);
         }
     }
     // Schemas Kaitai's compiler must reject: the ones the checker accepts instead.
@@ -154,6 +138,17 @@ fn main() {
         "/// Where the suite was found when this crate was built.\npub const SUITE: &str = {suite_text:?};\n{modules}\n/// Every spec of the suite.\npub static SPECS: &[Spec] = &[\n{specs}];\n/// How many schemas of `formats_err/` the checker must reject.\npub const MUST_REJECT: usize = {must_reject};\n/// Those it accepts instead.\npub static WRONGLY_ACCEPTED: &[&str] = &{wrongly_accepted:?};\n"
     );
     std::fs::write(out.join("specs.rs"), source).expect("OUT_DIR is writable");
+}
+
+/// Writes generated code to `OUT_DIR/<name>.rs` and declares it as module `name`.
+fn add_module(modules: &mut String, out: &Path, name: &str, code: &TokenStream) {
+    let file = out.join(format!("{name}.rs"));
+    std::fs::write(&file, code.to_string()).expect("OUT_DIR is writable");
+    let _ = writeln!(
+        modules,
+        "#[allow(warnings, clippy::all, missing_docs)] pub mod {name} {{ include!({:?}); }}",
+        file.display().to_string()
+    );
 }
 
 /// The files with `extension` directly in `dir`, sorted.

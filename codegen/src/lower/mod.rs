@@ -37,12 +37,16 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
     };
     // Parameters first: a field may use any type, declared before or after it, and its
     // argument count is checked against that type's parameters.
-    for (index, parts) in parts.iter().enumerate() {
-        let ctx = Context {
+    let contexts: Vec<Context> = parts
+        .iter()
+        .enumerate()
+        .map(|(owner, parts)| Context {
             big_endian: parts.big_endian,
             has_encoding: parts.has_encoding,
-            owner: index,
-        };
+            owner,
+        })
+        .collect();
+    for (index, (parts, ctx)) in parts.iter().zip(&contexts).enumerate() {
         let at = schema.types[index].at.clone();
         let params = parts
             .params
@@ -52,12 +56,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
             .collect::<Result<_, _>>()?;
         schema.types[index].params = params;
     }
-    for (index, parts) in parts.iter().enumerate() {
-        let ctx = Context {
-            big_endian: parts.big_endian,
-            has_encoding: parts.has_encoding,
-            owner: index,
-        };
+    for (index, (parts, ctx)) in parts.iter().zip(&contexts).enumerate() {
         let at = schema.types[index].at.clone();
         let mut fields = parts
             .seq
@@ -68,9 +67,9 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         let mut lowered_instances = Vec::new();
         for (id, spec) in parts.instances {
             let at = at.key("instances").key(id);
-            match positioned_field(&ctx, &schema, id, spec, &at)? {
+            match positioned_field(ctx, &schema, id, spec, &at)? {
                 Some(field) => fields.push(field),
-                None => lowered_instances.push(lower_instance(&ctx, &schema, id, spec, &at)?),
+                None => lowered_instances.push(lower_instance(ctx, &schema, id, spec, &at)?),
             }
         }
         let instances = lowered_instances;
