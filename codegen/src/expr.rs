@@ -117,6 +117,17 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// The operator with its operands swapped: `a < b` is `b > a`.
+    pub fn mirrored(self) -> BinOp {
+        match self {
+            BinOp::Lt => BinOp::Gt,
+            BinOp::Le => BinOp::Ge,
+            BinOp::Gt => BinOp::Lt,
+            BinOp::Ge => BinOp::Le,
+            other => other,
+        }
+    }
+
     /// Binding strength: higher binds tighter (Kaitai follows Python's order).
     fn precedence(self) -> u8 {
         use BinOp::*;

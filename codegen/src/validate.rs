@@ -2,7 +2,7 @@
 //! mistake is reported at its place in the schema instead of as a Rust compile error in
 //! generated code.
 
-use crate::emit::expr::{ExprError, Mode, Scope, Ty, element_ty};
+use crate::emit::expr::{ExprError, Mode, Scope, Ty};
 use crate::error::{Located, YamlPath};
 use crate::expr::Expr;
 use crate::model::*;
@@ -102,10 +102,10 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
     match &field.repeat {
         Repeat::Expr(count) => located(&at.key("repeat-expr"), read.int(count))?,
         Repeat::Until(until) => {
-            let elem = element_ty(schema, &field.ty);
             located(
                 &at.key("repeat-until"),
-                read.with_element(quote::quote!(item), elem).bool(until),
+                read.with_element_of(quote::quote!(item), &field.ty)
+                    .bool(until),
             )?;
         }
         Repeat::ForEach(list) => match read.compile(list) {

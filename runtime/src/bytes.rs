@@ -34,6 +34,17 @@ impl<'de> Deserialize<'de> for RawBytes {
     }
 }
 
+/// The bytes of a value read up to `terminator`, as expressions see them: up to the first
+/// terminator, which only `include` keeps. The value itself keeps the terminator it consumed,
+/// so that writing it back reproduces the input.
+#[inline]
+pub fn until_terminator(raw: &[u8], terminator: u8, include: bool) -> &[u8] {
+    match raw.iter().position(|&b| b == terminator) {
+        Some(i) => raw.get(..i + usize::from(include)).unwrap_or(raw),
+        None => raw,
+    }
+}
+
 /// Lowercase hex, two digits per byte, no separators.
 pub fn to_hex(b: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
@@ -86,6 +97,14 @@ mod tests {
         assert!(from_hex("abc").is_err());
         assert!(from_hex("zz").is_err());
         assert!(from_hex("é1").is_err());
+    }
+
+    #[test]
+    fn terminated_values_end_at_their_first_terminator() {
+        assert_eq!(until_terminator(b"foo|", b'|', false), b"foo");
+        assert_eq!(until_terminator(b"foo|", b'|', true), b"foo|");
+        assert_eq!(until_terminator(b"foo", b'|', false), b"foo");
+        assert_eq!(until_terminator(b"|a|", b'|', false), b"");
     }
 
     #[test]

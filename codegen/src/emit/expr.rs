@@ -8,7 +8,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens as _, format_ident, quote};
 
 use super::names::{enum_ident, field_ident, local_ident, variant_ident};
-use super::sizes::field_len;
+use super::sizes::{element_len, present_len};
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::*;
 
@@ -52,6 +52,9 @@ pub enum Ty {
     Composite,
     /// The reader stream.
     Io,
+    /// A value that may be absent (a conditional field that is not a number, an element past
+    /// the end of its list): `Option` of the inner value. It equals nothing when absent.
+    Opt(Box<Ty>),
 }
 
 /// Why an expression does not compile.
@@ -87,10 +90,49 @@ fn invalid<T>(message: impl Into<String>) -> Result<T, ExprError> {
 
 /// A compiled place before it is turned into a value: knows its field for `_sizeof`.
 struct Place<'s> {
+    /// The stored value; an `Option` of a reference to it when `optional`.
     tokens: TokenStream,
     ty: Ty,
     field: Option<&'s Field>,
     optional: bool,
+    /// One element of `field`'s list rather than the whole field.
+    element: bool,
+    /// `tokens` is a reference to the value (a closure's argument) rather than the value.
+    by_ref: bool,
+}
+
+impl<'s> Place<'s> {
+    /// A value computed by the expression itself, stored nowhere.
+    fn computed(tokens: TokenStream, ty: Ty) -> Self {
+        Place {
+            tokens,
+            ty,
+            field: None,
+            optional: false,
+            element: false,
+            by_ref: false,
+        }
+    }
+
+    /// A field's stored value (an `Option` of a reference to it when `optional`).
+    fn stored(tokens: TokenStream, schema: &Schema, field: &'s Field, optional: bool) -> Self {
+        Place {
+            tokens,
+            ty: field_ty(schema, field),
+            field: Some(field),
+            optional,
+            element: false,
+            by_ref: false,
+        }
+    }
+
+    /// The type of the one value this place holds: the field's type when the place is the
+    /// whole of a single field or one element of a list; `None` for lists and computed values.
+    fn value_type(&self) -> Option<&'s FieldType> {
+        self.field
+            .filter(|f| self.element || f.repeat == Repeat::None)
+            .map(|f| &f.ty)
+    }
 }
 
 /// The names an expression can see.
@@ -128,11 +170,33 @@ impl<'s> Scope<'s> {
         }
     }
 
-    /// The same scope with `_` bound to `name` of type `elem`.
+    /// The same scope with `_` bound to `name`, a reference to an element of type `elem`.
     pub fn with_element(&self, name: TokenStream, elem: Ty) -> Self {
+        // Integers of every width compute as `i64`, like any other integer value.
+        let value = match &elem {
+            Ty::Int => quote!((*#name as i64)),
+            Ty::Str => quote!(#name.text_bytes()),
+            Ty::Bytes => quote!(#name.0.as_slice()),
+            ty if is_scalar(ty) => quote!((*#name)),
+            _ => name,
+        };
         let mut scope = self.clone();
-        scope.element = Some((name, elem));
+        scope.element = Some((value, elem));
         scope
+    }
+
+    /// The same scope with `_` bound to `name`, a reference to one element of a field of type
+    /// `ty`: a terminated string or byte array is seen without its terminator.
+    pub fn with_element_of(&self, name: TokenStream, ty: &FieldType) -> Self {
+        let elem = element_ty(self.schema, ty);
+        match ty {
+            FieldType::Str { .. } | FieldType::Bytes { .. } => {
+                let mut scope = self.clone();
+                scope.element = Some((content_view(ty, name), elem));
+                scope
+            }
+            _ => self.with_element(name, elem),
+        }
     }
 
     fn def(&self) -> &'s TypeDef {
@@ -197,76 +261,53 @@ impl<'s> Scope<'s> {
                 Ok((quote!(if #c { #a } else { #b }), ta))
             }
             Expr::Method(recv, name, args) => self.method(recv, name, args),
-            Expr::Index(base, index) => self.index(base, index),
             Expr::List(items) => list_literal(self, items),
-            Expr::Name(_) | Expr::Attr(..) => {
+            Expr::Name(_) | Expr::Attr(..) | Expr::Index(..) => {
                 let place = self.place(e)?;
                 self.value(place)
             }
         }
     }
 
-    /// `list[i].field` of a list of structures: absent when `i` is out of range, so it reads
-    /// like a conditional field (a number as 0, a list or string as empty).
-    fn element_field(&self, list: &Expr, index: &Expr, attr: &str) -> Result<Place<'s>, ExprError> {
-        let (list, ty) = self.compile(list)?;
-        let Ty::Array(elem) = ty else {
-            return invalid(format!("indexing {} is not supported yet", describe(&ty)));
-        };
-        let Ty::User(user) = *elem else {
-            return invalid(format!(
-                "`.{attr}` of an element needs a list of structures, found a list of {}",
-                describe(&elem)
-            ));
-        };
-        let def = &self.schema.types[user];
-        let Some(field) = def.fields.iter().find(|f| f.id == attr) else {
-            return invalid(format!(
-                "type `{}` has no field `{attr}` (instances of list elements are not supported yet)",
-                def.id
-            ));
-        };
-        self.trusted(field)?;
-        let i = self.int(index)?;
-        let ident = field_ident(attr);
-        let at = quote!(usize::try_from(#i).unwrap_or(usize::MAX));
-        let copied = field.repeat == Repeat::None
-            && matches!(field.ty, FieldType::Number(_) | FieldType::Enum { .. });
-        let element = if field.cond.is_some() {
-            quote!(#list.get(#at).and_then(|e| e.#ident.as_ref()))
-        } else {
-            quote!(#list.get(#at).map(|e| &e.#ident))
-        };
-        let tokens = if copied {
-            quote!(#element.copied())
-        } else {
-            element
-        };
-        Ok(Place {
-            tokens,
-            ty: field_ty(self.schema, field),
-            field: Some(field),
-            optional: true,
-        })
-    }
-
-    /// `a[i]` of a list of integers or of bytes; out of range reads as 0, since expressions
-    /// cannot fail.
-    fn index(&self, base: &Expr, index: &Expr) -> Compiled {
-        let (list, ty) = self.compile(base)?;
+    /// `a[i]`: an element of a list, or a byte of a byte array. Out of range, a number reads as
+    /// 0 (expressions cannot fail) and anything else is absent.
+    fn index(&self, base: &Expr, index: &Expr) -> Result<Place<'s>, ExprError> {
+        let list = self.place(base)?;
         let i = self.int(index)?;
         let at = quote!(usize::try_from(#i).unwrap_or(usize::MAX));
-        match ty {
-            Ty::Array(elem) if *elem == Ty::Int => {
-                Ok((quote!(#list.get(#at).map_or(0i64, |x| *x as i64)), Ty::Int))
+        // The element's own type, for the view of a terminated string and for `_sizeof`.
+        let field = list.field.filter(|f| f.repeat != Repeat::None);
+        let (tokens, ty) = self.value(list)?;
+        let elem = match ty {
+            Ty::Bytes => {
+                let byte = quote!(#tokens.get(#at).map_or(0i64, |b| i64::from(*b)));
+                return Ok(Place::computed(byte, Ty::Int));
             }
-            Ty::Bytes => Ok((
-                quote!(#list.0.get(#at).map_or(0i64, |b| i64::from(*b))),
+            Ty::Array(elem) => *elem,
+            other => {
+                return invalid(format!(
+                    "indexing {} is not supported (lists and byte arrays are)",
+                    describe(&other)
+                ));
+            }
+        };
+        let element = quote!(#tokens.get(#at));
+        match (&elem, field) {
+            (Ty::Int, _) => Ok(Place::computed(
+                quote!(#element.map_or(0i64, |x| *x as i64)),
                 Ty::Int,
             )),
-            other => invalid(format!(
-                "indexing {} is not supported yet (lists of integers and bytes are)",
-                describe(&other)
+            (_, Some(field)) => Ok(Place {
+                tokens: element,
+                ty: elem,
+                field: Some(field),
+                optional: true,
+                element: true,
+                by_ref: false,
+            }),
+            _ => invalid(format!(
+                "indexing a list of {} is not supported yet",
+                describe(&elem)
             )),
         }
     }
@@ -426,10 +467,11 @@ impl<'s> Scope<'s> {
         }
     }
 
-    /// Resolves a name or attribute chain to a place.
+    /// Resolves a name, attribute chain or index to a place.
     fn place(&self, e: &Expr) -> Result<Place<'s>, ExprError> {
         match e {
             Expr::Name(name) => self.name(name),
+            Expr::Index(list, index) => self.index(list, index),
             Expr::Attr(base, attr) => {
                 if let Expr::Name(n) = base.as_ref()
                     && n == "_io"
@@ -443,20 +485,12 @@ impl<'s> Scope<'s> {
                         "`_root` and `_parent` are not supported: pass values down as `params`",
                     );
                 }
-                if let Expr::Index(list, index) = base.as_ref() {
-                    return self.element_field(list, index, attr);
-                }
                 let base = self.place(base)?;
                 self.attribute(base, attr)
             }
             _ => {
                 let (tokens, ty) = self.compile(e)?;
-                Ok(Place {
-                    tokens,
-                    ty,
-                    field: None,
-                    optional: false,
-                })
+                Ok(Place::computed(tokens, ty))
             }
         }
     }
@@ -475,12 +509,7 @@ impl<'s> Scope<'s> {
                 ));
             }
         };
-        Ok(Place {
-            tokens,
-            ty,
-            field: None,
-            optional: false,
-        })
+        Ok(Place::computed(tokens, ty))
     }
 
     fn name(&self, name: &str) -> Result<Place<'s>, ExprError> {
@@ -491,27 +520,11 @@ impl<'s> Scope<'s> {
                         "`_` is only defined in `repeat-until`, in the arguments of a `-for-each` field and inside `sum(...)`",
                     );
                 };
-                // Integers of every width compute as `i64`, like any other integer value.
-                let tokens = match ty {
-                    Ty::Int => quote!((*#tokens as i64)),
-                    _ if is_scalar(ty) => quote!((*#tokens)),
-                    _ => tokens.clone(),
-                };
-                return Ok(Place {
-                    tokens,
-                    ty: ty.clone(),
-                    field: None,
-                    optional: false,
-                });
+                return Ok(Place::computed(tokens.clone(), ty.clone()));
             }
             "_io" => {
                 return match self.mode {
-                    Mode::Read => Ok(Place {
-                        tokens: quote!(r),
-                        ty: Ty::Io,
-                        field: None,
-                        optional: false,
-                    }),
+                    Mode::Read => Ok(Place::computed(quote!(r), Ty::Io)),
                     _ => Err(ExprError::NeedsStream),
                 };
             }
@@ -526,12 +539,10 @@ impl<'s> Scope<'s> {
                 return if self.mode == Mode::Read {
                     invalid("`_sizeof` is not known while reading; use it in `-derived`")
                 } else {
-                    Ok(Place {
-                        tokens: quote!((#value.encoded_len() as i64)),
-                        ty: Ty::Int,
-                        field: None,
-                        optional: false,
-                    })
+                    Ok(Place::computed(
+                        quote!((#value.encoded_len() as i64)),
+                        Ty::Int,
+                    ))
                 };
             }
             _ => {}
@@ -554,12 +565,7 @@ impl<'s> Scope<'s> {
                 (None, Mode::Read) => local_ident(name).into_token_stream(),
                 (None, Mode::Write | Mode::Inspect) => quote!(self.#ident),
             };
-            return Ok(Place {
-                tokens,
-                ty: field_ty(self.schema, field),
-                field: Some(field),
-                optional: field.cond.is_some(),
-            });
+            return Ok(stored_field(self.schema, field, tokens));
         }
         if let Some(param) = def.params.iter().find(|p| p.id == name) {
             if self.mode == Mode::Inspect {
@@ -568,19 +574,9 @@ impl<'s> Scope<'s> {
                 ));
             }
             let ident = local_ident(name);
-            let ty = match param.ty {
-                ParamType::Int(_) => Ty::Int,
-                ParamType::Bool => Ty::Bool,
-            };
-            let tokens = match param.ty {
-                ParamType::Int(_) => quote!((#ident as i64)),
-                ParamType::Bool => quote!(#ident),
-            };
-            return Ok(Place {
-                tokens,
-                ty,
-                field: None,
-                optional: false,
+            return Ok(match param.ty {
+                ParamType::Int(_) => Place::computed(quote!((#ident as i64)), Ty::Int),
+                ParamType::Bool => Place::computed(quote!(#ident), Ty::Bool),
             });
         }
         if let Some(instance) = def.instances.iter().find(|i| i.id == name) {
@@ -602,12 +598,7 @@ impl<'s> Scope<'s> {
                     )
                 }
             };
-            return Ok(Place {
-                tokens,
-                ty,
-                field: None,
-                optional: false,
-            });
+            return Ok(Place::computed(tokens, ty));
         }
         invalid(format!(
             "unknown name `{name}` in type `{}`: not a field, parameter or instance",
@@ -615,50 +606,19 @@ impl<'s> Scope<'s> {
         ))
     }
 
-    fn attribute(&self, mut base: Place<'s>, attr: &str) -> Result<Place<'s>, ExprError> {
-        if base.optional && attr == "_sizeof" {
-            // `field_len` already counts an absent value as 0 bytes.
-            base.optional = false;
-        }
+    fn attribute(&self, base: Place<'s>, attr: &str) -> Result<Place<'s>, ExprError> {
         if base.optional {
-            // The length of an absent list or string is 0.
-            let counted = matches!(
-                (attr, &base.ty),
-                ("size", Ty::Array(_)) | ("length", Ty::Str | Ty::Bytes)
-            );
-            let Some(field) = base.field.filter(|_| counted) else {
-                return invalid(
-                    "this field is conditional (`if`); only its value (when it is a number) and its length can be used in expressions",
-                );
-            };
-            let inner = Place {
-                tokens: quote!(value),
-                ty: base.ty.clone(),
-                field: Some(field),
-                optional: false,
-            };
-            let inner_scope = Scope {
-                depth: self.depth + 1,
-                ..self.clone()
-            };
-            let (len, _) = inner_scope.value(inner_scope.attribute(inner, attr)?)?;
-            let tokens = &base.tokens;
-            return Ok(Place {
-                tokens: quote!(#tokens.as_ref().map_or(0, |value| #len)),
-                ty: Ty::Int,
-                field: None,
-                optional: false,
-            });
+            return self.optional_attribute(base, attr);
+        }
+        if matches!(
+            (attr, &base.ty),
+            ("length", Ty::Str) | ("length" | "size", Ty::Bytes)
+        ) {
+            let (content, _) = self.value(base)?;
+            return Ok(Place::computed(quote!((#content.len() as i64)), Ty::Int));
         }
         let tokens = &base.tokens;
-        let simple = |tokens, ty| {
-            Ok(Place {
-                tokens,
-                ty,
-                field: None,
-                optional: false,
-            })
-        };
+        let simple = |tokens, ty| Ok(Place::computed(tokens, ty));
         match (attr, &base.ty) {
             ("_sizeof", _) => {
                 if self.mode == Mode::Read {
@@ -667,17 +627,25 @@ impl<'s> Scope<'s> {
                 let Some(field) = base.field else {
                     return invalid("`_sizeof` applies to a field");
                 };
-                let len = field_len(self.schema, field, tokens);
-                simple(quote!((#len as i64)), Ty::Int)
+                let len = if base.element {
+                    element_len(self.schema, &field.ty, tokens)
+                } else {
+                    present_len(self.schema, field, tokens)
+                };
+                simple(quote!(((#len) as i64)), Ty::Int)
             }
             ("size", Ty::Array(_)) => simple(quote!((#tokens.len() as i64)), Ty::Int),
             ("size", Ty::Switch) if base.field.is_some_and(|f| f.repeat != Repeat::None) => {
                 simple(quote!((#tokens.len() as i64)), Ty::Int)
             }
-            ("length", Ty::Str) => simple(quote!((#tokens.text_bytes().len() as i64)), Ty::Int),
-            ("length" | "size", Ty::Bytes) => simple(quote!((#tokens.0.len() as i64)), Ty::Int),
-            ("to_i", Ty::Enum(_)) => simple(quote!(#tokens.raw()), Ty::Int),
-            ("to_i", Ty::Bool) => simple(quote!(i64::from(#tokens)), Ty::Int),
+            ("to_i", Ty::Enum(_)) => {
+                let (value, _) = self.value(base)?;
+                simple(quote!(#value.raw()), Ty::Int)
+            }
+            ("to_i", Ty::Bool) => {
+                let (value, _) = self.value(base)?;
+                simple(quote!(i64::from(#value)), Ty::Int)
+            }
             (_, Ty::User(ty)) => {
                 let def = &self.schema.types[*ty];
                 if let Some(instance) = def.instances.iter().find(|i| i.id == attr) {
@@ -701,15 +669,56 @@ impl<'s> Scope<'s> {
                 };
                 self.trusted(field)?;
                 let ident = field_ident(attr);
-                Ok(Place {
-                    tokens: quote!(#tokens.#ident),
-                    ty: field_ty(self.schema, field),
-                    field: Some(field),
-                    optional: field.cond.is_some(),
-                })
+                Ok(stored_field(self.schema, field, quote!(#tokens.#ident)))
             }
             (_, ty) => invalid(format!("{} has no property `{attr}`", describe(ty))),
         }
+    }
+
+    /// A property of a value that may be absent. A stored field of it may be absent in turn;
+    /// a computed number (a length, an instance) of an absent value is 0.
+    fn optional_attribute(&self, base: Place<'s>, attr: &str) -> Result<Place<'s>, ExprError> {
+        let present = Place {
+            tokens: quote!(present),
+            optional: false,
+            by_ref: true,
+            ..base
+        };
+        let inner_scope = Scope {
+            depth: self.depth + 1,
+            ..self.clone()
+        };
+        let inner = inner_scope.attribute(present, attr)?;
+        let outer = &base.tokens;
+        let tokens = &inner.tokens;
+        if inner.field.is_some() {
+            let tokens = if inner.optional {
+                quote!(#outer.and_then(|present| #tokens))
+            } else {
+                quote!(#outer.map(|present| &#tokens))
+            };
+            return Ok(Place {
+                tokens,
+                optional: true,
+                ..inner
+            });
+        }
+        let (value, ty) = inner_scope.value(inner)?;
+        let absent = match ty {
+            Ty::Int => quote!(0i64),
+            Ty::Float => quote!(0.0f64),
+            Ty::Bool => quote!(false),
+            other => {
+                return invalid(format!(
+                    "`{attr}` of a value that may be absent is {}, which cannot stand in for it; only numbers can",
+                    describe(&other)
+                ));
+            }
+        };
+        Ok(Place::computed(
+            quote!(#outer.map_or(#absent, |present| #value)),
+            ty,
+        ))
     }
 
     /// Refuses an `-untrusted` field where the expression decides how bytes are read.
@@ -723,52 +732,83 @@ impl<'s> Scope<'s> {
         Ok(())
     }
 
-    /// Turns a place into a value: scalars become `i64`/`f64`.
+    /// Turns a place into a value: numbers become `i64`/`f64`, strings and byte arrays a
+    /// `&[u8]` of their content, and a value that may be absent an `Option` of its value
+    /// (except numbers, which read as 0 when absent).
     fn value(&self, place: Place<'s>) -> Compiled {
         if place.optional {
-            return optional_scalar(self.schema, place);
+            return self.optional_value(place);
         }
-        let tokens = place.tokens;
-        let Some(field) = place.field.filter(|f| f.repeat == Repeat::None) else {
-            return Ok((tokens, place.ty));
+        let Some(ty) = place.value_type() else {
+            return Ok((place.tokens, place.ty));
         };
-        Ok(match &field.ty {
+        let tokens = place.tokens;
+        let tokens = if place.by_ref {
+            quote!((*#tokens))
+        } else {
+            tokens
+        };
+        Ok(match ty {
             FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. } | FieldType::Vlq => {
                 (quote!((#tokens as i64)), Ty::Int)
             }
             FieldType::Number(Scalar::Float(_)) => (quote!((#tokens as f64)), Ty::Float),
             FieldType::Number(Scalar::Fixed { .. }) => (quote!(#tokens.get_f64()), Ty::Float),
+            FieldType::Str { .. } | FieldType::Bytes { .. } => (content_view(ty, tokens), place.ty),
             _ => (tokens, place.ty),
         })
     }
+
+    /// The value of a place that may be absent. An absent number reads as 0, so that version
+    /// gates can build on fields that older versions lack (`version >= 6 and revision >= 2`);
+    /// anything else is an `Option`.
+    fn optional_value(&self, place: Place<'s>) -> Compiled {
+        let outer = place.tokens.clone();
+        let present = Place {
+            tokens: quote!(present),
+            optional: false,
+            by_ref: true,
+            ..place
+        };
+        let single = present.value_type().is_some();
+        let (value, ty) = self.value(present)?;
+        let absent = match &ty {
+            Ty::Int if single => quote!(0i64),
+            Ty::Float if single => quote!(0.0f64),
+            Ty::Enum(idx) if single => {
+                let name = enum_ident(&self.schema.enums[*idx]);
+                quote!(#name::from_raw(0))
+            }
+            _ => return Ok((quote!(#outer.map(|present| #value)), Ty::Opt(Box::new(ty)))),
+        };
+        Ok((quote!(#outer.map_or(#absent, |present| #value)), ty))
+    }
 }
 
-/// A conditional number in an expression: an absent one reads as 0, so that version gates can
-/// build on fields that older versions lack (`version >= 6 and revision >= 2`).
-fn optional_scalar(schema: &Schema, place: Place<'_>) -> Compiled {
-    let tokens = place.tokens;
-    let field = place.field.filter(|f| f.repeat == Repeat::None);
-    match field.map(|f| &f.ty) {
-        Some(FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. }) => {
-            Ok((quote!(#tokens.map_or(0, |value| value as i64)), Ty::Int))
-        }
-        Some(FieldType::Number(Scalar::Float(_))) => {
-            Ok((quote!(#tokens.map_or(0.0, |value| value as f64)), Ty::Float))
-        }
-        Some(FieldType::Number(Scalar::Fixed { .. })) => Ok((
-            quote!(#tokens.map_or(0.0, |value| value.get_f64())),
-            Ty::Float,
-        )),
-        Some(FieldType::Enum { enum_idx, .. }) => {
-            let name = enum_ident(&schema.enums[*enum_idx]);
-            Ok((
-                quote!(#tokens.unwrap_or_else(|| #name::from_raw(0))),
-                Ty::Enum(*enum_idx),
-            ))
-        }
-        _ => invalid(
-            "this field is conditional (`if`); only its value (when it is a number) and its length can be used in expressions",
-        ),
+/// The place of a stored field reached through `tokens`; a conditional field is an `Option`
+/// of a reference to its value.
+fn stored_field<'s>(schema: &Schema, field: &'s Field, tokens: TokenStream) -> Place<'s> {
+    match field.cond {
+        Some(_) => Place::stored(quote!(#tokens.as_ref()), schema, field, true),
+        None => Place::stored(tokens, schema, field, false),
+    }
+}
+
+/// What an expression sees of one string or byte-array value: a `&[u8]` of its text, which
+/// ends at its terminator unless `include` keeps it, or of its bytes.
+pub fn content_view(ty: &FieldType, value: TokenStream) -> TokenStream {
+    match ty {
+        FieldType::Str {
+            size: Size::Terminator { byte, include, .. },
+            ..
+        } => quote!(rt::bytes::until_terminator(#value.as_bytes(), #byte, #include)),
+        FieldType::Str { .. } => quote!(#value.text_bytes()),
+        FieldType::Bytes {
+            size: Size::Terminator { byte, include, .. },
+            ..
+        } => quote!(rt::bytes::until_terminator(&#value.0, #byte, #include)),
+        FieldType::Bytes { .. } => quote!(#value.0.as_slice()),
+        _ => value,
     }
 }
 
@@ -780,7 +820,8 @@ fn comparison(op: BinOp, (a, ta): (TokenStream, Ty), (b, tb): (TokenStream, Ty))
         (Ty::Enum(x), Ty::Enum(y)) if x == y => (a, b),
         (Ty::Enum(_), Ty::Int) => (quote!(#a.raw()), b),
         (Ty::Int, Ty::Enum(_)) => (a, quote!(#b.raw())),
-        (Ty::Str | Ty::StrLit, Ty::Str | Ty::StrLit) => (str_bytes(a, &ta), str_bytes(b, &tb)),
+        (Ty::Str | Ty::StrLit, Ty::Str | Ty::StrLit) => (a, b),
+        (Ty::Opt(_), _) | (_, Ty::Opt(_)) => return optional_comparison(op, (a, ta), (b, tb)),
         (Ty::Bytes | Ty::Array(_) | Ty::ListLit(_), _) => {
             return list_comparison(op, (a, ta), (b, tb));
         }
@@ -803,6 +844,20 @@ fn comparison(op: BinOp, (a, ta): (TokenStream, Ty), (b, tb): (TokenStream, Ty))
         _ => quote!((#a >= #b)),
     };
     Ok((tokens, Ty::Bool))
+}
+
+/// `==` and `!=` with a value that may be absent: an absent value equals nothing.
+fn optional_comparison(
+    op: BinOp,
+    (a, ta): (TokenStream, Ty),
+    (b, tb): (TokenStream, Ty),
+) -> Compiled {
+    let Ty::Opt(inner) = ta else {
+        return optional_comparison(op.mirrored(), (b, tb), (a, ta));
+    };
+    let (holds, _) = comparison(op, (quote!(present), *inner), (b, tb))?;
+    let absent = op == BinOp::Ne;
+    Ok((quote!(#a.map_or(#absent, |present| #holds)), Ty::Bool))
 }
 
 /// A list literal: integers (`[1i64, 2i64]`) or strings (`[b"a".as_slice(), …]`).
@@ -834,9 +889,9 @@ fn list_comparison(op: BinOp, (a, ta): (TokenStream, Ty), (b, tb): (TokenStream,
         (Ty::ListLit(_), _) if !matches!(tb, Ty::ListLit(_)) => {
             return list_comparison(op, (b, tb), (a, ta));
         }
-        (Ty::Bytes, Ty::Bytes) => quote!((#a.0 == #b.0)),
+        (Ty::Bytes, Ty::Bytes) => quote!((#a == #b)),
         (Ty::Bytes, Ty::ListLit(elem)) if **elem == Ty::Int => {
-            quote!(rt::arith::ints_match(#a.0.iter().map(|x| i64::from(*x)), &#b))
+            quote!(rt::arith::ints_match(#a.iter().map(|x| i64::from(*x)), &#b))
         }
         (Ty::Array(x), Ty::ListLit(y)) if **x == Ty::Int && **y == Ty::Int => {
             quote!(rt::arith::ints_match(#a.iter().map(|x| *x as i64), &#b))
@@ -856,13 +911,6 @@ fn list_comparison(op: BinOp, (a, ta): (TokenStream, Ty), (b, tb): (TokenStream,
         BinOp::Eq => Ok((equal, Ty::Bool)),
         BinOp::Ne => Ok((quote!((!#equal)), Ty::Bool)),
         _ => invalid("lists and byte arrays compare with == and != only"),
-    }
-}
-
-fn str_bytes(tokens: TokenStream, ty: &Ty) -> TokenStream {
-    match ty {
-        Ty::Str => quote!(#tokens.text_bytes()),
-        _ => tokens,
     }
 }
 
@@ -924,5 +972,6 @@ fn describe(ty: &Ty) -> String {
         Ty::Switch => "a switch value".into(),
         Ty::Composite => "a quaternion or vector".into(),
         Ty::Io => "the stream `_io`".into(),
+        Ty::Opt(inner) => format!("{} that may be absent", describe(inner)),
     }
 }

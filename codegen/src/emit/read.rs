@@ -189,8 +189,7 @@ fn read_repeated(schema: &Schema, ty: &FieldType, repeat: &Repeat, scope: &Scope
         }
         Repeat::Until(until) => {
             let one = read_one(schema, ty, scope);
-            let elem = super::expr::element_ty(schema, ty);
-            let done = expect_valid(scope.with_element(quote!(item), elem).bool(until));
+            let done = expect_valid(scope.with_element_of(quote!(item), ty).bool(until));
             quote!(rt::fields::read_until(r, |r| #one, |item, r| #done))
         }
     }
@@ -342,10 +341,6 @@ fn read_switch(
                 expected: #expected.into(),
             })))
         }
-    };
-    let selector = match selector_ty {
-        Ty::Str => quote!(#selector.text_bytes()),
-        _ => selector,
     };
     quote! {
         match #selector {

@@ -14,25 +14,27 @@ pub fn field_len(schema: &Schema, field: &Field, access: &TokenStream) -> TokenS
         let n = bytes.len();
         return quote!(#n);
     }
-    let repeated = field.repeat != Repeat::None && !matches!(field.ty, FieldType::Switch(_));
-    let body = |value: TokenStream| {
-        if repeated {
-            match schema.fixed_size_of(&field.ty) {
-                Some(size) => quote!(#value.len() * #size),
-                None => {
-                    let one = element_len(schema, &field.ty, &quote!(item));
-                    quote!(#value.iter().map(|item| #one).sum::<usize>())
-                }
-            }
-        } else {
-            element_len(schema, &field.ty, &value)
-        }
-    };
     if field.cond.is_some() {
-        let inner = body(quote!(value));
+        let inner = present_len(schema, field, &quote!(value));
         quote!(#access.as_ref().map_or(0, |value| #inner))
     } else {
-        body(access.clone())
+        present_len(schema, field, access)
+    }
+}
+
+/// A `usize` expression: the bytes `access` encodes to, `field`'s value when it is present
+/// (all its elements when it is a list).
+pub fn present_len(schema: &Schema, field: &Field, access: &TokenStream) -> TokenStream {
+    let repeated = field.repeat != Repeat::None && !matches!(field.ty, FieldType::Switch(_));
+    if !repeated {
+        return element_len(schema, &field.ty, access);
+    }
+    match schema.fixed_size_of(&field.ty) {
+        Some(size) => quote!(#access.len() * #size),
+        None => {
+            let one = element_len(schema, &field.ty, &quote!(item));
+            quote!(#access.iter().map(|item| #one).sum::<usize>())
+        }
     }
 }
 

@@ -317,7 +317,7 @@ fn write_switch(
     let name = &field.id;
     let enum_name = switch_enum_ident(schema, owner, field);
     let variants = switch_variants(schema, switch);
-    let Ok((selector, selector_ty)) = scope.compile(&switch.on) else {
+    let Ok((selector, _)) = scope.compile(&switch.on) else {
         // The selector depends on the stream: write whichever variant is held.
         let arms = variants.iter().map(|v| {
             let body = write_variant(schema, v, field, scope);
@@ -325,10 +325,6 @@ fn write_switch(
             quote!(#enum_name::#variant(value) => { #body })
         });
         return quote!(match &#access { #(#arms)* });
-    };
-    let selector = match selector_ty {
-        Ty::Str => quote!(#selector.text_bytes()),
-        _ => selector,
     };
     let mut arms = Vec::new();
     let cases = switch
