@@ -39,6 +39,8 @@ pub enum Expr {
     Method(Box<Expr>, String, Vec<Expr>),
     /// `value[index]`.
     Index(Box<Expr>, Box<Expr>),
+    /// `value.as<type>`: a switch value taken as one of its case types, or a number converted.
+    Cast(Box<Expr>, String),
     /// A list literal `[0x50, 0x4b]` (a byte array when every element is a byte) or
     /// `["foo", "bar"]`.
     List(Vec<Expr>),
@@ -48,7 +50,7 @@ impl Expr {
     /// The expressions directly inside this one.
     pub fn children(&self) -> Vec<&Expr> {
         match self {
-            Expr::Unary(_, a) | Expr::Attr(a, _) => vec![a],
+            Expr::Unary(_, a) | Expr::Attr(a, _) | Expr::Cast(a, _) => vec![a],
             Expr::Binary(_, a, b) | Expr::Index(a, b) => vec![a, b],
             Expr::Ternary(a, b, c) => vec![a, b, c],
             Expr::Method(a, _, args) => std::iter::once(a.as_ref()).chain(args).collect(),
@@ -220,6 +222,7 @@ pub fn to_source(e: &Expr) -> String {
             format!("{}.{name}({})", to_source(base), args.join(", "))
         }
         Expr::Index(base, index) => format!("{}[{}]", to_source(base), to_source(index)),
+        Expr::Cast(base, ty) => format!("{}.as<{ty}>", to_source(base)),
         Expr::List(items) => format!(
             "[{}]",
             items.iter().map(to_source).collect::<Vec<_>>().join(", ")
@@ -481,7 +484,11 @@ impl ExprParser {
                     return self.error("expected a name after `.`");
                 };
                 self.pos += 1;
-                if self.eat_punct("(") {
+                if name == "as" && self.eat_punct("<") {
+                    let ty = self.type_name()?;
+                    self.expect_punct(">")?;
+                    expr = Expr::Cast(Box::new(expr), ty);
+                } else if self.eat_punct("(") {
                     let args = self.arguments()?;
                     expr = Expr::Method(Box::new(expr), name, args);
                 } else {
@@ -495,6 +502,27 @@ impl ExprParser {
                 return Ok(expr);
             }
         }
+    }
+
+    /// A type as written in `.as<…>`: `u4`, `bytes`, `opcode::strval`, `block[]`.
+    fn type_name(&mut self) -> Result<String, ParseError> {
+        let mut name = String::new();
+        loop {
+            let Some(Token::Ident(segment)) = self.peek().cloned() else {
+                return self.error("expected a type name");
+            };
+            self.pos += 1;
+            name.push_str(&segment);
+            if !self.eat_punct("::") {
+                break;
+            }
+            name.push_str("::");
+        }
+        if self.eat_punct("[") {
+            self.expect_punct("]")?;
+            name.push_str("[]");
+        }
+        Ok(name)
     }
 
     fn arguments(&mut self) -> Result<Vec<Expr>, ParseError> {
@@ -605,6 +633,31 @@ mod tests {
 
     #[test]
     fn postfix_forms() {
+        assert_eq!(
+            parse("ops[0].body.as<top::op::strval>.value").unwrap(),
+            Expr::Attr(
+                Box::new(Expr::Cast(
+                    Box::new(Expr::Attr(
+                        Box::new(Expr::Index(name("ops"), Box::new(Expr::Int(0)))),
+                        "body".into()
+                    )),
+                    "top::op::strval".into()
+                )),
+                "value".into()
+            )
+        );
+        assert_eq!(
+            parse("0.5.as<f4> < x").unwrap(),
+            Expr::Binary(
+                BinOp::Lt,
+                Box::new(Expr::Cast(Box::new(Expr::Float(0.5)), "f4".into())),
+                name("x")
+            )
+        );
+        assert_eq!(
+            parse("[].as<bytes>").unwrap(),
+            Expr::Cast(Box::new(Expr::List(vec![])), "bytes".into())
+        );
         assert_eq!(
             parse("_io.size - _io.pos").unwrap(),
             Expr::Binary(

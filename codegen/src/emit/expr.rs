@@ -9,6 +9,7 @@ use quote::{ToTokens as _, format_ident, quote};
 
 use super::names::{enum_ident, field_ident, local_ident, variant_ident};
 use super::sizes::{element_len, present_len};
+use super::types::{switch_enum_ident, switch_variants};
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::*;
 
@@ -262,7 +263,7 @@ impl<'s> Scope<'s> {
             }
             Expr::Method(recv, name, args) => self.method(recv, name, args),
             Expr::List(items) => list_literal(self, items),
-            Expr::Name(_) | Expr::Attr(..) | Expr::Index(..) => {
+            Expr::Name(_) | Expr::Attr(..) | Expr::Index(..) | Expr::Cast(..) => {
                 let place = self.place(e)?;
                 self.value(place)
             }
@@ -472,6 +473,10 @@ impl<'s> Scope<'s> {
         match e {
             Expr::Name(name) => self.name(name),
             Expr::Index(list, index) => self.index(list, index),
+            Expr::Cast(base, target) => {
+                let base = self.place(base)?;
+                self.cast(base, target)
+            }
             Expr::Attr(base, attr) => {
                 if let Expr::Name(n) = base.as_ref()
                     && n == "_io"
@@ -635,9 +640,6 @@ impl<'s> Scope<'s> {
                 simple(quote!(((#len) as i64)), Ty::Int)
             }
             ("size", Ty::Array(_)) => simple(quote!((#tokens.len() as i64)), Ty::Int),
-            ("size", Ty::Switch) if base.field.is_some_and(|f| f.repeat != Repeat::None) => {
-                simple(quote!((#tokens.len() as i64)), Ty::Int)
-            }
             ("to_i", Ty::Enum(_)) => {
                 let (value, _) = self.value(base)?;
                 simple(quote!(#value.raw()), Ty::Int)
@@ -678,6 +680,15 @@ impl<'s> Scope<'s> {
     /// A property of a value that may be absent. A stored field of it may be absent in turn;
     /// a computed number (a length, an instance) of an absent value is 0.
     fn optional_attribute(&self, base: Place<'s>, attr: &str) -> Result<Place<'s>, ExprError> {
+        self.through_optional(base, |scope, present| scope.attribute(present, attr))
+    }
+
+    /// `step` applied to the value of `base` when it is present.
+    fn through_optional(
+        &self,
+        base: Place<'s>,
+        step: impl FnOnce(&Scope<'s>, Place<'s>) -> Result<Place<'s>, ExprError>,
+    ) -> Result<Place<'s>, ExprError> {
         let present = Place {
             tokens: quote!(present),
             optional: false,
@@ -688,37 +699,108 @@ impl<'s> Scope<'s> {
             depth: self.depth + 1,
             ..self.clone()
         };
-        let inner = inner_scope.attribute(present, attr)?;
+        let inner = step(&inner_scope, present)?;
         let outer = &base.tokens;
         let tokens = &inner.tokens;
-        if inner.field.is_some() {
-            let tokens = if inner.optional {
-                quote!(#outer.and_then(|present| #tokens))
-            } else {
-                quote!(#outer.map(|present| &#tokens))
-            };
+        if inner.optional {
             return Ok(Place {
-                tokens,
+                tokens: quote!(#outer.and_then(|present| #tokens)),
+                ..inner
+            });
+        }
+        if inner.field.is_some() {
+            return Ok(Place {
+                tokens: quote!(#outer.map(|present| &#tokens)),
                 optional: true,
                 ..inner
             });
         }
         let (value, ty) = inner_scope.value(inner)?;
-        let absent = match ty {
-            Ty::Int => quote!(0i64),
-            Ty::Float => quote!(0.0f64),
-            Ty::Bool => quote!(false),
-            other => {
-                return invalid(format!(
-                    "`{attr}` of a value that may be absent is {}, which cannot stand in for it; only numbers can",
-                    describe(&other)
-                ));
-            }
+        let (tokens, ty) = match ty {
+            Ty::Int => (quote!(#outer.map_or(0i64, |present| #value)), ty),
+            Ty::Float => (quote!(#outer.map_or(0.0f64, |present| #value)), ty),
+            Ty::Bool => (quote!(#outer.map_or(false, |present| #value)), ty),
+            Ty::Opt(_) => (quote!(#outer.and_then(|present| #value)), ty),
+            other => (
+                quote!(#outer.map(|present| #value)),
+                Ty::Opt(Box::new(other)),
+            ),
         };
-        Ok(Place::computed(
-            quote!(#outer.map_or(#absent, |present| #value)),
-            ty,
-        ))
+        Ok(Place::computed(tokens, ty))
+    }
+
+    /// `value.as<target>`: a number converted, a switch value taken as the case that holds
+    /// `target` (absent when it holds another), or a value already of that type.
+    fn cast(&self, base: Place<'s>, target: &str) -> Result<Place<'s>, ExprError> {
+        if base.optional {
+            return self.through_optional(base, |scope, present| scope.cast(present, target));
+        }
+        if let Some(number) = number_type(target) {
+            let (value, ty) = self.value(base)?;
+            let tokens = match (&ty, number) {
+                (Ty::Int, NumberType::Int) => value,
+                (Ty::Float, NumberType::Int) => quote!((#value as i64)),
+                (Ty::Int | Ty::Float, NumberType::F4) => quote!(((#value as f32) as f64)),
+                (Ty::Int | Ty::Float, NumberType::F8) => quote!((#value as f64)),
+                _ => return invalid(format!("cannot convert {} to `{target}`", describe(&ty))),
+            };
+            let ty = match number {
+                NumberType::Int => Ty::Int,
+                NumberType::F4 | NumberType::F8 => Ty::Float,
+            };
+            return Ok(Place::computed(tokens, ty));
+        }
+        match (target, &base.ty) {
+            ("bytes", Ty::Bytes | Ty::ListLit(_)) | ("str", Ty::Str | Ty::StrLit) => Ok(base),
+            (_, Ty::Switch) => self.switch_case(base, target),
+            (_, Ty::User(ty)) if self.schema.resolve_type(self.ty, target) == Some(*ty) => Ok(base),
+            (_, ty) => invalid(format!("cannot take {} as `{target}`", describe(ty))),
+        }
+    }
+
+    /// The case of a switch value that holds `target` (a user type, `bytes` or `str`), absent
+    /// when the value holds another case.
+    fn switch_case(&self, base: Place<'s>, target: &str) -> Result<Place<'s>, ExprError> {
+        let Some((owner, field, switch)) = base.field.and_then(|f| switch_of(self.schema, f))
+        else {
+            return invalid(format!("cannot take this switch value as `{target}`"));
+        };
+        let user = self.schema.resolve_type(self.ty, target);
+        let variants = switch_variants(self.schema, switch);
+        let Some(variant) = variants.iter().find(|v| match (v.ty, target) {
+            (FieldType::Bytes { .. }, "bytes") | (FieldType::Str { .. }, "str") => true,
+            (FieldType::User { ty, .. }, _) => Some(*ty) == user,
+            _ => false,
+        }) else {
+            return invalid(format!(
+                "no case of the switch `{}` is of type `{target}`",
+                field.id
+            ));
+        };
+        let enum_name = switch_enum_ident(self.schema, owner, field);
+        let ident = &variant.ident;
+        let tokens = &base.tokens;
+        let extract = |case: TokenStream| {
+            quote!(match &#tokens {
+                #enum_name::#ident(case) => ::core::option::Option::Some(#case),
+                #[allow(unreachable_patterns)]
+                _ => ::core::option::Option::None,
+            })
+        };
+        Ok(match variant.ty {
+            FieldType::User { ty, .. } => Place {
+                tokens: extract(quote!(case)),
+                ty: Ty::User(*ty),
+                field: None,
+                optional: true,
+                element: false,
+                by_ref: false,
+            },
+            ty => Place::computed(
+                extract(content_view(ty, quote!(case))),
+                Ty::Opt(Box::new(element_ty(self.schema, ty))),
+            ),
+        })
     }
 
     /// Refuses an `-untrusted` field where the expression decides how bytes are read.
@@ -755,6 +837,15 @@ impl<'s> Scope<'s> {
             FieldType::Number(Scalar::Float(_)) => (quote!((#tokens as f64)), Ty::Float),
             FieldType::Number(Scalar::Fixed { .. }) => (quote!(#tokens.get_f64()), Ty::Float),
             FieldType::Str { .. } | FieldType::Bytes { .. } => (content_view(ty, tokens), place.ty),
+            FieldType::Switch(_) => {
+                let number = place
+                    .field
+                    .and_then(|f| integer_switch(self.schema, f, &tokens));
+                match number {
+                    Some(number) => (number, Ty::Int),
+                    None => (tokens, place.ty),
+                }
+            }
             _ => (tokens, place.ty),
         })
     }
@@ -783,6 +874,57 @@ impl<'s> Scope<'s> {
         };
         Ok((quote!(#outer.map_or(#absent, |present| #value)), ty))
     }
+}
+
+/// The type a cast to a built-in number names.
+#[derive(Clone, Copy)]
+enum NumberType {
+    Int,
+    F4,
+    F8,
+}
+
+fn number_type(name: &str) -> Option<NumberType> {
+    let base = name
+        .strip_suffix("be")
+        .or_else(|| name.strip_suffix("le"))
+        .unwrap_or(name);
+    match base {
+        "u1" | "u2" | "u4" | "u8" | "s1" | "s2" | "s4" | "s8" => Some(NumberType::Int),
+        "f4" => Some(NumberType::F4),
+        "f8" => Some(NumberType::F8),
+        _ => None,
+    }
+}
+
+/// The type that declares `field`, and the field's switch.
+fn switch_of<'s>(schema: &'s Schema, field: &'s Field) -> Option<(usize, &'s Field, &'s Switch)> {
+    let FieldType::Switch(switch) = &field.ty else {
+        return None;
+    };
+    let owner = schema
+        .types
+        .iter()
+        .position(|t| t.fields.iter().any(|f| std::ptr::eq(f, field)))?;
+    Some((owner, field, switch))
+}
+
+/// A switch whose every case is an integer is an integer in expressions, as in Kaitai.
+fn integer_switch(schema: &Schema, field: &Field, tokens: &TokenStream) -> Option<TokenStream> {
+    let (owner, field, switch) = switch_of(schema, field)?;
+    let variants = switch_variants(schema, switch);
+    if !variants
+        .iter()
+        .all(|v| matches!(v.ty, FieldType::Number(Scalar::Int(_))))
+    {
+        return None;
+    }
+    let enum_name = switch_enum_ident(schema, owner, field);
+    let arms = variants.iter().map(|v| {
+        let ident = &v.ident;
+        quote!(#enum_name::#ident(number) => *number as i64)
+    });
+    Some(quote!(match &#tokens { #(#arms,)* }))
 }
 
 /// The place of a stored field reached through `tokens`; a conditional field is an `Option`
@@ -935,7 +1077,7 @@ fn is_scalar(ty: &Ty) -> bool {
 pub fn field_ty(schema: &Schema, field: &Field) -> Ty {
     let one = element_ty(schema, &field.ty);
     match (&field.repeat, &field.ty) {
-        (Repeat::None, _) | (_, FieldType::Switch(_)) => one,
+        (Repeat::None, _) => one,
         _ => Ty::Array(Box::new(one)),
     }
 }

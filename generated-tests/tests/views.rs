@@ -1,0 +1,56 @@
+//! What expressions see: a terminated string or byte array without its terminator (unless
+//! `include`), a conditional string that may be absent (it then equals nothing), a switch
+//! of integers as an integer, a switch of types through `.as<type>`, and numbers converted by
+//! `.as<s4>`.
+
+mod views {
+    skelcodec_macros::codec!("tests/schemas/views.ksy");
+}
+
+use views::Views;
+
+/// `foo|`, `b|`, a label `x`, a u2 switch case, two 2-byte chunks, a text op and a number op.
+const LABELLED: &[u8] = b"foo|b|\x01x\x02\x34\x12\x01\x02\x03\x04\x02hi\0\x01\x07";
+
+#[test]
+fn terminated_values_are_seen_without_their_terminator_unless_included() {
+    let value = Views::read(LABELLED).unwrap();
+    assert!(value.name_is_foo());
+    assert!(value.tag_keeps_terminator());
+    assert_eq!(value.to_bytes().unwrap(), LABELLED);
+}
+
+#[test]
+fn an_absent_value_equals_nothing() {
+    let present = Views::read(LABELLED).unwrap();
+    assert!(present.label_is_x() && present.label_is_not_y());
+    let mut unlabelled = LABELLED.to_vec();
+    unlabelled.splice(6..8, [0]);
+    let absent = Views::read(&unlabelled).unwrap();
+    assert_eq!(absent.label, None);
+    assert!(!absent.label_is_x(), "absent == \"x\" is false");
+    assert!(absent.label_is_not_y(), "absent != \"y\" is true");
+}
+
+#[test]
+fn switches_and_casts() {
+    let value = Views::read(LABELLED).unwrap();
+    assert_eq!(
+        value.number_value(),
+        0x1234,
+        "a switch of integers is an integer"
+    );
+    assert!(value.second_chunk_is_known());
+    assert!(value.first_op_says_hi());
+    assert!(
+        !value.second_op_says_hi(),
+        "the second op holds a number: as text it is absent"
+    );
+    assert_eq!(value.second_op_number(), 7);
+    assert_eq!(
+        value.missing_op_number(),
+        0,
+        "past the end, a number reads as 0"
+    );
+    assert_eq!(value.truncated(), 7);
+}
