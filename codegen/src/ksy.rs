@@ -251,6 +251,16 @@ pub struct AttrSpec {
     pub other: BTreeMap<String, Value>,
 }
 
+impl AttrSpec {
+    /// The same attribute under the name `id`.
+    pub fn named(&self, id: String) -> Self {
+        Self {
+            id: Some(id),
+            ..self.clone()
+        }
+    }
+}
+
 /// Reads an expression written as a YAML scalar (`10`, `true`, `"a + b"`).
 pub fn expr_text(value: &Value) -> Option<String> {
     match value {

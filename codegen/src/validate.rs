@@ -120,9 +120,15 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
         },
         Repeat::None | Repeat::Eos => {}
     }
-    if let Some((cond, _)) = &field.valid {
+    if field.valid.is_some() {
         let after = Scope::new(schema, ty, Mode::Read, index + 1);
-        located(&at.key("valid"), after.bool(cond))?;
+        let rule = crate::emit::valid::valid_check(
+            field,
+            &quote::quote!(value),
+            &after,
+            |_, _, _| quote::quote!(),
+        );
+        located(&at.key("valid"), rule)?;
     }
     if let Some(pos) = &field.position {
         located(&at.key("pos"), read.int(pos))?;

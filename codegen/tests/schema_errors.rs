@@ -55,9 +55,16 @@ fn field_used_before_it_is_read() {
 }
 
 #[test]
-fn missing_id_and_unknown_keys() {
-    let message = error(&format!("{HEADER}  - type: u4\n"));
-    assert!(message.contains("needs an `id`"), "{message}");
+fn unnamed_attributes_and_unknown_keys() {
+    // As in Kaitai, an attribute without `id` is `_unnamed<index>`, a name no schema can use.
+    let source = format!("{HEADER}  - id: a\n    type: u1\n  - type: u4\n");
+    let schema = parse_schema(&source, Path::new("schemas/unnamed.ksy")).expect("accepted");
+    assert_eq!(schema.types[0].fields[1].id, "_unnamed1");
+    let message = error(&format!("{HEADER}  - id: _unnamed1\n    type: u4\n"));
+    assert!(
+        message.contains("broken.ksy:5:5: `_unnamed1` is not a valid name"),
+        "{message}"
+    );
     let message = error(&format!("{HEADER}  - id: a\n    typo: u4\n    type: u4\n"));
     assert!(message.contains("unknown key `typo`"), "{message}");
     assert!(message.contains("broken.ksy:6:5"), "{message}");

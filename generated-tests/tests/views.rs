@@ -1,7 +1,7 @@
 //! What expressions see: a terminated string or byte array without its terminator (unless
 //! `include`), a conditional string that may be absent (it then equals nothing), a switch
 //! of integers as an integer, a switch of types through `.as<type>`, and numbers converted by
-//! `.as<s4>`.
+//! `.as<s4>`; `valid` checks each element of a list, and a conditional value only when present.
 
 mod views {
     skelcodec_macros::codec!("tests/schemas/views.ksy");
@@ -9,8 +9,9 @@ mod views {
 
 use views::Views;
 
-/// `foo|`, `b|`, a label `x`, a u2 switch case, two 2-byte chunks, a text op and a number op.
-const LABELLED: &[u8] = b"foo|b|\x01x\x02\x34\x12\x01\x02\x03\x04\x02hi\0\x01\x07";
+/// `foo|`, `b|`, a label `x`, a u2 switch case, two 2-byte chunks, a text op and a number
+/// op, two levels.
+const LABELLED: &[u8] = b"foo|b|\x01x\x02\x34\x12\x01\x02\x03\x04\x02hi\0\x01\x07\x05\x09";
 
 #[test]
 fn terminated_values_are_seen_without_their_terminator_unless_included() {
@@ -53,4 +54,26 @@ fn switches_and_casts() {
         "past the end, a number reads as 0"
     );
     assert_eq!(value.truncated(), 7);
+}
+
+#[test]
+fn valid_rules_apply_to_each_element_and_to_present_values_only() {
+    let mut bad_level = LABELLED.to_vec();
+    *bad_level.last_mut().unwrap() = 10;
+    let err = Views::read(&bad_level).unwrap_err();
+    assert_eq!(err.path(), "levels[1]", "{err}");
+    assert!(err.to_string().contains("at most 9"), "{err}");
+    let mut value = Views::read(LABELLED).unwrap();
+    value.levels[0] = 12;
+    let err = value.to_bytes().unwrap_err();
+    assert_eq!(err.path(), "levels[0]", "the writer refuses it too: {err}");
+
+    let mut unknown_label = LABELLED.to_vec();
+    unknown_label[7] = b'?';
+    let err = Views::read(&unknown_label).unwrap_err();
+    assert_eq!(err.path(), "label", "{err}");
+    // Absent, the label is not checked.
+    let mut unlabelled = LABELLED.to_vec();
+    unlabelled.splice(6..8, [0]);
+    assert!(Views::read(&unlabelled).is_ok());
 }

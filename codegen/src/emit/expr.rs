@@ -173,9 +173,10 @@ impl<'s> Scope<'s> {
 
     /// The same scope with `_` bound to `name`, a reference to an element of type `elem`.
     pub fn with_element(&self, name: TokenStream, elem: Ty) -> Self {
-        // Integers of every width compute as `i64`, like any other integer value.
+        // Numbers of every width compute as `i64` and `f64`, like any other number.
         let value = match &elem {
             Ty::Int => quote!((*#name as i64)),
+            Ty::Float => quote!((*#name as f64)),
             Ty::Str => quote!(#name.text_bytes()),
             Ty::Bytes => quote!(#name.0.as_slice()),
             ty if is_scalar(ty) => quote!((*#name)),
@@ -187,17 +188,17 @@ impl<'s> Scope<'s> {
     }
 
     /// The same scope with `_` bound to `name`, a reference to one element of a field of type
-    /// `ty`: a terminated string or byte array is seen without its terminator.
+    /// `ty`: seen as a field's value is (a terminated string without its terminator).
     pub fn with_element_of(&self, name: TokenStream, ty: &FieldType) -> Self {
         let elem = element_ty(self.schema, ty);
-        match ty {
-            FieldType::Str { .. } | FieldType::Bytes { .. } => {
-                let mut scope = self.clone();
-                scope.element = Some((content_view(ty, name), elem));
-                scope
-            }
-            _ => self.with_element(name, elem),
-        }
+        let reference = match read_through(ty) {
+            true => quote!((*#name)),
+            false => name,
+        };
+        let (value, seen_as) = self.stored_value(ty, reference);
+        let mut scope = self.clone();
+        scope.element = Some((value, seen_as.unwrap_or(elem)));
+        scope
     }
 
     fn def(&self) -> &'s TypeDef {
@@ -761,7 +762,12 @@ impl<'s> Scope<'s> {
     /// The case of a switch value that holds `target` (a user type, `bytes` or `str`), absent
     /// when the value holds another case.
     fn switch_case(&self, base: Place<'s>, target: &str) -> Result<Place<'s>, ExprError> {
-        let Some((owner, field, switch)) = base.field.and_then(|f| switch_of(self.schema, f))
+        let switch = base.field.and_then(|f| match &f.ty {
+            FieldType::Switch(switch) => Some(switch),
+            _ => None,
+        });
+        let Some(((owner, field), switch)) =
+            switch.and_then(|s| Some((switch_field(self.schema, s)?, s)))
         else {
             return invalid(format!("cannot take this switch value as `{target}`"));
         };
@@ -824,30 +830,34 @@ impl<'s> Scope<'s> {
         let Some(ty) = place.value_type() else {
             return Ok((place.tokens, place.ty));
         };
-        let tokens = place.tokens;
-        let tokens = if place.by_ref {
-            quote!((*#tokens))
-        } else {
-            tokens
+        let tokens = match place.by_ref && read_through(ty) {
+            true => {
+                let reference = place.tokens;
+                quote!((*#reference))
+            }
+            false => place.tokens,
         };
-        Ok(match ty {
+        let (tokens, ty) = self.stored_value(ty, tokens);
+        Ok((tokens, ty.unwrap_or(place.ty)))
+    }
+
+    /// The value of one stored value of type `ty`, and its type when it is not the place's
+    /// own: numbers as `i64`/`f64`, strings and byte arrays as their content, a switch of
+    /// integers as an integer.
+    fn stored_value(&self, ty: &FieldType, tokens: TokenStream) -> (TokenStream, Option<Ty>) {
+        match ty {
             FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. } | FieldType::Vlq => {
-                (quote!((#tokens as i64)), Ty::Int)
+                (quote!((#tokens as i64)), Some(Ty::Int))
             }
-            FieldType::Number(Scalar::Float(_)) => (quote!((#tokens as f64)), Ty::Float),
-            FieldType::Number(Scalar::Fixed { .. }) => (quote!(#tokens.get_f64()), Ty::Float),
-            FieldType::Str { .. } | FieldType::Bytes { .. } => (content_view(ty, tokens), place.ty),
-            FieldType::Switch(_) => {
-                let number = place
-                    .field
-                    .and_then(|f| integer_switch(self.schema, f, &tokens));
-                match number {
-                    Some(number) => (number, Ty::Int),
-                    None => (tokens, place.ty),
-                }
-            }
-            _ => (tokens, place.ty),
-        })
+            FieldType::Number(Scalar::Float(_)) => (quote!((#tokens as f64)), Some(Ty::Float)),
+            FieldType::Number(Scalar::Fixed { .. }) => (quote!(#tokens.get_f64()), Some(Ty::Float)),
+            FieldType::Str { .. } | FieldType::Bytes { .. } => (content_view(ty, tokens), None),
+            FieldType::Switch(switch) => match integer_switch(self.schema, switch, &tokens) {
+                Some(number) => (number, Some(Ty::Int)),
+                None => (tokens, None),
+            },
+            _ => (tokens, None),
+        }
     }
 
     /// The value of a place that may be absent. An absent number reads as 0, so that version
@@ -876,6 +886,21 @@ impl<'s> Scope<'s> {
     }
 }
 
+/// Whether a value of `ty` reached through a reference is read through it (a number is
+/// copied, a string or byte array viewed); other values stay references, so that they can be
+/// held by an `Option` without being moved.
+fn read_through(ty: &FieldType) -> bool {
+    matches!(
+        ty,
+        FieldType::Number(_)
+            | FieldType::Remembered { .. }
+            | FieldType::Vlq
+            | FieldType::Enum { .. }
+            | FieldType::Str { .. }
+            | FieldType::Bytes { .. }
+    )
+}
+
 /// The type a cast to a built-in number names.
 #[derive(Clone, Copy)]
 enum NumberType {
@@ -897,21 +922,20 @@ fn number_type(name: &str) -> Option<NumberType> {
     }
 }
 
-/// The type that declares `field`, and the field's switch.
-fn switch_of<'s>(schema: &'s Schema, field: &'s Field) -> Option<(usize, &'s Field, &'s Switch)> {
-    let FieldType::Switch(switch) = &field.ty else {
-        return None;
-    };
-    let owner = schema
-        .types
-        .iter()
-        .position(|t| t.fields.iter().any(|f| std::ptr::eq(f, field)))?;
-    Some((owner, field, switch))
+/// The field that holds `switch`, and the type that declares it.
+fn switch_field<'s>(schema: &'s Schema, switch: &Switch) -> Option<(usize, &'s Field)> {
+    schema.types.iter().enumerate().find_map(|(owner, def)| {
+        let field = def
+            .fields
+            .iter()
+            .find(|f| matches!(&f.ty, FieldType::Switch(s) if std::ptr::eq(s, switch)))?;
+        Some((owner, field))
+    })
 }
 
 /// A switch whose every case is an integer is an integer in expressions, as in Kaitai.
-fn integer_switch(schema: &Schema, field: &Field, tokens: &TokenStream) -> Option<TokenStream> {
-    let (owner, field, switch) = switch_of(schema, field)?;
+fn integer_switch(schema: &Schema, switch: &Switch, tokens: &TokenStream) -> Option<TokenStream> {
+    let (owner, field) = switch_field(schema, switch)?;
     let variants = switch_variants(schema, switch);
     if !variants
         .iter()

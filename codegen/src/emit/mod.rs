@@ -10,6 +10,7 @@ pub mod scalar;
 pub mod sizes;
 pub mod snapshot_tests;
 pub mod types;
+pub mod valid;
 pub mod write;
 
 use proc_macro2::TokenStream;

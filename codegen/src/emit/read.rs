@@ -111,17 +111,22 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
             let ident = local_ident(name);
             statements.push(quote!(let #ident = #read.in_field(#name)?;));
         }
-        if let Some((cond, expected)) = &field.valid {
+        if field.valid.is_some() {
             let after = Scope::new(schema, ty, Mode::Read, index + 1);
-            let cond = expect_valid(after.bool(cond));
-            let value = expect_valid(after.compile(&Expr::Name(field.id.clone()))).0;
-            let expected = format!("expected a value {expected}");
-            statements.push(quote! {
-                if !#cond {
-                    return Err(r.error(rt::ErrorKind::Invalid(format!("{}, found {:?}", #expected, #value))))
-                        .in_field(#name);
+            let access = local_ident(name);
+            let refuse = |rule: &str, found, index: Option<TokenStream>| {
+                let expected = format!("expected a value {rule}");
+                let at = index.map(|i| quote!(.at_index(#i)));
+                quote! {
+                    return Err(r.error(rt::ErrorKind::Invalid(format!("{}, found {:?}", #expected, #found))))#at.in_field(#name);
                 }
-            });
+            };
+            statements.push(expect_valid(super::valid::valid_check(
+                field,
+                &quote!(#access),
+                &after,
+                refuse,
+            )));
         }
     }
     quote!(#(#statements)*)

@@ -19,7 +19,7 @@ pub fn write_body(schema: &Schema, ty: usize) -> TokenStream {
     let scope = Scope::new(schema, ty, Mode::Write, def.fields.len());
     let statements = def.fields.iter().map(|field| {
         let ident = field_ident(&field.id);
-        let valid = valid_check(field, &scope);
+        let valid = valid_check(field, &quote!(self.#ident), &scope);
         let write = write_field(schema, ty, field, &quote!(self.#ident), &scope);
         let write = quote!(#valid #write);
         match &field.position {
@@ -128,22 +128,16 @@ fn write_for_each(
     }
 }
 
-/// Before writing a field with `valid`: a value the reader would reject is refused.
-fn valid_check(field: &Field, scope: &Scope) -> TokenStream {
-    let Some((cond, expected)) = &field.valid else {
-        return quote!();
-    };
+/// Before writing a field with `valid`: a value the reader would reject is refused. A rule
+/// that needs the stream (`_io`) can only be checked by reading.
+fn valid_check(field: &Field, access: &TokenStream, scope: &Scope) -> TokenStream {
     let name = &field.id;
-    // A `valid` that needs the stream (`_io`) can only be checked by reading.
-    let Ok(cond) = scope.bool(cond) else {
-        return quote!();
+    let refuse = |rule: &str, _found, index: Option<TokenStream>| {
+        let message = format!("the reader expects a value {rule}");
+        let at = index.map(|i| quote!(.at_index(#i)));
+        quote!(return Err(rt::fields::encode_error(w, #message.into()))#at.in_field(#name);)
     };
-    let message = format!("the reader expects a value {expected}");
-    quote! {
-        if !#cond {
-            return Err(rt::fields::encode_error(w, #message.into())).in_field(#name);
-        }
-    }
+    super::valid::valid_check(field, access, scope, refuse).unwrap_or_default()
 }
 
 /// Before writing a value read from a substream: its length must be the size the reader uses.

@@ -62,7 +62,17 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
             .seq
             .iter()
             .enumerate()
-            .map(|(i, attr)| ctx.lower_field(&schema, attr, &at.key("seq").index(i)))
+            .map(|(i, attr)| {
+                let at = at.key("seq").index(i);
+                match &attr.id {
+                    Some(id) => {
+                        check_identifier(id, &at.key("id"))?;
+                        ctx.lower_field(&schema, attr, &at)
+                    }
+                    // Kaitai's name for an attribute without `id`, which no schema can use.
+                    None => ctx.lower_field(&schema, &attr.named(format!("_unnamed{i}")), &at),
+                }
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let mut lowered_instances = Vec::new();
         for (id, spec) in parts.instances {
@@ -222,8 +232,8 @@ fn positioned_field(
     if is_lookahead {
         return Ok(None);
     }
-    let mut attr = spec.clone();
-    attr.id = Some(id.to_owned());
+    check_identifier(id, at)?;
+    let mut attr = spec.named(id.to_owned());
     attr.pos = None;
     let mut field = ctx.lower_field(schema, &attr, at)?;
     field.position = Some(parse_expr(pos, &at.key("pos"))?);
@@ -461,10 +471,10 @@ impl Context {
         at: &YamlPath,
     ) -> Result<Field, Located> {
         check_leftover_keys(&attr.other, KeyPlace::Attribute, at)?;
+        // Callers check the identifier, or name the attribute themselves.
         let Some(id) = &attr.id else {
             return Err(Located::new(at, "every attribute of `seq` needs an `id`"));
         };
-        check_identifier(id, &at.key("id"))?;
         if let Some(encoding) = &attr.encoding {
             check_encoding(encoding, &at.key("encoding"))?;
         }
@@ -601,7 +611,7 @@ impl Context {
             derived,
             untrusted,
             substream,
-            valid: lower_valid(id, attr.valid.as_ref(), &at.key("valid"))?,
+            valid: lower_valid(attr.valid.as_ref(), &at.key("valid"))?,
             position: None,
             scan,
             fill_index,
@@ -854,16 +864,13 @@ impl Context {
 
 /// Kaitai `valid`: a value, or a map of `eq`, `min`, `max` and `any-of`, turned into one
 /// condition on the field and a description of what was expected.
-fn lower_valid(
-    id: &str,
-    valid: Option<&Value>,
-    at: &YamlPath,
-) -> Result<Option<(Expr, String)>, Located> {
+fn lower_valid(valid: Option<&Value>, at: &YamlPath) -> Result<Option<(Expr, String)>, Located> {
     use crate::expr::BinOp;
     let Some(valid) = valid else {
         return Ok(None);
     };
-    let this = || Box::new(Expr::Name(id.to_owned()));
+    // The rule is checked for each value: the field's, or each element of a list.
+    let this = || Box::new(Expr::Name("_".to_owned()));
     let compare = |op, value: &Value, key: &str| -> Result<(Expr, String), Located> {
         let rhs = parse_expr(value, &at.key(key))?;
         let text = crate::expr::to_source(&rhs);
@@ -909,10 +916,17 @@ fn lower_valid(
                         };
                         parts.push((any, format!("one of {}", texts.join(", "))));
                     }
+                    "expr" => {
+                        let rule = parse_expr(value, &at.key(key))?;
+                        let text = crate::expr::to_source(&rule);
+                        parts.push((rule, format!("for which {text} holds")));
+                    }
                     other => {
                         return Err(Located::new(
                             &at.key(other),
-                            format!("unknown `valid` key `{other}`: use eq, min, max or any-of"),
+                            format!(
+                                "unknown `valid` key `{other}`: use eq, min, max, any-of or expr"
+                            ),
                         ));
                     }
                 }

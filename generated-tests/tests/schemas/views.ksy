@@ -16,6 +16,8 @@ seq:
     type: str
     size: 1
     if: has_label == 1
+    valid:
+      expr: _ != "?"
   - id: code
     type: u1
   - id: number
@@ -32,6 +34,11 @@ seq:
     type: op
     repeat: expr
     repeat-expr: 2
+  - id: levels
+    type: u1
+    repeat: eos
+    valid:
+      max: 9
 instances:
   name_is_foo:
     value: name == "foo"
