@@ -127,8 +127,9 @@ pub struct Field {
     /// `-untrusted`: a derived value that reading never believes (a stated size that may lie);
     /// the checker rejects every read-time expression that uses it.
     pub untrusted: bool,
-    /// `size` on a user type or switch: the value is read from a substream of this many bytes.
-    pub substream: Option<Expr>,
+    /// `size`, `size-eos` or `terminator` on a user type or switch: each value is read from
+    /// a substream of the bytes so delimited.
+    pub substream: Option<Size>,
     /// `valid`: a condition on the value read (built from `eq`, `min`, `max`, `any-of`), with
     /// the expectation in words for the error.
     pub valid: Option<(Expr, String)>,
@@ -145,6 +146,19 @@ pub struct Field {
 }
 
 impl Field {
+    /// Bytes that follow each value outside it: the terminator that delimits a user type's
+    /// substream when it is consumed but not part of the value.
+    pub fn delimiter_len(&self) -> usize {
+        match self.substream {
+            Some(Size::Terminator {
+                include: false,
+                consume: true,
+                ..
+            }) => 1,
+            _ => 0,
+        }
+    }
+
     /// True when the value keeps this field: everything but fixed `contents` read once, whose
     /// bytes the schema already knows. Repeated or conditional `contents` keep how many times
     /// (or whether) they were read.
@@ -424,7 +438,9 @@ impl Schema {
             Repeat::Expr(e) | Repeat::Until(e) => exprs.push(e),
             _ => {}
         }
-        exprs.extend(field.substream.as_ref());
+        if let Some(Size::Expr(size)) = &field.substream {
+            exprs.push(size);
+        }
         exprs.extend(field.valid.as_ref().map(|(e, _)| e));
         let mut types = vec![&field.ty];
         while let Some(t) = types.pop() {

@@ -133,13 +133,7 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
     if let Some(pos) = &field.position {
         located(&at.key("pos"), read.int(pos))?;
     }
-    if let Some(size) = &field.substream {
-        if field.repeat != Repeat::None {
-            return Err(Located::new(
-                &at.key("size"),
-                "`size` on a repeated user type is not supported yet: wrap the element in a type",
-            ));
-        }
+    if let Some(Size::Expr(size)) = &field.substream {
         located(&at.key("size"), read.int(size))?;
     }
     if field.fill_index && (field.cond.is_some() || !matches!(field.ty, FieldType::Bytes { .. })) {

@@ -202,6 +202,43 @@ pub fn check_terminated(
     ))
 }
 
+/// Reads a value from the bytes up to `terminator` (a user type delimited by a terminator, as
+/// Kaitai reads it): the substream holds the terminator when `include`, and the reader goes
+/// past it when `consume`.
+pub fn read_terminated<'a, T>(
+    r: &mut Reader<'a>,
+    terminator: u8,
+    include: bool,
+    consume: bool,
+    eos_error: bool,
+    read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+) -> Result<T> {
+    let start = r.pos();
+    let len = r.until(terminator, include, consume, eos_error)?.len();
+    let after = r.pos();
+    r.seek(start)?;
+    let value = read_sub(r, len as i64, read)?;
+    r.seek(after)?;
+    Ok(value)
+}
+
+/// After writing a value that is read up to `terminator`, from position `start`: refuses a
+/// value the reader would end elsewhere, and writes the terminator the reader consumes.
+pub fn end_terminated(
+    w: &mut Writer,
+    start: usize,
+    terminator: u8,
+    include: bool,
+    consume: bool,
+    eos_error: bool,
+) -> Result<()> {
+    check_terminated(w.written_since(start), terminator, include, eos_error, w)?;
+    if consume && !include {
+        w.write_u8(terminator);
+    }
+    Ok(())
+}
+
 /// Copies `K` bytes at `at` out of a fixed-size element. Offsets come from the schema, never
 /// from input, and the generator keeps them inside the element.
 #[inline(always)]

@@ -118,6 +118,12 @@ impl Writer {
         &self.buf
     }
 
+    /// The bytes written since position `pos` (a value of [`Writer::pos`]).
+    pub fn written_since(&self, pos: usize) -> &[u8] {
+        let start = pos.saturating_sub(self.base);
+        self.buf.get(start..).unwrap_or_default()
+    }
+
     /// Mutable access to the reserved tail, for bulk element encoding: grows by n zero bytes and returns them.
     #[inline]
     pub fn reserve_slice(&mut self, n: usize) -> &mut [u8] {

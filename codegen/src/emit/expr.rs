@@ -641,6 +641,9 @@ impl<'s> Scope<'s> {
                 simple(quote!(((#len) as i64)), Ty::Int)
             }
             ("size", Ty::Array(_)) => simple(quote!((#tokens.len() as i64)), Ty::Int),
+            ("size", Ty::Switch) if base.field.is_some_and(|f| f.repeat != Repeat::None) => {
+                simple(quote!((#tokens.len() as i64)), Ty::Int)
+            }
             ("to_i", Ty::Enum(_)) => {
                 let (value, _) = self.value(base)?;
                 simple(quote!(#value.raw()), Ty::Int)
@@ -936,6 +939,10 @@ fn switch_field<'s>(schema: &'s Schema, switch: &Switch) -> Option<(usize, &'s F
 /// A switch whose every case is an integer is an integer in expressions, as in Kaitai.
 fn integer_switch(schema: &Schema, switch: &Switch, tokens: &TokenStream) -> Option<TokenStream> {
     let (owner, field) = switch_field(schema, switch)?;
+    if field.repeat != Repeat::None {
+        // One case holds the whole list.
+        return None;
+    }
     let variants = switch_variants(schema, switch);
     if !variants
         .iter()
@@ -1101,7 +1108,8 @@ fn is_scalar(ty: &Ty) -> bool {
 pub fn field_ty(schema: &Schema, field: &Field) -> Ty {
     let one = element_ty(schema, &field.ty);
     match (&field.repeat, &field.ty) {
-        (Repeat::None, _) => one,
+        // A repeated switch is one case holding the whole list.
+        (Repeat::None, _) | (_, FieldType::Switch(_)) => one,
         _ => Ty::Array(Box::new(one)),
     }
 }

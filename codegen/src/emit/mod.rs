@@ -118,17 +118,7 @@ fn switch_items(
         |types::Variant {
              ident: variant, ty, ..
          }| {
-            let len = if repeated {
-                match schema.fixed_size_of(ty) {
-                    Some(size) => quote!(value.len() * #size),
-                    None => {
-                        let one = sizes::element_len(schema, ty, &quote!(item));
-                        quote!(value.iter().map(|item| #one).sum::<usize>())
-                    }
-                }
-            } else {
-                sizes::element_len(schema, ty, &quote!(value))
-            };
+            let len = sizes::values_len(schema, field, ty, &quote!(value));
             quote!(#name::#variant(value) => #len)
         },
     );

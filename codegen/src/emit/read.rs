@@ -136,14 +136,7 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
 fn read_field(schema: &Schema, owner: usize, field: &Field, scope: &Scope) -> TokenStream {
     let read = match &field.ty {
         FieldType::Switch(switch) => read_switch(schema, owner, field, switch, scope),
-        ty => read_repeated(schema, ty, &field.repeat, scope),
-    };
-    let read = match &field.substream {
-        Some(size) => {
-            let len = expect_valid(scope.int(size));
-            quote!(rt::fields::read_sub(r, #len, |r| #read))
-        }
-        None => read,
+        ty => read_repeated(schema, field, ty, scope),
     };
     let read = match &field.position {
         Some(pos) => {
@@ -161,26 +154,26 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, scope: &Scope) -> To
     }
 }
 
-/// A `Result` expression reading one value or the repeated list of `ty`.
-fn read_repeated(schema: &Schema, ty: &FieldType, repeat: &Repeat, scope: &Scope) -> TokenStream {
-    match repeat {
-        Repeat::None => read_one(schema, ty, scope),
+/// A `Result` expression reading one value or the repeated list of `field`'s values of type
+/// `ty` (its own, or one case of its switch).
+fn read_repeated(schema: &Schema, field: &Field, ty: &FieldType, scope: &Scope) -> TokenStream {
+    let one = |scope: &Scope| read_delimited(schema, field, ty, scope);
+    let bulk = field.substream.is_none() && schema.fixed_size_of(ty).is_some();
+    match &field.repeat {
+        Repeat::None => one(scope),
         Repeat::Expr(count) => {
             let count = expect_valid(scope.int(count));
-            match schema.fixed_size_of(ty) {
-                Some(_) => {
-                    let decode = bulk_decoder(schema, ty);
-                    quote!(rt::fields::read_fixed(r, #count, #decode))
-                }
-                None => {
-                    let min = schema.min_size_of(ty);
-                    let one = read_one(schema, ty, scope);
-                    quote!(rt::fields::read_counted(r, #count, #min, |r| #one))
-                }
+            if bulk {
+                let decode = bulk_decoder(schema, ty);
+                quote!(rt::fields::read_fixed(r, #count, #decode))
+            } else {
+                let min = schema.min_size_of(ty) + field.delimiter_len();
+                let one = one(scope);
+                quote!(rt::fields::read_counted(r, #count, #min, |r| #one))
             }
         }
         Repeat::Eos => {
-            let one = read_one(schema, ty, scope);
+            let one = one(scope);
             quote!(rt::fields::read_to_eos(r, |r| #one))
         }
         Repeat::ForEach(list) => {
@@ -188,14 +181,47 @@ fn read_repeated(schema: &Schema, ty: &FieldType, repeat: &Repeat, scope: &Scope
             let Ty::Array(elem) = list_ty else {
                 unreachable!("validated: -for-each takes a list")
             };
-            let min = schema.min_size_of(ty);
-            let one = read_one(schema, ty, &scope.with_element(quote!(each), *elem));
+            let min = schema.min_size_of(ty) + field.delimiter_len();
+            let one = one(&scope.with_element(quote!(each), *elem));
             quote!(rt::fields::read_each(r, &#list, #min, |r, each| #one))
         }
         Repeat::Until(until) => {
-            let one = read_one(schema, ty, scope);
+            let one = one(scope);
             let done = expect_valid(scope.with_element_of(quote!(item), ty).bool(until));
             quote!(rt::fields::read_until(r, |r| #one, |item, r| #done))
+        }
+    }
+}
+
+/// A `Result` expression reading one value of type `ty`, from the substream `field` delimits
+/// when it has one.
+fn read_delimited(schema: &Schema, field: &Field, ty: &FieldType, scope: &Scope) -> TokenStream {
+    let one = read_one(schema, ty, scope);
+    match &field.substream {
+        None => one,
+        Some(Size::Const(n)) => {
+            let n = *n as i64;
+            quote!(rt::fields::read_sub(r, #n, |r| #one))
+        }
+        // A length computed from the stream is computed before the reader is lent.
+        Some(Size::Expr(size)) if size.mentions("_io") => {
+            let len = expect_valid(scope.int(size));
+            quote!({ let len = #len; rt::fields::read_sub(r, len, |r| #one) })
+        }
+        Some(Size::Expr(size)) => {
+            let len = expect_valid(scope.int(size));
+            quote!(rt::fields::read_sub(r, #len, |r| #one))
+        }
+        Some(Size::Eos) => {
+            quote!({ let len = r.remaining() as i64; rt::fields::read_sub(r, len, |r| #one) })
+        }
+        Some(Size::Terminator {
+            byte,
+            include,
+            consume,
+            eos_error,
+        }) => {
+            quote!(rt::fields::read_terminated(r, #byte, #include, #consume, #eos_error, |r| #one))
         }
     }
 }
@@ -363,7 +389,7 @@ fn read_variant(
     field: &Field,
     scope: &Scope,
 ) -> TokenStream {
-    let read = read_repeated(schema, variant.ty, &field.repeat, scope);
+    let read = read_repeated(schema, field, variant.ty, scope);
     let (ident, name) = (&variant.ident, &variant.name);
     quote!(#read.in_field(#name).map(#enum_name::#ident))
 }

@@ -25,14 +25,36 @@ pub fn field_len(schema: &Schema, field: &Field, access: &TokenStream) -> TokenS
 /// A `usize` expression: the bytes `access` encodes to, `field`'s value when it is present
 /// (all its elements when it is a list).
 pub fn present_len(schema: &Schema, field: &Field, access: &TokenStream) -> TokenStream {
-    let repeated = field.repeat != Repeat::None && !matches!(field.ty, FieldType::Switch(_));
-    if !repeated {
-        return element_len(schema, &field.ty, access);
+    match &field.ty {
+        // A switch value knows its own length, whichever case holds it.
+        FieldType::Switch(_) => quote!(#access.encoded_len()),
+        ty => values_len(schema, field, ty, access),
     }
-    match schema.fixed_size_of(&field.ty) {
-        Some(size) => quote!(#access.len() * #size),
+}
+
+/// A `usize` expression: the bytes `field`'s value (or list of values) of type `ty` at
+/// `access` encodes to, with the terminator that follows each value outside it.
+pub fn values_len(
+    schema: &Schema,
+    field: &Field,
+    ty: &FieldType,
+    access: &TokenStream,
+) -> TokenStream {
+    let delimiter = field.delimiter_len();
+    let delimited = |len: TokenStream| match delimiter {
+        0 => len,
+        n => quote!((#len + #n)),
+    };
+    if field.repeat == Repeat::None {
+        return delimited(element_len(schema, ty, access));
+    }
+    match schema.fixed_size_of(ty) {
+        Some(size) => {
+            let size = size + delimiter;
+            quote!(#access.len() * #size)
+        }
         None => {
-            let one = element_len(schema, &field.ty, &quote!(item));
+            let one = delimited(element_len(schema, ty, &quote!(item)));
             quote!(#access.iter().map(|item| #one).sum::<usize>())
         }
     }
@@ -74,7 +96,7 @@ pub fn encoded_len_body(schema: &Schema, ty: usize) -> TokenStream {
     for field in def.fields.iter().filter(|f| f.position.is_none()) {
         let single = field.cond.is_none() && field.repeat == Repeat::None;
         match schema.fixed_size_of(&field.ty) {
-            Some(size) if single => constant += size,
+            Some(size) if single => constant += size + field.delimiter_len(),
             _ if single && matches!(field.ty, FieldType::Remembered { .. }) => {}
             _ if single && matches!(field.ty, FieldType::Contents(_) | FieldType::Enum { .. }) => {
                 constant += schema.min_size_of(&field.ty);

@@ -10,6 +10,7 @@ use super::fixed::encode_at;
 use super::names::{field_ident, struct_ident};
 use super::read::case_pattern;
 use super::scalar;
+use super::sizes::element_len;
 use super::types::{Variant, switch_enum_ident, switch_variants, variant_for};
 use crate::model::*;
 
@@ -83,18 +84,16 @@ fn write_present(
     scope: &Scope,
 ) -> TokenStream {
     let name = &field.id;
-    let substream_check = substream_check(field, access, scope);
     if let FieldType::Switch(switch) = &field.ty {
-        let body = write_switch(schema, owner, field, switch, access, scope);
-        return quote!(#substream_check #body);
+        return write_switch(schema, owner, field, switch, access, scope);
     }
     if let Repeat::ForEach(list) = &field.repeat {
         return write_for_each(schema, field, list, access, scope);
     }
     let count_check = count_check(field, access, scope);
     let path = quote!(.in_field(#name));
-    let body = write_list_or_one(schema, &field.ty, &field.repeat, access, &path, scope);
-    quote!(#substream_check #count_check #body)
+    let body = write_list_or_one(schema, field, &field.ty, access, &path, scope);
+    quote!(#count_check #body)
 }
 
 /// A `-for-each` list: one element per element of the list it follows, written side by side
@@ -112,8 +111,9 @@ fn write_for_each(
         unreachable!("validated: -for-each takes a list")
     };
     let each_scope = scope.with_element(quote!(each), *elem);
-    let one = write_one(
+    let one = write_delimited(
         schema,
+        field,
         &field.ty,
         &quote!(item),
         &quote!(.at_index(index).in_field(#name)),
@@ -140,15 +140,45 @@ fn valid_check(field: &Field, access: &TokenStream, scope: &Scope) -> TokenStrea
     super::valid::valid_check(field, access, scope, refuse).unwrap_or_default()
 }
 
-/// Before writing a value read from a substream: its length must be the size the reader uses.
-fn substream_check(field: &Field, access: &TokenStream, scope: &Scope) -> TokenStream {
-    let name = &field.id;
-    match field.substream.as_ref().map(|size| scope.int(size)) {
-        Some(Ok(len)) => {
-            quote!(rt::fields::check_len(#len, #access.encoded_len(), w).in_field(#name)?;)
+/// Statements writing one value of `field` of type `ty` at `access`, delimited as the reader
+/// delimits it: a value read from `size` bytes must encode to that size (a size computed from
+/// the stream cannot be checked before writing), and a value read up to a terminator must
+/// not hold it earlier and is followed by it when the reader consumes it.
+fn write_delimited(
+    schema: &Schema,
+    field: &Field,
+    ty: &FieldType,
+    access: &TokenStream,
+    wrap: &TokenStream,
+    scope: &Scope,
+) -> TokenStream {
+    let one = write_one(schema, ty, access, wrap, scope);
+    let len = || element_len(schema, ty, access);
+    let size = match &field.substream {
+        None | Some(Size::Eos) => return one,
+        Some(Size::Const(n)) => {
+            let n = *n as i64;
+            quote!(#n)
         }
-        _ => quote!(),
-    }
+        Some(Size::Expr(size)) => match scope.int(size) {
+            Ok(size) => size,
+            Err(_) => return one,
+        },
+        Some(Size::Terminator {
+            byte,
+            include,
+            consume,
+            eos_error,
+        }) => {
+            return quote! {{
+                let start = w.pos();
+                #one
+                rt::fields::end_terminated(w, start, #byte, #include, #consume, #eos_error)#wrap?;
+            }};
+        }
+    };
+    let len = len();
+    quote!(rt::fields::check_len(#size, #len, w)#wrap?; #one)
 }
 
 /// Before writing a counted list: the count must equal the list's length. Counts computed from
@@ -167,16 +197,19 @@ fn count_check(field: &Field, list: &TokenStream, scope: &Scope) -> TokenStream 
 /// Statements writing a field's value, one or a list; `path` adds the field's path to errors.
 fn write_list_or_one(
     schema: &Schema,
+    field: &Field,
     ty: &FieldType,
-    repeat: &Repeat,
     access: &TokenStream,
     path: &TokenStream,
     scope: &Scope,
 ) -> TokenStream {
-    if *repeat == Repeat::None {
-        return write_one(schema, ty, access, path, scope);
+    if field.repeat == Repeat::None {
+        return write_delimited(schema, field, ty, access, path, scope);
     }
-    if let Some(size) = schema.fixed_size_of(ty) {
+    if let Some(size) = schema
+        .fixed_size_of(ty)
+        .filter(|_| field.substream.is_none())
+    {
         let encode = match ty {
             FieldType::User { ty, .. } => {
                 let ident = struct_ident(&schema.types[*ty]);
@@ -193,8 +226,9 @@ fn write_list_or_one(
         };
         return quote!(rt::fields::write_fixed(w, &#access, #encode););
     }
-    let one = write_one(
+    let one = write_delimited(
         schema,
+        field,
         ty,
         &quote!(item),
         &quote!(.at_index(index) #path),
@@ -375,12 +409,5 @@ fn write_switch(
 fn write_variant(schema: &Schema, variant: &Variant, field: &Field, scope: &Scope) -> TokenStream {
     let (name, case) = (&field.id, &variant.name);
     let path = quote!(.in_field(#case).in_field(#name));
-    write_list_or_one(
-        schema,
-        variant.ty,
-        &field.repeat,
-        &quote!(value),
-        &path,
-        scope,
-    )
+    write_list_or_one(schema, field, variant.ty, &quote!(value), &path, scope)
 }

@@ -563,9 +563,11 @@ impl Context {
                 "`-untrusted` needs `-derived`: how the value follows from the content, so that `check()` can report it",
             ));
         }
-        let substream = match (&ty, &attr.size) {
-            (FieldType::User { .. } | FieldType::Switch(_), Some(size)) => {
-                Some(parse_expr(size, &at.key("size"))?)
+        let delimited =
+            attr.size.is_some() || attr.size_eos == Some(true) || attr.terminator.is_some();
+        let substream = match &ty {
+            FieldType::User { .. } | FieldType::Switch(_) if delimited => {
+                Some(self.size(attr, at, "a substream")?)
             }
             _ => None,
         };
