@@ -137,6 +137,24 @@ pub struct TypeSpec {
     /// Enums declared in this type.
     #[serde(default)]
     pub enums: BTreeMap<String, serde_yaml::Mapping>,
+    /// Defaults for this type and the types nested in it.
+    #[serde(default)]
+    pub meta: Option<TypeMeta>,
+    /// Any other key.
+    #[serde(flatten)]
+    pub other: BTreeMap<String, Value>,
+}
+
+/// The `meta` of a type under `types`: defaults that replace its parent's for it and the types
+/// nested in it.
+#[derive(Debug, Deserialize, Default)]
+pub struct TypeMeta {
+    /// `le` or `be`.
+    #[serde(default)]
+    pub endian: Option<Value>,
+    /// Default string encoding.
+    #[serde(default)]
+    pub encoding: Option<String>,
     /// Any other key.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,

@@ -410,3 +410,28 @@ fn checks_a_writer_cannot_make_are_verified_by_reading_back() {
     assert!(code.contains("sum.wrapping_add"), "{code}");
     assert!(code.contains("pub xs: Vec<u32>"), "{code}");
 }
+
+#[test]
+fn a_type_meta_sets_defaults_for_it_and_its_nested_types() {
+    let source = "meta:\n  id: defaults\n  endian: le\nseq:\n  - id: a\n    type: u2\n  - id: b\n    type: outer\ntypes:\n  outer:\n    meta:\n      endian: be\n    seq:\n      - id: c\n        type: u2\n      - id: d\n        type: inner\n    types:\n      inner:\n        seq:\n          - id: e\n            type: u2\n";
+    let schema = parse_schema(source, Path::new("schemas/defaults.ksy")).expect("accepted");
+    let big_endian = |ty: usize| match &schema.types[ty].fields[0].ty {
+        FieldType::Number(skelcodec_codegen::model::Scalar::Int(i)) => i.big_endian,
+        other => panic!("not an integer: {other:?}"),
+    };
+    let outer = schema.types.iter().position(|t| t.id == "outer").unwrap();
+    let inner = schema.types.iter().position(|t| t.id == "inner").unwrap();
+    assert_eq!(
+        (big_endian(0), big_endian(outer), big_endian(inner)),
+        (false, true, true)
+    );
+    let switched = source.replace(
+        "endian: be",
+        "endian:\n        switch-on: a\n        cases:\n          1: be",
+    );
+    let message = error(&switched);
+    assert!(
+        message.contains("endianness chosen by `switch-on` (Kaitai) is not implemented yet"),
+        "{message}"
+    );
+}

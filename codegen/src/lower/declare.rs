@@ -9,7 +9,7 @@ use super::check_identifier;
 use crate::emit::names::{item_name, variant_ident};
 use crate::error::{Located, YamlPath};
 use crate::keys::{KeyPlace, check_leftover_keys, doc_with_refs};
-use crate::ksy::{self, AttrSpec, KsyFile, ParamSpec, TypeSpec};
+use crate::ksy::{self, AttrSpec, KsyFile, ParamSpec, TypeMeta, TypeSpec};
 use crate::model::*;
 
 /// What lowering reads of a type's spec. A root's keys are its file's.
@@ -156,7 +156,7 @@ fn check_ks_version(version: &Value, at: &YamlPath) -> Result<(), Located> {
 fn declare_nested<'f>(
     children: &'f BTreeMap<String, TypeSpec>,
     parent: usize,
-    (big_endian, has_encoding): (Option<bool>, bool),
+    inherited: (Option<bool>, bool),
     declared: &mut Declared<'f>,
 ) -> Result<(), Located> {
     for (id, spec) in children {
@@ -175,6 +175,7 @@ fn declare_nested<'f>(
             ));
         }
         check_leftover_keys(&spec.other, KeyPlace::Type, &at)?;
+        let defaults = type_defaults(spec.meta.as_ref(), inherited, &at.key("meta"))?;
         // Top-level types keep their own name; deeper ones are prefixed by their parents'.
         let rust_name = item_name(match parent {
             0 => id.clone(),
@@ -197,12 +198,45 @@ fn declare_nested<'f>(
             params: &spec.params,
             seq: &spec.seq,
             instances: &spec.instances,
-            big_endian,
-            has_encoding,
+            big_endian: defaults.0,
+            has_encoding: defaults.1,
         });
-        declare_nested(&spec.types, index, (big_endian, has_encoding), declared)?;
+        declare_nested(&spec.types, index, defaults, declared)?;
     }
     Ok(())
+}
+
+/// A type's defaults (its endianness, whether strings have an encoding): its parent's,
+/// replaced by what its own `meta` sets.
+fn type_defaults(
+    meta: Option<&TypeMeta>,
+    inherited: (Option<bool>, bool),
+    at: &YamlPath,
+) -> Result<(Option<bool>, bool), Located> {
+    let Some(meta) = meta else {
+        return Ok(inherited);
+    };
+    check_leftover_keys(&meta.other, KeyPlace::Meta, at)?;
+    let big_endian = match &meta.endian {
+        None => inherited.0,
+        Some(Value::String(e)) if e == "le" || e == "be" => Some(e == "be"),
+        Some(Value::Mapping(_)) => {
+            return Err(Located::new(
+                &at.key("endian"),
+                "an endianness chosen by `switch-on` (Kaitai) is not implemented yet",
+            ));
+        }
+        Some(_) => {
+            return Err(Located::new(
+                &at.key("endian"),
+                "endian must be `le` or `be`",
+            ));
+        }
+    };
+    if let Some(encoding) = &meta.encoding {
+        super::check_encoding(encoding, &at.key("encoding"))?;
+    }
+    Ok((big_endian, inherited.1 || meta.encoding.is_some()))
 }
 
 /// Types and enums become Rust items named in CamelCase: two that convert to the same name
