@@ -17,7 +17,13 @@ pub fn codec(input: TokenStream) -> TokenStream {
     let full = manifest_dir().join(path.value());
     let schema = match skelcodec_codegen::load_schema(&full) {
         Ok(schema) => schema,
-        Err(e) => return compile_error(&path, &e.to_string()),
+        Err(mut e) => {
+            // Named as the user wrote it, not by the absolute path it was read from.
+            if e.file == full {
+                e.file = PathBuf::from(path.value());
+            }
+            return compile_error(&path, &e.to_string());
+        }
     };
     let items = skelcodec_codegen::generate(&schema);
     let tracked = std::iter::once(&full)
