@@ -134,6 +134,17 @@ fn text_of(value: &Value) -> Option<String> {
     crate::ksy::expr_text(value)
 }
 
+/// Whether strings in `encoding` are implemented: UTF-8 and ASCII, whose text is its bytes.
+pub fn is_supported_encoding(encoding: &str) -> bool {
+    let name = encoding.to_ascii_uppercase().replace(['-', '_'], "");
+    matches!(name.as_str(), "UTF8" | "ASCII" | "USASCII")
+}
+
+/// The error for an encoding that is not implemented yet.
+pub fn encoding_not_implemented(encoding: &str) -> String {
+    format!("encoding `{encoding}` (Kaitai) is not implemented yet: only UTF-8 and ASCII are")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,11 +28,11 @@ pub fn validate(schema: &Schema) -> Result<(), Located> {
                 .instance_value(instance)
                 .or_else(|_| read.instance_value(instance));
             match compiled {
-                Ok((_, Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_))) => {}
+                Ok((_, ty)) if ty.is_instance_value() => {}
                 Ok(_) => {
                     return Err(Located::new(
                         &at,
-                        "a value instance must be a number or a boolean",
+                        "a value instance must be a number, a boolean, an enum value, a string or bytes",
                     ));
                 }
                 Err(e) => return Err(Located::new(&at, e.message())),

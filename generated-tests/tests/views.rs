@@ -1,7 +1,8 @@
 //! What expressions see: a terminated string or byte array without its terminator (unless
 //! `include`), a conditional string that may be absent (it then equals nothing), a switch
 //! of integers as an integer, a switch of types through `.as<type>`, and numbers converted by
-//! `.as<s4>`; `valid` checks each element of a list, and a conditional value only when present.
+//! `.as<s4>`; string and byte-array instances and their operations; `valid` checks each element
+//! of a list, and a conditional value only when present.
 
 mod views {
     skelcodec_macros::codec!("tests/schemas/views.ksy");
@@ -76,4 +77,21 @@ fn valid_rules_apply_to_each_element_and_to_present_values_only() {
     let mut unlabelled = LABELLED.to_vec();
     unlabelled.splice(6..8, [0]);
     assert!(Views::read(&unlabelled).is_ok());
+}
+
+#[test]
+fn string_and_byte_array_instances() {
+    let value = Views::read(LABELLED).unwrap();
+    assert_eq!(value.bracketed_name(), "<foo>");
+    assert_eq!(value.name_reversed(), "oof");
+    assert_eq!(value.number_text(), "4660");
+    assert_eq!(value.parsed(), -72 + 0xff);
+    assert_eq!(value.middle(), "bcd");
+    assert_eq!(value.label_or_none(), "foo");
+    assert!(value.name_sorts_before_fop());
+    assert_eq!(value.tag_bytes(), b"b|", "`include` keeps the terminator");
+    assert_eq!(value.last_chunk_max(), 4);
+    let mut unlabelled = LABELLED.to_vec();
+    unlabelled.splice(6..8, [0]);
+    assert_eq!(Views::read(&unlabelled).unwrap().label_or_none(), "none");
 }

@@ -45,6 +45,67 @@ pub fn until_terminator(raw: &[u8], terminator: u8, include: bool) -> &[u8] {
     }
 }
 
+/// The bytes of a string or byte-array value in an expression, whether it is a view of a
+/// field (`&[u8]`) or computed (`Vec<u8>`).
+#[inline]
+pub fn view<T: AsRef<[u8]> + ?Sized>(value: &T) -> &[u8] {
+    value.as_ref()
+}
+
+/// `a + b` of two strings.
+pub fn concat(a: &(impl AsRef<[u8]> + ?Sized), b: &(impl AsRef<[u8]> + ?Sized)) -> Vec<u8> {
+    [a.as_ref(), b.as_ref()].concat()
+}
+
+/// `n.to_s`: the decimal text of an integer.
+pub fn decimal(n: i64) -> Vec<u8> {
+    n.to_string().into_bytes()
+}
+
+/// `text.to_i(radix)`: the integer a whole string spells in `radix` (2 to 36), with an optional
+/// sign. Expressions cannot fail: text that is not such a number, or a radix out of range,
+/// gives 0.
+pub fn parse_int(text: &[u8], radix: i64) -> i64 {
+    let Ok(radix) = u32::try_from(radix) else {
+        return 0;
+    };
+    if !(2..=36).contains(&radix) {
+        return 0;
+    }
+    std::str::from_utf8(text)
+        .ok()
+        .and_then(|t| i64::from_str_radix(t, radix).ok())
+        .unwrap_or(0)
+}
+
+/// `text.reverse`: the characters in reverse order (invalid UTF-8 replaced).
+pub fn reverse_text(text: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(text)
+        .chars()
+        .rev()
+        .collect::<String>()
+        .into_bytes()
+}
+
+/// `text.substring(from, to)`: characters `from` up to, not including, `to`, both clamped to
+/// the text (invalid UTF-8 replaced).
+pub fn substring(text: &[u8], from: i64, to: i64) -> Vec<u8> {
+    let text = String::from_utf8_lossy(text);
+    let from = usize::try_from(from).unwrap_or(0);
+    let to = usize::try_from(to).unwrap_or(0);
+    text.chars()
+        .skip(from)
+        .take(to.saturating_sub(from))
+        .collect::<String>()
+        .into_bytes()
+}
+
+/// A list literal of integers taken as a byte array (`[0x50, 0x4b]`): each is kept modulo 256,
+/// as Kaitai's byte-array literals hold bytes.
+pub fn from_ints(items: &[i64]) -> Vec<u8> {
+    items.iter().map(|&n| n as u8).collect()
+}
+
 /// Lowercase hex, two digits per byte, no separators.
 pub fn to_hex(b: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
@@ -97,6 +158,22 @@ mod tests {
         assert!(from_hex("abc").is_err());
         assert!(from_hex("zz").is_err());
         assert!(from_hex("é1").is_err());
+    }
+
+    #[test]
+    fn string_operations_of_expressions() {
+        assert_eq!(concat(b"ab".as_slice(), &b"cd".to_vec()), b"abcd");
+        assert_eq!(decimal(-42), b"-42");
+        assert_eq!(parse_int(b"-072", 10), -72);
+        assert_eq!(parse_int(b"1010110", 2), 86);
+        assert_eq!(parse_int(b"47cf", 16), 0x47cf);
+        assert_eq!(parse_int(b"12a", 10), 0, "not a whole number");
+        assert_eq!(parse_int(b"1", 99), 0, "radix out of range");
+        assert_eq!(reverse_text("añb".as_bytes()), "bña".as_bytes());
+        assert_eq!(substring(b"0123456789", 2, 5), b"234");
+        assert_eq!(substring(b"0123", 3, 1), b"");
+        assert_eq!(substring(b"0123", -1, 9), b"0123");
+        assert_eq!(from_ints(&[0x41, 0x1ff]), [0x41, 0xff]);
     }
 
     #[test]

@@ -58,6 +58,16 @@ pub enum Ty {
     Opt(Box<Ty>),
 }
 
+impl Ty {
+    /// Whether a value instance may have this type, and so get a method of its own.
+    pub fn is_instance_value(&self) -> bool {
+        matches!(
+            self,
+            Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_) | Ty::Str | Ty::StrLit | Ty::Bytes
+        )
+    }
+}
+
 /// Why an expression does not compile.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExprError {
@@ -221,6 +231,14 @@ impl<'s> Scope<'s> {
         }
     }
 
+    /// Compiles the value a switch matches on: a string is matched as a byte slice.
+    pub fn selector(&self, on: &Expr) -> Compiled {
+        match self.compile(on)? {
+            (tokens, ty @ (Ty::Str | Ty::StrLit)) => Ok((quote!(rt::bytes::view(&#tokens)), ty)),
+            other => Ok(other),
+        }
+    }
+
     /// The arguments passed to user type `ty`, compiled for its parameters' types.
     pub fn arguments(&self, ty: usize, args: &[Expr]) -> Vec<TokenStream> {
         let def = &self.schema.types[ty];
@@ -253,6 +271,14 @@ impl<'s> Scope<'s> {
                 let c = self.bool(c)?;
                 let (a, ta) = self.compile(a)?;
                 let (b, tb) = self.compile(b)?;
+                let text = |ty: &Ty| matches!(ty, Ty::Str | Ty::StrLit);
+                if text(&ta) && text(&tb) || ta == Ty::Bytes && tb == Ty::Bytes {
+                    // A view of a field and a computed string: either may be borrowed.
+                    let either = |v| quote!(::std::borrow::Cow::<[u8]>::from(#v));
+                    let (a, b) = (either(a), either(b));
+                    let ty = if ta == Ty::Bytes { Ty::Bytes } else { Ty::Str };
+                    return Ok((quote!(if #c { #a } else { #b }), ty));
+                }
                 if ta != tb {
                     return invalid(format!(
                         "the branches of `?:` differ: {} and {}",
@@ -276,10 +302,20 @@ impl<'s> Scope<'s> {
     fn index(&self, base: &Expr, index: &Expr) -> Result<Place<'s>, ExprError> {
         let list = self.place(base)?;
         let i = self.int(index)?;
-        let at = quote!(usize::try_from(#i).unwrap_or(usize::MAX));
+        self.element(list, |_| quote!(usize::try_from(#i).unwrap_or(usize::MAX)))
+    }
+
+    /// The element of `list` at the position `at` computes from the list's value (`first`,
+    /// `last`, `a[i]`).
+    fn element(
+        &self,
+        list: Place<'s>,
+        at: impl FnOnce(&TokenStream) -> TokenStream,
+    ) -> Result<Place<'s>, ExprError> {
         // The element's own type, for the view of a terminated string and for `_sizeof`.
         let field = list.field.filter(|f| f.repeat != Repeat::None);
         let (tokens, ty) = self.value(list)?;
+        let at = at(&tokens);
         let elem = match ty {
             Ty::Bytes => {
                 let byte = quote!(#tokens.get(#at).map_or(0i64, |b| i64::from(*b)));
@@ -327,6 +363,10 @@ impl<'s> Scope<'s> {
             return invalid(format!("`{}` is a look-ahead, not a value", instance.id));
         };
         let (mut tokens, mut ty) = self.compile(value)?;
+        if ty == Ty::ListLit(Box::new(Ty::Int)) {
+            // A value instance `[0x41, 0x42]` is a byte array, as in Kaitai.
+            (tokens, ty) = (quote!(rt::bytes::from_ints(&#tokens)), Ty::Bytes);
+        }
         if let Some(idx) = enum_idx {
             if ty != Ty::Int {
                 return invalid(format!(
@@ -403,6 +443,12 @@ impl<'s> Scope<'s> {
         if op.is_comparison() {
             return comparison(op, (ta_tokens, ta), (tb_tokens, tb));
         }
+        if op == BinOp::Add
+            && matches!(ta, Ty::Str | Ty::StrLit)
+            && matches!(tb, Ty::Str | Ty::StrLit)
+        {
+            return Ok((quote!(rt::bytes::concat(&#ta_tokens, &#tb_tokens)), Ty::Str));
+        }
         let (a, b, ty) = match (&ta, &tb) {
             (Ty::Int, Ty::Int) => (ta_tokens, tb_tokens, Ty::Int),
             (Ty::Float, Ty::Float) => (ta_tokens, tb_tokens, Ty::Float),
@@ -463,8 +509,49 @@ impl<'s> Scope<'s> {
                     Ty::Int,
                 ))
             }
+            "to_i" | "substring" | "to_s" => self.text_method(recv, name, args),
             other => invalid(format!(
-                "unknown method `{other}` (skelcodec supports `sum(expr)` on lists)"
+                "unknown method `{other}` (skelcodec supports `sum`, `to_i`, `substring` and `to_s`)"
+            )),
+        }
+    }
+
+    /// `text.to_i(radix)`, `text.substring(from, to)`, `bytes.to_s(encoding)`.
+    fn text_method(&self, recv: &Expr, name: &str, args: &[Expr]) -> Compiled {
+        let (value, ty) = self.compile(recv)?;
+        let text = matches!(ty, Ty::Str | Ty::StrLit);
+        match (name, args) {
+            ("to_i", [radix]) if text => {
+                let radix = self.int(radix)?;
+                Ok((
+                    quote!(rt::bytes::parse_int(rt::bytes::view(&#value), #radix)),
+                    Ty::Int,
+                ))
+            }
+            ("substring", [from, to]) if text => {
+                let (from, to) = (self.int(from)?, self.int(to)?);
+                Ok((
+                    quote!(rt::bytes::substring(rt::bytes::view(&#value), #from, #to)),
+                    Ty::Str,
+                ))
+            }
+            ("to_s", [Expr::Str(encoding)]) if ty == Ty::Bytes => {
+                if !crate::keys::is_supported_encoding(encoding) {
+                    return invalid(crate::keys::encoding_not_implemented(encoding));
+                }
+                // Text keeps its bytes: the bytes are the text.
+                Ok((value, Ty::Str))
+            }
+            _ => invalid(format!(
+                "`{name}` takes {} of a string{}, found {} with {} argument(s)",
+                match name {
+                    "to_i" => "a radix",
+                    "substring" => "the start and end",
+                    _ => "an encoding name",
+                },
+                if name == "to_s" { " (on bytes)" } else { "" },
+                describe(&ty),
+                args.len()
             )),
         }
     }
@@ -616,12 +703,25 @@ impl<'s> Scope<'s> {
         if base.optional {
             return self.optional_attribute(base, attr);
         }
-        if matches!(
-            (attr, &base.ty),
-            ("length", Ty::Str) | ("length" | "size", Ty::Bytes)
-        ) {
-            let (content, _) = self.value(base)?;
-            return Ok(Place::computed(quote!((#content.len() as i64)), Ty::Int));
+        let base = match (attr, &base.ty) {
+            // A switch of integers is an integer, with an integer's properties.
+            ("to_s", Ty::Switch) => {
+                let (value, ty) = self.value(base)?;
+                Place::computed(value, ty)
+            }
+            _ => base,
+        };
+        match (attr, &base.ty) {
+            ("first", Ty::Array(_) | Ty::Bytes) => return self.element(base, |_| quote!(0usize)),
+            ("last", Ty::Array(_) | Ty::Bytes) => {
+                return self.element(base, |list| quote!(#list.len().wrapping_sub(1)));
+            }
+            _ => {}
+        }
+        if let Some(property) = value_property(attr, &base.ty) {
+            let (value, _) = self.value(base)?;
+            let (tokens, ty) = property(value);
+            return Ok(Place::computed(tokens, ty));
         }
         let tokens = &base.tokens;
         let simple = |tokens, ty| Ok(Place::computed(tokens, ty));
@@ -643,14 +743,6 @@ impl<'s> Scope<'s> {
             ("size", Ty::Array(_)) => simple(quote!((#tokens.len() as i64)), Ty::Int),
             ("size", Ty::Switch) if base.field.is_some_and(|f| f.repeat != Repeat::None) => {
                 simple(quote!((#tokens.len() as i64)), Ty::Int)
-            }
-            ("to_i", Ty::Enum(_)) => {
-                let (value, _) = self.value(base)?;
-                simple(quote!(#value.raw()), Ty::Int)
-            }
-            ("to_i", Ty::Bool) => {
-                let (value, _) = self.value(base)?;
-                simple(quote!(i64::from(#value)), Ty::Int)
             }
             (_, Ty::User(ty)) => {
                 let def = &self.schema.types[*ty];
@@ -889,6 +981,70 @@ impl<'s> Scope<'s> {
     }
 }
 
+/// A property computed from the value of `ty` (`text.length`, `n.to_s`, `list.max`): how to
+/// compute it and its type.
+type Property = fn(TokenStream) -> (TokenStream, Ty);
+
+fn value_property(attr: &str, ty: &Ty) -> Option<Property> {
+    let text = matches!(ty, Ty::Str | Ty::StrLit);
+    let ints = matches!(ty, Ty::Array(e) if **e == Ty::Int);
+    let floats = matches!(ty, Ty::Array(e) if **e == Ty::Float);
+    Some(match attr {
+        // Views, computed strings and either of them (`Cow`) all have a length.
+        "length" if text || *ty == Ty::Bytes => |v| (quote!((#v.len() as i64)), Ty::Int),
+        "size" if *ty == Ty::Bytes => |v| (quote!((#v.len() as i64)), Ty::Int),
+        "to_s" if *ty == Ty::Int => |v| (quote!(rt::bytes::decimal(#v)), Ty::Str),
+        "to_i" if text => |v| {
+            (
+                quote!(rt::bytes::parse_int(rt::bytes::view(&#v), 10)),
+                Ty::Int,
+            )
+        },
+        "to_i" if *ty == Ty::Float => |v| (quote!((#v as i64)), Ty::Int),
+        "to_i" if matches!(ty, Ty::Enum(_)) => |v| (quote!(#v.raw()), Ty::Int),
+        "to_i" if *ty == Ty::Bool => |v| (quote!(i64::from(#v)), Ty::Int),
+        "reverse" if text => |v| {
+            (
+                quote!(rt::bytes::reverse_text(rt::bytes::view(&#v))),
+                Ty::Str,
+            )
+        },
+        "min" if ints => |v| {
+            (
+                quote!(#v.iter().map(|x| *x as i64).min().unwrap_or(0)),
+                Ty::Int,
+            )
+        },
+        "max" if ints => |v| {
+            (
+                quote!(#v.iter().map(|x| *x as i64).max().unwrap_or(0)),
+                Ty::Int,
+            )
+        },
+        "min" if floats => |v| {
+            let least = quote!(#v.iter().map(|x| *x as f64).reduce(f64::min).unwrap_or(0.0));
+            (least, Ty::Float)
+        },
+        "max" if floats => |v| {
+            let most = quote!(#v.iter().map(|x| *x as f64).reduce(f64::max).unwrap_or(0.0));
+            (most, Ty::Float)
+        },
+        "min" if *ty == Ty::Bytes => |v| {
+            (
+                quote!(rt::bytes::view(&#v).iter().min().map_or(0i64, |b| i64::from(*b))),
+                Ty::Int,
+            )
+        },
+        "max" if *ty == Ty::Bytes => |v| {
+            (
+                quote!(rt::bytes::view(&#v).iter().max().map_or(0i64, |b| i64::from(*b))),
+                Ty::Int,
+            )
+        },
+        _ => return None,
+    })
+}
+
 /// Whether a value of `ty` reached through a reference is read through it (a number is
 /// copied, a string or byte array viewed); other values stay references, so that they can be
 /// held by an `Option` without being moved.
@@ -993,7 +1149,14 @@ fn comparison(op: BinOp, (a, ta): (TokenStream, Ty), (b, tb): (TokenStream, Ty))
         (Ty::Enum(x), Ty::Enum(y)) if x == y => (a, b),
         (Ty::Enum(_), Ty::Int) => (quote!(#a.raw()), b),
         (Ty::Int, Ty::Enum(_)) => (a, quote!(#b.raw())),
-        (Ty::Str | Ty::StrLit, Ty::Str | Ty::StrLit) => (a, b),
+        (Ty::Str | Ty::StrLit, Ty::Str | Ty::StrLit) | (Ty::Bytes, Ty::Bytes) => {
+            // Views and computed strings compare as slices; a literal already is one.
+            let slice = |t, ty: &Ty| match ty {
+                Ty::StrLit => t,
+                _ => quote!(rt::bytes::view(&#t)),
+            };
+            (slice(a, &ta), slice(b, &tb))
+        }
         (Ty::Opt(_), _) | (_, Ty::Opt(_)) => return optional_comparison(op, (a, ta), (b, tb)),
         (Ty::Bytes | Ty::Array(_) | Ty::ListLit(_), _) => {
             return list_comparison(op, (a, ta), (b, tb));
@@ -1006,11 +1169,14 @@ fn comparison(op: BinOp, (a, ta): (TokenStream, Ty), (b, tb): (TokenStream, Ty))
             ));
         }
     };
-    let ordered = matches!(ta, Ty::Int | Ty::Float) || matches!(tb, Ty::Int | Ty::Float);
+    // Strings and byte arrays are ordered byte by byte, as Kaitai orders them.
+    let ordered = !matches!(ta, Ty::Bool | Ty::Enum(_)) && !matches!(tb, Ty::Bool | Ty::Enum(_));
     let tokens = match op {
         BinOp::Eq => quote!((#a == #b)),
         BinOp::Ne => quote!((#a != #b)),
-        _ if !ordered => return invalid("only numbers can be ordered with < <= > >="),
+        _ if !ordered => {
+            return invalid("only numbers, strings and byte arrays can be ordered with < <= > >=");
+        }
         BinOp::Lt => quote!((#a < #b)),
         BinOp::Le => quote!((#a <= #b)),
         BinOp::Gt => quote!((#a > #b)),
@@ -1062,7 +1228,6 @@ fn list_comparison(op: BinOp, (a, ta): (TokenStream, Ty), (b, tb): (TokenStream,
         (Ty::ListLit(_), _) if !matches!(tb, Ty::ListLit(_)) => {
             return list_comparison(op, (b, tb), (a, ta));
         }
-        (Ty::Bytes, Ty::Bytes) => quote!((#a == #b)),
         (Ty::Bytes, Ty::ListLit(elem)) if **elem == Ty::Int => {
             quote!(rt::arith::ints_match(#a.iter().map(|x| i64::from(*x)), &#b))
         }

@@ -168,14 +168,20 @@ fn instance_methods(schema: &Schema, ty: usize) -> TokenStream {
         let ident = instance_ident(&instance.id);
         // Instances that need parameters or the stream exist only inlined in readers and writers.
         let (body, ty) = scope.instance_value(instance).ok()?;
-        let ret = match ty {
-            Ty::Int => quote!(i64),
-            Ty::Float => quote!(f64),
+        let (ret, body) = match ty {
+            Ty::Int => (quote!(i64), body),
+            Ty::Float => (quote!(f64), body),
             Ty::Enum(idx) => {
                 let name = names::enum_ident(&schema.enums[idx]);
-                quote!(#name)
+                (quote!(#name), body)
             }
-            _ => quote!(bool),
+            // Text with invalid UTF-8 replaced; the bytes stay reachable through the fields.
+            Ty::Str | Ty::StrLit => (
+                quote!(::std::string::String),
+                quote!(::std::string::String::from_utf8_lossy(rt::bytes::view(&#body)).into_owned()),
+            ),
+            Ty::Bytes => (quote!(::std::vec::Vec<u8>), quote!(rt::bytes::view(&#body).to_vec())),
+            _ => (quote!(bool), body),
         };
         let doc = types::docs(
             instance.doc.as_deref(),

@@ -338,7 +338,7 @@ fn read_switch(
 ) -> TokenStream {
     let enum_name = switch_enum_ident(schema, owner, field);
     let variants = switch_variants(schema, switch);
-    let (selector, selector_ty) = expect_valid(scope.compile(&switch.on));
+    let (selector, selector_ty) = expect_valid(scope.selector(&switch.on));
     let mut arms = Vec::new();
     for case in &switch.cases {
         let pattern = case_pattern(scope, &case.key);

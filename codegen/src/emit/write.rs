@@ -345,7 +345,7 @@ fn write_switch(
     let name = &field.id;
     let enum_name = switch_enum_ident(schema, owner, field);
     let variants = switch_variants(schema, switch);
-    let Ok((selector, _)) = scope.compile(&switch.on) else {
+    let Ok((selector, _)) = scope.selector(&switch.on) else {
         // The selector depends on the stream: write whichever variant is held.
         let arms = variants.iter().map(|v| {
             let body = write_variant(schema, v, field, scope);

@@ -101,15 +101,12 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
 /// Strings keep their bytes and show them as UTF-8 (of which ASCII is a part); any other
 /// encoding would show the wrong text, so it is refused until it is decoded.
 fn check_encoding(encoding: &str, at: &YamlPath) -> Result<(), Located> {
-    let name = encoding.to_ascii_uppercase().replace(['-', '_'], "");
-    if matches!(name.as_str(), "UTF8" | "ASCII" | "USASCII") {
+    if crate::keys::is_supported_encoding(encoding) {
         Ok(())
     } else {
         Err(Located::new(
             at,
-            format!(
-                "encoding `{encoding}` (Kaitai) is not implemented yet: only UTF-8 and ASCII are"
-            ),
+            crate::keys::encoding_not_implemented(encoding),
         ))
     }
 }

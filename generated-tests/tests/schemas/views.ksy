@@ -62,6 +62,24 @@ instances:
     value: ops[2].body.as<op::number>.value
   truncated:
     value: 7.9.as<s4>
+  bracketed_name:
+    value: '"<" + name + ">"'
+  name_reversed:
+    value: name.reverse
+  number_text:
+    value: number.to_s
+  parsed:
+    value: '"-72".to_i + "ff".to_i(16)'
+  middle:
+    value: '"abcdef".substring(1, 4)'
+  label_or_none:
+    value: 'has_label == 1 ? name : "none"'
+  name_sorts_before_fop:
+    value: name < "fop"
+  tag_bytes:
+    value: tag
+  last_chunk_max:
+    value: chunks.last.max
 types:
   op:
     seq:
