@@ -1,0 +1,294 @@
+//! Attributes of `seq` (and `pos` instances): their type, size, repetition, condition,
+//! extensions and `valid` rule.
+
+use serde_yaml::Value;
+
+use super::*;
+
+impl Context {
+    pub(super) fn lower_field(
+        &self,
+        schema: &Schema,
+        attr: &AttrSpec,
+        at: &YamlPath,
+    ) -> Result<Field, Located> {
+        check_leftover_keys(&attr.other, KeyPlace::Attribute, at)?;
+        // Callers check the identifier, or name the attribute themselves.
+        let Some(id) = &attr.id else {
+            return Err(Located::new(at, "every attribute of `seq` needs an `id`"));
+        };
+        if let Some(encoding) = &attr.encoding {
+            check_encoding(encoding, &at.key("encoding"))?;
+        }
+        if attr.value.is_some() || attr.pos.is_some() {
+            return Err(Located::new(
+                at,
+                "`value` and `pos` belong under `instances`, not in `seq`",
+            ));
+        }
+        // `repeat-expr` and `repeat-until` belong to their own kind of `repeat` only.
+        for (key, given, kind) in [
+            ("repeat-expr", attr.repeat_expr.is_some(), "expr"),
+            ("repeat-until", attr.repeat_until.is_some(), "until"),
+        ] {
+            if given && attr.repeat.as_deref() != Some(kind) {
+                return Err(Located::new(
+                    &at.key(key),
+                    format!("`{key}` needs `repeat: {kind}`"),
+                ));
+            }
+        }
+        let repeat = match (attr.repeat.as_deref(), &attr.for_each) {
+            (Some(_), Some(_)) => {
+                return Err(Located::new(
+                    &at.key("-for-each"),
+                    "`-for-each` replaces `repeat`; use one of them",
+                ));
+            }
+            (None, Some(list)) => Repeat::ForEach(parse_expr(list, &at.key("-for-each"))?),
+            (repeat, None) => match repeat {
+                None => Repeat::None,
+                Some("expr") => Repeat::Expr(parse_expr(
+                    attr.repeat_expr.as_ref().ok_or_else(|| {
+                        Located::new(&at.key("repeat"), "`repeat: expr` needs `repeat-expr`")
+                    })?,
+                    &at.key("repeat-expr"),
+                )?),
+                Some("eos") => Repeat::Eos,
+                Some("until") => Repeat::Until(parse_expr(
+                    attr.repeat_until.as_ref().ok_or_else(|| {
+                        Located::new(&at.key("repeat"), "`repeat: until` needs `repeat-until`")
+                    })?,
+                    &at.key("repeat-until"),
+                )?),
+                Some(other) => {
+                    return Err(Located::new(
+                        &at.key("repeat"),
+                        format!("`repeat` must be `expr`, `eos` or `until`, not `{other}`"),
+                    ));
+                }
+            },
+        };
+        let cond = attr
+            .cond
+            .as_ref()
+            .map(|c| parse_expr(c, &at.key("if")))
+            .transpose()?;
+        let derived = attr
+            .derived
+            .as_ref()
+            .map(|d| parse_expr(d, &at.key("-derived")))
+            .transpose()?;
+        let ty = self.lower_field_type(schema, attr, at)?;
+        if attr.enum_name.is_some() && !matches!(ty, FieldType::Enum { .. }) {
+            return Err(Located::new(
+                &at.key("enum"),
+                "`enum` applies to integer attributes only",
+            ));
+        }
+        if derived.is_some() && !matches!(ty, FieldType::Number(Scalar::Int(_)) | FieldType::Vlq) {
+            return Err(Located::new(
+                &at.key("-derived"),
+                "`-derived` applies to integer fields (sizes, counts, offsets)",
+            ));
+        }
+        if derived.is_some() && (repeat != Repeat::None || cond.is_some()) {
+            return Err(Located::new(
+                &at.key("-derived"),
+                "a `-derived` field cannot be repeated or conditional",
+            ));
+        }
+        let untrusted = attr.untrusted == Some(true);
+        if untrusted && derived.is_none() {
+            return Err(Located::new(
+                &at.key("-untrusted"),
+                "`-untrusted` needs `-derived`: how the value follows from the content, so that `check()` can report it",
+            ));
+        }
+        let delimited =
+            attr.size.is_some() || attr.size_eos == Some(true) || attr.terminator.is_some();
+        let substream = match &ty {
+            FieldType::User { .. } | FieldType::Switch(_) if delimited => {
+                Some(self.size(attr, at, "a substream")?)
+            }
+            _ => None,
+        };
+        let scan = attr
+            .scan
+            .as_ref()
+            .map(|m| contents_bytes(m, &at.key("-scan")))
+            .transpose()?;
+        if scan.as_ref().is_some_and(Vec::is_empty) {
+            return Err(Located::new(
+                &at.key("-scan"),
+                "`-scan` needs at least one marker byte",
+            ));
+        }
+        let fill_index = match attr.fill.as_deref() {
+            None => false,
+            Some("index") => true,
+            Some(other) => {
+                return Err(Located::new(
+                    &at.key("-fill"),
+                    format!("`-fill` must be `index`, not `{other}`"),
+                ));
+            }
+        };
+        // A literal count of fixed-size built-in elements is an array: `[f32; 16]`, not a Vec.
+        let (ty, repeat) = match (ty, repeat) {
+            // Serde derives arrays of up to 32 elements.
+            (ty, Repeat::Expr(Expr::Int(n))) if is_builtin_fixed(&ty) && (0..=32).contains(&n) => (
+                FieldType::Array {
+                    elem: Box::new(ty),
+                    len: n as usize,
+                },
+                Repeat::None,
+            ),
+            other => other,
+        };
+        Ok(Field {
+            id: id.clone(),
+            doc: doc_with_refs(attr.doc.as_deref(), attr.doc_ref.as_ref()),
+            ty,
+            cond,
+            repeat,
+            derived,
+            untrusted,
+            substream,
+            valid: lower_valid(attr.valid.as_ref(), &at.key("valid"))?,
+            position: None,
+            scan,
+            fill_index,
+            at: at.clone(),
+        })
+    }
+
+    pub(super) fn size(&self, attr: &AttrSpec, at: &YamlPath, what: &str) -> Result<Size, Located> {
+        if let Some(size) = &attr.size {
+            if let Some(n) = size.as_u64() {
+                return Ok(Size::Const(n as usize));
+            }
+            return Ok(Size::Expr(parse_expr(size, &at.key("size"))?));
+        }
+        if attr.size_eos == Some(true) {
+            return Ok(Size::Eos);
+        }
+        if let Some(byte) = attr.terminator {
+            return Ok(Size::Terminator {
+                byte,
+                include: attr.include.unwrap_or(false),
+                consume: attr.consume.unwrap_or(true),
+                eos_error: attr.eos_error.unwrap_or(true),
+            });
+        }
+        Err(Located::new(
+            at,
+            format!("{what} needs `size`, `size-eos: true` or `terminator`"),
+        ))
+    }
+}
+
+/// Kaitai `valid`: a value, or a map of `eq`, `min`, `max` and `any-of`, turned into one
+/// condition on the field and a description of what was expected.
+pub(super) fn lower_valid(
+    valid: Option<&Value>,
+    at: &YamlPath,
+) -> Result<Option<(Expr, String)>, Located> {
+    use crate::expr::BinOp;
+    let Some(valid) = valid else {
+        return Ok(None);
+    };
+    // The rule is checked for each value: the field's, or each element of a list.
+    let this = || Box::new(Expr::Name("_".to_owned()));
+    let compare = |op, value: &Value, key: &str| -> Result<(Expr, String), Located> {
+        let rhs = parse_expr(value, &at.key(key))?;
+        let text = crate::expr::to_source(&rhs);
+        Ok((Expr::Binary(op, this(), Box::new(rhs)), text))
+    };
+    let mut parts: Vec<(Expr, String)> = Vec::new();
+    match valid {
+        Value::Mapping(map) => {
+            for (key, value) in map {
+                let key = key.as_str().unwrap_or_default();
+                match key {
+                    "eq" => {
+                        let (e, t) = compare(BinOp::Eq, value, key)?;
+                        parts.push((e, format!("equal to {t}")));
+                    }
+                    "min" => {
+                        let (e, t) = compare(BinOp::Ge, value, key)?;
+                        parts.push((e, format!("at least {t}")));
+                    }
+                    "max" => {
+                        let (e, t) = compare(BinOp::Le, value, key)?;
+                        parts.push((e, format!("at most {t}")));
+                    }
+                    "any-of" => {
+                        let Value::Sequence(items) = value else {
+                            return Err(Located::new(&at.key(key), "`any-of` takes a list"));
+                        };
+                        let mut alternatives = Vec::new();
+                        let mut texts = Vec::new();
+                        for item in items {
+                            let (e, t) = compare(BinOp::Eq, item, key)?;
+                            alternatives.push(e);
+                            texts.push(t);
+                        }
+                        let Some(any) = alternatives
+                            .into_iter()
+                            .reduce(|a, b| Expr::Binary(BinOp::Or, Box::new(a), Box::new(b)))
+                        else {
+                            return Err(Located::new(
+                                &at.key(key),
+                                "`any-of` needs at least one value",
+                            ));
+                        };
+                        parts.push((any, format!("one of {}", texts.join(", "))));
+                    }
+                    "expr" => {
+                        let rule = parse_expr(value, &at.key(key))?;
+                        let text = crate::expr::to_source(&rule);
+                        parts.push((rule, format!("for which {text} holds")));
+                    }
+                    other => {
+                        return Err(Located::new(
+                            &at.key(other),
+                            format!(
+                                "unknown `valid` key `{other}`: use eq, min, max, any-of or expr"
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        value => {
+            let (e, t) = compare(BinOp::Eq, value, "valid")?;
+            parts.push((e, format!("equal to {t}")));
+        }
+    }
+    let text = parts
+        .iter()
+        .map(|(_, t)| t.as_str())
+        .collect::<Vec<_>>()
+        .join(" and ");
+    let cond = parts
+        .into_iter()
+        .map(|(e, _)| e)
+        .reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b)));
+    Ok(cond.map(|c| (c, text)))
+}
+
+/// Built-in values of a fixed size, which a literal count turns into an array.
+pub(super) fn is_builtin_fixed(ty: &FieldType) -> bool {
+    matches!(
+        ty,
+        FieldType::Number(_)
+            | FieldType::Quat(_)
+            | FieldType::Vec3(_)
+            | FieldType::Str {
+                size: Size::Const(_),
+                align: 0 | 1,
+                ..
+            }
+    )
+}

@@ -1,0 +1,130 @@
+//! `instances`: value instances, look-aheads, and `pos` instances that become fields read at
+//! a position.
+
+use serde_yaml::Value;
+
+use super::types::Builtin;
+use super::*;
+
+/// A `pos` instance that reads a value (anything but an integer look-ahead) becomes a field
+/// read at that position after the sequence, and kept in the value.
+pub(super) fn positioned_field(
+    ctx: &Context,
+    schema: &Schema,
+    id: &str,
+    spec: &AttrSpec,
+    at: &YamlPath,
+) -> Result<Option<Field>, Located> {
+    let Some(pos) = &spec.pos else {
+        return Ok(None);
+    };
+    let is_lookahead = spec.size.is_none()
+        && spec.repeat.is_none()
+        && matches!(
+            spec.ty
+                .as_ref()
+                .and_then(Value::as_str)
+                .and_then(|t| ctx.builtin(t)),
+            Some(Builtin::Scalar(Scalar::Int(_)))
+        );
+    if is_lookahead {
+        return Ok(None);
+    }
+    check_identifier(id, at)?;
+    let mut attr = spec.named(id.to_owned());
+    attr.pos = None;
+    let mut field = ctx.lower_field(schema, &attr, at)?;
+    field.position = Some(parse_expr(pos, &at.key("pos"))?);
+    Ok(Some(field))
+}
+
+/// A value instance takes `value`, `doc`, `doc-ref`, `enum` and `if`; a key that reads bytes
+/// is a mistake.
+pub(super) fn check_value_instance_keys(spec: &AttrSpec, at: &YamlPath) -> Result<(), Located> {
+    let reading_keys = [
+        ("type", spec.ty.is_some()),
+        ("size", spec.size.is_some()),
+        ("size-eos", spec.size_eos.is_some()),
+        ("repeat", spec.repeat.is_some()),
+        ("contents", spec.contents.is_some()),
+        ("terminator", spec.terminator.is_some()),
+        ("encoding", spec.encoding.is_some()),
+    ];
+    match reading_keys.iter().find(|(_, given)| *given) {
+        Some((key, _)) => Err(Located::new(
+            &at.key(key),
+            format!(
+                "`{key}` does not belong in a value instance, which takes value, doc, doc-ref, enum and if"
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+pub(super) fn lower_instance(
+    ctx: &Context,
+    schema: &Schema,
+    id: &str,
+    spec: &AttrSpec,
+    at: &YamlPath,
+) -> Result<Instance, Located> {
+    check_identifier(id, at)?;
+    check_leftover_keys(&spec.other, KeyPlace::Attribute, at)?;
+    let kind = match (&spec.value, &spec.pos) {
+        (Some(value), None) => {
+            check_value_instance_keys(spec, at)?;
+            let enum_idx = match &spec.enum_name {
+                Some(name) => Some(ctx.resolve_enum(schema, name, &at.key("enum"))?),
+                None => None,
+            };
+            InstanceKind::Value {
+                value: parse_expr(value, &at.key("value"))?,
+                cond: spec
+                    .cond
+                    .as_ref()
+                    .map(|c| parse_expr(c, &at.key("if")))
+                    .transpose()?,
+                enum_idx,
+            }
+        }
+        (None, Some(pos)) => {
+            let name = spec.ty.as_ref().and_then(Value::as_str).unwrap_or_default();
+            let Some(Builtin::Scalar(base @ Scalar::Int(ty))) = ctx.builtin(name) else {
+                return Err(Located::new(
+                    &at.key("type"),
+                    "a `pos` instance must have an integer `type` (only look-ahead reads are supported)",
+                ));
+            };
+            ctx.check_endian(name, base, &at.key("type"))?;
+            // A look-ahead is read as it is: keys that would change it are not implemented.
+            if let Some(key) = [
+                ("if", spec.cond.is_some()),
+                ("enum", spec.enum_name.is_some()),
+            ]
+            .iter()
+            .find_map(|(key, given)| given.then_some(key))
+            {
+                return Err(Located::new(
+                    &at.key(key),
+                    format!("`{key}` on a look-ahead instance (Kaitai) is not implemented yet"),
+                ));
+            }
+            InstanceKind::Peek {
+                pos: parse_expr(pos, &at.key("pos"))?,
+                ty,
+            }
+        }
+        _ => {
+            return Err(Located::new(
+                at,
+                "an instance needs either a `value` or a `pos` with an integer `type`",
+            ));
+        }
+    };
+    Ok(Instance {
+        id: id.to_owned(),
+        doc: doc_with_refs(spec.doc.as_deref(), spec.doc_ref.as_ref()),
+        kind,
+        at: at.clone(),
+    })
+}
