@@ -133,9 +133,6 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
     if let Some(pos) = &field.position {
         located(&at.key("pos"), read.int(pos))?;
     }
-    if let Some(Size::Expr(size)) = &field.substream {
-        located(&at.key("size"), read.int(size))?;
-    }
     if field.fill_index && (field.cond.is_some() || !matches!(field.ty, FieldType::Bytes { .. })) {
         return Err(Located::new(
             &at.key("-fill"),
@@ -154,6 +151,10 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
         },
         _ => read,
     };
+    let read = element_scope(field, read);
+    if let Some(Size::Expr(size)) = &field.substream {
+        located(&at.key("size"), read.int(size))?;
+    }
     validate_type(schema, &read, &field.ty, at)?;
     validate_writer(schema, ty, field)
 }
@@ -178,7 +179,16 @@ fn validate_writer(schema: &Schema, ty: usize, field: &Field) -> Result<(), Loca
         },
         _ => write,
     };
-    validate_writer_arguments(schema, &write, &field.ty, at)
+    validate_writer_arguments(schema, &element_scope(field, write), &field.ty, at)
+}
+
+/// The scope of one element's own expressions (its size, its type's arguments): `_index` is
+/// the element's index when the field is repeated.
+fn element_scope<'s>(field: &Field, scope: Scope<'s>) -> Scope<'s> {
+    match field.repeat {
+        Repeat::None => scope,
+        _ => scope.with_index(quote::quote!(index)),
+    }
 }
 
 fn validate_writer_arguments(
@@ -253,6 +263,7 @@ fn validate_type(
         FieldType::Switch(switch) => {
             let on_at = at.key("type").key("switch-on");
             let (_, selector) = read
+                .without_index()
                 .compile(&switch.on)
                 .map_err(|e| Located::new(&on_at, e.message()))?;
             for case in &switch.cases {

@@ -1,6 +1,7 @@
 //! `size` and `terminator` on a user type delimit a substream for each element of a list, as
 //! in Kaitai: the reader reads each value from its own bytes, the writer refuses a value that
 //! would not be read back the same, and the consumed terminator counts in the encoded length.
+//! `_index` is each element's index in its own size.
 
 mod substreams {
     skelcodec_macros::codec!("tests/schemas/substreams.ksy");
@@ -8,7 +9,7 @@ mod substreams {
 
 use substreams::Substreams;
 
-const BYTES: &[u8] = b"ab,cd,\x01x\x02yx.";
+const BYTES: &[u8] = b"ab,cd,\x01x\x02yx.\x01\x03abcd";
 
 #[test]
 fn each_element_reads_from_its_own_substream() {
@@ -26,6 +27,8 @@ fn each_element_reads_from_its_own_substream() {
         "x.",
         "`include` keeps the terminator"
     );
+    let names: Vec<_> = value.names.iter().map(|n| n.text()).collect();
+    assert_eq!(names, ["a", "bcd"], "`size: lens[_index]`");
     assert_eq!(value.encoded_len(), BYTES.len());
     assert_eq!(value.to_bytes().unwrap(), BYTES);
 }
@@ -48,4 +51,12 @@ fn values_that_would_read_back_differently_are_refused() {
     unterminated.tail.text = "x".into();
     let err = unterminated.to_bytes().unwrap_err();
     assert_eq!(err.path(), "tail", "{err}");
+}
+
+#[test]
+fn each_element_is_checked_against_its_own_size() {
+    let mut value = Substreams::read(BYTES).unwrap();
+    value.names[1] = "bc".into();
+    let err = value.to_bytes().unwrap_err();
+    assert_eq!(err.path(), "names[1]", "lens[1] is 3: {err}");
 }

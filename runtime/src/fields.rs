@@ -66,13 +66,14 @@ pub fn write_fixed<T, const N: usize>(
     }
 }
 
-/// Reads `count` elements one at a time. A count that cannot fit in the remaining input (each
-/// element takes at least `min_size` bytes) fails before anything is allocated.
+/// Reads `count` elements one at a time; `read` gets each element's index (Kaitai `_index`).
+/// A count that cannot fit in the remaining input (each element takes at least `min_size`
+/// bytes) fails before anything is allocated.
 pub fn read_counted<'a, T>(
     r: &mut Reader<'a>,
     count: i64,
     min_size: usize,
-    mut read: impl FnMut(&mut Reader<'a>) -> Result<T>,
+    mut read: impl FnMut(&mut Reader<'a>, usize) -> Result<T>,
 ) -> Result<Vec<T>> {
     let count = length(count, r)?;
     if (count as u128) * (min_size as u128) > r.remaining() as u128 {
@@ -84,7 +85,7 @@ pub fn read_counted<'a, T>(
     }
     let mut items = Vec::with_capacity(r.capacity_hint(count as u64, min_size));
     for index in 0..count {
-        items.push(read(r).at_index(index)?);
+        items.push(read(r, index).at_index(index)?);
     }
     Ok(items)
 }
@@ -93,12 +94,12 @@ pub fn read_counted<'a, T>(
 /// forever, so it is an error.
 pub fn read_to_eos<'a, T>(
     r: &mut Reader<'a>,
-    mut read: impl FnMut(&mut Reader<'a>) -> Result<T>,
+    mut read: impl FnMut(&mut Reader<'a>, usize) -> Result<T>,
 ) -> Result<Vec<T>> {
     let mut items = Vec::new();
     while !r.is_eof() {
         let start = r.pos();
-        items.push(read(r).at_index(items.len())?);
+        items.push(read(r, items.len()).at_index(items.len())?);
         if r.pos() == start {
             return Err(r
                 .error(ErrorKind::Invalid(
@@ -113,13 +114,13 @@ pub fn read_to_eos<'a, T>(
 /// Reads elements until `done` holds for the last one read (Kaitai `repeat: until`).
 pub fn read_until<'a, T>(
     r: &mut Reader<'a>,
-    mut read: impl FnMut(&mut Reader<'a>) -> Result<T>,
+    mut read: impl FnMut(&mut Reader<'a>, usize) -> Result<T>,
     mut done: impl FnMut(&T, &Reader<'a>) -> bool,
 ) -> Result<Vec<T>> {
     let mut items = Vec::new();
     loop {
         let start = r.pos();
-        let item = read(r).at_index(items.len())?;
+        let item = read(r, items.len()).at_index(items.len())?;
         let finished = done(&item, r);
         items.push(item);
         if finished {
@@ -538,12 +539,13 @@ pub fn reserve_array<const K: usize>(w: &mut Writer) -> &mut [u8; K] {
     chunk
 }
 
-/// Reads one element per element of `items` (a list read earlier), passing each partner.
+/// Reads one element per element of `items` (a list read earlier), passing each index and
+/// partner.
 pub fn read_each<'a, E, T>(
     r: &mut Reader<'a>,
     items: &[E],
     min_size: usize,
-    mut read: impl FnMut(&mut Reader<'a>, &E) -> Result<T>,
+    mut read: impl FnMut(&mut Reader<'a>, usize, &E) -> Result<T>,
 ) -> Result<Vec<T>> {
     if (items.len() as u128) * (min_size as u128) > r.remaining() as u128 {
         return Err(r.error(ErrorKind::CountTooLarge {
@@ -554,7 +556,7 @@ pub fn read_each<'a, E, T>(
     }
     let mut out = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
-        out.push(read(r, item).at_index(index)?);
+        out.push(read(r, index, item).at_index(index)?);
     }
     Ok(out)
 }
@@ -651,8 +653,10 @@ mod tests {
     #[test]
     fn hostile_counts_fail_before_allocating() {
         let data = [0u8; 100];
-        let err =
-            read_counted(&mut Reader::new(&data), u32::MAX.into(), 8, |r| r.read_u8()).unwrap_err();
+        let err = read_counted(&mut Reader::new(&data), u32::MAX.into(), 8, |r, _| {
+            r.read_u8()
+        })
+        .unwrap_err();
         assert!(
             matches!(err.kind(), ErrorKind::CountTooLarge { .. }),
             "{err}"
@@ -669,7 +673,7 @@ mod tests {
     #[test]
     fn element_errors_carry_their_index() {
         let data = [0u8; 5];
-        let err = read_counted(&mut Reader::new(&data), 3, 1, |r| r.read_u16_le()).unwrap_err();
+        let err = read_counted(&mut Reader::new(&data), 3, 1, |r, _| r.read_u16_le()).unwrap_err();
         assert_eq!(err.path(), "[2]");
         assert_eq!(err.offset(), 4);
     }
@@ -677,11 +681,12 @@ mod tests {
     #[test]
     fn eos_and_until() {
         let data = [1, 2, 0, 7];
-        let items = read_until(&mut Reader::new(&data), |r| r.read_u8(), |b, _| *b == 0).unwrap();
+        let items =
+            read_until(&mut Reader::new(&data), |r, _| r.read_u8(), |b, _| *b == 0).unwrap();
         assert_eq!(items, [1, 2, 0]);
-        let items = read_to_eos(&mut Reader::new(&data), |r| r.read_u8()).unwrap();
+        let items = read_to_eos(&mut Reader::new(&data), |r, _| r.read_u8()).unwrap();
         assert_eq!(items, data);
-        let err = read_to_eos(&mut Reader::new(&data), |_| Ok(())).unwrap_err();
+        let err = read_to_eos(&mut Reader::new(&data), |_, _| Ok(())).unwrap_err();
         assert!(err.to_string().contains("consumed no bytes"), "{err}");
     }
 

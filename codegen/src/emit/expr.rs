@@ -156,6 +156,9 @@ pub struct Scope<'s> {
     visible_fields: usize,
     /// The `_` of `repeat-until` or `sum`: its Rust name and type.
     element: Option<(TokenStream, Ty)>,
+    /// `_index` in the attributes of one element of a repeated field: the Rust `usize` that
+    /// counts the elements.
+    index: Option<TokenStream>,
     /// Set when compiling an instance of another value (`structure.version`): that value's
     /// place, through which its fields are reached.
     owner: Option<TokenStream>,
@@ -175,10 +178,27 @@ impl<'s> Scope<'s> {
             mode,
             visible_fields,
             element: None,
+            index: None,
             owner: None,
             reading: mode == Mode::Read,
             depth: 0,
         }
+    }
+
+    /// The same scope inside one element of a repeated field, whose index is `index` (a
+    /// `usize`): `_index` is defined there.
+    pub fn with_index(&self, index: TokenStream) -> Self {
+        let mut scope = self.clone();
+        scope.index = Some(index);
+        scope
+    }
+
+    /// The same scope outside the elements of a list: a switch picks one case for the whole
+    /// list, so its selector cannot depend on `_index`.
+    pub fn without_index(&self) -> Self {
+        let mut scope = self.clone();
+        scope.index = None;
+        scope
     }
 
     /// The same scope with `_` bound to `name`, a reference to an element of type `elem`.
@@ -626,7 +646,14 @@ impl<'s> Scope<'s> {
                     "`{name}` is not supported: declare `params` on the type and pass the values from its parent"
                 ));
             }
-            "_index" => return invalid("`_index` is not supported yet"),
+            "_index" => {
+                let Some(index) = &self.index else {
+                    return invalid(
+                        "`_index` is only defined in the attributes of a repeated field (its size, type arguments and `valid`)",
+                    );
+                };
+                return Ok(Place::computed(quote!((#index as i64)), Ty::Int));
+            }
             "_sizeof" => {
                 let value = self.owner.clone().unwrap_or_else(|| quote!(self));
                 return if self.mode == Mode::Read {

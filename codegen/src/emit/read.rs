@@ -157,10 +157,11 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, scope: &Scope) -> To
 /// A `Result` expression reading one value or the repeated list of `field`'s values of type
 /// `ty` (its own, or one case of its switch).
 fn read_repeated(schema: &Schema, field: &Field, ty: &FieldType, scope: &Scope) -> TokenStream {
-    let one = |scope: &Scope| read_delimited(schema, field, ty, scope);
+    // Each element's own expressions (size, arguments) see its index as `_index`.
+    let one = |scope: &Scope| read_delimited(schema, field, ty, &scope.with_index(quote!(_index)));
     let bulk = field.substream.is_none() && schema.fixed_size_of(ty).is_some();
     match &field.repeat {
-        Repeat::None => one(scope),
+        Repeat::None => read_delimited(schema, field, ty, scope),
         Repeat::Expr(count) => {
             let count = expect_valid(scope.int(count));
             if bulk {
@@ -169,12 +170,12 @@ fn read_repeated(schema: &Schema, field: &Field, ty: &FieldType, scope: &Scope) 
             } else {
                 let min = schema.min_size_of(ty) + field.delimiter_len();
                 let one = one(scope);
-                quote!(rt::fields::read_counted(r, #count, #min, |r| #one))
+                quote!(rt::fields::read_counted(r, #count, #min, |r, _index| #one))
             }
         }
         Repeat::Eos => {
             let one = one(scope);
-            quote!(rt::fields::read_to_eos(r, |r| #one))
+            quote!(rt::fields::read_to_eos(r, |r, _index| #one))
         }
         Repeat::ForEach(list) => {
             let (list, list_ty) = expect_valid(scope.compile(list));
@@ -183,12 +184,12 @@ fn read_repeated(schema: &Schema, field: &Field, ty: &FieldType, scope: &Scope) 
             };
             let min = schema.min_size_of(ty) + field.delimiter_len();
             let one = one(&scope.with_element(quote!(each), *elem));
-            quote!(rt::fields::read_each(r, &#list, #min, |r, each| #one))
+            quote!(rt::fields::read_each(r, &#list, #min, |r, _index, each| #one))
         }
         Repeat::Until(until) => {
             let one = one(scope);
             let done = expect_valid(scope.with_element_of(quote!(item), ty).bool(until));
-            quote!(rt::fields::read_until(r, |r| #one, |item, r| #done))
+            quote!(rt::fields::read_until(r, |r, _index| #one, |item, r| #done))
         }
     }
 }

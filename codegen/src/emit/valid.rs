@@ -26,6 +26,10 @@ pub fn valid_check(
         FieldType::Array { elem, .. } => elem.as_ref(),
         ty => ty,
     };
+    let scope = match list {
+        true => scope.with_index(quote!(index)),
+        false => scope.clone(),
+    };
     let holds = scope.with_element_of(quote!(item), element).bool(rule)?;
     let check = |index| {
         let refuse = refuse(expected, quote!(item), index);

@@ -110,7 +110,9 @@ fn write_for_each(
     let Ty::Array(elem) = list_ty else {
         unreachable!("validated: -for-each takes a list")
     };
-    let each_scope = scope.with_element(quote!(each), *elem);
+    let each_scope = scope
+        .with_element(quote!(each), *elem)
+        .with_index(quote!(index));
     let one = write_delimited(
         schema,
         field,
@@ -232,7 +234,7 @@ fn write_list_or_one(
         ty,
         &quote!(item),
         &quote!(.at_index(index) #path),
-        scope,
+        &scope.with_index(quote!(index)),
     );
     quote! {
         for (index, item) in #access.iter().enumerate() {

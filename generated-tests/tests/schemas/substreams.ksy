@@ -17,6 +17,15 @@ seq:
     type: word
     terminator: 0x2e
     include: true
+  - id: lens
+    type: u1
+    repeat: expr
+    repeat-expr: 2
+  - id: names
+    type: str
+    size: lens[_index]
+    repeat: expr
+    repeat-expr: 2
 types:
   word:
     seq:
