@@ -231,7 +231,13 @@ fn compile_assert(schema: &Schema, assert: &KstAssert) -> TokenStream {
     let scope = Scope::new(schema, 0, Mode::Inspect, schema.types[0].fields.len());
     let compiled = parsed.and_then(|(actual, expected)| {
         let (value, ty) = scope.compile(&actual).map_err(|e| e.message())?;
-        let holds = if ty == Ty::Float {
+        // `null` (a KST value, not an expression): the value is absent.
+        let holds = if expected == Expr::Name("null".into()) {
+            match ty {
+                Ty::Opt(_) => quote!((#value).is_none()),
+                _ => return Err(format!("expected an absent value, found a value that is always present ({ty:?})")),
+            }
+        } else if ty == Ty::Float {
             let expected = scope.compile(&expected).map_err(|e| e.message())?.0;
             quote!(((#value) as f64 - (#expected) as f64).abs() <= 1e-6 * (1.0 + ((#expected) as f64).abs()))
         } else {

@@ -41,6 +41,13 @@ pub enum Expr {
     Index(Box<Expr>, Box<Expr>),
     /// `value.as<type>`: a switch value taken as one of its case types, or a number converted.
     Cast(Box<Expr>, String),
+    /// `sizeof<type>` (bytes) or `bitsizeof<type>` (bits): the size of every value of a type.
+    SizeOf {
+        /// The type, as written.
+        ty: String,
+        /// `bitsizeof`.
+        bits: bool,
+    },
     /// A list literal `[0x50, 0x4b]` (a byte array when every element is a byte) or
     /// `["foo", "bar"]`.
     List(Vec<Expr>),
@@ -223,6 +230,7 @@ pub fn to_source(e: &Expr) -> String {
         }
         Expr::Index(base, index) => format!("{}[{}]", to_source(base), to_source(index)),
         Expr::Cast(base, ty) => format!("{}.as<{ty}>", to_source(base)),
+        Expr::SizeOf { ty, bits } => format!("{}sizeof<{ty}>", if *bits { "bit" } else { "" }),
         Expr::List(items) => format!(
             "[{}]",
             items.iter().map(to_source).collect::<Vec<_>>().join(", ")
@@ -550,6 +558,14 @@ impl ExprParser {
             Token::Str(s) => Ok(Expr::Str(s)),
             Token::Ident(w) if w == "true" => Ok(Expr::Bool(true)),
             Token::Ident(w) if w == "false" => Ok(Expr::Bool(false)),
+            Token::Ident(w) if (w == "sizeof" || w == "bitsizeof") && self.eat_punct("<") => {
+                let ty = self.type_name()?;
+                self.expect_punct(">")?;
+                Ok(Expr::SizeOf {
+                    ty,
+                    bits: w == "bitsizeof",
+                })
+            }
             Token::Ident(name) => {
                 // `enum::value`, or with the types that hold the enum: `a::b::enum::value`.
                 let mut path = vec![name];
@@ -652,6 +668,20 @@ mod tests {
                 BinOp::Lt,
                 Box::new(Expr::Cast(Box::new(Expr::Float(0.5)), "f4".into())),
                 name("x")
+            )
+        );
+        assert_eq!(
+            parse("sizeof<a::b> + bitsizeof<u4>").unwrap(),
+            Expr::Binary(
+                BinOp::Add,
+                Box::new(Expr::SizeOf {
+                    ty: "a::b".into(),
+                    bits: false
+                }),
+                Box::new(Expr::SizeOf {
+                    ty: "u4".into(),
+                    bits: true
+                })
             )
         );
         assert_eq!(

@@ -564,6 +564,59 @@ impl Schema {
         })
     }
 
+    /// Kaitai's `sizeof<T>`: the bytes every value of type `ty` takes in sequence, when the
+    /// schema alone decides it (no condition, no count or size read from the data). Unlike
+    /// [`Schema::fixed_size`], a `valid` rule or a substream does not matter here.
+    pub fn static_size(&self, ty: usize) -> Option<usize> {
+        self.static_size_within(ty, 0)
+    }
+
+    fn static_size_within(&self, ty: usize, depth: usize) -> Option<usize> {
+        if depth > 16 {
+            return None;
+        }
+        let def = &self.types[ty];
+        def.fields
+            .iter()
+            .filter(|f| f.position.is_none())
+            .try_fold(0usize, |total, field| {
+                if field.cond.is_some() {
+                    return None;
+                }
+                let one = match (&field.substream, &field.ty) {
+                    (Some(Size::Const(n)), _) => *n + field.delimiter_len(),
+                    (Some(_), _) => return None,
+                    (None, FieldType::User { ty, .. }) => {
+                        self.static_size_within(*ty, depth + 1)?
+                    }
+                    (
+                        None,
+                        FieldType::Bytes {
+                            size: Size::Const(n),
+                            align,
+                        },
+                    )
+                    | (
+                        None,
+                        FieldType::Str {
+                            size: Size::Const(n),
+                            align,
+                            ..
+                        },
+                    ) => n.next_multiple_of((*align).max(1)),
+                    (None, FieldType::Contents(bytes)) => bytes.len(),
+                    (None, FieldType::Enum { raw, .. }) => usize::from(raw.bytes),
+                    (None, other) => self.fixed_size_of(other)?,
+                };
+                let count = match &field.repeat {
+                    Repeat::None => 1,
+                    Repeat::Expr(crate::expr::Expr::Int(n)) => usize::try_from(*n).ok()?,
+                    _ => return None,
+                };
+                total.checked_add(one.checked_mul(count)?)
+            })
+    }
+
     /// The fewest bytes a value of `ty` can take: bounds allocation against hostile counts.
     pub fn min_size_of(&self, ty: &FieldType) -> usize {
         self.min_size_within(ty, 0)

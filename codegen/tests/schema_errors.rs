@@ -435,3 +435,16 @@ fn a_type_meta_sets_defaults_for_it_and_its_nested_types() {
         "{message}"
     );
 }
+
+#[test]
+fn sizeof_needs_a_type_whose_values_all_have_the_same_size() {
+    let message = error(&format!(
+        "{HEADER}  - id: n\n    type: u1\ninstances:\n  size:\n    value: sizeof<counted>\ntypes:\n  counted:\n    seq:\n      - id: n\n        type: u1\n      - id: data\n        size: n\n"
+    ));
+    assert!(
+        message.contains(
+            "`sizeof<counted>`: `counted` is not a type whose values all have the same size"
+        ),
+        "{message}"
+    );
+}

@@ -91,6 +91,7 @@ fn string_and_byte_array_instances() {
     assert!(value.name_sorts_before_fop());
     assert_eq!(value.tag_bytes(), b"b|", "`include` keeps the terminator");
     assert_eq!(value.last_chunk_max(), 4);
+    assert_eq!((value.number_op_size(), value.u4_bits()), (1, 32));
     let mut unlabelled = LABELLED.to_vec();
     unlabelled.splice(6..8, [0]);
     assert_eq!(Views::read(&unlabelled).unwrap().label_or_none(), "none");

@@ -140,9 +140,14 @@ impl<'s> Place<'s> {
     /// The type of the one value this place holds: the field's type when the place is the
     /// whole of a single field or one element of a list; `None` for lists and computed values.
     fn value_type(&self) -> Option<&'s FieldType> {
-        self.field
-            .filter(|f| self.element || f.repeat == Repeat::None)
-            .map(|f| &f.ty)
+        let field = self.field?;
+        match (&field.ty, self.element) {
+            // An element of a fixed-size array (`[f32; 16]`).
+            (FieldType::Array { elem, .. }, true) => Some(elem),
+            (ty, true) => Some(ty),
+            (FieldType::Array { .. }, false) => None,
+            (ty, false) => (field.repeat == Repeat::None).then_some(ty),
+        }
     }
 }
 
@@ -310,6 +315,19 @@ impl<'s> Scope<'s> {
             }
             Expr::Method(recv, name, args) => self.method(recv, name, args),
             Expr::List(items) => list_literal(self, items),
+            Expr::SizeOf { ty, bits } => {
+                let size = number_type(ty).map(NumberType::size).or_else(|| {
+                    let user = self.schema.resolve_type(self.ty, ty)?;
+                    self.schema.static_size(user)
+                });
+                let Some(size) = size else {
+                    return invalid(format!(
+                        "`sizeof<{ty}>`: `{ty}` is not a type whose values all have the same size"
+                    ));
+                };
+                let size = if *bits { size * 8 } else { size };
+                Ok((int_literal(size as i128)?, Ty::Int))
+            }
             Expr::Name(_) | Expr::Attr(..) | Expr::Index(..) | Expr::Cast(..) => {
                 let place = self.place(e)?;
                 self.value(place)
@@ -333,7 +351,9 @@ impl<'s> Scope<'s> {
         at: impl FnOnce(&TokenStream) -> TokenStream,
     ) -> Result<Place<'s>, ExprError> {
         // The element's own type, for the view of a terminated string and for `_sizeof`.
-        let field = list.field.filter(|f| f.repeat != Repeat::None);
+        let field = list
+            .field
+            .filter(|f| f.repeat != Repeat::None || matches!(f.ty, FieldType::Array { .. }));
         let (tokens, ty) = self.value(list)?;
         let at = at(&tokens);
         let elem = match ty {
@@ -736,8 +756,13 @@ impl<'s> Scope<'s> {
                 let (value, ty) = self.value(base)?;
                 Place::computed(value, ty)
             }
+            ("_sizeof" | "size", Ty::Switch) => base,
+            (_, Ty::Switch) => self.sole_case(base)?,
             _ => base,
         };
+        if base.optional {
+            return self.optional_attribute(base, attr);
+        }
         match (attr, &base.ty) {
             ("first", Ty::Array(_) | Ty::Bytes) => return self.element(base, |_| quote!(0usize)),
             ("last", Ty::Array(_) | Ty::Bytes) => {
@@ -760,10 +785,9 @@ impl<'s> Scope<'s> {
                 let Some(field) = base.field else {
                     return invalid("`_sizeof` applies to a field");
                 };
-                let len = if base.element {
-                    element_len(self.schema, &field.ty, tokens)
-                } else {
-                    present_len(self.schema, field, tokens)
+                let len = match base.value_type().filter(|_| base.element) {
+                    Some(element) => element_len(self.schema, element, tokens),
+                    None => present_len(self.schema, field, tokens),
                 };
                 simple(quote!(((#len) as i64)), Ty::Int)
             }
@@ -861,14 +885,14 @@ impl<'s> Scope<'s> {
         if let Some(number) = number_type(target) {
             let (value, ty) = self.value(base)?;
             let tokens = match (&ty, number) {
-                (Ty::Int, NumberType::Int) => value,
-                (Ty::Float, NumberType::Int) => quote!((#value as i64)),
+                (Ty::Int, NumberType::Int(_)) => value,
+                (Ty::Float, NumberType::Int(_)) => quote!((#value as i64)),
                 (Ty::Int | Ty::Float, NumberType::F4) => quote!(((#value as f32) as f64)),
                 (Ty::Int | Ty::Float, NumberType::F8) => quote!((#value as f64)),
                 _ => return invalid(format!("cannot convert {} to `{target}`", describe(&ty))),
             };
             let ty = match number {
-                NumberType::Int => Ty::Int,
+                NumberType::Int(_) => Ty::Int,
                 NumberType::F4 | NumberType::F8 => Ty::Float,
             };
             return Ok(Place::computed(tokens, ty));
@@ -884,27 +908,53 @@ impl<'s> Scope<'s> {
     /// The case of a switch value that holds `target` (a user type, `bytes` or `str`), absent
     /// when the value holds another case.
     fn switch_case(&self, base: Place<'s>, target: &str) -> Result<Place<'s>, ExprError> {
-        let switch = base.field.and_then(|f| match &f.ty {
-            FieldType::Switch(switch) => Some(switch),
-            _ => None,
-        });
-        let Some(((owner, field), switch)) =
-            switch.and_then(|s| Some((switch_field(self.schema, s)?, s)))
-        else {
-            return invalid(format!("cannot take this switch value as `{target}`"));
-        };
         let user = self.schema.resolve_type(self.ty, target);
-        let variants = switch_variants(self.schema, switch);
-        let Some(variant) = variants.iter().find(|v| match (v.ty, target) {
+        let holds_target = |ty: &FieldType| match (ty, target) {
             (FieldType::Bytes { .. }, "bytes") | (FieldType::Str { .. }, "str") => true,
             (FieldType::User { ty, .. }, _) => Some(*ty) == user,
             _ => false,
-        }) else {
-            return invalid(format!(
-                "no case of the switch `{}` is of type `{target}`",
-                field.id
-            ));
         };
+        match self.case_of(base, holds_target) {
+            Some(place) => place,
+            None => invalid(format!("no case of this switch is of type `{target}`")),
+        }
+    }
+
+    /// The value of a switch whose only case is a user type (a switch with just `_`), as that
+    /// type: Kaitai types such a switch by its one case.
+    fn sole_case(&self, base: Place<'s>) -> Result<Place<'s>, ExprError> {
+        let single = match base.field.map(|f| &f.ty) {
+            Some(FieldType::Switch(switch)) => switch_variants(self.schema, switch).len() == 1,
+            _ => false,
+        };
+        if !single || base.optional {
+            return Ok(base);
+        }
+        match self.case_of(base, |ty| matches!(ty, FieldType::User { .. })) {
+            Some(place) => place,
+            None => invalid(
+                "a switch value has no fields: take it as one of its cases with `.as<type>`",
+            ),
+        }
+    }
+
+    /// The case of a switch value whose type satisfies `pick`, absent when the value holds
+    /// another case; `None` when no case does or `base` is not a switch field.
+    fn case_of(
+        &self,
+        base: Place<'s>,
+        pick: impl Fn(&FieldType) -> bool,
+    ) -> Option<Result<Place<'s>, ExprError>> {
+        let FieldType::Switch(switch) = &base.field?.ty else {
+            return None;
+        };
+        let (owner, field) = switch_field(self.schema, switch)?;
+        if field.repeat != Repeat::None {
+            // One case holds the whole list.
+            return None;
+        }
+        let variants = switch_variants(self.schema, switch);
+        let variant = variants.iter().find(|v| pick(v.ty))?;
         let enum_name = switch_enum_ident(self.schema, owner, field);
         let ident = &variant.ident;
         let tokens = &base.tokens;
@@ -915,7 +965,7 @@ impl<'s> Scope<'s> {
                 _ => ::core::option::Option::None,
             })
         };
-        Ok(match variant.ty {
+        Some(Ok(match variant.ty {
             FieldType::User { ty, .. } => Place {
                 tokens: extract(quote!(case)),
                 ty: Ty::User(*ty),
@@ -928,7 +978,7 @@ impl<'s> Scope<'s> {
                 extract(content_view(ty, quote!(case))),
                 Ty::Opt(Box::new(element_ty(self.schema, ty))),
             ),
-        })
+        }))
     }
 
     /// Refuses an `-untrusted` field where the expression decides how bytes are read.
@@ -1090,9 +1140,21 @@ fn read_through(ty: &FieldType) -> bool {
 /// The type a cast to a built-in number names.
 #[derive(Clone, Copy)]
 enum NumberType {
-    Int,
+    /// An integer of this many bytes.
+    Int(usize),
     F4,
     F8,
+}
+
+impl NumberType {
+    /// Bytes on disk.
+    fn size(self) -> usize {
+        match self {
+            NumberType::Int(bytes) => bytes,
+            NumberType::F4 => 4,
+            NumberType::F8 => 8,
+        }
+    }
 }
 
 fn number_type(name: &str) -> Option<NumberType> {
@@ -1101,7 +1163,10 @@ fn number_type(name: &str) -> Option<NumberType> {
         .or_else(|| name.strip_suffix("le"))
         .unwrap_or(name);
     match base {
-        "u1" | "u2" | "u4" | "u8" | "s1" | "s2" | "s4" | "s8" => Some(NumberType::Int),
+        "u1" | "s1" => Some(NumberType::Int(1)),
+        "u2" | "s2" => Some(NumberType::Int(2)),
+        "u4" | "s4" => Some(NumberType::Int(4)),
+        "u8" | "s8" => Some(NumberType::Int(8)),
         "f4" => Some(NumberType::F4),
         "f8" => Some(NumberType::F8),
         _ => None,
@@ -1253,7 +1318,14 @@ fn list_literal(scope: &Scope, items: &[Expr]) -> Compiled {
 fn list_comparison(op: BinOp, (a, ta): (TokenStream, Ty), (b, tb): (TokenStream, Ty)) -> Compiled {
     let equal = match (&ta, &tb) {
         (Ty::ListLit(_), _) if !matches!(tb, Ty::ListLit(_)) => {
-            return list_comparison(op, (b, tb), (a, ta));
+            return list_comparison(op.mirrored(), (b, tb), (a, ta));
+        }
+        // Ordered against a byte-array literal: compared as bytes.
+        (Ty::Bytes, Ty::ListLit(elem))
+            if **elem == Ty::Int && !matches!(op, BinOp::Eq | BinOp::Ne) =>
+        {
+            let literal = quote!(rt::bytes::from_ints(&#b));
+            return comparison(op, (a, ta), (literal, Ty::Bytes));
         }
         (Ty::Bytes, Ty::ListLit(elem)) if **elem == Ty::Int => {
             quote!(rt::arith::ints_match(#a.iter().map(|x| i64::from(*x)), &#b))

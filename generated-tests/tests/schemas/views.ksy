@@ -80,6 +80,10 @@ instances:
     value: tag
   last_chunk_max:
     value: chunks.last.max
+  number_op_size:
+    value: sizeof<op::number>
+  u4_bits:
+    value: bitsizeof<u4be>
 types:
   op:
     seq:
