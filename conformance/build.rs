@@ -233,9 +233,9 @@ fn compile_assert(schema: &Schema, assert: &KstAssert) -> TokenStream {
         let (value, ty) = scope.compile(&actual).map_err(|e| e.message())?;
         // `null` (a KST value, not an expression): the value is absent.
         let holds = if expected == Expr::Name("null".into()) {
-            match ty {
-                Ty::Opt(_) => quote!((#value).is_none()),
-                _ => return Err(format!("expected an absent value, found a value that is always present ({ty:?})")),
+            match scope.absent(&actual).map_err(|e| e.message())? {
+                Some(absent) => absent,
+                None => return Err("expected an absent value, found one that is always present".into()),
             }
         } else if ty == Ty::Float {
             let expected = scope.compile(&expected).map_err(|e| e.message())?.0;

@@ -430,10 +430,10 @@ impl Schema {
             })
     }
 
-    /// True when a count, size, `valid` or switch selector of `field` uses the stream
-    /// (`_io`), directly or through an instance: writers cannot check those beforehand.
+    /// True when a condition, count, size, `valid` or switch selector of `field` uses the
+    /// stream (`_io`), directly or through an instance: writers cannot check those beforehand.
     fn checks_use_stream(&self, ty: usize, field: &Field) -> bool {
-        let mut exprs: Vec<&Expr> = Vec::new();
+        let mut exprs: Vec<&Expr> = field.cond.iter().collect();
         match &field.repeat {
             Repeat::Expr(e) | Repeat::Until(e) => exprs.push(e),
             _ => {}

@@ -166,8 +166,12 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
 fn validate_writer(schema: &Schema, ty: usize, field: &Field) -> Result<(), Located> {
     let write = Scope::new(schema, ty, Mode::Write, schema.types[ty].fields.len());
     let at = &field.at;
-    if let Some(cond) = &field.cond {
-        writable(&at.key("if"), "an `if`", write.bool(cond))?;
+    // An `if` computed from the stream is followed, not checked: the value says whether the
+    // field is there, and the codec reads its output back.
+    if let Some(cond) = &field.cond
+        && let Err(ExprError::Invalid(message)) = write.bool(cond)
+    {
+        return Err(Located::new(&at.key("if"), message));
     }
     if let Some(pos) = &field.position {
         writable(&at.key("pos"), "a `pos`", write.int(pos))?;

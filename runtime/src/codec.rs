@@ -18,7 +18,7 @@ pub trait Codec:
     /// File extensions without the dot (`meta/file-extension`).
     const EXTENSIONS: &'static [&'static str];
     /// True when the reader decides something from the data that a writer cannot check
-    /// beforehand (a look-ahead, a remembered or scanned field): [`Codec::to_bytes`] then reads
+    /// beforehand (a look-ahead, a remembered or scanned field, a condition, count or size computed from `_io`): [`Codec::to_bytes`] then reads
     /// its output back and refuses bytes that would decode to another value.
     const VERIFY_WRITES: bool = false;
 
@@ -69,7 +69,8 @@ fn verify_reads_back<C: Codec>(value: &C, bytes: &[u8]) -> Result<()> {
                 0,
                 differing_path(&expected, &found),
                 "this value would read back as another: the reader decides it from the data (a \
-                 look-ahead, a remembered or scanned field), and the data says otherwise"
+                 look-ahead, a remembered or scanned field, something computed from `_io`), \
+                 and the data says otherwise"
                     .to_owned(),
             )
         }

@@ -256,6 +256,21 @@ impl<'s> Scope<'s> {
         }
     }
 
+    /// A `bool` expression: whether the value `e` names is absent (a conditional field that
+    /// was not read, an element past the end of its list), numbers included, which elsewhere
+    /// read as 0. `None` when the value is always there.
+    pub fn absent(&self, e: &Expr) -> Result<Option<TokenStream>, ExprError> {
+        let place = self.place(e)?;
+        if place.optional {
+            let tokens = place.tokens;
+            return Ok(Some(quote!(#tokens.is_none())));
+        }
+        match self.value(place)? {
+            (tokens, Ty::Opt(_)) => Ok(Some(quote!(#tokens.is_none()))),
+            _ => Ok(None),
+        }
+    }
+
     /// Compiles the value a switch matches on: a string is matched as a byte slice.
     pub fn selector(&self, on: &Expr) -> Compiled {
         match self.compile(on)? {

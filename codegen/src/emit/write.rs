@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::expr::{Mode, Scope, Ty, expect_valid};
+use super::expr::{ExprError, Mode, Scope, Ty, expect_valid};
 use super::fixed::encode_at;
 use super::names::{field_ident, struct_ident};
 use super::read::case_pattern;
@@ -60,7 +60,14 @@ fn write_field(
         return write_present(schema, owner, field, access, scope);
     };
     let present = write_present(schema, owner, field, &quote!(value), scope);
-    let cond = expect_valid(scope.bool(cond));
+    let cond = match scope.bool(cond) {
+        // The reader decides from the stream: the value says whether the field is there, and
+        // the codec reads its output back to confirm (`VERIFY_WRITES`).
+        Err(ExprError::NeedsStream) => {
+            return quote!(if let ::core::option::Option::Some(value) = &#access { #present });
+        }
+        other => expect_valid(other),
+    };
     quote! {
         match (#cond, &#access) {
             (true, Some(value)) => { #present }

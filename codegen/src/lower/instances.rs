@@ -100,6 +100,11 @@ pub(super) fn lower_instance(
             if let Some(key) = [
                 ("if", spec.cond.is_some()),
                 ("enum", spec.enum_name.is_some()),
+                ("valid", spec.valid.is_some()),
+                ("repeat", spec.repeat.is_some()),
+                ("-scale", spec.scale.is_some()),
+                ("-derived", spec.derived.is_some()),
+                ("-remember", spec.remember.is_some()),
             ]
             .iter()
             .find_map(|(key, given)| given.then_some(key))
