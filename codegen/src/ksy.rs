@@ -40,6 +40,9 @@ pub struct KsyFile {
     /// offsets derived data.
     #[serde(default, rename = "-layout")]
     pub layout: Option<LayoutSpec>,
+    /// `to-string`: the text of a value (an expression).
+    #[serde(default, rename = "to-string")]
+    pub to_string: Option<Value>,
     /// Any other key: vendor keys (`-…`) are ignored, the rest rejected.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,
@@ -140,6 +143,9 @@ pub struct TypeSpec {
     /// Defaults for this type and the types nested in it.
     #[serde(default)]
     pub meta: Option<TypeMeta>,
+    /// `to-string`: the text of a value (an expression).
+    #[serde(default, rename = "to-string")]
+    pub to_string: Option<Value>,
     /// Any other key.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,

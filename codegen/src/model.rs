@@ -83,6 +83,8 @@ pub struct TypeDef {
     pub fields: Vec<Field>,
     /// Value instances.
     pub instances: Vec<Instance>,
+    /// `to-string`: the text of a value, a string expression (its `Display`).
+    pub to_string: Option<Expr>,
     /// Where it is declared.
     pub at: YamlPath,
 }

@@ -15,6 +15,14 @@ pub fn validate(schema: &Schema) -> Result<(), Located> {
             validate_field(schema, ty, index, field)?;
         }
         let inspect = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
+        if let Some(text) = &def.to_string {
+            let at = def.at.key("to-string");
+            match inspect.compile(text) {
+                Ok((_, Ty::Str | Ty::StrLit)) => {}
+                Ok(_) => return Err(Located::new(&at, "`to-string` must be a string")),
+                Err(e) => return Err(Located::new(&at, e.message())),
+            }
+        }
         for instance in &def.instances {
             if let InstanceKind::Peek { pos, .. } = &instance.kind {
                 let read = Scope::new(schema, ty, Mode::Read, def.fields.len());

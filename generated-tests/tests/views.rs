@@ -92,6 +92,11 @@ fn string_and_byte_array_instances() {
     assert_eq!(value.tag_bytes(), b"b|", "`include` keeps the terminator");
     assert_eq!(value.last_chunk_max(), 4);
     assert_eq!((value.number_op_size(), value.u4_bits()), (1, 32));
+    assert_eq!(
+        value.to_string(),
+        "views of foo (4660)",
+        "`to-string` is `Display`"
+    );
     let mut unlabelled = LABELLED.to_vec();
     unlabelled.splice(6..8, [0]);
     assert_eq!(Views::read(&unlabelled).unwrap().label_or_none(), "none");

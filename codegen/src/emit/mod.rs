@@ -69,6 +69,7 @@ fn type_items(schema: &Schema, ty: usize, needs_derived: &[bool]) -> TokenStream
         quote!()
     };
     let instances = instance_methods(schema, ty);
+    let display = display_impl(schema, ty);
     let switches = def.fields.iter().filter_map(|field| match &field.ty {
         FieldType::Switch(switch) => Some(switch_items(schema, ty, field, switch)),
         _ => None,
@@ -101,7 +102,26 @@ fn type_items(schema: &Schema, ty: usize, needs_derived: &[bool]) -> TokenStream
             #instances
         }
 
+        #display
         #(#switches)*
+    }
+}
+
+/// `to-string`: the type's `Display`, with invalid UTF-8 replaced.
+fn display_impl(schema: &Schema, ty: usize) -> TokenStream {
+    let def = &schema.types[ty];
+    let Some(text) = &def.to_string else {
+        return quote!();
+    };
+    let scope = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
+    let (text, _) = expr::expect_valid(scope.compile(text));
+    let name = struct_ident(def);
+    quote! {
+        impl ::core::fmt::Display for #name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(&::std::string::String::from_utf8_lossy(rt::bytes::view(&#text)))
+            }
+        }
     }
 }
 

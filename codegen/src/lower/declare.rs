@@ -75,6 +75,7 @@ pub fn declare<'f>(files: &[&'f KsyFile]) -> Result<Declared<'f>, Located> {
             params: Vec::new(),
             fields: Vec::new(),
             instances: Vec::new(),
+            to_string: to_string(file.to_string.as_ref(), &at)?,
             at: at.clone(),
         });
         let big_endian = file.meta.endian.as_deref().map(|e| e == "be");
@@ -192,6 +193,7 @@ fn declare_nested<'f>(
             params: Vec::new(),
             fields: Vec::new(),
             instances: Vec::new(),
+            to_string: to_string(spec.to_string.as_ref(), &at)?,
             at,
         });
         declared.parts.push(Parts {
@@ -204,6 +206,13 @@ fn declare_nested<'f>(
         declare_nested(&spec.types, index, defaults, declared)?;
     }
     Ok(())
+}
+
+/// A type's `to-string` expression.
+fn to_string(value: Option<&Value>, at: &YamlPath) -> Result<Option<crate::expr::Expr>, Located> {
+    value
+        .map(|v| super::parse_expr(v, &at.key("to-string")))
+        .transpose()
 }
 
 /// A type's defaults (its endianness, whether strings have an encoding): its parent's,

@@ -39,6 +39,7 @@ seq:
     repeat: eos
     valid:
       max: 9
+to-string: '"views of " + name + " (" + number.to_s + ")"'
 instances:
   name_is_foo:
     value: name == "foo"
