@@ -399,7 +399,54 @@ pub struct EnumVariant {
     pub doc: Option<String>,
 }
 
+impl FieldType {
+    /// The user types a value of this type holds directly (each case's, for a switch).
+    pub fn user_types(&self) -> Vec<usize> {
+        match self {
+            FieldType::User { ty, .. } => vec![*ty],
+            FieldType::Switch(s) => s
+                .cases
+                .iter()
+                .map(|c| &c.ty)
+                .chain(s.default.as_deref())
+                .flat_map(FieldType::user_types)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
 impl Schema {
+    /// True when a value of type `from` can hold, at any depth, a value of type `to`.
+    pub fn reaches(&self, from: usize, to: usize) -> bool {
+        let mut seen = vec![false; self.types.len()];
+        let mut stack = vec![from];
+        while let Some(ty) = stack.pop() {
+            if std::mem::replace(&mut seen[ty], true) {
+                continue;
+            }
+            for child in self.types[ty].fields.iter().flat_map(|f| f.ty.user_types()) {
+                if child == to {
+                    return true;
+                }
+                stack.push(child);
+            }
+        }
+        false
+    }
+
+    /// True when the single values of type `ty` that `field` (of type `owner`) holds are
+    /// boxed: a value that can hold its owner again needs the indirection a `Vec` gives lists.
+    pub fn boxes(&self, owner: usize, field: &Field, ty: &FieldType) -> bool {
+        field.repeat == Repeat::None
+            && matches!(ty, FieldType::User { ty, .. } if self.reaches(*ty, owner) || *ty == owner)
+    }
+
+    /// True when a value of type `ty` can hold another value of its own type: its reader
+    /// counts how deep it nests, so that hostile input cannot exhaust the stack.
+    pub fn is_recursive(&self, ty: usize) -> bool {
+        self.reaches(ty, ty)
+    }
     /// True when some type reads a value by position: the root then keeps unclaimed bytes.
     pub fn has_positioned_fields(&self) -> bool {
         self.types

@@ -50,29 +50,19 @@ pub fn validate(schema: &Schema) -> Result<(), Located> {
     Ok(())
 }
 
-/// Types that contain themselves would let hostile input nest values as deep as it likes and
-/// exhaust the stack; until readers carry a depth limit, schemas may not be recursive, which
-/// bounds nesting by the schema itself.
+/// A type may hold itself through a conditional, repeated or switched field (its readers count
+/// the depth), but not through fields it always has: such a value would never end.
 fn reject_recursion(schema: &Schema) -> Result<(), Located> {
-    fn children(ty: &FieldType, out: &mut Vec<usize>) {
-        match ty {
-            FieldType::User { ty, .. } => out.push(*ty),
-            FieldType::Switch(s) => {
-                for case in &s.cases {
-                    children(&case.ty, out);
-                }
-                if let Some(default) = &s.default {
-                    children(default, out);
-                }
-            }
-            _ => {}
-        }
-    }
+    // The user types a value always holds: those of its fields that are neither conditional
+    // nor repeated nor chosen by a switch.
+    let always = |ty: usize| {
+        schema.types[ty].fields.iter().filter_map(|f| match f.ty {
+            FieldType::User { ty, .. } if f.cond.is_none() && f.repeat == Repeat::None => Some(ty),
+            _ => None,
+        })
+    };
     for start in 0..schema.types.len() {
-        let mut stack: Vec<usize> = Vec::new();
-        for field in &schema.types[start].fields {
-            children(&field.ty, &mut stack);
-        }
+        let mut stack: Vec<usize> = always(start).collect();
         let mut seen = vec![false; schema.types.len()];
         while let Some(ty) = stack.pop() {
             if ty == start {
@@ -80,15 +70,13 @@ fn reject_recursion(schema: &Schema) -> Result<(), Located> {
                 return Err(Located::new(
                     &def.at,
                     format!(
-                        "type `{}` contains itself; recursive types are not supported",
+                        "type `{}` always contains itself, so a value would never end: make the field that leads back to it conditional (`if`) or repeated",
                         def.id
                     ),
                 ));
             }
             if !std::mem::replace(&mut seen[ty], true) {
-                for field in &schema.types[ty].fields {
-                    children(&field.ty, &mut stack);
-                }
+                stack.extend(always(ty));
             }
         }
     }

@@ -10,7 +10,13 @@ pub struct Reader<'a> {
     base: u64,
     /// Bytes that values read by position may still copy (see [`Reader::with_budget`]).
     budget: Option<&'a std::cell::Cell<u64>>,
+    /// How many values of recursive types are being read around the current position.
+    depth: u32,
 }
+
+/// How deep values of recursive types may nest: hostile input could otherwise nest them until
+/// the stack runs out. Real formats nest a few levels.
+pub const MAX_DEPTH: u32 = 64;
 
 /// Generates fixed-size primitive readers; the offset in errors is where the read began
 /// because `array` checks the length before consuming anything.
@@ -35,7 +41,21 @@ impl<'a> Reader<'a> {
             pos: 0,
             base: 0,
             budget: None,
+            depth: 0,
         }
+    }
+
+    /// Reads a value of a recursive type one level deeper, refusing to go past [`MAX_DEPTH`].
+    pub fn nested<T>(&mut self, read: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error(ErrorKind::Invalid(format!(
+                "values of a recursive type nest more than {MAX_DEPTH} deep"
+            ))));
+        }
+        self.depth += 1;
+        let value = read(self);
+        self.depth -= 1;
+        value
     }
 
     /// Limits the bytes that values read by position may copy in total. Such values can point
@@ -175,6 +195,7 @@ impl<'a> Reader<'a> {
             pos: 0,
             base,
             budget: self.budget,
+            depth: self.depth,
         })
     }
 

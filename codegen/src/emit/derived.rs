@@ -30,7 +30,7 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
                 && def
                     .fields
                     .iter()
-                    .any(|f| child_types(&f.ty).iter().any(|&c| needs[c]))
+                    .any(|f| f.ty.user_types().iter().any(|&c| needs[c]))
             {
                 needs[i] = true;
                 changed = true;
@@ -39,21 +39,6 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
         if !changed {
             return needs;
         }
-    }
-}
-
-/// User types a field's value can hold.
-fn child_types(ty: &FieldType) -> Vec<usize> {
-    match ty {
-        FieldType::User { ty, .. } => vec![*ty],
-        FieldType::Switch(s) => s
-            .cases
-            .iter()
-            .map(|c| &c.ty)
-            .chain(s.default.as_deref())
-            .flat_map(child_types)
-            .collect(),
-        _ => Vec::new(),
     }
 }
 
@@ -72,7 +57,7 @@ fn visit_children(
     needs: &[bool],
     visit: Visit,
 ) -> TokenStream {
-    if !child_types(&field.ty).iter().any(|&c| needs[c]) {
+    if !field.ty.user_types().iter().any(|&c| needs[c]) {
         return quote!();
     }
     let ident = field_ident(&field.id);
@@ -121,7 +106,7 @@ fn visit_children(
             let enum_name = switch_enum_ident(schema, owner, field);
             let arms = switch_variants(schema, switch)
                 .into_iter()
-                .filter(|v| child_types(v.ty).iter().any(|&c| needs[c]))
+                .filter(|v| v.ty.user_types().iter().any(|&c| needs[c]))
                 .map(|v| {
                     let inner = per_value(quote!(value), &[name, &v.name]);
                     let variant = &v.ident;

@@ -56,6 +56,15 @@ fn type_items(schema: &Schema, ty: usize, needs_derived: &[bool]) -> TokenStream
             },
             quote!(Self::SIZE),
         ),
+        None if schema.is_recursive(ty) => {
+            let body = read::read_body(schema, ty);
+            (
+                quote!(),
+                quote!(r.nested(|r| { #body })),
+                write::write_body(schema, ty),
+                sizes::encoded_len_body(schema, ty),
+            )
+        }
         None => (
             quote!(),
             read::read_body(schema, ty),

@@ -136,7 +136,7 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
 fn read_field(schema: &Schema, owner: usize, field: &Field, scope: &Scope) -> TokenStream {
     let read = match &field.ty {
         FieldType::Switch(switch) => read_switch(schema, owner, field, switch, scope),
-        ty => read_repeated(schema, field, ty, scope),
+        ty => read_repeated(schema, owner, field, ty, scope),
     };
     let read = match &field.position {
         Some(pos) => {
@@ -156,11 +156,21 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, scope: &Scope) -> To
 
 /// A `Result` expression reading one value or the repeated list of `field`'s values of type
 /// `ty` (its own, or one case of its switch).
-fn read_repeated(schema: &Schema, field: &Field, ty: &FieldType, scope: &Scope) -> TokenStream {
+fn read_repeated(
+    schema: &Schema,
+    owner: usize,
+    field: &Field,
+    ty: &FieldType,
+    scope: &Scope,
+) -> TokenStream {
     // Each element's own expressions (size, arguments) see its index as `_index`.
     let one = |scope: &Scope| read_delimited(schema, field, ty, &scope.with_index(quote!(_index)));
     let bulk = field.substream.is_none() && schema.fixed_size_of(ty).is_some();
     match &field.repeat {
+        Repeat::None if schema.boxes(owner, field, ty) => {
+            let one = read_delimited(schema, field, ty, scope);
+            quote!(#one.map(::std::boxed::Box::new))
+        }
         Repeat::None => read_delimited(schema, field, ty, scope),
         Repeat::Expr(count) => {
             let count = expect_valid(scope.int(count));
@@ -345,8 +355,8 @@ fn read_switch(
         let pattern = case_pattern(scope, &case.key);
         let read = read_variant(
             schema,
-            &enum_name,
-            variant_for(&variants, &case.ty),
+            owner,
+            (&enum_name, variant_for(&variants, &case.ty)),
             field,
             scope,
         );
@@ -354,7 +364,8 @@ fn read_switch(
     }
     let fallback = match &switch.default {
         Some(ty) => {
-            let read = read_variant(schema, &enum_name, variant_for(&variants, ty), field, scope);
+            let variant = (&enum_name, variant_for(&variants, ty));
+            let read = read_variant(schema, owner, variant, field, scope);
             quote!(_ => #read)
         }
         None => {
@@ -385,12 +396,12 @@ fn read_switch(
 /// Reads the value of one variant; errors name the variant after the field, as documents do.
 fn read_variant(
     schema: &Schema,
-    enum_name: &proc_macro2::Ident,
-    variant: &Variant,
+    owner: usize,
+    (enum_name, variant): (&proc_macro2::Ident, &Variant),
     field: &Field,
     scope: &Scope,
 ) -> TokenStream {
-    let read = read_repeated(schema, field, variant.ty, scope);
+    let read = read_repeated(schema, owner, field, variant.ty, scope);
     let (ident, name) = (&variant.ident, &variant.name);
     quote!(#read.in_field(#name).map(#enum_name::#ident))
 }

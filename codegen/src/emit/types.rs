@@ -50,9 +50,13 @@ pub fn element_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType
         FieldType::Bytes { .. } => quote!(rt::RawBytes),
         // Only repeated or conditional contents are kept: how many times, or whether.
         FieldType::Contents(_) => quote!(()),
-        FieldType::User { ty, .. } => {
-            let name = struct_ident(&schema.types[*ty]);
-            quote!(#name)
+        FieldType::User { ty: user, .. } => {
+            let name = struct_ident(&schema.types[*user]);
+            if schema.boxes(owner, field, ty) {
+                quote!(::std::boxed::Box<#name>)
+            } else {
+                quote!(#name)
+            }
         }
         FieldType::Switch(_) => {
             let name = switch_enum_ident(schema, owner, field);
