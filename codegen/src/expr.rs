@@ -265,7 +265,10 @@ fn tokenize(src: &str) -> Result<Vec<(usize, Token)>, ParseError> {
             while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
                 i += 1;
             }
-            let is_float = i + 1 < chars.len() && chars[i] == '.' && chars[i + 1].is_ascii_digit();
+            // `1.5`, and `24000.` as Kaitai writes it; `1.to_s` is a method call.
+            let after_dot = chars.get(i + 1);
+            let is_float = chars.get(i) == Some(&'.')
+                && after_dot.is_none_or(|c| !(c.is_alphabetic() || *c == '_' || *c == '.'));
             if is_float {
                 i += 1;
                 while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '_') {
@@ -465,6 +468,10 @@ impl ExprParser {
     }
 
     fn unary(&mut self) -> Result<Expr, ParseError> {
+        if self.eat_punct("+") {
+            // Unary plus changes nothing.
+            return self.unary();
+        }
         let op = if self.eat_punct("-") {
             UnaryOp::Neg
         } else if self.eat_punct("~") {
@@ -738,6 +745,12 @@ mod tests {
         assert_eq!(parse("1_000").unwrap(), Expr::Int(1000));
         assert_eq!(parse("-3").unwrap(), Expr::Int(-3));
         assert_eq!(parse("1.5").unwrap(), Expr::Float(1.5));
+        assert_eq!(parse("24000.").unwrap(), Expr::Float(24000.0));
+        assert_eq!(parse("+1").unwrap(), Expr::Int(1));
+        assert_eq!(
+            parse("7.to_s").unwrap(),
+            Expr::Attr(Box::new(Expr::Int(7)), "to_s".into())
+        );
         assert_eq!(parse("\"ANP3\"").unwrap(), Expr::Str("ANP3".into()));
         assert_eq!(
             parse("a ? 1 : 2").unwrap(),
