@@ -171,7 +171,8 @@ pub struct TypeMeta {
 pub struct ParamSpec {
     /// Name.
     pub id: String,
-    /// Type: an integer type or `bool`.
+    /// Type: an integer type, `bool`, `str`, `bytes`, a user type, or a list of integers or
+    /// of a user type (`u2[]`, `block[]`).
     #[serde(rename = "type")]
     pub ty: String,
     /// Documentation.
@@ -183,6 +184,9 @@ pub struct ParamSpec {
     /// skelcodec: the value used when the root type is read without arguments.
     #[serde(default, rename = "-default")]
     pub default: Option<Value>,
+    /// The enum of an integer parameter.
+    #[serde(default, rename = "enum")]
+    pub enum_name: Option<String>,
     /// Any other key.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,

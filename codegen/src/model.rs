@@ -109,6 +109,18 @@ pub enum ParamType {
     Int(IntType),
     /// A boolean.
     Bool,
+    /// A value of an enum (index into [`Schema::enums`]).
+    Enum(usize),
+    /// A string's text (`str`).
+    Str,
+    /// A byte array (`bytes`).
+    Bytes,
+    /// A value of a user type, passed by reference.
+    User(usize),
+    /// A list of integers (`u2[]`), passed as `i64`s.
+    IntList,
+    /// A list of values of a user type (`block[]`).
+    UserList(usize),
 }
 
 /// An attribute of `seq`.

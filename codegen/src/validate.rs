@@ -200,11 +200,11 @@ fn validate_writer_arguments(
     match ty {
         FieldType::User { ty, args } => {
             for (arg, param) in args.iter().zip(&schema.types[*ty].params) {
-                let compiled = match param.ty {
-                    ParamType::Int(_) => write.int(arg).map(|_| ()),
-                    ParamType::Bool => write.bool(arg).map(|_| ()),
-                };
-                writable(&at.key("type"), "an argument", compiled)?;
+                writable(
+                    &at.key("type"),
+                    "an argument",
+                    write.argument(param.ty, arg),
+                )?;
             }
             Ok(())
         }
@@ -252,11 +252,7 @@ fn validate_type(
         FieldType::User { ty, args } => {
             let def = &schema.types[*ty];
             for (arg, param) in args.iter().zip(&def.params) {
-                let result = match param.ty {
-                    ParamType::Int(_) => read.int(arg).map(|_| ()),
-                    ParamType::Bool => read.bool(arg).map(|_| ()),
-                };
-                located(&at.key("type"), result)?;
+                located(&at.key("type"), read.argument(param.ty, arg))?;
             }
             Ok(())
         }

@@ -456,3 +456,28 @@ fn sizeof_needs_a_type_whose_values_all_have_the_same_size() {
         "{message}"
     );
 }
+
+#[test]
+fn parameter_types_and_arguments_are_checked() {
+    let with_param = |ty: &str, arg: &str| {
+        format!(
+            "{HEADER}  - id: n\n    type: u1\n  - id: b\n    type: body({arg})\ntypes:\n  body:\n    params:\n      - id: p\n        type: {ty}\n    seq:\n      - id: x\n        type: u1\n"
+        )
+    };
+    let message = error(&with_param("struct", "n"));
+    assert!(
+        message.contains("parameter type `struct` (Kaitai) is not implemented yet"),
+        "{message}"
+    );
+    let message = error(&with_param("widget", "n"));
+    assert!(
+        message.contains("parameter type `widget` is not supported"),
+        "{message}"
+    );
+    let message = error(&with_param("str", "n"));
+    assert!(
+        message.contains("this argument is an integer, which the parameter's type does not take"),
+        "{message}"
+    );
+    assert!(parse_schema(&with_param("str", "\"ab\""), Path::new("ok.ksy")).is_ok());
+}

@@ -284,11 +284,33 @@ impl<'s> Scope<'s> {
         let def = &self.schema.types[ty];
         args.iter()
             .zip(&def.params)
-            .map(|(arg, param)| match param.ty {
-                ParamType::Int(_) => expect_valid(self.int(arg)),
-                ParamType::Bool => expect_valid(self.bool(arg)),
-            })
+            .map(|(arg, param)| expect_valid(self.argument(param.ty, arg)))
             .collect()
+    }
+
+    /// Compiles `arg` as the value of a parameter of type `param`: integers as `i64`, texts
+    /// and bytes as slices, values of user types and lists by reference.
+    pub fn argument(&self, param: ParamType, arg: &Expr) -> Result<TokenStream, ExprError> {
+        let (tokens, ty) = self.compile(arg)?;
+        let text = matches!(ty, Ty::Str | Ty::StrLit);
+        match (param, &ty) {
+            (ParamType::Int(_), Ty::Int) | (ParamType::Bool, Ty::Bool) => Ok(tokens),
+            (ParamType::Enum(want), Ty::Enum(have)) if want == *have => Ok(tokens),
+            (ParamType::Str, _) if text => Ok(quote!(rt::bytes::view(&#tokens))),
+            (ParamType::Bytes, Ty::Bytes) => Ok(quote!(rt::bytes::view(&#tokens))),
+            (ParamType::User(want), Ty::User(have)) if want == *have => Ok(quote!(&#tokens)),
+            (ParamType::IntList, Ty::ListLit(elem)) if **elem == Ty::Int => Ok(quote!(&#tokens)),
+            (ParamType::IntList, Ty::Array(elem)) if **elem == Ty::Int => Ok(quote!(
+                &#tokens.iter().map(|x| *x as i64).collect::<::std::vec::Vec<i64>>()
+            )),
+            (ParamType::UserList(want), Ty::Array(elem)) if **elem == Ty::User(want) => {
+                Ok(quote!(&#tokens))
+            }
+            _ => invalid(format!(
+                "this argument is {}, which the parameter's type does not take",
+                describe(&ty)
+            )),
+        }
     }
 
     /// Compiles any expression to a value.
@@ -396,6 +418,15 @@ impl<'s> Scope<'s> {
                 field: Some(field),
                 optional: true,
                 element: true,
+                by_ref: false,
+            }),
+            // A list of structures passed as a parameter.
+            (Ty::User(_), None) => Ok(Place {
+                tokens: element,
+                ty: elem,
+                field: None,
+                optional: true,
+                element: false,
                 by_ref: false,
             }),
             _ => invalid(format!(
@@ -729,10 +760,18 @@ impl<'s> Scope<'s> {
                 ));
             }
             let ident = local_ident(name);
-            return Ok(match param.ty {
-                ParamType::Int(_) => Place::computed(quote!((#ident as i64)), Ty::Int),
-                ParamType::Bool => Place::computed(quote!(#ident), Ty::Bool),
-            });
+            let ty = match param.ty {
+                ParamType::Int(_) => Ty::Int,
+                ParamType::Bool => Ty::Bool,
+                ParamType::Enum(idx) => Ty::Enum(idx),
+                ParamType::Str => Ty::Str,
+                ParamType::Bytes => Ty::Bytes,
+                ParamType::User(ty) => Ty::User(ty),
+                ParamType::IntList => Ty::Array(Box::new(Ty::Int)),
+                ParamType::UserList(ty) => Ty::Array(Box::new(Ty::User(ty))),
+            };
+            // Passed as `i64`, slices and references: already values.
+            return Ok(Place::computed(ident.into_token_stream(), ty));
         }
         if let Some(instance) = def.instances.iter().find(|i| i.id == name) {
             // Instances are inlined so that readers, which have no `self` yet, can use them.
@@ -914,6 +953,15 @@ impl<'s> Scope<'s> {
         }
         match (target, &base.ty) {
             ("bytes", Ty::Bytes | Ty::ListLit(_)) | ("str", Ty::Str | Ty::StrLit) => Ok(base),
+            // A list of integers as a typed list (`[1, 2].as<u2[]>`).
+            (list, Ty::ListLit(elem) | Ty::Array(elem))
+                if **elem == Ty::Int
+                    && list
+                        .strip_suffix("[]")
+                        .is_some_and(|e| matches!(number_type(e), Some(NumberType::Int(_)))) =>
+            {
+                Ok(base)
+            }
             (_, Ty::Switch) => self.switch_case(base, target),
             (_, Ty::User(ty)) if self.schema.resolve_type(self.ty, target) == Some(*ty) => Ok(base),
             (_, ty) => invalid(format!("cannot take {} as `{target}`", describe(ty))),

@@ -40,7 +40,7 @@ fn type_items(schema: &Schema, ty: usize, needs_derived: &[bool]) -> TokenStream
     let def = &schema.types[ty];
     let name = struct_ident(def);
     let definition = types::struct_def(schema, ty);
-    let params = read::param_list(def);
+    let params = read::param_list(schema, def);
     let allow_unused = if def.params.is_empty() {
         quote!()
     } else {
@@ -235,17 +235,14 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
         .iter()
         .map(|p| {
             let default = p.default.as_ref()?;
-            Some(match p.ty {
-                crate::model::ParamType::Int(_) => scope.int(default).ok()?,
-                crate::model::ParamType::Bool => scope.bool(default).ok()?,
-            })
+            scope.argument(p.ty, default).ok()
         })
         .collect::<Option<Vec<_>>>()
     else {
         return quote!();
     };
     let name = struct_ident(root);
-    let params = read::param_list(root);
+    let params = read::param_list(schema, root);
     let args: Vec<_> = root.params.iter().map(|p| local_ident(&p.id)).collect();
     // Work beyond one pass over the file is budgeted: values read by position may copy about
     // four times the file; searched fields (`-scan`, `-solve`) may parse about 2048 times it.

@@ -1,7 +1,7 @@
 //! Readers: `read_from(r, params…)` for every type, one statement per field.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{ToTokens as _, quote};
 
 use super::expr::{Mode, Scope, Ty, expect_valid};
 use super::fixed::decode_at;
@@ -12,12 +12,24 @@ use crate::expr::Expr;
 use crate::model::*;
 
 /// The parameter list of a type's reader and writer.
-pub fn param_list(def: &TypeDef) -> TokenStream {
+pub fn param_list(schema: &Schema, def: &TypeDef) -> TokenStream {
     let params = def.params.iter().map(|p| {
         let ident = local_ident(&p.id);
+        let ty = match p.ty {
+            ParamType::Int(_) | ParamType::IntList => quote!(i64),
+            ParamType::Bool => quote!(bool),
+            ParamType::Enum(idx) => enum_ident(&schema.enums[idx]).into_token_stream(),
+            ParamType::Str | ParamType::Bytes => quote!(u8),
+            ParamType::User(ty) | ParamType::UserList(ty) => {
+                struct_ident(&schema.types[ty]).into_token_stream()
+            }
+        };
         match p.ty {
-            ParamType::Int(_) => quote!(#ident: i64),
-            ParamType::Bool => quote!(#ident: bool),
+            ParamType::Int(_) | ParamType::Bool | ParamType::Enum(_) => quote!(#ident: #ty),
+            ParamType::User(_) => quote!(#ident: &#ty),
+            ParamType::Str | ParamType::Bytes | ParamType::IntList | ParamType::UserList(_) => {
+                quote!(#ident: &[#ty])
+            }
         }
     });
     quote!(#(, #params)*)

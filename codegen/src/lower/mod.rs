@@ -56,7 +56,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
             .params
             .iter()
             .enumerate()
-            .map(|(i, p)| ctx.lower_param(p, &at.key("params").index(i)))
+            .map(|(i, p)| ctx.lower_param(&schema, p, &at.key("params").index(i)))
             .collect::<Result<_, _>>()?;
         schema.types[index].params = params;
     }

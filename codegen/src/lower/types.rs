@@ -15,22 +15,21 @@ pub(super) enum Builtin {
 }
 
 impl Context {
-    pub(super) fn lower_param(&self, p: &ksy::ParamSpec, at: &YamlPath) -> Result<Param, Located> {
+    pub(super) fn lower_param(
+        &self,
+        schema: &Schema,
+        p: &ksy::ParamSpec,
+        at: &YamlPath,
+    ) -> Result<Param, Located> {
         check_identifier(&p.id, &at.key("id"))?;
         check_leftover_keys(&p.other, KeyPlace::Param, at)?;
-        let ty = match self.builtin(&p.ty) {
-            Some(Builtin::Scalar(Scalar::Int(i))) => ParamType::Int(i),
-            _ if p.ty == "bool" => ParamType::Bool,
-            _ => {
-                return Err(Located::new(
-                    &at.key("type"),
-                    format!(
-                        "parameter type `{}` is not supported: use an integer type or `bool`",
-                        p.ty
-                    ),
-                ));
-            }
-        };
+        let ty = self.param_type(schema, p, &at.key("type"))?;
+        if p.enum_name.is_some() && !matches!(ty, ParamType::Enum(_)) {
+            return Err(Located::new(
+                &at.key("enum"),
+                "`enum` applies to integer parameters only",
+            ));
+        }
         let default = p
             .default
             .as_ref()
@@ -41,6 +40,40 @@ impl Context {
             doc: doc_with_refs(p.doc.as_deref(), p.doc_ref.as_ref()),
             ty,
             default,
+        })
+    }
+
+    fn param_type(
+        &self,
+        schema: &Schema,
+        p: &ksy::ParamSpec,
+        at: &YamlPath,
+    ) -> Result<ParamType, Located> {
+        let (name, list) = match p.ty.strip_suffix("[]") {
+            Some(element) => (element, true),
+            None => (p.ty.as_str(), false),
+        };
+        Ok(match (self.builtin(name), list, &p.enum_name) {
+            (Some(Builtin::Scalar(Scalar::Int(_))), true, _) => ParamType::IntList,
+            (Some(Builtin::Scalar(Scalar::Int(_))), false, Some(e)) => {
+                ParamType::Enum(self.resolve_enum(schema, e, &at.parent().key("enum"))?)
+            }
+            (Some(Builtin::Scalar(Scalar::Int(i))), false, None) => ParamType::Int(i),
+            (_, false, _) if name == "bool" || name == "b1" => ParamType::Bool,
+            (_, false, _) if name == "str" => ParamType::Str,
+            (_, false, _) if name == "bytes" => ParamType::Bytes,
+            (_, _, _) if matches!(name, "struct" | "io" | "any") => {
+                return Err(Located::new(
+                    at,
+                    format!("parameter type `{}` (Kaitai) is not implemented yet", p.ty),
+                ));
+            }
+            (None, list, _) => match schema.resolve_type(self.owner, name) {
+                Some(ty) if list => ParamType::UserList(ty),
+                Some(ty) => ParamType::User(ty),
+                None => return Err(Located::new(at, unsupported_param(&p.ty))),
+            },
+            _ => return Err(Located::new(at, unsupported_param(&p.ty))),
         })
     }
 
@@ -400,4 +433,10 @@ pub(super) fn split_type_args<'a>(
         })
         .collect::<Result<_, _>>()?;
     Ok((base.trim(), args))
+}
+
+fn unsupported_param(ty: &str) -> String {
+    format!(
+        "parameter type `{ty}` is not supported: use an integer type, `bool`, `str`, `bytes`, a user type, or a list of integers or of a user type"
+    )
 }
