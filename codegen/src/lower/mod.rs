@@ -136,15 +136,18 @@ fn check_unique_names(
     instances: &[Instance],
     at: &YamlPath,
 ) -> Result<(), Located> {
-    let mut seen: Vec<&str> = params.iter().map(|p| p.id.as_str()).collect();
-    let declared = fields
+    let mut seen: Vec<&str> = Vec::new();
+    let param_at = |i: usize| at.key("params").index(i).key("id");
+    let declared = params
         .iter()
-        .map(|f| (&f.id, &f.at))
-        .chain(instances.iter().map(|i| (&i.id, &i.at)));
+        .enumerate()
+        .map(|(i, p)| (&p.id, param_at(i)))
+        .chain(fields.iter().map(|f| (&f.id, f.at.clone())))
+        .chain(instances.iter().map(|i| (&i.id, i.at.clone())));
     for (id, place) in declared {
         if seen.contains(&id.as_str()) {
             return Err(Located::new(
-                place,
+                &place,
                 format!(
                     "`{id}` is declared twice in {at} (its fields, instances and parameters share one namespace)"
                 ),
