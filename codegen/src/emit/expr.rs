@@ -95,6 +95,16 @@ pub fn expect_valid<T>(result: Result<T, ExprError>) -> T {
     result.unwrap_or_else(|e| panic!("validated expression failed to compile: {}", e.message()))
 }
 
+/// A writer's check compiled in a scope validation already checked: `None` when it needs the
+/// input stream, which a writer does not have (such codecs read their output back instead,
+/// see `Schema::reads_decide_from_data`); any other failure is a bug in the generator.
+pub fn unless_stream<T>(result: Result<T, ExprError>) -> Option<T> {
+    match result {
+        Err(ExprError::NeedsStream) => None,
+        other => Some(expect_valid(other)),
+    }
+}
+
 fn invalid<T>(message: impl Into<String>) -> Result<T, ExprError> {
     Err(ExprError::Invalid(message.into()))
 }

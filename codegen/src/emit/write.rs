@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::expr::{ExprError, Mode, Scope, Ty, expect_valid};
+use super::expr::{Mode, Scope, Ty, expect_valid, unless_stream};
 use super::fixed::encode_at;
 use super::names::{field_ident, struct_ident};
 use super::read::case_pattern;
@@ -60,13 +60,10 @@ fn write_field(
         return write_present(schema, owner, field, access, scope);
     };
     let present = write_present(schema, owner, field, &quote!(value), scope);
-    let cond = match scope.bool(cond) {
-        // The reader decides from the stream: the value says whether the field is there, and
-        // the codec reads its output back to confirm (`VERIFY_WRITES`).
-        Err(ExprError::NeedsStream) => {
-            return quote!(if let ::core::option::Option::Some(value) = &#access { #present });
-        }
-        other => expect_valid(other),
+    // When the reader decides from the stream, the value says whether the field is there,
+    // and the codec reads its output back to confirm (`VERIFY_WRITES`).
+    let Some(cond) = unless_stream(scope.bool(cond)) else {
+        return quote!(if let ::core::option::Option::Some(value) = &#access { #present });
     };
     quote! {
         match (#cond, &#access) {
@@ -146,7 +143,7 @@ fn valid_check(field: &Field, access: &TokenStream, scope: &Scope) -> TokenStrea
         let at = index.map(|i| quote!(.at_index(#i)));
         quote!(return Err(rt::fields::encode_error(w, #message.into()))#at.in_field(#name);)
     };
-    super::valid::valid_check(field, access, scope, refuse).unwrap_or_default()
+    unless_stream(super::valid::valid_check(field, access, scope, refuse)).unwrap_or_default()
 }
 
 /// Statements writing one value of `field` of type `ty` at `access`, delimited as the reader
@@ -169,9 +166,9 @@ fn write_delimited(
             let n = *n as i64;
             quote!(#n)
         }
-        Some(Size::Expr(size)) => match scope.int(size) {
-            Ok(size) => size,
-            Err(_) => return one,
+        Some(Size::Expr(size)) => match unless_stream(scope.int(size)) {
+            Some(size) => size,
+            None => return one,
         },
         Some(Size::Terminator {
             byte,
@@ -195,9 +192,11 @@ fn write_delimited(
 fn count_check(field: &Field, list: &TokenStream, scope: &Scope) -> TokenStream {
     let name = &field.id;
     match &field.repeat {
-        Repeat::Expr(count) => match scope.int(count) {
-            Ok(count) => quote!(rt::fields::check_count(#count, #list.len(), w).in_field(#name)?;),
-            Err(_) => quote!(),
+        Repeat::Expr(count) => match unless_stream(scope.int(count)) {
+            Some(count) => {
+                quote!(rt::fields::check_count(#count, #list.len(), w).in_field(#name)?;)
+            }
+            None => quote!(),
         },
         _ => quote!(),
     }
@@ -320,10 +319,10 @@ fn size_check(
             let n = *n as i64;
             quote!(#n)
         }
-        Size::Expr(e) => match scope.int(e) {
-            Ok(len) => len,
+        Size::Expr(e) => match unless_stream(scope.int(e)) {
+            Some(len) => len,
             // Sizes computed from the stream (`_io`) cannot be checked before writing.
-            Err(_) => return quote!(),
+            None => return quote!(),
         },
         Size::Terminator {
             byte,
@@ -354,7 +353,7 @@ fn write_switch(
     let name = &field.id;
     let enum_name = switch_enum_ident(schema, owner, field);
     let variants = switch_variants(schema, switch);
-    let Ok((selector, _)) = scope.selector(&switch.on) else {
+    let Some((selector, _)) = unless_stream(scope.selector(&switch.on)) else {
         // The selector depends on the stream: write whichever variant is held.
         let arms = variants.iter().map(|v| {
             let body = write_variant(schema, v, field, scope);
