@@ -481,3 +481,11 @@ fn parameter_types_and_arguments_are_checked() {
     );
     assert!(parse_schema(&with_param("str", "\"ab\""), Path::new("ok.ksy")).is_ok());
 }
+
+#[test]
+fn vendor_keys_are_accepted_in_switches_too() {
+    let source = format!(
+        "{HEADER}  - id: k\n    type: u1\n  - id: v\n    type:\n      switch-on: k\n      -other-tool: hint\n      cases:\n        1: u1\n"
+    );
+    assert!(parse_schema(&source, Path::new("vendor.ksy")).is_ok());
+}

@@ -347,7 +347,8 @@ impl Context {
         if let Some(key) = map
             .keys()
             .filter_map(Value::as_str)
-            .find(|k| !matches!(*k, "switch-on" | "cases"))
+            // Vendor keys (`-…`) are other tools' business, as everywhere in a schema.
+            .find(|k| !matches!(*k, "switch-on" | "cases") && !k.starts_with('-'))
         {
             return Err(Located::new(
                 &at.key(key),
