@@ -1,0 +1,133 @@
+//! Comparisons: numbers, enums, strings and byte arrays, lists against literals, values that
+//! may be absent.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::*;
+
+pub(super) fn comparison(
+    op: BinOp,
+    (a, ta): (TokenStream, Ty),
+    (b, tb): (TokenStream, Ty),
+) -> Compiled {
+    let (a, b) = match (&ta, &tb) {
+        (Ty::Int, Ty::Int) | (Ty::Float, Ty::Float) | (Ty::Bool, Ty::Bool) => (a, b),
+        (Ty::Int, Ty::Float) => (quote!((#a as f64)), b),
+        (Ty::Float, Ty::Int) => (a, quote!((#b as f64))),
+        (Ty::Enum(x), Ty::Enum(y)) if x == y => (a, b),
+        (Ty::Enum(_), Ty::Int) => (quote!(#a.raw()), b),
+        (Ty::Int, Ty::Enum(_)) => (a, quote!(#b.raw())),
+        (Ty::Str | Ty::StrLit, Ty::Str | Ty::StrLit) | (Ty::Bytes, Ty::Bytes) => {
+            // Views and computed strings compare as slices; a literal already is one.
+            let slice = |t, ty: &Ty| match ty {
+                Ty::StrLit => t,
+                _ => quote!(rt::bytes::view(&#t)),
+            };
+            (slice(a, &ta), slice(b, &tb))
+        }
+        (Ty::Opt(_), _) | (_, Ty::Opt(_)) => return optional_comparison(op, (a, ta), (b, tb)),
+        (Ty::Bytes | Ty::Array(_) | Ty::ListLit(_), _) => {
+            return list_comparison(op, (a, ta), (b, tb));
+        }
+        _ => {
+            return invalid(format!(
+                "cannot compare {} with {}",
+                describe(&ta),
+                describe(&tb)
+            ));
+        }
+    };
+    // Strings and byte arrays are ordered byte by byte, as Kaitai orders them.
+    let ordered = !matches!(ta, Ty::Bool | Ty::Enum(_)) && !matches!(tb, Ty::Bool | Ty::Enum(_));
+    let tokens = match op {
+        BinOp::Eq => quote!((#a == #b)),
+        BinOp::Ne => quote!((#a != #b)),
+        _ if !ordered => {
+            return invalid("only numbers, strings and byte arrays can be ordered with < <= > >=");
+        }
+        BinOp::Lt => quote!((#a < #b)),
+        BinOp::Le => quote!((#a <= #b)),
+        BinOp::Gt => quote!((#a > #b)),
+        _ => quote!((#a >= #b)),
+    };
+    Ok((tokens, Ty::Bool))
+}
+
+/// `==` and `!=` with a value that may be absent: an absent value equals nothing.
+pub(super) fn optional_comparison(
+    op: BinOp,
+    (a, ta): (TokenStream, Ty),
+    (b, tb): (TokenStream, Ty),
+) -> Compiled {
+    let Ty::Opt(inner) = ta else {
+        return optional_comparison(op.mirrored(), (b, tb), (a, ta));
+    };
+    let (holds, _) = comparison(op, (quote!(present), *inner), (b, tb))?;
+    let absent = op == BinOp::Ne;
+    Ok((quote!(#a.map_or(#absent, |present| #holds)), Ty::Bool))
+}
+
+/// A list literal: integers (`[1i64, 2i64]`) or strings (`[b"a".as_slice(), …]`).
+pub(super) fn list_literal(scope: &Scope, items: &[Expr]) -> Compiled {
+    let compiled = items
+        .iter()
+        .map(|item| scope.compile(item))
+        .collect::<Result<Vec<_>, _>>()?;
+    let elem = match compiled.first().map(|(_, ty)| ty) {
+        None | Some(Ty::Int) => Ty::Int,
+        Some(Ty::StrLit) => Ty::StrLit,
+        Some(other) => {
+            return invalid(format!(
+                "a list literal holds integers or strings, not {}",
+                describe(other)
+            ));
+        }
+    };
+    if compiled.iter().any(|(_, ty)| *ty != elem) {
+        return invalid("the elements of a list literal must all have the same type");
+    }
+    let tokens = compiled.iter().map(|(t, _)| t);
+    Ok((quote!([#(#tokens),*]), Ty::ListLit(Box::new(elem))))
+}
+
+/// `==` and `!=` between a list value and a list literal, or between two byte arrays.
+pub(super) fn list_comparison(
+    op: BinOp,
+    (a, ta): (TokenStream, Ty),
+    (b, tb): (TokenStream, Ty),
+) -> Compiled {
+    let equal = match (&ta, &tb) {
+        (Ty::ListLit(_), _) if !matches!(tb, Ty::ListLit(_)) => {
+            return list_comparison(op.mirrored(), (b, tb), (a, ta));
+        }
+        // Ordered against a byte-array literal: compared as bytes.
+        (Ty::Bytes, Ty::ListLit(elem))
+            if **elem == Ty::Int && !matches!(op, BinOp::Eq | BinOp::Ne) =>
+        {
+            let literal = quote!(rt::bytes::from_ints(&#b));
+            return comparison(op, (a, ta), (literal, Ty::Bytes));
+        }
+        (Ty::Bytes, Ty::ListLit(elem)) if **elem == Ty::Int => {
+            quote!(rt::arith::ints_match(#a.iter().map(|x| i64::from(*x)), &#b))
+        }
+        (Ty::Array(x), Ty::ListLit(y)) if **x == Ty::Int && **y == Ty::Int => {
+            quote!(rt::arith::ints_match(#a.iter().map(|x| *x as i64), &#b))
+        }
+        (Ty::Array(x), Ty::ListLit(y)) if **x == Ty::Str && **y == Ty::StrLit => quote!(
+            (#a.len() == #b.len() && #a.iter().zip(#b.iter()).all(|(x, y)| x.text_bytes() == *y))
+        ),
+        _ => {
+            return invalid(format!(
+                "cannot compare {} with {}",
+                describe(&ta),
+                describe(&tb)
+            ));
+        }
+    };
+    match op {
+        BinOp::Eq => Ok((equal, Ty::Bool)),
+        BinOp::Ne => Ok((quote!((!#equal)), Ty::Bool)),
+        _ => invalid("lists and byte arrays compare with == and != only"),
+    }
+}

@@ -1,0 +1,627 @@
+//! Compiles schema expressions to Rust, checking their types on the way. The same compiler
+//! validates schemas (errors carry plain messages) and emits code (it then cannot fail).
+//!
+//! Integers compute in `i64` as in Kaitai Struct, with wrapping arithmetic so that hostile
+//! values never panic; lengths and counts are range-checked where they are used.
+//!
+//! This module holds the scope and the operators; `place` resolves names, fields, elements and
+//! properties, `switch` casts and switch values, `text` string and list operations, `compare`
+//! comparisons.
+
+mod compare;
+mod place;
+mod switch;
+mod text;
+
+use self::compare::{comparison, list_literal};
+pub use self::place::content_view;
+use self::place::read_through;
+use self::switch::{NumberType, number_type};
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::names::{enum_ident, field_ident, local_ident, variant_ident};
+use super::sizes::{element_len, present_len};
+use super::types::{switch_enum_ident, switch_variants};
+use crate::expr::{BinOp, Expr, UnaryOp};
+use crate::model::*;
+
+/// Where an expression runs, which decides what names mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// In a reader: fields read so far are locals, `_io` is the reader `r`.
+    Read,
+    /// In a writer: fields are `self.…`, parameters are arguments.
+    Write,
+    /// In `check`, `normalize` and value instances: fields are `self.…`, no parameters.
+    Inspect,
+}
+
+/// The type of a compiled expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ty {
+    /// `i64`.
+    Int,
+    /// `f64`.
+    Float,
+    /// `bool`.
+    Bool,
+    /// A string value (compared through its text bytes).
+    Str,
+    /// A string literal.
+    StrLit,
+    /// Raw bytes.
+    Bytes,
+    /// An enum value.
+    Enum(usize),
+    /// A user-type value.
+    User(usize),
+    /// A list.
+    Array(Box<Ty>),
+    /// A list literal of integers or of strings (`[0x50, 0x4b]`, `["a", "b"]`).
+    ListLit(Box<Ty>),
+    /// A switch value (only its `_sizeof` is usable).
+    Switch,
+    /// A quaternion or vector.
+    Composite,
+    /// The reader stream.
+    Io,
+    /// A value that may be absent (a conditional field that is not a number, an element past
+    /// the end of its list): `Option` of the inner value. It equals nothing when absent.
+    Opt(Box<Ty>),
+}
+
+impl Ty {
+    /// Whether a value instance may have this type, and so get a method of its own.
+    pub fn is_instance_value(&self) -> bool {
+        matches!(
+            self,
+            Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_) | Ty::Str | Ty::StrLit | Ty::Bytes
+        )
+    }
+}
+
+/// Why an expression does not compile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExprError {
+    /// The expression needs the input stream, which only a reader has.
+    NeedsStream,
+    /// A real mistake in the schema.
+    Invalid(String),
+}
+
+impl ExprError {
+    /// The plain message.
+    pub fn message(&self) -> String {
+        match self {
+            ExprError::NeedsStream => "`_io` is only available while reading".into(),
+            ExprError::Invalid(m) => m.clone(),
+        }
+    }
+}
+
+type Compiled = Result<(TokenStream, Ty), ExprError>;
+
+/// The result of compiling an expression that validation already compiled in the same context:
+/// it cannot fail, and a failure is a bug in the generator, not a schema error.
+pub fn expect_valid<T>(result: Result<T, ExprError>) -> T {
+    result.unwrap_or_else(|e| panic!("validated expression failed to compile: {}", e.message()))
+}
+
+/// A writer's check compiled in a scope validation already checked: `None` when it needs the
+/// input stream, which a writer does not have (such codecs read their output back instead,
+/// see `Schema::reads_decide_from_data`); any other failure is a bug in the generator.
+pub fn unless_stream<T>(result: Result<T, ExprError>) -> Option<T> {
+    match result {
+        Err(ExprError::NeedsStream) => None,
+        other => Some(expect_valid(other)),
+    }
+}
+
+fn invalid<T>(message: impl Into<String>) -> Result<T, ExprError> {
+    Err(ExprError::Invalid(message.into()))
+}
+
+/// A compiled place before it is turned into a value: knows its field for `_sizeof`.
+struct Place<'s> {
+    /// The stored value; an `Option` of a reference to it when `optional`.
+    tokens: TokenStream,
+    ty: Ty,
+    field: Option<&'s Field>,
+    optional: bool,
+    /// One element of `field`'s list rather than the whole field.
+    element: bool,
+    /// `tokens` is a reference to the value (a closure's argument) rather than the value.
+    by_ref: bool,
+}
+
+impl<'s> Place<'s> {
+    /// A value computed by the expression itself, stored nowhere.
+    fn computed(tokens: TokenStream, ty: Ty) -> Self {
+        Place {
+            tokens,
+            ty,
+            field: None,
+            optional: false,
+            element: false,
+            by_ref: false,
+        }
+    }
+
+    /// A field's stored value (an `Option` of a reference to it when `optional`).
+    fn stored(tokens: TokenStream, schema: &Schema, field: &'s Field, optional: bool) -> Self {
+        Place {
+            tokens,
+            ty: field_ty(schema, field),
+            field: Some(field),
+            optional,
+            element: false,
+            by_ref: false,
+        }
+    }
+
+    /// The type of the one value this place holds: the field's type when the place is the
+    /// whole of a single field or one element of a list; `None` for lists and computed values.
+    fn value_type(&self) -> Option<&'s FieldType> {
+        let field = self.field?;
+        match (&field.ty, self.element) {
+            // An element of a fixed-size array (`[f32; 16]`).
+            (FieldType::Array { elem, .. }, true) => Some(elem),
+            (ty, true) => Some(ty),
+            (FieldType::Array { .. }, false) => None,
+            (ty, false) => (field.repeat == Repeat::None).then_some(ty),
+        }
+    }
+}
+
+/// The names an expression can see.
+#[derive(Clone)]
+pub struct Scope<'s> {
+    schema: &'s Schema,
+    ty: usize,
+    mode: Mode,
+    /// In read mode, how many fields are read already.
+    visible_fields: usize,
+    /// The `_` of `repeat-until` or `sum`: its Rust name and type.
+    element: Option<(TokenStream, Ty)>,
+    /// `_index` in the attributes of one element of a repeated field: the Rust `usize` that
+    /// counts the elements.
+    index: Option<TokenStream>,
+    /// Set when compiling an instance of another value (`structure.version`): that value's
+    /// place, through which its fields are reached.
+    owner: Option<TokenStream>,
+    /// The expression decides how bytes are read (true for every scope a reader scope opens,
+    /// even the inspect scopes of instances reached through fields): `-untrusted` values are
+    /// then out of reach.
+    reading: bool,
+    depth: usize,
+}
+
+impl<'s> Scope<'s> {
+    /// A scope inside type `ty`; in read mode only fields before `visible_fields` exist.
+    pub fn new(schema: &'s Schema, ty: usize, mode: Mode, visible_fields: usize) -> Self {
+        Self {
+            schema,
+            ty,
+            mode,
+            visible_fields,
+            element: None,
+            index: None,
+            owner: None,
+            reading: mode == Mode::Read,
+            depth: 0,
+        }
+    }
+
+    /// The same scope inside one element of a repeated field, whose index is `index` (a
+    /// `usize`): `_index` is defined there.
+    pub fn with_index(&self, index: TokenStream) -> Self {
+        let mut scope = self.clone();
+        scope.index = Some(index);
+        scope
+    }
+
+    /// The same scope outside the elements of a list: a switch picks one case for the whole
+    /// list, so its selector cannot depend on `_index`.
+    pub fn without_index(&self) -> Self {
+        let mut scope = self.clone();
+        scope.index = None;
+        scope
+    }
+
+    /// The same scope with `_` bound to `name`, a reference to an element of type `elem`.
+    pub fn with_element(&self, name: TokenStream, elem: Ty) -> Self {
+        // Numbers of every width compute as `i64` and `f64`, like any other number.
+        let value = match &elem {
+            Ty::Int => quote!((*#name as i64)),
+            Ty::Float => quote!((*#name as f64)),
+            Ty::Str => quote!(#name.text_bytes()),
+            Ty::Bytes => quote!(#name.0.as_slice()),
+            ty if is_scalar(ty) => quote!((*#name)),
+            _ => name,
+        };
+        let mut scope = self.clone();
+        scope.element = Some((value, elem));
+        scope
+    }
+
+    /// The same scope with `_` bound to `name`, a reference to one element of a field of type
+    /// `ty`: seen as a field's value is (a terminated string without its terminator).
+    pub fn with_element_of(&self, name: TokenStream, ty: &FieldType) -> Self {
+        let elem = element_ty(self.schema, ty);
+        let reference = match read_through(ty) {
+            true => quote!((*#name)),
+            false => name,
+        };
+        let (value, seen_as) = self.stored_value(ty, reference);
+        let mut scope = self.clone();
+        scope.element = Some((value, seen_as.unwrap_or(elem)));
+        scope
+    }
+
+    fn def(&self) -> &'s TypeDef {
+        &self.schema.types[self.ty]
+    }
+
+    /// Compiles an expression that must produce an `i64`.
+    pub fn int(&self, e: &Expr) -> Result<TokenStream, ExprError> {
+        match self.compile(e)? {
+            (t, Ty::Int) => Ok(t),
+            (_, other) => invalid(format!("expected an integer, found {}", describe(&other))),
+        }
+    }
+
+    /// Compiles an expression that must produce a `bool`.
+    pub fn bool(&self, e: &Expr) -> Result<TokenStream, ExprError> {
+        match self.compile(e)? {
+            (t, Ty::Bool) => Ok(t),
+            (_, other) => invalid(format!("expected a boolean, found {}", describe(&other))),
+        }
+    }
+
+    /// A `bool` expression: whether the value `e` names is absent (a conditional field that
+    /// was not read, an element past the end of its list), numbers included, which elsewhere
+    /// read as 0. `None` when the value is always there.
+    pub fn absent(&self, e: &Expr) -> Result<Option<TokenStream>, ExprError> {
+        let place = self.place(e)?;
+        if place.optional {
+            let tokens = place.tokens;
+            return Ok(Some(quote!(#tokens.is_none())));
+        }
+        match self.value(place)? {
+            (tokens, Ty::Opt(_)) => Ok(Some(quote!(#tokens.is_none()))),
+            _ => Ok(None),
+        }
+    }
+
+    /// Compiles the value a switch matches on: a string is matched as a byte slice.
+    pub fn selector(&self, on: &Expr) -> Compiled {
+        match self.compile(on)? {
+            (tokens, ty @ (Ty::Str | Ty::StrLit)) => Ok((quote!(rt::bytes::view(&#tokens)), ty)),
+            other => Ok(other),
+        }
+    }
+
+    /// The arguments passed to user type `ty`, compiled for its parameters' types.
+    pub fn arguments(&self, ty: usize, args: &[Expr]) -> Vec<TokenStream> {
+        let def = &self.schema.types[ty];
+        args.iter()
+            .zip(&def.params)
+            .map(|(arg, param)| expect_valid(self.argument(param.ty, arg)))
+            .collect()
+    }
+
+    /// Compiles `arg` as the value of a parameter of type `param`: integers as `i64`, texts
+    /// and bytes as slices, values of user types and lists by reference.
+    pub fn argument(&self, param: ParamType, arg: &Expr) -> Result<TokenStream, ExprError> {
+        let (tokens, ty) = self.compile(arg)?;
+        let text = matches!(ty, Ty::Str | Ty::StrLit);
+        match (param, &ty) {
+            (ParamType::Int(_), Ty::Int) | (ParamType::Bool, Ty::Bool) => Ok(tokens),
+            (ParamType::Enum(want), Ty::Enum(have)) if want == *have => Ok(tokens),
+            (ParamType::Str, _) if text => Ok(quote!(rt::bytes::view(&#tokens))),
+            (ParamType::Bytes, Ty::Bytes) => Ok(quote!(rt::bytes::view(&#tokens))),
+            (ParamType::User(want), Ty::User(have)) if want == *have => Ok(quote!(&#tokens)),
+            (ParamType::IntList, Ty::ListLit(elem)) if **elem == Ty::Int => Ok(quote!(&#tokens)),
+            (ParamType::IntList, Ty::Array(elem)) if **elem == Ty::Int => Ok(quote!(
+                &#tokens.iter().map(|x| *x as i64).collect::<::std::vec::Vec<i64>>()
+            )),
+            (ParamType::UserList(want), Ty::Array(elem)) if **elem == Ty::User(want) => {
+                Ok(quote!(&#tokens))
+            }
+            _ => invalid(format!(
+                "this argument is {}, which the parameter's type does not take",
+                describe(&ty)
+            )),
+        }
+    }
+
+    /// Compiles any expression to a value.
+    pub fn compile(&self, e: &Expr) -> Compiled {
+        if self.depth > 32 {
+            return invalid("expression nests too deeply (an instance that refers to itself?)");
+        }
+        match e {
+            Expr::Int(n) => Ok((int_literal(*n)?, Ty::Int)),
+            Expr::Float(f) => Ok((quote!(#f), Ty::Float)),
+            Expr::Bool(b) => Ok((quote!(#b), Ty::Bool)),
+            Expr::Str(s) => {
+                let lit = Literal::byte_string(s.as_bytes());
+                Ok((quote!(#lit.as_slice()), Ty::StrLit))
+            }
+            Expr::EnumLit { enum_name, variant } => self.enum_literal(enum_name, variant),
+            Expr::Unary(op, inner) => self.unary(*op, inner),
+            Expr::Binary(op, a, b) => self.binary(*op, a, b),
+            Expr::Ternary(c, a, b) => {
+                let c = self.bool(c)?;
+                let (a, ta) = self.compile(a)?;
+                let (b, tb) = self.compile(b)?;
+                let text = |ty: &Ty| matches!(ty, Ty::Str | Ty::StrLit);
+                if text(&ta) && text(&tb) || ta == Ty::Bytes && tb == Ty::Bytes {
+                    // A view of a field and a computed string: either may be borrowed.
+                    let either = |v| quote!(::std::borrow::Cow::<[u8]>::from(#v));
+                    let (a, b) = (either(a), either(b));
+                    let ty = if ta == Ty::Bytes { Ty::Bytes } else { Ty::Str };
+                    return Ok((quote!(if #c { #a } else { #b }), ty));
+                }
+                if ta != tb {
+                    return invalid(format!(
+                        "the branches of `?:` differ: {} and {}",
+                        describe(&ta),
+                        describe(&tb)
+                    ));
+                }
+                Ok((quote!(if #c { #a } else { #b }), ta))
+            }
+            Expr::Method(recv, name, args) => self.method(recv, name, args),
+            Expr::List(items) => list_literal(self, items),
+            Expr::SizeOf { ty, bits } => {
+                let size = number_type(ty).map(NumberType::size).or_else(|| {
+                    let user = self.schema.resolve_type(self.ty, ty)?;
+                    self.schema.static_size(user)
+                });
+                let Some(size) = size else {
+                    return invalid(format!(
+                        "`sizeof<{ty}>`: `{ty}` is not a type whose values all have the same size"
+                    ));
+                };
+                let size = if *bits { size * 8 } else { size };
+                Ok((int_literal(size as i128)?, Ty::Int))
+            }
+            Expr::Name(_) | Expr::Attr(..) | Expr::Index(..) | Expr::Cast(..) => {
+                let place = self.place(e)?;
+                self.value(place)
+            }
+        }
+    }
+
+    /// The value of a value instance in this scope: its expression, as its `enum` when it has
+    /// one, and when its `if` does not hold the value an absent number has (0, false, the
+    /// enum's value 0).
+    pub fn instance_value(&self, instance: &Instance) -> Compiled {
+        let InstanceKind::Value {
+            value,
+            cond,
+            enum_idx,
+        } = &instance.kind
+        else {
+            return invalid(format!("`{}` is a look-ahead, not a value", instance.id));
+        };
+        let (mut tokens, mut ty) = self.compile(value)?;
+        if ty == Ty::ListLit(Box::new(Ty::Int)) {
+            // A value instance `[0x41, 0x42]` is a byte array, as in Kaitai.
+            (tokens, ty) = (quote!(rt::bytes::from_ints(&#tokens)), Ty::Bytes);
+        }
+        if let Some(idx) = enum_idx {
+            if ty != Ty::Int {
+                return invalid(format!(
+                    "`enum` needs an integer value, found {}",
+                    describe(&ty)
+                ));
+            }
+            let name = enum_ident(&self.schema.enums[*idx]);
+            (tokens, ty) = (quote!(#name::from_raw(#tokens)), Ty::Enum(*idx));
+        }
+        let Some(cond) = cond else {
+            return Ok((tokens, ty));
+        };
+        let cond = self.bool(cond)?;
+        let absent = match &ty {
+            Ty::Int => quote!(0i64),
+            Ty::Float => quote!(0.0f64),
+            Ty::Bool => quote!(false),
+            Ty::Enum(idx) => {
+                let name = enum_ident(&self.schema.enums[*idx]);
+                quote!(#name::from_raw(0))
+            }
+            other => {
+                return invalid(format!(
+                    "an instance with `if` must be a number, boolean or enum value, not {}",
+                    describe(other)
+                ));
+            }
+        };
+        Ok((quote!(if #cond { #tokens } else { #absent }), ty))
+    }
+
+    fn enum_literal(&self, enum_name: &str, variant: &str) -> Compiled {
+        let Some(idx) = self.schema.resolve_enum(self.ty, enum_name) else {
+            return invalid(format!("unknown enum `{enum_name}`"));
+        };
+        let def = &self.schema.enums[idx];
+        if !def.variants.iter().any(|v| v.id == variant) {
+            return invalid(format!("enum `{enum_name}` has no value `{variant}`"));
+        }
+        let e = enum_ident(def);
+        let v = variant_ident(variant);
+        Ok((quote!(#e::#v), Ty::Enum(idx)))
+    }
+
+    fn unary(&self, op: UnaryOp, inner: &Expr) -> Compiled {
+        match op {
+            UnaryOp::Not => {
+                let b = self.bool(inner)?;
+                Ok((quote!(!#b), Ty::Bool))
+            }
+            UnaryOp::Neg => match self.compile(inner)? {
+                (t, Ty::Int) => Ok((quote!(#t.wrapping_neg()), Ty::Int)),
+                (t, Ty::Float) => Ok((quote!((-#t)), Ty::Float)),
+                (_, other) => invalid(format!("cannot negate {}", describe(&other))),
+            },
+            UnaryOp::BitNot => {
+                let t = self.int(inner)?;
+                Ok((quote!((!#t)), Ty::Int))
+            }
+        }
+    }
+
+    fn binary(&self, op: BinOp, a: &Expr, b: &Expr) -> Compiled {
+        if matches!(op, BinOp::And | BinOp::Or) {
+            let (a, b) = (self.bool(a)?, self.bool(b)?);
+            return Ok(match op {
+                BinOp::And => (quote!((#a && #b)), Ty::Bool),
+                _ => (quote!((#a || #b)), Ty::Bool),
+            });
+        }
+        let (ta_tokens, ta) = self.compile(a)?;
+        let (tb_tokens, tb) = self.compile(b)?;
+        if op.is_comparison() {
+            return comparison(op, (ta_tokens, ta), (tb_tokens, tb));
+        }
+        if op == BinOp::Add
+            && matches!(ta, Ty::Str | Ty::StrLit)
+            && matches!(tb, Ty::Str | Ty::StrLit)
+        {
+            return Ok((quote!(rt::bytes::concat(&#ta_tokens, &#tb_tokens)), Ty::Str));
+        }
+        let (a, b, ty) = match (&ta, &tb) {
+            (Ty::Int, Ty::Int) => (ta_tokens, tb_tokens, Ty::Int),
+            (Ty::Float, Ty::Float) => (ta_tokens, tb_tokens, Ty::Float),
+            (Ty::Int, Ty::Float) => (quote!((#ta_tokens as f64)), tb_tokens, Ty::Float),
+            (Ty::Float, Ty::Int) => (ta_tokens, quote!((#tb_tokens as f64)), Ty::Float),
+            _ => {
+                return invalid(format!(
+                    "`{}` needs numbers, found {} and {}",
+                    op.symbol(),
+                    describe(&ta),
+                    describe(&tb)
+                ));
+            }
+        };
+        if ty == Ty::Float {
+            return match op {
+                BinOp::Add => Ok((quote!((#a + #b)), ty)),
+                BinOp::Sub => Ok((quote!((#a - #b)), ty)),
+                BinOp::Mul => Ok((quote!((#a * #b)), ty)),
+                BinOp::Div => Ok((quote!((#a / #b)), ty)),
+                _ => invalid(format!("`{}` needs integers", op.symbol())),
+            };
+        }
+        let tokens = match op {
+            BinOp::Add => quote!(#a.wrapping_add(#b)),
+            BinOp::Sub => quote!(#a.wrapping_sub(#b)),
+            BinOp::Mul => quote!(#a.wrapping_mul(#b)),
+            BinOp::Div => quote!(rt::arith::div(#a, #b)),
+            BinOp::Mod => quote!(rt::arith::modulo(#a, #b)),
+            BinOp::Shl => quote!(#a.wrapping_shl(#b as u32)),
+            BinOp::Shr => quote!(#a.wrapping_shr(#b as u32)),
+            BinOp::BitAnd => quote!((#a & #b)),
+            BinOp::BitOr => quote!((#a | #b)),
+            BinOp::BitXor => quote!((#a ^ #b)),
+            _ => unreachable!("logical and comparison operators are handled above"),
+        };
+        Ok((tokens, Ty::Int))
+    }
+
+    fn method(&self, recv: &Expr, name: &str, args: &[Expr]) -> Compiled {
+        match name {
+            "sum" => {
+                let [arg] = args else {
+                    return invalid(
+                        "`sum` takes one argument: the value to add up for each element `_`",
+                    );
+                };
+                let (list, ty) = self.compile(recv)?;
+                let Ty::Array(elem) = ty else {
+                    return invalid(format!("`sum` needs a list, found {}", describe(&ty)));
+                };
+                let item = format_ident!("item{}", self.depth);
+                let mut inner = self.with_element(quote!(#item), *elem);
+                inner.depth = self.depth + 1;
+                let body = inner.int(arg)?;
+                Ok((
+                    quote!(#list.iter().fold(0i64, |sum, #item| sum.wrapping_add(#body))),
+                    Ty::Int,
+                ))
+            }
+            "to_i" | "substring" | "to_s" => self.text_method(recv, name, args),
+            other => invalid(format!(
+                "unknown method `{other}` (skelcodec supports `sum`, `to_i`, `substring` and `to_s`)"
+            )),
+        }
+    }
+}
+
+fn int_literal(n: i128) -> Result<TokenStream, ExprError> {
+    // Integers compute in `i64`, where a `u8` above `i64::MAX` wraps; a literal that large
+    // takes the same bits, as in Kaitai's Java target, so that equality holds.
+    let n = match (i64::try_from(n), u64::try_from(n)) {
+        (Ok(n), _) => n,
+        (Err(_), Ok(unsigned)) => unsigned as i64,
+        _ => return invalid(format!("{n} does not fit in 64 bits")),
+    };
+    // Suffixed, so that methods such as `wrapping_add` resolve on literals too.
+    let lit = Literal::i64_suffixed(n);
+    Ok(quote!(#lit))
+}
+
+fn is_scalar(ty: &Ty) -> bool {
+    matches!(ty, Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_))
+}
+
+/// The expression type of a field's value.
+pub fn field_ty(schema: &Schema, field: &Field) -> Ty {
+    let one = element_ty(schema, &field.ty);
+    match (&field.repeat, &field.ty) {
+        // A repeated switch is one case holding the whole list.
+        (Repeat::None, _) | (_, FieldType::Switch(_)) => one,
+        _ => Ty::Array(Box::new(one)),
+    }
+}
+
+/// The expression type of one element of a field type.
+pub fn element_ty(schema: &Schema, ty: &FieldType) -> Ty {
+    let _ = schema;
+    match ty {
+        FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. } | FieldType::Vlq => {
+            Ty::Int
+        }
+        FieldType::Number(_) => Ty::Float,
+        FieldType::Enum { enum_idx, .. } => Ty::Enum(*enum_idx),
+        FieldType::Quat(_) | FieldType::Vec3(_) => Ty::Composite,
+        FieldType::Str { .. } => Ty::Str,
+        FieldType::Bytes { .. } | FieldType::Contents(_) => Ty::Bytes,
+        FieldType::User { ty, .. } => Ty::User(*ty),
+        FieldType::Switch(_) => Ty::Switch,
+        FieldType::Array { elem, .. } => Ty::Array(Box::new(element_ty(schema, elem))),
+    }
+}
+
+fn describe(ty: &Ty) -> String {
+    match ty {
+        Ty::Int => "an integer".into(),
+        Ty::Float => "a float".into(),
+        Ty::Bool => "a boolean".into(),
+        Ty::Str | Ty::StrLit => "a string".into(),
+        Ty::Bytes => "bytes".into(),
+        Ty::Enum(_) => "an enum value".into(),
+        Ty::User(_) => "a structure".into(),
+        Ty::Array(_) => "a list".into(),
+        Ty::ListLit(_) => "a list literal".into(),
+        Ty::Switch => "a switch value".into(),
+        Ty::Composite => "a quaternion or vector".into(),
+        Ty::Io => "the stream `_io`".into(),
+        Ty::Opt(inner) => format!("{} that may be absent", describe(inner)),
+    }
+}

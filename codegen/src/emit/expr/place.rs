@@ -1,0 +1,492 @@
+//! Names, fields, elements and properties: what an expression reaches, and its value.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens as _, quote};
+
+use super::switch::integer_switch;
+use super::text::value_property;
+use super::*;
+
+impl<'s> Scope<'s> {
+    /// `a[i]`: an element of a list, or a byte of a byte array. Out of range, a number reads as
+    /// 0 (expressions cannot fail) and anything else is absent.
+    pub(super) fn index(&self, base: &Expr, index: &Expr) -> Result<Place<'s>, ExprError> {
+        let list = self.place(base)?;
+        let i = self.int(index)?;
+        self.element(list, |_| quote!(usize::try_from(#i).unwrap_or(usize::MAX)))
+    }
+
+    /// The element of `list` at the position `at` computes from the list's value (`first`,
+    /// `last`, `a[i]`).
+    pub(super) fn element(
+        &self,
+        list: Place<'s>,
+        at: impl FnOnce(&TokenStream) -> TokenStream,
+    ) -> Result<Place<'s>, ExprError> {
+        // The element's own type, for the view of a terminated string and for `_sizeof`.
+        let field = list
+            .field
+            .filter(|f| f.repeat != Repeat::None || matches!(f.ty, FieldType::Array { .. }));
+        let (tokens, ty) = self.value(list)?;
+        let at = at(&tokens);
+        let elem = match ty {
+            Ty::Bytes => {
+                let byte = quote!(#tokens.get(#at).map_or(0i64, |b| i64::from(*b)));
+                return Ok(Place::computed(byte, Ty::Int));
+            }
+            Ty::Array(elem) => *elem,
+            other => {
+                return invalid(format!(
+                    "indexing {} is not supported (lists and byte arrays are)",
+                    describe(&other)
+                ));
+            }
+        };
+        let element = quote!(#tokens.get(#at));
+        match (&elem, field) {
+            (Ty::Int, _) => Ok(Place::computed(
+                quote!(#element.map_or(0i64, |x| *x as i64)),
+                Ty::Int,
+            )),
+            (_, Some(field)) => Ok(Place {
+                tokens: element,
+                ty: elem,
+                field: Some(field),
+                optional: true,
+                element: true,
+                by_ref: false,
+            }),
+            // A list of structures passed as a parameter.
+            (Ty::User(_), None) => Ok(Place {
+                tokens: element,
+                ty: elem,
+                field: None,
+                optional: true,
+                element: false,
+                by_ref: false,
+            }),
+            _ => invalid(format!(
+                "indexing a list of {} is not supported yet",
+                describe(&elem)
+            )),
+        }
+    }
+
+    /// Resolves a name, attribute chain or index to a place.
+    pub(super) fn place(&self, e: &Expr) -> Result<Place<'s>, ExprError> {
+        match e {
+            Expr::Name(name) => self.name(name),
+            Expr::Index(list, index) => self.index(list, index),
+            Expr::Cast(base, target) => {
+                let base = self.place(base)?;
+                self.cast(base, target)
+            }
+            Expr::Attr(base, attr) => {
+                if let Expr::Name(n) = base.as_ref()
+                    && n == "_io"
+                {
+                    return self.io_property(attr);
+                }
+                if attr == "_sizeof"
+                    && matches!(base.as_ref(), Expr::Name(n) if n == "_root" || n == "_parent")
+                {
+                    return invalid(
+                        "`_root` and `_parent` are not supported: pass values down as `params`",
+                    );
+                }
+                let base = self.place(base)?;
+                self.attribute(base, attr)
+            }
+            _ => {
+                let (tokens, ty) = self.compile(e)?;
+                Ok(Place::computed(tokens, ty))
+            }
+        }
+    }
+
+    pub(super) fn io_property(&self, attr: &str) -> Result<Place<'s>, ExprError> {
+        if self.mode != Mode::Read {
+            return Err(ExprError::NeedsStream);
+        }
+        let (tokens, ty) = match attr {
+            "pos" => (quote!((r.pos() as i64)), Ty::Int),
+            "size" => (quote!((r.size() as i64)), Ty::Int),
+            "eof" => (quote!(r.is_eof()), Ty::Bool),
+            other => {
+                return invalid(format!(
+                    "`_io.{other}` is unknown: use `pos`, `size` or `eof`"
+                ));
+            }
+        };
+        Ok(Place::computed(tokens, ty))
+    }
+
+    pub(super) fn name(&self, name: &str) -> Result<Place<'s>, ExprError> {
+        match name {
+            "_" => {
+                let Some((tokens, ty)) = &self.element else {
+                    return invalid(
+                        "`_` is only defined in `repeat-until`, in the arguments of a `-for-each` field and inside `sum(...)`",
+                    );
+                };
+                return Ok(Place::computed(tokens.clone(), ty.clone()));
+            }
+            "_io" => {
+                return match self.mode {
+                    Mode::Read => Ok(Place::computed(quote!(r), Ty::Io)),
+                    _ => Err(ExprError::NeedsStream),
+                };
+            }
+            "_root" | "_parent" => {
+                return invalid(format!(
+                    "`{name}` is not supported: declare `params` on the type and pass the values from its parent"
+                ));
+            }
+            "_index" => {
+                let Some(index) = &self.index else {
+                    return invalid(
+                        "`_index` is only defined in the attributes of a repeated field (its size, type arguments and `valid`)",
+                    );
+                };
+                return Ok(Place::computed(quote!((#index as i64)), Ty::Int));
+            }
+            "_sizeof" => {
+                let value = self.owner.clone().unwrap_or_else(|| quote!(self));
+                return if self.mode == Mode::Read {
+                    invalid("`_sizeof` is not known while reading; use it in `-derived`")
+                } else {
+                    Ok(Place::computed(
+                        quote!((#value.encoded_len() as i64)),
+                        Ty::Int,
+                    ))
+                };
+            }
+            _ => {}
+        }
+        let def = self.def();
+        if let Some(index) = def.fields.iter().position(|f| f.id == name) {
+            let field = &def.fields[index];
+            if self.mode == Mode::Read && index >= self.visible_fields {
+                return invalid(format!(
+                    "`{name}` is not read yet at this point: an expression can only use fields that come before it"
+                ));
+            }
+            if matches!(field.ty, FieldType::Contents(_)) {
+                return invalid(format!("`{name}` has fixed `contents` and holds no value"));
+            }
+            self.trusted(field)?;
+            let ident = field_ident(name);
+            let tokens = match (&self.owner, self.mode) {
+                (Some(owner), _) => quote!(#owner.#ident),
+                (None, Mode::Read) => local_ident(name).into_token_stream(),
+                (None, Mode::Write | Mode::Inspect) => quote!(self.#ident),
+            };
+            return Ok(stored_field(self.schema, field, tokens));
+        }
+        if let Some(param) = def.params.iter().find(|p| p.id == name) {
+            if self.mode == Mode::Inspect {
+                return invalid(format!(
+                    "parameter `{name}` is only known while reading and writing, not in `-derived` or instances"
+                ));
+            }
+            let ident = local_ident(name);
+            let ty = match param.ty {
+                ParamType::Int(_) => Ty::Int,
+                ParamType::Bool => Ty::Bool,
+                ParamType::Enum(idx) => Ty::Enum(idx),
+                ParamType::Str => Ty::Str,
+                ParamType::Bytes => Ty::Bytes,
+                ParamType::User(ty) => Ty::User(ty),
+                ParamType::IntList => Ty::Array(Box::new(Ty::Int)),
+                ParamType::UserList(ty) => Ty::Array(Box::new(Ty::User(ty))),
+            };
+            // Passed as `i64`, slices and references: already values.
+            return Ok(Place::computed(ident.into_token_stream(), ty));
+        }
+        if let Some(instance) = def.instances.iter().find(|i| i.id == name) {
+            // Instances are inlined so that readers, which have no `self` yet, can use them.
+            let mut inner = self.clone();
+            inner.depth += 1;
+            let (tokens, ty) = match &instance.kind {
+                InstanceKind::Value { .. } => inner.instance_value(instance)?,
+                InstanceKind::Peek { pos, ty } => {
+                    if self.mode != Mode::Read {
+                        return Err(ExprError::NeedsStream);
+                    }
+                    let pos = inner.int(pos)?;
+                    let size = usize::from(ty.bytes);
+                    let value = crate::emit::scalar::decode(Scalar::Int(*ty), quote!(b));
+                    (
+                        quote!(rt::fields::peek::<#size>(r, #pos).map_or(-1, |b| #value as i64)),
+                        Ty::Int,
+                    )
+                }
+            };
+            return Ok(Place::computed(tokens, ty));
+        }
+        invalid(format!(
+            "unknown name `{name}` in type `{}`: not a field, parameter or instance",
+            def.id
+        ))
+    }
+
+    pub(super) fn attribute(&self, base: Place<'s>, attr: &str) -> Result<Place<'s>, ExprError> {
+        if base.optional {
+            return self.optional_attribute(base, attr);
+        }
+        let base = match (attr, &base.ty) {
+            // A switch of integers is an integer, with an integer's properties.
+            ("to_s", Ty::Switch) => {
+                let (value, ty) = self.value(base)?;
+                Place::computed(value, ty)
+            }
+            ("_sizeof" | "size", Ty::Switch) => base,
+            (_, Ty::Switch) => self.sole_case(base)?,
+            _ => base,
+        };
+        if base.optional {
+            return self.optional_attribute(base, attr);
+        }
+        match (attr, &base.ty) {
+            ("first", Ty::Array(_) | Ty::Bytes) => return self.element(base, |_| quote!(0usize)),
+            ("last", Ty::Array(_) | Ty::Bytes) => {
+                return self.element(base, |list| quote!(#list.len().wrapping_sub(1)));
+            }
+            _ => {}
+        }
+        if let Some(property) = value_property(attr, &base.ty) {
+            let (value, _) = self.value(base)?;
+            let (tokens, ty) = property(value);
+            return Ok(Place::computed(tokens, ty));
+        }
+        let tokens = &base.tokens;
+        let simple = |tokens, ty| Ok(Place::computed(tokens, ty));
+        match (attr, &base.ty) {
+            ("_sizeof", _) => {
+                if self.mode == Mode::Read {
+                    return invalid("`_sizeof` is not known while reading; use it in `-derived`");
+                }
+                let Some(field) = base.field else {
+                    return invalid("`_sizeof` applies to a field");
+                };
+                let len = match base.value_type().filter(|_| base.element) {
+                    Some(element) => element_len(self.schema, element, tokens),
+                    None => present_len(self.schema, field, tokens),
+                };
+                simple(quote!(((#len) as i64)), Ty::Int)
+            }
+            ("size", Ty::Array(_)) => simple(quote!((#tokens.len() as i64)), Ty::Int),
+            ("size", Ty::Switch) if base.field.is_some_and(|f| f.repeat != Repeat::None) => {
+                simple(quote!((#tokens.len() as i64)), Ty::Int)
+            }
+            (_, Ty::User(ty)) => {
+                let def = &self.schema.types[*ty];
+                if let Some(instance) = def.instances.iter().find(|i| i.id == attr) {
+                    if matches!(instance.kind, InstanceKind::Peek { .. }) {
+                        return invalid(format!(
+                            "`{attr}` is a look-ahead; only its own type can use it"
+                        ));
+                    }
+                    let mut inner = Scope::new(self.schema, *ty, Mode::Inspect, def.fields.len());
+                    inner.owner = Some(tokens.clone());
+                    inner.reading = self.reading;
+                    inner.depth = self.depth + 1;
+                    let (tokens, ty) = inner.instance_value(instance)?;
+                    return simple(tokens, ty);
+                }
+                let Some(field) = def.fields.iter().find(|f| f.id == attr) else {
+                    return invalid(format!(
+                        "type `{}` has no field or instance `{attr}`",
+                        def.id
+                    ));
+                };
+                self.trusted(field)?;
+                let ident = field_ident(attr);
+                Ok(stored_field(self.schema, field, quote!(#tokens.#ident)))
+            }
+            (_, ty) => invalid(format!("{} has no property `{attr}`", describe(ty))),
+        }
+    }
+
+    /// A property of a value that may be absent. A stored field of it may be absent in turn;
+    /// a computed number (a length, an instance) of an absent value is 0.
+    pub(super) fn optional_attribute(
+        &self,
+        base: Place<'s>,
+        attr: &str,
+    ) -> Result<Place<'s>, ExprError> {
+        self.through_optional(base, |scope, present| scope.attribute(present, attr))
+    }
+
+    /// `step` applied to the value of `base` when it is present.
+    pub(super) fn through_optional(
+        &self,
+        base: Place<'s>,
+        step: impl FnOnce(&Scope<'s>, Place<'s>) -> Result<Place<'s>, ExprError>,
+    ) -> Result<Place<'s>, ExprError> {
+        let present = Place {
+            tokens: quote!(present),
+            optional: false,
+            by_ref: true,
+            ..base
+        };
+        let inner_scope = Scope {
+            depth: self.depth + 1,
+            ..self.clone()
+        };
+        let inner = step(&inner_scope, present)?;
+        let outer = &base.tokens;
+        let tokens = &inner.tokens;
+        if inner.optional {
+            return Ok(Place {
+                tokens: quote!(#outer.and_then(|present| #tokens)),
+                ..inner
+            });
+        }
+        if inner.field.is_some() {
+            return Ok(Place {
+                tokens: quote!(#outer.map(|present| &#tokens)),
+                optional: true,
+                ..inner
+            });
+        }
+        let (value, ty) = inner_scope.value(inner)?;
+        let (tokens, ty) = match ty {
+            Ty::Int => (quote!(#outer.map_or(0i64, |present| #value)), ty),
+            Ty::Float => (quote!(#outer.map_or(0.0f64, |present| #value)), ty),
+            Ty::Bool => (quote!(#outer.map_or(false, |present| #value)), ty),
+            Ty::Opt(_) => (quote!(#outer.and_then(|present| #value)), ty),
+            other => (
+                quote!(#outer.map(|present| #value)),
+                Ty::Opt(Box::new(other)),
+            ),
+        };
+        Ok(Place::computed(tokens, ty))
+    }
+
+    /// Refuses an `-untrusted` field where the expression decides how bytes are read.
+    pub(super) fn trusted(&self, field: &Field) -> Result<(), ExprError> {
+        if self.reading && field.untrusted {
+            return invalid(format!(
+                "`{}` is `-untrusted`: it is reported by `check()`, never used to read; read by layout instead",
+                field.id
+            ));
+        }
+        Ok(())
+    }
+
+    /// Turns a place into a value: numbers become `i64`/`f64`, strings and byte arrays a
+    /// `&[u8]` of their content, and a value that may be absent an `Option` of its value
+    /// (except numbers, which read as 0 when absent).
+    pub(super) fn value(&self, place: Place<'s>) -> Compiled {
+        if place.optional {
+            return self.optional_value(place);
+        }
+        let Some(ty) = place.value_type() else {
+            return Ok((place.tokens, place.ty));
+        };
+        let tokens = match place.by_ref && read_through(ty) {
+            true => {
+                let reference = place.tokens;
+                quote!((*#reference))
+            }
+            false => place.tokens,
+        };
+        let (tokens, ty) = self.stored_value(ty, tokens);
+        Ok((tokens, ty.unwrap_or(place.ty)))
+    }
+
+    /// The value of one stored value of type `ty`, and its type when it is not the place's
+    /// own: numbers as `i64`/`f64`, strings and byte arrays as their content, a switch of
+    /// integers as an integer.
+    pub(super) fn stored_value(
+        &self,
+        ty: &FieldType,
+        tokens: TokenStream,
+    ) -> (TokenStream, Option<Ty>) {
+        match ty {
+            FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. } | FieldType::Vlq => {
+                (quote!((#tokens as i64)), Some(Ty::Int))
+            }
+            FieldType::Number(Scalar::Float(_)) => (quote!((#tokens as f64)), Some(Ty::Float)),
+            FieldType::Number(Scalar::Fixed { .. }) => (quote!(#tokens.get_f64()), Some(Ty::Float)),
+            FieldType::Str { .. } | FieldType::Bytes { .. } => (content_view(ty, tokens), None),
+            FieldType::Switch(switch) => match integer_switch(self.schema, switch, &tokens) {
+                Some(number) => (number, Some(Ty::Int)),
+                None => (tokens, None),
+            },
+            _ => (tokens, None),
+        }
+    }
+
+    /// The value of a place that may be absent. An absent number reads as 0, so that version
+    /// gates can build on fields that older versions lack (`version >= 6 and revision >= 2`);
+    /// anything else is an `Option`.
+    pub(super) fn optional_value(&self, place: Place<'s>) -> Compiled {
+        let outer = place.tokens.clone();
+        let present = Place {
+            tokens: quote!(present),
+            optional: false,
+            by_ref: true,
+            ..place
+        };
+        let single = present.value_type().is_some();
+        let (value, ty) = self.value(present)?;
+        let absent = match &ty {
+            Ty::Int if single => quote!(0i64),
+            Ty::Float if single => quote!(0.0f64),
+            Ty::Enum(idx) if single => {
+                let name = enum_ident(&self.schema.enums[*idx]);
+                quote!(#name::from_raw(0))
+            }
+            _ => return Ok((quote!(#outer.map(|present| #value)), Ty::Opt(Box::new(ty)))),
+        };
+        Ok((quote!(#outer.map_or(#absent, |present| #value)), ty))
+    }
+}
+
+/// The place of a stored field reached through `tokens`; a conditional field is an `Option`
+/// of a reference to its value.
+pub(super) fn stored_field<'s>(
+    schema: &Schema,
+    field: &'s Field,
+    tokens: TokenStream,
+) -> Place<'s> {
+    match field.cond {
+        Some(_) => Place::stored(quote!(#tokens.as_ref()), schema, field, true),
+        None => Place::stored(tokens, schema, field, false),
+    }
+}
+
+/// What an expression sees of one string or byte-array value: a `&[u8]` of its text, which
+/// ends at its terminator unless `include` keeps it, or of its bytes.
+pub fn content_view(ty: &FieldType, value: TokenStream) -> TokenStream {
+    match ty {
+        FieldType::Str {
+            size: Size::Terminator { byte, include, .. },
+            ..
+        } => quote!(rt::bytes::until_terminator(#value.as_bytes(), #byte, #include)),
+        FieldType::Str { .. } => quote!(#value.text_bytes()),
+        FieldType::Bytes {
+            size: Size::Terminator { byte, include, .. },
+            ..
+        } => quote!(rt::bytes::until_terminator(&#value.0, #byte, #include)),
+        FieldType::Bytes { .. } => quote!(#value.0.as_slice()),
+        _ => value,
+    }
+}
+
+/// Whether a value of `ty` reached through a reference is read through it (a number is
+/// copied, a string or byte array viewed); other values stay references, so that they can be
+/// held by an `Option` without being moved.
+pub(super) fn read_through(ty: &FieldType) -> bool {
+    matches!(
+        ty,
+        FieldType::Number(_)
+            | FieldType::Remembered { .. }
+            | FieldType::Vlq
+            | FieldType::Enum { .. }
+            | FieldType::Str { .. }
+            | FieldType::Bytes { .. }
+    )
+}

@@ -1,0 +1,199 @@
+//! Switch values in expressions: `.as<type>` casts, a switch of one case, a switch of integers.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::*;
+
+impl<'s> Scope<'s> {
+    /// `value.as<target>`: a number converted, a switch value taken as the case that holds
+    /// `target` (absent when it holds another), or a value already of that type.
+    pub(super) fn cast(&self, base: Place<'s>, target: &str) -> Result<Place<'s>, ExprError> {
+        if base.optional {
+            return self.through_optional(base, |scope, present| scope.cast(present, target));
+        }
+        if let Some(number) = number_type(target) {
+            let (value, ty) = self.value(base)?;
+            let tokens = match (&ty, number) {
+                (Ty::Int, NumberType::Int(_)) => value,
+                (Ty::Float, NumberType::Int(_)) => quote!((#value as i64)),
+                (Ty::Int | Ty::Float, NumberType::F4) => quote!(((#value as f32) as f64)),
+                (Ty::Int | Ty::Float, NumberType::F8) => quote!((#value as f64)),
+                _ => return invalid(format!("cannot convert {} to `{target}`", describe(&ty))),
+            };
+            let ty = match number {
+                NumberType::Int(_) => Ty::Int,
+                NumberType::F4 | NumberType::F8 => Ty::Float,
+            };
+            return Ok(Place::computed(tokens, ty));
+        }
+        match (target, &base.ty) {
+            ("bytes", Ty::Bytes | Ty::ListLit(_)) | ("str", Ty::Str | Ty::StrLit) => Ok(base),
+            // A list of integers as a typed list (`[1, 2].as<u2[]>`).
+            (list, Ty::ListLit(elem) | Ty::Array(elem))
+                if **elem == Ty::Int
+                    && list
+                        .strip_suffix("[]")
+                        .is_some_and(|e| matches!(number_type(e), Some(NumberType::Int(_)))) =>
+            {
+                Ok(base)
+            }
+            (_, Ty::Switch) => self.switch_case(base, target),
+            (_, Ty::User(ty)) if self.schema.resolve_type(self.ty, target) == Some(*ty) => Ok(base),
+            (_, ty) => invalid(format!("cannot take {} as `{target}`", describe(ty))),
+        }
+    }
+
+    /// The case of a switch value that holds `target` (a user type, `bytes` or `str`), absent
+    /// when the value holds another case.
+    pub(super) fn switch_case(
+        &self,
+        base: Place<'s>,
+        target: &str,
+    ) -> Result<Place<'s>, ExprError> {
+        let user = self.schema.resolve_type(self.ty, target);
+        let holds_target = |ty: &FieldType| match (ty, target) {
+            (FieldType::Bytes { .. }, "bytes") | (FieldType::Str { .. }, "str") => true,
+            (FieldType::User { ty, .. }, _) => Some(*ty) == user,
+            _ => false,
+        };
+        match self.case_of(base, holds_target) {
+            Some(place) => place,
+            None => invalid(format!("no case of this switch is of type `{target}`")),
+        }
+    }
+
+    /// The value of a switch whose only case is a user type (a switch with just `_`), as that
+    /// type: Kaitai types such a switch by its one case.
+    pub(super) fn sole_case(&self, base: Place<'s>) -> Result<Place<'s>, ExprError> {
+        let single = match base.field.map(|f| &f.ty) {
+            Some(FieldType::Switch(switch)) => switch_variants(self.schema, switch).len() == 1,
+            _ => false,
+        };
+        if !single || base.optional {
+            return Ok(base);
+        }
+        match self.case_of(base, |ty| matches!(ty, FieldType::User { .. })) {
+            Some(place) => place,
+            None => invalid(
+                "a switch value has no fields: take it as one of its cases with `.as<type>`",
+            ),
+        }
+    }
+
+    /// The case of a switch value whose type satisfies `pick`, absent when the value holds
+    /// another case; `None` when no case does or `base` is not a switch field.
+    pub(super) fn case_of(
+        &self,
+        base: Place<'s>,
+        pick: impl Fn(&FieldType) -> bool,
+    ) -> Option<Result<Place<'s>, ExprError>> {
+        let FieldType::Switch(switch) = &base.field?.ty else {
+            return None;
+        };
+        let (owner, field) = switch_field(self.schema, switch)?;
+        if field.repeat != Repeat::None {
+            // One case holds the whole list.
+            return None;
+        }
+        let variants = switch_variants(self.schema, switch);
+        let variant = variants.iter().find(|v| pick(v.ty))?;
+        let enum_name = switch_enum_ident(self.schema, owner, field);
+        let ident = &variant.ident;
+        let tokens = &base.tokens;
+        let extract = |case: TokenStream| {
+            quote!(match &#tokens {
+                #enum_name::#ident(case) => ::core::option::Option::Some(#case),
+                #[allow(unreachable_patterns)]
+                _ => ::core::option::Option::None,
+            })
+        };
+        Some(Ok(match variant.ty {
+            FieldType::User { ty, .. } => Place {
+                tokens: extract(quote!(case)),
+                ty: Ty::User(*ty),
+                field: None,
+                optional: true,
+                element: false,
+                by_ref: false,
+            },
+            ty => Place::computed(
+                extract(content_view(ty, quote!(case))),
+                Ty::Opt(Box::new(element_ty(self.schema, ty))),
+            ),
+        }))
+    }
+}
+
+/// The type a cast to a built-in number names.
+#[derive(Clone, Copy)]
+pub(super) enum NumberType {
+    /// An integer of this many bytes.
+    Int(usize),
+    F4,
+    F8,
+}
+
+impl NumberType {
+    /// Bytes on disk.
+    pub(super) fn size(self) -> usize {
+        match self {
+            NumberType::Int(bytes) => bytes,
+            NumberType::F4 => 4,
+            NumberType::F8 => 8,
+        }
+    }
+}
+
+pub(super) fn number_type(name: &str) -> Option<NumberType> {
+    let base = name
+        .strip_suffix("be")
+        .or_else(|| name.strip_suffix("le"))
+        .unwrap_or(name);
+    match base {
+        "u1" | "s1" => Some(NumberType::Int(1)),
+        "u2" | "s2" => Some(NumberType::Int(2)),
+        "u4" | "s4" => Some(NumberType::Int(4)),
+        "u8" | "s8" => Some(NumberType::Int(8)),
+        "f4" => Some(NumberType::F4),
+        "f8" => Some(NumberType::F8),
+        _ => None,
+    }
+}
+
+/// The field that holds `switch`, and the type that declares it.
+pub(super) fn switch_field<'s>(schema: &'s Schema, switch: &Switch) -> Option<(usize, &'s Field)> {
+    schema.types.iter().enumerate().find_map(|(owner, def)| {
+        let field = def
+            .fields
+            .iter()
+            .find(|f| matches!(&f.ty, FieldType::Switch(s) if std::ptr::eq(s, switch)))?;
+        Some((owner, field))
+    })
+}
+
+/// A switch whose every case is an integer is an integer in expressions, as in Kaitai.
+pub(super) fn integer_switch(
+    schema: &Schema,
+    switch: &Switch,
+    tokens: &TokenStream,
+) -> Option<TokenStream> {
+    let (owner, field) = switch_field(schema, switch)?;
+    if field.repeat != Repeat::None {
+        // One case holds the whole list.
+        return None;
+    }
+    let variants = switch_variants(schema, switch);
+    if !variants
+        .iter()
+        .all(|v| matches!(v.ty, FieldType::Number(Scalar::Int(_))))
+    {
+        return None;
+    }
+    let enum_name = switch_enum_ident(schema, owner, field);
+    let arms = variants.iter().map(|v| {
+        let ident = &v.ident;
+        quote!(#enum_name::#ident(number) => *number as i64)
+    });
+    Some(quote!(match &#tokens { #(#arms,)* }))
+}

@@ -1,0 +1,112 @@
+//! Strings, byte arrays and lists in expressions: their properties and methods.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::*;
+
+impl<'s> Scope<'s> {
+    /// `text.to_i(radix)`, `text.substring(from, to)`, `bytes.to_s(encoding)`.
+    pub(super) fn text_method(&self, recv: &Expr, name: &str, args: &[Expr]) -> Compiled {
+        let (value, ty) = self.compile(recv)?;
+        let text = matches!(ty, Ty::Str | Ty::StrLit);
+        match (name, args) {
+            ("to_i", [radix]) if text => {
+                let radix = self.int(radix)?;
+                Ok((
+                    quote!(rt::bytes::parse_int(rt::bytes::view(&#value), #radix)),
+                    Ty::Int,
+                ))
+            }
+            ("substring", [from, to]) if text => {
+                let (from, to) = (self.int(from)?, self.int(to)?);
+                Ok((
+                    quote!(rt::bytes::substring(rt::bytes::view(&#value), #from, #to)),
+                    Ty::Str,
+                ))
+            }
+            ("to_s", [Expr::Str(encoding)]) if ty == Ty::Bytes => {
+                if !crate::keys::is_supported_encoding(encoding) {
+                    return invalid(crate::keys::encoding_not_implemented(encoding));
+                }
+                // Text keeps its bytes: the bytes are the text.
+                Ok((value, Ty::Str))
+            }
+            _ => invalid(format!(
+                "`{name}` takes {} of a string{}, found {} with {} argument(s)",
+                match name {
+                    "to_i" => "a radix",
+                    "substring" => "the start and end",
+                    _ => "an encoding name",
+                },
+                if name == "to_s" { " (on bytes)" } else { "" },
+                describe(&ty),
+                args.len()
+            )),
+        }
+    }
+}
+
+/// A property computed from the value of `ty` (`text.length`, `n.to_s`, `list.max`): how to
+/// compute it and its type.
+pub(super) type Property = fn(TokenStream) -> (TokenStream, Ty);
+
+pub(super) fn value_property(attr: &str, ty: &Ty) -> Option<Property> {
+    let text = matches!(ty, Ty::Str | Ty::StrLit);
+    let ints = matches!(ty, Ty::Array(e) if **e == Ty::Int);
+    let floats = matches!(ty, Ty::Array(e) if **e == Ty::Float);
+    Some(match attr {
+        // Views, computed strings and either of them (`Cow`) all have a length.
+        "length" if text || *ty == Ty::Bytes => |v| (quote!((#v.len() as i64)), Ty::Int),
+        "size" if *ty == Ty::Bytes => |v| (quote!((#v.len() as i64)), Ty::Int),
+        "to_s" if *ty == Ty::Int => |v| (quote!(rt::bytes::decimal(#v)), Ty::Str),
+        "to_i" if text => |v| {
+            (
+                quote!(rt::bytes::parse_int(rt::bytes::view(&#v), 10)),
+                Ty::Int,
+            )
+        },
+        "to_i" if *ty == Ty::Float => |v| (quote!((#v as i64)), Ty::Int),
+        "to_i" if matches!(ty, Ty::Enum(_)) => |v| (quote!(#v.raw()), Ty::Int),
+        "to_i" if *ty == Ty::Bool => |v| (quote!(i64::from(#v)), Ty::Int),
+        "reverse" if text => |v| {
+            (
+                quote!(rt::bytes::reverse_text(rt::bytes::view(&#v))),
+                Ty::Str,
+            )
+        },
+        "min" if ints => |v| {
+            (
+                quote!(#v.iter().map(|x| *x as i64).min().unwrap_or(0)),
+                Ty::Int,
+            )
+        },
+        "max" if ints => |v| {
+            (
+                quote!(#v.iter().map(|x| *x as i64).max().unwrap_or(0)),
+                Ty::Int,
+            )
+        },
+        "min" if floats => |v| {
+            let least = quote!(#v.iter().map(|x| *x as f64).reduce(f64::min).unwrap_or(0.0));
+            (least, Ty::Float)
+        },
+        "max" if floats => |v| {
+            let most = quote!(#v.iter().map(|x| *x as f64).reduce(f64::max).unwrap_or(0.0));
+            (most, Ty::Float)
+        },
+        "min" if *ty == Ty::Bytes => |v| {
+            (
+                quote!(rt::bytes::view(&#v).iter().min().map_or(0i64, |b| i64::from(*b))),
+                Ty::Int,
+            )
+        },
+        "max" if *ty == Ty::Bytes => |v| {
+            (
+                quote!(rt::bytes::view(&#v).iter().max().map_or(0i64, |b| i64::from(*b))),
+                Ty::Int,
+            )
+        },
+        _ => return None,
+    })
+}
