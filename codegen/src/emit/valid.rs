@@ -10,8 +10,8 @@ use crate::model::{Field, FieldType, Repeat};
 
 /// Statements checking the `valid` rule of `field`, whose value is at `access`: for each value
 /// that breaks it, `refuse(rule, found, index)` (the rule's text, a `Debug` value, and the
-/// element's index in a list) returns the error. `None` when the rule cannot be compiled in
-/// `scope` (a writer's rule that needs the input stream).
+/// element's index in a list) returns the error. An error when the rule cannot be compiled
+/// in `scope` (a writer's rule that needs the input stream).
 pub fn valid_check(
     field: &Field,
     access: &TokenStream,
