@@ -48,19 +48,11 @@ impl Context {
             (None, Some(list)) => Repeat::ForEach(parse_expr(list, &at.key("-for-each"))?),
             (repeat, None) => match repeat {
                 None => Repeat::None,
-                Some("expr") => Repeat::Expr(parse_expr(
-                    attr.repeat_expr.as_ref().ok_or_else(|| {
-                        Located::new(&at.key("repeat"), "`repeat: expr` needs `repeat-expr`")
-                    })?,
-                    &at.key("repeat-expr"),
-                )?),
+                Some("expr") => Repeat::Expr(repeat_rule(attr.repeat_expr.as_ref(), "expr", at)?),
                 Some("eos") => Repeat::Eos,
-                Some("until") => Repeat::Until(parse_expr(
-                    attr.repeat_until.as_ref().ok_or_else(|| {
-                        Located::new(&at.key("repeat"), "`repeat: until` needs `repeat-until`")
-                    })?,
-                    &at.key("repeat-until"),
-                )?),
+                Some("until") => {
+                    Repeat::Until(repeat_rule(attr.repeat_until.as_ref(), "until", at)?)
+                }
                 Some(other) => {
                     return Err(Located::new(
                         &at.key("repeat"),
@@ -291,4 +283,13 @@ pub(super) fn is_builtin_fixed(ty: &FieldType) -> bool {
                 ..
             }
     )
+}
+
+/// The expression of `repeat: kind`, given under `repeat-<kind>`.
+fn repeat_rule(value: Option<&Value>, kind: &str, at: &YamlPath) -> Result<Expr, Located> {
+    let key = format!("repeat-{kind}");
+    let value = value.ok_or_else(|| {
+        Located::new(&at.key("repeat"), format!("`repeat: {kind}` needs `{key}`"))
+    })?;
+    parse_expr(value, &at.key(&key))
 }

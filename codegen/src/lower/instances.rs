@@ -50,8 +50,8 @@ pub(super) fn check_value_instance_keys(spec: &AttrSpec, at: &YamlPath) -> Resul
         ("terminator", spec.terminator.is_some()),
         ("encoding", spec.encoding.is_some()),
     ];
-    match reading_keys.iter().find(|(_, given)| *given) {
-        Some((key, _)) => Err(Located::new(
+    match first_given(&reading_keys) {
+        Some(key) => Err(Located::new(
             &at.key(key),
             format!(
                 "`{key}` does not belong in a value instance, which takes value, doc, doc-ref, enum and if"
@@ -97,7 +97,7 @@ pub(super) fn lower_instance(
             };
             ctx.check_endian(name, base, &at.key("type"))?;
             // A look-ahead is read as it is: keys that would change it are not implemented.
-            if let Some(key) = [
+            if let Some(key) = first_given(&[
                 ("if", spec.cond.is_some()),
                 ("enum", spec.enum_name.is_some()),
                 ("valid", spec.valid.is_some()),
@@ -105,10 +105,7 @@ pub(super) fn lower_instance(
                 ("-scale", spec.scale.is_some()),
                 ("-derived", spec.derived.is_some()),
                 ("-remember", spec.remember.is_some()),
-            ]
-            .iter()
-            .find_map(|(key, given)| given.then_some(key))
-            {
+            ]) {
                 return Err(Located::new(
                     &at.key(key),
                     format!("`{key}` on a look-ahead instance (Kaitai) is not implemented yet"),
@@ -132,4 +129,9 @@ pub(super) fn lower_instance(
         kind,
         at: at.clone(),
     })
+}
+
+/// The first of `keys` that the schema gives, in the order listed.
+fn first_given<'k>(keys: &[(&'k str, bool)]) -> Option<&'k str> {
+    keys.iter().find_map(|&(key, given)| given.then_some(key))
 }
