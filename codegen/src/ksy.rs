@@ -233,6 +233,8 @@ pub struct AttrSpec {
     pub include: Option<bool>,
     /// Whether a missing terminator is an error (default true).
     pub eos_error: Option<bool>,
+    /// The byte stripped from the end of a sized string or byte array.
+    pub pad_right: Option<u8>,
     /// Value of a value instance.
     pub value: Option<Value>,
     /// What a valid value is: a value (`eq`), or a map of `eq`, `min`, `max`, `any-of`.

@@ -287,6 +287,19 @@ pub enum Size {
     },
 }
 
+/// What of a string's or byte array's bytes is its value, as Kaitai reads it: trailing
+/// `pad-right` bytes are stripped, then the value ends at its terminator. The field keeps every
+/// byte it read (padding, terminator, garbage after it), so that writing is byte-exact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Content {
+    /// `pad-right`: the byte stripped from the end.
+    pub pad_right: Option<u8>,
+    /// `terminator`, or NUL for `strz`: the value ends at its first occurrence.
+    pub terminator: Option<u8>,
+    /// `include`: the terminator is part of the value.
+    pub include: bool,
+}
+
 /// What one element of a field is.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FieldType {
@@ -313,6 +326,8 @@ pub enum FieldType {
         align: usize,
         /// `strz` (or a terminator): the text ends at the first NUL; otherwise every byte is text.
         terminated: bool,
+        /// What of the bytes is the text.
+        content: Content,
     },
     /// Raw bytes.
     Bytes {
@@ -320,6 +335,8 @@ pub enum FieldType {
         size: Size,
         /// Bytes on disk are rounded up to a multiple of this (`-align`).
         align: usize,
+        /// What of the bytes is the value expressions see.
+        content: Content,
     },
     /// A fixed number of fixed-size elements (`repeat-expr` with a literal count): `[T; N]`.
     Array {
@@ -655,6 +672,7 @@ impl Schema {
                         FieldType::Bytes {
                             size: Size::Const(n),
                             align,
+                            ..
                         },
                     )
                     | (

@@ -34,13 +34,20 @@ impl<'de> Deserialize<'de> for RawBytes {
     }
 }
 
-/// The bytes of a value read up to `terminator`, as expressions see them: up to the first
-/// terminator, which only `include` keeps. The value itself keeps the terminator it consumed,
-/// so that writing it back reproduces the input.
+/// The value Kaitai reads from the bytes of a string or byte array: up to the first
+/// `terminator` (which only `include` keeps) when there is one; otherwise the bytes with trailing
+/// `pad_right` bytes stripped. The field itself keeps every byte (padding, terminator, what
+/// follows it), so that writing it back reproduces the input.
 #[inline]
-pub fn until_terminator(raw: &[u8], terminator: u8, include: bool) -> &[u8] {
-    match raw.iter().position(|&b| b == terminator) {
-        Some(i) => raw.get(..i + usize::from(include)).unwrap_or(raw),
+pub fn content(raw: &[u8], pad_right: Option<u8>, terminator: Option<u8>, include: bool) -> &[u8] {
+    if let Some(end) = terminator.and_then(|t| raw.iter().position(|&b| b == t)) {
+        return raw.get(..end + usize::from(include)).unwrap_or(raw);
+    }
+    match pad_right {
+        Some(pad) => {
+            let end = raw.iter().rposition(|&b| b != pad).map_or(0, |i| i + 1);
+            raw.get(..end).unwrap_or(raw)
+        }
         None => raw,
     }
 }
@@ -178,10 +185,28 @@ mod tests {
 
     #[test]
     fn terminated_values_end_at_their_first_terminator() {
-        assert_eq!(until_terminator(b"foo|", b'|', false), b"foo");
-        assert_eq!(until_terminator(b"foo|", b'|', true), b"foo|");
-        assert_eq!(until_terminator(b"foo", b'|', false), b"foo");
-        assert_eq!(until_terminator(b"|a|", b'|', false), b"");
+        assert_eq!(content(b"foo|", None, Some(b'|'), false), b"foo");
+        assert_eq!(content(b"foo|", None, Some(b'|'), true), b"foo|");
+        assert_eq!(content(b"foo", None, Some(b'|'), false), b"foo");
+        assert_eq!(content(b"|a|", None, Some(b'|'), false), b"");
+    }
+
+    #[test]
+    fn padding_is_stripped_only_when_no_terminator_ends_the_value() {
+        // Kaitai's str_pad_term and str_pad_term_equal.
+        let raw = b"str+++3bar+++@++++++";
+        assert_eq!(
+            content(raw, Some(b'+'), Some(b'@'), false),
+            b"str+++3bar+++"
+        );
+        assert_eq!(content(raw, Some(b'+'), Some(b'+'), false), b"str");
+        assert_eq!(
+            content(b"str4baz@....", Some(b'.'), Some(b'.'), true),
+            b"str4baz@."
+        );
+        assert_eq!(content(b"ab@@@@", Some(b'@'), None, false), b"ab");
+        assert_eq!(content(b"ab++", Some(b'+'), Some(b'@'), false), b"ab");
+        assert_eq!(content(b"@@@@", Some(b'@'), None, false), b"");
     }
 
     #[test]

@@ -295,11 +295,14 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
             size,
             align,
             terminated: true,
+            ..
         } => read_sized(size, *align, scope, quote!(rt::VarStr::from_raw)),
         FieldType::Str { size, align, .. } => {
             read_sized(size, *align, scope, quote!(rt::Text::from_raw))
         }
-        FieldType::Bytes { size, align } => read_sized(size, *align, scope, quote!(rt::RawBytes)),
+        FieldType::Bytes { size, align, .. } => {
+            read_sized(size, *align, scope, quote!(rt::RawBytes))
+        }
         FieldType::Contents(bytes) => {
             let lit = proc_macro2::Literal::byte_string(bytes);
             quote!(rt::fields::read_contents(r, #lit))

@@ -283,7 +283,7 @@ fn write_one(
             align,
             ..
         } if *align <= 1 => quote!(w.bytes(#access.as_bytes());),
-        FieldType::Str { size, align, .. } | FieldType::Bytes { size, align } => {
+        FieldType::Str { size, align, .. } | FieldType::Bytes { size, align, .. } => {
             let bytes = match ty {
                 FieldType::Str { .. } => quote!(#access.as_bytes()),
                 _ => quote!(#access.0.as_slice()),

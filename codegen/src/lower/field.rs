@@ -100,6 +100,21 @@ impl Context {
         let delimited =
             attr.size.is_some() || attr.size_eos == Some(true) || attr.terminator.is_some();
         let substream = match &ty {
+            FieldType::User { .. } | FieldType::Switch(_)
+                if attr.pad_right.is_some()
+                    || attr.terminator.is_some()
+                        && (attr.size.is_some() || attr.size_eos.is_some()) =>
+            {
+                let key = if attr.pad_right.is_some() {
+                    "pad-right"
+                } else {
+                    "terminator"
+                };
+                return Err(Located::new(
+                    &at.key(key),
+                    format!("`{key}` with a size on a user type (Kaitai) is not implemented yet"),
+                ));
+            }
             FieldType::User { .. } | FieldType::Switch(_) if delimited => {
                 Some(self.size(attr, at, "a substream")?)
             }

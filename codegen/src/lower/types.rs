@@ -217,8 +217,10 @@ impl Context {
             )?));
         }
         let Some(ty) = &attr.ty else {
+            let size = self.size(attr, at, "an attribute without `type` (raw bytes)")?;
             return Ok(FieldType::Bytes {
-                size: self.size(attr, at, "an attribute without `type` (raw bytes)")?,
+                content: content(attr, &size, false, at)?,
+                size,
                 align,
             });
         };
@@ -279,6 +281,7 @@ impl Context {
                 };
                 let terminated = zero_terminated || matches!(size, Size::Terminator { .. });
                 Ok(FieldType::Str {
+                    content: content(attr, &size, zero_terminated, at)?,
                     size,
                     align: attr.align.unwrap_or(1),
                     terminated,
@@ -391,10 +394,31 @@ impl Context {
             default = Some(Box::new(FieldType::Bytes {
                 size: Size::Eos,
                 align: 1,
+                content: Content::default(),
             }));
         }
         Ok(FieldType::Switch(Switch { on, cases, default }))
     }
+}
+
+/// What of a string's or byte array's bytes is its value: `strz` and a `terminator` end it,
+/// `pad-right` (only with a size: a terminated run has no padding) is stripped first.
+fn content(attr: &AttrSpec, size: &Size, strz: bool, at: &YamlPath) -> Result<Content, Located> {
+    if attr.pad_right.is_some() && matches!(size, Size::Terminator { .. }) {
+        return Err(Located::new(
+            &at.key("pad-right"),
+            "`pad-right` needs `size` or `size-eos`: it strips the padding of a sized value",
+        ));
+    }
+    let terminator = match size {
+        Size::Terminator { byte, .. } => Some(*byte),
+        _ => attr.terminator.or(strz.then_some(0)),
+    };
+    Ok(Content {
+        pad_right: attr.pad_right,
+        terminator,
+        include: attr.include.unwrap_or(false),
+    })
 }
 
 /// Splits `name(a, b)` into the name and argument expressions.

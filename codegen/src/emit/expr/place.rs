@@ -458,21 +458,35 @@ pub(super) fn stored_field<'s>(
     }
 }
 
-/// What an expression sees of one string or byte-array value: a `&[u8]` of its text, which
-/// ends at its terminator unless `include` keeps it, or of its bytes.
+/// What an expression sees of one string or byte-array value: a `&[u8]` of its content (see
+/// [`Content`]), cut out of the bytes the field keeps.
 pub fn content_view(ty: &FieldType, value: TokenStream) -> TokenStream {
-    match ty {
-        FieldType::Str {
-            size: Size::Terminator { byte, include, .. },
+    let (bytes, content) = match ty {
+        FieldType::Str { content, .. } => (quote!(#value.as_bytes()), content),
+        FieldType::Bytes { content, .. } => (quote!(#value.0.as_slice()), content),
+        _ => return value,
+    };
+    match *content {
+        Content {
+            pad_right: None,
+            terminator: None,
             ..
-        } => quote!(rt::bytes::until_terminator(#value.as_bytes(), #byte, #include)),
-        FieldType::Str { .. } => quote!(#value.text_bytes()),
-        FieldType::Bytes {
-            size: Size::Terminator { byte, include, .. },
-            ..
-        } => quote!(rt::bytes::until_terminator(&#value.0, #byte, #include)),
-        FieldType::Bytes { .. } => quote!(#value.0.as_slice()),
-        _ => value,
+        } => bytes,
+        Content {
+            pad_right,
+            terminator,
+            include,
+        } => {
+            let (pad, term) = (option_u8(pad_right), option_u8(terminator));
+            quote!(rt::bytes::content(#bytes, #pad, #term, #include))
+        }
+    }
+}
+
+fn option_u8(byte: Option<u8>) -> TokenStream {
+    match byte {
+        Some(b) => quote!(::core::option::Option::Some(#b)),
+        None => quote!(::core::option::Option::None),
     }
 }
 
