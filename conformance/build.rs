@@ -146,7 +146,7 @@ fn add_module(modules: &mut String, out: &Path, name: &str, code: &TokenStream) 
     std::fs::write(&file, code.to_string()).expect("OUT_DIR is writable");
     let _ = writeln!(
         modules,
-        "#[allow(warnings, clippy::all, missing_docs)] pub mod {name} {{ include!({:?}); }}",
+        "#[allow(warnings, clippy::all, missing_docs)] pub mod {name} {{ #[allow(unused_imports)] use crate::processors::*; include!({:?}); }}",
         file.display().to_string()
     );
 }

@@ -235,6 +235,9 @@ pub struct AttrSpec {
     pub eos_error: Option<bool>,
     /// The byte stripped from the end of a sized string or byte array.
     pub pad_right: Option<u8>,
+    /// How the stored bytes are transformed: `xor(key)`, `rol(n)`, `ror(n)`, `zlib`, or a
+    /// custom processor `name(args)`.
+    pub process: Option<String>,
     /// Value of a value instance.
     pub value: Option<Value>,
     /// What a valid value is: a value (`eq`), or a map of `eq`, `min`, `max`, `any-of`.

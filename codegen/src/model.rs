@@ -144,6 +144,9 @@ pub struct Field {
     /// `size`, `size-eos` or `terminator` on a user type or switch: each value is read from
     /// a substream of the bytes so delimited.
     pub substream: Option<Size>,
+    /// `process`, or `pad-right` or a terminator within a size on a user type: each value is
+    /// read from its bytes decoded, and keeps its bytes as stored (`rt::Decoded`).
+    pub decode: Option<Decode>,
     /// `valid`: a condition on the value read (built from `eq`, `min`, `max`, `any-of`), with
     /// the expectation in words for the error.
     pub valid: Option<(Expr, String)>,
@@ -181,6 +184,57 @@ impl Field {
             || self.repeat != Repeat::None
             || self.cond.is_some()
     }
+}
+
+/// How each value of a field is decoded from the bytes it is stored in: the bytes are
+/// delimited by `size`, cut to their content, run through the processor, and the value is read
+/// from the result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decode {
+    /// The stored bytes.
+    pub size: Size,
+    /// What of them is the content.
+    pub content: Content,
+    /// `process`: `None` when the value is only framed.
+    pub process: Option<Process>,
+}
+
+impl Decode {
+    /// The expressions it computes: its size and its processor's arguments.
+    pub fn expressions(&self) -> Vec<&Expr> {
+        let mut exprs: Vec<&Expr> = match &self.size {
+            Size::Expr(e) => vec![e],
+            _ => Vec::new(),
+        };
+        match &self.process {
+            Some(Process::Xor(e) | Process::Rol(e) | Process::Ror(e)) => exprs.push(e),
+            Some(Process::Custom { args, .. }) => exprs.extend(args),
+            Some(Process::Zlib) | None => {}
+        }
+        exprs
+    }
+}
+
+/// Kaitai `process`: a reversible transformation of the stored bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Process {
+    /// `xor(key)`: an integer (one byte) or a byte array, cycled.
+    Xor(Expr),
+    /// `rol(n)`: each byte rotated left.
+    Rol(Expr),
+    /// `ror(n)`: each byte rotated right.
+    Ror(Expr),
+    /// `zlib`.
+    Zlib,
+    /// A processor the schema names (`my_fx(args)`, `a.b.my_fx`): a Rust type `MyFx` (`a::b::MyFx`)
+    /// in scope where the codec is expanded, built by `MyFx::new(args)`, implementing
+    /// `rt::process::Process`.
+    Custom {
+        /// The module path and the processor's name, as written.
+        path: Vec<String>,
+        /// Its arguments.
+        args: Vec<Expr>,
+    },
 }
 
 /// A value instance: a computed property.
@@ -519,6 +573,9 @@ impl Schema {
         if let Some(Size::Expr(size)) = &field.substream {
             exprs.push(size);
         }
+        if let Some(decode) = &field.decode {
+            exprs.extend(decode.expressions());
+        }
         exprs.extend(field.valid.as_ref().map(|(e, _)| e));
         let mut types = vec![&field.ty];
         while let Some(t) = types.pop() {
@@ -633,6 +690,7 @@ impl Schema {
             if field.cond.is_some()
                 || field.repeat != Repeat::None
                 || field.substream.is_some()
+                || field.decode.is_some()
                 || field.position.is_some()
                 || field.valid.is_some()
             {
@@ -664,6 +722,10 @@ impl Schema {
                 let one = match (&field.substream, &field.ty) {
                     (Some(Size::Const(n)), _) => *n + field.delimiter_len(),
                     (Some(_), _) => return None,
+                    (None, _) if field.decode.is_some() => match field.decode.as_ref()?.size {
+                        Size::Const(n) => n,
+                        _ => return None,
+                    },
                     (None, FieldType::User { ty, .. }) => {
                         self.static_size_within(*ty, depth + 1)?
                     }

@@ -151,6 +151,15 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
     if let Some(Size::Expr(size)) = &field.substream {
         located(&at.key("size"), read.int(size))?;
     }
+    if let Some(decode) = &field.decode {
+        if let Size::Expr(size) = &decode.size {
+            located(&at.key("size"), read.int(size))?;
+        }
+        located(
+            &at.key("process"),
+            crate::emit::decode::processor(&read, decode),
+        )?;
+    }
     validate_type(schema, &read, &field.ty, at)?;
     validate_writer(schema, ty, field)
 }
@@ -179,7 +188,15 @@ fn validate_writer(schema: &Schema, ty: usize, field: &Field) -> Result<(), Loca
         },
         _ => write,
     };
-    validate_writer_arguments(schema, &element_scope(field, write), &field.ty, at)
+    let write = element_scope(field, write);
+    // A processor computed from the stream is followed, not rebuilt: the codec reads its
+    // output back.
+    if let Some(decode) = &field.decode
+        && let Err(ExprError::Invalid(message)) = crate::emit::decode::processor(&write, decode)
+    {
+        return Err(Located::new(&at.key("process"), message));
+    }
+    validate_writer_arguments(schema, &write, &field.ty, at)
 }
 
 /// The scope of one element's own expressions (its size, its type's arguments): `_index` is

@@ -246,10 +246,10 @@ fn a_layout_belongs_to_the_root() {
 #[test]
 fn kaitai_keys_not_implemented_yet_are_named_as_such() {
     let message = error(&format!(
-        "{HEADER}  - id: data\n    size: 4\n    process: xor(0x55)\n"
+        "{HEADER}  - id: data\n    size: 4\n    parent: _root\n"
     ));
     assert!(
-        message.contains("`process` (Kaitai) is not implemented yet (at seq[0].process)"),
+        message.contains("`parent` (Kaitai) is not implemented yet (at seq[0].parent)"),
         "{message}"
     );
     let message = error(&format!(

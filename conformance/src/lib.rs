@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use skelcodec_runtime::{Error, ErrorKind};
 
+pub mod processors;
+
 include!(concat!(env!("OUT_DIR"), "/specs.rs"));
 
 /// A spec of the suite.

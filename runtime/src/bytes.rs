@@ -8,6 +8,13 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
 pub struct RawBytes(pub Vec<u8>);
 
+impl RawBytes {
+    /// True when there are no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 impl fmt::Debug for RawBytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let head = self.0.get(..16).unwrap_or(&self.0);

@@ -199,6 +199,21 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// A reader over other bytes that stand for data at this position (decoded bytes), sharing
+    /// this reader's budget and nesting depth; its errors name this position.
+    pub fn detached<'b>(&self, data: &'b [u8]) -> Reader<'b>
+    where
+        'a: 'b,
+    {
+        Reader {
+            data,
+            pos: 0,
+            base: self.absolute_pos(),
+            budget: self.budget,
+            depth: self.depth,
+        }
+    }
+
     /// Bytes up to the terminator byte: returns the bytes including the terminator when `include` (and always consumes it when `consume`); error UnexpectedEof if no terminator is found and `eos_error`, else returns the rest.
     pub fn until(
         &mut self,

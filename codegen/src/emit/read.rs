@@ -177,7 +177,8 @@ fn read_repeated(
 ) -> TokenStream {
     // Each element's own expressions (size, arguments) see its index as `_index`.
     let one = |scope: &Scope| read_delimited(schema, field, ty, &scope.with_index(quote!(_index)));
-    let bulk = field.substream.is_none() && schema.fixed_size_of(ty).is_some();
+    let bulk =
+        field.substream.is_none() && field.decode.is_none() && schema.fixed_size_of(ty).is_some();
     match &field.repeat {
         Repeat::None if schema.boxes(owner, field, ty) => {
             let one = read_delimited(schema, field, ty, scope);
@@ -220,6 +221,10 @@ fn read_repeated(
 /// when it has one.
 fn read_delimited(schema: &Schema, field: &Field, ty: &FieldType, scope: &Scope) -> TokenStream {
     let one = read_one(schema, ty, scope);
+    if let Some(decode) = &field.decode {
+        let stored = read_sized(&decode.size, 1, scope, quote!(rt::RawBytes));
+        return super::decode::read_decoded(decode, stored, one, scope);
+    }
     match &field.substream {
         None => one,
         Some(Size::Const(n)) => {

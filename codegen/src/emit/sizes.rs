@@ -45,6 +45,13 @@ pub fn values_len(
         0 => len,
         n => quote!((#len + #n)),
     };
+    // A decoded value takes the bytes it is stored in.
+    if field.decode.is_some() {
+        return match field.repeat {
+            Repeat::None => quote!(#access.stored.0.len()),
+            _ => quote!(#access.iter().map(|item| item.stored.0.len()).sum::<usize>()),
+        };
+    }
     if field.repeat == Repeat::None {
         return delimited(element_len(schema, ty, access));
     }
@@ -96,7 +103,9 @@ pub fn encoded_len_body(schema: &Schema, ty: usize) -> TokenStream {
     for field in def.fields.iter().filter(|f| f.position.is_none()) {
         let single = field.cond.is_none() && field.repeat == Repeat::None;
         match schema.fixed_size_of(&field.ty) {
-            Some(size) if single => constant += size + field.delimiter_len(),
+            Some(size) if single && field.decode.is_none() => {
+                constant += size + field.delimiter_len()
+            }
             _ if single && matches!(field.ty, FieldType::Remembered { .. }) => {}
             _ if single && matches!(field.ty, FieldType::Contents(_) | FieldType::Enum { .. }) => {
                 constant += schema.min_size_of(&field.ty);

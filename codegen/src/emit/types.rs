@@ -69,10 +69,20 @@ pub fn element_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType
     }
 }
 
+/// The Rust type of one value `field` stores: a value decoded from its stored bytes keeps them
+/// (`rt::Decoded`).
+fn stored_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType) -> TokenStream {
+    let one = element_type(schema, owner, field, ty);
+    match field.decode {
+        Some(_) => quote!(rt::Decoded<#one>),
+        None => one,
+    }
+}
+
 /// The Rust type of a whole field: repeated fields are `Vec`s (a repeated switch is an enum of
 /// `Vec`s, since its selector is fixed for the whole list) and conditional ones `Option`s.
 pub fn field_type(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
-    let one = element_type(schema, owner, field, &field.ty);
+    let one = stored_type(schema, owner, field, &field.ty);
     let many = match (&field.repeat, &field.ty) {
         (Repeat::None, _) | (_, FieldType::Switch(_)) => one,
         _ => quote!(Vec<#one>),
@@ -211,7 +221,7 @@ pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch)
     let repeated = field.repeat != Repeat::None;
     let variants = switch_variants(schema, switch).into_iter().map(|v| {
         let (variant, name) = (&v.ident, &v.name);
-        let one = element_type(schema, owner, field, v.ty);
+        let one = stored_type(schema, owner, field, v.ty);
         let doc = format!(" Values of `{name}`.");
         if repeated {
             quote!(#[doc = #doc] #[serde(rename = #name)] #variant(Vec<#one>))

@@ -158,6 +158,11 @@ fn write_delimited(
     wrap: &TokenStream,
     scope: &Scope,
 ) -> TokenStream {
+    if let Some(decode) = &field.decode {
+        let one = write_one(schema, ty, &quote!(#access.value), wrap, scope);
+        let check = size_check(&decode.size, 1, &quote!(stored), wrap, scope);
+        return super::decode::write_decoded(decode, access, one, check, wrap, scope);
+    }
     let one = write_one(schema, ty, access, wrap, scope);
     let len = || element_len(schema, ty, access);
     let size = match &field.substream {
@@ -216,7 +221,7 @@ fn write_list_or_one(
     }
     if let Some(size) = schema
         .fixed_size_of(ty)
-        .filter(|_| field.substream.is_none())
+        .filter(|_| field.substream.is_none() && field.decode.is_none())
     {
         let encode = match ty {
             FieldType::User { ty, .. } => {

@@ -99,23 +99,18 @@ impl Context {
         }
         let delimited =
             attr.size.is_some() || attr.size_eos == Some(true) || attr.terminator.is_some();
+        let decode = self.decode(attr, &ty, at)?;
+        let ty = match ty {
+            // A processed byte array is all of its decoded bytes.
+            FieldType::Bytes { .. } if decode.is_some() => FieldType::Bytes {
+                size: Size::Eos,
+                align: 1,
+                content: Content::default(),
+            },
+            ty => ty,
+        };
         let substream = match &ty {
-            FieldType::User { .. } | FieldType::Switch(_)
-                if attr.pad_right.is_some()
-                    || attr.terminator.is_some()
-                        && (attr.size.is_some() || attr.size_eos.is_some()) =>
-            {
-                let key = if attr.pad_right.is_some() {
-                    "pad-right"
-                } else {
-                    "terminator"
-                };
-                return Err(Located::new(
-                    &at.key(key),
-                    format!("`{key}` with a size on a user type (Kaitai) is not implemented yet"),
-                ));
-            }
-            FieldType::User { .. } | FieldType::Switch(_) if delimited => {
+            FieldType::User { .. } | FieldType::Switch(_) if delimited && decode.is_none() => {
                 Some(self.size(attr, at, "a substream")?)
             }
             _ => None,
@@ -162,12 +157,49 @@ impl Context {
             derived,
             untrusted,
             substream,
+            decode,
             valid: lower_valid(attr.valid.as_ref(), &at.key("valid"))?,
             position: None,
             scan,
             fill_index,
             at: at.clone(),
         })
+    }
+
+    /// How the values of a field with `process`, or of a user type framed by `pad-right` or a
+    /// terminator within its size, are decoded from their bytes.
+    fn decode(
+        &self,
+        attr: &AttrSpec,
+        ty: &FieldType,
+        at: &YamlPath,
+    ) -> Result<Option<Decode>, Located> {
+        let sized = attr.size.is_some() || attr.size_eos == Some(true);
+        let framed = attr.pad_right.is_some() || attr.terminator.is_some() && sized;
+        let process = match &attr.process {
+            Some(text) => Some(parse_process(text, &at.key("process"))?),
+            None => None,
+        };
+        match ty {
+            FieldType::Bytes { size, content, .. } if process.is_some() => Ok(Some(Decode {
+                size: size.clone(),
+                content: *content,
+                process,
+            })),
+            FieldType::User { .. } | FieldType::Switch(_) if process.is_some() || framed => {
+                let size = self.size(attr, at, "a processed or padded user type")?;
+                Ok(Some(Decode {
+                    content: super::types::content(attr, &size, false, at)?,
+                    size,
+                    process,
+                }))
+            }
+            _ if process.is_some() => Err(Located::new(
+                &at.key("process"),
+                "`process` applies to byte arrays and user types",
+            )),
+            _ => Ok(None),
+        }
     }
 
     pub(super) fn size(&self, attr: &AttrSpec, at: &YamlPath, what: &str) -> Result<Size, Located> {
@@ -283,6 +315,31 @@ pub(super) fn lower_valid(
         .map(|(e, _)| e)
         .reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b)));
     Ok(cond.map(|c| (c, text)))
+}
+
+/// `process`: `xor(key)`, `rol(n)`, `ror(n)`, `zlib`, or a custom processor `a.b.name(args)`.
+fn parse_process(text: &str, at: &YamlPath) -> Result<Process, Located> {
+    let (name, args) = super::types::split_type_args(text.trim(), at)?;
+    let one_argument = |args: Vec<Expr>| -> Result<Expr, Located> {
+        match <[Expr; 1]>::try_from(args) {
+            Ok([arg]) => Ok(arg),
+            Err(_) => Err(Located::new(at, format!("`{name}` takes one argument"))),
+        }
+    };
+    Ok(match name {
+        "zlib" if args.is_empty() => Process::Zlib,
+        "zlib" => return Err(Located::new(at, "`zlib` takes no arguments")),
+        "xor" => Process::Xor(one_argument(args)?),
+        "rol" => Process::Rol(one_argument(args)?),
+        "ror" => Process::Ror(one_argument(args)?),
+        custom => {
+            let path: Vec<String> = custom.split('.').map(str::to_owned).collect();
+            for segment in &path {
+                check_identifier(segment, at)?;
+            }
+            Process::Custom { path, args }
+        }
+    })
 }
 
 /// Built-in values of a fixed size, which a literal count turns into an array.

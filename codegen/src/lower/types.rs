@@ -403,7 +403,12 @@ impl Context {
 
 /// What of a string's or byte array's bytes is its value: `strz` and a `terminator` end it,
 /// `pad-right` (only with a size: a terminated run has no padding) is stripped first.
-fn content(attr: &AttrSpec, size: &Size, strz: bool, at: &YamlPath) -> Result<Content, Located> {
+pub(super) fn content(
+    attr: &AttrSpec,
+    size: &Size,
+    strz: bool,
+    at: &YamlPath,
+) -> Result<Content, Located> {
     if attr.pad_right.is_some() && matches!(size, Size::Terminator { .. }) {
         return Err(Located::new(
             &at.key("pad-right"),

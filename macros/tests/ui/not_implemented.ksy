@@ -3,4 +3,4 @@ meta:
 seq:
   - id: data
     size: 4
-    process: xor(0x5a)
+    parent: _root

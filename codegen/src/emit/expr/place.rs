@@ -42,7 +42,10 @@ impl<'s> Scope<'s> {
                 ));
             }
         };
-        let element = quote!(#tokens.get(#at));
+        let element = match field.is_some_and(|f| f.decode.is_some()) {
+            true => quote!(#tokens.get(#at).map(|decoded| &decoded.value)),
+            false => quote!(#tokens.get(#at)),
+        };
         match (&elem, field) {
             (Ty::Int, _) => Ok(Place::computed(
                 quote!(#element.map_or(0i64, |x| *x as i64)),
@@ -452,9 +455,28 @@ pub(super) fn stored_field<'s>(
     field: &'s Field,
     tokens: TokenStream,
 ) -> Place<'s> {
-    match field.cond {
-        Some(_) => Place::stored(quote!(#tokens.as_ref()), schema, field, true),
-        None => Place::stored(tokens, schema, field, false),
+    match (
+        field.cond.is_some(),
+        field.decode.is_some() && field.repeat == Repeat::None,
+    ) {
+        (true, true) => Place::stored(
+            quote!(#tokens.as_ref().map(|decoded| &decoded.value)),
+            schema,
+            field,
+            true,
+        ),
+        (true, false) => Place::stored(quote!(#tokens.as_ref()), schema, field, true),
+        (false, true) => Place::stored(quote!(#tokens.value), schema, field, false),
+        (false, false) => Place::stored(tokens, schema, field, false),
+    }
+}
+
+/// One stored value of `field` reached through `tokens` (a reference to it): a decoded value
+/// is reached through its `rt::Decoded`.
+pub(super) fn decoded_value(field: &Field, tokens: TokenStream) -> TokenStream {
+    match field.decode {
+        Some(_) => quote!((&#tokens.value)),
+        None => tokens,
     }
 }
 

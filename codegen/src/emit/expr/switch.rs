@@ -3,6 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::place::decoded_value;
 use super::*;
 
 impl<'s> Scope<'s> {
@@ -101,6 +102,7 @@ impl<'s> Scope<'s> {
         let enum_name = switch_enum_ident(self.schema, owner, field);
         let ident = &variant.ident;
         let tokens = &base.tokens;
+        let case = decoded_value(field, quote!(case));
         let extract = |case: TokenStream| {
             quote!(match &#tokens {
                 #enum_name::#ident(case) => ::core::option::Option::Some(#case),
@@ -110,7 +112,7 @@ impl<'s> Scope<'s> {
         };
         Some(Ok(match variant.ty {
             FieldType::User { ty, .. } => Place {
-                tokens: extract(quote!(case)),
+                tokens: extract(case),
                 ty: Ty::User(*ty),
                 field: None,
                 optional: true,
@@ -118,7 +120,7 @@ impl<'s> Scope<'s> {
                 by_ref: false,
             },
             ty => Place::computed(
-                extract(content_view(ty, quote!(case))),
+                extract(content_view(ty, case)),
                 Ty::Opt(Box::new(element_ty(self.schema, ty))),
             ),
         }))
@@ -179,8 +181,8 @@ pub(super) fn integer_switch(
     tokens: &TokenStream,
 ) -> Option<TokenStream> {
     let (owner, field) = switch_field(schema, switch)?;
-    if field.repeat != Repeat::None {
-        // One case holds the whole list.
+    if field.repeat != Repeat::None || field.decode.is_some() {
+        // One case holds the whole list; a decoded case holds its stored bytes too.
         return None;
     }
     let variants = switch_variants(schema, switch);

@@ -1,0 +1,157 @@
+//! Fields decoded from the bytes they are stored in (`process`, or a user type framed by
+//! `pad-right` or a terminator within its size): reading decodes each value's bytes and reads
+//! the value from the result; writing stores the bytes as read while they still decode to the
+//! value, else encodes and frames the value anew (`rt::process::stored_bytes`).
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::expr::{ExprError, Scope, Ty, expect_valid, unless_stream};
+use super::names::type_ident;
+use crate::model::{Decode, Process, Size};
+
+/// The processor of `decode`, built from its arguments in `scope`: an `impl rt::process::Process`
+/// expression.
+pub fn processor(scope: &Scope, decode: &Decode) -> Result<TokenStream, ExprError> {
+    let Some(process) = &decode.process else {
+        return Ok(quote!(rt::process::Unchanged));
+    };
+    Ok(match process {
+        Process::Zlib => quote!(rt::process::Zlib),
+        Process::Xor(key) => {
+            let key = argument(scope, key)?;
+            quote!(rt::process::Xor::new(#key))
+        }
+        Process::Rol(n) => {
+            let n = scope.int(n)?;
+            quote!(rt::process::Rotate::left(#n))
+        }
+        Process::Ror(n) => {
+            let n = scope.int(n)?;
+            quote!(rt::process::Rotate::right(#n))
+        }
+        Process::Custom { path, args } => {
+            let ty = custom_type(path);
+            let args = args
+                .iter()
+                .map(|a| argument(scope, a))
+                .collect::<Result<Vec<_>, _>>()?;
+            quote!(#ty::new(#(#args),*))
+        }
+    })
+}
+
+/// `a.b.my_fx` names the type `a::b::MyFx`, in scope where the codec is expanded.
+fn custom_type(path: &[String]) -> TokenStream {
+    let (name, modules) = path.split_last().expect("a processor has a name");
+    let modules: Vec<Ident> = modules.iter().map(|m| format_ident!("r#{m}")).collect();
+    let name = type_ident(name);
+    quote!(#(#modules::)* #name)
+}
+
+/// An argument of a processor: an integer (`i64`), a boolean, or bytes (`&[u8]`; a list of
+/// integers is its bytes).
+fn argument(scope: &Scope, arg: &crate::expr::Expr) -> Result<TokenStream, ExprError> {
+    let (tokens, ty) = scope.compile(arg)?;
+    match ty {
+        Ty::Int | Ty::Bool => Ok(tokens),
+        Ty::Bytes | Ty::Str | Ty::StrLit => Ok(quote!(rt::bytes::view(&#tokens))),
+        Ty::ListLit(elem) if *elem == Ty::Int => {
+            Ok(quote!(rt::bytes::from_ints(&#tokens).as_slice()))
+        }
+        other => Err(ExprError::Invalid(format!(
+            "a processor takes integers, booleans and bytes, not {other:?}"
+        ))),
+    }
+}
+
+/// The `rt::process::Frame` of `decode`; `size` is the frame's size when the writer knows it.
+fn frame(decode: &Decode, size: Option<TokenStream>) -> TokenStream {
+    let content = decode.content;
+    // A terminator the reader leaves in the stream is not part of the frame.
+    let terminator = match decode.size {
+        Size::Terminator { consume: false, .. } => None,
+        _ => content.terminator,
+    };
+    let option = |value: Option<TokenStream>| match value {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    };
+    let terminator = option(terminator.map(|t| quote!(#t)));
+    let pad_right = option(content.pad_right.map(|p| quote!(#p)));
+    let size = option(size);
+    let include = content.include;
+    quote!(rt::process::Frame {
+        terminator: #terminator,
+        include: #include,
+        pad_right: #pad_right,
+        size: #size,
+    })
+}
+
+/// A `Result` expression reading one decoded value: `stored` reads the stored bytes (an
+/// `rt::RawBytes` result), `one` reads the value from the decoded bytes (with `r` the reader
+/// over them).
+pub fn read_decoded(
+    decode: &Decode,
+    stored: TokenStream,
+    one: TokenStream,
+    scope: &Scope,
+) -> TokenStream {
+    // Arguments may use `_io.pos`: they see the stream after the stored bytes, as in Kaitai.
+    let processor = expect_valid(processor(scope, decode));
+    let frame = frame(decode, None);
+    quote! {
+        #stored.and_then(|stored| {
+            let processor = #processor;
+            rt::process::read_decoded(r, stored, &processor, #frame, |r| #one)
+        })
+    }
+}
+
+/// Statements writing one decoded value at `access` (an `rt::Decoded`): `one` writes the value
+/// to `w`, `check` checks the stored bytes (`stored`, a `&[u8]`) against the field's size.
+pub fn write_decoded(
+    decode: &Decode,
+    access: &TokenStream,
+    one: TokenStream,
+    check: TokenStream,
+    wrap: &TokenStream,
+    scope: &Scope,
+) -> TokenStream {
+    let size = match &decode.size {
+        Size::Const(n) => Some({
+            let n = *n as i64;
+            quote!(#n)
+        }),
+        Size::Expr(e) => unless_stream(scope.int(e)),
+        Size::Eos | Size::Terminator { .. } => None,
+    };
+    let frame = frame(decode, size);
+    let Some(processor) = unless_stream(processor(scope, decode)) else {
+        // Arguments computed from the stream: the bytes as read are written, and the codec reads
+        // its output back, refusing an edit it cannot encode.
+        return quote! {
+            let stored = #access.stored.0.as_slice();
+            #check
+            w.bytes(stored);
+        };
+    };
+    quote! {
+        let data = {
+            let mut decoded = rt::Writer::new();
+            {
+                let w = &mut decoded;
+                #one
+            }
+            let mut data = decoded.into_bytes()#wrap?;
+            data.extend_from_slice(&#access.rest.0);
+            data
+        };
+        let processor = #processor;
+        let stored = rt::process::stored_bytes(w, &processor, &data, &#access.stored.0, #frame)#wrap?;
+        let stored: &[u8] = &stored;
+        #check
+        w.bytes(stored);
+    }
+}

@@ -1,0 +1,393 @@
+//! Kaitai `process`: values stored transformed (xor, rotated, zlib-compressed, or by a
+//! processor the schema names), and values framed inside bytes they do not fill (`pad-right`
+//! or a terminator within a size).
+//!
+//! Such a value is a [`Decoded`]: the value read from the decoded bytes, what the value did not
+//! consume, and the bytes exactly as stored. Writing stores those bytes again while they still
+//! decode to what the value writes (an untouched zlib stream is not recompressed, padding and
+//! garbage after a terminator survive); after an edit the new bytes are encoded and framed.
+
+use std::borrow::Cow;
+use std::io::Read as _;
+use std::ops::{Deref, DerefMut};
+
+use serde::{Deserialize, Serialize};
+
+use crate::bytes::RawBytes;
+use crate::error::{ErrorKind, Result};
+use crate::reader::Reader;
+use crate::writer::Writer;
+
+/// A reversible transformation of stored bytes. Schemas name custom ones
+/// (`process: my_fx(7, true)` is `MyFx::new(7, true)`, a type of the crate that expands the
+/// codec); the built-in ones are [`Xor`], [`Rotate`] and [`Zlib`].
+pub trait Process {
+    /// The bytes a value is read from, given the bytes as stored.
+    fn decode<'d>(&self, stored: &'d [u8]) -> std::result::Result<Cow<'d, [u8]>, String>;
+    /// The bytes to store for `data`: `decode(encode(data)) == data`.
+    fn encode<'d>(&self, data: &'d [u8]) -> std::result::Result<Cow<'d, [u8]>, String>;
+}
+
+/// Bytes stored as they are: the processor of a value that is only framed (`pad-right`, or a
+/// terminator within a size).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unchanged;
+
+impl Process for Unchanged {
+    fn decode<'d>(&self, stored: &'d [u8]) -> std::result::Result<Cow<'d, [u8]>, String> {
+        Ok(Cow::Borrowed(stored))
+    }
+    fn encode<'d>(&self, data: &'d [u8]) -> std::result::Result<Cow<'d, [u8]>, String> {
+        Ok(Cow::Borrowed(data))
+    }
+}
+
+/// `xor(key)`: every byte xored with the key's bytes in turn (an integer key is one byte, as in
+/// Kaitai). An empty key changes nothing.
+#[derive(Debug, Clone)]
+pub struct Xor {
+    key: Vec<u8>,
+}
+
+/// What `xor` takes as its key: an integer (its low byte) or bytes.
+pub trait XorKey {
+    /// The key's bytes.
+    fn key_bytes(self) -> Vec<u8>;
+}
+
+impl XorKey for i64 {
+    fn key_bytes(self) -> Vec<u8> {
+        vec![self as u8]
+    }
+}
+
+impl XorKey for &[u8] {
+    fn key_bytes(self) -> Vec<u8> {
+        self.to_vec()
+    }
+}
+
+impl XorKey for Vec<u8> {
+    fn key_bytes(self) -> Vec<u8> {
+        self
+    }
+}
+
+impl Xor {
+    /// The processor of `xor(key)`.
+    pub fn new(key: impl XorKey) -> Self {
+        Xor {
+            key: key.key_bytes(),
+        }
+    }
+
+    fn apply(&self, data: &[u8]) -> Vec<u8> {
+        if self.key.is_empty() {
+            return data.to_vec();
+        }
+        data.iter()
+            .zip(self.key.iter().cycle())
+            .map(|(b, k)| b ^ k)
+            .collect()
+    }
+}
+
+impl Process for Xor {
+    fn decode<'d>(&self, stored: &'d [u8]) -> std::result::Result<Cow<'d, [u8]>, String> {
+        Ok(Cow::Owned(self.apply(stored)))
+    }
+    fn encode<'d>(&self, data: &'d [u8]) -> std::result::Result<Cow<'d, [u8]>, String> {
+        Ok(Cow::Owned(self.apply(data)))
+    }
+}
+
+/// `rol(n)` and `ror(n)`: every byte rotated by `n` bits (modulo 8).
+#[derive(Debug, Clone, Copy)]
+pub struct Rotate {
+    /// The left rotation that decodes.
+    left: u32,
+}
+
+impl Rotate {
+    /// `rol(n)`: decoding rotates each byte left by `n` bits.
+    pub fn left(n: i64) -> Self {
+        Rotate {
+            left: n.rem_euclid(8) as u32,
+        }
+    }
+
+    /// `ror(n)`: decoding rotates each byte right by `n` bits.
+    pub fn right(n: i64) -> Self {
+        Rotate {
+            left: (8 - n.rem_euclid(8)) as u32 % 8,
+        }
+    }
+
+    fn rotated(data: &[u8], left: u32) -> Vec<u8> {
+        data.iter().map(|b| b.rotate_left(left)).collect()
+    }
+}
+
+impl Process for Rotate {
+    fn decode<'d>(&self, stored: &'d [u8]) -> std::result::Result<Cow<'d, [u8]>, String> {
+        Ok(Cow::Owned(Self::rotated(stored, self.left)))
+    }
+    fn encode<'d>(&self, data: &'d [u8]) -> std::result::Result<Cow<'d, [u8]>, String> {
+        Ok(Cow::Owned(Self::rotated(data, (8 - self.left) % 8)))
+    }
+}
+
+/// `zlib`: a zlib stream (RFC 1950), by flate2. Decoding stops at [`Zlib::limit`] bytes, so
+/// a small hostile stream cannot expand into unbounded memory.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Zlib;
+
+/// The most bytes one zlib field may decode to, whatever its stored size: 256 MiB.
+pub const ZLIB_MAX: u64 = 256 << 20;
+
+impl Zlib {
+    /// The most bytes `stored` may decode to: zlib's highest ratio (1032:1) plus 64 KiB, so
+    /// that no honest stream is refused and decoding work stays proportional to the input;
+    /// never more than [`ZLIB_MAX`].
+    pub fn limit(stored: usize) -> u64 {
+        (stored as u64)
+            .saturating_mul(1032)
+            .saturating_add(64 << 10)
+            .min(ZLIB_MAX)
+    }
+}
+
+impl Zlib {
+    fn decode_within(stored: &[u8], limit: u64) -> std::result::Result<Vec<u8>, String> {
+        let mut out = Vec::new();
+        flate2::read::ZlibDecoder::new(stored)
+            .take(limit + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| format!("bad zlib data: {e}"))?;
+        if out.len() as u64 > limit {
+            return Err(format!(
+                "zlib data of {} bytes expands past {limit} bytes, the most it may decode to",
+                stored.len()
+            ));
+        }
+        Ok(out)
+    }
+}
+
+impl Process for Zlib {
+    fn decode<'d>(&self, stored: &'d [u8]) -> std::result::Result<Cow<'d, [u8]>, String> {
+        Self::decode_within(stored, Self::limit(stored.len())).map(Cow::Owned)
+    }
+
+    fn encode<'d>(&self, data: &'d [u8]) -> std::result::Result<Cow<'d, [u8]>, String> {
+        use std::io::Write as _;
+        let mut encoder =
+            flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder
+            .write_all(data)
+            .and_then(|()| encoder.finish())
+            .map(Cow::Owned)
+            .map_err(|e| format!("zlib compression failed: {e}"))
+    }
+}
+
+/// A value read from decoded bytes, kept with the bytes as stored.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Decoded<T> {
+    /// The value.
+    pub value: T,
+    /// Decoded bytes the value did not read (kept so that they are written back).
+    #[serde(default, skip_serializing_if = "RawBytes::is_empty")]
+    pub rest: RawBytes,
+    /// The bytes as stored: written back while they still decode to the value and `rest`.
+    /// Empty in a document that only gives the value: the value is then encoded.
+    #[serde(default)]
+    pub stored: RawBytes,
+}
+
+impl<T> Deref for Decoded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T> DerefMut for Decoded<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.value
+    }
+}
+
+/// Reading: the bytes a value is read from, given its stored content. Errors name the field's
+/// position.
+pub fn decode<'d>(
+    r: &Reader<'_>,
+    process: &impl Process,
+    content: &'d [u8],
+) -> Result<Cow<'d, [u8]>> {
+    let decoded = process
+        .decode(content)
+        .map_err(|message| r.error(ErrorKind::Invalid(message)))?;
+    if let Cow::Owned(bytes) = &decoded {
+        r.charge(bytes.len() as u64)?;
+    }
+    Ok(decoded)
+}
+
+/// Reading: a value read by `read` from the decoded content of `stored`, kept with `stored`
+/// and with the decoded bytes it did not read.
+pub fn read_decoded<T>(
+    r: &Reader<'_>,
+    stored: RawBytes,
+    process: &impl Process,
+    frame: Frame,
+    read: impl FnOnce(&mut Reader<'_>) -> Result<T>,
+) -> Result<Decoded<T>> {
+    let data = decode(r, process, frame.content(&stored.0))?;
+    let mut sub = r.detached(&data);
+    let value = read(&mut sub)?;
+    let rest = RawBytes(sub.rest().to_vec());
+    Ok(Decoded {
+        value,
+        rest,
+        stored,
+    })
+}
+
+/// How a value's content sits in the bytes stored for it, to frame new content after an edit.
+#[derive(Debug, Clone, Copy)]
+pub struct Frame {
+    /// `terminator`: written after the content unless the content includes it.
+    pub terminator: Option<u8>,
+    /// `include`: the content ends with its terminator.
+    pub include: bool,
+    /// `pad-right`: fills the rest of a sized frame.
+    pub pad_right: Option<u8>,
+    /// The frame's size when the schema fixes it (or the writer computes it): new content is
+    /// padded to it.
+    pub size: Option<i64>,
+}
+
+impl Frame {
+    /// The content of bytes so framed, as the reader cuts it out.
+    pub fn content(self, bytes: &[u8]) -> &[u8] {
+        crate::bytes::content(bytes, self.pad_right, self.terminator, self.include)
+    }
+}
+
+/// Writing: the bytes to store for a value whose decoded bytes are `data`. The bytes as stored
+/// when their content still decodes to `data`, else `data`
+/// encoded and framed: terminated, then padded up to the frame's size.
+pub fn stored_bytes<'s>(
+    w: &Writer,
+    process: &impl Process,
+    data: &[u8],
+    stored: &'s [u8],
+    frame: Frame,
+) -> Result<Cow<'s, [u8]>> {
+    let content_of = |bytes| frame.content(bytes);
+    let error = |message: String| crate::fields::encode_error(w, message);
+    if !stored.is_empty() {
+        let unchanged = process
+            .decode(content_of(stored))
+            .is_ok_and(|decoded| *decoded == *data);
+        if unchanged {
+            return Ok(Cow::Borrowed(stored));
+        }
+    }
+    let mut bytes = process.encode(data).map_err(error)?.into_owned();
+    if let Some(t) = frame.terminator.filter(|_| !frame.include) {
+        bytes.push(t);
+    }
+    if let (Some(size), Some(pad)) = (frame.size, frame.pad_right.or(frame.terminator)) {
+        let size = usize::try_from(size).unwrap_or(0);
+        if bytes.len() < size {
+            bytes.resize(size, pad);
+        }
+    }
+    if content_of(&bytes) != process.encode(data).map_err(error)?.as_ref() {
+        return Err(error(
+            "the new value's bytes hold its terminator or end with its padding, so it would not read back".into(),
+        ));
+    }
+    Ok(Cow::Owned(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xor_with_a_byte_or_a_key_cycles_and_inverts() {
+        let x = Xor::new(0xffi64);
+        assert_eq!(*x.decode(&[0x00, 0x0f]).unwrap(), [0xff, 0xf0]);
+        let x = Xor::new([0xec, 0xbb].as_slice());
+        assert_eq!(*x.decode(&[0xec, 0xbb, 0x00]).unwrap(), [0, 0, 0xec]);
+        assert_eq!(*x.encode(&[0, 0, 0xec]).unwrap(), [0xec, 0xbb, 0x00]);
+        assert_eq!(*Xor::new(Vec::new()).decode(b"ab").unwrap(), *b"ab");
+    }
+
+    #[test]
+    fn rotations_invert_each_other() {
+        // 0b1000_0001 rotated left by 3 is 0b0000_1100.
+        assert_eq!(*Rotate::left(3).decode(&[0x81]).unwrap(), [0x0c]);
+        assert_eq!(*Rotate::right(3).decode(&[0x0c]).unwrap(), [0x81]);
+        assert_eq!(*Rotate::left(11).encode(&[0x0c]).unwrap(), [0x81]);
+        assert_eq!(*Rotate::right(-3).decode(&[0x81]).unwrap(), [0x0c]);
+        assert_eq!(*Rotate::left(8).decode(&[0x81]).unwrap(), [0x81]);
+    }
+
+    #[test]
+    fn zlib_round_trips_and_refuses_bombs() {
+        let data = b"hello hello hello hello".repeat(10);
+        let stored = Zlib.encode(&data).unwrap().into_owned();
+        assert_eq!(*Zlib.decode(&stored).unwrap(), *data);
+        assert!(Zlib.decode(b"not zlib").is_err());
+        // A stream is cut off past its limit, however far it would expand.
+        let zeros = Zlib.encode(&vec![0; 1 << 20]).unwrap().into_owned();
+        let err = Zlib::decode_within(&zeros, 4096).map(|out| out.len());
+        assert!(
+            matches!(&err, Err(e) if e.contains("expands past 4096")),
+            "{err:?}"
+        );
+        assert_eq!(Zlib::limit(10), 10 * 1032 + 65536);
+        assert_eq!(Zlib::limit(usize::MAX), ZLIB_MAX);
+    }
+
+    #[test]
+    fn unchanged_bytes_are_stored_again_and_edits_are_framed() {
+        let w = Writer::new();
+        let frame = Frame {
+            terminator: Some(b'@'),
+            include: false,
+            pad_right: Some(b'+'),
+            size: Some(8),
+        };
+        let stored = b"ab@junk+";
+        let same = stored_bytes(&w, &Unchanged, b"ab", stored, frame).unwrap();
+        assert_eq!(*same, *stored, "garbage after the terminator survives");
+        let edited = stored_bytes(&w, &Unchanged, b"xyz", stored, frame).unwrap();
+        assert_eq!(*edited, *b"xyz@++++");
+        let err = stored_bytes(&w, &Unchanged, b"x@y", stored, frame).unwrap_err();
+        assert!(err.to_string().contains("would not read back"), "{err}");
+    }
+
+    #[test]
+    fn an_untouched_zlib_stream_is_not_recompressed() {
+        let w = Writer::new();
+        let frame = Frame {
+            terminator: None,
+            include: false,
+            pad_right: None,
+            size: None,
+        };
+        // Stored with no compression (level 0): recompressing would change the bytes.
+        let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::none());
+        std::io::Write::write_all(&mut enc, b"abcabcabc").unwrap();
+        let stored = enc.finish().unwrap();
+        let kept = stored_bytes(&w, &Zlib, b"abcabcabc", &stored, frame).unwrap();
+        assert_eq!(*kept, *stored);
+        let edited = stored_bytes(&w, &Zlib, b"abc", &stored, frame).unwrap();
+        assert_eq!(*Zlib.decode(&edited).unwrap(), *b"abc");
+    }
+}
