@@ -59,6 +59,9 @@ pub struct Meta {
     /// `le` or `be`.
     #[serde(default)]
     pub endian: Option<String>,
+    /// The bit order of bit fields: `be` (the default) or `le`.
+    #[serde(default, rename = "bit-endian")]
+    pub bit_endian: Option<String>,
     /// Default string encoding.
     #[serde(default)]
     pub encoding: Option<String>,
@@ -158,6 +161,9 @@ pub struct TypeMeta {
     /// `le` or `be`.
     #[serde(default)]
     pub endian: Option<Value>,
+    /// The bit order of bit fields: `be` or `le`.
+    #[serde(default, rename = "bit-endian")]
+    pub bit_endian: Option<String>,
     /// Default string encoding.
     #[serde(default)]
     pub encoding: Option<String>,

@@ -359,6 +359,19 @@ pub struct Content {
 pub enum FieldType {
     /// A number.
     Number(Scalar),
+    /// A bit field (`b1` … `b64`): an unsigned integer of `width` bits, a boolean for `b1`, or
+    /// a value of an enum.
+    Bits {
+        /// 1 to 64.
+        width: u8,
+        /// Big-endian bit order (from the top of each byte).
+        big_endian: bool,
+        /// `enum`: the integer as a value of that enum.
+        enum_idx: Option<usize>,
+    },
+    /// The bits a byte-aligned field drops from a partly read byte after bit fields, kept so
+    /// that they are written back (a field the compiler adds, `_bits_before_<field>`).
+    BitPadding,
     /// A .NET 7-bit encoded length (`vlq_base128_le`, at most 5 bytes, minimal encoding).
     Vlq,
     /// An integer mapped to an enum.

@@ -98,12 +98,12 @@ pub fn read_to_eos<'a, T>(
 ) -> Result<Vec<T>> {
     let mut items = Vec::new();
     while !r.is_eof() {
-        let start = r.pos();
+        let start = r.bit_pos();
         items.push(read(r, items.len()).at_index(items.len())?);
-        if r.pos() == start {
+        if r.bit_pos() == start {
             return Err(r
                 .error(ErrorKind::Invalid(
-                    "element consumed no bytes; `repeat: eos` would never end".into(),
+                    "element consumed nothing; `repeat: eos` would never end".into(),
                 ))
                 .at_index(items.len() - 1));
         }
@@ -119,17 +119,17 @@ pub fn read_until<'a, T>(
 ) -> Result<Vec<T>> {
     let mut items = Vec::new();
     loop {
-        let start = r.pos();
+        let start = r.bit_pos();
         let item = read(r, items.len()).at_index(items.len())?;
         let finished = done(&item, r);
         items.push(item);
         if finished {
             return Ok(items);
         }
-        if r.pos() == start {
+        if r.bit_pos() == start {
             return Err(r
                 .error(ErrorKind::Invalid(
-                    "element consumed no bytes; `repeat: until` would never end".into(),
+                    "element consumed nothing; `repeat: until` would never end".into(),
                 ))
                 .at_index(items.len() - 1));
         }
@@ -687,7 +687,7 @@ mod tests {
         let items = read_to_eos(&mut Reader::new(&data), |r, _| r.read_u8()).unwrap();
         assert_eq!(items, data);
         let err = read_to_eos(&mut Reader::new(&data), |_, _| Ok(())).unwrap_err();
-        assert!(err.to_string().contains("consumed no bytes"), "{err}");
+        assert!(err.to_string().contains("consumed nothing"), "{err}");
     }
 
     #[test]

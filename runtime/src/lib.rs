@@ -6,6 +6,7 @@
 //! read from so that decoding and re-encoding a file reproduces it byte for byte.
 
 pub mod arith;
+pub mod bits;
 pub mod bytes;
 mod canvas;
 pub mod check;

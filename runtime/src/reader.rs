@@ -12,6 +12,8 @@ pub struct Reader<'a> {
     budget: Option<&'a std::cell::Cell<u64>>,
     /// How many values of recursive types are being read around the current position.
     depth: u32,
+    /// Bits of the last byte read that bit fields have not used yet.
+    pub(crate) pending: crate::bits::PendingBits,
 }
 
 /// How deep values of recursive types may nest: hostile input could otherwise nest them until
@@ -42,6 +44,7 @@ impl<'a> Reader<'a> {
             base: 0,
             budget: None,
             depth: 0,
+            pending: Default::default(),
         }
     }
 
@@ -106,10 +109,10 @@ impl<'a> Reader<'a> {
         self.data.len().saturating_sub(self.pos)
     }
 
-    /// Whether every byte has been consumed.
+    /// Whether every byte has been consumed, and every bit of the last one.
     #[inline]
     pub fn is_eof(&self) -> bool {
-        self.pos >= self.data.len()
+        self.pos >= self.data.len() && self.pending.is_empty()
     }
 
     /// Moves to `pos` (relative to this reader's start); seeking exactly to the end is allowed.
@@ -196,6 +199,7 @@ impl<'a> Reader<'a> {
             base,
             budget: self.budget,
             depth: self.depth,
+            pending: Default::default(),
         })
     }
 
@@ -211,6 +215,7 @@ impl<'a> Reader<'a> {
             base: self.absolute_pos(),
             budget: self.budget,
             depth: self.depth,
+            pending: Default::default(),
         }
     }
 

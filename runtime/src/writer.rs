@@ -15,6 +15,8 @@ pub struct Writer {
     placed: Canvas,
     /// Where `buf` will land in the file: 0, or the position of the block being written.
     base: usize,
+    /// Bits written by bit fields that do not fill a byte yet.
+    pub(crate) pending: crate::bits::PendingBits,
 }
 
 /// Generates fixed-size primitive writers.
@@ -74,7 +76,9 @@ impl Writer {
     /// The bytes written: the sequential bytes with every placed block laid over them. Refused
     /// where a block disagrees with the sequential bytes it overlaps, or where bytes before the
     /// end would be left unwritten (they would read back as zeros no value holds).
-    pub fn into_bytes(self) -> Result<Vec<u8>> {
+    pub fn into_bytes(mut self) -> Result<Vec<u8>> {
+        // Bits that end the content without filling their byte: the rest of it is zeros.
+        self.flush_bits();
         if self.placed.is_empty() {
             return Ok(self.buf);
         }

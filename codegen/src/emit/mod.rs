@@ -1,5 +1,6 @@
 //! Rust emission. Each submodule owns one concern; this one assembles a schema's items.
 
+pub mod bits;
 pub mod decode;
 pub mod derived;
 pub mod expr;

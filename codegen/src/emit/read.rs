@@ -313,6 +313,12 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
             quote!(rt::fields::read_contents(r, #lit))
         }
         FieldType::Vlq => quote!(rt::fields::read_vlq(r)),
+        FieldType::Bits {
+            width,
+            big_endian,
+            enum_idx,
+        } => super::bits::read_bits(schema, *width, *big_endian, *enum_idx),
+        FieldType::BitPadding => quote!(Ok(r.align_to_byte())),
         FieldType::Remembered { value, ty, .. } => {
             let int = scalar::int_type(*ty);
             let value = expect_valid(scope.int(value));

@@ -73,7 +73,12 @@ pub fn element_len(schema: &Schema, ty: &FieldType, access: &TokenStream) -> Tok
         return quote!(#size);
     }
     match ty {
-        FieldType::Remembered { .. } => quote!(0),
+        FieldType::Remembered { .. } | FieldType::BitPadding => quote!(0),
+        // Alone, a bit field takes the bytes its bits touch.
+        FieldType::Bits { width, .. } => {
+            let n = usize::from(*width).div_ceil(8);
+            quote!(#n)
+        }
         FieldType::Vlq => quote!(rt::fields::vlq_len(#access)),
         FieldType::Enum { raw, .. } => {
             let n = usize::from(raw.bytes);
@@ -97,6 +102,13 @@ pub fn element_len(schema: &Schema, ty: &FieldType, access: &TokenStream) -> Tok
 /// The body of `encoded_len(&self)` for a type with a variable layout.
 pub fn encoded_len_body(schema: &Schema, ty: usize) -> TokenStream {
     let def = &schema.types[ty];
+    if def
+        .fields
+        .iter()
+        .any(|f| matches!(f.ty, FieldType::Bits { .. }))
+    {
+        return bit_len_body(schema, ty);
+    }
     let mut constant = 0usize;
     let mut parts = Vec::new();
     // Values read by position are placed apart from the sequential bytes.
@@ -120,4 +132,40 @@ pub fn encoded_len_body(schema: &Schema, ty: usize) -> TokenStream {
         return quote!(#constant);
     }
     quote!(#constant #(+ #parts)*)
+}
+
+/// `encoded_len` of a type with bit fields: its bits counted in order, each padding field
+/// completing the byte, then rounded up to whole bytes.
+fn bit_len_body(schema: &Schema, ty: usize) -> TokenStream {
+    let def = &schema.types[ty];
+    let steps = def
+        .fields
+        .iter()
+        .filter(|f| f.position.is_none())
+        .map(|field| {
+            let ident = field_ident(&field.id);
+            let access = quote!(self.#ident);
+            match &field.ty {
+                FieldType::BitPadding => quote!(bits = bits.next_multiple_of(8);),
+                FieldType::Bits { width, .. } => {
+                    let width = usize::from(*width);
+                    let count = match (field.cond.is_some(), field.repeat != Repeat::None) {
+                        (false, false) => quote!(1),
+                        (false, true) => quote!(#access.len()),
+                        (true, false) => quote!(usize::from(#access.is_some())),
+                        (true, true) => quote!(#access.as_ref().map_or(0, |list| list.len())),
+                    };
+                    quote!(bits += #width * #count;)
+                }
+                _ => {
+                    let len = field_len(schema, field, &access);
+                    quote!(bits += 8 * (#len);)
+                }
+            }
+        });
+    quote! {{
+        let mut bits = 0usize;
+        #(#steps)*
+        bits.div_ceil(8)
+    }}
 }

@@ -26,6 +26,10 @@ pub fn element_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType
         FieldType::Number(s) => scalar::scalar_type(*s),
         FieldType::Remembered { ty, .. } => scalar::int_type(*ty),
         FieldType::Vlq => quote!(u32),
+        FieldType::Bits {
+            width, enum_idx, ..
+        } => super::bits::bits_type(schema, *width, *enum_idx),
+        FieldType::BitPadding => quote!(u8),
         FieldType::Enum { enum_idx, .. } => {
             let name = enum_ident(&schema.enums[*enum_idx]);
             quote!(#name)

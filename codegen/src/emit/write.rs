@@ -301,6 +301,12 @@ fn write_one(
             quote!(w.bytes(#lit);)
         }
         FieldType::Vlq => quote!(w.write_7bit_u32(#access);),
+        FieldType::Bits {
+            width,
+            big_endian,
+            enum_idx,
+        } => super::bits::write_bits(schema, *width, *big_endian, *enum_idx, access, wrap),
+        FieldType::BitPadding => quote!(w.align_to_byte(#access)#wrap?;),
         // Computed while reading; not part of the file.
         FieldType::Remembered { .. } => quote!(),
         FieldType::User { ty, args } => {

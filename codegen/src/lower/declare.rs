@@ -20,9 +20,18 @@ pub struct Parts<'f> {
     pub seq: &'f [AttrSpec],
     /// `instances`.
     pub instances: &'f BTreeMap<String, AttrSpec>,
-    /// The default endianness of the file it is in (`None`: the file sets none).
+    /// The defaults in force in the type.
+    pub defaults: Defaults,
+}
+
+/// The defaults a type's `meta` (or its file's) sets for it and the types nested in it.
+#[derive(Debug, Clone, Copy)]
+pub struct Defaults {
+    /// The byte order of numbers (`None`: none is set).
     pub big_endian: Option<bool>,
-    /// True when the file sets a default string encoding.
+    /// The bit order of bit fields: big-endian unless `bit-endian: le`.
+    pub bit_big_endian: bool,
+    /// True when a default string encoding is set.
     pub has_encoding: bool,
 }
 
@@ -78,20 +87,22 @@ pub fn declare<'f>(files: &[&'f KsyFile]) -> Result<Declared<'f>, Located> {
             to_string: to_string(file.to_string.as_ref(), &at)?,
             at: at.clone(),
         });
-        let big_endian = file.meta.endian.as_deref().map(|e| e == "be");
-        let has_encoding = file.meta.encoding.is_some();
+        let defaults = Defaults {
+            big_endian: file.meta.endian.as_deref().map(|e| e == "be"),
+            bit_big_endian: file.meta.bit_endian.as_deref() != Some("le"),
+            has_encoding: file.meta.encoding.is_some(),
+        };
         declared.parts.push(Parts {
             params: &file.params,
             seq: &file.seq,
             instances: &file.instances,
-            big_endian,
-            has_encoding,
+            defaults,
         });
         // The compiled schema's own enums keep their names; an imported schema's are prefixed.
         let prefix = (index > 0).then_some(id.as_str());
         let enums = lower_enums(&file.enums, ty, prefix, &at.key("enums"))?;
         declared.enums.extend(enums);
-        declare_nested(&file.types, ty, (big_endian, has_encoding), &mut declared)?;
+        declare_nested(&file.types, ty, defaults, &mut declared)?;
     }
     check_rust_names(&declared)?;
     Ok(declared)
@@ -114,6 +125,7 @@ fn check_file(file: &KsyFile, root: &YamlPath) -> Result<(), Located> {
     if let Some(encoding) = &file.meta.encoding {
         super::check_encoding(encoding, &root.key("meta").key("encoding"))?;
     }
+    check_bit_endian(file.meta.bit_endian.as_deref(), &root.key("meta"))?;
     if let Some(version) = &file.meta.ks_version {
         check_ks_version(version, &root.key("meta").key("ks-version"))?;
     }
@@ -157,7 +169,7 @@ fn check_ks_version(version: &Value, at: &YamlPath) -> Result<(), Located> {
 fn declare_nested<'f>(
     children: &'f BTreeMap<String, TypeSpec>,
     parent: usize,
-    inherited: (Option<bool>, bool),
+    inherited: Defaults,
     declared: &mut Declared<'f>,
 ) -> Result<(), Located> {
     for (id, spec) in children {
@@ -200,8 +212,7 @@ fn declare_nested<'f>(
             params: &spec.params,
             seq: &spec.seq,
             instances: &spec.instances,
-            big_endian: defaults.0,
-            has_encoding: defaults.1,
+            defaults,
         });
         declare_nested(&spec.types, index, defaults, declared)?;
     }
@@ -215,19 +226,30 @@ fn to_string(value: Option<&Value>, at: &YamlPath) -> Result<Option<crate::expr:
         .transpose()
 }
 
-/// A type's defaults (its endianness, whether strings have an encoding): its parent's,
-/// replaced by what its own `meta` sets.
+/// `bit-endian` must be `be` or `le`.
+fn check_bit_endian(bit_endian: Option<&str>, meta: &YamlPath) -> Result<(), Located> {
+    match bit_endian {
+        None | Some("be" | "le") => Ok(()),
+        Some(other) => Err(Located::new(
+            &meta.key("bit-endian"),
+            format!("bit-endian must be `be` or `le`, not `{other}`"),
+        )),
+    }
+}
+
+/// A type's defaults: its parent's, replaced by what its own `meta` sets.
 fn type_defaults(
     meta: Option<&TypeMeta>,
-    inherited: (Option<bool>, bool),
+    inherited: Defaults,
     at: &YamlPath,
-) -> Result<(Option<bool>, bool), Located> {
+) -> Result<Defaults, Located> {
     let Some(meta) = meta else {
         return Ok(inherited);
     };
     check_leftover_keys(&meta.other, KeyPlace::Meta, at)?;
+    check_bit_endian(meta.bit_endian.as_deref(), at)?;
     let big_endian = match &meta.endian {
-        None => inherited.0,
+        None => inherited.big_endian,
         Some(Value::String(e)) if e == "le" || e == "be" => Some(e == "be"),
         Some(Value::Mapping(_)) => {
             return Err(Located::new(
@@ -245,7 +267,14 @@ fn type_defaults(
     if let Some(encoding) = &meta.encoding {
         super::check_encoding(encoding, &at.key("encoding"))?;
     }
-    Ok((big_endian, inherited.1 || meta.encoding.is_some()))
+    Ok(Defaults {
+        big_endian,
+        bit_big_endian: match meta.bit_endian.as_deref() {
+            Some(order) => order == "be",
+            None => inherited.bit_big_endian,
+        },
+        has_encoding: inherited.has_encoding || meta.encoding.is_some(),
+    })
 }
 
 /// Types and enums become Rust items named in CamelCase: two that convert to the same name

@@ -72,7 +72,16 @@ impl Context {
             .map(|d| parse_expr(d, &at.key("-derived")))
             .transpose()?;
         let ty = self.lower_field_type(schema, attr, at)?;
-        if attr.enum_name.is_some() && !matches!(ty, FieldType::Enum { .. }) {
+        if attr.enum_name.is_some()
+            && !matches!(
+                ty,
+                FieldType::Enum { .. }
+                    | FieldType::Bits {
+                        enum_idx: Some(_),
+                        ..
+                    }
+            )
+        {
             return Err(Located::new(
                 &at.key("enum"),
                 "`enum` applies to integer attributes only",

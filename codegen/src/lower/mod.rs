@@ -1,6 +1,7 @@
 //! Turns a deserialized `.ksy` document into the checked [`Schema`] model: resolves type and
 //! enum names, parses expressions, and applies the skelcodec extensions.
 
+mod bits;
 mod declare;
 mod field;
 mod instances;
@@ -45,8 +46,9 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         .iter()
         .enumerate()
         .map(|(owner, parts)| Context {
-            big_endian: parts.big_endian,
-            has_encoding: parts.has_encoding,
+            big_endian: parts.defaults.big_endian,
+            bit_big_endian: parts.defaults.bit_big_endian,
+            has_encoding: parts.defaults.has_encoding,
             owner,
         })
         .collect();
@@ -92,6 +94,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         def.fields = fields;
         def.instances = instances;
     }
+    bits::insert_bit_padding(&mut schema);
     if let Some(spec) = &file.layout {
         schema.layout = Some(crate::layout::lower_layout(
             &schema,
@@ -218,6 +221,8 @@ pub fn parse_expr(value: &Value, at: &YamlPath) -> Result<Expr, Located> {
 struct Context {
     /// The file's default endianness (`None`: multi-byte numbers need `le` or `be`).
     big_endian: Option<bool>,
+    /// The bit order of bit fields.
+    bit_big_endian: bool,
     /// True when the file sets a default string encoding.
     has_encoding: bool,
     /// The type whose attributes are lowered: names of types and enums resolve from there.

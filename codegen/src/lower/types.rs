@@ -8,7 +8,11 @@ use super::*;
 /// A built-in type name, decoded.
 pub(super) enum Builtin {
     Scalar(Scalar),
-    Str { zero_terminated: bool },
+    /// `bN`, `bNbe`, `bNle`: width and bit order.
+    Bits(u8, bool),
+    Str {
+        zero_terminated: bool,
+    },
     Quat,
     Vec3,
     Vlq,
@@ -85,6 +89,16 @@ impl Context {
                 _ => (name, self.big_endian.unwrap_or(false)),
             },
         };
+        if let Some(width) = base.strip_prefix('b').and_then(|w| w.parse::<u8>().ok())
+            && (1..=64).contains(&width)
+            && !base[1..].starts_with('0')
+        {
+            let big_endian = match name.len() - base.len() {
+                0 => self.bit_big_endian,
+                _ => name.ends_with("be"),
+            };
+            return Some(Builtin::Bits(width, big_endian));
+        }
         let int = |bytes: u8, signed| {
             Some(Builtin::Scalar(Scalar::Int(IntType {
                 bytes,
@@ -288,6 +302,18 @@ impl Context {
                 })
             }
             Some(Builtin::Vlq) => Ok(FieldType::Vlq),
+            Some(Builtin::Bits(width, big_endian)) => {
+                let enum_idx = attr
+                    .enum_name
+                    .as_ref()
+                    .map(|e| self.resolve_enum(schema, e, &at.key("enum")))
+                    .transpose()?;
+                Ok(FieldType::Bits {
+                    width,
+                    big_endian,
+                    enum_idx,
+                })
+            }
             Some(Builtin::Quat | Builtin::Vec3) => {
                 let component_name = attr.component.as_deref().unwrap_or("f4");
                 let Some(Builtin::Scalar(base)) = self.builtin(component_name) else {

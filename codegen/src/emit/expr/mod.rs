@@ -598,7 +598,13 @@ pub fn element_ty(schema: &Schema, ty: &FieldType) -> Ty {
             Ty::Int
         }
         FieldType::Number(_) => Ty::Float,
-        FieldType::Enum { enum_idx, .. } => Ty::Enum(*enum_idx),
+        FieldType::Enum { enum_idx, .. }
+        | FieldType::Bits {
+            enum_idx: Some(enum_idx),
+            ..
+        } => Ty::Enum(*enum_idx),
+        FieldType::Bits { width: 1, .. } => Ty::Bool,
+        FieldType::Bits { .. } | FieldType::BitPadding => Ty::Int,
         FieldType::Quat(_) | FieldType::Vec3(_) => Ty::Composite,
         FieldType::Str { .. } => Ty::Str,
         FieldType::Bytes { .. } | FieldType::Contents(_) => Ty::Bytes,

@@ -408,9 +408,15 @@ impl<'s> Scope<'s> {
         tokens: TokenStream,
     ) -> (TokenStream, Option<Ty>) {
         match ty {
-            FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. } | FieldType::Vlq => {
-                (quote!((#tokens as i64)), Some(Ty::Int))
-            }
+            FieldType::Number(Scalar::Int(_))
+            | FieldType::Remembered { .. }
+            | FieldType::Vlq
+            | FieldType::BitPadding
+            | FieldType::Bits {
+                width: 2..,
+                enum_idx: None,
+                ..
+            } => (quote!((#tokens as i64)), Some(Ty::Int)),
             FieldType::Number(Scalar::Float(_)) => (quote!((#tokens as f64)), Some(Ty::Float)),
             FieldType::Number(Scalar::Fixed { .. }) => (quote!(#tokens.get_f64()), Some(Ty::Float)),
             FieldType::Str { .. } | FieldType::Bytes { .. } => (content_view(ty, tokens), None),
@@ -522,6 +528,8 @@ pub(super) fn read_through(ty: &FieldType) -> bool {
             | FieldType::Remembered { .. }
             | FieldType::Vlq
             | FieldType::Enum { .. }
+            | FieldType::Bits { .. }
+            | FieldType::BitPadding
             | FieldType::Str { .. }
             | FieldType::Bytes { .. }
     )
