@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use crate::commands::EXIT_DIFFERENCE;
 use crate::error::CliError;
 
-/// Prints `ok FILE` for every schema the compiler accepts and its located error for every
-/// other; exits 1 when any is rejected.
+/// Prints `ok FILE` for every schema the compiler accepts (and its located warnings, on
+/// stderr) and its located error for every other; exits 1 when any is rejected.
 pub fn check(files: &[PathBuf], import_paths: &[PathBuf]) -> Result<ExitCode, CliError> {
     let mut out = std::io::stdout().lock();
     let mut rejected = 0;
@@ -51,6 +51,9 @@ pub fn expand(file: &Path, import_paths: &[PathBuf]) -> Result<ExitCode, CliErro
 fn compile(file: &Path, import_paths: &[PathBuf]) -> Result<String, String> {
     let schema =
         skelcodec_codegen::load_schema_with(file, import_paths).map_err(|e| e.to_string())?;
+    for warning in &schema.warnings {
+        eprintln!("warning: {warning}");
+    }
     let generated = std::panic::catch_unwind(|| skelcodec_codegen::generate_source(&schema));
     match generated {
         Ok(Ok(source)) => Ok(source),

@@ -288,12 +288,7 @@ fn tokenize(src: &str) -> Result<Vec<(usize, Token)>, ParseError> {
             while i < chars.len() && chars[i] != c {
                 if chars[i] == '\\' && c == '"' && i + 1 < chars.len() {
                     i += 1;
-                    text.push(match chars[i] {
-                        'n' => '\n',
-                        't' => '\t',
-                        '0' => '\0',
-                        other => other,
-                    });
+                    text.push(escaped_char(&chars, &mut i)?);
                 } else {
                     text.push(chars[i]);
                 }
@@ -323,6 +318,54 @@ fn tokenize(src: &str) -> Result<Vec<(usize, Token)>, ParseError> {
         }
     }
     Ok(tokens)
+}
+
+/// The character an escape in a double-quoted string stands for, as Kaitai reads it: `\n`,
+/// `\t`, `\r`, `\a`, `\b`, `\v`, `\f`, `\e`, octal `\0`…`\377`, `\uXXXX`, or the
+/// character itself (`\"`, `\\`). `i` is at the character after the backslash and is left
+/// on the escape's last character.
+fn escaped_char(chars: &[char], i: &mut usize) -> Result<char, ParseError> {
+    let at = *i;
+    let digits = |i: &mut usize, radix: u32, max: usize| {
+        let mut value = 0u32;
+        let mut n = 0;
+        while n < max
+            && let Some(d) = chars.get(*i + n).and_then(|c| c.to_digit(radix))
+        {
+            value = value * radix + d;
+            n += 1;
+        }
+        *i += n.saturating_sub(1);
+        (value, n)
+    };
+    Ok(match chars[at] {
+        'n' => '\n',
+        't' => '\t',
+        'r' => '\r',
+        'a' => '\u{7}',
+        'b' => '\u{8}',
+        'v' => '\u{b}',
+        'f' => '\u{c}',
+        'e' => '\u{1b}',
+        '0'..='7' => {
+            let (value, _) = digits(i, 8, 3);
+            char::from_u32(value).unwrap_or('\u{fffd}')
+        }
+        'u' => {
+            *i += 1;
+            let (value, n) = digits(i, 16, 4);
+            match char::from_u32(value) {
+                Some(c) if n == 4 => c,
+                _ => {
+                    return Err(ParseError {
+                        at,
+                        message: "`\\u` needs four hex digits of a character".into(),
+                    });
+                }
+            }
+        }
+        other => other,
+    })
 }
 
 fn number(text: &str, is_float: bool, at: usize) -> Result<Token, ParseError> {
@@ -621,6 +664,20 @@ impl ExprParser {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn string_escapes_are_read_as_kaitai_reads_them() {
+        let text = |src: &str| match parse(src) {
+            Ok(Expr::Str(s)) => s,
+            other => panic!("{src}: {other:?}"),
+        };
+        assert_eq!(text(r#""\u00a3""#), "£");
+        assert_eq!(text(r#""c\u0000""#), "c\0");
+        assert_eq!(text(r#""\101\0""#), "A\0", "octal");
+        assert_eq!(text(r#""\e\a\"\\""#), "\u{1b}\u{7}\"\\");
+        assert!(parse(r#""\u12""#).is_err(), "four hex digits");
+        assert_eq!(text("'\\n'"), "\\n", "single quotes keep backslashes");
+    }
 
     fn name(n: &str) -> Box<Expr> {
         Box::new(Expr::Name(n.into()))

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use serde_yaml::Value;
 
+use skelcodec_runtime::encoding::Encoding;
+
 use crate::error::{Located, YamlPath};
 
 /// Where a key is written.
@@ -134,15 +136,20 @@ fn text_of(value: &Value) -> Option<String> {
     crate::ksy::expr_text(value)
 }
 
-/// Whether strings in `encoding` are implemented: UTF-8 and ASCII, whose text is its bytes.
-pub fn is_supported_encoding(encoding: &str) -> bool {
-    let name = encoding.to_ascii_uppercase().replace(['-', '_'], "");
-    matches!(name.as_str(), "UTF8" | "ASCII" | "USASCII")
+/// The encoding a Kaitai label names, or the located error for one that is unknown.
+pub fn encoding(label: &str, at: &YamlPath) -> Result<Encoding, Located> {
+    Encoding::for_label(label).ok_or_else(|| {
+        Located::new(
+            at,
+            format!("unknown encoding `{label}`: use a name Kaitai knows, such as UTF-8, ASCII, UTF-16LE, Shift_JIS, IBM437 or ISO-8859-1"),
+        )
+    })
 }
 
-/// The error for an encoding that is not implemented yet.
-pub fn encoding_not_implemented(encoding: &str) -> String {
-    format!("encoding `{encoding}` (Kaitai) is not implemented yet: only UTF-8 and ASCII are")
+/// Whether text in `encoding` is its bytes, as skelcodec keeps UTF-8 and ASCII strings; any
+/// other is decoded from its bytes (`rt::Decoded`).
+pub fn text_is_its_bytes(encoding: Encoding) -> bool {
+    matches!(encoding, Encoding::Utf8 | Encoding::Ascii)
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ pub mod imports;
 pub mod keys;
 pub mod ksy;
 pub mod layout;
+pub mod lint;
 pub mod locate;
 pub mod lower;
 pub mod model;
@@ -51,6 +52,12 @@ pub fn parse_schema_with(
     let mut schema = lower::lower(&documents).map_err(locate)?;
     validate::validate(&schema).map_err(locate)?;
     schema.imported = sources.iter().skip(1).map(|s| s.path.clone()).collect();
+    schema.warnings = documents
+        .iter()
+        .enumerate()
+        .flat_map(|(file, document)| lint::warnings(document, file))
+        .map(locate)
+        .collect();
     Ok(schema)
 }
 

@@ -24,6 +24,8 @@ pub struct Schema {
     /// The files the schema imports, transitively (the generated code is rebuilt when they
     /// change).
     pub imported: Vec<std::path::PathBuf>,
+    /// What the schema should write otherwise, located (see [`crate::lint`]).
+    pub warnings: Vec<crate::error::SchemaError>,
 }
 
 /// `-layout`: the blocks read by position, laid out one after another after the root's
@@ -209,7 +211,7 @@ impl Decode {
         match &self.process {
             Some(Process::Xor(e) | Process::Rol(e) | Process::Ror(e)) => exprs.push(e),
             Some(Process::Custom { args, .. }) => exprs.extend(args),
-            Some(Process::Zlib) | None => {}
+            Some(Process::Zlib | Process::Encoding(_)) | None => {}
         }
         exprs
     }
@@ -226,6 +228,8 @@ pub enum Process {
     Ror(Expr),
     /// `zlib`.
     Zlib,
+    /// Text in an encoding other than UTF-8: the value is its decoded UTF-8 text.
+    Encoding(skelcodec_runtime::encoding::Encoding),
     /// A processor the schema names (`my_fx(args)`, `a.b.my_fx`): a Rust type `MyFx` (`a::b::MyFx`)
     /// in scope where the codec is expanded, built by `MyFx::new(args)`, implementing
     /// `rt::process::Process`.
@@ -352,6 +356,9 @@ pub struct Content {
     pub terminator: Option<u8>,
     /// `include`: the terminator is part of the value.
     pub include: bool,
+    /// The terminator is this many bytes equal to `terminator` at a multiple of it from the
+    /// start: the code unit of the text's encoding (2 for UTF-16); 0 or 1 for a byte.
+    pub unit: u8,
 }
 
 /// What one element of a field is.

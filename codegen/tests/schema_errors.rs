@@ -252,11 +252,15 @@ fn kaitai_keys_not_implemented_yet_are_named_as_such() {
         message.contains("`parent` (Kaitai) is not implemented yet (at seq[0].parent)"),
         "{message}"
     );
+}
+
+#[test]
+fn unknown_encodings_are_located() {
     let message = error(&format!(
-        "{HEADER}  - id: name\n    type: str\n    size: 4\n    encoding: SJIS\n"
+        "{HEADER}  - id: name\n    type: str\n    size: 4\n    encoding: KLINGON-1\n"
     ));
     assert!(
-        message.contains("encoding `SJIS` (Kaitai) is not implemented yet"),
+        message.contains("unknown encoding `KLINGON-1`"),
         "{message}"
     );
     assert!(message.starts_with("schemas/broken.ksy:8:5:"), "{message}");
@@ -488,4 +492,24 @@ fn vendor_keys_are_accepted_in_switches_too() {
         "{HEADER}  - id: k\n    type: u1\n  - id: v\n    type:\n      switch-on: k\n      -other-tool: hint\n      cases:\n        1: u1\n"
     );
     assert!(parse_schema(&source, Path::new("vendor.ksy")).is_ok());
+}
+
+#[test]
+fn encodings_not_spelled_canonically_are_warnings() {
+    let source = "meta:\n  id: warned\n  encoding: utf-8\nseq:\n  - id: name\n    type: strz\n    encoding: latin1\n";
+    let schema = parse_schema(source, Path::new("schemas/warned.ksy")).expect("still compiles");
+    let warnings: Vec<String> = schema.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("schemas/warned.ksy:3:3:"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[0].contains("`UTF-8` instead of `utf-8`"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[1].contains("`ISO-8859-1` instead of `latin1`"),
+        "{warnings:?}"
+    );
 }

@@ -248,7 +248,7 @@ pub fn report(outcomes: &[Outcome]) -> String {
         .count();
     let _ = writeln!(
         out,
-        "formats_err: {}/{MUST_REJECT} rejected with a located error (accepted: {})",
+        "formats_err: {}/{MUST_REJECT} rejected or warned about, located (accepted silently: {})",
         MUST_REJECT - WRONGLY_ACCEPTED.len(),
         WRONGLY_ACCEPTED.join(", ")
     );

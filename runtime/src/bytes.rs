@@ -47,8 +47,23 @@ impl<'de> Deserialize<'de> for RawBytes {
 /// follows it), so that writing it back reproduces the input.
 #[inline]
 pub fn content(raw: &[u8], pad_right: Option<u8>, terminator: Option<u8>, include: bool) -> &[u8] {
-    if let Some(end) = terminator.and_then(|t| raw.iter().position(|&b| b == t)) {
-        return raw.get(..end + usize::from(include)).unwrap_or(raw);
+    content_in_units(raw, pad_right, terminator, include, 1)
+}
+
+/// [`content`] of text whose code units are `unit` bytes long (2 for UTF-16): its terminator is
+/// `unit` bytes equal to `terminator`, found only at a multiple of `unit`.
+pub fn content_in_units(
+    raw: &[u8],
+    pad_right: Option<u8>,
+    terminator: Option<u8>,
+    include: bool,
+    unit: usize,
+) -> &[u8] {
+    let unit = unit.max(1);
+    let found = terminator.and_then(|t| crate::encoding::find_terminator(raw, t, unit));
+    if let Some(end) = found {
+        let end = if include { end + unit } else { end };
+        return raw.get(..end).unwrap_or(raw);
     }
     match pad_right {
         Some(pad) => {

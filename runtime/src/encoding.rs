@@ -914,6 +914,23 @@ impl Encoding {
     }
 }
 
+/// A string in an encoding is stored as its encoded bytes and read as UTF-8 text: decoding is
+/// the `process` of its field (`rt::process::Decoded`), so that text that does not survive a
+/// decode and encode round trip keeps its bytes until it is edited.
+impl crate::process::Process for Encoding {
+    fn decode<'d>(&self, stored: &'d [u8]) -> Result<Cow<'d, [u8]>, String> {
+        Ok(match Encoding::decode(*self, stored) {
+            Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
+            Cow::Owned(text) => Cow::Owned(text.into_bytes()),
+        })
+    }
+
+    fn encode<'d>(&self, data: &'d [u8]) -> Result<Cow<'d, [u8]>, String> {
+        let text = std::str::from_utf8(data).map_err(|e| format!("the text is not UTF-8: {e}"))?;
+        Encoding::encode(*self, text)
+    }
+}
+
 impl fmt::Display for Encoding {
     /// Prints [`Encoding::name`].
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

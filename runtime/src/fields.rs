@@ -182,9 +182,23 @@ pub fn check_terminated(
     eos_error: bool,
     w: &Writer,
 ) -> Result<()> {
-    let first = bytes.iter().position(|&b| b == terminator);
+    check_terminated_units(bytes, terminator, 1, consumed, eos_error, w)
+}
+
+/// [`check_terminated`] for text whose terminator is `unit` bytes at a multiple of `unit` (a
+/// UTF-16 NUL).
+pub fn check_terminated_units(
+    bytes: &[u8],
+    terminator: u8,
+    unit: usize,
+    consumed: bool,
+    eos_error: bool,
+    w: &Writer,
+) -> Result<()> {
+    let unit = unit.max(1);
+    let first = crate::encoding::find_terminator(bytes, terminator, unit);
     let fits = match first {
-        Some(i) => consumed && i + 1 == bytes.len(),
+        Some(i) => consumed && i + unit == bytes.len(),
         None => !consumed || !eos_error,
     };
     if fits {
@@ -193,11 +207,15 @@ pub fn check_terminated(
     Err(encode_error(
         w,
         format!(
-            "the reader ends this value at the first byte {terminator:#04x}, so it must {}",
+            "the reader ends this value at the first {}, so it must {}",
+            match unit {
+                1 => format!("byte {terminator:#04x}"),
+                n => format!("{n} bytes {terminator:#04x}"),
+            },
             if consumed {
-                "end with that byte and hold it nowhere else"
+                "end with it and hold it nowhere else"
             } else {
-                "not hold that byte"
+                "not hold it"
             }
         ),
     ))

@@ -266,12 +266,20 @@ pub struct Frame {
     /// The frame's size when the schema fixes it (or the writer computes it): new content is
     /// padded to it.
     pub size: Option<i64>,
+    /// Bytes of the terminator: the code unit of the text's encoding (2 for UTF-16).
+    pub unit: usize,
 }
 
 impl Frame {
     /// The content of bytes so framed, as the reader cuts it out.
     pub fn content(self, bytes: &[u8]) -> &[u8] {
-        crate::bytes::content(bytes, self.pad_right, self.terminator, self.include)
+        crate::bytes::content_in_units(
+            bytes,
+            self.pad_right,
+            self.terminator,
+            self.include,
+            self.unit,
+        )
     }
 }
 
@@ -297,7 +305,9 @@ pub fn stored_bytes<'s>(
     }
     let mut bytes = process.encode(data).map_err(error)?.into_owned();
     if let Some(t) = frame.terminator.filter(|_| !frame.include) {
-        bytes.push(t);
+        // A terminator of code units starts at a multiple of their size.
+        bytes.resize(bytes.len().next_multiple_of(frame.unit.max(1)), 0);
+        bytes.extend(std::iter::repeat_n(t, frame.unit.max(1)));
     }
     if let (Some(size), Some(pad)) = (frame.size, frame.pad_right.or(frame.terminator)) {
         let size = usize::try_from(size).unwrap_or(0);
@@ -362,6 +372,7 @@ mod tests {
             include: false,
             pad_right: Some(b'+'),
             size: Some(8),
+            unit: 1,
         };
         let stored = b"ab@junk+";
         let same = stored_bytes(&w, &Unchanged, b"ab", stored, frame).unwrap();
@@ -380,6 +391,7 @@ mod tests {
             include: false,
             pad_right: None,
             size: None,
+            unit: 1,
         };
         // Stored with no compression (level 0): recompressing would change the bytes.
         let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::none());

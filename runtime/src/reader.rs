@@ -240,6 +240,30 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// [`Reader::until`] for text whose code units are `unit` bytes long: the terminator is
+    /// `unit` bytes equal to `terminator` at a multiple of `unit` from here (a UTF-16 NUL).
+    pub fn until_unit(
+        &mut self,
+        terminator: u8,
+        unit: usize,
+        include: bool,
+        consume: bool,
+        eos_error: bool,
+    ) -> Result<&'a [u8]> {
+        let unit = unit.max(1);
+        let tail = self.data.get(self.pos..).unwrap_or_default();
+        match crate::encoding::find_terminator(tail, terminator, unit) {
+            Some(i) => {
+                let end = if include { i + unit } else { i };
+                let out = tail.get(..end).unwrap_or(tail);
+                self.pos += if consume || include { i + unit } else { i };
+                Ok(out)
+            }
+            None if eos_error => Err(self.eof(tail.len() + unit)),
+            None => Ok(self.rest()),
+        }
+    }
+
     /// Cap for Vec::with_capacity: min(count, remaining / max(min_elem_size,1)) so hostile counts never preallocate beyond the input.
     #[inline]
     pub fn capacity_hint(&self, count: u64, min_elem_size: usize) -> usize {

@@ -18,6 +18,10 @@ pub fn processor(scope: &Scope, decode: &Decode) -> Result<TokenStream, ExprErro
     };
     Ok(match process {
         Process::Zlib => quote!(rt::process::Zlib),
+        Process::Encoding(encoding) => {
+            let variant = format_ident!("{}", encoding.variant_name());
+            quote!(rt::encoding::Encoding::#variant)
+        }
         Process::Xor(key) => {
             let key = argument(scope, key)?;
             quote!(rt::process::Xor::new(#key))
@@ -81,11 +85,13 @@ fn frame(decode: &Decode, size: Option<TokenStream>) -> TokenStream {
     let pad_right = option(content.pad_right.map(|p| quote!(#p)));
     let size = option(size);
     let include = content.include;
+    let unit = usize::from(content.unit.max(1));
     quote!(rt::process::Frame {
         terminator: #terminator,
         include: #include,
         pad_right: #pad_right,
         size: #size,
+        unit: #unit,
     })
 }
 

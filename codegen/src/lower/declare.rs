@@ -25,14 +25,14 @@ pub struct Parts<'f> {
 }
 
 /// The defaults a type's `meta` (or its file's) sets for it and the types nested in it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Defaults {
     /// The byte order of numbers (`None`: none is set).
     pub big_endian: Option<bool>,
     /// The bit order of bit fields: big-endian unless `bit-endian: le`.
     pub bit_big_endian: bool,
-    /// True when a default string encoding is set.
-    pub has_encoding: bool,
+    /// The default string encoding, when one is set.
+    pub encoding: Option<String>,
 }
 
 /// Every type (depth first: the schema's root, its nested types, then each imported schema's
@@ -90,19 +90,19 @@ pub fn declare<'f>(files: &[&'f KsyFile]) -> Result<Declared<'f>, Located> {
         let defaults = Defaults {
             big_endian: file.meta.endian.as_deref().map(|e| e == "be"),
             bit_big_endian: file.meta.bit_endian.as_deref() != Some("le"),
-            has_encoding: file.meta.encoding.is_some(),
+            encoding: file.meta.encoding.clone(),
         };
         declared.parts.push(Parts {
             params: &file.params,
             seq: &file.seq,
             instances: &file.instances,
-            defaults,
+            defaults: defaults.clone(),
         });
         // The compiled schema's own enums keep their names; an imported schema's are prefixed.
         let prefix = (index > 0).then_some(id.as_str());
         let enums = lower_enums(&file.enums, ty, prefix, &at.key("enums"))?;
         declared.enums.extend(enums);
-        declare_nested(&file.types, ty, defaults, &mut declared)?;
+        declare_nested(&file.types, ty, &defaults, &mut declared)?;
     }
     check_rust_names(&declared)?;
     Ok(declared)
@@ -169,7 +169,7 @@ fn check_ks_version(version: &Value, at: &YamlPath) -> Result<(), Located> {
 fn declare_nested<'f>(
     children: &'f BTreeMap<String, TypeSpec>,
     parent: usize,
-    inherited: Defaults,
+    inherited: &Defaults,
     declared: &mut Declared<'f>,
 ) -> Result<(), Located> {
     for (id, spec) in children {
@@ -188,7 +188,7 @@ fn declare_nested<'f>(
             ));
         }
         check_leftover_keys(&spec.other, KeyPlace::Type, &at)?;
-        let defaults = type_defaults(spec.meta.as_ref(), inherited, &at.key("meta"))?;
+        let defaults = type_defaults(spec.meta.as_ref(), inherited.clone(), &at.key("meta"))?;
         // Top-level types keep their own name; deeper ones are prefixed by their parents'.
         let rust_name = item_name(match parent {
             0 => id.clone(),
@@ -212,9 +212,9 @@ fn declare_nested<'f>(
             params: &spec.params,
             seq: &spec.seq,
             instances: &spec.instances,
-            defaults,
+            defaults: defaults.clone(),
         });
-        declare_nested(&spec.types, index, defaults, declared)?;
+        declare_nested(&spec.types, index, &defaults, declared)?;
     }
     Ok(())
 }
@@ -273,7 +273,7 @@ fn type_defaults(
             Some(order) => order == "be",
             None => inherited.bit_big_endian,
         },
-        has_encoding: inherited.has_encoding || meta.encoding.is_some(),
+        encoding: meta.encoding.clone().or(inherited.encoding),
     })
 }
 

@@ -110,10 +110,17 @@ impl Context {
             attr.size.is_some() || attr.size_eos == Some(true) || attr.terminator.is_some();
         let decode = self.decode(attr, &ty, at)?;
         let ty = match ty {
-            // A processed byte array is all of its decoded bytes.
+            // A processed byte array, or a string decoded from its encoding, is all of its
+            // decoded bytes.
             FieldType::Bytes { .. } if decode.is_some() => FieldType::Bytes {
                 size: Size::Eos,
                 align: 1,
+                content: Content::default(),
+            },
+            FieldType::Str { .. } if decode.is_some() => FieldType::Str {
+                size: Size::Eos,
+                align: 1,
+                terminated: false,
                 content: Content::default(),
             },
             ty => ty,
@@ -190,6 +197,28 @@ impl Context {
             None => None,
         };
         match ty {
+            FieldType::Str { size, content, .. } => {
+                let label = attr.encoding.as_ref().or(self.encoding.as_ref());
+                let encoding = label
+                    .map(|l| crate::keys::encoding(l, &at.key("encoding")))
+                    .transpose()?
+                    .filter(|e| !crate::keys::text_is_its_bytes(*e));
+                match (encoding, &process) {
+                    (_, Some(_)) => Err(Located::new(
+                        &at.key("process"),
+                        "`process` applies to byte arrays and user types",
+                    )),
+                    (None, None) => Ok(None),
+                    (Some(encoding), None) => {
+                        let unit = encoding.unit_len() as u8;
+                        Ok(Some(Decode {
+                            size: size.clone(),
+                            content: Content { unit, ..*content },
+                            process: Some(Process::Encoding(encoding)),
+                        }))
+                    }
+                }
+            }
             FieldType::Bytes { size, content, .. } if process.is_some() => Ok(Some(Decode {
                 size: size.clone(),
                 content: *content,

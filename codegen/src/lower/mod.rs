@@ -39,6 +39,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         enums,
         layout: None,
         imported: Vec::new(),
+        warnings: Vec::new(),
     };
     // Parameters first: a field may use any type, declared before or after it, and its
     // argument count is checked against that type's parameters.
@@ -48,7 +49,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         .map(|(owner, parts)| Context {
             big_endian: parts.defaults.big_endian,
             bit_big_endian: parts.defaults.bit_big_endian,
-            has_encoding: parts.defaults.has_encoding,
+            encoding: parts.defaults.encoding.clone(),
             owner,
         })
         .collect();
@@ -105,17 +106,9 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
     Ok(schema)
 }
 
-/// Strings keep their bytes and show them as UTF-8 (of which ASCII is a part); any other
-/// encoding would show the wrong text, so it is refused until it is decoded.
+/// An encoding must be one Kaitai knows.
 fn check_encoding(encoding: &str, at: &YamlPath) -> Result<(), Located> {
-    if crate::keys::is_supported_encoding(encoding) {
-        Ok(())
-    } else {
-        Err(Located::new(
-            at,
-            crate::keys::encoding_not_implemented(encoding),
-        ))
-    }
+    crate::keys::encoding(encoding, at).map(|_| ())
 }
 
 fn check_identifier(id: &str, at: &YamlPath) -> Result<(), Located> {
@@ -223,8 +216,8 @@ struct Context {
     big_endian: Option<bool>,
     /// The bit order of bit fields.
     bit_big_endian: bool,
-    /// True when the file sets a default string encoding.
-    has_encoding: bool,
+    /// The default string encoding in force.
+    encoding: Option<String>,
     /// The type whose attributes are lowered: names of types and enums resolve from there.
     owner: usize,
 }

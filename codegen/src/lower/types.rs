@@ -275,7 +275,7 @@ impl Context {
                 Ok(FieldType::Number(scalar))
             }
             Some(Builtin::Str { zero_terminated }) => {
-                if attr.encoding.is_none() && !self.has_encoding {
+                if attr.encoding.is_none() && self.encoding.is_none() {
                     return Err(Located::new(
                         &type_at,
                         "a string needs an `encoding`: set `meta/encoding`, or `encoding` on the attribute (ASCII, UTF-8)",
@@ -449,6 +449,7 @@ pub(super) fn content(
         pad_right: attr.pad_right,
         terminator,
         include: attr.include.unwrap_or(false),
+        unit: 1,
     })
 }
 

@@ -500,10 +500,12 @@ pub fn content_view(ty: &FieldType, value: TokenStream) -> TokenStream {
             terminator: None,
             ..
         } => bytes,
+        // Strings whose terminator is wider than a byte are decoded (`Decode`), never viewed.
         Content {
             pad_right,
             terminator,
             include,
+            ..
         } => {
             let (pad, term) = (option_u8(pad_right), option_u8(terminator));
             quote!(rt::bytes::content(#bytes, #pad, #term, #include))

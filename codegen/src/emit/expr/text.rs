@@ -1,7 +1,8 @@
 //! Strings, byte arrays and lists in expressions: their properties and methods.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
+use skelcodec_runtime::encoding::Encoding;
 
 use super::*;
 
@@ -25,12 +26,25 @@ impl<'s> Scope<'s> {
                     Ty::Str,
                 ))
             }
-            ("to_s", [Expr::Str(encoding)]) if ty == Ty::Bytes => {
-                if !crate::keys::is_supported_encoding(encoding) {
-                    return invalid(crate::keys::encoding_not_implemented(encoding));
+            ("to_s", [Expr::Str(label)])
+                if ty == Ty::Bytes || ty == Ty::ListLit(Box::new(Ty::Int)) =>
+            {
+                let value = match ty {
+                    Ty::Bytes => value,
+                    _ => quote!(rt::bytes::from_ints(&#value)),
+                };
+                let Some(encoding) = Encoding::for_label(label) else {
+                    return invalid(format!("unknown encoding `{label}`"));
+                };
+                if crate::keys::text_is_its_bytes(encoding) {
+                    // UTF-8 and ASCII text is its bytes.
+                    return Ok((value, Ty::Str));
                 }
-                // Text keeps its bytes: the bytes are the text.
-                Ok((value, Ty::Str))
+                let variant = format_ident!("{}", encoding.variant_name());
+                Ok((
+                    quote!(rt::encoding::Encoding::#variant.decode(rt::bytes::view(&#value)).into_owned().into_bytes()),
+                    Ty::Str,
+                ))
             }
             _ => invalid(format!(
                 "`{name}` takes {} of a string{}, found {} with {} argument(s)",
