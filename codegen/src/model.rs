@@ -149,9 +149,8 @@ pub struct Field {
     /// `process`, or `pad-right` or a terminator within a size on a user type: each value is
     /// read from its bytes decoded, and keeps its bytes as stored (`rt::Decoded`).
     pub decode: Option<Decode>,
-    /// `valid`: a condition on the value read (built from `eq`, `min`, `max`, `any-of`), with
-    /// the expectation in words for the error.
-    pub valid: Option<(Expr, String)>,
+    /// `valid`: the rules each value read must keep, checked in order.
+    pub valid: Vec<Valid>,
     /// A `pos` instance: the value is read at this position of the stream, not in sequence,
     /// and written back as a block placed there.
     pub position: Option<Expr>,
@@ -239,6 +238,34 @@ pub enum Process {
         /// Its arguments.
         args: Vec<Expr>,
     },
+}
+
+/// One rule of `valid`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Valid {
+    /// Which rule: it names the error.
+    pub kind: ValidKind,
+    /// The condition on `_`, the value (unused for `in-enum`).
+    pub rule: Expr,
+    /// What was expected, in words (`equal to 5`).
+    pub expected: String,
+}
+
+/// The rules of `valid`, as Kaitai names their errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValidKind {
+    /// `eq` (or a bare value).
+    Eq,
+    /// `min`.
+    Min,
+    /// `max`.
+    Max,
+    /// `any-of`.
+    AnyOf,
+    /// `in-enum: true`: a value its enum names.
+    InEnum,
+    /// `expr`.
+    Expr,
 }
 
 /// A value instance: a computed property.
@@ -596,7 +623,7 @@ impl Schema {
         if let Some(decode) = &field.decode {
             exprs.extend(decode.expressions());
         }
-        exprs.extend(field.valid.as_ref().map(|(e, _)| e));
+        exprs.extend(field.valid.iter().map(|v| &v.rule));
         let mut types = vec![&field.ty];
         while let Some(t) = types.pop() {
             match t {
@@ -712,7 +739,7 @@ impl Schema {
                 || field.substream.is_some()
                 || field.decode.is_some()
                 || field.position.is_some()
-                || field.valid.is_some()
+                || !field.valid.is_empty()
             {
                 return None;
             }

@@ -116,13 +116,14 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
         },
         Repeat::None | Repeat::Eos => {}
     }
-    if field.valid.is_some() {
+    if !field.valid.is_empty() {
         let after = Scope::new(schema, ty, Mode::Read, index + 1);
         let rule = crate::emit::valid::valid_check(
+            schema,
             field,
             &quote::quote!(value),
             &after,
-            |_, _, _| quote::quote!(),
+            |_, _, _, _| quote::quote!(),
         );
         located(&at.key("valid"), rule)?;
     }

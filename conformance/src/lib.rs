@@ -202,9 +202,10 @@ fn raises(exception: &str, kind: &ErrorKind) -> bool {
             kind,
             ErrorKind::UnexpectedEof { .. } | ErrorKind::CountTooLarge { .. }
         ),
-        // Kaitai checks `contents` as a validation too.
+        // Kaitai checks `contents` as equality too.
+        "ValidationNotEqualError" if matches!(kind, ErrorKind::BadContents { .. }) => true,
         _ if name.starts_with("Validation") => {
-            matches!(kind, ErrorKind::Invalid(_) | ErrorKind::BadContents { .. })
+            matches!(kind, ErrorKind::Validation { rule, .. } if rule.kaitai_name() == name)
         }
         _ => matches!(kind, ErrorKind::Invalid(_)),
     }

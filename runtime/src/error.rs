@@ -13,6 +13,37 @@ pub enum PathSegment {
     Rendered(String),
 }
 
+/// The `valid` rules, as Kaitai names the errors that break them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValidationRule {
+    /// `eq`: `ValidationNotEqualError`.
+    NotEqual,
+    /// `min`: `ValidationLessThanError`.
+    LessThan,
+    /// `max`: `ValidationGreaterThanError`.
+    GreaterThan,
+    /// `any-of`: `ValidationNotAnyOfError`.
+    NotAnyOf,
+    /// `in-enum`: `ValidationNotInEnumError`.
+    NotInEnum,
+    /// `expr`: `ValidationExprError`.
+    Expr,
+}
+
+impl ValidationRule {
+    /// The name of Kaitai's exception for a value that breaks this rule.
+    pub fn kaitai_name(self) -> &'static str {
+        match self {
+            ValidationRule::NotEqual => "ValidationNotEqualError",
+            ValidationRule::LessThan => "ValidationLessThanError",
+            ValidationRule::GreaterThan => "ValidationGreaterThanError",
+            ValidationRule::NotAnyOf => "ValidationNotAnyOfError",
+            ValidationRule::NotInEnum => "ValidationNotInEnumError",
+            ValidationRule::Expr => "ValidationExprError",
+        }
+    }
+}
+
 /// What went wrong, independent of where.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ErrorKind {
@@ -49,6 +80,14 @@ pub enum ErrorKind {
         elem_size: u64,
         /// Bytes left in the input.
         remaining: u64,
+    },
+    /// A value broke a `valid` rule of its schema.
+    #[error("{message}")]
+    Validation {
+        /// Which rule.
+        rule: ValidationRule,
+        /// What was expected and what was found.
+        message: String,
     },
     /// Any other violation of the format.
     #[error("{0}")]

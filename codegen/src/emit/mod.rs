@@ -200,19 +200,15 @@ fn instance_methods(schema: &Schema, ty: usize) -> TokenStream {
         // Instances that need parameters or the stream exist only inlined in readers and writers.
         let (body, ty) = scope.instance_value(instance).ok()?;
         let (ret, body) = match ty {
-            Ty::Int => (quote!(i64), body),
-            Ty::Float => (quote!(f64), body),
-            Ty::Enum(idx) => {
-                let name = names::enum_ident(&schema.enums[idx]);
-                (quote!(#name), body)
+            // A value that may be absent: `None` when it is.
+            Ty::Opt(inner) => {
+                let (ret, value) = instance_result(schema, &inner, quote!(value));
+                (
+                    quote!(::core::option::Option<#ret>),
+                    quote!(#body.map(|value| #value)),
+                )
             }
-            // Text with invalid UTF-8 replaced; the bytes stay reachable through the fields.
-            Ty::Str | Ty::StrLit => (
-                quote!(::std::string::String),
-                quote!(::std::string::String::from_utf8_lossy(rt::bytes::view(&#body)).into_owned()),
-            ),
-            Ty::Bytes => (quote!(::std::vec::Vec<u8>), quote!(rt::bytes::view(&#body).to_vec())),
-            _ => (quote!(bool), body),
+            ty => instance_result(schema, &ty, body),
         };
         let doc = types::docs(
             instance.doc.as_deref(),
@@ -226,6 +222,29 @@ fn instance_methods(schema: &Schema, ty: usize) -> TokenStream {
         })
     });
     quote!(#(#methods)*)
+}
+
+/// The return type of an instance method for a value of type `ty`, and its body given the
+/// value's expression: numbers, enums and booleans as they are, text as a `String` (invalid
+/// UTF-8 replaced; the bytes stay reachable through the fields), bytes as a `Vec<u8>`.
+fn instance_result(schema: &Schema, ty: &Ty, body: TokenStream) -> (TokenStream, TokenStream) {
+    match ty {
+        Ty::Int => (quote!(i64), body),
+        Ty::Float => (quote!(f64), body),
+        Ty::Enum(idx) => {
+            let name = names::enum_ident(&schema.enums[*idx]);
+            (quote!(#name), body)
+        }
+        Ty::Str | Ty::StrLit => (
+            quote!(::std::string::String),
+            quote!(::std::string::String::from_utf8_lossy(rt::bytes::view(&#body)).into_owned()),
+        ),
+        Ty::Bytes => (
+            quote!(::std::vec::Vec<u8>),
+            quote!(rt::bytes::view(&#body).to_vec()),
+        ),
+        _ => (quote!(bool), body),
+    }
 }
 
 fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {

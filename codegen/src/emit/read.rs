@@ -123,17 +123,22 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
             let ident = local_ident(name);
             statements.push(quote!(let #ident = #read.in_field(#name)?;));
         }
-        if field.valid.is_some() {
+        if !field.valid.is_empty() {
             let after = Scope::new(schema, ty, Mode::Read, index + 1);
             let access = local_ident(name);
-            let refuse = |rule: &str, found, index: Option<TokenStream>| {
+            let refuse = |kind, rule: &str, found, index: Option<TokenStream>| {
                 let expected = format!("expected a value {rule}");
                 let at = index.map(|i| quote!(.at_index(#i)));
+                let rule = super::valid::rule_path(kind);
                 quote! {
-                    return Err(r.error(rt::ErrorKind::Invalid(format!("{}, found {:?}", #expected, #found))))#at.in_field(#name);
+                    return Err(r.error(rt::ErrorKind::Validation {
+                        rule: #rule,
+                        message: format!("{}, found {:?}", #expected, #found),
+                    }))#at.in_field(#name);
                 }
             };
             statements.push(expect_valid(super::valid::valid_check(
+                schema,
                 field,
                 &quote!(#access),
                 &after,

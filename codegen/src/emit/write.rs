@@ -20,7 +20,7 @@ pub fn write_body(schema: &Schema, ty: usize) -> TokenStream {
     let scope = Scope::new(schema, ty, Mode::Write, def.fields.len());
     let statements = def.fields.iter().map(|field| {
         let ident = field_ident(&field.id);
-        let valid = valid_check(field, &quote!(self.#ident), &scope);
+        let valid = valid_check(schema, field, &quote!(self.#ident), &scope);
         let write = write_field(schema, ty, field, &quote!(self.#ident), &scope);
         let write = quote!(#valid #write);
         match &field.position {
@@ -136,14 +136,17 @@ fn write_for_each(
 
 /// Before writing a field with `valid`: a value the reader would reject is refused. A rule
 /// that needs the stream (`_io`) can only be checked by reading.
-fn valid_check(field: &Field, access: &TokenStream, scope: &Scope) -> TokenStream {
+fn valid_check(schema: &Schema, field: &Field, access: &TokenStream, scope: &Scope) -> TokenStream {
     let name = &field.id;
-    let refuse = |rule: &str, _found, index: Option<TokenStream>| {
+    let refuse = |_kind, rule: &str, _found, index: Option<TokenStream>| {
         let message = format!("the reader expects a value {rule}");
         let at = index.map(|i| quote!(.at_index(#i)));
         quote!(return Err(rt::fields::encode_error(w, #message.into()))#at.in_field(#name);)
     };
-    unless_stream(super::valid::valid_check(field, access, scope, refuse)).unwrap_or_default()
+    unless_stream(super::valid::valid_check(
+        schema, field, access, scope, refuse,
+    ))
+    .unwrap_or_default()
 }
 
 /// Statements writing one value of `field` of type `ty` at `access`, delimited as the reader

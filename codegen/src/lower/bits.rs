@@ -60,7 +60,7 @@ fn padding(id: String, at: &YamlPath) -> Field {
         untrusted: false,
         substream: None,
         decode: None,
-        valid: None,
+        valid: Vec::new(),
         position: None,
         scan: None,
         fill_index: false,

@@ -265,94 +265,97 @@ impl Context {
     }
 }
 
-/// Kaitai `valid`: a value, or a map of `eq`, `min`, `max` and `any-of`, turned into one
-/// condition on the field and a description of what was expected.
-pub(super) fn lower_valid(
-    valid: Option<&Value>,
-    at: &YamlPath,
-) -> Result<Option<(Expr, String)>, Located> {
+/// Kaitai `valid`: a value (`eq`), or a map of `eq`, `min`, `max`, `any-of`, `in-enum` and
+/// `expr`, each a rule on the value `_`.
+pub(super) fn lower_valid(valid: Option<&Value>, at: &YamlPath) -> Result<Vec<Valid>, Located> {
     use crate::expr::BinOp;
     let Some(valid) = valid else {
-        return Ok(None);
+        return Ok(Vec::new());
     };
-    // The rule is checked for each value: the field's, or each element of a list.
     let this = || Box::new(Expr::Name("_".to_owned()));
     let compare = |op, value: &Value, key: &str| -> Result<(Expr, String), Located> {
         let rhs = parse_expr(value, &at.key(key))?;
         let text = crate::expr::to_source(&rhs);
         Ok((Expr::Binary(op, this(), Box::new(rhs)), text))
     };
-    let mut parts: Vec<(Expr, String)> = Vec::new();
-    match valid {
-        Value::Mapping(map) => {
-            for (key, value) in map {
-                let key = key.as_str().unwrap_or_default();
-                match key {
-                    "eq" => {
-                        let (e, t) = compare(BinOp::Eq, value, key)?;
-                        parts.push((e, format!("equal to {t}")));
-                    }
-                    "min" => {
-                        let (e, t) = compare(BinOp::Ge, value, key)?;
-                        parts.push((e, format!("at least {t}")));
-                    }
-                    "max" => {
-                        let (e, t) = compare(BinOp::Le, value, key)?;
-                        parts.push((e, format!("at most {t}")));
-                    }
-                    "any-of" => {
-                        let Value::Sequence(items) = value else {
-                            return Err(Located::new(&at.key(key), "`any-of` takes a list"));
-                        };
-                        let mut alternatives = Vec::new();
-                        let mut texts = Vec::new();
-                        for item in items {
-                            let (e, t) = compare(BinOp::Eq, item, key)?;
-                            alternatives.push(e);
-                            texts.push(t);
-                        }
-                        let Some(any) = alternatives
-                            .into_iter()
-                            .reduce(|a, b| Expr::Binary(BinOp::Or, Box::new(a), Box::new(b)))
-                        else {
-                            return Err(Located::new(
-                                &at.key(key),
-                                "`any-of` needs at least one value",
-                            ));
-                        };
-                        parts.push((any, format!("one of {}", texts.join(", "))));
-                    }
-                    "expr" => {
-                        let rule = parse_expr(value, &at.key(key))?;
-                        let text = crate::expr::to_source(&rule);
-                        parts.push((rule, format!("for which {text} holds")));
-                    }
-                    other => {
-                        return Err(Located::new(
-                            &at.key(other),
-                            format!(
-                                "unknown `valid` key `{other}`: use eq, min, max, any-of or expr"
-                            ),
-                        ));
-                    }
-                }
+    let rule = |kind, (rule, expected): (Expr, String)| Valid {
+        kind,
+        rule,
+        expected,
+    };
+    let Value::Mapping(map) = valid else {
+        let (e, t) = compare(BinOp::Eq, valid, "valid")?;
+        return Ok(vec![rule(ValidKind::Eq, (e, format!("equal to {t}")))]);
+    };
+    let mut rules = Vec::new();
+    for (key, value) in map {
+        let key = key.as_str().unwrap_or_default();
+        rules.push(match key {
+            "eq" => {
+                let (e, t) = compare(BinOp::Eq, value, key)?;
+                rule(ValidKind::Eq, (e, format!("equal to {t}")))
             }
-        }
-        value => {
-            let (e, t) = compare(BinOp::Eq, value, "valid")?;
-            parts.push((e, format!("equal to {t}")));
-        }
+            "min" => {
+                let (e, t) = compare(BinOp::Ge, value, key)?;
+                rule(ValidKind::Min, (e, format!("at least {t}")))
+            }
+            "max" => {
+                let (e, t) = compare(BinOp::Le, value, key)?;
+                rule(ValidKind::Max, (e, format!("at most {t}")))
+            }
+            "any-of" => {
+                let Value::Sequence(items) = value else {
+                    return Err(Located::new(&at.key(key), "`any-of` takes a list"));
+                };
+                let mut alternatives = Vec::new();
+                let mut texts = Vec::new();
+                for item in items {
+                    let (e, t) = compare(BinOp::Eq, item, key)?;
+                    alternatives.push(e);
+                    texts.push(t);
+                }
+                let Some(any) = alternatives
+                    .into_iter()
+                    .reduce(|a, b| Expr::Binary(BinOp::Or, Box::new(a), Box::new(b)))
+                else {
+                    return Err(Located::new(
+                        &at.key(key),
+                        "`any-of` needs at least one value",
+                    ));
+                };
+                rule(
+                    ValidKind::AnyOf,
+                    (any, format!("one of {}", texts.join(", "))),
+                )
+            }
+            "in-enum" => match value {
+                Value::Bool(true) => rule(
+                    ValidKind::InEnum,
+                    (Expr::Bool(true), "its enum names".into()),
+                ),
+                _ => {
+                    return Err(Located::new(
+                        &at.key(key),
+                        "`in-enum` takes only `true`; without validation, leave `valid` out",
+                    ));
+                }
+            },
+            "expr" => {
+                let expr = parse_expr(value, &at.key(key))?;
+                let text = crate::expr::to_source(&expr);
+                rule(ValidKind::Expr, (expr, format!("for which {text} holds")))
+            }
+            other => {
+                return Err(Located::new(
+                    &at.key(other),
+                    format!(
+                        "unknown `valid` key `{other}`: use eq, min, max, any-of, in-enum or expr"
+                    ),
+                ));
+            }
+        });
     }
-    let text = parts
-        .iter()
-        .map(|(_, t)| t.as_str())
-        .collect::<Vec<_>>()
-        .join(" and ");
-    let cond = parts
-        .into_iter()
-        .map(|(e, _)| e)
-        .reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b)));
-    Ok(cond.map(|c| (c, text)))
+    Ok(rules)
 }
 
 /// `process`: `xor(key)`, `rol(n)`, `ror(n)`, `zlib`, or a custom processor `a.b.name(args)`.

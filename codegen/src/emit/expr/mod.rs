@@ -75,10 +75,11 @@ pub enum Ty {
 impl Ty {
     /// Whether a value instance may have this type, and so get a method of its own.
     pub fn is_instance_value(&self) -> bool {
-        matches!(
-            self,
-            Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_) | Ty::Str | Ty::StrLit | Ty::Bytes
-        )
+        match self {
+            Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_) | Ty::Str | Ty::StrLit | Ty::Bytes => true,
+            Ty::Opt(inner) => inner.is_instance_value(),
+            _ => false,
+        }
     }
 }
 
