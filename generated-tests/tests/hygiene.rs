@@ -1,7 +1,7 @@
 //! Names that collide with what generated code uses still compile and read: fields named like
 //! the reader's locals, a parameter named like the writer, types named like prelude items, an
 //! enum value `unknown` next to the fallback for unnamed values, a switch enum named like a user
-//! type, an instance named like a generated method.
+//! type, an instance named like a generated method, fields named like reserved keywords.
 
 mod hygiene {
     skelcodec_macros::codec!("tests/schemas/hygiene.ksy");
@@ -14,7 +14,7 @@ fn colliding_names_compile_and_read_back() {
     // r w item value index c b bytes count, two `vec`s, `option` (r > 0), `string` "hi",
     // holder a=1 with a holder_b, kind 1 (`true`).
     let bytes = [
-        1, 2, 3, 4, 5, 6, 7, 8, 2, 10, 11, 12, 2, b'h', b'i', 1, 13, 1, 0x99,
+        1, 2, 3, 4, 5, 6, 7, 8, 2, 10, 11, 12, 2, b'h', b'i', 1, 13, 1, 0x99, 21, 22, 23,
     ];
     let value = Hygiene::read(&bytes).unwrap();
     assert_eq!((value.r, value.w, value.item, value.value), (1, 2, 3, 4));
@@ -33,5 +33,11 @@ fn colliding_names_compile_and_read_back() {
     // A parameter named `w` (the writer's name) and an instance named like a generated method.
     assert_eq!(value.sized.data.0, [0x99]);
     assert_eq!(value.check_value(), 2);
+    // Reserved keywords (`box`, `try`, `macro`) are raw identifiers.
+    let keywords = &value.keywords;
+    assert_eq!(
+        (keywords.r#box, keywords.r#try, keywords.r#macro),
+        (21, 22, 23)
+    );
     assert_eq!(value.to_bytes().unwrap(), bytes);
 }

@@ -171,7 +171,9 @@ impl Writer {
         if u32::from(dropped) >= 1 << room {
             return Err(crate::fields::encode_error(
                 self,
-                format!("the {room} bits that complete this byte cannot hold {dropped:#04x}"),
+                format!(
+                    "the {room} bits that complete this byte cannot hold {dropped:#04x}: an edit moved them; set these padding bits to 0"
+                ),
             ));
         }
         if room > 0 {

@@ -122,11 +122,13 @@ pub fn instance_ident(snake: &str) -> Ident {
 
 /// A field, parameter or method identifier; Rust keywords become raw identifiers.
 pub fn field_ident(snake: &str) -> Ident {
-    const KEYWORDS: [&str; 38] = [
+    // Strict and reserved keywords of edition 2024.
+    const KEYWORDS: [&str; 50] = [
         "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum",
         "extern", "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move",
         "mut", "pub", "ref", "return", "static", "struct", "super", "trait", "true", "type",
-        "unsafe", "use", "where", "while", "yield", "gen",
+        "unsafe", "use", "where", "while", "yield", "gen", "abstract", "become", "box", "do",
+        "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "try",
     ];
     if matches!(snake, "self" | "Self" | "crate" | "super") {
         Ident::new(&format!("{snake}_"), Span::call_site())

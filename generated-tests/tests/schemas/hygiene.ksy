@@ -37,6 +37,8 @@ seq:
     enum: kind
   - id: sized
     type: sized(r)
+  - id: keywords
+    type: keywords
 instances:
   check:
     value: r + 1
@@ -74,6 +76,14 @@ types:
           cases:
             1: holder_b
             2: vec
+  keywords:
+    seq:
+      - id: box
+        type: u1
+      - id: try
+        type: u1
+      - id: macro
+        type: u1
   holder_b:
     seq:
       - id: ok
