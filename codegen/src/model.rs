@@ -67,6 +67,10 @@ pub struct LayoutStep {
     pub field: usize,
 }
 
+/// The name of the field that keeps the bytes after the root's value: no schema name starts
+/// with `_`.
+pub const TRAILING: &str = "_trailing";
+
 /// A user type (a struct in the generated code).
 #[derive(Debug, Clone)]
 pub struct TypeDef {
@@ -577,6 +581,13 @@ impl Schema {
     pub fn is_recursive(&self, ty: usize) -> bool {
         self.reaches(ty, ty)
     }
+    /// The root's `_trailing` field, which keeps the bytes a file has after its value (see
+    /// `lower::keep_trailing_bytes`), when `ty` is the root and has one.
+    pub fn trailing_field(&self, ty: usize) -> Option<&Field> {
+        let last = self.types.get(ty)?.fields.last()?;
+        (ty == 0 && last.id == TRAILING).then_some(last)
+    }
+
     /// True when some type reads a value by position: the root then keeps unclaimed bytes.
     pub fn has_positioned_fields(&self) -> bool {
         self.types

@@ -161,15 +161,14 @@ pub fn run_spec(spec: &'static Spec, suite: &Path) -> Outcome {
     };
     let write = match &result.written {
         None => WriteVerdict::None,
-        Some(Ok(bytes)) if data.get(..bytes.len()) == Some(bytes.as_slice()) => WriteVerdict::Exact,
+        Some(Ok(bytes)) if *bytes == data => WriteVerdict::Exact,
         Some(_) => WriteVerdict::Differs,
     };
     let write_detail = match &result.written {
         Some(Err(e)) => format!("; the writer refused: {e}"),
         Some(Ok(bytes)) if write == WriteVerdict::Differs => format!(
             "; written back differs at byte {}",
-            skelcodec_runtime::first_difference(&data[..bytes.len().min(data.len())], bytes)
-                .unwrap_or(bytes.len().min(data.len()))
+            skelcodec_runtime::first_difference(&data, bytes).unwrap_or(data.len())
         ),
         _ => String::new(),
     };

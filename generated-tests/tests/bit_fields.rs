@@ -11,12 +11,16 @@ use bit_fields::{BitFields, Kind};
 /// version 101, compressed 1, kind 0010 | flags 10011 and 3 dropped bits 101 | count 3 |
 /// nibbles 1, 2, 3 (little-endian bits) | wide: the high nibble of 0xf3, seven bytes and the
 /// low nibble of 0xa8, whose high nibble 0xa is left at the end.
-const FILE: &[u8] = &[
-    0xb2, 0x9d, 0x03, 0x21, 0xf3, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0xa8,
-];
+const FILE: &[u8] = include_bytes!("../fixtures/features/bit_fields.bin");
 
 #[test]
 fn bit_fields_read_as_kaitai_reads_them() {
+    assert_eq!(
+        FILE,
+        [
+            0xb2, 0x9d, 0x03, 0x21, 0xf3, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0xa8
+        ]
+    );
     let value = BitFields::read(FILE).unwrap();
     assert_eq!(value.version, 0b101);
     assert!(value.compressed);

@@ -6,7 +6,8 @@
 //! panic, take long or allocate without bound.
 //!
 //! No schema knowledge is used: candidate count and size fields are found by their values, so
-//! a new fixture or format is covered as soon as it is listed in `formats()` below.
+//! a new fixture or format is covered as soon as it is listed in `formats()` below; the
+//! feature schemas' fixtures cover bit fields, processed values and encoded text.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -310,6 +311,33 @@ fn dbpf_mutations() {
         let _ = package.animations();
     }
     mutate_all::<Dbpf>(&samples("sims2", Some("sims2"), &["package"]), open);
+}
+
+/// Codecs of the feature schemas whose read paths the game formats do not take: bit fields,
+/// processed and framed values, text in other encodings.
+mod features {
+    pub mod bit_fields {
+        skelcodec_macros::codec!("tests/schemas/bit_fields.ksy");
+    }
+    pub mod processed {
+        skelcodec_macros::codec!("tests/schemas/processed.ksy");
+    }
+    pub mod text_encodings {
+        skelcodec_macros::codec!("tests/schemas/text_encodings.ksy");
+    }
+}
+
+#[test]
+fn feature_mutations() {
+    let sample = |name: &str| {
+        samples("features", None, &["bin"])
+            .into_iter()
+            .filter(move |s| s.name.contains(name))
+            .collect::<Vec<_>>()
+    };
+    mutate_all::<features::bit_fields::BitFields>(&sample("bit_fields"), nothing);
+    mutate_all::<features::processed::Processed>(&sample("processed"), nothing);
+    mutate_all::<features::text_encodings::TextEncodings>(&sample("text_encodings"), nothing);
 }
 
 /// The regression inputs found by fuzzing: each must fail cleanly or round-trip.

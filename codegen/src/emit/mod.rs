@@ -293,6 +293,15 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
                 value.unclaimed = rt::fields::unclaimed(bytes, &w.coverage());
                 Ok(value)
             }
+        } else if let Some(field) = schema.trailing_field(0) {
+            // Only the whole file has bytes after the root's value.
+            let trailing = names::field_ident(&field.id);
+            quote! {
+                #reader
+                let mut value = Self::read_from(&mut r #(, #args)*)?;
+                value.#trailing = rt::RawBytes(r.rest().to_vec());
+                Ok(value)
+            }
         } else {
             quote! {
                 #reader

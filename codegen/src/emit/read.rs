@@ -70,6 +70,15 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
     for (index, field) in def.fields.iter().enumerate().skip(from) {
         let scope = Scope::new(schema, ty, Mode::Read, index);
         let name = &field.id;
+        if schema
+            .trailing_field(ty)
+            .is_some_and(|t| std::ptr::eq(t, field))
+        {
+            // The whole-file read fills it: a root read inside a stream ends with its value.
+            let ident = local_ident(name);
+            statements.push(quote!(let #ident = rt::RawBytes::default();));
+            continue;
+        }
         let read = read_field(schema, ty, field, &scope);
         if let FieldType::Remembered {
             value,

@@ -186,7 +186,7 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
         .filter(|f| f.stores_value())
         .map(|f| {
             let ident = field_ident(&f.id);
-            let ty = field_type(schema, ty, f);
+            let rust_ty = field_type(schema, ty, f);
             let mut extra = Vec::new();
             if let Some(derived) = &f.derived {
                 extra.push(String::new());
@@ -197,7 +197,12 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
             }
             let fallback = format!("`{}`.", f.id);
             let doc = docs(Some(f.doc.as_deref().unwrap_or(&fallback)), &extra);
-            quote!(#doc pub #ident: #ty)
+            // Most files end with their value: documents leave the empty rest out.
+            let serde = schema
+                .trailing_field(ty)
+                .is_some_and(|t| std::ptr::eq(t, f))
+                .then(|| quote!(#[serde(default, skip_serializing_if = "rt::RawBytes::is_empty")]));
+            quote!(#doc #serde pub #ident: #rust_ty)
         });
     let unclaimed = (ty == 0 && schema.has_positioned_fields()).then(|| {
         quote! {

@@ -96,6 +96,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         def.instances = instances;
     }
     bits::insert_bit_padding(&mut schema);
+    keep_trailing_bytes(&mut schema);
     if let Some(spec) = &file.layout {
         schema.layout = Some(crate::layout::lower_layout(
             &schema,
@@ -104,6 +105,39 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         )?);
     }
     Ok(schema)
+}
+
+/// A file may go on after the root's value (Kaitai reads such files): the root then keeps the
+/// bytes after it in a last field, `_trailing`, which only the whole-file read fills, so that
+/// they are written back. Not needed when the root keeps unclaimed bytes (it has values read by
+/// position).
+fn keep_trailing_bytes(schema: &mut Schema) {
+    if schema.has_positioned_fields() {
+        return;
+    }
+    let root = &schema.types[0];
+    let at = root.at.clone();
+    let trailing = Field {
+        id: TRAILING.to_owned(),
+        doc: Some("Bytes after the end of the value, kept to be written back.".to_owned()),
+        ty: FieldType::Bytes {
+            size: Size::Eos,
+            align: 1,
+            content: Content::default(),
+        },
+        cond: None,
+        repeat: Repeat::None,
+        derived: None,
+        untrusted: false,
+        substream: None,
+        decode: None,
+        valid: Vec::new(),
+        position: None,
+        scan: None,
+        fill_index: false,
+        at,
+    };
+    schema.types[0].fields.push(trailing);
 }
 
 /// An encoding must be one Kaitai knows.

@@ -155,13 +155,18 @@ impl<'s> Scope<'s> {
             }
             "_sizeof" => {
                 let value = self.owner.clone().unwrap_or_else(|| quote!(self));
+                // The bytes a file has after the root's value are not part of it.
+                let len = match self.schema.trailing_field(self.ty) {
+                    Some(field) => {
+                        let trailing = field_ident(&field.id);
+                        quote!((#value.encoded_len() - #value.#trailing.0.len()))
+                    }
+                    None => quote!(#value.encoded_len()),
+                };
                 return if self.mode == Mode::Read {
                     invalid("`_sizeof` is not known while reading; use it in `-derived`")
                 } else {
-                    Ok(Place::computed(
-                        quote!((#value.encoded_len() as i64)),
-                        Ty::Int,
-                    ))
+                    Ok(Place::computed(quote!((#len as i64)), Ty::Int))
                 };
             }
             _ => {}
