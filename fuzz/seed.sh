@@ -40,3 +40,8 @@ for path in files:
 PY
 done
 seed qfs "$fixtures"/sims2/*.5an
+# The feature schemas: the first byte picks the schema (see fuzz_targets/roundtrip_features.rs).
+mkdir -p corpus/roundtrip_features
+for pair in 0:bit_fields 1:processed 2:text_encodings; do
+    { printf "\\$(printf %03o "${pair%%:*}")"; cat "$fixtures/features/${pair#*:}.bin"; } >"corpus/roundtrip_features/${pair#*:}"
+done

@@ -182,7 +182,7 @@ types:
       - id: components
         type: component
         repeat: expr
-        repeat-expr: channels.sum(_.channel_flags >> 29)
+        repeat-expr: channels.sum(_.num_components)
       - id: keyframes
         type: component_keys(_.num_keyframes, _.packed_type)
         -for-each: components
@@ -238,31 +238,30 @@ types:
         doc: CRC-32/MPEG-2 of the channel name.
       - id: ignored2
         type: u4
-      - id: channel_flags
-        type: u4
-        doc: Bit fields, decoded by the instances below.
+      # The channel's flags word (u4le), as bit fields from its lowest bit.
+      - id: duration
+        type: b15le
+        doc: Bits 0-14, ticks.
+      - id: base_data_returned
+        type: b1le
+        doc: Bit 15.
+      - id: unknown_bit16
+        type: b1le
+        doc: Bit 16.
+      - id: animated_attribute
+        type: b5le
+        doc: Bits 17-21 (0 rotation, 1 transform, 2 morph weight, 3 contact IK, 4 weight IK, ...).
+      - id: channel_type
+        type: b3le
+        doc: Bits 22-24 (0 Float1, 1 Float3, 2 Float4, 3 Euler angles, 4 TransformXYZ, 5 Float2).
+      - id: ik_chain_index
+        type: b4le
+        doc: Bits 25-28; 15 means none.
+      - id: num_components
+        type: b3le
+        doc: Bits 29-31.
       - id: ignored3
         type: u4
-    instances:
-      duration:
-        value: channel_flags & 0x7fff
-        doc: Bits 0-14, ticks.
-      base_data_returned:
-        value: (channel_flags >> 15) & 1
-      unknown_bit16:
-        value: (channel_flags >> 16) & 1
-      animated_attribute:
-        value: (channel_flags >> 17) & 0x1f
-        doc: Bits 17-21 (0 rotation, 1 transform, 2 morph weight, 3 contact IK, 4 weight IK, ...).
-      channel_type:
-        value: (channel_flags >> 22) & 7
-        doc: Bits 22-24 (0 Float1, 1 Float3, 2 Float4, 3 Euler angles, 4 TransformXYZ, 5 Float2).
-      ik_chain_index:
-        value: (channel_flags >> 25) & 0xf
-        doc: Bits 25-28; 15 means none.
-      num_components:
-        value: channel_flags >> 29
-        doc: Bits 29-31.
 
   component:
     seq:

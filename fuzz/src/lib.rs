@@ -160,3 +160,20 @@ fn collect_leaves(value: &serde_json::Value, at: String, out: &mut Vec<String>) 
         _ => {}
     }
 }
+
+/// Codecs of the feature schemas whose read paths the game formats do not take: bit fields,
+/// processed and framed values, text in other encodings.
+pub mod features {
+    /// Bit fields in both bit orders, dropped bits, a 64-bit field across nine bytes.
+    pub mod bit_fields {
+        skelcodec_macros::codec!("../generated-tests/tests/schemas/bit_fields.ksy");
+    }
+    /// xor, rol and zlib, and a user type framed by padding and a terminator.
+    pub mod processed {
+        skelcodec_macros::codec!("../generated-tests/tests/schemas/processed.ksy");
+    }
+    /// Shift_JIS, UTF-16LE, IBM437 and windows-1251 text.
+    pub mod text_encodings {
+        skelcodec_macros::codec!("../generated-tests/tests/schemas/text_encodings.ksy");
+    }
+}

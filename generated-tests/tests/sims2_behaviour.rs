@@ -102,23 +102,23 @@ fn fixtures_decode_to_the_values_they_were_built_with() {
             assert_eq!(channel.bone_hash, crc32_mpeg2(channel_name.text_bytes()));
             let flags = &want["flags_decoded"];
             assert_eq!(
-                channel.duration(),
+                i64::from(channel.duration),
                 flags["duration_ticks"].as_i64().unwrap()
             );
             assert_eq!(
-                channel.animated_attribute(),
+                i64::from(channel.animated_attribute),
                 flags["animated_attribute"].as_i64().unwrap()
             );
             assert_eq!(
-                channel.channel_type(),
+                i64::from(channel.channel_type),
                 flags["channel_type"].as_i64().unwrap()
             );
             assert_eq!(
-                channel.ik_chain_index(),
+                i64::from(channel.ik_chain_index),
                 flags["ik_chain_index"].as_i64().unwrap()
             );
             assert_eq!(
-                channel.num_components(),
+                i64::from(channel.num_components),
                 flags["num_components"].as_i64().unwrap()
             );
             for want in want["components"].as_array().unwrap() {

@@ -24,17 +24,29 @@ pub(super) fn insert_bit_padding(schema: &mut Schema) {
     for (ty, own_stream) in own_stream.into_iter().enumerate() {
         let fields = std::mem::take(&mut schema.types[ty].fields);
         let mut padded = Vec::with_capacity(fields.len());
-        let mut partial = false;
+        // Bits read past the last byte boundary, when the schema fixes how many (a run of
+        // unconditional bit fields): 32 bits of flags end on a boundary and need no padding.
+        let mut offset = Some(0u32);
         for field in fields {
             if field.position.is_none() {
+                let partial = offset != Some(0);
                 if partial && byte_aligned(schema, &field, 0) {
                     padded.push(padding(format!("_bits_before_{}", field.id), &field.at));
-                    partial = false;
+                    offset = Some(0);
                 }
-                partial = ends_inside_a_byte(schema, &field, partial, 0);
+                offset = match (&field.ty, offset) {
+                    (FieldType::Bits { width, .. }, Some(bits))
+                        if field.cond.is_none() && field.repeat == Repeat::None =>
+                    {
+                        Some((bits + u32::from(*width)) % 8)
+                    }
+                    _ if ends_inside_a_byte(schema, &field, offset != Some(0), 0) => None,
+                    _ => Some(0),
+                };
             }
             padded.push(field);
         }
+        let partial = offset != Some(0);
         if partial && own_stream {
             let at = schema.types[ty].at.clone();
             let at_end = padding("_bits_at_end".to_owned(), &at);
