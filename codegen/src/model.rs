@@ -168,6 +168,27 @@ pub struct Field {
 }
 
 impl Field {
+    /// A field the compiler adds (its name starts with `_`, which no schema name does): one
+    /// value of `ty`, always present, stored so that it is written back.
+    pub fn added(id: &str, doc: &str, ty: FieldType, at: &YamlPath) -> Self {
+        Field {
+            id: id.to_owned(),
+            doc: Some(doc.to_owned()),
+            ty,
+            cond: None,
+            repeat: Repeat::None,
+            derived: None,
+            untrusted: false,
+            substream: None,
+            decode: None,
+            valid: Vec::new(),
+            position: None,
+            scan: None,
+            fill_index: false,
+            at: at.clone(),
+        }
+    }
+
     /// Bytes that follow each value outside it: the terminator that delimits a user type's
     /// substream when it is consumed but not part of the value.
     pub fn delimiter_len(&self) -> usize {
@@ -205,6 +226,23 @@ pub struct Decode {
 }
 
 impl Decode {
+    /// The terminator of text whose code units are wider than a byte (a UTF-16 NUL) when its
+    /// size is one: its byte, its width, whether it is consumed and whether a missing one is an
+    /// error.
+    pub fn wide_terminator(&self) -> Option<(u8, usize, bool, bool)> {
+        match self.size {
+            Size::Terminator {
+                byte,
+                consume,
+                eos_error,
+                ..
+            } if self.content.unit > 1 => {
+                Some((byte, usize::from(self.content.unit), consume, eos_error))
+            }
+            _ => None,
+        }
+    }
+
     /// The expressions it computes: its size and its processor's arguments.
     pub fn expressions(&self) -> Vec<&Expr> {
         let mut exprs: Vec<&Expr> = match &self.size {

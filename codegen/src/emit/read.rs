@@ -236,19 +236,13 @@ fn read_repeated(
 fn read_delimited(schema: &Schema, field: &Field, ty: &FieldType, scope: &Scope) -> TokenStream {
     let one = read_one(schema, ty, scope);
     if let Some(decode) = &field.decode {
-        let stored = match decode.size {
-            // The terminator of text in code units wider than a byte (a UTF-16 NUL).
+        let stored = match decode.wide_terminator() {
             // A consumed terminator is kept, as `read_sized` keeps it.
-            Size::Terminator {
-                byte,
-                consume,
-                eos_error,
-                ..
-            } if decode.content.unit > 1 => {
-                let unit = usize::from(decode.content.unit);
-                quote!(r.until_unit(#byte, #unit, #consume, #consume, #eos_error).map(|b| rt::RawBytes(b.to_vec())))
-            }
-            _ => read_sized(&decode.size, 1, scope, quote!(rt::RawBytes)),
+            Some((byte, unit, consume, eos_error)) => quote!(
+                r.until_unit(#byte, #unit, #consume, #consume, #eos_error)
+                    .map(|b| rt::RawBytes(b.to_vec()))
+            ),
+            None => read_sized(&decode.size, 1, scope, quote!(rt::RawBytes)),
         };
         return super::decode::read_decoded(decode, stored, one, scope);
     }

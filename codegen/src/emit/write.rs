@@ -163,17 +163,11 @@ fn write_delimited(
 ) -> TokenStream {
     if let Some(decode) = &field.decode {
         let one = write_one(schema, ty, &quote!(#access.value), wrap, scope);
-        let check = match decode.size {
-            Size::Terminator {
-                byte,
-                consume,
-                eos_error,
-                ..
-            } if decode.content.unit > 1 => {
-                let unit = usize::from(decode.content.unit);
-                quote!(rt::fields::check_terminated_units(stored, #byte, #unit, #consume, #eos_error, w)#wrap?;)
-            }
-            _ => size_check(&decode.size, 1, &quote!(stored), wrap, scope),
+        let check = match decode.wide_terminator() {
+            Some((byte, unit, consume, eos_error)) => quote!(
+                rt::fields::check_terminated_units(stored, #byte, #unit, #consume, #eos_error, w)#wrap?;
+            ),
+            None => size_check(&decode.size, 1, &quote!(stored), wrap, scope),
         };
         return super::decode::write_decoded(decode, access, one, check, wrap, scope);
     }

@@ -59,25 +59,8 @@ pub(super) fn insert_bit_padding(schema: &mut Schema) {
 
 /// A field the compiler adds to keep the bits dropped at a byte boundary.
 fn padding(id: String, at: &YamlPath) -> Field {
-    Field {
-        id,
-        doc: Some(
-            "Bits dropped to reach a byte boundary after bit fields, kept to be written back."
-                .into(),
-        ),
-        ty: FieldType::BitPadding,
-        cond: None,
-        repeat: Repeat::None,
-        derived: None,
-        untrusted: false,
-        substream: None,
-        decode: None,
-        valid: Vec::new(),
-        position: None,
-        scan: None,
-        fill_index: false,
-        at: at.clone(),
-    }
+    let doc = "Bits dropped to reach a byte boundary after bit fields, kept to be written back.";
+    Field::added(&id, doc, FieldType::BitPadding, at)
 }
 
 /// Whether a value of `field` starts at a byte boundary: everything but bit fields, and user

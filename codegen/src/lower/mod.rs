@@ -115,28 +115,13 @@ fn keep_trailing_bytes(schema: &mut Schema) {
     if schema.has_positioned_fields() {
         return;
     }
-    let root = &schema.types[0];
-    let at = root.at.clone();
-    let trailing = Field {
-        id: TRAILING.to_owned(),
-        doc: Some("Bytes after the end of the value, kept to be written back.".to_owned()),
-        ty: FieldType::Bytes {
-            size: Size::Eos,
-            align: 1,
-            content: Content::default(),
-        },
-        cond: None,
-        repeat: Repeat::None,
-        derived: None,
-        untrusted: false,
-        substream: None,
-        decode: None,
-        valid: Vec::new(),
-        position: None,
-        scan: None,
-        fill_index: false,
-        at,
+    let bytes = FieldType::Bytes {
+        size: Size::Eos,
+        align: 1,
+        content: Content::default(),
     };
+    let doc = "Bytes after the end of the value, kept to be written back.";
+    let trailing = Field::added(TRAILING, doc, bytes, &schema.types[0].at);
     schema.types[0].fields.push(trailing);
 }
 
