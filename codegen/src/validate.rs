@@ -100,8 +100,11 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
         Repeat::Until(until) => {
             located(
                 &at.key("repeat-until"),
-                read.with_element_of(quote::quote!(item), &field.ty)
-                    .bool(until),
+                read.with_element_of(
+                    crate::emit::decode::stored_value(field, quote::quote!(item)),
+                    &field.ty,
+                )
+                .bool(until),
             )?;
         }
         Repeat::ForEach(list) => match read.compile(list) {

@@ -8,7 +8,16 @@ use quote::{format_ident, quote};
 
 use super::expr::{ExprError, Scope, Ty, expect_valid, unless_stream};
 use super::names::type_ident;
-use crate::model::{Decode, Process, Size};
+use crate::model::{Decode, Field, Process, Size};
+
+/// One stored value of `field` reached through `tokens` (a reference to it): a decoded value
+/// is reached through its `rt::Decoded`, whose own fields must not shadow the value's.
+pub fn stored_value(field: &Field, tokens: TokenStream) -> TokenStream {
+    match field.decode {
+        Some(_) => quote!((&#tokens.value)),
+        None => tokens,
+    }
+}
 
 /// The processor of `decode`, built from its arguments in `scope`: an `impl rt::process::Process`
 /// expression.

@@ -225,7 +225,8 @@ fn read_repeated(
         }
         Repeat::Until(until) => {
             let one = one(scope);
-            let done = expect_valid(scope.with_element_of(quote!(item), ty).bool(until));
+            let item = super::decode::stored_value(field, quote!(item));
+            let done = expect_valid(scope.with_element_of(item, ty).bool(until));
             quote!(rt::fields::read_until(r, |r, _index| #one, |item, r| #done))
         }
     }

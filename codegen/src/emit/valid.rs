@@ -38,7 +38,7 @@ pub fn valid_check(
         let holds = match valid.kind {
             ValidKind::InEnum => in_enum(schema, element)?,
             _ => scope
-                .with_element_of(quote!(item), element)
+                .with_element_of(super::decode::stored_value(field, quote!(item)), element)
                 .bool(&valid.rule)?,
         };
         let refuse = refuse(valid.kind, &valid.expected, quote!(item), index.clone());

@@ -190,8 +190,9 @@ impl Context {
         ty: &FieldType,
         at: &YamlPath,
     ) -> Result<Option<Decode>, Located> {
-        let sized = attr.size.is_some() || attr.size_eos == Some(true);
-        let framed = attr.pad_right.is_some() || attr.terminator.is_some() && sized;
+        // A terminator or padding frames the value: its bytes are kept (`rt::Decoded`), so that a
+        // missing terminator or what follows it is written back as read.
+        let framed = attr.pad_right.is_some() || attr.terminator.is_some();
         let process = match &attr.process {
             Some(text) => Some(parse_process(text, &at.key("process"))?),
             None => None,

@@ -482,15 +482,6 @@ pub(super) fn stored_field<'s>(
     }
 }
 
-/// One stored value of `field` reached through `tokens` (a reference to it): a decoded value
-/// is reached through its `rt::Decoded`.
-pub(super) fn decoded_value(field: &Field, tokens: TokenStream) -> TokenStream {
-    match field.decode {
-        Some(_) => quote!((&#tokens.value)),
-        None => tokens,
-    }
-}
-
 /// What an expression sees of one string or byte-array value: a `&[u8]` of its content (see
 /// [`Content`]), cut out of the bytes the field keeps.
 pub fn content_view(ty: &FieldType, value: TokenStream) -> TokenStream {

@@ -3,8 +3,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::place::decoded_value;
 use super::*;
+use crate::emit::decode::stored_value;
 
 impl<'s> Scope<'s> {
     /// `value.as<target>`: a number converted, a switch value taken as the case that holds
@@ -102,7 +102,7 @@ impl<'s> Scope<'s> {
         let enum_name = switch_enum_ident(self.schema, owner, field);
         let ident = &variant.ident;
         let tokens = &base.tokens;
-        let case = decoded_value(field, quote!(case));
+        let case = stored_value(field, quote!(case));
         let extract = |case: TokenStream| {
             quote!(match &#tokens {
                 #enum_name::#ident(case) => ::core::option::Option::Some(#case),
