@@ -36,11 +36,11 @@ pub fn validate(schema: &Schema) -> Result<(), Located> {
                 .instance_value(instance)
                 .or_else(|_| read.instance_value(instance));
             match compiled {
-                Ok((_, ty)) if ty.is_instance_value() => {}
+                Ok((_, ty)) if ty.is_instance_value() || ty.is_inlined_structure() => {}
                 Ok(_) => {
                     return Err(Located::new(
                         &at,
-                        "a value instance must be a number, a boolean, an enum value, a string or bytes",
+                        "a value instance must be a number, a boolean, an enum value, a string, bytes or a structure",
                     ));
                 }
                 Err(e) => return Err(Located::new(&at, e.message())),

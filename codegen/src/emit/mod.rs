@@ -197,8 +197,12 @@ fn instance_methods(schema: &Schema, ty: usize) -> TokenStream {
             return None;
         };
         let ident = instance_ident(&instance.id);
-        // Instances that need parameters or the stream exist only inlined in readers and writers.
-        let (body, ty) = scope.instance_value(instance).ok()?;
+        // Instances that need parameters or the stream exist only inlined in readers and writers,
+        // and so do structures: expressions reach their fields through the instance inlined.
+        let (body, ty) = scope
+            .instance_value(instance)
+            .ok()
+            .filter(|(_, ty)| ty.is_instance_value())?;
         let (ret, body) = match ty {
             // A value that may be absent: `None` when it is.
             Ty::Opt(inner) => {

@@ -73,6 +73,16 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// Whether a value instance may have this type without a method of its own: a structure
+    /// (or one that may be absent), which expressions reach by inlining the instance.
+    pub fn is_inlined_structure(&self) -> bool {
+        match self {
+            Ty::User(_) => true,
+            Ty::Opt(inner) => inner.is_inlined_structure(),
+            _ => false,
+        }
+    }
+
     /// Whether a value instance may have this type, and so get a method of its own.
     pub fn is_instance_value(&self) -> bool {
         match self {
@@ -140,11 +150,17 @@ struct Place<'s> {
 impl<'s> Place<'s> {
     /// A value computed by the expression itself, stored nowhere.
     fn computed(tokens: TokenStream, ty: Ty) -> Self {
+        // A structure that may be absent (an instance choosing between conditional fields) is
+        // an `Option` of a reference, as a conditional field's place is.
+        let (ty, optional) = match ty {
+            Ty::Opt(inner) if matches!(*inner, Ty::User(_)) => (*inner, true),
+            ty => (ty, false),
+        };
         Place {
             tokens,
             ty,
             field: None,
-            optional: false,
+            optional,
             element: false,
             by_ref: false,
         }
