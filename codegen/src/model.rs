@@ -168,6 +168,65 @@ pub struct Field {
 }
 
 impl Field {
+    /// The expressions that decide how the field is read and that a writer checks: its
+    /// condition, count, sizes, processor arguments, `valid` rules and switch selectors.
+    pub fn checked_expressions(&self) -> Vec<&Expr> {
+        let mut exprs: Vec<&Expr> = self.cond.iter().collect();
+        match &self.repeat {
+            Repeat::Expr(e) | Repeat::Until(e) => exprs.push(e),
+            _ => {}
+        }
+        if let Some(Size::Expr(size)) = &self.substream {
+            exprs.push(size);
+        }
+        if let Some(decode) = &self.decode {
+            exprs.extend(decode.expressions());
+        }
+        exprs.extend(self.valid.iter().map(|v| &v.rule));
+        let mut types = vec![&self.ty];
+        while let Some(t) = types.pop() {
+            match t {
+                FieldType::Str {
+                    size: Size::Expr(e),
+                    ..
+                }
+                | FieldType::Bytes {
+                    size: Size::Expr(e),
+                    ..
+                } => exprs.push(e),
+                FieldType::Switch(s) => {
+                    exprs.push(&s.on);
+                    types.extend(s.cases.iter().map(|c| &c.ty));
+                    types.extend(s.default.as_deref());
+                }
+                _ => {}
+            }
+        }
+        exprs
+    }
+
+    /// Every expression the field computes while it is read: [`Field::checked_expressions`],
+    /// its position, the list a `-for-each` follows and the arguments of its user types.
+    pub fn expressions(&self) -> Vec<&Expr> {
+        let mut exprs = self.checked_expressions();
+        exprs.extend(&self.position);
+        if let Repeat::ForEach(list) = &self.repeat {
+            exprs.push(list);
+        }
+        let mut types = vec![&self.ty];
+        while let Some(t) = types.pop() {
+            match t {
+                FieldType::User { args, .. } => exprs.extend(args),
+                FieldType::Switch(s) => {
+                    types.extend(s.cases.iter().map(|c| &c.ty));
+                    types.extend(s.default.as_deref());
+                }
+                _ => {}
+            }
+        }
+        exprs
+    }
+
     /// A field the compiler adds (its name starts with `_`, which no schema name does): one
     /// value of `ty`, always present, stored so that it is written back.
     pub fn added(id: &str, doc: &str, ty: FieldType, at: &YamlPath) -> Self {
@@ -661,37 +720,7 @@ impl Schema {
     /// True when a condition, count, size, `valid` or switch selector of `field` uses the
     /// stream (`_io`), directly or through an instance: writers cannot check those beforehand.
     fn checks_use_stream(&self, ty: usize, field: &Field) -> bool {
-        let mut exprs: Vec<&Expr> = field.cond.iter().collect();
-        match &field.repeat {
-            Repeat::Expr(e) | Repeat::Until(e) => exprs.push(e),
-            _ => {}
-        }
-        if let Some(Size::Expr(size)) = &field.substream {
-            exprs.push(size);
-        }
-        if let Some(decode) = &field.decode {
-            exprs.extend(decode.expressions());
-        }
-        exprs.extend(field.valid.iter().map(|v| &v.rule));
-        let mut types = vec![&field.ty];
-        while let Some(t) = types.pop() {
-            match t {
-                FieldType::Str {
-                    size: Size::Expr(e),
-                    ..
-                }
-                | FieldType::Bytes {
-                    size: Size::Expr(e),
-                    ..
-                } => exprs.push(e),
-                FieldType::Switch(s) => {
-                    exprs.push(&s.on);
-                    types.extend(s.cases.iter().map(|c| &c.ty));
-                    types.extend(s.default.as_deref());
-                }
-                _ => {}
-            }
-        }
+        let exprs = field.checked_expressions();
         exprs.iter().any(|e| self.uses_stream(ty, e, 0))
     }
 

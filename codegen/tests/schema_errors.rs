@@ -378,8 +378,8 @@ fn kaitai_rules_the_checker_enforces() {
             "`if` on a look-ahead instance (Kaitai) is not implemented yet",
         ),
         (
-            "meta:\n  id: broken\ninstances:\n  peek:\n    pos: 0\n    type: u1\n    valid: 5\n",
-            "`valid` on a look-ahead instance (Kaitai) is not implemented yet",
+            "meta:\n  id: broken\ninstances:\n  peek:\n    pos: 0\n    type: u1\n    enum: e\nenums:\n  e:\n    1: one\n",
+            "`enum` on a look-ahead instance (Kaitai) is not implemented yet",
         ),
         (
             "meta:\n  id: broken\ninstances:\n  a:\n    value: 1\n    size: 4\n",

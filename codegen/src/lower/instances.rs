@@ -18,8 +18,10 @@ pub(super) fn positioned_field(
     let Some(pos) = &spec.pos else {
         return Ok(None);
     };
+    // An integer with `valid` is kept and checked, as a field.
     let is_lookahead = spec.size.is_none()
         && spec.repeat.is_none()
+        && spec.valid.is_none()
         && matches!(
             spec.ty
                 .as_ref()

@@ -90,6 +90,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
             }
         }
         let instances = lowered_instances;
+        read_positioned_before_use(&mut fields);
         check_unique_names(&schema.types[index].params, &fields, &instances, &at)?;
         let def = &mut schema.types[index];
         def.fields = fields;
@@ -105,6 +106,25 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         )?);
     }
     Ok(schema)
+}
+
+/// Values read by position are read after the sequence, unless an attribute uses one (`if:
+/// header.valid`): it is then read just before that attribute, as Kaitai's lazy instances are
+/// read when first used.
+fn read_positioned_before_use(fields: &mut Vec<Field>) {
+    let (positioned, mut ordered): (Vec<Field>, Vec<Field>) = std::mem::take(fields)
+        .into_iter()
+        .partition(|f| f.position.is_some());
+    for field in positioned {
+        let user = ordered.iter().position(|f| {
+            f.position.is_none() && f.expressions().iter().any(|e| e.mentions(&field.id))
+        });
+        match user {
+            Some(at) => ordered.insert(at, field),
+            None => ordered.push(field),
+        }
+    }
+    *fields = ordered;
 }
 
 /// A file may go on after the root's value (Kaitai reads such files): the root then keeps the

@@ -179,8 +179,17 @@ impl<'s> Scope<'s> {
                     "`{name}` is not read yet at this point: an expression can only use fields that come before it"
                 ));
             }
+            if let FieldType::Contents(bytes) = &field.ty
+                && !field.stores_value()
+            {
+                // Read and checked: its value is the contents the schema fixes.
+                let bytes = proc_macro2::Literal::byte_string(bytes);
+                return Ok(Place::computed(quote!(#bytes.as_slice()), Ty::Bytes));
+            }
             if matches!(field.ty, FieldType::Contents(_)) {
-                return invalid(format!("`{name}` has fixed `contents` and holds no value"));
+                return invalid(format!(
+                    "`{name}` is repeated or conditional `contents`: it holds no bytes to use"
+                ));
             }
             self.trusted(field)?;
             let ident = field_ident(name);
