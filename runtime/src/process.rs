@@ -293,17 +293,17 @@ pub fn stored_bytes<'s>(
     stored: &'s [u8],
     frame: Frame,
 ) -> Result<Cow<'s, [u8]>> {
-    let content_of = |bytes| frame.content(bytes);
     let error = |message: String| crate::fields::encode_error(w, message);
     if !stored.is_empty() {
         let unchanged = process
-            .decode(content_of(stored))
+            .decode(frame.content(stored))
             .is_ok_and(|decoded| *decoded == *data);
         if unchanged {
             return Ok(Cow::Borrowed(stored));
         }
     }
-    let mut bytes = process.encode(data).map_err(error)?.into_owned();
+    let encoded = process.encode(data).map_err(error)?;
+    let mut bytes = encoded.to_vec();
     if let Some(t) = frame.terminator.filter(|_| !frame.include) {
         // A terminator of code units starts at a multiple of their size.
         bytes.resize(bytes.len().next_multiple_of(frame.unit.max(1)), 0);
@@ -315,7 +315,7 @@ pub fn stored_bytes<'s>(
             bytes.resize(size, pad);
         }
     }
-    if content_of(&bytes) != process.encode(data).map_err(error)?.as_ref() {
+    if frame.content(&bytes) != encoded.as_ref() {
         return Err(error(
             "the new value's bytes hold its terminator or end with its padding, so it would not read back".into(),
         ));

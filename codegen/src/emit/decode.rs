@@ -8,6 +8,7 @@ use quote::{format_ident, quote};
 
 use super::expr::{ExprError, Scope, Ty, expect_valid, unless_stream};
 use super::names::type_ident;
+use super::option_tokens;
 use crate::model::{Decode, Field, Process, Size};
 
 /// One stored value of `field` reached through `tokens` (a reference to it): a decoded value
@@ -86,13 +87,9 @@ fn frame(decode: &Decode, size: Option<TokenStream>) -> TokenStream {
         Size::Terminator { consume: false, .. } => None,
         _ => content.terminator,
     };
-    let option = |value: Option<TokenStream>| match value {
-        Some(v) => quote!(::core::option::Option::Some(#v)),
-        None => quote!(::core::option::Option::None),
-    };
-    let terminator = option(terminator.map(|t| quote!(#t)));
-    let pad_right = option(content.pad_right.map(|p| quote!(#p)));
-    let size = option(size);
+    let terminator = option_tokens(terminator);
+    let pad_right = option_tokens(content.pad_right);
+    let size = option_tokens(size);
     let include = content.include;
     let unit = usize::from(content.unit.max(1));
     quote!(rt::process::Frame {

@@ -22,6 +22,14 @@ use self::expr::{Mode, Scope, Ty};
 use self::names::{instance_ident, local_ident, struct_ident};
 use crate::model::{FieldType, InstanceKind, Repeat, Schema};
 
+/// An `Option` expression of `value`, spelled with its full path.
+pub fn option_tokens(value: Option<impl quote::ToTokens>) -> TokenStream {
+    match value {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
 /// All items generated for a schema: to be placed in a module of their own.
 pub fn schema_items(schema: &Schema) -> TokenStream {
     let needs_derived = derived::types_with_derived(schema);

@@ -6,6 +6,7 @@ use quote::{ToTokens as _, quote};
 use super::switch::integer_switch;
 use super::text::value_property;
 use super::*;
+use crate::emit::option_tokens;
 
 impl<'s> Scope<'s> {
     /// `a[i]`: an element of a list, or a byte of a byte array. Out of range, a number reads as
@@ -512,16 +513,9 @@ pub fn content_view(ty: &FieldType, value: TokenStream) -> TokenStream {
             include,
             ..
         } => {
-            let (pad, term) = (option_u8(pad_right), option_u8(terminator));
+            let (pad, term) = (option_tokens(pad_right), option_tokens(terminator));
             quote!(rt::bytes::content(#bytes, #pad, #term, #include))
         }
-    }
-}
-
-fn option_u8(byte: Option<u8>) -> TokenStream {
-    match byte {
-        Some(b) => quote!(::core::option::Option::Some(#b)),
-        None => quote!(::core::option::Option::None),
     }
 }
 
