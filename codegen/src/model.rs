@@ -630,7 +630,41 @@ pub struct EnumVariant {
     pub doc: Option<String>,
 }
 
+impl TypeDef {
+    /// Every expression of the type: its fields', its instances' and `to-string`.
+    pub fn expressions(&self) -> Vec<&Expr> {
+        let mut exprs: Vec<&Expr> = self.fields.iter().flat_map(Field::expressions).collect();
+        for instance in &self.instances {
+            match &instance.kind {
+                InstanceKind::Value { value, cond, .. } => {
+                    exprs.extend([value].into_iter().chain(cond))
+                }
+                InstanceKind::Peek { pos, .. } => exprs.push(pos),
+            }
+        }
+        exprs.extend(&self.to_string);
+        exprs
+    }
+}
+
 impl FieldType {
+    /// Calls `f` with the type and the arguments of every user type a value of this type
+    /// holds directly (each case's, for a switch).
+    pub fn for_each_user_mut(&mut self, f: &mut impl FnMut(usize, &mut Vec<Expr>)) {
+        match self {
+            FieldType::User { ty, args } => f(*ty, args),
+            FieldType::Switch(s) => {
+                for case in &mut s.cases {
+                    case.ty.for_each_user_mut(f);
+                }
+                if let Some(default) = &mut s.default {
+                    default.for_each_user_mut(f);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// The user types a value of this type holds directly (each case's, for a switch).
     pub fn user_types(&self) -> Vec<usize> {
         match self {
@@ -671,6 +705,19 @@ impl Schema {
     pub fn boxes(&self, owner: usize, field: &Field, ty: &FieldType) -> bool {
         field.repeat == Repeat::None
             && matches!(ty, FieldType::User { ty, .. } if self.reaches(*ty, owner) || *ty == owner)
+    }
+
+    /// The types with a field that holds a value of type `ty`, in the file that declares it:
+    /// those that give it its `_parent` (as in Kaitai, a schema that imports a type cannot give
+    /// it a parent it does not have at home).
+    pub fn holders(&self, ty: usize) -> Vec<usize> {
+        let file = self.types[ty].at.file();
+        (0..self.types.len())
+            .filter(|&owner| {
+                let def = &self.types[owner];
+                def.at.file() == file && def.fields.iter().any(|f| f.ty.user_types().contains(&ty))
+            })
+            .collect()
     }
 
     /// True when a value of type `ty` can hold another value of its own type: its reader

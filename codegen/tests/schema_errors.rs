@@ -513,3 +513,28 @@ fn encodings_not_spelled_canonically_are_warnings() {
         "{warnings:?}"
     );
 }
+
+#[test]
+fn parent_and_root_are_located_where_nothing_can_give_them() {
+    let message = error(&format!("{HEADER}  - id: a\n    size: _parent.len\n"));
+    assert!(message.contains("broken.ksy:6:5"), "{message}");
+    assert!(message.contains("the root type has no parent"), "{message}");
+
+    let unused = format!(
+        "{HEADER}  - id: a\n    type: u1\ntypes:\n  orphan:\n    seq:\n      - id: b\n        size: _parent.len\n"
+    );
+    let message = error(&unused);
+    assert!(message.contains("broken.ksy:11:9"), "{message}");
+    assert!(message.contains("nothing gives it this value"), "{message}");
+
+    let missing = format!(
+        "{HEADER}  - id: a\n    type: child\ntypes:\n  child:\n    seq:\n      - id: b\n        size: _parent.len\n"
+    );
+    let message = error(&missing);
+    assert!(message.contains("broken.ksy:6:5"), "{message}");
+    assert!(
+        message.contains("`_parent.len` in type `child`"),
+        "{message}"
+    );
+    assert!(message.contains("unknown name `len`"), "{message}");
+}

@@ -2,6 +2,7 @@
 //! enum names, parses expressions, and applies the skelcodec extensions.
 
 mod bits;
+mod context;
 mod declare;
 mod field;
 mod instances;
@@ -9,6 +10,7 @@ mod types;
 
 use serde_yaml::Value;
 
+pub use self::context::{context_param_id, context_path};
 use self::declare::{Declared, declare};
 use self::instances::{lower_instance, positioned_field};
 use crate::error::{Located, YamlPath};
@@ -97,6 +99,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         def.instances = instances;
     }
     bits::insert_bit_padding(&mut schema);
+    context::add_context_params(&mut schema)?;
     keep_trailing_bytes(&mut schema);
     if let Some(spec) = &file.layout {
         schema.layout = Some(crate::layout::lower_layout(

@@ -7,6 +7,7 @@ use super::switch::integer_switch;
 use super::text::value_property;
 use super::*;
 use crate::emit::option_tokens;
+use crate::lower::{context_param_id, context_path};
 
 impl<'s> Scope<'s> {
     /// `a[i]`: an element of a list, or a byte of a byte array. Out of range, a number reads as
@@ -85,6 +86,7 @@ impl<'s> Scope<'s> {
                 let base = self.place(base)?;
                 self.cast(base, target)
             }
+            Expr::Attr(..) if let Some(path) = context_path(e) => self.context_value(&path),
             Expr::Attr(base, attr) => {
                 if let Expr::Name(n) = base.as_ref()
                     && n == "_io"
@@ -105,6 +107,35 @@ impl<'s> Scope<'s> {
                 let (tokens, ty) = self.compile(e)?;
                 Ok(Place::computed(tokens, ty))
             }
+        }
+    }
+
+    /// What `_parent` or `_root` reaches: an implicit parameter (see `lower::context`), or in
+    /// the root, `_root.x` is its own `x`.
+    fn context_value(&self, path: &[&str]) -> Result<Place<'s>, ExprError> {
+        if let ["_root", name] = path
+            && self.ty == 0
+            && self.owner.is_none()
+        {
+            return self.name(name);
+        }
+        let id = context_param_id(path);
+        if self.def().params.iter().any(|p| p.id == id) {
+            return self.name(&id);
+        }
+        let described = path.join(".");
+        let def = self.def();
+        if self.ty == 0 {
+            return invalid(format!(
+                "`{described}`: the root type has no parent (`_parent` is null there)"
+            ));
+        }
+        match self.schema.holders(self.ty).is_empty() {
+            true => invalid(format!(
+                "`{described}`: no type of this file holds a value of type `{}`, so nothing gives it this value",
+                def.id
+            )),
+            false => invalid(format!("`{described}` is not known in type `{}`", def.id)),
         }
     }
 
@@ -143,7 +174,7 @@ impl<'s> Scope<'s> {
             }
             "_root" | "_parent" => {
                 return invalid(format!(
-                    "`{name}` is not supported: declare `params` on the type and pass the values from its parent"
+                    "`{name}` as a whole value is not supported yet: use one of its fields (`{name}.field`)"
                 ));
             }
             "_index" => {
@@ -202,6 +233,12 @@ impl<'s> Scope<'s> {
             return Ok(stored_field(self.schema, field, tokens));
         }
         if let Some(param) = def.params.iter().find(|p| p.id == name) {
+            if self.owner.is_some() {
+                return invalid(format!(
+                    "`{name}` is a parameter of type `{}`, known only while one of its values is read or written, not through another value",
+                    def.id
+                ));
+            }
             if self.mode == Mode::Inspect {
                 return invalid(format!(
                     "parameter `{name}` is only known while reading and writing, not in `-derived` or instances"

@@ -1,0 +1,256 @@
+//! `_parent` and `_root` in an owned tree: a value has no pointer to the values that hold it,
+//! so what a type reaches through them becomes an implicit parameter of that type, which every
+//! type that holds it passes down, computed in its own scope.
+//!
+//! `_parent.len` in type `entry` becomes the parameter `_parent_len` of `entry`; every field of
+//! type `entry` passes its owner's `len`. `_root.header` becomes `_root_header`, passed from
+//! the root down through every type in between (each gets the parameter too).
+//! `_parent._parent.x` becomes `_parent__parent_x`, passed as the owner's own `_parent.x`. The
+//! parameters' names start with `_`, which no schema name does, so they clash with nothing.
+//!
+//! Readers and writers both get these parameters from the value that holds them, so a writer
+//! computes them from the (possibly edited) tree it writes, never from stale copies.
+
+use crate::emit::expr::{Mode, Scope, Ty};
+use crate::error::{Located, YamlPath};
+use crate::expr::Expr;
+use crate::model::*;
+
+/// The names `_parent` and `_root` reach, as a path of attribute names from one of them
+/// (`["_parent", "_parent", "len"]`, `["_root", "header"]`): what one implicit parameter
+/// holds. `None` for any other expression.
+pub fn context_path(e: &Expr) -> Option<Vec<&str>> {
+    let Expr::Attr(base, attr) = e else {
+        return None;
+    };
+    let mut path = vec![attr.as_str()];
+    let mut base = base.as_ref();
+    loop {
+        match base {
+            Expr::Name(n) if n == "_root" && path.len() == 1 => {
+                path.push(n);
+                break;
+            }
+            Expr::Name(n) if n == "_parent" => {
+                path.push(n);
+                break;
+            }
+            Expr::Attr(inner, a) if a == "_parent" => {
+                path.push(a);
+                base = inner;
+            }
+            _ => return None,
+        }
+    }
+    if path.first().is_some_and(|a| a.starts_with('_')) {
+        return None;
+    }
+    path.reverse();
+    // `_parent` may only be followed by `_parent`s and one name.
+    path[..path.len() - 1]
+        .iter()
+        .all(|a| *a == "_parent" || *a == "_root")
+        .then_some(path)
+}
+
+/// The name of the implicit parameter holding `path`.
+pub fn context_param_id(path: &[&str]) -> String {
+    path.join("_")
+}
+
+/// The expression that computes `path` in the scope of a type that holds the value: one
+/// `_parent` less, or `_root.x` unchanged (just `x` in the root itself).
+fn path_in_owner(path: &[&str], owner: usize) -> Expr {
+    let rest: &[&str] = match path {
+        ["_parent", rest @ ..] => rest,
+        ["_root", name] if owner == 0 => std::slice::from_ref(name),
+        _ => path,
+    };
+    let (first, attrs) = rest.split_first().expect("a context path is never empty");
+    let mut expr = Expr::Name((*first).to_owned());
+    for attr in attrs {
+        expr = Expr::Attr(Box::new(expr), (*attr).to_owned());
+    }
+    expr
+}
+
+/// Adds the implicit parameters every type needs for its `_parent` and `_root` references, and
+/// the arguments that pass them wherever the type is used.
+pub fn add_context_params(schema: &mut Schema) -> Result<(), Located> {
+    let needs = needed_paths(schema);
+    let mut pending: Vec<(usize, Vec<String>)> = needs
+        .iter()
+        .enumerate()
+        .flat_map(|(ty, paths)| paths.iter().map(move |p| (ty, p.clone())))
+        .collect();
+    // A parameter's type is the type of its argument in a type that holds the value; that
+    // argument may use the holder's own implicit parameters, so types are found in rounds.
+    while !pending.is_empty() {
+        let before = pending.len();
+        let mut errors = Vec::new();
+        pending.retain(|(ty, path)| {
+            let path: Vec<&str> = path.iter().map(String::as_str).collect();
+            match param_type(schema, *ty, &path) {
+                Ok(param_ty) => {
+                    if let Some(param_ty) = param_ty {
+                        add_param(schema, *ty, &path, param_ty);
+                    }
+                    false
+                }
+                Err(e) => {
+                    errors.push(e);
+                    true
+                }
+            }
+        });
+        if pending.len() == before {
+            return Err(errors.swap_remove(0));
+        }
+    }
+    check_foreign_holders(schema)
+}
+
+/// A type that takes values from its parent cannot be held by a type of another file (see
+/// [`owners`]).
+fn check_foreign_holders(schema: &Schema) -> Result<(), Located> {
+    for def in &schema.types {
+        for field in &def.fields {
+            for ty in field.ty.user_types() {
+                let used = &schema.types[ty];
+                let Some(param) = used.params.iter().find(|p| p.id.starts_with('_')) else {
+                    continue;
+                };
+                if used.at.file() != def.at.file() {
+                    return Err(Located::new(
+                        &field.at.key("type"),
+                        format!(
+                            "type `{}` takes `{}` from the type that holds it in its own file; a type imported from another file cannot give it",
+                            used.id, param.id
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// For each type, the context paths it needs as parameters: those its own expressions use,
+/// and those the types it holds need from it.
+fn needed_paths(schema: &Schema) -> Vec<Vec<Vec<String>>> {
+    let mut needs: Vec<Vec<Vec<String>>> = vec![Vec::new(); schema.types.len()];
+    let mut work: Vec<(usize, Vec<String>)> = Vec::new();
+    for (ty, def) in schema.types.iter().enumerate() {
+        for e in def.expressions() {
+            visit(e, &mut |sub| {
+                if let Some(path) = context_path(sub)
+                    && !(ty == 0 && path[0] == "_root")
+                {
+                    work.push((ty, path.iter().map(|s| (*s).to_owned()).collect()));
+                }
+            });
+        }
+    }
+    while let Some((ty, path)) = work.pop() {
+        if needs[ty].contains(&path) {
+            continue;
+        }
+        let refs: Vec<&str> = path.iter().map(String::as_str).collect();
+        for owner in schema.holders(ty) {
+            let arg = path_in_owner(&refs, owner);
+            if let Some(up) = context_path(&arg)
+                && !(owner == 0 && up[0] == "_root")
+            {
+                work.push((owner, up.iter().map(|s| (*s).to_owned()).collect()));
+            }
+        }
+        needs[ty].push(path);
+    }
+    needs
+}
+
+/// Calls `f` on `e` and every expression inside it.
+fn visit<'e>(e: &'e Expr, f: &mut impl FnMut(&'e Expr)) {
+    f(e);
+    for child in e.children() {
+        visit(child, f);
+    }
+}
+
+/// The type of the implicit parameter for `path` in `ty`: that of its argument in the first
+/// type holding `ty` (validation checks the arguments of the others against it). `None` when no
+/// type passes it (the root, a type held by no other): validation then reports the expression.
+fn param_type(schema: &Schema, ty: usize, path: &[&str]) -> Result<Option<ParamType>, Located> {
+    let def = &schema.types[ty];
+    let Some(owner) = schema.holders(ty).into_iter().next().filter(|_| ty != 0) else {
+        return Ok(None);
+    };
+    let holder = &schema.types[owner];
+    let at = holder
+        .fields
+        .iter()
+        .find(|f| f.ty.user_types().contains(&ty))
+        .map_or_else(|| holder.at.clone(), |f| f.at.key("type"));
+    let described = path.join(".");
+    let scope = Scope::new(schema, owner, Mode::Read, holder.fields.len());
+    let ty = scope
+        .compile(&path_in_owner(path, owner))
+        .map_err(|e| {
+            Located::new(
+                &at,
+                format!("`{described}` in type `{}`: {}", def.id, e.message()),
+            )
+        })?
+        .1;
+    let param = match ty {
+        Ty::Int => ParamType::Int(IntType {
+            bytes: 8,
+            signed: true,
+            big_endian: false,
+        }),
+        Ty::Bool => ParamType::Bool,
+        Ty::Enum(idx) => ParamType::Enum(idx),
+        Ty::Str | Ty::StrLit => ParamType::Str,
+        Ty::Bytes => ParamType::Bytes,
+        Ty::User(ty) => ParamType::User(ty),
+        Ty::Array(elem) => match *elem {
+            Ty::Int => ParamType::IntList,
+            Ty::User(ty) => ParamType::UserList(ty),
+            _ => return Err(unsupported(&at, &described)),
+        },
+        _ => return Err(unsupported(&at, &described)),
+    };
+    Ok(Some(param))
+}
+
+fn unsupported(at: &YamlPath, described: &str) -> Located {
+    Located::new(
+        at,
+        format!(
+            "`{described}` is a value skelcodec cannot pass down yet (integers, booleans, enum values, strings, bytes, structures and lists of integers or structures can be)"
+        ),
+    )
+}
+
+/// Adds the parameter to `ty` and its argument to every field that holds a value of `ty`.
+fn add_param(schema: &mut Schema, ty: usize, path: &[&str], param_ty: ParamType) {
+    schema.types[ty].params.push(Param {
+        id: context_param_id(path),
+        doc: Some(format!(
+            "`{}`, passed down by the value holding this one.",
+            path.join(".")
+        )),
+        ty: param_ty,
+        default: None,
+    });
+    for owner in schema.holders(ty) {
+        let arg = path_in_owner(path, owner);
+        for field in &mut schema.types[owner].fields {
+            field.ty.for_each_user_mut(&mut |used, args| {
+                if used == ty {
+                    args.push(arg.clone());
+                }
+            });
+        }
+    }
+}
