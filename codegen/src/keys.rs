@@ -77,7 +77,6 @@ impl KeyPlace {
                 "process",
                 "encoding",
                 "enum",
-                "io",
                 "pos",
                 "value",
             ],

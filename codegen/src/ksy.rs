@@ -248,8 +248,10 @@ pub struct AttrSpec {
     pub value: Option<Value>,
     /// What a valid value is: a value (`eq`), or a map of `eq`, `min`, `max`, `any-of`.
     pub valid: Option<Value>,
-    /// Position of a parse instance (not yet supported).
+    /// Position of a parse instance.
     pub pos: Option<Value>,
+    /// The stream a parse instance reads from (`_root._io`).
+    pub io: Option<Value>,
     /// skelcodec: fixed-point divisor; the value is `raw / scale`.
     #[serde(rename = "-scale")]
     pub scale: Option<u32>,

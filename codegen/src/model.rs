@@ -158,6 +158,8 @@ pub struct Field {
     /// A `pos` instance: the value is read at this position of the stream, not in sequence,
     /// and written back as a block placed there.
     pub position: Option<Expr>,
+    /// `io`: the stream a value read by position is read from.
+    pub stream: Stream,
     /// `-scan`: the field runs to the first occurrence of these bytes after which the rest of
     /// the type parses exactly to the end of its stream.
     pub scan: Option<Vec<u8>>,
@@ -242,6 +244,7 @@ impl Field {
             decode: None,
             valid: Vec::new(),
             position: None,
+            stream: Stream::Own,
             scan: None,
             fill_index: false,
             at: at.clone(),
@@ -487,6 +490,16 @@ pub struct Content {
     /// The terminator is this many bytes equal to `terminator` at a multiple of it from the
     /// start: the code unit of the text's encoding (2 for UTF-16); 0 or 1 for a byte.
     pub unit: u8,
+}
+
+/// The stream a value read by position is read from and placed back in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Stream {
+    /// The stream of the type that holds it (its substream, when it has one).
+    #[default]
+    Own,
+    /// The whole file (`io: _root._io`): its position is absolute, wherever the type is.
+    Root,
 }
 
 /// What one element of a field is.

@@ -374,6 +374,16 @@ pub fn read_at<'a, T>(
     Ok(value)
 }
 
+/// Reads a value at absolute position `pos` of the whole file (`io: _root._io`), from any
+/// stream, without moving `r`.
+pub fn read_at_root<'a, T>(
+    r: &Reader<'a>,
+    pos: i64,
+    read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+) -> Result<T> {
+    read_at(&r.whole_file(), pos, read)
+}
+
 /// Writes a value read by position as a block placed at `pos` (see [`Writer::place`]).
 pub fn write_at(
     w: &mut Writer,

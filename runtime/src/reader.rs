@@ -6,6 +6,8 @@ use crate::error::{Error, ErrorKind, Result};
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {
     data: &'a [u8],
+    /// The whole file (Kaitai's `_root._io`), which substreams and decoded data come from.
+    root: &'a [u8],
     pos: usize,
     base: u64,
     /// Bytes that values read by position may still copy (see [`Reader::with_budget`]).
@@ -40,6 +42,7 @@ impl<'a> Reader<'a> {
     pub fn new(data: &'a [u8]) -> Self {
         Reader {
             data,
+            root: data,
             pos: 0,
             base: 0,
             budget: None,
@@ -195,12 +198,27 @@ impl<'a> Reader<'a> {
         let data = self.bytes(n)?;
         Ok(Reader {
             data,
+            root: self.root,
             pos: 0,
             base,
             budget: self.budget,
             depth: self.depth,
             pending: Default::default(),
         })
+    }
+
+    /// A reader over the whole file (Kaitai's `_root._io`) at its start, wherever this one is
+    /// (a substream, decoded data), sharing this reader's budget and nesting depth.
+    pub fn whole_file(&self) -> Reader<'a> {
+        Reader {
+            data: self.root,
+            root: self.root,
+            pos: 0,
+            base: 0,
+            budget: self.budget,
+            depth: self.depth,
+            pending: Default::default(),
+        }
     }
 
     /// A reader over other bytes that stand for data at this position (decoded bytes), sharing
@@ -211,6 +229,7 @@ impl<'a> Reader<'a> {
     {
         Reader {
             data,
+            root: self.root,
             pos: 0,
             base: self.absolute_pos(),
             budget: self.budget,

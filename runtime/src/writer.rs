@@ -109,6 +109,13 @@ impl Writer {
         Ok(())
     }
 
+    /// Takes over the blocks `other` placed: `other` writes data that is processed (compressed,
+    /// decoded…) before it lands in the file, while its blocks are placed in the whole file
+    /// (`io: _root._io`).
+    pub fn adopt_placed(&mut self, other: &mut Writer) -> Result<()> {
+        self.placed.merge(std::mem::take(&mut other.placed))
+    }
+
     /// The byte ranges the output will cover: the sequential bytes and every placed block,
     /// sorted and merged.
     pub fn coverage(&self) -> Vec<std::ops::Range<usize>> {

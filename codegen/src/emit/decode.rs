@@ -156,6 +156,7 @@ pub fn write_decoded(
                 let w = &mut decoded;
                 #one
             }
+            w.adopt_placed(&mut decoded)#wrap?;
             let mut data = decoded.into_bytes()#wrap?;
             data.extend_from_slice(&#access.rest.0);
             data

@@ -167,7 +167,11 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, scope: &Scope) -> To
     let read = match &field.position {
         Some(pos) => {
             let pos = expect_valid(scope.int(pos));
-            quote!(rt::fields::read_at(r, #pos, |r| #read))
+            let read_at = match field.stream {
+                Stream::Own => quote!(read_at),
+                Stream::Root => quote!(read_at_root),
+            };
+            quote!(rt::fields::#read_at(r, #pos, |r| #read))
         }
         None => read,
     };

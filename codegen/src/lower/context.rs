@@ -177,32 +177,46 @@ fn visit<'e>(e: &'e Expr, f: &mut impl FnMut(&'e Expr)) {
     }
 }
 
-/// The type of the implicit parameter for `path` in `ty`: that of its argument in the first
-/// type holding `ty` (validation checks the arguments of the others against it). `None` when no
-/// type passes it (the root, a type held by no other): validation then reports the expression.
+/// The type of the implicit parameter for `path` in `ty`: that of `_root.x` in the root, or of
+/// its argument in a type holding `ty` (validation checks the arguments of the others against
+/// it). `None` when no type passes it (the root, a type held by no other): validation then
+/// reports the expression.
 fn param_type(schema: &Schema, ty: usize, path: &[&str]) -> Result<Option<ParamType>, Located> {
-    let def = &schema.types[ty];
-    let Some(owner) = schema.holders(ty).into_iter().next().filter(|_| ty != 0) else {
+    let holders = schema.holders(ty);
+    if ty == 0 || holders.is_empty() {
         return Ok(None);
+    }
+    // Types that hold each other (recursion) would wait for each other's parameters: what the
+    // root has does not depend on them.
+    let sources = match path {
+        ["_root", _] => vec![0],
+        _ => holders,
     };
-    let holder = &schema.types[owner];
-    let at = holder
-        .fields
-        .iter()
-        .find(|f| f.ty.user_types().contains(&ty))
-        .map_or_else(|| holder.at.clone(), |f| f.at.key("type"));
     let described = path.join(".");
-    let scope = Scope::new(schema, owner, Mode::Read, holder.fields.len());
-    let ty = scope
-        .compile(&path_in_owner(path, owner))
-        .map_err(|e| {
-            Located::new(
-                &at,
-                format!("`{described}` in type `{}`: {}", def.id, e.message()),
-            )
-        })?
-        .1;
-    let param = match ty {
+    let mut first_error = None;
+    for owner in sources {
+        let holder = &schema.types[owner];
+        let at = holder
+            .fields
+            .iter()
+            .find(|f| f.ty.user_types().contains(&ty))
+            .map_or_else(|| holder.at.clone(), |f| f.at.key("type"));
+        let scope = Scope::new(schema, owner, Mode::Read, holder.fields.len());
+        match scope.compile(&path_in_owner(path, owner)) {
+            Ok((_, found)) => return param_of(found, &at, &described).map(Some),
+            Err(e) => {
+                let used = &schema.types[ty].id;
+                let message = format!("`{described}` in type `{used}`: {}", e.message());
+                first_error.get_or_insert_with(|| Located::new(&at, message));
+            }
+        }
+    }
+    Err(first_error.expect("a type with holders has a source"))
+}
+
+/// The parameter type that passes a value of type `ty`.
+fn param_of(ty: Ty, at: &YamlPath, described: &str) -> Result<ParamType, Located> {
+    Ok(match ty {
         Ty::Int => ParamType::Int(IntType {
             bytes: 8,
             signed: true,
@@ -216,11 +230,10 @@ fn param_type(schema: &Schema, ty: usize, path: &[&str]) -> Result<Option<ParamT
         Ty::Array(elem) => match *elem {
             Ty::Int => ParamType::IntList,
             Ty::User(ty) => ParamType::UserList(ty),
-            _ => return Err(unsupported(&at, &described)),
+            _ => return Err(unsupported(at, described)),
         },
-        _ => return Err(unsupported(&at, &described)),
-    };
-    Ok(Some(param))
+        _ => return Err(unsupported(at, described)),
+    })
 }
 
 fn unsupported(at: &YamlPath, described: &str) -> Located {

@@ -20,10 +20,10 @@ impl Context {
         if let Some(encoding) = &attr.encoding {
             check_encoding(encoding, &at.key("encoding"))?;
         }
-        if attr.value.is_some() || attr.pos.is_some() {
+        if attr.value.is_some() || attr.pos.is_some() || attr.io.is_some() {
             return Err(Located::new(
                 at,
-                "`value` and `pos` belong under `instances`, not in `seq`",
+                "`value`, `pos` and `io` belong under `instances`, not in `seq`",
             ));
         }
         // `repeat-expr` and `repeat-until` belong to their own kind of `repeat` only.
@@ -176,6 +176,7 @@ impl Context {
             decode,
             valid: lower_valid(attr.valid.as_ref(), &at.key("valid"))?,
             position: None,
+            stream: Stream::Own,
             scan,
             fill_index,
             at: at.clone(),

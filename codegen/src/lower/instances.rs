@@ -19,7 +19,12 @@ pub(super) fn positioned_field(
         return Ok(None);
     };
     // An integer with `valid` is kept and checked, as a field.
-    let is_lookahead = spec.size.is_none()
+    let stream = match &spec.io {
+        Some(io) => stream(io, &at.key("io"))?,
+        None => Stream::Own,
+    };
+    let is_lookahead = stream == Stream::Own
+        && spec.size.is_none()
         && spec.repeat.is_none()
         && spec.valid.is_none()
         && matches!(
@@ -35,9 +40,27 @@ pub(super) fn positioned_field(
     check_identifier(id, at)?;
     let mut attr = spec.named(id.to_owned());
     attr.pos = None;
+    attr.io = None;
     let mut field = ctx.lower_field(schema, &attr, at)?;
     field.position = Some(parse_expr(pos, &at.key("pos"))?);
+    field.stream = stream;
     Ok(Some(field))
+}
+
+/// The stream `io` names: the type's own or the whole file's.
+fn stream(io: &Value, at: &YamlPath) -> Result<Stream, Located> {
+    let io = parse_expr(io, at)?;
+    let text = crate::expr::to_source(&io);
+    match text.as_str() {
+        "_io" => Ok(Stream::Own),
+        "_root._io" => Ok(Stream::Root),
+        _ => Err(Located::new(
+            at,
+            format!(
+                "`io: {text}` is not implemented yet: a parse instance reads from its type's own stream (`_io`) or the whole file (`_root._io`)"
+            ),
+        )),
+    }
 }
 
 /// A value instance takes `value`, `doc`, `doc-ref`, `enum` and `if`; a key that reads bytes
@@ -51,6 +74,7 @@ pub(super) fn check_value_instance_keys(spec: &AttrSpec, at: &YamlPath) -> Resul
         ("contents", spec.contents.is_some()),
         ("terminator", spec.terminator.is_some()),
         ("encoding", spec.encoding.is_some()),
+        ("io", spec.io.is_some()),
     ];
     match first_given(&reading_keys) {
         Some(key) => Err(Located::new(

@@ -92,14 +92,16 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
             }
         }
         let instances = lowered_instances;
-        read_positioned_before_use(&mut fields);
         check_unique_names(&schema.types[index].params, &fields, &instances, &at)?;
         let def = &mut schema.types[index];
         def.fields = fields;
         def.instances = instances;
     }
-    bits::insert_bit_padding(&mut schema);
     context::add_context_params(&mut schema)?;
+    for def in &mut schema.types {
+        read_positioned_before_use(&mut def.fields);
+    }
+    bits::insert_bit_padding(&mut schema);
     keep_trailing_bytes(&mut schema);
     if let Some(spec) = &file.layout {
         schema.layout = Some(crate::layout::lower_layout(
