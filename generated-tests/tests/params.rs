@@ -32,3 +32,18 @@ fn arguments_of_every_type_steer_the_read_and_the_write() {
     let err = edited.to_bytes().unwrap_err();
     assert_eq!(err.path(), "body.second", "{err}");
 }
+
+#[test]
+fn parameters_are_reached_through_the_value_that_passes_them() {
+    // Through `body`, its parameters are the arguments the root gives it.
+    let bytes = [2, 1, 2, b'o', b'k', 0xaa, 0xbb, 0xcc];
+    let value = Params::read(&bytes).unwrap();
+    assert!(value.body_is_large());
+    assert_eq!(value.body_first_len(), 1);
+
+    let mut small = value.clone();
+    small.kind = params::Kind::Small;
+    small.sizes[0] = 3;
+    assert!(!small.body_is_large(), "computed from the edited root");
+    assert_eq!(small.body_first_len(), 3);
+}

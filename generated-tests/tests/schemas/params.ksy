@@ -43,3 +43,11 @@ types:
       - id: second
         size: lens[1]
         if: k == kind::large and h.tag == "ok" and tag == "ok"
+    instances:
+      is_large:
+        value: k == kind::large
+instances:
+  body_is_large:
+    value: body.is_large
+  body_first_len:
+    value: body.lens[0]

@@ -145,6 +145,27 @@ struct Place<'s> {
     element: bool,
     /// `tokens` is a reference to the value (a closure's argument) rather than the value.
     by_ref: bool,
+    /// For a value of a user type: the arguments it was read with, and the scope they compile
+    /// in, through which its parameters are reached.
+    args: Option<Arguments<'s>>,
+}
+
+/// The arguments a value of a user type was read with, and the scope they compile in.
+#[derive(Clone)]
+struct Arguments<'s> {
+    scope: Box<Scope<'s>>,
+    exprs: &'s [Expr],
+}
+
+impl<'s> Arguments<'s> {
+    /// The value of parameter `index` of the type.
+    fn value(&self, index: usize) -> Result<Place<'s>, ExprError> {
+        let Some(arg) = self.exprs.get(index) else {
+            return invalid("a parameter without an argument");
+        };
+        let (tokens, ty) = self.scope.compile(arg)?;
+        Ok(Place::computed(tokens, ty))
+    }
 }
 
 impl<'s> Place<'s> {
@@ -163,6 +184,7 @@ impl<'s> Place<'s> {
             optional,
             element: false,
             by_ref: false,
+            args: None,
         }
     }
 
@@ -175,6 +197,7 @@ impl<'s> Place<'s> {
             optional,
             element: false,
             by_ref: false,
+            args: None,
         }
     }
 
@@ -213,6 +236,8 @@ pub struct Scope<'s> {
     /// then out of reach.
     reading: bool,
     depth: usize,
+    /// Set with `owner`: the arguments that value was read with, for its parameters.
+    owner_args: Option<Arguments<'s>>,
 }
 
 impl<'s> Scope<'s> {
@@ -228,6 +253,7 @@ impl<'s> Scope<'s> {
             owner: None,
             reading: mode == Mode::Read,
             depth: 0,
+            owner_args: None,
         }
     }
 

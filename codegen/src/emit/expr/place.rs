@@ -29,6 +29,7 @@ impl<'s> Scope<'s> {
         let field = list
             .field
             .filter(|f| f.repeat != Repeat::None || matches!(f.ty, FieldType::Array { .. }));
+        let list_args = list.args.clone();
         let (tokens, ty) = self.value(list)?;
         let at = at(&tokens);
         let elem = match ty {
@@ -60,6 +61,7 @@ impl<'s> Scope<'s> {
                 optional: true,
                 element: true,
                 by_ref: false,
+                args: list_args,
             }),
             // A list of structures passed as a parameter.
             (Ty::User(_), None) => Ok(Place {
@@ -69,6 +71,7 @@ impl<'s> Scope<'s> {
                 optional: true,
                 element: false,
                 by_ref: false,
+                args: None,
             }),
             _ => invalid(format!(
                 "indexing a list of {} is not supported yet",
@@ -230,9 +233,13 @@ impl<'s> Scope<'s> {
                 (None, Mode::Read) => local_ident(name).into_token_stream(),
                 (None, Mode::Write | Mode::Inspect) => quote!(self.#ident),
             };
-            return Ok(stored_field(self.schema, field, tokens));
+            return Ok(stored_field(self.schema, field, tokens).read_with(field, self));
         }
         if let Some(param) = def.params.iter().find(|p| p.id == name) {
+            if let Some(args) = self.owner.as_ref().and(self.owner_args.as_ref()) {
+                let index = def.params.iter().position(|p| p.id == name);
+                return args.value(index.unwrap_or(usize::MAX));
+            }
             if self.owner.is_some() {
                 return invalid(format!(
                     "`{name}` is a parameter of type `{}`, known only while one of its values is read or written, not through another value",
@@ -342,12 +349,17 @@ impl<'s> Scope<'s> {
                             "`{attr}` is a look-ahead; only its own type can use it"
                         ));
                     }
-                    let mut inner = Scope::new(self.schema, *ty, Mode::Inspect, def.fields.len());
-                    inner.owner = Some(tokens.clone());
-                    inner.reading = self.reading;
-                    inner.depth = self.depth + 1;
-                    let (tokens, ty) = inner.instance_value(instance)?;
+                    let (tokens, ty) = self.inside(&base, *ty).instance_value(instance)?;
                     return simple(tokens, ty);
+                }
+                if let Some(index) = def.params.iter().position(|p| p.id == attr) {
+                    return match &base.args {
+                        Some(args) => args.value(index),
+                        None => invalid(format!(
+                            "`{attr}` is a parameter of type `{}`, known only where the value is read",
+                            def.id
+                        )),
+                    };
                 }
                 let Some(field) = def.fields.iter().find(|f| f.id == attr) else {
                     return invalid(format!(
@@ -357,10 +369,23 @@ impl<'s> Scope<'s> {
                 };
                 self.trusted(field)?;
                 let ident = field_ident(attr);
-                Ok(stored_field(self.schema, field, quote!(#tokens.#ident)))
+                let inside = self.inside(&base, *ty);
+                Ok(stored_field(self.schema, field, quote!(#tokens.#ident))
+                    .read_with(field, &inside))
             }
             (_, ty) => invalid(format!("{} has no property `{attr}`", describe(ty))),
         }
+    }
+
+    /// The scope inside `base`, a value of type `ty`: its fields are reached through it.
+    fn inside(&self, base: &Place<'s>, ty: usize) -> Scope<'s> {
+        let def = &self.schema.types[ty];
+        let mut inner = Scope::new(self.schema, ty, Mode::Inspect, def.fields.len());
+        inner.owner = Some(base.tokens.clone());
+        inner.reading = self.reading;
+        inner.depth = self.depth + 1;
+        inner.owner_args = base.args.clone();
+        inner
     }
 
     /// A property of a value that may be absent. A stored field of it may be absent in turn;
@@ -526,6 +551,23 @@ pub(super) fn stored_field<'s>(
         (true, false) => Place::stored(quote!(#tokens.as_ref()), schema, field, true),
         (false, true) => Place::stored(quote!(#tokens.value), schema, field, false),
         (false, false) => Place::stored(tokens, schema, field, false),
+    }
+}
+
+impl<'s> Place<'s> {
+    /// The place of `field`'s value, which `scope` (the scope of its type) reads with the
+    /// arguments the field gives, when it is a user type.
+    fn read_with(self, field: &'s Field, scope: &Scope<'s>) -> Self {
+        let FieldType::User { args, .. } = &field.ty else {
+            return self;
+        };
+        Place {
+            args: Some(Arguments {
+                scope: Box::new(scope.clone()),
+                exprs: args,
+            }),
+            ..self
+        }
     }
 }
 

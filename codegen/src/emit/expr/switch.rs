@@ -118,6 +118,7 @@ impl<'s> Scope<'s> {
                 optional: true,
                 element: false,
                 by_ref: false,
+                args: None,
             },
             ty => Place::computed(
                 extract(content_view(ty, case)),
