@@ -219,7 +219,10 @@ impl<'s> Scope<'s> {
             {
                 // Read and checked: its value is the contents the schema fixes.
                 let bytes = proc_macro2::Literal::byte_string(bytes);
-                return Ok(Place::computed(quote!(#bytes.as_slice()), Ty::Bytes));
+                return Ok(Place {
+                    field: Some(field),
+                    ..Place::computed(quote!(#bytes.as_slice()), Ty::Bytes)
+                });
             }
             if matches!(field.ty, FieldType::Contents(_)) {
                 return invalid(format!(
@@ -325,9 +328,7 @@ impl<'s> Scope<'s> {
         let simple = |tokens, ty| Ok(Place::computed(tokens, ty));
         match (attr, &base.ty) {
             ("_sizeof", _) => {
-                if self.mode == Mode::Read {
-                    return invalid("`_sizeof` is not known while reading; use it in `-derived`");
-                }
+                // A field read already has the size it is written with.
                 let Some(field) = base.field else {
                     return invalid("`_sizeof` applies to a field");
                 };
