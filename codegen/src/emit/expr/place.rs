@@ -128,6 +128,11 @@ impl<'s> Scope<'s> {
         }
         let described = path.join(".");
         let def = self.def();
+        if self.ty == 0 && path[0] == "_root" {
+            return invalid(format!(
+                "`{described}` inside a value of the root type held by another (recursion) is not supported yet"
+            ));
+        }
         if self.ty == 0 {
             return invalid(format!(
                 "`{described}`: the root type has no parent (`_parent` is null there)"
