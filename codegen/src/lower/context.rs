@@ -111,7 +111,7 @@ pub fn add_context_params(schema: &mut Schema) -> Result<(), Located> {
 }
 
 /// A type that takes values from its parent cannot be held by a type of another file (see
-/// [`owners`]).
+/// [`Schema::holders`]).
 fn check_foreign_holders(schema: &Schema) -> Result<(), Located> {
     for def in &schema.types {
         for field in &def.fields {
@@ -146,7 +146,7 @@ fn needed_paths(schema: &Schema) -> Vec<Vec<Vec<String>>> {
                 if let Some(path) = context_path(sub)
                     && !(ty == 0 && path[0] == "_root")
                 {
-                    work.push((ty, path.iter().map(|s| (*s).to_owned()).collect()));
+                    work.push((ty, owned(&path)));
                 }
             });
         }
@@ -161,12 +161,16 @@ fn needed_paths(schema: &Schema) -> Vec<Vec<Vec<String>>> {
             if let Some(up) = context_path(&arg)
                 && !(owner == 0 && up[0] == "_root")
             {
-                work.push((owner, up.iter().map(|s| (*s).to_owned()).collect()));
+                work.push((owner, owned(&up)));
             }
         }
         needs[ty].push(path);
     }
     needs
+}
+
+fn owned(path: &[&str]) -> Vec<String> {
+    path.iter().map(|s| (*s).to_owned()).collect()
 }
 
 /// Calls `f` on `e` and every expression inside it.

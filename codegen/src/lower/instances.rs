@@ -50,17 +50,22 @@ pub(super) fn positioned_field(
 /// The stream `io` names: the type's own or the whole file's.
 fn stream(io: &Value, at: &YamlPath) -> Result<Stream, Located> {
     let io = parse_expr(io, at)?;
-    let text = crate::expr::to_source(&io);
-    match text.as_str() {
-        "_io" => Ok(Stream::Own),
-        "_root._io" => Ok(Stream::Root),
-        _ => Err(Located::new(
-            at,
-            format!(
-                "`io: {text}` is not implemented yet: a parse instance reads from its type's own stream (`_io`) or the whole file (`_root._io`)"
-            ),
-        )),
+    match &io {
+        Expr::Name(n) if n == "_io" => return Ok(Stream::Own),
+        Expr::Attr(base, attr)
+            if attr == "_io" && matches!(base.as_ref(), Expr::Name(n) if n == "_root") =>
+        {
+            return Ok(Stream::Root);
+        }
+        _ => {}
     }
+    Err(Located::new(
+        at,
+        format!(
+            "`io: {}` is not implemented yet: a parse instance reads from its type's own stream (`_io`) or the whole file (`_root._io`)",
+            crate::expr::to_source(&io)
+        ),
+    ))
 }
 
 /// A value instance takes `value`, `doc`, `doc-ref`, `enum` and `if`; a key that reads bytes

@@ -243,16 +243,10 @@ impl<'s> Scope<'s> {
             };
             return Ok(stored_field(self.schema, field, tokens).read_with(field, self));
         }
-        if let Some(param) = def.params.iter().find(|p| p.id == name) {
-            if let Some(args) = self.owner.as_ref().and(self.owner_args.as_ref()) {
-                let index = def.params.iter().position(|p| p.id == name);
-                return args.value(index.unwrap_or(usize::MAX));
-            }
+        if let Some(index) = def.params.iter().position(|p| p.id == name) {
+            let param = &def.params[index];
             if self.owner.is_some() {
-                return invalid(format!(
-                    "`{name}` is a parameter of type `{}`, known only while one of its values is read or written, not through another value",
-                    def.id
-                ));
+                return passed_argument(self.owner_args.as_ref(), def, index);
             }
             if self.mode == Mode::Inspect {
                 return invalid(format!(
@@ -359,13 +353,7 @@ impl<'s> Scope<'s> {
                     return simple(tokens, ty);
                 }
                 if let Some(index) = def.params.iter().position(|p| p.id == attr) {
-                    return match &base.args {
-                        Some(args) => args.value(index),
-                        None => invalid(format!(
-                            "`{attr}` is a parameter of type `{}`, known only where the value is read",
-                            def.id
-                        )),
-                    };
+                    return passed_argument(base.args.as_ref(), def, index);
                 }
                 let Some(field) = def.fields.iter().find(|f| f.id == attr) else {
                     return invalid(format!(
@@ -557,6 +545,22 @@ pub(super) fn stored_field<'s>(
         (true, false) => Place::stored(quote!(#tokens.as_ref()), schema, field, true),
         (false, true) => Place::stored(quote!(#tokens.value), schema, field, false),
         (false, false) => Place::stored(tokens, schema, field, false),
+    }
+}
+
+/// Parameter `index` of a value of type `def` reached through another value: the argument the
+/// value was read with, when the place it comes from knows it.
+fn passed_argument<'s>(
+    args: Option<&Arguments<'s>>,
+    def: &TypeDef,
+    index: usize,
+) -> Result<Place<'s>, ExprError> {
+    match args {
+        Some(args) => args.value(index),
+        None => invalid(format!(
+            "`{}` is a parameter of type `{}`, known only where one of its values is read or written",
+            def.params[index].id, def.id
+        )),
     }
 }
 
