@@ -19,6 +19,7 @@ seq:
   - id: body
     type:
       switch-on: magic
+      -unmatched: error
       cases:
         '"ANPK"': anpk
         '"ANP3"': anp3

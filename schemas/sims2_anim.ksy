@@ -77,6 +77,7 @@ types:
       - id: body
         type:
           switch-on: type_id
+          -unmatched: error
           cases:
             0xfb00791e: anim_resource_const
 

@@ -580,6 +580,9 @@ pub enum FieldType {
     },
     /// A choice of type by the value of an expression.
     Switch(Switch),
+    /// Nothing: the case of an unsized switch without `_` whose selector matches no key
+    /// (Kaitai's `null`). Reads and writes no bytes.
+    Nothing,
 }
 
 /// `switch-on` with its cases.
@@ -814,7 +817,13 @@ impl Schema {
             .enclosing(from)
             .find_map(|scope| self.nested_type(scope, first))
             .or_else(|| (self.types.first()?.id == first).then_some(0))?;
-        segments.try_fold(found, |ty, segment| self.nested_type(ty, segment))
+        // Kaitai's own specs name a type through a type that only sits beside it
+        // (`root::chunk::chunk_body` for a `chunk_body` declared in the root): each segment is
+        // looked up in the type before it, then in the types around that one.
+        segments.try_fold(found, |ty, segment| {
+            self.enclosing(ty)
+                .find_map(|scope| self.nested_type(scope, segment))
+        })
     }
 
     /// The enum a name means inside type `from`: `animal` is looked up in `from` and the types
@@ -849,6 +858,7 @@ impl Schema {
     pub fn fixed_size_of(&self, ty: &FieldType) -> Option<usize> {
         match ty {
             FieldType::Number(s) => Some(s.size()),
+            FieldType::Nothing => Some(0),
             FieldType::Quat(s) => Some(4 * s.size()),
             FieldType::Vec3(s) => Some(3 * s.size()),
             FieldType::Str {

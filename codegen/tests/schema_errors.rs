@@ -495,6 +495,18 @@ fn vendor_keys_are_accepted_in_switches_too() {
 }
 
 #[test]
+fn unmatched_takes_only_error() {
+    let message = error(&format!(
+        "{HEADER}  - id: k\n    type: u1\n  - id: v\n    type:\n      switch-on: k\n      -unmatched: null\n      cases:\n        1: u1\n"
+    ));
+    assert!(message.contains("broken.ksy:10:7"), "{message}");
+    assert!(
+        message.contains("`-unmatched` takes one value, `error`"),
+        "{message}"
+    );
+}
+
+#[test]
 fn encodings_not_spelled_canonically_are_warnings() {
     let source = "meta:\n  id: warned\n  encoding: utf-8\nseq:\n  - id: name\n    type: strz\n    encoding: latin1\n";
     let schema = parse_schema(source, Path::new("schemas/warned.ksy")).expect("still compiles");

@@ -339,6 +339,7 @@ fn read_one(schema: &Schema, ty: &FieldType, scope: &Scope) -> TokenStream {
             quote!(rt::fields::read_contents(r, #lit))
         }
         FieldType::Vlq => quote!(rt::fields::read_vlq(r)),
+        FieldType::Nothing => quote!(rt::Result::Ok(())),
         FieldType::Bits {
             width,
             big_endian,

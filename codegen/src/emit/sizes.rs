@@ -80,6 +80,7 @@ pub fn element_len(schema: &Schema, ty: &FieldType, access: &TokenStream) -> Tok
             quote!(#n)
         }
         FieldType::Vlq => quote!(rt::fields::vlq_len(#access)),
+        FieldType::Nothing => quote!(0usize),
         FieldType::Enum { raw, .. } => {
             let n = usize::from(raw.bytes);
             quote!(#n)

@@ -53,7 +53,7 @@ pub fn element_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType
         FieldType::Str { .. } => quote!(rt::Text),
         FieldType::Bytes { .. } => quote!(rt::RawBytes),
         // Only repeated or conditional contents are kept: how many times, or whether.
-        FieldType::Contents(_) => quote!(()),
+        FieldType::Contents(_) | FieldType::Nothing => quote!(()),
         FieldType::User { ty: user, .. } => {
             let name = struct_ident(&schema.types[*user]);
             if schema.boxes(owner, field, ty) {
@@ -168,6 +168,7 @@ fn variant_name(schema: &Schema, ty: &FieldType, index: usize) -> String {
         }
         FieldType::Str { .. } => "text".to_owned(),
         FieldType::Bytes { .. } => "raw".to_owned(),
+        FieldType::Nothing => "nothing".to_owned(),
         _ => format!("case{index}"),
     }
 }

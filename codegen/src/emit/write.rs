@@ -309,6 +309,7 @@ fn write_one(
             quote!(w.bytes(#lit);)
         }
         FieldType::Vlq => quote!(w.write_7bit_u32(#access);),
+        FieldType::Nothing => quote!(),
         FieldType::Bits {
             width,
             big_endian,

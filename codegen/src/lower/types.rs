@@ -377,13 +377,23 @@ impl Context {
             .keys()
             .filter_map(Value::as_str)
             // Vendor keys (`-…`) are other tools' business, as everywhere in a schema.
-            .find(|k| !matches!(*k, "switch-on" | "cases") && !k.starts_with('-'))
+            .find(|k| !matches!(*k, "switch-on" | "cases" | "-unmatched") && !k.starts_with('-'))
         {
             return Err(Located::new(
                 &at.key(key),
                 format!("unknown key `{key}` in a switch"),
             ));
         }
+        let unmatched_is_error = match map.get("-unmatched") {
+            None => false,
+            Some(Value::String(s)) if s == "error" => true,
+            Some(_) => {
+                return Err(Located::new(
+                    &at.key("-unmatched"),
+                    "`-unmatched` takes one value, `error`: a selector that matches no case is a read error instead of Kaitai's `null`",
+                ));
+            }
+        };
         let mut cases = Vec::new();
         let mut default = None;
         for (key, value) in cases_map {
@@ -415,16 +425,28 @@ impl Context {
                 });
             }
         }
-        // Kaitai: a sized switch with no matching case keeps the bytes raw.
-        if default.is_none() && attr.size.is_some() {
-            default = Some(Box::new(FieldType::Bytes {
-                size: Size::Eos,
-                align: 1,
-                content: Content::default(),
-            }));
+        if default.is_none() && !unmatched_is_error {
+            default = unmatched(attr, &cases).map(Box::new);
         }
         Ok(FieldType::Switch(Switch { on, cases, default }))
     }
+}
+
+/// What a switch without `_` holds when its selector matches no case, as in Kaitai: a sized
+/// switch keeps the bytes raw; an unsized one reads nothing, and its value is `null`. `None`
+/// (a read error) when the cases cover every value, and for a repeated switch: a list of
+/// nothing would never reach the end of its stream.
+fn unmatched(attr: &AttrSpec, cases: &[SwitchCase]) -> Option<FieldType> {
+    if attr.size.is_some() || attr.size_eos == Some(true) {
+        return Some(FieldType::Bytes {
+            size: Size::Eos,
+            align: 1,
+            content: Content::default(),
+        });
+    }
+    let covers = |b| cases.iter().any(|c| c.key == Expr::Bool(b));
+    let exhaustive = covers(true) && covers(false);
+    (attr.repeat.is_none() && !exhaustive).then_some(FieldType::Nothing)
 }
 
 /// What of a string's or byte array's bytes is its value: `strz` and a `terminator` end it,

@@ -328,9 +328,22 @@ impl<'s> Scope<'s> {
     /// read as 0. `None` when the value is always there.
     pub fn absent(&self, e: &Expr) -> Result<Option<TokenStream>, ExprError> {
         let place = self.place(e)?;
-        if place.optional {
-            let tokens = place.tokens;
-            return Ok(Some(quote!(#tokens.is_none())));
+        let nothing = match place.field.map(|f| &f.ty) {
+            Some(FieldType::Switch(switch)) => {
+                switch::matched_nothing(self.schema, switch, &quote!(present))
+            }
+            _ => None,
+        };
+        let tokens = &place.tokens;
+        match (place.optional, nothing) {
+            (true, None) => return Ok(Some(quote!(#tokens.is_none()))),
+            (true, Some(nothing)) => {
+                return Ok(Some(quote!(#tokens.is_none_or(|present| #nothing))));
+            }
+            (false, Some(nothing)) => {
+                return Ok(Some(quote!({ let present = &#tokens; #nothing })));
+            }
+            (false, None) => {}
         }
         match self.value(place)? {
             (tokens, Ty::Opt(_)) => Ok(Some(quote!(#tokens.is_none()))),
@@ -648,7 +661,8 @@ pub fn element_ty(schema: &Schema, ty: &FieldType) -> Ty {
         } => Ty::Enum(*enum_idx),
         FieldType::Bits { width: 1, .. } => Ty::Bool,
         FieldType::Bits { .. } | FieldType::BitPadding => Ty::Int,
-        FieldType::Quat(_) | FieldType::Vec3(_) => Ty::Composite,
+        // Nothing has no field an expression could use.
+        FieldType::Quat(_) | FieldType::Vec3(_) | FieldType::Nothing => Ty::Composite,
         FieldType::Str { .. } => Ty::Str,
         FieldType::Bytes { .. } | FieldType::Contents(_) => Ty::Bytes,
         FieldType::User { ty, .. } => Ty::User(*ty),

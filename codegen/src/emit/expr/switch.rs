@@ -67,8 +67,16 @@ impl<'s> Scope<'s> {
     /// The value of a switch whose only case is a user type (a switch with just `_`), as that
     /// type: Kaitai types such a switch by its one case.
     pub(super) fn sole_case(&self, base: Place<'s>) -> Result<Place<'s>, ExprError> {
+        // A case that matched nothing makes the value absent, not of another type.
         let single = match base.field.map(|f| &f.ty) {
-            Some(FieldType::Switch(switch)) => switch_variants(self.schema, switch).len() == 1,
+            Some(FieldType::Switch(switch)) => {
+                let variants = switch_variants(self.schema, switch);
+                variants
+                    .iter()
+                    .filter(|v| *v.ty != FieldType::Nothing)
+                    .count()
+                    == 1
+            }
             _ => false,
         };
         if !single || base.optional {
@@ -175,7 +183,8 @@ pub(super) fn switch_field<'s>(schema: &'s Schema, switch: &Switch) -> Option<(u
     })
 }
 
-/// A switch whose every case is an integer is an integer in expressions, as in Kaitai.
+/// A switch whose every case is an integer is an integer in expressions, as in Kaitai; when it
+/// matched no case ([`FieldType::Nothing`]) it reads as 0, like any absent number.
 pub(super) fn integer_switch(
     schema: &Schema,
     switch: &Switch,
@@ -189,14 +198,30 @@ pub(super) fn integer_switch(
     let variants = switch_variants(schema, switch);
     if !variants
         .iter()
-        .all(|v| matches!(v.ty, FieldType::Number(Scalar::Int(_))))
+        .all(|v| matches!(v.ty, FieldType::Number(Scalar::Int(_)) | FieldType::Nothing))
     {
         return None;
     }
     let enum_name = switch_enum_ident(schema, owner, field);
     let arms = variants.iter().map(|v| {
         let ident = &v.ident;
-        quote!(#enum_name::#ident(number) => *number as i64)
+        match v.ty {
+            FieldType::Nothing => quote!(#enum_name::#ident(()) => 0i64),
+            _ => quote!(#enum_name::#ident(number) => *number as i64),
+        }
     });
     Some(quote!(match &#tokens { #(#arms,)* }))
+}
+
+/// True when the switch value at `tokens` matched no case: `Some` for a switch that can.
+pub(super) fn matched_nothing(
+    schema: &Schema,
+    switch: &Switch,
+    tokens: &TokenStream,
+) -> Option<TokenStream> {
+    let (owner, field) = switch_field(schema, switch)?;
+    let variants = switch_variants(schema, switch);
+    let nothing = &variants.iter().find(|v| *v.ty == FieldType::Nothing)?.ident;
+    let enum_name = switch_enum_ident(schema, owner, field);
+    Some(quote!(::core::matches!(#tokens, #enum_name::#nothing(_))))
 }
