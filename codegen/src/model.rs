@@ -91,6 +91,8 @@ pub struct TypeDef {
     pub instances: Vec<Instance>,
     /// `to-string`: the text of a value, a string expression (its `Display`).
     pub to_string: Option<Expr>,
+    /// `meta/endian` as a `switch-on`, in the type that declares it.
+    pub endian_choice: Option<EndianChoice>,
     /// Where it is declared.
     pub at: YamlPath,
 }
@@ -385,6 +387,15 @@ pub struct Instance {
     pub at: YamlPath,
 }
 
+impl Instance {
+    /// A look-ahead whose position does not depend on where the stream is (`_io`): read once
+    /// the type is read and kept in the value. One at `_io.pos + n` is only read where it is
+    /// used, as Kaitai evaluates it lazily.
+    pub fn is_stored_look_ahead(&self) -> bool {
+        matches!(&self.kind, InstanceKind::Peek { pos, .. } if !pos.mentions("_io"))
+    }
+}
+
 /// What an instance computes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum InstanceKind {
@@ -415,8 +426,32 @@ pub struct IntType {
     pub bytes: u8,
     /// Signed (`s`) or unsigned (`u`).
     pub signed: bool,
-    /// Big-endian.
-    pub big_endian: bool,
+    /// The order of its bytes.
+    pub order: ByteOrder,
+}
+
+/// The order of a number's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ByteOrder {
+    /// Least significant byte first.
+    Little,
+    /// Most significant byte first.
+    Big,
+    /// Decided while reading by the `meta/endian` `switch-on` of the type or of one it is
+    /// nested in ([`EndianChoice`]): the local `_is_be` of readers and writers.
+    Chosen,
+}
+
+/// `meta/endian` as a `switch-on`: the byte order of a type and the types nested in it,
+/// decided for each value.
+#[derive(Debug, Clone)]
+pub struct EndianChoice {
+    /// The selector.
+    pub on: Expr,
+    /// Each case's key, and whether it means big-endian.
+    pub cases: Vec<(Expr, bool)>,
+    /// The `_` case: whether it means big-endian.
+    pub default: Option<bool>,
 }
 
 /// A float layout.
@@ -424,8 +459,8 @@ pub struct IntType {
 pub struct FloatType {
     /// 4 or 8.
     pub bytes: u8,
-    /// Big-endian.
-    pub big_endian: bool,
+    /// The order of its bytes.
+    pub order: ByteOrder,
 }
 
 /// A number as stored: integer, float, or fixed-point (`-scale`).
@@ -647,6 +682,12 @@ pub struct EnumVariant {
 }
 
 impl TypeDef {
+    /// Its look-ahead instances (an integer at a `pos`): read while reading and kept in the
+    /// value, never written.
+    pub fn look_aheads(&self) -> impl Iterator<Item = &Instance> {
+        self.instances.iter().filter(|i| i.is_stored_look_ahead())
+    }
+
     /// Every expression of the type: its fields', its instances' and `to-string`.
     pub fn expressions(&self) -> Vec<&Expr> {
         let mut exprs: Vec<&Expr> = self.fields.iter().flat_map(Field::expressions).collect();
@@ -659,6 +700,9 @@ impl TypeDef {
             }
         }
         exprs.extend(&self.to_string);
+        if let Some(choice) = &self.endian_choice {
+            exprs.push(&choice.on);
+        }
         exprs
     }
 }
@@ -877,7 +921,11 @@ impl Schema {
     /// written in bulk.
     pub fn fixed_size(&self, ty: usize) -> Option<usize> {
         let def = &self.types[ty];
-        if !def.params.is_empty() {
+        // A chosen byte order is decided for each value; look-aheads are read beside it.
+        if !def.params.is_empty()
+            || def.endian_choice.is_some()
+            || def.look_aheads().next().is_some()
+        {
             return None;
         }
         def.fields.iter().try_fold(0, |total, field| {

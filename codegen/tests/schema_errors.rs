@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use skelcodec_codegen::model::FieldType;
+use skelcodec_codegen::model::{ByteOrder, FieldType};
 use skelcodec_codegen::parse_schema;
 
 fn error(source: &str) -> String {
@@ -427,24 +427,53 @@ fn checks_a_writer_cannot_make_are_verified_by_reading_back() {
 fn a_type_meta_sets_defaults_for_it_and_its_nested_types() {
     let source = "meta:\n  id: defaults\n  endian: le\nseq:\n  - id: a\n    type: u2\n  - id: b\n    type: outer\ntypes:\n  outer:\n    meta:\n      endian: be\n    seq:\n      - id: c\n        type: u2\n      - id: d\n        type: inner\n    types:\n      inner:\n        seq:\n          - id: e\n            type: u2\n";
     let schema = parse_schema(source, Path::new("schemas/defaults.ksy")).expect("accepted");
-    let big_endian = |ty: usize| match &schema.types[ty].fields[0].ty {
-        FieldType::Number(skelcodec_codegen::model::Scalar::Int(i)) => i.big_endian,
-        other => panic!("not an integer: {other:?}"),
-    };
+    let order =
+        |schema: &skelcodec_codegen::model::Schema, ty: usize| match &schema.types[ty].fields[0].ty
+        {
+            FieldType::Number(skelcodec_codegen::model::Scalar::Int(i)) => i.order,
+            other => panic!("not an integer: {other:?}"),
+        };
     let outer = schema.types.iter().position(|t| t.id == "outer").unwrap();
     let inner = schema.types.iter().position(|t| t.id == "inner").unwrap();
     assert_eq!(
-        (big_endian(0), big_endian(outer), big_endian(inner)),
-        (false, true, true)
+        [
+            order(&schema, 0),
+            order(&schema, outer),
+            order(&schema, inner)
+        ],
+        [ByteOrder::Little, ByteOrder::Big, ByteOrder::Big]
     );
+    // Chosen by a switch: `outer` decides, `inner` is given the order by the `outer` holding it.
     let switched = source.replace(
         "endian: be",
-        "endian:\n        switch-on: a\n        cases:\n          1: be",
+        "endian:\n        switch-on: _parent.a\n        cases:\n          1: be\n          _: le",
     );
-    let message = error(&switched);
+    let schema = parse_schema(&switched, Path::new("schemas/defaults.ksy")).expect("accepted");
+    assert_eq!(
+        [order(&schema, outer), order(&schema, inner)],
+        [ByteOrder::Chosen, ByteOrder::Chosen]
+    );
+    assert!(schema.types[outer].endian_choice.is_some());
+    let params = |ty: usize| -> Vec<&str> {
+        schema.types[ty]
+            .params
+            .iter()
+            .map(|p| p.id.as_str())
+            .collect()
+    };
+    assert_eq!(params(outer), ["_parent_a"]);
+    assert_eq!(params(inner), ["_is_be"]);
+    // The root cannot give `inner` an order it does not choose.
+    let held_by_root = switched.replace("    type: outer\n", "    type: outer::inner\n");
+    let message = error(&held_by_root);
     assert!(
-        message.contains("endianness chosen by `switch-on` (Kaitai) is not implemented yet"),
+        message.contains("type `inner` takes its byte order from the `meta/endian` switch of a type around it, but the root holds it"),
         "{message}"
+    );
+    let bad_case = switched.replace("_: le", "_: middle");
+    assert!(
+        error(&bad_case).contains("a case of `endian` must be `le` or `be`"),
+        "{bad_case}"
     );
 }
 

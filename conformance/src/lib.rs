@@ -201,6 +201,7 @@ fn raises(exception: &str, kind: &ErrorKind) -> bool {
             kind,
             ErrorKind::UnexpectedEof { .. } | ErrorKind::CountTooLarge { .. }
         ),
+        "UndecidedEndiannessError" => matches!(kind, ErrorKind::UndecidedEndianness { .. }),
         // Kaitai checks `contents` as equality too.
         "ValidationNotEqualError" if matches!(kind, ErrorKind::BadContents { .. }) => true,
         _ if name.starts_with("Validation") => {

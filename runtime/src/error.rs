@@ -71,6 +71,12 @@ pub enum ErrorKind {
         /// A human-readable list of the accepted values.
         expected: String,
     },
+    /// No case of a `meta/endian` switch matched its selector.
+    #[error("no byte order for {value}: the `meta/endian` switch has no case for it")]
+    UndecidedEndianness {
+        /// The selector's value.
+        value: String,
+    },
     /// A repeat count cannot possibly fit in the remaining input.
     #[error("count {count} of {elem_size}-byte elements exceeds the {remaining} bytes that remain")]
     CountTooLarge {

@@ -1,6 +1,7 @@
 //! Rust emission. Each submodule owns one concern; this one assembles a schema's items.
 
 pub mod bits;
+pub mod byte_order;
 pub mod decode;
 pub mod derived;
 pub mod expr;

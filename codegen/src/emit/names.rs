@@ -94,6 +94,15 @@ pub fn local_ident(snake: &str) -> Ident {
     Ident::new(&format!("{snake}_"), Span::call_site())
 }
 
+/// The implicit parameter that passes a chosen byte order down (see [`is_be_ident`]).
+pub const IS_BE: &str = "_is_be";
+
+/// The local of readers and writers that holds a chosen byte order
+/// ([`crate::model::ByteOrder::Chosen`]): a parameter, or computed by the type that chooses.
+pub fn is_be_ident() -> Ident {
+    local_ident(IS_BE)
+}
+
 /// Methods every generated type has: an instance with one of these names gets `_value`
 /// appended to its method's name.
 const GENERATED_METHODS: [&str; 12] = [

@@ -48,9 +48,24 @@ pub fn read_body(schema: &Schema, ty: usize) -> TokenStream {
     // Found after the whole file is read (see the root's `read`).
     let unclaimed =
         (ty == 0 && schema.has_positioned_fields()).then(|| quote!(unclaimed: Vec::new()));
+    let after = Scope::new(schema, ty, Mode::Read, def.fields.len());
+    let (look_aheads, look_ahead_values): (Vec<_>, Vec<_>) = def
+        .look_aheads()
+        .map(|instance| {
+            let value = expect_valid(after.int(&Expr::Name(instance.id.clone())));
+            (field_ident(&instance.id), quote!(rt::LookAhead(#value)))
+        })
+        .unzip();
+    let byte_order = def.endian_choice.as_ref().map(|choice| {
+        let scope = Scope::new(schema, ty, Mode::Read, 0);
+        super::byte_order::choose_byte_order(&scope, choice, |value| {
+            quote!(return Err(r.error(rt::ErrorKind::UndecidedEndianness { value: #value })))
+        })
+    });
     quote! {
+        #byte_order
         #statements
-        Ok(Self { #(#fields: #locals,)* #unclaimed })
+        Ok(Self { #(#fields: #locals,)* #(#look_aheads: #look_ahead_values,)* #unclaimed })
     }
 }
 

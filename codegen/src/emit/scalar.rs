@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::{IntType, Scalar};
+use crate::model::{ByteOrder, IntType, Scalar};
 
 /// The Rust integer type of a stored integer.
 pub fn int_type(i: IntType) -> TokenStream {
@@ -32,43 +32,53 @@ pub fn scalar_type(s: Scalar) -> TokenStream {
     }
 }
 
-fn big_endian(s: Scalar) -> bool {
+fn order(s: Scalar) -> ByteOrder {
     match s {
-        Scalar::Int(i) | Scalar::Fixed { raw: i, .. } => i.big_endian,
-        Scalar::Float(f) => f.big_endian,
+        Scalar::Int(i) | Scalar::Fixed { raw: i, .. } => i.order,
+        Scalar::Float(f) => f.order,
+    }
+}
+
+/// `convert(be, le)` in the byte order of `s`: for a chosen order, whichever the local
+/// `_is_be` of the reader or writer picks.
+fn in_order(s: Scalar, convert: impl Fn(&str) -> TokenStream) -> TokenStream {
+    match order(s) {
+        ByteOrder::Big => convert("be"),
+        ByteOrder::Little => convert("le"),
+        ByteOrder::Chosen => {
+            let (be, le) = (convert("be"), convert("le"));
+            let is_be = super::names::is_be_ident();
+            quote!(if #is_be { #be } else { #le })
+        }
     }
 }
 
 /// Decodes a number from the byte array `bytes` (of exactly its size).
 pub fn decode(s: Scalar, bytes: TokenStream) -> TokenStream {
-    let from = if big_endian(s) {
-        quote!(from_be_bytes)
-    } else {
-        quote!(from_le_bytes)
-    };
-    match s {
-        Scalar::Fixed { raw, .. } => {
-            let raw = int_type(raw);
-            quote!(rt::Fixed::from_raw(#raw::#from(#bytes)))
+    in_order(s, |order| {
+        let from = quote::format_ident!("from_{order}_bytes");
+        match s {
+            Scalar::Fixed { raw, .. } => {
+                let raw = int_type(raw);
+                quote!(rt::Fixed::from_raw(#raw::#from(#bytes)))
+            }
+            _ => {
+                let ty = scalar_type(s);
+                quote!(#ty::#from(#bytes))
+            }
         }
-        _ => {
-            let ty = scalar_type(s);
-            quote!(#ty::#from(#bytes))
-        }
-    }
+    })
 }
 
 /// Encodes the number `value` to its byte array.
 pub fn encode(s: Scalar, value: TokenStream) -> TokenStream {
-    let to = if big_endian(s) {
-        quote!(to_be_bytes)
-    } else {
-        quote!(to_le_bytes)
-    };
-    match s {
-        Scalar::Fixed { .. } => quote!(#value.raw().#to()),
-        _ => quote!(#value.#to()),
-    }
+    in_order(s, |order| {
+        let to = quote::format_ident!("to_{order}_bytes");
+        match s {
+            Scalar::Fixed { .. } => quote!(#value.raw().#to()),
+            _ => quote!(#value.#to()),
+        }
+    })
 }
 
 /// The component names of a quaternion or vector.

@@ -205,6 +205,14 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
                 .then(|| quote!(#[serde(default, skip_serializing_if = "rt::RawBytes::is_empty")]));
             quote!(#doc #serde pub #ident: #rust_ty)
         });
+    let look_aheads = def.look_aheads().map(|instance| {
+        let ident = field_ident(&instance.id);
+        let doc = docs(
+            instance.doc.as_deref(),
+            &["Read at a position while reading (-1 past the end); never written, and left out of documents: the bytes there belong to other fields.".to_owned()],
+        );
+        quote!(#doc #[serde(skip)] pub #ident: rt::LookAhead,)
+    });
     let unclaimed = (ty == 0 && schema.has_positioned_fields()).then(|| {
         quote! {
             /// Bytes of the file that no field claims (between or after the parts found by
@@ -220,6 +228,7 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
         #[serde(crate = "rt::serde", deny_unknown_fields)]
         pub struct #name {
             #(#fields,)*
+            #(#look_aheads)*
             #unclaimed
         }
     }

@@ -41,7 +41,16 @@ pub fn write_body(schema: &Schema, ty: usize) -> TokenStream {
     });
     let gaps = (ty == 0 && schema.has_positioned_fields())
         .then(|| quote!(rt::fields::write_gaps(w, &self.unclaimed).in_field("unclaimed")?;));
+    let byte_order = def.endian_choice.as_ref().map(|choice| {
+        super::byte_order::choose_byte_order(&scope, choice, |value| {
+            quote!(return Err(rt::fields::encode_error(
+                w,
+                ::std::format!("no byte order for {}: the `meta/endian` switch has no case for it", #value),
+            )))
+        })
+    });
     quote! {
+        #byte_order
         #(#statements)*
         #gaps
         Ok(())

@@ -12,6 +12,7 @@
 //! computes them from the (possibly edited) tree it writes, never from stale copies.
 
 use crate::emit::expr::{Mode, Scope, Ty};
+use crate::emit::names::IS_BE;
 use crate::error::{Located, YamlPath};
 use crate::expr::Expr;
 use crate::model::*;
@@ -224,7 +225,7 @@ fn param_of(ty: Ty, at: &YamlPath, described: &str) -> Result<ParamType, Located
         Ty::Int => ParamType::Int(IntType {
             bytes: 8,
             signed: true,
-            big_endian: false,
+            order: ByteOrder::Little,
         }),
         Ty::Bool => ParamType::Bool,
         Ty::Enum(idx) => ParamType::Enum(idx),
@@ -251,7 +252,7 @@ fn unsupported(at: &YamlPath, described: &str) -> Located {
 
 /// Adds the parameter to `ty` and its argument to every field that holds a value of `ty`.
 fn add_param(schema: &mut Schema, ty: usize, path: &[&str], param_ty: ParamType) {
-    schema.types[ty].params.push(Param {
+    let param = Param {
         id: context_param_id(path),
         doc: Some(format!(
             "`{}`, passed down by the value holding this one.",
@@ -259,9 +260,16 @@ fn add_param(schema: &mut Schema, ty: usize, path: &[&str], param_ty: ParamType)
         )),
         ty: param_ty,
         default: None,
-    });
+    };
+    add_implicit_param(schema, ty, param, |owner| path_in_owner(path, owner));
+}
+
+/// Adds `param` to `ty`, and to every field that holds a value of `ty` the argument
+/// `arg(owner)`, computed in the scope of the field's type.
+fn add_implicit_param(schema: &mut Schema, ty: usize, param: Param, arg: impl Fn(usize) -> Expr) {
+    schema.types[ty].params.push(param);
     for owner in schema.holders(ty) {
-        let arg = path_in_owner(path, owner);
+        let arg = arg(owner);
         for field in &mut schema.types[owner].fields {
             field.ty.for_each_user_mut(&mut |used, args| {
                 if used == ty {
@@ -270,4 +278,47 @@ fn add_param(schema: &mut Schema, ty: usize, path: &[&str], param_ty: ParamType)
             });
         }
     }
+}
+
+/// Gives every type whose byte order is chosen by a type around it (`meta/endian` with
+/// `switch-on`) the parameter `_is_be`, passed down from the value that holds it: the
+/// choosing type computes it, the types in between pass theirs on. `chosen[ty]`: the type's
+/// numbers take the chosen order. A type no holder can give it to is refused.
+pub fn add_byte_order_params(schema: &mut Schema, chosen: &[bool]) -> Result<(), Located> {
+    let mut work: Vec<usize> = (0..schema.types.len())
+        .filter(|&ty| chosen[ty] && schema.types[ty].endian_choice.is_none())
+        .collect();
+    let has_order = |schema: &Schema, ty: usize| {
+        let def = &schema.types[ty];
+        def.endian_choice.is_some() || def.params.iter().any(|p| p.id == IS_BE)
+    };
+    while let Some(ty) = work.pop() {
+        if has_order(schema, ty) {
+            continue;
+        }
+        for owner in schema.holders(ty) {
+            if has_order(schema, owner) || work.contains(&owner) {
+                continue;
+            }
+            if owner == 0 {
+                let def = &schema.types[ty];
+                return Err(Located::new(
+                    &def.at,
+                    format!(
+                        "type `{}` takes its byte order from the `meta/endian` switch of a type around it, but the root holds it and has none to give",
+                        def.id
+                    ),
+                ));
+            }
+            work.push(owner);
+        }
+        let param = Param {
+            id: IS_BE.to_owned(),
+            doc: Some("The byte order chosen by a type around this one (`meta/endian`).".into()),
+            ty: ParamType::Bool,
+            default: None,
+        };
+        add_implicit_param(schema, ty, param, |_| Expr::Name(IS_BE.to_owned()));
+    }
+    Ok(())
 }

@@ -28,7 +28,7 @@ pub struct Parts<'f> {
 #[derive(Debug, Clone)]
 pub struct Defaults {
     /// The byte order of numbers (`None`: none is set).
-    pub big_endian: Option<bool>,
+    pub byte_order: Option<ByteOrder>,
     /// The bit order of bit fields: big-endian unless `bit-endian: le`.
     pub bit_big_endian: bool,
     /// The default string encoding, when one is set.
@@ -85,10 +85,14 @@ pub fn declare<'f>(files: &[&'f KsyFile]) -> Result<Declared<'f>, Located> {
             fields: Vec::new(),
             instances: Vec::new(),
             to_string: to_string(file.to_string.as_ref(), &at)?,
+            endian_choice: None,
             at: at.clone(),
         });
         let defaults = Defaults {
-            big_endian: file.meta.endian.as_deref().map(|e| e == "be"),
+            byte_order: file.meta.endian.as_deref().map(|e| match e {
+                "be" => ByteOrder::Big,
+                _ => ByteOrder::Little,
+            }),
             bit_big_endian: file.meta.bit_endian.as_deref() != Some("le"),
             encoding: file.meta.encoding.clone(),
         };
@@ -188,7 +192,8 @@ fn declare_nested<'f>(
             ));
         }
         check_leftover_keys(&spec.other, KeyPlace::Type, &at)?;
-        let defaults = type_defaults(spec.meta.as_ref(), inherited.clone(), &at.key("meta"))?;
+        let (defaults, endian_choice) =
+            type_defaults(spec.meta.as_ref(), inherited.clone(), &at.key("meta"))?;
         // Top-level types keep their own name; deeper ones are prefixed by their parents'.
         let rust_name = item_name(match parent {
             0 => id.clone(),
@@ -206,6 +211,7 @@ fn declare_nested<'f>(
             fields: Vec::new(),
             instances: Vec::new(),
             to_string: to_string(spec.to_string.as_ref(), &at)?,
+            endian_choice,
             at,
         });
         declared.parts.push(Parts {
@@ -237,25 +243,26 @@ fn check_bit_endian(bit_endian: Option<&str>, meta: &YamlPath) -> Result<(), Loc
     }
 }
 
-/// A type's defaults: its parent's, replaced by what its own `meta` sets.
+/// A type's defaults: its parent's, replaced by what its own `meta` sets; and its endianness
+/// when `meta/endian` chooses it with `switch-on`.
 fn type_defaults(
     meta: Option<&TypeMeta>,
     inherited: Defaults,
     at: &YamlPath,
-) -> Result<Defaults, Located> {
+) -> Result<(Defaults, Option<EndianChoice>), Located> {
     let Some(meta) = meta else {
-        return Ok(inherited);
+        return Ok((inherited, None));
     };
     check_leftover_keys(&meta.other, KeyPlace::Meta, at)?;
     check_bit_endian(meta.bit_endian.as_deref(), at)?;
-    let big_endian = match &meta.endian {
-        None => inherited.big_endian,
-        Some(Value::String(e)) if e == "le" || e == "be" => Some(e == "be"),
-        Some(Value::Mapping(_)) => {
-            return Err(Located::new(
-                &at.key("endian"),
-                "an endianness chosen by `switch-on` (Kaitai) is not implemented yet",
-            ));
+    let mut choice = None;
+    let byte_order = match &meta.endian {
+        None => inherited.byte_order,
+        Some(Value::String(e)) if e == "le" => Some(ByteOrder::Little),
+        Some(Value::String(e)) if e == "be" => Some(ByteOrder::Big),
+        Some(Value::Mapping(map)) => {
+            choice = Some(endian_choice(map, &at.key("endian"))?);
+            Some(ByteOrder::Chosen)
         }
         Some(_) => {
             return Err(Located::new(
@@ -267,14 +274,59 @@ fn type_defaults(
     if let Some(encoding) = &meta.encoding {
         super::check_encoding(encoding, &at.key("encoding"))?;
     }
-    Ok(Defaults {
-        big_endian,
+    let defaults = Defaults {
+        byte_order,
         bit_big_endian: match meta.bit_endian.as_deref() {
             Some(order) => order == "be",
             None => inherited.bit_big_endian,
         },
         encoding: meta.encoding.clone().or(inherited.encoding),
-    })
+    };
+    Ok((defaults, choice))
+}
+
+/// `meta/endian` as a map: `switch-on` and `cases` whose values are `le` or `be`.
+fn endian_choice(map: &serde_yaml::Mapping, at: &YamlPath) -> Result<EndianChoice, Located> {
+    if let Some(key) = map
+        .keys()
+        .filter_map(Value::as_str)
+        .find(|k| !matches!(*k, "switch-on" | "cases") && !k.starts_with('-'))
+    {
+        return Err(Located::new(
+            &at.key(key),
+            format!("unknown key `{key}` in an endianness switch"),
+        ));
+    }
+    let (Some(on), Some(Value::Mapping(cases_map))) = (map.get("switch-on"), map.get("cases"))
+    else {
+        return Err(Located::new(
+            at,
+            "an endianness chosen by a switch needs `switch-on` and `cases`",
+        ));
+    };
+    let on = super::parse_expr(on, &at.key("switch-on"))?;
+    let mut cases = Vec::new();
+    let mut default = None;
+    for (key, value) in cases_map {
+        let key_text = ksy::expr_text(key).unwrap_or_default();
+        let case_at = at.key("cases").key(&key_text);
+        let big = match value.as_str() {
+            Some("be") => true,
+            Some("le") => false,
+            _ => {
+                return Err(Located::new(
+                    &case_at,
+                    "a case of `endian` must be `le` or `be`",
+                ));
+            }
+        };
+        if key_text == "_" {
+            default = Some(big);
+        } else {
+            cases.push((super::parse_expr(key, &case_at)?, big));
+        }
+    }
+    Ok(EndianChoice { on, cases, default })
 }
 
 /// Types and enums become Rust items named in CamelCase: two that convert to the same name

@@ -49,7 +49,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         .iter()
         .enumerate()
         .map(|(owner, parts)| Context {
-            big_endian: parts.defaults.big_endian,
+            byte_order: parts.defaults.byte_order,
             bit_big_endian: parts.defaults.bit_big_endian,
             encoding: parts.defaults.encoding.clone(),
             owner,
@@ -98,6 +98,11 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         def.instances = instances;
     }
     context::add_context_params(&mut schema)?;
+    let chosen: Vec<bool> = parts
+        .iter()
+        .map(|p| p.defaults.byte_order == Some(ByteOrder::Chosen))
+        .collect();
+    context::add_byte_order_params(&mut schema, &chosen)?;
     for def in &mut schema.types {
         read_positioned_before_use(&mut def.fields);
     }
@@ -256,8 +261,8 @@ pub fn parse_expr(value: &Value, at: &YamlPath) -> Result<Expr, Located> {
 /// the scope names resolve from. Each concern adds its methods in its own module (`field`,
 /// `types`).
 struct Context {
-    /// The file's default endianness (`None`: multi-byte numbers need `le` or `be`).
-    big_endian: Option<bool>,
+    /// The default byte order (`None`: multi-byte numbers need `le` or `be`).
+    byte_order: Option<ByteOrder>,
     /// The bit order of bit fields.
     bit_big_endian: bool,
     /// The default string encoding in force.

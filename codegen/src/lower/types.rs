@@ -82,11 +82,11 @@ impl Context {
     }
 
     pub(super) fn builtin(&self, name: &str) -> Option<Builtin> {
-        let (base, big_endian) = match name.strip_suffix("le") {
-            Some(b) if name.len() > 2 => (b, false),
+        let (base, order) = match name.strip_suffix("le") {
+            Some(b) if name.len() > 2 => (b, ByteOrder::Little),
             _ => match name.strip_suffix("be") {
-                Some(b) if name.len() > 2 => (b, true),
-                _ => (name, self.big_endian.unwrap_or(false)),
+                Some(b) if name.len() > 2 => (b, ByteOrder::Big),
+                _ => (name, self.byte_order.unwrap_or(ByteOrder::Little)),
             },
         };
         if let Some(width) = base.strip_prefix('b').and_then(|w| w.parse::<u8>().ok())
@@ -103,7 +103,8 @@ impl Context {
             Some(Builtin::Scalar(Scalar::Int(IntType {
                 bytes,
                 signed,
-                big_endian,
+                // One byte has no order: no need to wait for a chosen one.
+                order: if bytes == 1 { ByteOrder::Little } else { order },
             })))
         };
         match base {
@@ -117,11 +118,11 @@ impl Context {
             "s8" => int(8, true),
             "f4" => Some(Builtin::Scalar(Scalar::Float(FloatType {
                 bytes: 4,
-                big_endian,
+                order,
             }))),
             "f8" => Some(Builtin::Scalar(Scalar::Float(FloatType {
                 bytes: 8,
-                big_endian,
+                order,
             }))),
             _ => match name {
                 "str" => Some(Builtin::Str {
@@ -148,7 +149,7 @@ impl Context {
         at: &YamlPath,
     ) -> Result<(), Located> {
         let explicit = name.ends_with("le") || name.ends_with("be");
-        if base.size() > 1 && !explicit && self.big_endian.is_none() {
+        if base.size() > 1 && !explicit && self.byte_order.is_none() {
             return Err(Located::new(
                 at,
                 format!(

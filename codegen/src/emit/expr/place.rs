@@ -6,6 +6,7 @@ use quote::{ToTokens as _, quote};
 use super::switch::integer_switch;
 use super::text::value_property;
 use super::*;
+use crate::emit::names::{IS_BE, is_be_ident};
 use crate::emit::option_tokens;
 use crate::lower::{context_param_id, context_path};
 
@@ -243,6 +244,12 @@ impl<'s> Scope<'s> {
             };
             return Ok(stored_field(self.schema, field, tokens).read_with(field, self));
         }
+        if name == IS_BE && def.endian_choice.is_some() && self.owner.is_none() {
+            if self.mode == Mode::Inspect {
+                return invalid("the chosen byte order is only known while reading and writing");
+            }
+            return Ok(Place::computed(is_be_ident().into_token_stream(), Ty::Bool));
+        }
         if let Some(index) = def.params.iter().position(|p| p.id == name) {
             let param = &def.params[index];
             if self.owner.is_some() {
@@ -274,6 +281,16 @@ impl<'s> Scope<'s> {
             let (tokens, ty) = match &instance.kind {
                 InstanceKind::Value { .. } => inner.instance_value(instance)?,
                 InstanceKind::Peek { pos, ty } => {
+                    let stored = instance.is_stored_look_ahead();
+                    if stored && (self.mode == Mode::Inspect || self.owner.is_some()) {
+                        // Stored by the reader (see `emit::read::read_body`).
+                        let ident = field_ident(name);
+                        let tokens = match &self.owner {
+                            Some(owner) => quote!(#owner.#ident.get()),
+                            None => quote!(self.#ident.get()),
+                        };
+                        return Ok(Place::computed(tokens, Ty::Int));
+                    }
                     if self.mode != Mode::Read {
                         return Err(ExprError::NeedsStream);
                     }
@@ -344,9 +361,13 @@ impl<'s> Scope<'s> {
             (_, Ty::User(ty)) => {
                 let def = &self.schema.types[*ty];
                 if let Some(instance) = def.instances.iter().find(|i| i.id == attr) {
+                    if instance.is_stored_look_ahead() {
+                        let ident = field_ident(attr);
+                        return simple(quote!(#tokens.#ident.get()), Ty::Int);
+                    }
                     if matches!(instance.kind, InstanceKind::Peek { .. }) {
                         return invalid(format!(
-                            "`{attr}` is a look-ahead; only its own type can use it"
+                            "`{attr}` is a look-ahead from the stream's position; only its own type can use it"
                         ));
                     }
                     let (tokens, ty) = self.inside(&base, *ty).instance_value(instance)?;
