@@ -50,12 +50,13 @@ pub fn parse_schema_with(
         imports::error_in(source, &e.path, e.message)
     };
     let mut schema = lower::lower(&documents).map_err(locate)?;
-    validate::validate(&schema).map_err(locate)?;
+    let unavailable = validate::validate(&schema).map_err(locate)?;
     schema.imported = sources.iter().skip(1).map(|s| s.path.clone()).collect();
     schema.warnings = documents
         .iter()
         .enumerate()
         .flat_map(|(file, document)| lint::warnings(document, file))
+        .chain(unavailable)
         .map(locate)
         .collect();
     Ok(schema)

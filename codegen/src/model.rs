@@ -71,6 +71,9 @@ pub struct LayoutStep {
 /// with `_`.
 pub const TRAILING: &str = "_trailing";
 
+/// The name of the field that keeps the bytes of a substream its type does not read.
+pub const UNREAD: &str = "_unread";
+
 /// A user type (a struct in the generated code).
 #[derive(Debug, Clone)]
 pub struct TypeDef {
@@ -792,6 +795,12 @@ impl Schema {
         (ty == 0 && last.id == TRAILING).then_some(last)
     }
 
+    /// True when `field` is one the compiler adds to keep bytes after a value (`_trailing`,
+    /// `_unread`): left out of documents when empty.
+    pub fn is_kept_tail(field: &Field) -> bool {
+        field.id == TRAILING || field.id == UNREAD
+    }
+
     /// True when some type reads a value by position: the root then keeps unclaimed bytes.
     pub fn has_positioned_fields(&self) -> bool {
         self.types
@@ -900,6 +909,12 @@ impl Schema {
     /// are read and written in bulk. Enums (whose unknown values may not fit back) and
     /// `contents` (which must be checked) are excluded.
     pub fn fixed_size_of(&self, ty: &FieldType) -> Option<usize> {
+        self.fixed_size_of_within(ty, 0)
+    }
+
+    /// [`Schema::fixed_size_of`] `depth` user types down: a type that always contains itself
+    /// (refused later, by validation) must not recurse forever here.
+    fn fixed_size_of_within(&self, ty: &FieldType, depth: usize) -> Option<usize> {
         match ty {
             FieldType::Number(s) => Some(s.size()),
             FieldType::Nothing => Some(0),
@@ -910,8 +925,10 @@ impl Schema {
                 align,
                 ..
             } if *align <= 1 => Some(*n),
-            FieldType::Array { elem, len } => Some(len * self.fixed_size_of(elem)?),
-            FieldType::User { ty, args } if args.is_empty() => self.fixed_size(*ty),
+            FieldType::Array { elem, len } => Some(len * self.fixed_size_of_within(elem, depth)?),
+            FieldType::User { ty, args } if args.is_empty() && depth < 32 => {
+                self.fixed_size_within(*ty, depth + 1)
+            }
             _ => None,
         }
     }
@@ -920,6 +937,10 @@ impl Schema {
     /// no repetition, no switches, no parameters, nothing to validate. Such types are read and
     /// written in bulk.
     pub fn fixed_size(&self, ty: usize) -> Option<usize> {
+        self.fixed_size_within(ty, 0)
+    }
+
+    fn fixed_size_within(&self, ty: usize, depth: usize) -> Option<usize> {
         let def = &self.types[ty];
         // A chosen byte order is decided for each value; look-aheads are read beside it.
         if !def.params.is_empty()
@@ -939,7 +960,7 @@ impl Schema {
             {
                 return None;
             }
-            Some(total + self.fixed_size_of(&field.ty)?)
+            Some(total + self.fixed_size_of_within(&field.ty, depth)?)
         })
     }
 

@@ -2,14 +2,17 @@
 //! mistake is reported at its place in the schema instead of as a Rust compile error in
 //! generated code.
 
-use crate::emit::expr::{ExprError, Mode, Scope, Ty};
+use crate::emit::expr::{ExprError, Mode, Scope, Ty, describe};
 use crate::error::{Located, YamlPath};
 use crate::expr::Expr;
 use crate::model::*;
 
-/// Checks a whole schema.
-pub fn validate(schema: &Schema) -> Result<(), Located> {
+/// Checks a whole schema; returns the warnings: value instances only the finished value could
+/// compute, which get no method.
+pub fn validate(schema: &Schema) -> Result<Vec<Located>, Located> {
     reject_recursion(schema)?;
+    let live = crate::lower::live_instances(schema);
+    let mut warnings = Vec::new();
     for (ty, def) in schema.types.iter().enumerate() {
         for (index, field) in def.fields.iter().enumerate() {
             validate_field(schema, ty, index, field)?;
@@ -35,19 +38,33 @@ pub fn validate(schema: &Schema) -> Result<(), Located> {
             let compiled = inspect
                 .instance_value(instance)
                 .or_else(|_| read.instance_value(instance));
+            let dead = !live.contains(&(ty, instance.id.as_str()));
+            let unavailable = |why: &str| {
+                Located::new(
+                    &at,
+                    format!("value instance `{}` gets no method: {why}", instance.id),
+                )
+            };
             match compiled {
                 Ok((_, ty)) if ty.is_instance_value() || ty.is_inlined_structure() => {}
+                Ok((_, ty)) if dead => warnings.push(unavailable(&format!(
+                    "a value of this kind ({}) is not supported yet as an instance",
+                    describe(&ty)
+                ))),
                 Ok(_) => {
                     return Err(Located::new(
                         &at,
                         "a value instance must be a number, a boolean, an enum value, a string, bytes or a structure",
                     ));
                 }
+                // Kaitai computes it lazily from the finished tree, which an owned value has
+                // no pointer back into; nothing reads or writes with it, so only it is missing.
+                Err(e) if dead => warnings.push(unavailable(&e.message())),
                 Err(e) => return Err(Located::new(&at, e.message())),
             }
         }
     }
-    Ok(())
+    Ok(warnings)
 }
 
 /// A type may hold itself through a conditional, repeated or switched field (its readers count

@@ -480,7 +480,7 @@ fn a_type_meta_sets_defaults_for_it_and_its_nested_types() {
 #[test]
 fn sizeof_needs_a_type_whose_values_all_have_the_same_size() {
     let message = error(&format!(
-        "{HEADER}  - id: n\n    type: u1\ninstances:\n  size:\n    value: sizeof<counted>\ntypes:\n  counted:\n    seq:\n      - id: n\n        type: u1\n      - id: data\n        size: n\n"
+        "{HEADER}  - id: n\n    type: u1\n  - id: body\n    size: size\ninstances:\n  size:\n    value: sizeof<counted>\ntypes:\n  counted:\n    seq:\n      - id: n\n        type: u1\n      - id: data\n        size: n\n"
     ));
     assert!(
         message.contains(
@@ -552,6 +552,29 @@ fn encodings_not_spelled_canonically_are_warnings() {
     assert!(
         warnings[1].contains("`ISO-8859-1` instead of `latin1`"),
         "{warnings:?}"
+    );
+}
+
+#[test]
+fn an_instance_only_the_finished_value_could_compute_is_a_located_warning() {
+    let source = "meta:\n  id: lazy\nseq:\n  - id: dir\n    type: entries\ntypes:\n  entries:\n    seq:\n      - id: n\n        type: u1\n    instances:\n      root_n:\n        value: _root.dir.n\n";
+    let schema = parse_schema(source, Path::new("lazy.ksy")).expect("accepted");
+    let warnings: Vec<String> = schema.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].starts_with("lazy.ksy:13:9:"), "{warnings:?}");
+    assert!(
+        warnings[0].contains("value instance `root_n` gets no method"),
+        "{warnings:?}"
+    );
+    // Used while reading, it is an error.
+    let used = source.replace(
+        "      - id: n\n        type: u1\n",
+        "      - id: n\n        type: u1\n      - id: body\n        size: root_n\n",
+    );
+    assert!(
+        error(&used).contains("`dir` is not read yet"),
+        "{}",
+        error(&used)
     );
 }
 

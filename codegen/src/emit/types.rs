@@ -86,7 +86,11 @@ fn stored_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType) -> 
 /// The Rust type of a whole field: repeated fields are `Vec`s (a repeated switch is an enum of
 /// `Vec`s, since its selector is fixed for the whole list) and conditional ones `Option`s.
 pub fn field_type(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
-    let one = stored_type(schema, owner, field, &field.ty);
+    let one = match &field.ty {
+        // Each case of a decoded switch keeps its own stored bytes.
+        FieldType::Switch(_) => element_type(schema, owner, field, &field.ty),
+        ty => stored_type(schema, owner, field, ty),
+    };
     let many = match (&field.repeat, &field.ty) {
         (Repeat::None, _) | (_, FieldType::Switch(_)) => one,
         _ => quote!(Vec<#one>),
@@ -199,9 +203,7 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
             let fallback = format!("`{}`.", f.id);
             let doc = docs(Some(f.doc.as_deref().unwrap_or(&fallback)), &extra);
             // Most files end with their value: documents leave the empty rest out.
-            let serde = schema
-                .trailing_field(ty)
-                .is_some_and(|t| std::ptr::eq(t, f))
+            let serde = Schema::is_kept_tail(f)
                 .then(|| quote!(#[serde(default, skip_serializing_if = "rt::RawBytes::is_empty")]));
             quote!(#doc #serde pub #ident: #rust_ty)
         });

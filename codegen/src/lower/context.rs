@@ -11,6 +11,8 @@
 //! Readers and writers both get these parameters from the value that holds them, so a writer
 //! computes them from the (possibly edited) tree it writes, never from stale copies.
 
+use std::collections::BTreeSet;
+
 use crate::emit::expr::{Mode, Scope, Ty};
 use crate::emit::names::IS_BE;
 use crate::error::{Located, YamlPath};
@@ -78,7 +80,9 @@ fn path_in_owner(path: &[&str], owner: usize) -> Expr {
 /// Adds the implicit parameters every type needs for its `_parent` and `_root` references, and
 /// the arguments that pass them wherever the type is used.
 pub fn add_context_params(schema: &mut Schema) -> Result<(), Located> {
-    let needs = needed_paths(schema);
+    let all = schema.types.iter().map(TypeDef::expressions).collect();
+    let needs = needed_paths(schema, all);
+    let live = needed_paths(schema, live_expressions(schema));
     let mut pending: Vec<(usize, Vec<String>)> = needs
         .iter()
         .enumerate()
@@ -91,7 +95,12 @@ pub fn add_context_params(schema: &mut Schema) -> Result<(), Located> {
         let mut errors = Vec::new();
         pending.retain(|(ty, path)| {
             let path: Vec<&str> = path.iter().map(String::as_str).collect();
+            let dead = !live[*ty].iter().any(|p| *p == path);
             match param_type(schema, *ty, &path) {
+                // Only instances computed from the finished value need it, and a holder does
+                // not have it yet where it reads the value (`_root.dir` inside `dir`): those
+                // instances go without.
+                Ok(_) if dead && !arguments_known(schema, *ty, &path) => false,
                 Ok(param_ty) => {
                     if let Some(param_ty) = param_ty {
                         add_param(schema, *ty, &path, param_ty);
@@ -99,13 +108,20 @@ pub fn add_context_params(schema: &mut Schema) -> Result<(), Located> {
                     false
                 }
                 Err(e) => {
-                    errors.push(e);
+                    errors.push((*ty, path.iter().map(|s| s.to_string()).collect(), e));
                     true
                 }
             }
         });
         if pending.len() == before {
-            return Err(errors.swap_remove(0));
+            // Paths only instances computed from the finished value need: they go without.
+            return match errors
+                .into_iter()
+                .find(|(ty, path, _)| live[*ty].contains(path))
+            {
+                Some((_, _, e)) => Err(e),
+                None => break,
+            };
         }
     }
     check_foreign_holders(schema)
@@ -138,11 +154,11 @@ fn check_foreign_holders(schema: &Schema) -> Result<(), Located> {
 
 /// For each type, the context paths it needs as parameters: those its own expressions use,
 /// and those the types it holds need from it.
-fn needed_paths(schema: &Schema) -> Vec<Vec<Vec<String>>> {
+fn needed_paths(schema: &Schema, exprs: Vec<Vec<&Expr>>) -> Vec<Vec<Vec<String>>> {
     let mut needs: Vec<Vec<Vec<String>>> = vec![Vec::new(); schema.types.len()];
     let mut work: Vec<(usize, Vec<String>)> = Vec::new();
-    for (ty, def) in schema.types.iter().enumerate() {
-        for e in def.expressions() {
+    for (ty, exprs) in exprs.into_iter().enumerate() {
+        for e in exprs {
             visit(e, &mut |sub| {
                 if let Some(path) = context_path(sub)
                     && !(ty == 0 && path[0] == "_root")
@@ -168,6 +184,70 @@ fn needed_paths(schema: &Schema) -> Vec<Vec<Vec<String>>> {
         needs[ty].push(path);
     }
     needs
+}
+
+/// The expressions of a type that readers and writers evaluate whatever the value instances:
+/// its fields', its endianness switch's and its look-aheads' positions.
+fn read_and_written(def: &TypeDef) -> Vec<&Expr> {
+    let mut exprs: Vec<&Expr> = def.fields.iter().flat_map(Field::expressions).collect();
+    exprs.extend(def.endian_choice.as_ref().map(|c| &c.on));
+    exprs.extend(def.instances.iter().filter_map(|i| match &i.kind {
+        InstanceKind::Peek { pos, .. } => Some(pos),
+        InstanceKind::Value { .. } => None,
+    }));
+    exprs
+}
+
+/// The value instances readers and writers use, as `(type, id)`: those the expressions of
+/// [`read_and_written`] name, directly or through other instances (by name, in any type:
+/// `body.total` uses `total` of whatever `body` is). The others are only ever computed from
+/// the finished value, as Kaitai computes them lazily.
+pub fn live_instances(schema: &Schema) -> BTreeSet<(usize, &str)> {
+    let mut pending: Vec<&Expr> = schema.types.iter().flat_map(read_and_written).collect();
+    let mut used: BTreeSet<&str> = BTreeSet::new();
+    let mut live = BTreeSet::new();
+    while !pending.is_empty() {
+        for e in pending.drain(..) {
+            visit(e, &mut |sub| {
+                if let Expr::Name(n) | Expr::Attr(_, n) = sub {
+                    used.insert(n.as_str());
+                }
+            });
+        }
+        for (ty, def) in schema.types.iter().enumerate() {
+            for instance in &def.instances {
+                if let InstanceKind::Value { value, cond, .. } = &instance.kind
+                    && used.contains(instance.id.as_str())
+                    && live.insert((ty, instance.id.as_str()))
+                {
+                    pending.extend([value].into_iter().chain(cond));
+                }
+            }
+        }
+    }
+    live
+}
+
+/// For each type, the expressions readers and writers evaluate: [`read_and_written`] and the
+/// values of its [`live_instances`].
+fn live_expressions(schema: &Schema) -> Vec<Vec<&Expr>> {
+    let live = live_instances(schema);
+    schema
+        .types
+        .iter()
+        .enumerate()
+        .map(|(ty, def)| {
+            let mut exprs = read_and_written(def);
+            for instance in &def.instances {
+                if let InstanceKind::Value { value, cond, .. } = &instance.kind
+                    && live.contains(&(ty, instance.id.as_str()))
+                {
+                    exprs.extend([value].into_iter().chain(cond));
+                }
+            }
+            exprs
+        })
+        .collect()
 }
 
 fn owned(path: &[&str]) -> Vec<String> {
@@ -217,6 +297,21 @@ fn param_type(schema: &Schema, ty: usize, path: &[&str]) -> Result<Option<ParamT
         }
     }
     Err(first_error.expect("a type with holders has a source"))
+}
+
+/// True when every field holding a value of `ty` can compute the argument for `path` where it
+/// reads the value.
+fn arguments_known(schema: &Schema, ty: usize, path: &[&str]) -> bool {
+    schema.holders(ty).into_iter().all(|owner| {
+        let arg = path_in_owner(path, owner);
+        let fields = &schema.types[owner].fields;
+        fields.iter().enumerate().all(|(index, field)| {
+            !field.ty.user_types().contains(&ty)
+                || Scope::new(schema, owner, Mode::Read, index)
+                    .compile(&arg)
+                    .is_ok()
+        })
+    })
 }
 
 /// The parameter type that passes a value of type `ty`.

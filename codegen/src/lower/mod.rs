@@ -10,7 +10,7 @@ mod types;
 
 use serde_yaml::Value;
 
-pub use self::context::{context_param_id, context_path};
+pub use self::context::{context_param_id, context_path, live_instances};
 use self::declare::{Declared, declare};
 use self::instances::{lower_instance, positioned_field};
 use crate::error::{Located, YamlPath};
@@ -108,6 +108,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
     }
     bits::insert_bit_padding(&mut schema);
     keep_trailing_bytes(&mut schema);
+    keep_unread_bytes(&mut schema);
     if let Some(spec) = &file.layout {
         schema.layout = Some(crate::layout::lower_layout(
             &schema,
@@ -153,6 +154,55 @@ fn keep_trailing_bytes(schema: &mut Schema) {
     let doc = "Bytes after the end of the value, kept to be written back.";
     let trailing = Field::added(TRAILING, doc, bytes, &schema.types[0].at);
     schema.types[0].fields.push(trailing);
+}
+
+/// Kaitai skips the bytes of a substream (`size` on a user type) that the type does not read;
+/// they are kept, so that writing is exact, in a field `_unread` at the end of every type that
+/// is only ever read from a substream and does not already read to its end. A type also read
+/// without one, or that places fields by position, keeps the reader's error instead.
+fn keep_unread_bytes(schema: &mut Schema) {
+    let mut sized = vec![false; schema.types.len()];
+    let mut in_place = vec![false; schema.types.len()];
+    for def in &schema.types {
+        for field in &def.fields {
+            for ty in field.ty.user_types() {
+                // A fixed-size type in a substream of its own size leaves nothing.
+                let own_size = schema.fixed_size(ty).map(Size::Const);
+                match &field.substream {
+                    Some(size) if Some(size) != own_size.as_ref() => sized[ty] = true,
+                    _ => in_place[ty] = true,
+                }
+            }
+        }
+    }
+    for (ty, def) in schema.types.iter_mut().enumerate() {
+        let reads_to_end = def.fields.last().is_some_and(|last| {
+            last.repeat == Repeat::Eos
+                || last.substream == Some(Size::Eos)
+                || matches!(
+                    last.ty,
+                    FieldType::Bytes {
+                        size: Size::Eos,
+                        ..
+                    } | FieldType::Str {
+                        size: Size::Eos,
+                        ..
+                    }
+                )
+        });
+        let positioned = def.fields.iter().any(|f| f.position.is_some());
+        if ty == 0 || !sized[ty] || in_place[ty] || reads_to_end || positioned {
+            continue;
+        }
+        let bytes = FieldType::Bytes {
+            size: Size::Eos,
+            align: 1,
+            content: Content::default(),
+        };
+        let doc = "Bytes of the substream this value does not read, kept to be written back.";
+        let unread = Field::added(UNREAD, doc, bytes, &def.at);
+        def.fields.push(unread);
+    }
 }
 
 /// An encoding must be one Kaitai knows.

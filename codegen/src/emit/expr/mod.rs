@@ -428,6 +428,10 @@ impl<'s> Scope<'s> {
                         describe(&tb)
                     ));
                 }
+                if let Ty::Array(_) = ta {
+                    // Fixed-size arrays of two lengths are both slices.
+                    return Ok((quote!(if #c { &(#a)[..] } else { &(#b)[..] }), ta));
+                }
                 Ok((quote!(if #c { #a } else { #b }), ta))
             }
             Expr::Method(recv, name, args) => self.method(recv, name, args),
@@ -671,7 +675,8 @@ pub fn element_ty(schema: &Schema, ty: &FieldType) -> Ty {
     }
 }
 
-fn describe(ty: &Ty) -> String {
+/// How a message names a value of type `ty` ("an integer", "a list").
+pub(crate) fn describe(ty: &Ty) -> String {
     match ty {
         Ty::Int => "an integer".into(),
         Ty::Float => "a float".into(),
