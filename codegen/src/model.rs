@@ -711,6 +711,14 @@ impl TypeDef {
 }
 
 impl FieldType {
+    /// Raw bytes to the end of the stream: what a field the compiler adds to keep bytes holds.
+    pub fn rest_of_stream() -> Self {
+        FieldType::Bytes {
+            size: Size::Eos,
+            align: 1,
+            content: Content::default(),
+        }
+    }
     /// Calls `f` with the type and the arguments of every user type a value of this type
     /// holds directly (each case's, for a switch).
     pub fn for_each_user_mut(&mut self, f: &mut impl FnMut(usize, &mut Vec<Expr>)) {

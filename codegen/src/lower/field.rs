@@ -112,11 +112,7 @@ impl Context {
         let ty = match ty {
             // A processed byte array, or a string decoded from its encoding, is all of its
             // decoded bytes.
-            FieldType::Bytes { .. } if decode.is_some() => FieldType::Bytes {
-                size: Size::Eos,
-                align: 1,
-                content: Content::default(),
-            },
+            FieldType::Bytes { .. } if decode.is_some() => FieldType::rest_of_stream(),
             FieldType::Str { .. } if decode.is_some() => FieldType::Str {
                 size: Size::Eos,
                 align: 1,

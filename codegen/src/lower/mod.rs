@@ -146,11 +146,7 @@ fn keep_trailing_bytes(schema: &mut Schema) {
     if schema.has_positioned_fields() {
         return;
     }
-    let bytes = FieldType::Bytes {
-        size: Size::Eos,
-        align: 1,
-        content: Content::default(),
-    };
+    let bytes = FieldType::rest_of_stream();
     let doc = "Bytes after the end of the value, kept to be written back.";
     let trailing = Field::added(TRAILING, doc, bytes, &schema.types[0].at);
     schema.types[0].fields.push(trailing);
@@ -194,11 +190,7 @@ fn keep_unread_bytes(schema: &mut Schema) {
         if ty == 0 || !sized[ty] || in_place[ty] || reads_to_end || positioned {
             continue;
         }
-        let bytes = FieldType::Bytes {
-            size: Size::Eos,
-            align: 1,
-            content: Content::default(),
-        };
+        let bytes = FieldType::rest_of_stream();
         let doc = "Bytes of the substream this value does not read, kept to be written back.";
         let unread = Field::added(UNREAD, doc, bytes, &def.at);
         def.fields.push(unread);

@@ -439,11 +439,7 @@ impl Context {
 /// nothing would never reach the end of its stream.
 fn unmatched(attr: &AttrSpec, cases: &[SwitchCase]) -> Option<FieldType> {
     if attr.size.is_some() || attr.size_eos == Some(true) {
-        return Some(FieldType::Bytes {
-            size: Size::Eos,
-            align: 1,
-            content: Content::default(),
-        });
+        return Some(FieldType::rest_of_stream());
     }
     let covers = |b| cases.iter().any(|c| c.key == Expr::Bool(b));
     let exhaustive = covers(true) && covers(false);
