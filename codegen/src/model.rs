@@ -395,7 +395,10 @@ impl Instance {
     /// the type is read and kept in the value. One at `_io.pos + n` is only read where it is
     /// used, as Kaitai evaluates it lazily.
     pub fn is_stored_look_ahead(&self) -> bool {
-        matches!(&self.kind, InstanceKind::Peek { pos, .. } if !pos.mentions("_io"))
+        matches!(
+            &self.kind,
+            InstanceKind::Peek { pos, cond: None, enum_idx: None, .. } if !pos.mentions("_io")
+        )
     }
 }
 
@@ -419,6 +422,10 @@ pub enum InstanceKind {
         pos: Expr,
         /// The integer read there.
         ty: IntType,
+        /// `if`: read only when it holds; absent otherwise.
+        cond: Option<Expr>,
+        /// `enum`: the integer as a value of this enum (index into [`Schema::enums`]).
+        enum_idx: Option<usize>,
     },
 }
 
@@ -699,7 +706,7 @@ impl TypeDef {
                 InstanceKind::Value { value, cond, .. } => {
                     exprs.extend([value].into_iter().chain(cond))
                 }
-                InstanceKind::Peek { pos, .. } => exprs.push(pos),
+                InstanceKind::Peek { pos, cond, .. } => exprs.extend([pos].into_iter().chain(cond)),
             }
         }
         exprs.extend(&self.to_string);

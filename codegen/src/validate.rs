@@ -27,9 +27,12 @@ pub fn validate(schema: &Schema) -> Result<Vec<Located>, Located> {
             }
         }
         for instance in &def.instances {
-            if let InstanceKind::Peek { pos, .. } = &instance.kind {
+            if let InstanceKind::Peek { pos, cond, .. } = &instance.kind {
                 let read = Scope::new(schema, ty, Mode::Read, def.fields.len());
                 located(&instance.at.key("pos"), read.int(pos))?;
+                if let Some(cond) = cond {
+                    located(&instance.at.key("if"), read.bool(cond))?;
+                }
                 continue;
             }
             let at = instance.at.key("value");

@@ -374,12 +374,8 @@ fn kaitai_rules_the_checker_enforces() {
             "`enum` applies to integer attributes only",
         ),
         (
-            "meta:\n  id: broken\ninstances:\n  peek:\n    pos: 0\n    type: u1\n    if: true\n",
-            "`if` on a look-ahead instance (Kaitai) is not implemented yet",
-        ),
-        (
-            "meta:\n  id: broken\ninstances:\n  peek:\n    pos: 0\n    type: u1\n    enum: e\nenums:\n  e:\n    1: one\n",
-            "`enum` on a look-ahead instance (Kaitai) is not implemented yet",
+            "meta:\n  id: broken\ninstances:\n  peek:\n    pos: 0\n    type: u1\n    enum: nowhere\n",
+            "unknown enum `nowhere`",
         ),
         (
             "meta:\n  id: broken\ninstances:\n  a:\n    value: 1\n    size: 4\n",

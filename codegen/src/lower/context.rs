@@ -191,10 +191,11 @@ fn needed_paths(schema: &Schema, exprs: Vec<Vec<&Expr>>) -> Vec<Vec<Vec<String>>
 fn read_and_written(def: &TypeDef) -> Vec<&Expr> {
     let mut exprs: Vec<&Expr> = def.fields.iter().flat_map(Field::expressions).collect();
     exprs.extend(def.endian_choice.as_ref().map(|c| &c.on));
-    exprs.extend(def.instances.iter().filter_map(|i| match &i.kind {
-        InstanceKind::Peek { pos, .. } => Some(pos),
-        InstanceKind::Value { .. } => None,
-    }));
+    for instance in &def.instances {
+        if let InstanceKind::Peek { pos, cond, .. } = &instance.kind {
+            exprs.extend([pos].into_iter().chain(cond));
+        }
+    }
     exprs
 }
 

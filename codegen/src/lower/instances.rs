@@ -129,8 +129,6 @@ pub(super) fn lower_instance(
             ctx.check_endian(name, base, &at.key("type"))?;
             // A look-ahead is read as it is: keys that would change it are not implemented.
             if let Some(key) = first_given(&[
-                ("if", spec.cond.is_some()),
-                ("enum", spec.enum_name.is_some()),
                 ("valid", spec.valid.is_some()),
                 ("repeat", spec.repeat.is_some()),
                 ("-scale", spec.scale.is_some()),
@@ -142,9 +140,19 @@ pub(super) fn lower_instance(
                     format!("`{key}` on a look-ahead instance (Kaitai) is not implemented yet"),
                 ));
             }
+            let enum_idx = match spec.enum_name.as_deref() {
+                Some(name) => Some(ctx.resolve_enum(schema, name, &at.key("enum"))?),
+                None => None,
+            };
             InstanceKind::Peek {
                 pos: parse_expr(pos, &at.key("pos"))?,
                 ty,
+                cond: spec
+                    .cond
+                    .as_ref()
+                    .map(|c| parse_expr(c, &at.key("if")))
+                    .transpose()?,
+                enum_idx,
             }
         }
         _ => {

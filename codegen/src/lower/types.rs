@@ -477,9 +477,12 @@ pub(super) fn split_type_args<'a>(
     name: &'a str,
     at: &YamlPath,
 ) -> Result<(&'a str, Vec<Expr>), Located> {
+    // A block scalar (`type: |`) spreads the arguments over lines and ends with a newline.
+    let name = name.trim();
     let Some((base, rest)) = name.split_once('(') else {
         return Ok((name, Vec::new()));
     };
+    let base = base.trim_end();
     let Some(inner) = rest.strip_suffix(')') else {
         return Err(Located::new(at, format!("`{name}`: missing `)`")));
     };

@@ -411,8 +411,8 @@ impl<'s> Scope<'s> {
             Expr::Binary(op, a, b) => self.binary(*op, a, b),
             Expr::Ternary(c, a, b) => {
                 let c = self.bool(c)?;
-                let (a, ta) = self.compile(a)?;
-                let (b, tb) = self.compile(b)?;
+                let (a, ta) = absent_number_as_zero(self.compile(a)?);
+                let (b, tb) = absent_number_as_zero(self.compile(b)?);
                 let text = |ty: &Ty| matches!(ty, Ty::Str | Ty::StrLit);
                 if text(&ta) && text(&tb) || ta == Ty::Bytes && tb == Ty::Bytes {
                     // A view of a field and a computed string: either may be borrowed.
@@ -672,6 +672,16 @@ pub fn element_ty(schema: &Schema, ty: &FieldType) -> Ty {
         FieldType::User { ty, .. } => Ty::User(*ty),
         FieldType::Switch(_) => Ty::Switch,
         FieldType::Array { elem, .. } => Ty::Array(Box::new(element_ty(schema, elem))),
+    }
+}
+
+/// A number that may be absent, as a number that reads 0 when it is: the rule for conditional
+/// numbers in expressions (see [`Scope::optional_value`]), for computed ones (a conditional
+/// look-ahead) where a branch of `?:` needs a number.
+fn absent_number_as_zero((tokens, ty): (TokenStream, Ty)) -> (TokenStream, Ty) {
+    match ty {
+        Ty::Opt(inner) if *inner == Ty::Int => (quote!((#tokens).unwrap_or(0i64)), Ty::Int),
+        ty => (tokens, ty),
     }
 }
 

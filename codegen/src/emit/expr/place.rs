@@ -280,7 +280,12 @@ impl<'s> Scope<'s> {
             inner.depth += 1;
             let (tokens, ty) = match &instance.kind {
                 InstanceKind::Value { .. } => inner.instance_value(instance)?,
-                InstanceKind::Peek { pos, ty } => {
+                InstanceKind::Peek {
+                    pos,
+                    ty,
+                    cond,
+                    enum_idx,
+                } => {
                     let stored = instance.is_stored_look_ahead();
                     if stored && (self.mode == Mode::Inspect || self.owner.is_some()) {
                         // Stored by the reader (see `emit::read::read_body`).
@@ -297,10 +302,26 @@ impl<'s> Scope<'s> {
                     let pos = inner.int(pos)?;
                     let size = usize::from(ty.bytes);
                     let value = crate::emit::scalar::decode(Scalar::Int(*ty), quote!(b));
-                    (
-                        quote!(rt::fields::peek::<#size>(r, #pos).map_or(-1, |b| #value as i64)),
-                        Ty::Int,
-                    )
+                    let read =
+                        quote!(rt::fields::peek::<#size>(r, #pos).map_or(-1, |b| #value as i64));
+                    let (read, read_ty) = match enum_idx {
+                        Some(idx) => {
+                            let name = enum_ident(&self.schema.enums[*idx]);
+                            (quote!(#name::from_raw(#read)), Ty::Enum(*idx))
+                        }
+                        None => (read, Ty::Int),
+                    };
+                    match cond {
+                        // Kaitai does not even seek when the condition fails.
+                        Some(cond) => {
+                            let cond = inner.bool(cond)?;
+                            (
+                                quote!(if #cond { ::core::option::Option::Some(#read) } else { ::core::option::Option::None }),
+                                Ty::Opt(Box::new(read_ty)),
+                            )
+                        }
+                        None => (read, read_ty),
+                    }
                 }
             };
             return Ok(Place::computed(tokens, ty));
