@@ -101,20 +101,22 @@ pub(super) fn lower_instance(
 ) -> Result<Instance, Located> {
     check_identifier(id, at)?;
     check_leftover_keys(&spec.other, KeyPlace::Attribute, at)?;
+    // Both kinds take `enum` and `if`.
+    let enum_idx = match spec.enum_name.as_deref() {
+        Some(name) => Some(ctx.resolve_enum(schema, name, &at.key("enum"))?),
+        None => None,
+    };
+    let cond = spec
+        .cond
+        .as_ref()
+        .map(|c| parse_expr(c, &at.key("if")))
+        .transpose()?;
     let kind = match (&spec.value, &spec.pos) {
         (Some(value), None) => {
             check_value_instance_keys(spec, at)?;
-            let enum_idx = match &spec.enum_name {
-                Some(name) => Some(ctx.resolve_enum(schema, name, &at.key("enum"))?),
-                None => None,
-            };
             InstanceKind::Value {
                 value: parse_expr(value, &at.key("value"))?,
-                cond: spec
-                    .cond
-                    .as_ref()
-                    .map(|c| parse_expr(c, &at.key("if")))
-                    .transpose()?,
+                cond,
                 enum_idx,
             }
         }
@@ -140,18 +142,10 @@ pub(super) fn lower_instance(
                     format!("`{key}` on a look-ahead instance (Kaitai) is not implemented yet"),
                 ));
             }
-            let enum_idx = match spec.enum_name.as_deref() {
-                Some(name) => Some(ctx.resolve_enum(schema, name, &at.key("enum"))?),
-                None => None,
-            };
             InstanceKind::Peek {
                 pos: parse_expr(pos, &at.key("pos"))?,
                 ty,
-                cond: spec
-                    .cond
-                    .as_ref()
-                    .map(|c| parse_expr(c, &at.key("if")))
-                    .transpose()?,
+                cond,
                 enum_idx,
             }
         }
