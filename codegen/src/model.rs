@@ -234,6 +234,12 @@ impl Field {
         exprs
     }
 
+    /// True when this is a field the compiler adds to keep bytes after a value (`_trailing`,
+    /// `_unread`): left out of documents when empty.
+    pub fn is_kept_tail(&self) -> bool {
+        self.id == TRAILING || self.id == UNREAD
+    }
+
     /// A field the compiler adds (its name starts with `_`, which no schema name does): one
     /// value of `ty`, always present, stored so that it is written back.
     pub fn added(id: &str, doc: &str, ty: FieldType, at: &YamlPath) -> Self {
@@ -808,12 +814,6 @@ impl Schema {
     pub fn trailing_field(&self, ty: usize) -> Option<&Field> {
         let last = self.types.get(ty)?.fields.last()?;
         (ty == 0 && last.id == TRAILING).then_some(last)
-    }
-
-    /// True when `field` is one the compiler adds to keep bytes after a value (`_trailing`,
-    /// `_unread`): left out of documents when empty.
-    pub fn is_kept_tail(field: &Field) -> bool {
-        field.id == TRAILING || field.id == UNREAD
     }
 
     /// True when some type reads a value by position: the root then keeps unclaimed bytes.

@@ -203,7 +203,8 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
             let fallback = format!("`{}`.", f.id);
             let doc = docs(Some(f.doc.as_deref().unwrap_or(&fallback)), &extra);
             // Most files end with their value: documents leave the empty rest out.
-            let serde = Schema::is_kept_tail(f)
+            let serde = f
+                .is_kept_tail()
                 .then(|| quote!(#[serde(default, skip_serializing_if = "rt::RawBytes::is_empty")]));
             quote!(#doc #serde pub #ident: #rust_ty)
         });
