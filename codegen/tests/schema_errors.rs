@@ -531,11 +531,16 @@ fn unmatched_takes_only_error() {
     );
 }
 
+/// The warnings of a schema that compiles, as shown to the user.
+fn warnings(source: &str, file: &str) -> Vec<String> {
+    let schema = parse_schema(source, Path::new(file)).expect("the schema compiles");
+    schema.warnings.iter().map(|w| w.to_string()).collect()
+}
+
 #[test]
 fn encodings_not_spelled_canonically_are_warnings() {
     let source = "meta:\n  id: warned\n  encoding: utf-8\nseq:\n  - id: name\n    type: strz\n    encoding: latin1\n";
-    let schema = parse_schema(source, Path::new("schemas/warned.ksy")).expect("still compiles");
-    let warnings: Vec<String> = schema.warnings.iter().map(|w| w.to_string()).collect();
+    let warnings = warnings(source, "schemas/warned.ksy");
     assert_eq!(warnings.len(), 2, "{warnings:?}");
     assert!(
         warnings[0].starts_with("schemas/warned.ksy:3:3:"),
@@ -554,8 +559,7 @@ fn encodings_not_spelled_canonically_are_warnings() {
 #[test]
 fn an_instance_only_the_finished_value_could_compute_is_a_located_warning() {
     let source = "meta:\n  id: lazy\nseq:\n  - id: dir\n    type: entries\ntypes:\n  entries:\n    seq:\n      - id: n\n        type: u1\n    instances:\n      root_n:\n        value: _root.dir.n\n";
-    let schema = parse_schema(source, Path::new("lazy.ksy")).expect("accepted");
-    let warnings: Vec<String> = schema.warnings.iter().map(|w| w.to_string()).collect();
+    let warnings = warnings(source, "lazy.ksy");
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(warnings[0].starts_with("lazy.ksy:13:9:"), "{warnings:?}");
     assert!(
