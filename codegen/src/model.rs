@@ -96,6 +96,9 @@ pub struct TypeDef {
     pub to_string: Option<Expr>,
     /// `meta/endian` as a `switch-on`, in the type that declares it.
     pub endian_choice: Option<EndianChoice>,
+    /// Values keep the stream they were read from, because an instance elsewhere reads from
+    /// it (`io: field._io`).
+    pub keeps_stream: bool,
     /// Where it is declared.
     pub at: YamlPath,
 }
@@ -132,6 +135,9 @@ pub enum ParamType {
     IntList,
     /// A list of values of a user type (`block[]`).
     UserList(usize),
+    /// A stream (`_parent._io`), passed to read from it. A writer never reads from one: it
+    /// passes an empty stream.
+    Io,
 }
 
 /// An attribute of `seq`.
@@ -217,6 +223,9 @@ impl Field {
     pub fn expressions(&self) -> Vec<&Expr> {
         let mut exprs = self.checked_expressions();
         exprs.extend(&self.position);
+        if let Stream::Of(stream) = &self.stream {
+            exprs.push(stream);
+        }
         if let Repeat::ForEach(list) = &self.repeat {
             exprs.push(list);
         }
@@ -232,6 +241,18 @@ impl Field {
             }
         }
         exprs
+    }
+
+    /// True when the field is read at a position and written back there (not a value read
+    /// from another value's stream, which is never written).
+    pub fn is_placed(&self) -> bool {
+        self.position.is_some() && !self.is_read_only()
+    }
+
+    /// True when the field is read from another value's stream (`io: x._io`): kept as read,
+    /// never written.
+    pub fn is_read_only(&self) -> bool {
+        matches!(self.stream, Stream::Of(_))
     }
 
     /// True when this is a field the compiler adds to keep bytes after a value (`_trailing`,
@@ -544,13 +565,17 @@ pub struct Content {
 }
 
 /// The stream a value read by position is read from and placed back in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum Stream {
     /// The stream of the type that holds it (its substream, when it has one).
     #[default]
     Own,
     /// The whole file (`io: _root._io`): its position is absolute, wherever the type is.
     Root,
+    /// The stream another value was read from (`io: _parent.header._io`), which that value
+    /// keeps. The value read there is kept as read and never written: its bytes belong to the
+    /// value whose stream it is.
+    Of(Expr),
 }
 
 /// What one element of a field is.
@@ -820,7 +845,7 @@ impl Schema {
     pub fn has_positioned_fields(&self) -> bool {
         self.types
             .iter()
-            .any(|t| t.fields.iter().any(|f| f.position.is_some()))
+            .any(|t| t.fields.iter().any(Field::is_placed))
     }
 
     /// True when some field is found by trial parsing (`-scan`, `-solve`).
@@ -843,6 +868,7 @@ impl Schema {
                     .any(|i| matches!(i.kind, InstanceKind::Peek { .. }))
                     || t.fields.iter().any(|f| {
                         matches!(f.ty, FieldType::Remembered { .. })
+                            || f.is_read_only()
                             || self.checks_use_stream(ty, f)
                     })
             })
@@ -960,6 +986,7 @@ impl Schema {
         // A chosen byte order is decided for each value; look-aheads are read beside it.
         if !def.params.is_empty()
             || def.endian_choice.is_some()
+            || def.keeps_stream
             || def.look_aheads().next().is_some()
         {
             return None;

@@ -153,6 +153,9 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
     if let Some(pos) = &field.position {
         located(&at.key("pos"), read.int(pos))?;
     }
+    if let Stream::Of(stream) = &field.stream {
+        located(&at.key("io"), read.stream(stream))?;
+    }
     if field.fill_index && (field.cond.is_some() || !matches!(field.ty, FieldType::Bytes { .. })) {
         return Err(Located::new(
             &at.key("-fill"),
@@ -193,6 +196,9 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
 /// an expression that needs `_io` there is refused here rather than left to fail in the
 /// generator.
 fn validate_writer(schema: &Schema, ty: usize, field: &Field) -> Result<(), Located> {
+    if field.is_read_only() {
+        return Ok(());
+    }
     let write = Scope::new(schema, ty, Mode::Write, schema.types[ty].fields.len());
     let at = &field.at;
     // An `if` computed from the stream is followed, not checked: the value says whether the
@@ -202,7 +208,9 @@ fn validate_writer(schema: &Schema, ty: usize, field: &Field) -> Result<(), Loca
     {
         return Err(Located::new(&at.key("if"), message));
     }
-    if let Some(pos) = &field.position {
+    if let Some(pos) = &field.position
+        && !field.is_read_only()
+    {
         writable(&at.key("pos"), "a `pos`", write.int(pos))?;
     }
     let write = match &field.repeat {

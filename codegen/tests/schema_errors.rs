@@ -602,3 +602,16 @@ fn parent_and_root_are_located_where_nothing_can_give_them() {
     );
     assert!(message.contains("unknown name `len`"), "{message}");
 }
+
+#[test]
+fn an_instance_reads_only_from_a_stream() {
+    let message = error(&format!(
+        "{HEADER}  - id: count\n    type: u1\ninstances:\n  tail:\n    io: count\n    pos: 0\n    type: u2\n"
+    ));
+    assert!(
+        message.starts_with(
+            "schemas/broken.ksy:9:5: expected a stream (`_io` of a value), found an integer"
+        ),
+        "{message}"
+    );
+}

@@ -384,6 +384,23 @@ pub fn read_at_root<'a, T>(
     read_at(&r.whole_file(), pos, read)
 }
 
+/// Reads a value at position `pos` of the stream another value was read from (`io: x._io`),
+/// without moving `r`. The value is kept as read and never written: its bytes belong to the
+/// value whose stream it is.
+pub fn read_in<'a, T>(
+    r: &Reader<'a>,
+    stream: &'a crate::Stream,
+    pos: i64,
+    read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+) -> Result<T> {
+    let mut at = stream.reader(r)?;
+    at.seek(length(pos, &at)?)?;
+    let start = at.pos();
+    let value = read(&mut at)?;
+    r.charge((at.pos() - start) as u64)?;
+    Ok(value)
+}
+
 /// Writes a value read by position as a block placed at `pos` (see [`Writer::place`]).
 pub fn write_at(
     w: &mut Writer,

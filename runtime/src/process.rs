@@ -212,6 +212,13 @@ impl<T> Deref for Decoded<T> {
     }
 }
 
+/// Lists of decoded values are passed to a parameter that takes a list of values (`block[]`).
+impl<T> std::borrow::Borrow<T> for Decoded<T> {
+    fn borrow(&self) -> &T {
+        &self.value
+    }
+}
+
 impl<T> DerefMut for Decoded<T> {
     fn deref_mut(&mut self) -> &mut T {
         &mut self.value

@@ -221,6 +221,37 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The bytes this reader covers.
+    pub(crate) fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// The whole file.
+    pub(crate) fn root(&self) -> &'a [u8] {
+        self.root
+    }
+
+    /// A reader over `len` bytes at `start` of this one (whose base it extends), at their
+    /// start.
+    pub(crate) fn region(&self, start: usize, len: usize) -> Result<Reader<'a>> {
+        let mut at = self.clone();
+        at.seek(start)?;
+        let mut region = at.sub(len)?;
+        region.pending = Default::default();
+        Ok(region)
+    }
+
+    /// A reader over decoded bytes that stand for data at absolute offset `base`.
+    pub(crate) fn detached_at<'b>(&self, data: &'b [u8], base: u64) -> Reader<'b>
+    where
+        'a: 'b,
+    {
+        Reader {
+            base,
+            ..self.detached(data)
+        }
+    }
+
     /// A reader over other bytes that stand for data at this position (decoded bytes), sharing
     /// this reader's budget and nesting depth; its errors name this position.
     pub fn detached<'b>(&self, data: &'b [u8]) -> Reader<'b>

@@ -23,13 +23,14 @@ pub fn param_list(schema: &Schema, def: &TypeDef) -> TokenStream {
             ParamType::User(ty) | ParamType::UserList(ty) => {
                 struct_ident(&schema.types[ty]).into_token_stream()
             }
+            ParamType::Io => quote!(rt::Stream),
         };
         match p.ty {
             ParamType::Int(_) | ParamType::Bool | ParamType::Enum(_) => quote!(#ident: #ty),
-            ParamType::User(_) => quote!(#ident: &#ty),
-            ParamType::Str | ParamType::Bytes | ParamType::IntList | ParamType::UserList(_) => {
-                quote!(#ident: &[#ty])
-            }
+            ParamType::User(_) | ParamType::Io => quote!(#ident: &#ty),
+            ParamType::Str | ParamType::Bytes | ParamType::IntList => quote!(#ident: &[#ty]),
+            // Lists of boxed (recursive) and decoded (`process`) values are passed too.
+            ParamType::UserList(_) => quote!(#ident: &[impl ::core::borrow::Borrow<#ty>]),
         }
     });
     quote!(#(, #params)*)
@@ -56,6 +57,8 @@ pub fn read_body(schema: &Schema, ty: usize) -> TokenStream {
             (field_ident(&instance.id), quote!(rt::LookAhead(#value)))
         })
         .unzip();
+    // Where reading ended: after the sequence and what is read by position.
+    let stream = def.keeps_stream.then(|| quote!(_io: rt::Stream::of(r),));
     let byte_order = def.endian_choice.as_ref().map(|choice| {
         let scope = Scope::new(schema, ty, Mode::Read, 0);
         super::byte_order::choose_byte_order(&scope, choice, |value| {
@@ -65,7 +68,7 @@ pub fn read_body(schema: &Schema, ty: usize) -> TokenStream {
     quote! {
         #byte_order
         #statements
-        Ok(Self { #(#fields: #locals,)* #(#look_aheads: #look_ahead_values,)* #unclaimed })
+        Ok(Self { #(#fields: #locals,)* #(#look_aheads: #look_ahead_values,)* #stream #unclaimed })
     }
 }
 
@@ -182,11 +185,14 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, scope: &Scope) -> To
     let read = match &field.position {
         Some(pos) => {
             let pos = expect_valid(scope.int(pos));
-            let read_at = match field.stream {
-                Stream::Own => quote!(read_at),
-                Stream::Root => quote!(read_at_root),
-            };
-            quote!(rt::fields::#read_at(r, #pos, |r| #read))
+            match &field.stream {
+                Stream::Own => quote!(rt::fields::read_at(r, #pos, |r| #read)),
+                Stream::Root => quote!(rt::fields::read_at_root(r, #pos, |r| #read)),
+                Stream::Of(stream) => {
+                    let stream = expect_valid(scope.stream(stream));
+                    quote!(rt::fields::read_in(r, #stream, #pos, |r| #read))
+                }
+            }
         }
         None => read,
     };

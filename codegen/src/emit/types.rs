@@ -216,6 +216,14 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
         );
         quote!(#doc #[serde(skip)] pub #ident: rt::LookAhead,)
     });
+    let stream = def.keeps_stream.then(|| {
+        quote! {
+            /// The stream the value was read from, which instances elsewhere read from
+            /// (`io: x._io`); never written, and left out of documents.
+            #[serde(skip)]
+            pub _io: rt::Stream,
+        }
+    });
     let unclaimed = (ty == 0 && schema.has_positioned_fields()).then(|| {
         quote! {
             /// Bytes of the file that no field claims (between or after the parts found by
@@ -232,6 +240,7 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
         pub struct #name {
             #(#fields,)*
             #(#look_aheads)*
+            #stream
             #unclaimed
         }
     }

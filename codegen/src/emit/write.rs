@@ -18,27 +18,32 @@ use crate::model::*;
 pub fn write_body(schema: &Schema, ty: usize) -> TokenStream {
     let def = &schema.types[ty];
     let scope = Scope::new(schema, ty, Mode::Write, def.fields.len());
-    let statements = def.fields.iter().map(|field| {
-        let ident = field_ident(&field.id);
-        let valid = valid_check(schema, field, &quote!(self.#ident), &scope);
-        let write = write_field(schema, ty, field, &quote!(self.#ident), &scope);
-        let write = quote!(#valid #write);
-        match &field.position {
-            Some(pos) => {
-                let name = &field.id;
-                let pos = expect_valid(scope.int(pos));
-                // The block's own writes name the field; so do the checks of its placement.
-                quote! {
-                    rt::fields::write_at(w, #pos, #name, |w| {
-                        #write
-                        Ok(())
-                    })
-                    .map_err(|e| if e.has_no_path() { e.in_field(#name) } else { e })?;
+    // A value read from another value's stream is that value's bytes: it writes them.
+    let statements = def
+        .fields
+        .iter()
+        .filter(|f| !f.is_read_only())
+        .map(|field| {
+            let ident = field_ident(&field.id);
+            let valid = valid_check(schema, field, &quote!(self.#ident), &scope);
+            let write = write_field(schema, ty, field, &quote!(self.#ident), &scope);
+            let write = quote!(#valid #write);
+            match &field.position {
+                Some(pos) => {
+                    let name = &field.id;
+                    let pos = expect_valid(scope.int(pos));
+                    // The block's own writes name the field; so do the checks of its placement.
+                    quote! {
+                        rt::fields::write_at(w, #pos, #name, |w| {
+                            #write
+                            Ok(())
+                        })
+                        .map_err(|e| if e.has_no_path() { e.in_field(#name) } else { e })?;
+                    }
                 }
+                None => write,
             }
-            None => write,
-        }
-    });
+        });
     let gaps = (ty == 0 && schema.has_positioned_fields())
         .then(|| quote!(rt::fields::write_gaps(w, &self.unclaimed).in_field("unclaimed")?;));
     let byte_order = def.endian_choice.as_ref().map(|choice| {

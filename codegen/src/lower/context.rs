@@ -328,6 +328,7 @@ fn param_of(ty: Ty, at: &YamlPath, described: &str) -> Result<ParamType, Located
         Ty::Str | Ty::StrLit => ParamType::Str,
         Ty::Bytes => ParamType::Bytes,
         Ty::User(ty) => ParamType::User(ty),
+        Ty::Io => ParamType::Io,
         Ty::Array(elem) => match *elem {
             Ty::Int => ParamType::IntList,
             Ty::User(ty) => ParamType::UserList(ty),

@@ -86,6 +86,7 @@ pub fn declare<'f>(files: &[&'f KsyFile]) -> Result<Declared<'f>, Located> {
             instances: Vec::new(),
             to_string: to_string(file.to_string.as_ref(), &at)?,
             endian_choice: None,
+            keeps_stream: false,
             at: at.clone(),
         });
         let defaults = Defaults {
@@ -212,6 +213,7 @@ fn declare_nested<'f>(
             instances: Vec::new(),
             to_string: to_string(spec.to_string.as_ref(), &at)?,
             endian_choice,
+            keeps_stream: false,
             at,
         });
         declared.parts.push(Parts {

@@ -47,25 +47,19 @@ pub(super) fn positioned_field(
     Ok(Some(field))
 }
 
-/// The stream `io` names: the type's own or the whole file's.
+/// The stream `io` names: the type's own, the whole file's, or another value's (checked by
+/// `validate` to be a stream).
 fn stream(io: &Value, at: &YamlPath) -> Result<Stream, Located> {
     let io = parse_expr(io, at)?;
-    match &io {
-        Expr::Name(n) if n == "_io" => return Ok(Stream::Own),
+    Ok(match &io {
+        Expr::Name(n) if n == "_io" => Stream::Own,
         Expr::Attr(base, attr)
             if attr == "_io" && matches!(base.as_ref(), Expr::Name(n) if n == "_root") =>
         {
-            return Ok(Stream::Root);
+            Stream::Root
         }
-        _ => {}
-    }
-    Err(Located::new(
-        at,
-        format!(
-            "`io: {}` is not implemented yet: a parse instance reads from its type's own stream (`_io`) or the whole file (`_root._io`)",
-            crate::expr::to_source(&io)
-        ),
-    ))
+        _ => Stream::Of(io),
+    })
 }
 
 /// A value instance takes `value`, `doc`, `doc-ref`, `enum` and `if`; a key that reads bytes

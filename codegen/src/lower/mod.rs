@@ -6,6 +6,7 @@ mod context;
 mod declare;
 mod field;
 mod instances;
+mod streams;
 mod types;
 
 use serde_yaml::Value;
@@ -103,6 +104,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         .map(|p| p.defaults.byte_order == Some(ByteOrder::Chosen))
         .collect();
     context::add_byte_order_params(&mut schema, &chosen)?;
+    streams::keep_streams(&mut schema);
     for def in &mut schema.types {
         read_positioned_before_use(&mut def.fields);
     }

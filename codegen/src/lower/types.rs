@@ -66,6 +66,7 @@ impl Context {
             (_, false, _) if name == "bool" || name == "b1" => ParamType::Bool,
             (_, false, _) if name == "str" => ParamType::Str,
             (_, false, _) if name == "bytes" => ParamType::Bytes,
+            (_, false, _) if name == "io" => ParamType::Io,
             (_, _, _) if matches!(name, "struct" | "io" | "any") => {
                 return Err(Located::new(
                     at,

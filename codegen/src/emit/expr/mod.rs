@@ -315,6 +315,17 @@ impl<'s> Scope<'s> {
         }
     }
 
+    /// Compiles an expression that must produce a stream (`io:`): a `&rt::Stream`.
+    pub fn stream(&self, e: &Expr) -> Result<TokenStream, ExprError> {
+        match self.compile(e)? {
+            (t, Ty::Io) => Ok(t),
+            (_, other) => invalid(format!(
+                "expected a stream (`_io` of a value), found {}",
+                describe(&other)
+            )),
+        }
+    }
+
     /// Compiles an expression that must produce a `bool`.
     pub fn bool(&self, e: &Expr) -> Result<TokenStream, ExprError> {
         match self.compile(e)? {
@@ -428,7 +439,7 @@ impl<'s> Scope<'s> {
                         describe(&tb)
                     ));
                 }
-                if let Ty::Array(_) = ta {
+                if let Ty::Array(_) | Ty::ListLit(_) = ta {
                     // Fixed-size arrays of two lengths are both slices.
                     return Ok((quote!(if #c { &(#a)[..] } else { &(#b)[..] }), ta));
                 }

@@ -6,7 +6,7 @@ use quote::{ToTokens as _, quote};
 use super::switch::integer_switch;
 use super::text::value_property;
 use super::*;
-use crate::emit::names::{IS_BE, is_be_ident};
+use crate::emit::names::{IS_BE, is_be_ident, struct_ident};
 use crate::emit::option_tokens;
 use crate::lower::{context_param_id, context_path};
 
@@ -64,9 +64,12 @@ impl<'s> Scope<'s> {
                 by_ref: false,
                 args: list_args,
             }),
-            // A list of structures passed as a parameter.
-            (Ty::User(_), None) => Ok(Place {
-                tokens: element,
+            // A list of structures passed as a parameter: its elements borrow a structure.
+            (Ty::User(ty), None) => Ok(Place {
+                tokens: {
+                    let name = struct_ident(&self.schema.types[*ty]);
+                    quote!(#element.map(::core::borrow::Borrow::<#name>::borrow))
+                },
                 ty: elem,
                 field: None,
                 optional: true,
@@ -148,6 +151,38 @@ impl<'s> Scope<'s> {
         }
     }
 
+    /// `_io` as a value (passed down, or read from with `io:`). A writer never reads from a
+    /// stream, so it passes none.
+    fn own_stream(&self) -> Result<Place<'s>, ExprError> {
+        let tokens = match (self.mode, &self.owner) {
+            (Mode::Read, None) => quote!((&rt::Stream::of(r))),
+            (Mode::Write, None) => quote!(rt::Stream::none()),
+            (_, Some(owner)) if self.def().keeps_stream => quote!((&#owner._io)),
+            (Mode::Inspect, None) if self.def().keeps_stream => quote!((&self._io)),
+            _ => return Err(ExprError::NeedsStream),
+        };
+        Ok(Place::computed(tokens, Ty::Io))
+    }
+
+    /// `.pos`, `.size` and `.eof` of a stream kept with a value (`header._io.size`): only
+    /// known to a reader, which has the stream.
+    fn stream_property(&self, stream: &TokenStream, attr: &str) -> Result<Place<'s>, ExprError> {
+        if self.mode != Mode::Read {
+            return Err(ExprError::NeedsStream);
+        }
+        let (tokens, ty) = match attr {
+            "pos" => (quote!((#stream.pos() as i64)), Ty::Int),
+            "size" => (quote!((#stream.size() as i64)), Ty::Int),
+            "eof" => (quote!(#stream.is_eof()), Ty::Bool),
+            other => {
+                return invalid(format!(
+                    "`_io.{other}` is unknown: use `pos`, `size` or `eof`"
+                ));
+            }
+        };
+        Ok(Place::computed(tokens, ty))
+    }
+
     pub(super) fn io_property(&self, attr: &str) -> Result<Place<'s>, ExprError> {
         if self.mode != Mode::Read {
             return Err(ExprError::NeedsStream);
@@ -175,12 +210,7 @@ impl<'s> Scope<'s> {
                 };
                 return Ok(Place::computed(tokens.clone(), ty.clone()));
             }
-            "_io" => {
-                return match self.mode {
-                    Mode::Read => Ok(Place::computed(quote!(r), Ty::Io)),
-                    _ => Err(ExprError::NeedsStream),
-                };
-            }
+            "_io" => return self.own_stream(),
             "_root" | "_parent" => {
                 return invalid(format!(
                     "`{name}` as a whole value is not supported yet: use one of its fields (`{name}.field`)"
@@ -270,6 +300,7 @@ impl<'s> Scope<'s> {
                 ParamType::User(ty) => Ty::User(ty),
                 ParamType::IntList => Ty::Array(Box::new(Ty::Int)),
                 ParamType::UserList(ty) => Ty::Array(Box::new(Ty::User(ty))),
+                ParamType::Io => Ty::Io,
             };
             // Passed as `i64`, slices and references: already values.
             return Ok(Place::computed(ident.into_token_stream(), ty));
@@ -379,6 +410,14 @@ impl<'s> Scope<'s> {
             ("size", Ty::Switch) if base.field.is_some_and(|f| f.repeat != Repeat::None) => {
                 simple(quote!((#tokens.len() as i64)), Ty::Int)
             }
+            (_, Ty::Io) => self.stream_property(tokens, attr),
+            ("_io", Ty::User(ty)) => match self.schema.types[*ty].keeps_stream {
+                true => simple(quote!((&#tokens._io)), Ty::Io),
+                false => invalid(format!(
+                    "values of type `{}` do not keep their stream here",
+                    self.schema.types[*ty].id
+                )),
+            },
             (_, Ty::User(ty)) => {
                 let def = &self.schema.types[*ty];
                 if let Some(instance) = def.instances.iter().find(|i| i.id == attr) {
@@ -471,6 +510,10 @@ impl<'s> Scope<'s> {
             Ty::Int => (quote!(#outer.map_or(0i64, |present| #value)), ty),
             Ty::Float => (quote!(#outer.map_or(0.0f64, |present| #value)), ty),
             Ty::Bool => (quote!(#outer.map_or(false, |present| #value)), ty),
+            Ty::Io => (
+                quote!(#outer.map_or(rt::Stream::none(), |present| #value)),
+                ty,
+            ),
             Ty::Opt(_) => (quote!(#outer.and_then(|present| #value)), ty),
             other => (
                 quote!(#outer.map(|present| #value)),

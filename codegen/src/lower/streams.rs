@@ -1,0 +1,38 @@
+//! Streams kept with values: an instance that reads from another value's stream
+//! (`io: header._io`, `io: _parent.blocks[0]._io`) needs that value to keep where it was read
+//! from, since an owned tree has no streams once reading is done.
+
+use crate::emit::expr::{Mode, Scope, Ty};
+use crate::expr::Expr;
+use crate::model::*;
+
+/// Marks every type whose values some expression takes the stream of (`x._io`).
+pub fn keep_streams(schema: &mut Schema) {
+    let mut keeping = vec![false; schema.types.len()];
+    for (ty, def) in schema.types.iter().enumerate() {
+        let scope = Scope::new(schema, ty, Mode::Read, def.fields.len());
+        let mut pending = def.expressions();
+        while let Some(e) = pending.pop() {
+            pending.extend(e.children());
+            if let Expr::Attr(base, attr) = e
+                && attr == "_io"
+                && let Ok((_, base_ty)) = scope.compile(base)
+                && let Some(kept) = user_type(&base_ty)
+            {
+                keeping[kept] = true;
+            }
+        }
+    }
+    for (def, keeps) in schema.types.iter_mut().zip(keeping) {
+        def.keeps_stream = keeps;
+    }
+}
+
+/// The user type of a value that may be absent.
+fn user_type(ty: &Ty) -> Option<usize> {
+    match ty {
+        Ty::User(ty) => Some(*ty),
+        Ty::Opt(inner) => user_type(inner),
+        _ => None,
+    }
+}

@@ -1,0 +1,48 @@
+//! Instances read from another value's stream (`io: x._io`), including a decoded one: kept as
+//! read, never written, and an edit that the bytes would not read back as is refused.
+
+mod other_streams {
+    skelcodec_macros::codec!("tests/schemas/other_streams.ksy");
+}
+
+use other_streams::OtherStreams;
+
+/// Header: table of 6 bytes, 2 records, reserved 0x0201; the table "ab\0cd\0" xor 0x55;
+/// records (0, 7) and (3, 9).
+fn sample() -> Vec<u8> {
+    let mut file = vec![6, 2, 0x01, 0x02];
+    file.extend(b"ab\0cd\0".iter().map(|b| b ^ 0x55));
+    file.extend([0, 7, 3, 9]);
+    file
+}
+
+#[test]
+fn records_read_their_names_from_the_decoded_table() {
+    let file = sample();
+    let value = OtherStreams::read(&file).unwrap();
+    let names: Vec<_> = value
+        .records
+        .iter()
+        .map(|r| r.name.text().into_owned())
+        .collect();
+    assert_eq!(names, ["ab", "cd"]);
+    assert_eq!(value.header_tail, 0x0201);
+    assert_eq!(value.to_bytes().unwrap(), file);
+}
+
+#[test]
+fn a_name_edited_without_its_table_is_refused() {
+    let mut value = OtherStreams::read(&sample()).unwrap();
+    value.records[1].name.set_text("zz", 1);
+    let err = value.to_bytes().unwrap_err().to_string();
+    assert!(err.contains("records[1].name"), "{err}");
+}
+
+#[test]
+fn a_name_past_the_end_of_its_table_names_the_record() {
+    let mut file = sample();
+    let last = file.len() - 2;
+    file[last] = 6;
+    let err = OtherStreams::read(&file).unwrap_err().to_string();
+    assert!(err.contains("records[1].name"), "{err}");
+}

@@ -1,0 +1,49 @@
+meta:
+  id: other_streams
+  endian: le
+doc: |
+  Instances read from the stream of another value (`io: x._io`): a name table kept as raw
+  bytes, obfuscated with `xor`, whose entries are found from records after it, and a
+  header's own stream read again by its parent.
+seq:
+  - id: header
+    size: 4
+    type: header
+  - id: table
+    size: header.table_len
+    process: xor(0x55)
+    type: name_table
+  - id: records
+    type: record
+    repeat: expr
+    repeat-expr: header.num_records
+instances:
+  header_tail:
+    io: header._io
+    pos: 2
+    type: u2
+types:
+  header:
+    seq:
+      - id: table_len
+        type: u1
+      - id: num_records
+        type: u1
+      - id: reserved
+        type: u2
+  name_table:
+    seq:
+      - id: raw
+        size-eos: true
+  record:
+    seq:
+      - id: name_ofs
+        type: u1
+      - id: value
+        type: u1
+    instances:
+      name:
+        io: _parent.table._io
+        pos: name_ofs
+        type: strz
+        encoding: ASCII
