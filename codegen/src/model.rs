@@ -171,6 +171,12 @@ pub struct Field {
     pub position: Option<Expr>,
     /// `io`: the stream a value read by position is read from.
     pub stream: Stream,
+    /// Read by position and kept as read, never written: it is read from another value's
+    /// stream, or its position needs the input stream (`_io.size - 128`), which a writer does
+    /// not have. Its bytes are written by whatever else holds them (another value, the file's
+    /// unclaimed bytes), and the codec reads its output back to refuse an edit they would
+    /// not show.
+    pub kept_as_read: bool,
     /// `-scan`: the field runs to the first occurrence of these bytes after which the rest of
     /// the type parses exactly to the end of its stream.
     pub scan: Option<Vec<u8>>,
@@ -243,16 +249,15 @@ impl Field {
         exprs
     }
 
-    /// True when the field is read at a position and written back there (not a value read
-    /// from another value's stream, which is never written).
+    /// True when the field is read at a position of the type's own stream or of the file's
+    /// (not of another value's stream).
     pub fn is_placed(&self) -> bool {
-        self.position.is_some() && !self.is_read_only()
+        self.position.is_some() && !matches!(self.stream, Stream::Of(_))
     }
 
-    /// True when the field is read from another value's stream (`io: x._io`): kept as read,
-    /// never written.
+    /// True when the field is kept as read and never written (see [`Field::kept_as_read`]).
     pub fn is_read_only(&self) -> bool {
-        matches!(self.stream, Stream::Of(_))
+        self.kept_as_read
     }
 
     /// True when this is a field the compiler adds to keep bytes after a value (`_trailing`,
@@ -277,6 +282,7 @@ impl Field {
             valid: Vec::new(),
             position: None,
             stream: Stream::Own,
+            kept_as_read: false,
             scan: None,
             fill_index: false,
             at: at.clone(),

@@ -288,15 +288,8 @@ fn documentation_keys_are_accepted_and_kept_as_docs() {
 
 #[test]
 fn writer_expressions_that_need_the_input_stream_are_refused_not_panicked_on() {
-    // An `if` is followed by writers (tests/stream_conditions.rs in generated-tests); a
-    // position or an argument must be computed, which a writer cannot do without the stream.
-    let message = error(
-        "meta:\n  id: broken\n  endian: le\ninstances:\n  last:\n    pos: _io.size - 1\n    type: part\ntypes:\n  part:\n    seq:\n      - id: b\n        type: u1\n",
-    );
-    assert!(
-        message.contains("a `pos` computed from `_io` cannot be written back yet"),
-        "{message}"
-    );
+    // An `if` is followed by writers (tests/stream_conditions.rs in generated-tests); an
+    // argument must be computed, which a writer cannot do without the stream.
     let message = error(
         "meta:\n  id: broken\n  endian: le\nseq:\n  - id: p\n    type: part(_io.size)\ntypes:\n  part:\n    params:\n      - id: total\n        type: u4\n    seq:\n      - id: b\n        type: u1\n",
     );
@@ -304,6 +297,16 @@ fn writer_expressions_that_need_the_input_stream_are_refused_not_panicked_on() {
         message.contains("an argument computed from `_io` cannot be written back yet"),
         "{message}"
     );
+}
+
+#[test]
+fn a_position_that_needs_the_input_stream_is_kept_as_read() {
+    // A writer could not place it (tests/other_streams.rs in generated-tests).
+    let source = "meta:\n  id: footer\n  endian: le\ninstances:\n  last:\n    pos: _io.size - 1\n    type: part\ntypes:\n  part:\n    seq:\n      - id: b\n        type: u1\n";
+    let schema = parse_schema(source, Path::new("footer.ksy")).expect("accepted");
+    let last = &schema.types[0].fields[0];
+    assert_eq!(last.id, "last");
+    assert!(last.kept_as_read && last.position.is_some());
 }
 
 #[test]

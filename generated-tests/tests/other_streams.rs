@@ -1,5 +1,6 @@
 //! Instances read from another value's stream (`io: x._io`), including a decoded one: kept as
-//! read, never written, and an edit that the bytes would not read back as is refused.
+//! read, never written, and an edit that the bytes would not read back as is refused; so are
+//! values whose position counts from the end of a stream.
 
 mod other_streams {
     skelcodec_macros::codec!("tests/schemas/other_streams.ksy");
@@ -27,6 +28,9 @@ fn records_read_their_names_from_the_decoded_table() {
         .collect();
     assert_eq!(names, ["ab", "cd"]);
     assert_eq!(value.header_tail, 0x0201);
+    // From the end of the header's substream and of the file.
+    assert_eq!(value.header.reserved_high.0, [2]);
+    assert_eq!(value.last_byte.0, [9]);
     assert_eq!(value.to_bytes().unwrap(), file);
 }
 
@@ -36,6 +40,19 @@ fn a_name_edited_without_its_table_is_refused() {
     value.records[1].name.set_text("zz", 1);
     let err = value.to_bytes().unwrap_err().to_string();
     assert!(err.contains("records[1].name"), "{err}");
+}
+
+#[test]
+fn values_found_from_the_end_of_a_stream_are_kept_as_read() {
+    let mut value = OtherStreams::read(&sample()).unwrap();
+    value.last_byte.0 = vec![10];
+    let err = value.to_bytes().unwrap_err().to_string();
+    assert!(err.contains("last_byte"), "{err}");
+    // Moving the byte they were read from moves them.
+    let mut value = OtherStreams::read(&sample()).unwrap();
+    value.records[1].value = 10;
+    value.last_byte.0 = vec![10];
+    assert_eq!(value.to_bytes().unwrap().last(), Some(&10));
 }
 
 #[test]

@@ -366,12 +366,7 @@ pub fn read_at<'a, T>(
             "values read by position are only supported in the file's own stream, not in a substream".into(),
         )));
     }
-    let pos = length(pos, r)?;
-    let mut at = r.clone();
-    at.seek(pos)?;
-    let value = read(&mut at)?;
-    r.charge((at.pos() - pos) as u64)?;
-    Ok(value)
+    read_kept(r, pos, read)
 }
 
 /// Reads a value at absolute position `pos` of the whole file (`io: _root._io`), from any
@@ -382,6 +377,30 @@ pub fn read_at_root<'a, T>(
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
 ) -> Result<T> {
     read_at(&r.whole_file(), pos, read)
+}
+
+/// Reads a value at position `pos` of `r`'s stream without moving `r`, in any stream: the value
+/// is kept as read and never placed back (its position needs the input stream).
+pub fn read_kept<'a, T>(
+    r: &Reader<'a>,
+    pos: i64,
+    read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+) -> Result<T> {
+    let mut at = r.clone();
+    at.seek(length(pos, r)?)?;
+    read_charged(r, at, read)
+}
+
+/// Reads with `at`, charging the bytes it reads to `r`'s budget.
+fn read_charged<'a, T>(
+    r: &Reader<'_>,
+    mut at: Reader<'a>,
+    read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+) -> Result<T> {
+    let start = at.pos();
+    let value = read(&mut at)?;
+    r.charge((at.pos() - start) as u64)?;
+    Ok(value)
 }
 
 /// Reads a value at position `pos` of the stream another value was read from (`io: x._io`),
@@ -395,10 +414,7 @@ pub fn read_in<'a, T>(
 ) -> Result<T> {
     let mut at = stream.reader(r)?;
     at.seek(length(pos, &at)?)?;
-    let start = at.pos();
-    let value = read(&mut at)?;
-    r.charge((at.pos() - start) as u64)?;
-    Ok(value)
+    read_charged(r, at, read)
 }
 
 /// Writes a value read by position as a block placed at `pos` (see [`Writer::place`]).

@@ -186,6 +186,10 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, scope: &Scope) -> To
         Some(pos) => {
             let pos = expect_valid(scope.int(pos));
             match &field.stream {
+                // Never placed back, so read in any stream, substreams too.
+                Stream::Own if field.kept_as_read => {
+                    quote!(rt::fields::read_kept(r, #pos, |r| #read))
+                }
                 Stream::Own => quote!(rt::fields::read_at(r, #pos, |r| #read)),
                 Stream::Root => quote!(rt::fields::read_at_root(r, #pos, |r| #read)),
                 Stream::Of(stream) => {

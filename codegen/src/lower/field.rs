@@ -173,6 +173,7 @@ impl Context {
             valid: lower_valid(attr.valid.as_ref(), &at.key("valid"))?,
             position: None,
             stream: Stream::Own,
+            kept_as_read: false,
             scan,
             fill_index,
             at: at.clone(),

@@ -43,6 +43,7 @@ pub(super) fn positioned_field(
     attr.io = None;
     let mut field = ctx.lower_field(schema, &attr, at)?;
     field.position = Some(parse_expr(pos, &at.key("pos"))?);
+    field.kept_as_read = matches!(stream, Stream::Of(_));
     field.stream = stream;
     Ok(Some(field))
 }

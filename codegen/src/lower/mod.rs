@@ -105,6 +105,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         .collect();
     context::add_byte_order_params(&mut schema, &chosen)?;
     streams::keep_streams(&mut schema);
+    streams::keep_stream_positions_as_read(&mut schema);
     for def in &mut schema.types {
         read_positioned_before_use(&mut def.fields);
     }
@@ -188,7 +189,11 @@ fn keep_unread_bytes(schema: &mut Schema) {
                     }
                 )
         });
-        let positioned = def.fields.iter().any(|f| f.position.is_some());
+        // Values read by position but never written leave their bytes to the tail.
+        let positioned = def
+            .fields
+            .iter()
+            .any(|f| f.position.is_some() && !f.kept_as_read);
         if ty == 0 || !sized[ty] || in_place[ty] || reads_to_end || positioned {
             continue;
         }

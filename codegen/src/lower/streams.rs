@@ -2,7 +2,7 @@
 //! (`io: header._io`, `io: _parent.blocks[0]._io`) needs that value to keep where it was read
 //! from, since an owned tree has no streams once reading is done.
 
-use crate::emit::expr::{Mode, Scope, Ty};
+use crate::emit::expr::{ExprError, Mode, Scope, Ty};
 use crate::expr::Expr;
 use crate::model::*;
 
@@ -25,6 +25,26 @@ pub fn keep_streams(schema: &mut Schema) {
     }
     for (def, keeps) in schema.types.iter_mut().zip(keeping) {
         def.keeps_stream = keeps;
+    }
+}
+
+/// Marks the fields read at a position that needs the input stream (`pos: _io.size - 128`):
+/// a writer, which has the value and no stream, could not place them, so they are kept as
+/// read.
+pub fn keep_stream_positions_as_read(schema: &mut Schema) {
+    let mut kept = Vec::new();
+    for (ty, def) in schema.types.iter().enumerate() {
+        let write = Scope::new(schema, ty, Mode::Write, def.fields.len());
+        for (index, field) in def.fields.iter().enumerate() {
+            if let Some(pos) = &field.position
+                && let Err(ExprError::NeedsStream) = write.int(pos)
+            {
+                kept.push((ty, index));
+            }
+        }
+    }
+    for (ty, index) in kept {
+        schema.types[ty].fields[index].kept_as_read = true;
     }
 }
 

@@ -4,7 +4,8 @@ meta:
 doc: |
   Instances read from the stream of another value (`io: x._io`): a name table kept as raw
   bytes, obfuscated with `xor`, whose entries are found from records after it, and a
-  header's own stream read again by its parent.
+  header's own stream read again by its parent; values at positions counted from the end of a
+  stream (`_io.size - 1`), which a writer could not compute: all kept as read.
 seq:
   - id: header
     size: 4
@@ -22,6 +23,9 @@ instances:
     io: header._io
     pos: 2
     type: u2
+  last_byte:
+    pos: _io.size - 1
+    size: 1
 types:
   header:
     seq:
@@ -31,6 +35,10 @@ types:
         type: u1
       - id: reserved
         type: u2
+    instances:
+      reserved_high:
+        pos: _io.size - 1
+        size: 1
   name_table:
     seq:
       - id: raw
