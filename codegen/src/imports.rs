@@ -71,7 +71,7 @@ fn not_found(name: &str, import_paths: &[PathBuf]) -> String {
             .map(|d| d.display().to_string())
             .collect();
         format!(
-            "cannot find the import `{name}` in the import paths ({}); add one with -I",
+            "cannot find the import `{name}` in the import paths ({}); add one (`-I DIR` on the command line, `import_paths = [\"DIR\"]` in `codec!`)",
             if dirs.is_empty() {
                 "none given".to_owned()
             } else {

@@ -11,11 +11,19 @@ use syn::{LitStr, Token, parse_macro_input};
 /// Generates a codec from a `.ksy` schema: `skelcodec_macros::codec!("../schemas/ifp.ksy");`
 /// The path is relative to the crate's `Cargo.toml`. Call it in a module of its own: it emits
 /// the schema's types with their readers and writers. Editing the schema rebuilds the crate.
+///
+/// Absolute imports (`/common/vlq_base128_le`) are looked up in directories given after the
+/// path, relative to `Cargo.toml` too:
+/// `codec!("formats/png.ksy", import_paths = ["formats"])`.
 #[proc_macro]
 pub fn codec(input: TokenStream) -> TokenStream {
-    let path = parse_macro_input!(input as LitStr);
+    let CodecInput { path, import_paths } = parse_macro_input!(input as CodecInput);
     let full = manifest_dir().join(path.value());
-    let schema = match skelcodec_codegen::load_schema(&full) {
+    let import_paths: Vec<PathBuf> = import_paths
+        .iter()
+        .map(|dir| manifest_dir().join(dir.value()))
+        .collect();
+    let schema = match skelcodec_codegen::load_schema_with(&full, &import_paths) {
         Ok(schema) => schema,
         Err(mut e) => {
             // Named as the user wrote it, not by the absolute path it was read from.
@@ -57,6 +65,37 @@ pub fn snapshot_tests(input: TokenStream) -> TokenStream {
         },
     )
     .into()
+}
+
+/// `"schema.ksy"`, then optionally `, import_paths = ["dir", …]`.
+struct CodecInput {
+    path: LitStr,
+    import_paths: Vec<LitStr>,
+}
+
+impl Parse for CodecInput {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let path = input.parse()?;
+        let mut import_paths = Vec::new();
+        if input.parse::<Token![,]>().is_ok() && !input.is_empty() {
+            let key: syn::Ident = input.parse()?;
+            if key != "import_paths" {
+                return Err(syn::Error::new(
+                    key.span(),
+                    "expected `import_paths = [\"dir\", …]`",
+                ));
+            }
+            input.parse::<Token![=]>()?;
+            let dirs;
+            syn::bracketed!(dirs in input);
+            import_paths = dirs
+                .parse_terminated(|p| p.parse::<LitStr>(), Token![,])?
+                .into_iter()
+                .collect();
+            let _ = input.parse::<Token![,]>();
+        }
+        Ok(CodecInput { path, import_paths })
+    }
 }
 
 struct TestsInput {
