@@ -249,6 +249,16 @@ impl Field {
         exprs
     }
 
+    /// True when an element's own expressions (its size, its type's arguments) use the
+    /// elements of the same list read before it (`groups[_index - 1]`), as Kaitai allows.
+    pub fn refers_to_itself(&self) -> bool {
+        // A repeated switch is an enum of lists, with no one list of elements to see.
+        self.repeat != Repeat::None
+            && !matches!(self.repeat, Repeat::ForEach(_))
+            && !matches!(self.ty, FieldType::Switch(_))
+            && self.expressions().iter().any(|e| e.mentions(&self.id))
+    }
+
     /// True when the field is read at a position of the type's own stream or of the file's
     /// (not of another value's stream).
     pub fn is_placed(&self) -> bool {

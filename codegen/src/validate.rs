@@ -233,9 +233,12 @@ fn validate_writer(schema: &Schema, ty: usize, field: &Field) -> Result<(), Loca
 
 /// The scope of one element's own expressions (its size, its type's arguments): `_index` is
 /// the element's index when the field is repeated.
-fn element_scope<'s>(field: &Field, scope: Scope<'s>) -> Scope<'s> {
+fn element_scope<'s>(field: &'s Field, scope: Scope<'s>) -> Scope<'s> {
     match field.repeat {
         Repeat::None => scope,
+        _ if field.refers_to_itself() => scope
+            .with_index(quote::quote!(index))
+            .with_prior(field, quote::quote!(prior)),
         _ => scope.with_index(quote::quote!(index)),
     }
 }

@@ -75,6 +75,17 @@ pub fn read_counted<'a, T>(
     min_size: usize,
     mut read: impl FnMut(&mut Reader<'a>, usize) -> Result<T>,
 ) -> Result<Vec<T>> {
+    read_counted_seeing(r, count, min_size, |r, prior| read(r, prior.len()))
+}
+
+/// [`read_counted`], where `read` gets the elements read before (`groups[_index - 1]` in an
+/// element's arguments); its index is their number.
+pub fn read_counted_seeing<'a, T>(
+    r: &mut Reader<'a>,
+    count: i64,
+    min_size: usize,
+    mut read: impl FnMut(&mut Reader<'a>, &[T]) -> Result<T>,
+) -> Result<Vec<T>> {
     let count = length(count, r)?;
     if (count as u128) * (min_size as u128) > r.remaining() as u128 {
         return Err(r.error(ErrorKind::CountTooLarge {
@@ -85,7 +96,8 @@ pub fn read_counted<'a, T>(
     }
     let mut items = Vec::with_capacity(r.capacity_hint(count as u64, min_size));
     for index in 0..count {
-        items.push(read(r, index).at_index(index)?);
+        let item = read(r, &items).at_index(index)?;
+        items.push(item);
     }
     Ok(items)
 }
@@ -96,10 +108,19 @@ pub fn read_to_eos<'a, T>(
     r: &mut Reader<'a>,
     mut read: impl FnMut(&mut Reader<'a>, usize) -> Result<T>,
 ) -> Result<Vec<T>> {
+    read_to_eos_seeing(r, |r, prior| read(r, prior.len()))
+}
+
+/// [`read_to_eos`], where `read` gets the elements read before.
+pub fn read_to_eos_seeing<'a, T>(
+    r: &mut Reader<'a>,
+    mut read: impl FnMut(&mut Reader<'a>, &[T]) -> Result<T>,
+) -> Result<Vec<T>> {
     let mut items = Vec::new();
     while !r.is_eof() {
         let start = r.bit_pos();
-        items.push(read(r, items.len()).at_index(items.len())?);
+        let item = read(r, &items).at_index(items.len())?;
+        items.push(item);
         if r.bit_pos() == start {
             return Err(r
                 .error(ErrorKind::Invalid(
@@ -115,12 +136,21 @@ pub fn read_to_eos<'a, T>(
 pub fn read_until<'a, T>(
     r: &mut Reader<'a>,
     mut read: impl FnMut(&mut Reader<'a>, usize) -> Result<T>,
+    done: impl FnMut(&T, &Reader<'a>) -> bool,
+) -> Result<Vec<T>> {
+    read_until_seeing(r, |r, prior| read(r, prior.len()), done)
+}
+
+/// [`read_until`], where `read` gets the elements read before.
+pub fn read_until_seeing<'a, T>(
+    r: &mut Reader<'a>,
+    mut read: impl FnMut(&mut Reader<'a>, &[T]) -> Result<T>,
     mut done: impl FnMut(&T, &Reader<'a>) -> bool,
 ) -> Result<Vec<T>> {
     let mut items = Vec::new();
     loop {
         let start = r.bit_pos();
-        let item = read(r, items.len()).at_index(items.len())?;
+        let item = read(r, &items).at_index(items.len())?;
         let finished = done(&item, r);
         items.push(item);
         if finished {

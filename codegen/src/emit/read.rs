@@ -218,8 +218,39 @@ fn read_repeated(
     ty: &FieldType,
     scope: &Scope,
 ) -> TokenStream {
-    // Each element's own expressions (size, arguments) see its index as `_index`.
-    let one = |scope: &Scope| read_delimited(schema, field, ty, &scope.with_index(quote!(_index)));
+    // Each element's own expressions (size, arguments) see its index as `_index`, and, when
+    // they use them, the elements read before it: the closures then get those (`_prior`) and
+    // count them.
+    let seeing = field.refers_to_itself();
+    let one = |scope: &Scope| {
+        let scope = scope.with_index(quote!(_index));
+        match seeing {
+            true => {
+                let scope = scope.with_prior(field, quote!(_prior));
+                let one = read_delimited(schema, field, ty, &scope);
+                quote!({ let _index = _prior.len(); #one })
+            }
+            false => read_delimited(schema, field, ty, &scope),
+        }
+    };
+    let (read_counted, read_to_eos, read_until, index) = match seeing {
+        true => (
+            quote!(read_counted_seeing),
+            quote!(read_to_eos_seeing),
+            quote!(read_until_seeing),
+            {
+                // Named for the element's own expressions, which reach into it.
+                let elem = super::types::stored_type(schema, owner, field, ty);
+                quote!(_prior: &[#elem])
+            },
+        ),
+        false => (
+            quote!(read_counted),
+            quote!(read_to_eos),
+            quote!(read_until),
+            quote!(_index),
+        ),
+    };
     let bulk =
         field.substream.is_none() && field.decode.is_none() && schema.fixed_size_of(ty).is_some();
     match &field.repeat {
@@ -236,12 +267,12 @@ fn read_repeated(
             } else {
                 let min = schema.min_size_of(ty) + field.delimiter_len();
                 let one = one(scope);
-                quote!(rt::fields::read_counted(r, #count, #min, |r, _index| #one))
+                quote!(rt::fields::#read_counted(r, #count, #min, |r, #index| #one))
             }
         }
         Repeat::Eos => {
             let one = one(scope);
-            quote!(rt::fields::read_to_eos(r, |r, _index| #one))
+            quote!(rt::fields::#read_to_eos(r, |r, #index| #one))
         }
         Repeat::ForEach(list) => {
             let (list, list_ty) = expect_valid(scope.compile(list));
@@ -256,7 +287,7 @@ fn read_repeated(
             let one = one(scope);
             let item = super::decode::stored_value(field, quote!(item));
             let done = expect_valid(scope.with_element_of(item, ty).bool(until));
-            quote!(rt::fields::read_until(r, |r, _index| #one, |item, r| #done))
+            quote!(rt::fields::#read_until(r, |r, #index| #one, |item, r| #done))
         }
     }
 }

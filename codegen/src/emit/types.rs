@@ -75,7 +75,7 @@ pub fn element_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType
 
 /// The Rust type of one value `field` stores: a value decoded from its stored bytes keeps them
 /// (`rt::Decoded`).
-fn stored_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType) -> TokenStream {
+pub fn stored_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType) -> TokenStream {
     let one = element_type(schema, owner, field, ty);
     match field.decode {
         Some(_) => quote!(rt::Decoded<#one>),

@@ -261,13 +261,18 @@ fn write_list_or_one(
         };
         return quote!(rt::fields::write_fixed(w, &#access, #encode););
     }
+    let scope = scope.with_index(quote!(index));
+    let scope = match field.refers_to_itself() {
+        true => scope.with_prior(field, quote!((&#access[..index]))),
+        false => scope,
+    };
     let one = write_delimited(
         schema,
         field,
         ty,
         &quote!(item),
         &quote!(.at_index(index) #path),
-        &scope.with_index(quote!(index)),
+        &scope,
     );
     quote! {
         for (index, item) in #access.iter().enumerate() {

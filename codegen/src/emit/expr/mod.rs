@@ -238,6 +238,10 @@ pub struct Scope<'s> {
     depth: usize,
     /// Set with `owner`: the arguments that value was read with, for its parameters.
     owner_args: Option<Arguments<'s>>,
+    /// Inside one element of a repeated field being read or written: the field's name, and
+    /// the Rust slice of the elements before it, which the name means there
+    /// (`groups[_index - 1]`; Kaitai's list as read so far).
+    prior: Option<(&'s str, TokenStream)>,
 }
 
 impl<'s> Scope<'s> {
@@ -254,7 +258,16 @@ impl<'s> Scope<'s> {
             reading: mode == Mode::Read,
             depth: 0,
             owner_args: None,
+            prior: None,
         }
+    }
+
+    /// The same scope inside one element of `field`, which sees the elements before it as
+    /// `prior` (see [`Field::refers_to_itself`]).
+    pub fn with_prior(&self, field: &'s Field, prior: TokenStream) -> Self {
+        let mut scope = self.clone();
+        scope.prior = Some((&field.id, prior));
+        scope
     }
 
     /// The same scope inside one element of a repeated field, whose index is `index` (a

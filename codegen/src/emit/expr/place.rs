@@ -245,6 +245,12 @@ impl<'s> Scope<'s> {
         let def = self.def();
         if let Some(index) = def.fields.iter().position(|f| f.id == name) {
             let field = &def.fields[index];
+            let prior = self.prior.as_ref().filter(|(id, _)| *id == name);
+            if let (None, Some((_, prior))) = (&self.owner, prior) {
+                // Their arguments were computed with their own `_index`, which is not known
+                // here: what needs them is out of reach.
+                return Ok(stored_field(self.schema, field, prior.clone()));
+            }
             if self.mode == Mode::Read && index >= self.visible_fields {
                 return invalid(format!(
                     "`{name}` is not read yet at this point: an expression can only use fields that come before it"
