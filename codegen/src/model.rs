@@ -732,6 +732,9 @@ pub struct EnumDef {
 pub struct EnumVariant {
     /// Name (snake_case).
     pub id: String,
+    /// The name of its Rust variant (CamelCase), unique in the enum: `gsm_610` and `gsm610`
+    /// would both be `Gsm610`, so the second gets its value appended.
+    pub rust_name: String,
     /// Value.
     pub value: i64,
     /// Documentation.

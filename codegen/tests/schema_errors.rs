@@ -338,11 +338,11 @@ fn nested_types_and_enums_resolve_as_kaitai_scopes_them() {
 }
 
 #[test]
-fn names_that_collide_in_rust_are_refused() {
-    let message = error(
-        "meta:\n  id: broken\ntypes:\n  a_b:\n    seq: []\n  a:\n    types:\n      b:\n        seq: []\n",
-    );
-    assert!(message.contains("becomes the Rust item `AB`"), "{message}");
+fn names_that_collide_in_rust_get_a_suffix() {
+    let source = "meta:\n  id: clash\ntypes:\n  a_b:\n    seq: []\n  a:\n    types:\n      b:\n        seq: []\n";
+    let schema = parse_schema(source, Path::new("clash.ksy")).expect("accepted");
+    let names: Vec<&str> = schema.types.iter().map(|t| t.rust_name.as_str()).collect();
+    assert_eq!(names, ["clash", "a", "a_b", "a_b_type"]);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Names that collide with what generated code uses still compile and read: fields named like
 //! the reader's locals, a parameter named like the writer, types named like prelude items, an
 //! enum value `unknown` next to the fallback for unnamed values, a switch enum named like a user
-//! type, an instance named like a generated method, fields named like reserved keywords.
+//! type, an instance named like a generated method, fields named like reserved keywords, enum
+//! values and items whose CamelCase names coincide.
 
 mod hygiene {
     skelcodec_macros::codec!("tests/schemas/hygiene.ksy");
@@ -30,6 +31,13 @@ fn colliding_names_compile_and_read_back() {
     assert_eq!(value.kind, Kind::True);
     assert_eq!(Kind::from_raw(0), Kind::UnknownValue);
     assert_eq!(Kind::from_raw(9), Kind::Unknown(9));
+    // `gsm_610` and `gsm610` are both `Gsm610`: the second gets its value appended; the enum
+    // `holder_b`, declared after the type `holder_b`, gets a suffix.
+    assert_eq!(
+        (Kind::from_raw(4), Kind::from_raw(5)),
+        (Kind::Gsm610, Kind::Gsm6105)
+    );
+    assert_eq!(HolderBEnum::from_raw(1), HolderBEnum::One);
     // A parameter named `w` (the writer's name) and an instance named like a generated method.
     assert_eq!(value.sized.data.0, [0x99]);
     assert_eq!(value.check_value(), 2);

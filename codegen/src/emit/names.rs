@@ -66,15 +66,20 @@ pub fn item_name(snake: String) -> String {
     }
 }
 
-/// The Rust variant of an enum value: its CamelCase name, except where that is taken by the
-/// variant every enum has for values it does not name (`Unknown`), or is a keyword (`Self`).
-pub fn variant_ident(snake: &str) -> Ident {
+/// The Rust variant name of an enum value: its CamelCase name, except where that is taken by
+/// the variant every enum has for values it does not name (`Unknown`), or is a keyword
+/// (`Self`).
+pub fn variant_name(snake: &str) -> String {
     let name = pascal(snake);
-    let name = match name.as_str() {
+    match name.as_str() {
         "Unknown" | "Self" => format!("{name}Value"),
         _ => name,
-    };
-    Ident::new(&name, Span::call_site())
+    }
+}
+
+/// The Rust variant of an enum value (see [`variant_name`]).
+pub fn variant_ident(variant: &crate::model::EnumVariant) -> Ident {
+    Ident::new(&variant.rust_name, Span::call_site())
 }
 
 /// The Rust name of a user type's struct.
@@ -160,7 +165,7 @@ mod tests {
         assert_eq!(field_ident("frames").to_string(), "frames");
         assert_eq!(item_name("vec".into()), "vec_type");
         assert_eq!(item_name("vector".into()), "vector");
-        assert_eq!(variant_ident("unknown").to_string(), "UnknownValue");
-        assert_eq!(variant_ident("self").to_string(), "SelfValue");
+        assert_eq!(variant_name("unknown"), "UnknownValue");
+        assert_eq!(variant_name("self"), "SelfValue");
     }
 }

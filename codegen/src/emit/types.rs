@@ -278,28 +278,28 @@ pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch)
 pub fn enum_def(def: &EnumDef) -> TokenStream {
     let name = enum_ident(def);
     let variants = def.variants.iter().map(|v| {
-        let ident = variant_ident(&v.id);
+        let ident = variant_ident(v);
         let id = &v.id;
         let doc = docs(v.doc.as_deref(), &[format!("Value {}.", v.value)]);
         quote!(#doc #[serde(rename = #id)] #ident)
     });
     let from_arms = def.variants.iter().map(|v| {
-        let ident = variant_ident(&v.id);
+        let ident = variant_ident(v);
         let value = v.value;
         quote!(#value => Self::#ident)
     });
     let raw_arms = def.variants.iter().map(|v| {
-        let ident = variant_ident(&v.id);
+        let ident = variant_ident(v);
         let value = v.value;
         quote!(Self::#ident => #value)
     });
     let wire_variants = def.variants.iter().map(|v| {
-        let ident = variant_ident(&v.id);
+        let ident = variant_ident(v);
         let id = &v.id;
         quote!(#[serde(rename = #id)] #ident)
     });
     let wire_arms = def.variants.iter().map(|v| {
-        let ident = variant_ident(&v.id);
+        let ident = variant_ident(v);
         quote!(Wire::#ident => Self::#ident)
     });
     let doc = format!(" Enum `{}`.", def.id);

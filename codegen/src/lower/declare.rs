@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde_yaml::Value;
 
 use super::check_identifier;
-use crate::emit::names::{item_name, variant_ident};
+use crate::emit::names::{item_name, variant_name};
 use crate::error::{Located, YamlPath};
 use crate::keys::{KeyPlace, check_leftover_keys, doc_with_refs};
 use crate::ksy::{self, AttrSpec, KsyFile, ParamSpec, TypeMeta, TypeSpec};
@@ -109,7 +109,7 @@ pub fn declare<'f>(files: &[&'f KsyFile]) -> Result<Declared<'f>, Located> {
         declared.enums.extend(enums);
         declare_nested(&file.types, ty, &defaults, &mut declared)?;
     }
-    check_rust_names(&declared)?;
+    make_rust_names_unique(&mut declared);
     Ok(declared)
 }
 
@@ -331,27 +331,53 @@ fn endian_choice(map: &serde_yaml::Mapping, at: &YamlPath) -> Result<EndianChoic
     Ok(EndianChoice { on, cases, default })
 }
 
-/// Types and enums become Rust items named in CamelCase: two that convert to the same name
-/// (`a_b` nested in the root and `b` nested in `a`) are refused where the second is declared.
-fn check_rust_names(declared: &Declared) -> Result<(), Located> {
-    let mut seen: BTreeMap<String, String> = BTreeMap::new();
-    let items = declared
+/// Types and enums become Rust items named in CamelCase: of two that convert to the same name
+/// (`a_b` nested in the root and `b` nested in `a`, a type and an enum `key_flags`), the one
+/// declared later gets a suffix (`_type`, `_enum`), and a number if that is taken too.
+fn make_rust_names_unique(declared: &mut Declared) {
+    let mut seen = std::collections::BTreeSet::new();
+    let names = declared
         .types
-        .iter()
-        .map(|t| (&t.rust_name, &t.at))
-        .chain(declared.enums.iter().map(|e| (&e.rust_name, &e.at)));
-    for (name, at) in items {
-        let rust = crate::emit::names::type_ident(name).to_string();
-        if let Some(other) = seen.insert(rust.clone(), at.to_string()) {
-            return Err(Located::new(
-                at,
-                format!(
-                    "this name becomes the Rust item `{rust}`, as does the one at {other}: rename one"
-                ),
-            ));
+        .iter_mut()
+        .map(|t| (&mut t.rust_name, "type"))
+        .chain(
+            declared
+                .enums
+                .iter_mut()
+                .map(|e| (&mut e.rust_name, "enum")),
+        );
+    for (name, kind) in names {
+        let rust = |n: &str| crate::emit::names::type_ident(n).to_string();
+        if !seen.insert(rust(name)) {
+            let mut candidate = format!("{name}_{kind}");
+            let mut n = 2;
+            while seen.contains(&rust(&candidate)) {
+                candidate = format!("{name}_{kind}{n}");
+                n += 1;
+            }
+            seen.insert(rust(&candidate));
+            *name = candidate;
         }
     }
-    Ok(())
+}
+
+/// `name`, or, when `taken`, `name` followed by `number` (and a counter if needed): a Rust
+/// name unique among its siblings.
+fn unique_name(name: String, number: i64, taken: impl Fn(&str) -> bool) -> String {
+    if !taken(&name) {
+        return name;
+    }
+    let number = match number < 0 {
+        true => format!("Minus{}", number.unsigned_abs()),
+        false => number.to_string(),
+    };
+    let mut candidate = format!("{name}{number}");
+    let mut n = 2;
+    while taken(&candidate) {
+        candidate = format!("{name}{number}Alt{n}");
+        n += 1;
+    }
+    candidate
 }
 
 /// The root type's documentation: its `doc` and `doc-ref`, then what `meta` says about the
@@ -427,16 +453,10 @@ fn lower_enums(
                     format!("enum value `{name}` is used twice"),
                 ));
             }
-            let ident = variant_ident(&name);
-            if variants.iter().any(|v| variant_ident(&v.id) == ident) {
-                return Err(Located::new(
-                    &vat,
-                    format!(
-                        "enum value `{name}` becomes the Rust variant `{ident}`, as another value does: rename one"
-                    ),
-                ));
-            }
+            let taken = |candidate: &str| variants.iter().any(|v| v.rust_name == candidate);
+            let rust_name = unique_name(variant_name(&name), number, taken);
             variants.push(EnumVariant {
+                rust_name,
                 id: name,
                 value: number,
                 doc,

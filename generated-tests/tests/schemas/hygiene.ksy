@@ -94,3 +94,7 @@ enums:
     1: true
     2: false
     3: self
+    4: gsm_610
+    5: gsm610
+  holder_b:
+    1: one

@@ -534,9 +534,9 @@ impl<'s> Scope<'s> {
             return invalid(format!("unknown enum `{enum_name}`"));
         };
         let def = &self.schema.enums[idx];
-        if !def.variants.iter().any(|v| v.id == variant) {
+        let Some(variant) = def.variants.iter().find(|v| v.id == variant) else {
             return invalid(format!("enum `{enum_name}` has no value `{variant}`"));
-        }
+        };
         let e = enum_ident(def);
         let v = variant_ident(variant);
         Ok((quote!(#e::#v), Ty::Enum(idx)))
