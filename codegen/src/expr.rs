@@ -66,6 +66,19 @@ impl Expr {
         }
     }
 
+    /// True when the stream `_io` itself is a value here (passed as an argument), not only
+    /// one of its properties (`_io.pos`); in the root, `_root._io` is its own.
+    pub fn uses_stream_value(&self) -> bool {
+        match self {
+            Expr::Name(n) => n == "_io",
+            Expr::Attr(base, attr) if attr == "_io" => {
+                matches!(base.as_ref(), Expr::Name(n) if n == "_root")
+            }
+            Expr::Attr(base, _) if matches!(base.as_ref(), Expr::Name(n) if n == "_io") => false,
+            _ => self.children().iter().any(|c| c.uses_stream_value()),
+        }
+    }
+
     /// True when the name `name` appears anywhere in the expression.
     pub fn mentions(&self, name: &str) -> bool {
         matches!(self, Expr::Name(n) if n == name)
@@ -645,12 +658,16 @@ impl ExprParser {
                 if self.eat_punct("]") {
                     return Ok(Expr::List(items));
                 }
+                // A comma may follow the last element, as in long tables.
                 loop {
                     items.push(self.ternary()?);
                     if self.eat_punct("]") {
                         return Ok(Expr::List(items));
                     }
                     self.expect_punct(",")?;
+                    if self.eat_punct("]") {
+                        return Ok(Expr::List(items));
+                    }
                 }
             }
             Token::Punct(p) => {
@@ -794,6 +811,11 @@ mod tests {
             Expr::List(vec![Expr::Int(0x50), Expr::Int(0x4b)])
         );
         assert_eq!(parse("[]").unwrap(), Expr::List(Vec::new()));
+        assert_eq!(
+            parse("[1, 2,]").unwrap(),
+            Expr::List(vec![Expr::Int(1), Expr::Int(2)])
+        );
+        assert!(parse("[,]").is_err());
     }
 
     #[test]

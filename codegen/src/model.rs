@@ -748,6 +748,12 @@ impl TypeDef {
         self.instances.iter().filter(|i| i.is_stored_look_ahead())
     }
 
+    /// True when the type passes its own stream on (`_io` as an argument, for a
+    /// `_parent._io`): its reader then keeps a `rt::Stream` of it.
+    pub fn passes_own_stream(&self) -> bool {
+        self.expressions().iter().any(|e| e.uses_stream_value())
+    }
+
     /// Every expression of the type: its fields', its instances' and `to-string`.
     pub fn expressions(&self) -> Vec<&Expr> {
         let mut exprs: Vec<&Expr> = self.fields.iter().flat_map(Field::expressions).collect();

@@ -9,11 +9,11 @@ mod other_streams {
 use other_streams::OtherStreams;
 
 /// Header: table of 6 bytes, 2 records, reserved 0x0201; the table "ab\0cd\0" xor 0x55;
-/// records (0, 7) and (3, 9).
+/// records (0, 8) and (3, 9).
 fn sample() -> Vec<u8> {
     let mut file = vec![6, 2, 0x01, 0x02];
     file.extend(b"ab\0cd\0".iter().map(|b| b ^ 0x55));
-    file.extend([0, 7, 3, 9]);
+    file.extend([0, 8, 3, 9]);
     file
 }
 
@@ -30,6 +30,10 @@ fn records_read_their_names_from_the_decoded_table() {
     assert_eq!(value.header_tail, 0x0201);
     // From the end of the header's substream and of the file.
     assert_eq!(value.header.reserved_high.0, [2]);
+    // The parent's stream, and a type read where the record's sequence ended.
+    assert_eq!(value.records[0].first_of_file.0, [6]);
+    let odd: Vec<bool> = value.records.iter().map(|r| r.is_odd()).collect();
+    assert_eq!(odd, [false, true]);
     assert_eq!(value.last_byte.0, [9]);
     assert_eq!(value.to_bytes().unwrap(), file);
 }

@@ -65,7 +65,12 @@ pub fn read_body(schema: &Schema, ty: usize) -> TokenStream {
             quote!(return Err(r.error(rt::ErrorKind::UndecidedEndianness { value: #value })))
         })
     });
+    let own_stream = def.passes_own_stream().then(|| {
+        let own = local_ident("_io");
+        quote!(let #own = rt::Stream::of(r);)
+    });
     quote! {
+        #own_stream
         #byte_order
         #statements
         Ok(Self { #(#fields: #locals,)* #(#look_aheads: #look_ahead_values,)* #stream #unclaimed })

@@ -45,7 +45,11 @@ pub fn context_path(e: &Expr) -> Option<Vec<&str>> {
             _ => return None,
         }
     }
-    if path.first().is_some_and(|a| a.starts_with('_')) {
+    // `_parent._io` is the holder's stream, passed down like its fields.
+    if path
+        .first()
+        .is_some_and(|a| a.starts_with('_') && *a != "_io")
+    {
         return None;
     }
     path.reverse();

@@ -15,15 +15,26 @@ pub(super) fn positioned_field(
     spec: &AttrSpec,
     at: &YamlPath,
 ) -> Result<Option<Field>, Located> {
-    let Some(pos) = &spec.pos else {
-        return Ok(None);
-    };
-    // An integer with `valid` is kept and checked, as a field.
     let stream = match &spec.io {
         Some(io) => stream(io, &at.key("io"))?,
         None => Stream::Own,
     };
+    let pos = match &spec.pos {
+        Some(pos) => parse_expr(pos, &at.key("pos"))?,
+        // A parse instance without `pos` reads where its type's sequence ended (a type of
+        // instances only, `flags_obj: {type: flags(raw)}`), or at the start of another
+        // stream; kept as read, since the writer has no position to place it at.
+        None if spec.value.is_none() && (spec.ty.is_some() || spec.size.is_some()) => {
+            match stream {
+                Stream::Own => Expr::Attr(Box::new(Expr::Name("_io".into())), "pos".into()),
+                _ => Expr::Int(0),
+            }
+        }
+        None => return Ok(None),
+    };
+    // An integer with `valid` is kept and checked, as a field.
     let is_lookahead = stream == Stream::Own
+        && spec.pos.is_some()
         && spec.size.is_none()
         && spec.repeat.is_none()
         && spec.valid.is_none()
@@ -42,8 +53,8 @@ pub(super) fn positioned_field(
     attr.pos = None;
     attr.io = None;
     let mut field = ctx.lower_field(schema, &attr, at)?;
-    field.position = Some(parse_expr(pos, &at.key("pos"))?);
-    field.kept_as_read = matches!(stream, Stream::Of(_));
+    field.kept_as_read = matches!(stream, Stream::Of(_)) || spec.pos.is_none();
+    field.position = Some(pos);
     field.stream = stream;
     Ok(Some(field))
 }

@@ -303,7 +303,15 @@ fn contents_bytes(value: &Value, at: &YamlPath) -> Result<Vec<u8>, Located> {
 pub fn parse_expr(value: &Value, at: &YamlPath) -> Result<Expr, Located> {
     let text = ksy::expr_text(value)
         .ok_or_else(|| Located::new(at, "expected an expression (a number, boolean or string)"))?;
-    expr::parse(&text).map_err(|e| Located::new(at, format!("bad expression `{text}`: {e}")))
+    expr::parse(&text).map_err(|e| {
+        // A table of a hundred lines is named by its start; the error says where it failed.
+        let shown: String = match text.trim().char_indices().nth(60) {
+            Some((end, _)) => format!("{} …", &text.trim()[..end]),
+            None => text.trim().to_owned(),
+        };
+        let shown = shown.replace('\n', " ");
+        Located::new(at, format!("bad expression `{shown}`: {e}"))
+    })
 }
 
 /// What lowering the attributes of one type needs to know: the defaults in force there and

@@ -4,8 +4,9 @@ meta:
 doc: |
   Instances read from the stream of another value (`io: x._io`): a name table kept as raw
   bytes, obfuscated with `xor`, whose entries are found from records after it, and a
-  header's own stream read again by its parent; values at positions counted from the end of a
-  stream (`_io.size - 1`), which a writer could not compute: all kept as read.
+  header's own stream read again by its parent, the parent's stream (`_parent._io`); values
+  at positions counted from the end of a stream (`_io.size - 1`), which a writer could not
+  compute, and a parse instance without `pos` (a type of instances only): all kept as read.
 seq:
   - id: header
     size: 4
@@ -55,3 +56,18 @@ types:
         pos: name_ofs
         type: strz
         encoding: ASCII
+      first_of_file:
+        io: _parent._io
+        pos: 0
+        size: 1
+      value_bits:
+        type: bits_of(value)
+      is_odd:
+        value: value_bits.is_odd
+  bits_of:
+    params:
+      - id: raw
+        type: u1
+    instances:
+      is_odd:
+        value: (raw & 1) != 0

@@ -403,6 +403,8 @@ impl<'s> Scope<'s> {
             (ParamType::Str, _) if text => Ok(quote!(rt::bytes::view(&#tokens))),
             (ParamType::Bytes, Ty::Bytes) => Ok(quote!(rt::bytes::view(&#tokens))),
             (ParamType::User(want), Ty::User(have)) if want == *have => Ok(quote!(&#tokens)),
+            // Streams are references already.
+            (ParamType::Io, Ty::Io) => Ok(tokens),
             (ParamType::IntList, Ty::ListLit(elem)) if **elem == Ty::Int => Ok(quote!(&#tokens)),
             (ParamType::IntList, Ty::Array(elem)) if **elem == Ty::Int => Ok(quote!(
                 &#tokens.iter().map(|x| *x as i64).collect::<::std::vec::Vec<i64>>()

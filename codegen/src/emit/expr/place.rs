@@ -155,7 +155,11 @@ impl<'s> Scope<'s> {
     /// stream, so it passes none.
     fn own_stream(&self) -> Result<Place<'s>, ExprError> {
         let tokens = match (self.mode, &self.owner) {
-            (Mode::Read, None) => quote!((&rt::Stream::of(r))),
+            // Bound at the start of the reader (see `emit::read::read_body`).
+            (Mode::Read, None) => {
+                let own = local_ident("_io");
+                quote!((&#own))
+            }
             (Mode::Write, None) => quote!(rt::Stream::none()),
             (_, Some(owner)) if self.def().keeps_stream => quote!((&#owner._io)),
             (Mode::Inspect, None) if self.def().keeps_stream => quote!((&self._io)),
