@@ -618,3 +618,22 @@ fn an_instance_reads_only_from_a_stream() {
         "{message}"
     );
 }
+
+#[test]
+fn a_ternary_of_two_switch_values_is_taken_apart_by_what_follows_it() {
+    let body = "  - id: k\n    type: u1\n  - id: a\n    type:\n      switch-on: k\n      cases:\n        1: one\n        2: two\n  - id: b\n    type:\n      switch-on: k\n      cases:\n        1: one\n";
+    let types = "types:\n  one:\n    seq:\n      - id: n\n        type: u1\n  two:\n    seq:\n      - id: m\n        type: u1\n";
+    // Each switch field has an enum of its own: no common type, and the property is taken
+    // from each branch, where `a` has two cases.
+    let message = error(&format!(
+        "{HEADER}{body}  - id: c\n    size: '(k == 1 ? a : b).n'\n{types}"
+    ));
+    assert!(
+        message.contains("a switch value has no property `n`"),
+        "{message}"
+    );
+    // Taken as one of their cases, each branch is a structure of the same type.
+    let source =
+        format!("{HEADER}{body}  - id: c\n    size: '(k == 1 ? a : b).as<one>.n'\n{types}");
+    parse_schema(&source, Path::new("ok.ksy")).expect("accepted");
+}

@@ -14,12 +14,23 @@ pub fn keep_streams(schema: &mut Schema) {
         let mut pending = def.expressions();
         while let Some(e) = pending.pop() {
             pending.extend(e.children());
-            if let Expr::Attr(base, attr) = e
-                && attr == "_io"
-                && let Ok((_, base_ty)) = scope.compile(base)
-                && let Some(kept) = user_type(&base_ty)
-            {
-                keeping[kept] = true;
+            let Expr::Attr(base, attr) = e else {
+                continue;
+            };
+            if attr != "_io" {
+                continue;
+            }
+            // `(c ? a : b)._io` takes the stream of either.
+            let bases = match scope.branches(base) {
+                Some((_, a, b)) => vec![a, b],
+                None => vec![(**base).clone()],
+            };
+            for base in bases {
+                if let Ok((_, base_ty)) = scope.compile(&base)
+                    && let Some(kept) = user_type(&base_ty)
+                {
+                    keeping[kept] = true;
+                }
             }
         }
     }

@@ -447,6 +447,26 @@ impl<'s> Scope<'s> {
                     let ty = if ta == Ty::Bytes { Ty::Bytes } else { Ty::Str };
                     return Ok((quote!(if #c { #a } else { #b }), ty));
                 }
+                // A structure and one that may be absent: either may be absent.
+                match (&ta, &tb) {
+                    (Ty::Opt(inner), Ty::User(_)) if **inner == tb => {
+                        let b = quote!(::core::option::Option::Some(&#b));
+                        return Ok((quote!(if #c { #a } else { #b }), ta));
+                    }
+                    (Ty::User(_), Ty::Opt(inner)) if **inner == ta => {
+                        let a = quote!(::core::option::Option::Some(&#a));
+                        return Ok((quote!(if #c { #a } else { #b }), tb));
+                    }
+                    _ => {}
+                }
+                // Each switch field has an enum of its own.
+                let switch =
+                    |ty: &Ty| matches!(ty, Ty::Switch) || *ty == Ty::Opt(Box::new(Ty::Switch));
+                if switch(&ta) || switch(&tb) {
+                    return invalid(
+                        "the branches of `?:` are switch values, which have no common type: take each as one of its cases with `.as<type>`",
+                    );
+                }
                 if ta != tb {
                     return invalid(format!(
                         "the branches of `?:` differ: {} and {}",

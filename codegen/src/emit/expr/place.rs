@@ -90,11 +90,21 @@ impl<'s> Scope<'s> {
             Expr::Name(name) => self.name(name),
             Expr::Index(list, index) => self.index(list, index),
             Expr::Cast(base, target) => {
+                if let Some(place) =
+                    self.through_branches(base, |b| Expr::Cast(Box::new(b), target.clone()))
+                {
+                    return place;
+                }
                 let base = self.place(base)?;
                 self.cast(base, target)
             }
             Expr::Attr(..) if let Some(path) = context_path(e) => self.context_value(&path),
             Expr::Attr(base, attr) => {
+                if let Some(place) =
+                    self.through_branches(base, |b| Expr::Attr(Box::new(b), attr.clone()))
+                {
+                    return place;
+                }
                 if let Expr::Name(n) = base.as_ref()
                     && n == "_io"
                 {
@@ -114,6 +124,48 @@ impl<'s> Scope<'s> {
                 let (tokens, ty) = self.compile(e)?;
                 Ok(Place::computed(tokens, ty))
             }
+        }
+    }
+
+    /// `(c ? a : b).x` where `a` and `b` have different types (two structures, two switches)
+    /// and no common one: `c ? a.x : b.x`, `step` applied to each branch. `None` when `base`
+    /// is no such choice (a ternary, or a value instance of this type that is one).
+    fn through_branches(
+        &self,
+        base: &Expr,
+        step: impl Fn(Expr) -> Expr,
+    ) -> Option<Result<Place<'s>, ExprError>> {
+        let (c, a, b) = self.branches(base)?;
+        if self.compile(base).is_ok() {
+            return None;
+        }
+        let distributed = Expr::Ternary(Box::new(c), Box::new(step(a)), Box::new(step(b)));
+        Some(
+            self.compile(&distributed)
+                .map(|(tokens, ty)| Place::computed(tokens, ty)),
+        )
+    }
+
+    /// The condition and branches of `base`: a ternary, or a value instance of this type
+    /// (without `if` or `enum`) whose value is one.
+    pub fn branches(&self, base: &Expr) -> Option<(Expr, Expr, Expr)> {
+        let value = match base {
+            Expr::Name(name) if self.owner.is_none() => {
+                let instance = self.def().instances.iter().find(|i| i.id == *name)?;
+                match &instance.kind {
+                    InstanceKind::Value {
+                        value,
+                        cond: None,
+                        enum_idx: None,
+                    } => value,
+                    _ => return None,
+                }
+            }
+            other => other,
+        };
+        match value {
+            Expr::Ternary(c, a, b) => Some(((**c).clone(), (**a).clone(), (**b).clone())),
+            _ => None,
         }
     }
 
@@ -168,10 +220,10 @@ impl<'s> Scope<'s> {
         Ok(Place::computed(tokens, Ty::Io))
     }
 
-    /// `.pos`, `.size` and `.eof` of a stream kept with a value (`header._io.size`): only
-    /// known to a reader, which has the stream.
+    /// `.pos`, `.size` and `.eof` of a stream kept with a value (`header._io.size`): known to
+    /// a reader and to instances of the value read, not to a writer.
     fn stream_property(&self, stream: &TokenStream, attr: &str) -> Result<Place<'s>, ExprError> {
-        if self.mode != Mode::Read {
+        if self.mode == Mode::Write {
             return Err(ExprError::NeedsStream);
         }
         let (tokens, ty) = match attr {
@@ -627,10 +679,11 @@ pub(super) fn stored_field<'s>(
     field: &'s Field,
     tokens: TokenStream,
 ) -> Place<'s> {
-    match (
-        field.cond.is_some(),
-        field.decode.is_some() && field.repeat == Repeat::None,
-    ) {
+    // Each case of a decoded switch keeps its own stored bytes (see `emit::types`).
+    let decoded = field.decode.is_some()
+        && field.repeat == Repeat::None
+        && !matches!(field.ty, FieldType::Switch(_));
+    match (field.cond.is_some(), decoded) {
         (true, true) => Place::stored(
             quote!(#tokens.as_ref().map(|decoded| &decoded.value)),
             schema,
