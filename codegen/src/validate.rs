@@ -124,6 +124,7 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
                     crate::emit::decode::stored_value(field, quote::quote!(item)),
                     &field.ty,
                 )
+                .with_index(quote::quote!(index))
                 .bool(until),
             )?;
         }

@@ -25,3 +25,12 @@ fn the_writer_checks_each_size_against_the_record_before() {
     let err = value.to_bytes().unwrap_err().to_string();
     assert!(err.contains("records[2].data"), "{err}");
 }
+
+#[test]
+fn the_fourth_record_ends_the_list_whatever_it_says() {
+    // Every record says the next is one byte long; the list stops after four, the rest is kept.
+    let file = [b'a', 1, b'b', 1, b'c', 1, b'd', 1, b'e', 1];
+    let value = PriorElements::read(&file).unwrap();
+    assert_eq!(value.records.len(), 4);
+    assert_eq!(value.to_bytes().unwrap(), file);
+}

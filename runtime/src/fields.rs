@@ -132,11 +132,12 @@ pub fn read_to_eos_seeing<'a, T>(
     Ok(items)
 }
 
-/// Reads elements until `done` holds for the last one read (Kaitai `repeat: until`).
+/// Reads elements until `done` holds for the last one read (Kaitai `repeat: until`); `done`
+/// gets its index too (`_index` in the condition).
 pub fn read_until<'a, T>(
     r: &mut Reader<'a>,
     mut read: impl FnMut(&mut Reader<'a>, usize) -> Result<T>,
-    done: impl FnMut(&T, &Reader<'a>) -> bool,
+    done: impl FnMut(&T, usize, &Reader<'a>) -> bool,
 ) -> Result<Vec<T>> {
     read_until_seeing(r, |r, prior| read(r, prior.len()), done)
 }
@@ -145,13 +146,13 @@ pub fn read_until<'a, T>(
 pub fn read_until_seeing<'a, T>(
     r: &mut Reader<'a>,
     mut read: impl FnMut(&mut Reader<'a>, &[T]) -> Result<T>,
-    mut done: impl FnMut(&T, &Reader<'a>) -> bool,
+    mut done: impl FnMut(&T, usize, &Reader<'a>) -> bool,
 ) -> Result<Vec<T>> {
     let mut items = Vec::new();
     loop {
         let start = r.bit_pos();
         let item = read(r, &items).at_index(items.len())?;
-        let finished = done(&item, r);
+        let finished = done(&item, items.len(), r);
         items.push(item);
         if finished {
             return Ok(items);
@@ -772,8 +773,12 @@ mod tests {
     #[test]
     fn eos_and_until() {
         let data = [1, 2, 0, 7];
-        let items =
-            read_until(&mut Reader::new(&data), |r, _| r.read_u8(), |b, _| *b == 0).unwrap();
+        let items = read_until(
+            &mut Reader::new(&data),
+            |r, _| r.read_u8(),
+            |b, _, _| *b == 0,
+        )
+        .unwrap();
         assert_eq!(items, [1, 2, 0]);
         let items = read_to_eos(&mut Reader::new(&data), |r, _| r.read_u8()).unwrap();
         assert_eq!(items, data);

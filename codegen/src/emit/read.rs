@@ -291,8 +291,9 @@ fn read_repeated(
         Repeat::Until(until) => {
             let one = one(scope);
             let item = super::decode::stored_value(field, quote!(item));
-            let done = expect_valid(scope.with_element_of(item, ty).bool(until));
-            quote!(rt::fields::#read_until(r, |r, #index| #one, |item, r| #done))
+            let done = scope.with_element_of(item, ty).with_index(quote!(_index));
+            let done = expect_valid(done.bool(until));
+            quote!(rt::fields::#read_until(r, |r, #index| #one, |item, _index, r| #done))
         }
     }
 }

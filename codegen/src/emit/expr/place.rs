@@ -12,7 +12,7 @@ use crate::lower::{context_param_id, context_path};
 
 impl<'s> Scope<'s> {
     /// `a[i]`: an element of a list, or a byte of a byte array. Out of range, a number reads as
-    /// 0 (expressions cannot fail) and anything else is absent.
+    /// 0 and a boolean as false (expressions cannot fail), and anything else is absent.
     pub(super) fn index(&self, base: &Expr, index: &Expr) -> Result<Place<'s>, ExprError> {
         let list = self.place(base)?;
         let i = self.int(index)?;
@@ -54,6 +54,10 @@ impl<'s> Scope<'s> {
             (Ty::Int, _) => Ok(Place::computed(
                 quote!(#element.map_or(0i64, |x| *x as i64)),
                 Ty::Int,
+            )),
+            (Ty::Bool, _) => Ok(Place::computed(
+                quote!(#element.is_some_and(|x| *x)),
+                Ty::Bool,
             )),
             (_, Some(field)) => Ok(Place {
                 tokens: element,
