@@ -637,3 +637,16 @@ fn a_ternary_of_two_switch_values_is_taken_apart_by_what_follows_it() {
         format!("{HEADER}{body}  - id: c\n    size: '(k == 1 ? a : b).as<one>.n'\n{types}");
     parse_schema(&source, Path::new("ok.ksy")).expect("accepted");
 }
+
+#[test]
+fn enum_keys_above_i64_and_with_underscores_are_integers() {
+    let source = "meta:\n  id: keys\nenums:\n  big:\n    0x0253_f200: spaced\n    18446744073709551615: long_max\n";
+    let schema = parse_schema(source, Path::new("keys.ksy")).expect("accepted");
+    let values: Vec<(i64, &str)> = schema.enums[0]
+        .variants
+        .iter()
+        .map(|v| (v.value, v.id.as_str()))
+        .collect();
+    // A `u8` value above `i64::MAX` is held as its bit pattern.
+    assert_eq!(values, [(-1, "long_max"), (0x0253_f200, "spaced")]);
+}

@@ -297,8 +297,13 @@ fn write_one(
         FieldType::Enum { raw, .. } => {
             let int = scalar::int_type(*raw);
             let bytes = scalar::encode(Scalar::Int(*raw), quote!(raw));
+            // A `u8` value above `i64::MAX` is held as its bit pattern, as the reader made it.
+            let narrow = match (raw.bytes, raw.signed) {
+                (8, false) => quote!(let raw = #access.raw() as u64;),
+                _ => quote!(let raw: #int = rt::arith::narrow(#access.raw(), w.pos())#wrap?;),
+            };
             quote! {
-                let raw: #int = rt::arith::narrow(#access.raw(), w.pos())#wrap?;
+                #narrow
                 w.bytes(&#bytes);
             }
         }

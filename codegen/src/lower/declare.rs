@@ -361,6 +361,24 @@ fn make_rust_names_unique(declared: &mut Declared) {
     }
 }
 
+/// The value of an enum key: a YAML integer, one above `i64::MAX` (a `u8` enum) as its bit
+/// pattern, as `u8` values are compared, or an integer literal YAML reads as text
+/// (`0x0253_f200`).
+fn enum_key(key: &Value) -> Option<i64> {
+    if let Some(n) = key.as_i64() {
+        return Some(n);
+    }
+    if let Some(n) = key.as_u64() {
+        return Some(n as i64);
+    }
+    match crate::expr::parse(key.as_str()?).ok()? {
+        crate::expr::Expr::Int(n) => i64::try_from(n)
+            .ok()
+            .or(u64::try_from(n).ok().map(|n| n as i64)),
+        _ => None,
+    }
+}
+
 /// `name`, or, when `taken`, `name` followed by `number` (and a counter if needed): a Rust
 /// name unique among its siblings.
 fn unique_name(name: String, number: i64, taken: impl Fn(&str) -> bool) -> String {
@@ -429,7 +447,7 @@ fn lower_enums(
         check_identifier(id, &at)?;
         let mut variants: Vec<EnumVariant> = Vec::new();
         for (key, value) in entries {
-            let Some(number) = key.as_i64() else {
+            let Some(number) = enum_key(key) else {
                 return Err(Located::new(&at, "enum keys must be integers"));
             };
             let (name, doc) = match value {
