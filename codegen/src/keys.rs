@@ -162,8 +162,13 @@ mod tests {
     #[test]
     fn kaitai_keys_are_named_as_features_and_others_as_unknown() {
         let at = YamlPath::root().key("seq").index(0);
-        let e = check_leftover_keys(&leftover("parent"), KeyPlace::Attribute, &at).unwrap_err();
-        assert_eq!(e.message, "`parent` (Kaitai) is not implemented yet");
+        let meta = YamlPath::root().key("meta");
+        let e =
+            check_leftover_keys(&leftover("ks-opaque-types"), KeyPlace::Meta, &meta).unwrap_err();
+        assert_eq!(
+            e.message,
+            "`ks-opaque-types` (Kaitai) is not implemented yet"
+        );
         let e = check_leftover_keys(&leftover("typo"), KeyPlace::Attribute, &at).unwrap_err();
         assert!(
             e.message.starts_with("unknown key `typo` in an attribute"),

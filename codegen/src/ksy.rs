@@ -252,6 +252,8 @@ pub struct AttrSpec {
     pub pos: Option<Value>,
     /// The stream a parse instance reads from (`_root._io`).
     pub io: Option<Value>,
+    /// The value a user type sees as `_parent` (`_parent`, `_root`), or `false` for none.
+    pub parent: Option<Value>,
     /// skelcodec: fixed-point divisor; the value is `raw / scale`.
     #[serde(rename = "-scale")]
     pub scale: Option<u32>,

@@ -171,6 +171,9 @@ pub struct Field {
     pub position: Option<Expr>,
     /// `io`: the stream a value read by position is read from.
     pub stream: Stream,
+    /// `parent`: what its user type's `_parent` is, when not the type holding it: another
+    /// value (`_parent`, `_root`), or nothing (`false`, held as `Expr::Bool(false)`).
+    pub parent: Option<Expr>,
     /// Read by position and kept as read, never written: it is read from another value's
     /// stream, or its position needs the input stream (`_io.size - 128`), which a writer does
     /// not have. Its bytes are written by whatever else holds them (another value, the file's
@@ -293,6 +296,7 @@ impl Field {
             position: None,
             stream: Stream::Own,
             kept_as_read: false,
+            parent: None,
             scan: None,
             fill_index: false,
             at: at.clone(),

@@ -245,11 +245,12 @@ fn a_layout_belongs_to_the_root() {
 
 #[test]
 fn kaitai_keys_not_implemented_yet_are_named_as_such() {
-    let message = error(&format!(
-        "{HEADER}  - id: data\n    size: 4\n    parent: _root\n"
-    ));
+    let message =
+        error("meta:\n  id: broken\n  ks-opaque-types: true\nseq:\n  - id: data\n    size: 4\n");
     assert!(
-        message.contains("`parent` (Kaitai) is not implemented yet (at seq[0].parent)"),
+        message.contains(
+            "`ks-opaque-types` (Kaitai) is not implemented yet (at meta.ks-opaque-types)"
+        ),
         "{message}"
     );
 }

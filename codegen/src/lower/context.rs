@@ -65,20 +65,39 @@ pub fn context_param_id(path: &[&str]) -> String {
     path.join("_")
 }
 
-/// The expression that computes `path` in the scope of a type that holds the value: one
-/// `_parent` less, or `_root.x` unchanged (just `x` in the root itself).
-fn path_in_owner(path: &[&str], owner: usize) -> Expr {
-    let rest: &[&str] = match path {
-        ["_parent", rest @ ..] => rest,
-        ["_root", name] if owner == 0 => std::slice::from_ref(name),
-        _ => path,
+/// The expression that computes `path` in the scope of `owner`, for its field `field` holding
+/// the value: one `_parent` less, or `_root.x` unchanged (just `x` in the root itself). With
+/// `parent: e`, the value's `_parent` is `e`; with `parent: false` it has none, and `None`
+/// says so.
+fn path_in_owner(path: &[&str], owner: usize, field: &Field) -> Option<Expr> {
+    let attrs = |base: Expr, attrs: &[&str]| {
+        attrs
+            .iter()
+            .fold(base, |e, attr| Expr::Attr(Box::new(e), (*attr).to_owned()))
     };
-    let (first, attrs) = rest.split_first().expect("a context path is never empty");
-    let mut expr = Expr::Name((*first).to_owned());
-    for attr in attrs {
-        expr = Expr::Attr(Box::new(expr), (*attr).to_owned());
-    }
-    expr
+    let name = |n: &str| Expr::Name(n.to_owned());
+    Some(match (path, &field.parent) {
+        (["_parent", ..], Some(Expr::Bool(false))) => return None,
+        (["_parent", rest @ ..], Some(parent)) => attrs(parent.clone(), rest),
+        (["_parent", first, rest @ ..], None) => attrs(name(first), rest),
+        (["_root", first], _) if owner == 0 => name(first),
+        ([first, rest @ ..], _) => attrs(name(first), rest),
+        ([], _) => unreachable!("a context path is never empty"),
+    })
+}
+
+/// The fields that hold a value of `ty`, as (type, field index), in the types of its file.
+fn holding_fields(schema: &Schema, ty: usize) -> Vec<(usize, usize)> {
+    schema
+        .holders(ty)
+        .into_iter()
+        .flat_map(|owner| {
+            let fields = &schema.types[owner].fields;
+            (0..fields.len())
+                .filter(move |&i| fields[i].ty.user_types().contains(&ty))
+                .map(move |i| (owner, i))
+        })
+        .collect()
 }
 
 /// Adds the implicit parameters every type needs for its `_parent` and `_root` references, and
@@ -177,8 +196,10 @@ fn needed_paths(schema: &Schema, exprs: Vec<Vec<&Expr>>) -> Vec<Vec<Vec<String>>
             continue;
         }
         let refs: Vec<&str> = path.iter().map(String::as_str).collect();
-        for owner in schema.holders(ty) {
-            let arg = path_in_owner(&refs, owner);
+        for (owner, field) in holding_fields(schema, ty) {
+            let Some(arg) = path_in_owner(&refs, owner, &schema.types[owner].fields[field]) else {
+                continue;
+            };
             if let Some(up) = context_path(&arg)
                 && !(owner == 0 && up[0] == "_root")
             {
@@ -276,23 +297,34 @@ fn param_type(schema: &Schema, ty: usize, path: &[&str]) -> Result<Option<ParamT
     if ty == 0 || holders.is_empty() {
         return Ok(None);
     }
+    let described = path.join(".");
     // Types that hold each other (recursion) would wait for each other's parameters: what the
     // root has does not depend on them.
-    let sources = match path {
-        ["_root", _] => vec![0],
-        _ => holders,
-    };
-    let described = path.join(".");
+    if let ["_root", name] = path {
+        let root = &schema.types[0];
+        let scope = Scope::new(schema, 0, Mode::Read, root.fields.len());
+        return match scope.compile(&Expr::Name((*name).to_owned())) {
+            Ok((_, found)) => param_of(found, &root.at, &described).map(Some),
+            Err(e) => Err(Located::new(
+                &schema.types[ty].at,
+                format!(
+                    "`{described}` in type `{}`: {}",
+                    schema.types[ty].id,
+                    e.message()
+                ),
+            )),
+        };
+    }
     let mut first_error = None;
-    for owner in sources {
-        let holder = &schema.types[owner];
-        let at = holder
-            .fields
-            .iter()
-            .find(|f| f.ty.user_types().contains(&ty))
-            .map_or_else(|| holder.at.clone(), |f| f.at.key("type"));
-        let scope = Scope::new(schema, owner, Mode::Read, holder.fields.len());
-        match scope.compile(&path_in_owner(path, owner)) {
+    for (owner, field) in holding_fields(schema, ty) {
+        let field = &schema.types[owner].fields[field];
+        let at = field.at.key("type");
+        let scope = Scope::new(schema, owner, Mode::Read, schema.types[owner].fields.len());
+        // A value without a parent takes the parameter's default there.
+        let Some(arg) = path_in_owner(path, owner, field) else {
+            continue;
+        };
+        match scope.compile(&arg) {
             Ok((_, found)) => return param_of(found, &at, &described).map(Some),
             Err(e) => {
                 let used = &schema.types[ty].id;
@@ -301,22 +333,31 @@ fn param_type(schema: &Schema, ty: usize, path: &[&str]) -> Result<Option<ParamT
             }
         }
     }
-    Err(first_error.expect("a type with holders has a source"))
+    match first_error {
+        Some(e) => Err(e),
+        None => Err(Located::new(
+            &schema.types[ty].at,
+            format!(
+                "`{described}`: every value of type `{}` is held with `parent: false`, so nothing gives it this value",
+                schema.types[ty].id
+            ),
+        )),
+    }
 }
 
 /// True when every field holding a value of `ty` can compute the argument for `path` where it
 /// reads the value.
 fn arguments_known(schema: &Schema, ty: usize, path: &[&str]) -> bool {
-    schema.holders(ty).into_iter().all(|owner| {
-        let arg = path_in_owner(path, owner);
-        let fields = &schema.types[owner].fields;
-        fields.iter().enumerate().all(|(index, field)| {
-            !field.ty.user_types().contains(&ty)
-                || Scope::new(schema, owner, Mode::Read, index)
+    holding_fields(schema, ty)
+        .into_iter()
+        .all(|(owner, index)| {
+            match path_in_owner(path, owner, &schema.types[owner].fields[index]) {
+                Some(arg) => Scope::new(schema, owner, Mode::Read, index)
                     .compile(&arg)
-                    .is_ok()
+                    .is_ok(),
+                None => true,
+            }
         })
-    })
 }
 
 /// The parameter type that passes a value of type `ty`.
@@ -362,22 +403,35 @@ fn add_param(schema: &mut Schema, ty: usize, path: &[&str], param_ty: ParamType)
         ty: param_ty,
         default: None,
     };
-    add_implicit_param(schema, ty, param, |owner| path_in_owner(path, owner));
+    // Without a parent, a value gets what a missing value reads as: 0, false, nothing.
+    let absent = match param_ty {
+        ParamType::Bool => Expr::Bool(false),
+        ParamType::Str | ParamType::Bytes => Expr::Str(String::new()),
+        _ => Expr::Int(0),
+    };
+    add_implicit_param(schema, ty, param, |owner, field| {
+        path_in_owner(path, owner, field).unwrap_or_else(|| absent.clone())
+    });
 }
 
 /// Adds `param` to `ty`, and to every field that holds a value of `ty` the argument
-/// `arg(owner)`, computed in the scope of the field's type.
-fn add_implicit_param(schema: &mut Schema, ty: usize, param: Param, arg: impl Fn(usize) -> Expr) {
+/// `arg(owner, field)`, computed in the scope of the field's type.
+fn add_implicit_param(
+    schema: &mut Schema,
+    ty: usize,
+    param: Param,
+    arg: impl Fn(usize, &Field) -> Expr,
+) {
     schema.types[ty].params.push(param);
-    for owner in schema.holders(ty) {
-        let arg = arg(owner);
-        for field in &mut schema.types[owner].fields {
-            field.ty.for_each_user_mut(&mut |used, args| {
+    for (owner, index) in holding_fields(schema, ty) {
+        let arg = arg(owner, &schema.types[owner].fields[index]);
+        schema.types[owner].fields[index]
+            .ty
+            .for_each_user_mut(&mut |used, args| {
                 if used == ty {
                     args.push(arg.clone());
                 }
             });
-        }
     }
 }
 
@@ -419,7 +473,7 @@ pub fn add_byte_order_params(schema: &mut Schema, chosen: &[bool]) -> Result<(),
             ty: ParamType::Bool,
             default: None,
         };
-        add_implicit_param(schema, ty, param, |_| Expr::Name(IS_BE.to_owned()));
+        add_implicit_param(schema, ty, param, |_, _| Expr::Name(IS_BE.to_owned()));
     }
     Ok(())
 }

@@ -174,6 +174,11 @@ impl Context {
             position: None,
             stream: Stream::Own,
             kept_as_read: false,
+            parent: attr
+                .parent
+                .as_ref()
+                .map(|p| parse_expr(p, &at.key("parent")))
+                .transpose()?,
             scan,
             fill_index,
             at: at.clone(),

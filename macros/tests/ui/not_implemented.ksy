@@ -1,6 +1,6 @@
 meta:
   id: not_implemented
+  ks-opaque-types: true
 seq:
   - id: data
     size: 4
-    parent: _root
