@@ -533,6 +533,12 @@ impl<'s> Scope<'s> {
             return Ok((tokens, ty));
         };
         let cond = self.bool(cond)?;
+        // A structure is absent when the condition fails.
+        if let Ty::User(_) = ty {
+            let present = quote!(::core::option::Option::Some(&#tokens));
+            let tokens = quote!(if #cond { #present } else { ::core::option::Option::None });
+            return Ok((tokens, Ty::Opt(Box::new(ty))));
+        }
         let absent = match &ty {
             Ty::Int => quote!(0i64),
             Ty::Float => quote!(0.0f64),
