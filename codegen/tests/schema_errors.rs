@@ -651,3 +651,14 @@ fn enum_keys_above_i64_and_with_underscores_are_integers() {
     // A `u8` value above `i64::MAX` is held as its bit pattern.
     assert_eq!(values, [(-1, "long_max"), (0x0253_f200, "spaced")]);
 }
+
+#[test]
+fn a_schema_type_named_like_a_skelcodec_built_in_is_the_schema_type() {
+    let source = "meta:\n  id: own\nseq:\n  - id: v\n    type: vec3\ntypes:\n  vec3:\n    seq:\n      - id: x\n        type: u1\n";
+    let schema = parse_schema(source, Path::new("own.ksy")).expect("accepted");
+    assert!(
+        matches!(schema.types[0].fields[0].ty, FieldType::User { ty: 1, .. }),
+        "{:?}",
+        schema.types[0].fields[0].ty
+    );
+}

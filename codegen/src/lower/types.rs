@@ -260,7 +260,13 @@ impl Context {
         at: &YamlPath,
     ) -> Result<FieldType, Located> {
         let type_at = at.key("type");
-        match self.builtin(name) {
+        // skelcodec's own built-in names (`vlq_base128_le`, `quat`, `vec3`) give way to a
+        // schema's type of that name, as the gallery's imported `vlq_base128_le`.
+        let builtin = self.builtin(name).filter(|b| {
+            !matches!(b, Builtin::Vlq | Builtin::Quat | Builtin::Vec3)
+                || schema.resolve_type(self.owner, name).is_none()
+        });
+        match builtin {
             Some(Builtin::Scalar(base)) => {
                 self.check_endian(name, base, &type_at)?;
                 let scalar = self.scalar(base, attr, at)?;
