@@ -162,7 +162,7 @@ fn collect_leaves(value: &serde_json::Value, at: String, out: &mut Vec<String>) 
 }
 
 /// Codecs of the feature schemas whose read paths the game formats do not take: bit fields,
-/// processed and framed values, text in other encodings.
+/// processed and framed values, text in other encodings, values read from other streams.
 pub mod features {
     /// Bit fields in both bit orders, dropped bits, a 64-bit field across nine bytes.
     pub mod bit_fields {
@@ -175,5 +175,10 @@ pub mod features {
     /// Shift_JIS, UTF-16LE, IBM437 and windows-1251 text.
     pub mod text_encodings {
         skelcodec_macros::codec!("../generated-tests/tests/schemas/text_encodings.ksy");
+    }
+    /// Instances read from a decoded table's stream, the parent's, a header's, and from the
+    /// end of streams.
+    pub mod other_streams {
+        skelcodec_macros::codec!("../generated-tests/tests/schemas/other_streams.ksy");
     }
 }

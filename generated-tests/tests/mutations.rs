@@ -314,7 +314,7 @@ fn dbpf_mutations() {
 }
 
 /// Codecs of the feature schemas whose read paths the game formats do not take: bit fields,
-/// processed and framed values, text in other encodings.
+/// processed and framed values, text in other encodings, values read from other streams.
 mod features {
     pub mod bit_fields {
         skelcodec_macros::codec!("tests/schemas/bit_fields.ksy");
@@ -324,6 +324,9 @@ mod features {
     }
     pub mod text_encodings {
         skelcodec_macros::codec!("tests/schemas/text_encodings.ksy");
+    }
+    pub mod other_streams {
+        skelcodec_macros::codec!("tests/schemas/other_streams.ksy");
     }
 }
 
@@ -338,6 +341,7 @@ fn feature_mutations() {
     mutate_all::<features::bit_fields::BitFields>(&sample("bit_fields"), nothing);
     mutate_all::<features::processed::Processed>(&sample("processed"), nothing);
     mutate_all::<features::text_encodings::TextEncodings>(&sample("text_encodings"), nothing);
+    mutate_all::<features::other_streams::OtherStreams>(&sample("other_streams"), nothing);
 }
 
 /// The regression inputs found by fuzzing: each must fail cleanly or round-trip.
