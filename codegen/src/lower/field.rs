@@ -61,16 +61,8 @@ impl Context {
                 }
             },
         };
-        let cond = attr
-            .cond
-            .as_ref()
-            .map(|c| parse_expr(c, &at.key("if")))
-            .transpose()?;
-        let derived = attr
-            .derived
-            .as_ref()
-            .map(|d| parse_expr(d, &at.key("-derived")))
-            .transpose()?;
+        let cond = parse_optional_expr(attr.cond.as_ref(), &at.key("if"))?;
+        let derived = parse_optional_expr(attr.derived.as_ref(), &at.key("-derived"))?;
         let ty = self.lower_field_type(schema, attr, at)?;
         if attr.enum_name.is_some()
             && !matches!(
@@ -174,11 +166,7 @@ impl Context {
             position: None,
             stream: Stream::Own,
             kept_as_read: false,
-            parent: attr
-                .parent
-                .as_ref()
-                .map(|p| parse_expr(p, &at.key("parent")))
-                .transpose()?,
+            parent: parse_optional_expr(attr.parent.as_ref(), &at.key("parent"))?,
             scan,
             fill_index,
             at: at.clone(),

@@ -112,11 +112,7 @@ pub(super) fn lower_instance(
         Some(name) => Some(ctx.resolve_enum(schema, name, &at.key("enum"))?),
         None => None,
     };
-    let cond = spec
-        .cond
-        .as_ref()
-        .map(|c| parse_expr(c, &at.key("if")))
-        .transpose()?;
+    let cond = parse_optional_expr(spec.cond.as_ref(), &at.key("if"))?;
     let kind = match (&spec.value, &spec.pos) {
         (Some(value), None) => {
             check_value_instance_keys(spec, at)?;

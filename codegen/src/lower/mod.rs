@@ -299,6 +299,11 @@ fn contents_bytes(value: &Value, at: &YamlPath) -> Result<Vec<u8>, Located> {
     }
 }
 
+/// Parses the expression of an optional key (`if`, `parent`, `-derived`) at `at`.
+pub fn parse_optional_expr(value: Option<&Value>, at: &YamlPath) -> Result<Option<Expr>, Located> {
+    value.map(|v| parse_expr(v, at)).transpose()
+}
+
 /// Parses the expression held by a YAML value.
 pub fn parse_expr(value: &Value, at: &YamlPath) -> Result<Expr, Located> {
     let text = ksy::expr_text(value)

@@ -34,11 +34,7 @@ impl Context {
                 "`enum` applies to integer parameters only",
             ));
         }
-        let default = p
-            .default
-            .as_ref()
-            .map(|d| parse_expr(d, &at.key("-default")))
-            .transpose()?;
+        let default = parse_optional_expr(p.default.as_ref(), &at.key("-default"))?;
         Ok(Param {
             id: p.id.clone(),
             doc: doc_with_refs(p.doc.as_deref(), p.doc_ref.as_ref()),
