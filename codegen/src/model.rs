@@ -99,8 +99,29 @@ pub struct TypeDef {
     /// Values keep the stream they were read from, because an instance elsewhere reads from
     /// it (`io: field._io`).
     pub keeps_stream: bool,
+    /// The root field inside which every value of the type is read, when there is one: there
+    /// `_root.f.x` is passed down from `f`'s own `x` while `f` is still being read.
+    pub root_place: Option<RootPlace>,
     /// Where it is declared.
     pub at: YamlPath,
+}
+
+/// Where within the root every value of a type is read (see [`TypeDef::root_place`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum RootPlace {
+    /// The type is that of the root field named, and held nowhere else.
+    Is(String),
+    /// Every value of the type is held, at some depth, inside the root field named.
+    Inside(String),
+}
+
+impl RootPlace {
+    /// The root field's name.
+    pub fn field(&self) -> &str {
+        match self {
+            RootPlace::Is(f) | RootPlace::Inside(f) => f,
+        }
+    }
 }
 
 /// A type parameter.

@@ -562,23 +562,54 @@ fn encodings_not_spelled_canonically_are_warnings() {
 
 #[test]
 fn an_instance_only_the_finished_value_could_compute_is_a_located_warning() {
-    let source = "meta:\n  id: lazy\nseq:\n  - id: dir\n    type: entries\ntypes:\n  entries:\n    seq:\n      - id: n\n        type: u1\n    instances:\n      root_n:\n        value: _root.dir.n\n";
+    let source = "meta:\n  id: lazy\nseq:\n  - id: dir\n    type: entries\n  - id: tail\n    type: u1\ntypes:\n  entries:\n    seq:\n      - id: n\n        type: u1\n    instances:\n      root_tail:\n        value: _root.tail\n";
     let warnings = warnings(source, "lazy.ksy");
     assert_eq!(warnings.len(), 1, "{warnings:?}");
-    assert!(warnings[0].starts_with("lazy.ksy:13:9:"), "{warnings:?}");
+    assert!(warnings[0].starts_with("lazy.ksy:15:9:"), "{warnings:?}");
     assert!(
-        warnings[0].contains("value instance `root_n` gets no method"),
+        warnings[0].contains("value instance `root_tail` gets no method"),
         "{warnings:?}"
     );
     // Used while reading, it is an error.
     let used = source.replace(
         "      - id: n\n        type: u1\n",
-        "      - id: n\n        type: u1\n      - id: body\n        size: root_n\n",
+        "      - id: n\n        type: u1\n      - id: body\n        size: root_tail\n",
     );
     assert!(
-        error(&used).contains("`dir` is not read yet"),
+        error(&used).contains("`tail` is not read yet"),
         "{}",
         error(&used)
+    );
+}
+
+#[test]
+fn the_root_field_being_read_gives_what_it_has_read_and_no_more() {
+    // Inside `dir`, `_root.dir.n` is its own `n`, read before `body`.
+    let source = "meta:\n  id: inside\nseq:\n  - id: dir\n    type: entries\ntypes:\n  entries:\n    seq:\n      - id: n\n        type: u1\n      - id: body\n        type: entry\n  entry:\n    seq:\n      - id: data\n        size: _root.dir.n\n";
+    parse_schema(source, Path::new("inside.ksy")).expect("accepted");
+    let late = source
+        .replace("size: _root.dir.n", "size: _root.dir.m")
+        .replace(
+            "        type: entry\n",
+            "        type: entry\n      - id: m\n        type: u1\n",
+        );
+    assert!(
+        error(&late).contains("`m` is not read yet"),
+        "{}",
+        error(&late)
+    );
+}
+
+#[test]
+fn a_list_its_own_elements_use_in_instances_is_refused() {
+    // Kaitai computes `len` once `files` is complete; an element's reader has only the
+    // elements before it.
+    let source = "meta:\n  id: pak\nseq:\n  - id: files\n    type: file(_index)\n    repeat: expr\n    repeat-expr: 2\ntypes:\n  file:\n    params:\n      - id: idx\n        type: u4\n    seq:\n      - id: ofs\n        type: u1\n    instances:\n      body:\n        pos: ofs\n        size: _parent.files[idx + 1].ofs - ofs\n";
+    let message = error(source);
+    assert!(message.contains("broken.ksy:5:5"), "{message}");
+    assert!(
+        message.contains("an instance of type `file` uses `files`, the list still being read"),
+        "{message}"
     );
 }
 

@@ -20,44 +20,90 @@ use crate::expr::Expr;
 use crate::model::*;
 
 /// The names `_parent` and `_root` reach, as a path of attribute names from one of them
-/// (`["_parent", "_parent", "len"]`, `["_root", "header"]`): what one implicit parameter
-/// holds. `None` for any other expression.
+/// (`["_parent", "_parent", "len"]`, `["_root", "header", "len"]`): what one implicit
+/// parameter holds. `_parent` is followed by `_parent`s and one name, `_root` by names.
+/// `None` for any other expression.
+///
+/// A `_root` path is passed down whole (`_root_header_len`) only into the types read inside
+/// `_root.header` (see [`RootPlace`]); elsewhere its first name is (`_root_header`).
 pub fn context_path(e: &Expr) -> Option<Vec<&str>> {
-    let Expr::Attr(base, attr) = e else {
+    let mut path = Vec::new();
+    let mut base = e;
+    while let Expr::Attr(inner, attr) = base {
+        path.push(attr.as_str());
+        base = inner;
+    }
+    let Expr::Name(start) = base else {
         return None;
     };
-    let mut path = vec![attr.as_str()];
-    let mut base = base.as_ref();
-    loop {
-        match base {
-            Expr::Name(n) if n == "_root" && path.len() == 1 => {
-                path.push(n);
-                break;
-            }
-            Expr::Name(n) if n == "_parent" => {
-                path.push(n);
-                break;
-            }
-            Expr::Attr(inner, a) if a == "_parent" => {
-                path.push(a);
-                base = inner;
-            }
-            _ => return None,
+    path.push(start);
+    path.reverse();
+    let [start, middle @ .., last] = path.as_slice() else {
+        return None;
+    };
+    let named = |a: &str| !a.starts_with('_');
+    // `_parent._io` is the holder's stream, passed down like its fields.
+    let ends_well = named(last) || *last == "_io";
+    let middle_ok = match *start {
+        "_root" => middle.iter().all(|a| named(a)),
+        "_parent" => middle.iter().all(|a| *a == "_parent"),
+        _ => false,
+    };
+    (ends_well && middle_ok).then_some(path)
+}
+
+/// The context path an expression of `ty` needs for `path`: a `_root` path is cut to its
+/// first name unless `ty` is read inside that root field ([`RootPlace`]); in the root field's
+/// own type it is none, the type having the names itself.
+fn needed_path<'p>(schema: &Schema, ty: usize, path: &'p [&'p str]) -> Option<&'p [&'p str]> {
+    match (path, &schema.types[ty].root_place) {
+        (["_root", _], _) | (["_parent", ..], _) => Some(path),
+        (["_root", f, ..], Some(RootPlace::Is(own))) if f == own => None,
+        (["_root", f, ..], Some(RootPlace::Inside(within))) if f == within => Some(path),
+        (["_root", ..], _) => Some(&path[..2]),
+        _ => Some(path),
+    }
+}
+
+/// Finds the [`RootPlace`] of every type: the types of root fields held by that field and
+/// nothing else, then the types all of whose holders are inside the same field (recursive
+/// types included).
+pub fn find_root_places(schema: &mut Schema) {
+    // A root held by another value (recursion) is not the only `_root`.
+    if !schema.holders(0).is_empty() {
+        return;
+    }
+    let mut places: Vec<Option<RootPlace>> = vec![None; schema.types.len()];
+    for ty in 1..schema.types.len() {
+        let [(0, field)] = holding_fields(schema, ty)[..] else {
+            continue;
+        };
+        let field = &schema.types[0].fields[field];
+        if field.parent.is_some() {
+            continue;
+        }
+        places[ty] = Some(RootPlace::Is(field.id.clone()));
+        // The types reachable from it, less those held from outside, until none is.
+        let mut inside: Vec<bool> = (0..schema.types.len())
+            .map(|t| t != ty && t != 0 && schema.reaches(ty, t))
+            .collect();
+        inside[ty] = true;
+        while let Some(outside) = (0..schema.types.len()).find(|&t| {
+            t != ty
+                && inside[t]
+                && holding_fields(schema, t).iter().any(|&(owner, field)| {
+                    !inside[owner] || schema.types[owner].fields[field].parent.is_some()
+                })
+        }) {
+            inside[outside] = false;
+        }
+        for t in (0..schema.types.len()).filter(|&t| t != ty && inside[t]) {
+            places[t] = Some(RootPlace::Inside(field.id.clone()));
         }
     }
-    // `_parent._io` is the holder's stream, passed down like its fields.
-    if path
-        .first()
-        .is_some_and(|a| a.starts_with('_') && *a != "_io")
-    {
-        return None;
+    for (def, place) in schema.types.iter_mut().zip(places) {
+        def.root_place = place;
     }
-    path.reverse();
-    // `_parent` may only be followed by `_parent`s and one name.
-    path[..path.len() - 1]
-        .iter()
-        .all(|a| *a == "_parent" || *a == "_root")
-        .then_some(path)
 }
 
 /// The name of the implicit parameter holding `path`.
@@ -69,7 +115,7 @@ pub fn context_param_id(path: &[&str]) -> String {
 /// the value: one `_parent` less, or `_root.x` unchanged (just `x` in the root itself). With
 /// `parent: e`, the value's `_parent` is `e`; with `parent: false` it has none, and `None`
 /// says so.
-fn path_in_owner(path: &[&str], owner: usize, field: &Field) -> Option<Expr> {
+fn path_in_owner(schema: &Schema, path: &[&str], owner: usize, field: &Field) -> Option<Expr> {
     let attrs = |base: Expr, attrs: &[&str]| {
         attrs
             .iter()
@@ -81,6 +127,12 @@ fn path_in_owner(path: &[&str], owner: usize, field: &Field) -> Option<Expr> {
         (["_parent", rest @ ..], Some(parent)) => attrs(parent.clone(), rest),
         (["_parent", first, rest @ ..], None) => attrs(name(first), rest),
         (["_root", first], _) if owner == 0 => name(first),
+        // The root field's own type has the names the rest of the path takes.
+        (["_root", first, next, rest @ ..], _)
+            if schema.types[owner].root_place == Some(RootPlace::Is((*first).to_owned())) =>
+        {
+            attrs(name(next), rest)
+        }
         ([first, rest @ ..], _) => attrs(name(first), rest),
         ([], _) => unreachable!("a context path is never empty"),
     })
@@ -147,7 +199,86 @@ pub fn add_context_params(schema: &mut Schema) -> Result<(), Located> {
             };
         }
     }
-    check_foreign_holders(schema)
+    check_foreign_holders(schema)?;
+    check_lists_seen_lazily(schema)
+}
+
+/// Refuses a list passed down to its own elements while it is read (`_root.dir.files` inside
+/// a `file` of it) when an element uses it in an instance: Kaitai computes instances lazily,
+/// once the list is complete, but an element's reader only has the elements before it, and
+/// `files[idx + 1]` would silently read as absent.
+fn check_lists_seen_lazily(schema: &Schema) -> Result<(), Located> {
+    for def in &schema.types {
+        for field in def.fields.iter().filter(|f| f.repeat != Repeat::None) {
+            let mut passed = Vec::new();
+            let mut ty = field.ty.clone();
+            ty.for_each_user_mut(&mut |used, args| {
+                let params = &schema.types[used].params;
+                for (param, arg) in params.iter().zip(args.iter()) {
+                    if *arg == Expr::Name(field.id.clone()) {
+                        passed.push((used, param.id.clone()));
+                    }
+                }
+            });
+            for (used, param) in passed {
+                if used_lazily(schema, used, &param, &mut Vec::new()) {
+                    return Err(Located::new(
+                        &field.at.key("type"),
+                        format!(
+                            "an instance of type `{}` uses `{}`, the list still being read: Kaitai computes instances once the list is complete, skelcodec reads in order; pass what an element needs as a parameter",
+                            schema.types[used].id, field.id,
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// True when the implicit parameter `param` of `ty` is used by one of its instances (read by
+/// position or computed), or passed to a type that does so.
+fn used_lazily(schema: &Schema, ty: usize, param: &str, seen: &mut Vec<(usize, String)>) -> bool {
+    if seen.contains(&(ty, param.to_owned())) {
+        return false;
+    }
+    seen.push((ty, param.to_owned()));
+    let def = &schema.types[ty];
+    let uses = |e: &Expr| {
+        context_paths_in(e)
+            .iter()
+            .any(|path| context_param_id(path) == param)
+            || e.mentions(param)
+    };
+    let mut lazy: Vec<&Expr> = def
+        .fields
+        .iter()
+        .filter(|f| f.position.is_some())
+        .flat_map(Field::expressions)
+        .collect();
+    for instance in &def.instances {
+        if let InstanceKind::Value { value, cond, .. } = &instance.kind {
+            lazy.extend([value].into_iter().chain(cond));
+        }
+    }
+    if lazy.into_iter().any(uses) {
+        return true;
+    }
+    def.fields.iter().any(|field| {
+        let mut passed = Vec::new();
+        let mut field_ty = field.ty.clone();
+        field_ty.for_each_user_mut(&mut |used, args| {
+            let params = &schema.types[used].params;
+            for (p, arg) in params.iter().zip(args.iter()) {
+                if arg.mentions(param) {
+                    passed.push((used, p.id.clone()));
+                }
+            }
+        });
+        passed
+            .into_iter()
+            .any(|(used, p)| used_lazily(schema, used, &p, seen))
+    })
 }
 
 /// A type that takes values from its parent cannot be held by a type of another file (see
@@ -182,13 +313,13 @@ fn needed_paths(schema: &Schema, exprs: Vec<Vec<&Expr>>) -> Vec<Vec<Vec<String>>
     let mut work: Vec<(usize, Vec<String>)> = Vec::new();
     for (ty, exprs) in exprs.into_iter().enumerate() {
         for e in exprs {
-            visit(e, &mut |sub| {
-                if let Some(path) = context_path(sub)
+            for path in context_paths_in(e) {
+                if let Some(path) = needed_path(schema, ty, &path)
                     && !(ty == 0 && path[0] == "_root")
                 {
-                    work.push((ty, owned(&path)));
+                    work.push((ty, owned(path)));
                 }
-            });
+            }
         }
     }
     while let Some((ty, path)) = work.pop() {
@@ -197,13 +328,15 @@ fn needed_paths(schema: &Schema, exprs: Vec<Vec<&Expr>>) -> Vec<Vec<Vec<String>>
         }
         let refs: Vec<&str> = path.iter().map(String::as_str).collect();
         for (owner, field) in holding_fields(schema, ty) {
-            let Some(arg) = path_in_owner(&refs, owner, &schema.types[owner].fields[field]) else {
+            let Some(arg) = path_in_owner(schema, &refs, owner, &schema.types[owner].fields[field])
+            else {
                 continue;
             };
             if let Some(up) = context_path(&arg)
+                && let Some(up) = needed_path(schema, owner, &up)
                 && !(owner == 0 && up[0] == "_root")
             {
-                work.push((owner, owned(&up)));
+                work.push((owner, owned(up)));
             }
         }
         needs[ty].push(path);
@@ -280,6 +413,18 @@ fn owned(path: &[&str]) -> Vec<String> {
     path.iter().map(|s| (*s).to_owned()).collect()
 }
 
+/// The context paths `e` uses, each the longest there is (`_root.a.b`, not also `_root.a`).
+fn context_paths_in(e: &Expr) -> Vec<Vec<&str>> {
+    match context_path(e) {
+        Some(path) => vec![path],
+        None => e
+            .children()
+            .into_iter()
+            .flat_map(context_paths_in)
+            .collect(),
+    }
+}
+
 /// Calls `f` on `e` and every expression inside it.
 fn visit<'e>(e: &'e Expr, f: &mut impl FnMut(&'e Expr)) {
     f(e);
@@ -321,7 +466,7 @@ fn param_type(schema: &Schema, ty: usize, path: &[&str]) -> Result<Option<ParamT
         let at = field.at.key("type");
         let scope = Scope::new(schema, owner, Mode::Read, schema.types[owner].fields.len());
         // A value without a parent takes the parameter's default there.
-        let Some(arg) = path_in_owner(path, owner, field) else {
+        let Some(arg) = path_in_owner(schema, path, owner, field) else {
             continue;
         };
         match scope.compile(&arg) {
@@ -351,7 +496,7 @@ fn arguments_known(schema: &Schema, ty: usize, path: &[&str]) -> bool {
     holding_fields(schema, ty)
         .into_iter()
         .all(|(owner, index)| {
-            match path_in_owner(path, owner, &schema.types[owner].fields[index]) {
+            match path_in_owner(schema, path, owner, &schema.types[owner].fields[index]) {
                 Some(arg) => Scope::new(schema, owner, Mode::Read, index)
                     .compile(&arg)
                     .is_ok(),
@@ -409,8 +554,8 @@ fn add_param(schema: &mut Schema, ty: usize, path: &[&str], param_ty: ParamType)
         ParamType::Str | ParamType::Bytes => Expr::Str(String::new()),
         _ => Expr::Int(0),
     };
-    add_implicit_param(schema, ty, param, |owner, field| {
-        path_in_owner(path, owner, field).unwrap_or_else(|| absent.clone())
+    add_implicit_param(schema, ty, param, |schema, owner, field| {
+        path_in_owner(schema, path, owner, field).unwrap_or_else(|| absent.clone())
     });
 }
 
@@ -420,11 +565,17 @@ fn add_implicit_param(
     schema: &mut Schema,
     ty: usize,
     param: Param,
-    arg: impl Fn(usize, &Field) -> Expr,
+    arg: impl Fn(&Schema, usize, &Field) -> Expr,
 ) {
     schema.types[ty].params.push(param);
-    for (owner, index) in holding_fields(schema, ty) {
-        let arg = arg(owner, &schema.types[owner].fields[index]);
+    let args: Vec<(usize, usize, Expr)> = holding_fields(schema, ty)
+        .into_iter()
+        .map(|(owner, index)| {
+            let arg = arg(schema, owner, &schema.types[owner].fields[index]);
+            (owner, index, arg)
+        })
+        .collect();
+    for (owner, index, arg) in args {
         schema.types[owner].fields[index]
             .ty
             .for_each_user_mut(&mut |used, args| {
@@ -473,7 +624,7 @@ pub fn add_byte_order_params(schema: &mut Schema, chosen: &[bool]) -> Result<(),
             ty: ParamType::Bool,
             default: None,
         };
-        add_implicit_param(schema, ty, param, |_, _| Expr::Name(IS_BE.to_owned()));
+        add_implicit_param(schema, ty, param, |_, _, _| Expr::Name(IS_BE.to_owned()));
     }
     Ok(())
 }

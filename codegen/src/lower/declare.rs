@@ -87,6 +87,7 @@ pub fn declare<'f>(files: &[&'f KsyFile]) -> Result<Declared<'f>, Located> {
             to_string: to_string(file.to_string.as_ref(), &at)?,
             endian_choice: None,
             keeps_stream: false,
+            root_place: None,
             at: at.clone(),
         });
         let defaults = Defaults {
@@ -214,6 +215,7 @@ fn declare_nested<'f>(
             to_string: to_string(spec.to_string.as_ref(), &at)?,
             endian_choice,
             keeps_stream: false,
+            root_place: None,
             at,
         });
         declared.parts.push(Parts {

@@ -98,6 +98,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         def.fields = fields;
         def.instances = instances;
     }
+    context::find_root_places(&mut schema);
     context::add_context_params(&mut schema)?;
     let chosen: Vec<bool> = parts
         .iter()
@@ -107,7 +108,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
     streams::keep_streams(&mut schema);
     streams::keep_stream_positions_as_read(&mut schema);
     for def in &mut schema.types {
-        read_positioned_before_use(&mut def.fields);
+        read_positioned_before_use(def);
     }
     bits::insert_bit_padding(&mut schema);
     keep_trailing_bytes(&mut schema);
@@ -122,23 +123,49 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
     Ok(schema)
 }
 
-/// Values read by position are read after the sequence, unless an attribute uses one (`if:
-/// header.valid`): it is then read just before that attribute, as Kaitai's lazy instances are
-/// read when first used.
-fn read_positioned_before_use(fields: &mut Vec<Field>) {
-    let (positioned, mut ordered): (Vec<Field>, Vec<Field>) = std::mem::take(fields)
+/// Values read by position are read after the sequence, unless an attribute or another value
+/// read by position uses one (`if: header.valid`), directly or through value instances: it is
+/// then read just before its first user, as Kaitai's lazy instances are read when first used.
+fn read_positioned_before_use(def: &mut TypeDef) {
+    let (positioned, mut ordered): (Vec<Field>, Vec<Field>) = std::mem::take(&mut def.fields)
         .into_iter()
         .partition(|f| f.position.is_some());
     for field in positioned {
+        let names = names_reaching(&def.instances, &field.id);
         let user = ordered.iter().position(|f| {
-            f.position.is_none() && f.expressions().iter().any(|e| e.mentions(&field.id))
+            f.expressions()
+                .iter()
+                .any(|e| names.iter().any(|n| e.mentions(n)))
         });
         match user {
             Some(at) => ordered.insert(at, field),
             None => ordered.push(field),
         }
     }
-    *fields = ordered;
+    def.fields = ordered;
+}
+
+/// `name` and the value instances among `instances` that use it, directly or through others.
+fn names_reaching<'a>(instances: &'a [Instance], name: &'a str) -> Vec<&'a str> {
+    let mut names = vec![name];
+    loop {
+        let more: Vec<&str> = instances
+            .iter()
+            .filter(|i| !names.contains(&i.id.as_str()))
+            .filter(|i| match &i.kind {
+                InstanceKind::Value { value, cond, .. } => [value]
+                    .into_iter()
+                    .chain(cond)
+                    .any(|e| names.iter().any(|n| e.mentions(n))),
+                InstanceKind::Peek { .. } => false,
+            })
+            .map(|i| i.id.as_str())
+            .collect();
+        if more.is_empty() {
+            return names;
+        }
+        names.extend(more);
+    }
 }
 
 /// A file may go on after the root's value (Kaitai reads such files): the root then keeps the

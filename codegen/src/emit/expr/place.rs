@@ -186,6 +186,28 @@ impl<'s> Scope<'s> {
         if self.def().params.iter().any(|p| p.id == id) {
             return self.name(&id);
         }
+        if let ["_root", field, next, rest @ ..] = path {
+            let chain = |base: Expr, attrs: &[&str]| {
+                attrs
+                    .iter()
+                    .fold(base, |e, a| Expr::Attr(Box::new(e), (*a).to_owned()))
+            };
+            // The root field's own type has the names itself; elsewhere `_root.field` is
+            // passed down whole and the names are taken from it.
+            let own = self.owner.is_none()
+                && self.def().root_place == Some(RootPlace::Is((*field).to_owned()));
+            let e = match own {
+                true => chain(Expr::Name((*next).to_owned()), rest),
+                false => chain(Expr::Name("_root".to_owned()), &path[1..]),
+            };
+            return match (own, &e) {
+                (false, Expr::Attr(base, attr)) => {
+                    let base = self.place(base)?;
+                    self.attribute(base, attr)
+                }
+                _ => self.place(&e),
+            };
+        }
         let described = path.join(".");
         let def = self.def();
         if self.ty == 0 && path[0] == "_root" {
