@@ -51,6 +51,9 @@ pub enum Expr {
     /// A list literal `[0x50, 0x4b]` (a byte array when every element is a byte) or
     /// `["foo", "bar"]`.
     List(Vec<Expr>),
+    /// An f-string `f"len={len}"`: its text (string literals) and the values put in it, in
+    /// order.
+    FString(Vec<Expr>),
 }
 
 impl Expr {
@@ -61,7 +64,7 @@ impl Expr {
             Expr::Binary(_, a, b) | Expr::Index(a, b) => vec![a, b],
             Expr::Ternary(a, b, c) => vec![a, b, c],
             Expr::Method(a, _, args) => std::iter::once(a.as_ref()).chain(args).collect(),
-            Expr::List(items) => items.iter().collect(),
+            Expr::List(items) | Expr::FString(items) => items.iter().collect(),
             _ => Vec::new(),
         }
     }
@@ -248,6 +251,16 @@ pub fn to_source(e: &Expr) -> String {
             "[{}]",
             items.iter().map(to_source).collect::<Vec<_>>().join(", ")
         ),
+        Expr::FString(parts) => {
+            let parts: String = parts
+                .iter()
+                .map(|part| match part {
+                    Expr::Str(text) => format!("{text:?}").trim_matches('"').to_owned(),
+                    value => format!("{{{}}}", to_source(value)),
+                })
+                .collect();
+            format!("f\"{parts}\"")
+        }
     }
 }
 
@@ -256,6 +269,7 @@ enum Token {
     Int(i128),
     Float(f64),
     Str(String),
+    FString(Vec<Expr>),
     Ident(String),
     Punct(&'static str),
 }
@@ -288,8 +302,33 @@ fn tokenize(src: &str) -> Result<Vec<(usize, Token)>, ParseError> {
                     i += 1;
                 }
             }
+            // An exponent: `2.5e-121`, `1e+5` (`1e5` is one word, taken whole above).
+            let decimal = chars[start..i]
+                .iter()
+                .all(|c| c.is_ascii_digit() || *c == '.');
+            let exponent_sign = (is_float || decimal) && matches!(chars.get(i), Some('e' | 'E'))
+                || chars[start..i]
+                    .last()
+                    .is_some_and(|c| *c == 'e' || *c == 'E')
+                    && chars[start..i - 1].iter().all(char::is_ascii_digit);
+            if exponent_sign {
+                let mut j = i + usize::from(matches!(chars.get(i), Some('e' | 'E')));
+                if matches!(chars.get(j), Some('+' | '-')) {
+                    j += 1;
+                }
+                if chars.get(j).is_some_and(char::is_ascii_digit) {
+                    i = j;
+                    while chars.get(i).is_some_and(char::is_ascii_digit) {
+                        i += 1;
+                    }
+                }
+            }
             let text: String = chars[start..i].iter().filter(|&&c| c != '_').collect();
+            let is_float = is_float
+                || !text.starts_with("0x") && !text.starts_with("0X") && text.contains(['e', 'E']);
             tokens.push((start, number(&text, is_float, start)?));
+        } else if c == 'f' && chars.get(i + 1) == Some(&'"') {
+            tokens.push((start, Token::FString(fstring(&chars, &mut i)?)));
         } else if c.is_alphabetic() || c == '_' {
             while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
                 i += 1;
@@ -331,6 +370,67 @@ fn tokenize(src: &str) -> Result<Vec<(usize, Token)>, ParseError> {
         }
     }
     Ok(tokens)
+}
+
+/// The parts of the f-string starting at `i` (at its `f`), which is left after its closing
+/// quote: text with escapes as in double-quoted strings, and `{expression}`s.
+fn fstring(chars: &[char], i: &mut usize) -> Result<Vec<Expr>, ParseError> {
+    let start = *i;
+    *i += 2;
+    let mut parts = Vec::new();
+    let mut text = String::new();
+    loop {
+        match chars.get(*i) {
+            None => {
+                return Err(ParseError {
+                    at: start,
+                    message: "unterminated f-string".into(),
+                });
+            }
+            Some('"') => break,
+            Some('\\') if *i + 1 < chars.len() => {
+                *i += 1;
+                text.push(escaped_char(chars, i)?);
+            }
+            Some('{') => {
+                let open = *i + 1;
+                let mut depth = 1;
+                let mut quote = None;
+                while depth > 0 {
+                    *i += 1;
+                    match (chars.get(*i), quote) {
+                        (None, _) => {
+                            return Err(ParseError {
+                                at: open - 1,
+                                message: "`{` in an f-string without its `}`".into(),
+                            });
+                        }
+                        (Some(&q), None) if q == '"' || q == '\'' => quote = Some(q),
+                        (Some(&q), Some(open_quote)) if q == open_quote => quote = None,
+                        (Some('{'), None) => depth += 1,
+                        (Some('}'), None) => depth -= 1,
+                        _ => {}
+                    }
+                }
+                let code: String = chars[open..*i].iter().collect();
+                let value = parse(&code).map_err(|e| ParseError {
+                    at: open + e.at,
+                    message: e.message,
+                })?;
+                if !text.is_empty() {
+                    parts.push(Expr::Str(std::mem::take(&mut text)));
+                }
+                parts.push(value);
+            }
+            Some(&c) => text.push(c),
+        }
+        *i += 1;
+    }
+    *i += 1;
+    if !text.is_empty() {
+        parts.push(Expr::Str(text));
+    }
+    Ok(parts)
 }
 
 /// The character an escape in a double-quoted string stands for, as Kaitai reads it: `\n`,
@@ -619,6 +719,7 @@ impl ExprParser {
             Token::Int(n) => Ok(Expr::Int(n)),
             Token::Float(f) => Ok(Expr::Float(f)),
             Token::Str(s) => Ok(Expr::Str(s)),
+            Token::FString(parts) => Ok(Expr::FString(parts)),
             Token::Ident(w) if w == "true" => Ok(Expr::Bool(true)),
             Token::Ident(w) if w == "false" => Ok(Expr::Bool(false)),
             Token::Ident(w) if (w == "sizeof" || w == "bitsizeof") && self.eat_punct("<") => {
@@ -825,6 +926,25 @@ mod tests {
         assert_eq!(parse("-3").unwrap(), Expr::Int(-3));
         assert_eq!(parse("1.5").unwrap(), Expr::Float(1.5));
         assert_eq!(parse("24000.").unwrap(), Expr::Float(24000.0));
+        assert_eq!(parse("2.5e-3").unwrap(), Expr::Float(0.0025));
+        assert_eq!(parse("1e+2").unwrap(), Expr::Float(100.0));
+        assert_eq!(parse("1e2").unwrap(), Expr::Float(100.0));
+        assert_eq!(parse("-8.75e+288").unwrap(), Expr::Float(-8.75e288));
+        assert_eq!(parse("0xe5").unwrap(), Expr::Int(0xe5));
+        assert_eq!(
+            parse("1.e").unwrap(),
+            Expr::Attr(Box::new(Expr::Int(1)), "e".into())
+        );
+        assert_eq!(
+            parse(r#"f"a={n + 1}\t{'x'}""#).unwrap(),
+            Expr::FString(vec![
+                Expr::Str("a=".into()),
+                Expr::Binary(BinOp::Add, name("n"), Box::new(Expr::Int(1))),
+                Expr::Str("\t".into()),
+                Expr::Str("x".into()),
+            ])
+        );
+        assert_eq!(parse(r#"f"""#).unwrap(), Expr::FString(Vec::new()));
         assert_eq!(parse("+1").unwrap(), Expr::Int(1));
         assert_eq!(
             parse("7.to_s").unwrap(),

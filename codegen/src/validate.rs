@@ -50,10 +50,12 @@ pub fn validate(schema: &Schema) -> Result<Vec<Located>, Located> {
             };
             match compiled {
                 Ok((_, ty)) if ty.is_instance_value() || ty.is_inlined_structure() => {}
-                Ok((_, ty)) if dead => warnings.push(unavailable(&format!(
-                    "a value of this kind ({}) is not supported yet as an instance",
-                    describe(&ty)
-                ))),
+                Ok((_, ty)) if dead || matches!(ty, Ty::Array(_) | Ty::ListLit(_)) => {
+                    warnings.push(unavailable(&format!(
+                        "a value of this kind ({}) is not supported yet as an instance method; expressions use it inlined",
+                        describe(&ty)
+                    )))
+                }
                 Ok(_) => {
                     return Err(Located::new(
                         &at,

@@ -77,9 +77,10 @@ pub(super) fn list_literal(scope: &Scope, items: &[Expr]) -> Compiled {
     let elem = match compiled.first().map(|(_, ty)| ty) {
         None | Some(Ty::Int) => Ty::Int,
         Some(Ty::StrLit) => Ty::StrLit,
+        Some(Ty::Float) => Ty::Float,
         Some(other) => {
             return invalid(format!(
-                "a list literal holds integers or strings, not {}",
+                "a list literal holds integers, floats or strings, not {}",
                 describe(other)
             ));
         }

@@ -482,6 +482,7 @@ impl<'s> Scope<'s> {
             }
             Expr::Method(recv, name, args) => self.method(recv, name, args),
             Expr::List(items) => list_literal(self, items),
+            Expr::FString(parts) => self.fstring(parts),
             Expr::SizeOf { ty, bits } => {
                 let size = number_type(ty).map(NumberType::size).or_else(|| {
                     let user = self.schema.resolve_type(self.ty, ty)?;
@@ -515,7 +516,7 @@ impl<'s> Scope<'s> {
             return invalid(format!("`{}` is a look-ahead, not a value", instance.id));
         };
         let (mut tokens, mut ty) = self.compile(value)?;
-        if ty == Ty::ListLit(Box::new(Ty::Int)) {
+        if ty == Ty::ListLit(Box::new(Ty::Int)) && is_byte_literal(value) {
             // A value instance `[0x41, 0x42]` is a byte array, as in Kaitai.
             (tokens, ty) = (quote!(rt::bytes::from_ints(&#tokens)), Ty::Bytes);
         }
@@ -700,6 +701,13 @@ pub fn field_ty(schema: &Schema, field: &Field) -> Ty {
         (Repeat::None, _) | (_, FieldType::Switch(_)) => one,
         _ => Ty::Array(Box::new(one)),
     }
+}
+
+/// True for a list literal of integer literals that are all bytes (`[0x50, 0x4b]`): Kaitai
+/// takes it as a byte array, and any other list of integers as a list.
+fn is_byte_literal(e: &Expr) -> bool {
+    matches!(e, Expr::List(items)
+        if items.iter().all(|i| matches!(i, Expr::Int(n) if (0..=255).contains(n))))
 }
 
 /// The expression type of one element of a field type.

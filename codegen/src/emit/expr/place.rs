@@ -38,6 +38,14 @@ impl<'s> Scope<'s> {
                 let byte = quote!(#tokens.get(#at).map_or(0i64, |b| i64::from(*b)));
                 return Ok(Place::computed(byte, Ty::Int));
             }
+            Ty::ListLit(elem) => {
+                let element = match *elem {
+                    Ty::Int => quote!(#tokens.get(#at).map_or(0i64, |x| *x as i64)),
+                    Ty::Float => quote!(#tokens.get(#at).map_or(0.0f64, |x| *x as f64)),
+                    _ => quote!(#tokens.get(#at).copied().unwrap_or_default()),
+                };
+                return Ok(Place::computed(element, *elem));
+            }
             Ty::Array(elem) => *elem,
             other => {
                 return invalid(format!(
@@ -469,8 +477,10 @@ impl<'s> Scope<'s> {
             return self.optional_attribute(base, attr);
         }
         match (attr, &base.ty) {
-            ("first", Ty::Array(_) | Ty::Bytes) => return self.element(base, |_| quote!(0usize)),
-            ("last", Ty::Array(_) | Ty::Bytes) => {
+            ("first", Ty::Array(_) | Ty::ListLit(_) | Ty::Bytes) => {
+                return self.element(base, |_| quote!(0usize));
+            }
+            ("last", Ty::Array(_) | Ty::ListLit(_) | Ty::Bytes) => {
                 return self.element(base, |list| quote!(#list.len().wrapping_sub(1)));
             }
             _ => {}
@@ -494,7 +504,9 @@ impl<'s> Scope<'s> {
                 };
                 simple(quote!(((#len) as i64)), Ty::Int)
             }
-            ("size", Ty::Array(_)) => simple(quote!((#tokens.len() as i64)), Ty::Int),
+            ("size", Ty::Array(_) | Ty::ListLit(_)) => {
+                simple(quote!((#tokens.len() as i64)), Ty::Int)
+            }
             ("size", Ty::Switch) if base.field.is_some_and(|f| f.repeat != Repeat::None) => {
                 simple(quote!((#tokens.len() as i64)), Ty::Int)
             }

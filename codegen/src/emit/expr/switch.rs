@@ -29,7 +29,14 @@ impl<'s> Scope<'s> {
             return Ok(Place::computed(tokens, ty));
         }
         match (target, &base.ty) {
-            ("bytes", Ty::Bytes | Ty::ListLit(_)) | ("str", Ty::Str | Ty::StrLit) => Ok(base),
+            ("bytes", Ty::Bytes) | ("str", Ty::Str | Ty::StrLit) => Ok(base),
+            ("bytes", Ty::ListLit(elem)) if **elem == Ty::Int => {
+                let (list, _) = self.value(base)?;
+                Ok(Place::computed(
+                    quote!(rt::bytes::from_ints(&#list)),
+                    Ty::Bytes,
+                ))
+            }
             // A list of integers as a typed list (`[1, 2].as<u2[]>`).
             (list, Ty::ListLit(elem) | Ty::Array(elem))
                 if **elem == Ty::Int

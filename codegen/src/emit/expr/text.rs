@@ -7,6 +7,26 @@ use skelcodec_runtime::encoding::Encoding;
 use super::*;
 
 impl<'s> Scope<'s> {
+    /// `f"len={len}"`: the text, with each integer in decimal and each string as it is.
+    pub(super) fn fstring(&self, parts: &[Expr]) -> Compiled {
+        let mut text = quote!(::std::vec::Vec::<u8>::new());
+        for part in parts {
+            let (value, ty) = self.compile(part)?;
+            let value = match ty {
+                Ty::Str | Ty::StrLit => value,
+                Ty::Int => quote!(rt::bytes::decimal(#value)),
+                other => {
+                    return invalid(format!(
+                        "an f-string takes integers and strings, not {}",
+                        describe(&other)
+                    ));
+                }
+            };
+            text = quote!(rt::bytes::concat(&#text, &#value));
+        }
+        Ok((text, Ty::Str))
+    }
+
     /// `text.to_i(radix)`, `text.substring(from, to)`, `bytes.to_s(encoding)`.
     pub(super) fn text_method(&self, recv: &Expr, name: &str, args: &[Expr]) -> Compiled {
         let (value, ty) = self.compile(recv)?;
@@ -67,8 +87,10 @@ pub(super) type Property = fn(TokenStream) -> (TokenStream, Ty);
 
 pub(super) fn value_property(attr: &str, ty: &Ty) -> Option<Property> {
     let text = matches!(ty, Ty::Str | Ty::StrLit);
-    let ints = matches!(ty, Ty::Array(e) if **e == Ty::Int);
-    let floats = matches!(ty, Ty::Array(e) if **e == Ty::Float);
+    let ints = matches!(ty, Ty::Array(e) | Ty::ListLit(e) if **e == Ty::Int);
+    let floats = matches!(ty, Ty::Array(e) | Ty::ListLit(e) if **e == Ty::Float);
+    let texts = matches!(ty, Ty::Array(e) if **e == Ty::Str);
+    let literal_texts = matches!(ty, Ty::ListLit(e) if **e == Ty::StrLit);
     Some(match attr {
         // Views, computed strings and either of them (`Cow`) all have a length.
         "length" if text || *ty == Ty::Bytes => |v| (quote!((#v.len() as i64)), Ty::Int),
@@ -108,6 +130,23 @@ pub(super) fn value_property(attr: &str, ty: &Ty) -> Option<Property> {
         "max" if floats => |v| {
             let most = quote!(#v.iter().map(|x| *x as f64).reduce(f64::max).unwrap_or(0.0));
             (most, Ty::Float)
+        },
+        // Strings order by their bytes, as Kaitai compares them.
+        "min" if texts => |v| {
+            let least = quote!(#v.iter().map(|x| x.text_bytes()).min().unwrap_or_default());
+            (quote!(#least.to_vec()), Ty::Str)
+        },
+        "max" if texts => |v| {
+            let most = quote!(#v.iter().map(|x| x.text_bytes()).max().unwrap_or_default());
+            (quote!(#most.to_vec()), Ty::Str)
+        },
+        "min" if literal_texts => |v| {
+            let least = quote!(#v.iter().min().copied().unwrap_or_default());
+            (quote!(#least.to_vec()), Ty::Str)
+        },
+        "max" if literal_texts => |v| {
+            let most = quote!(#v.iter().max().copied().unwrap_or_default());
+            (quote!(#most.to_vec()), Ty::Str)
         },
         "min" if *ty == Ty::Bytes => |v| {
             (
