@@ -159,6 +159,12 @@ pub enum ParamType {
     /// A stream (`_parent._io`), passed to read from it. A writer never reads from one: it
     /// passes an empty stream.
     Io,
+    /// `struct`: a value of any user type, passed as `&dyn Any`; `.as<T>` takes it as one.
+    AnyStruct,
+    /// `struct[]`: values of any user types, passed as `&[&dyn Any]`.
+    AnyStructList,
+    /// `str[]`: the texts of strings, passed as `&[&[u8]]`.
+    StrList,
 }
 
 /// An attribute of `seq`.

@@ -499,7 +499,12 @@ fn parameter_types_and_arguments_are_checked() {
     };
     let message = error(&with_param("struct", "n"));
     assert!(
-        message.contains("parameter type `struct` (Kaitai) is not implemented yet"),
+        message.contains("this argument is an integer, which the parameter's type does not take"),
+        "{message}"
+    );
+    let message = error(&with_param("any", "n"));
+    assert!(
+        message.contains("parameter type `any` (Kaitai) is not implemented yet"),
         "{message}"
     );
     let message = error(&with_param("widget", "n"));

@@ -24,11 +24,14 @@ pub fn param_list(schema: &Schema, def: &TypeDef) -> TokenStream {
                 struct_ident(&schema.types[ty]).into_token_stream()
             }
             ParamType::Io => quote!(rt::Stream),
+            ParamType::AnyStruct | ParamType::AnyStructList => quote!(dyn ::core::any::Any),
+            ParamType::StrList => quote!([u8]),
         };
         match p.ty {
             ParamType::Int(_) | ParamType::Bool | ParamType::Enum(_) => quote!(#ident: #ty),
-            ParamType::User(_) | ParamType::Io => quote!(#ident: &#ty),
+            ParamType::User(_) | ParamType::Io | ParamType::AnyStruct => quote!(#ident: &#ty),
             ParamType::Str | ParamType::Bytes | ParamType::IntList => quote!(#ident: &[#ty]),
+            ParamType::AnyStructList | ParamType::StrList => quote!(#ident: &[&#ty]),
             // Lists of boxed (recursive) and decoded (`process`) values are passed too.
             ParamType::UserList(_) => quote!(#ident: &[impl ::core::borrow::Borrow<#ty>]),
         }

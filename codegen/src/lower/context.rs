@@ -519,9 +519,12 @@ fn param_of(ty: Ty, at: &YamlPath, described: &str) -> Result<ParamType, Located
         Ty::Bytes => ParamType::Bytes,
         Ty::User(ty) => ParamType::User(ty),
         Ty::Io => ParamType::Io,
+        Ty::AnyStruct => ParamType::AnyStruct,
         Ty::Array(elem) => match *elem {
             Ty::Int => ParamType::IntList,
             Ty::User(ty) => ParamType::UserList(ty),
+            Ty::AnyStruct => ParamType::AnyStructList,
+            Ty::StrLit => ParamType::StrList,
             _ => return Err(unsupported(at, described)),
         },
         _ => return Err(unsupported(at, described)),

@@ -63,6 +63,9 @@ impl Context {
             (_, false, _) if name == "str" => ParamType::Str,
             (_, false, _) if name == "bytes" => ParamType::Bytes,
             (_, false, _) if name == "io" => ParamType::Io,
+            (_, false, _) if name == "struct" => ParamType::AnyStruct,
+            (_, true, _) if name == "struct" => ParamType::AnyStructList,
+            (_, true, _) if name == "str" => ParamType::StrList,
             (_, _, _) if matches!(name, "struct" | "io" | "any") => {
                 return Err(Located::new(
                     at,
@@ -519,6 +522,6 @@ pub(super) fn split_type_args<'a>(
 
 fn unsupported_param(ty: &str) -> String {
     format!(
-        "parameter type `{ty}` is not supported: use an integer type, `bool`, `str`, `bytes`, a user type, or a list of integers or of a user type"
+        "parameter type `{ty}` is not supported: use an integer type, `bool`, `str`, `bytes`, `io`, `struct`, a user type, or a list of integers, strings, structures or of a user type"
     )
 }

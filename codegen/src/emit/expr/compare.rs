@@ -74,6 +74,24 @@ pub(super) fn list_literal(scope: &Scope, items: &[Expr]) -> Compiled {
         .iter()
         .map(|item| scope.compile(item))
         .collect::<Result<Vec<_>, _>>()?;
+    // Structures of any types: a `struct[]`, of references to them.
+    let structures: Vec<(&TokenStream, usize)> = compiled
+        .iter()
+        .filter_map(|(tokens, ty)| match ty {
+            Ty::User(have) => Some((tokens, *have)),
+            _ => None,
+        })
+        .collect();
+    if !compiled.is_empty() && structures.len() == compiled.len() {
+        let items = structures.into_iter().map(|(tokens, have)| {
+            let name = crate::emit::names::struct_ident(&scope.schema.types[have]);
+            quote!({
+                let value: &#name = &#tokens;
+                value as &dyn ::core::any::Any
+            })
+        });
+        return Ok((quote!([#(#items),*]), Ty::ListLit(Box::new(Ty::AnyStruct))));
+    }
     let elem = match compiled.first().map(|(_, ty)| ty) {
         None | Some(Ty::Int) => Ty::Int,
         Some(Ty::StrLit) => Ty::StrLit,

@@ -67,6 +67,8 @@ pub enum Ty {
     Composite,
     /// The reader stream.
     Io,
+    /// A structure of any type (a `struct` parameter, `&dyn Any`): only `.as<T>` applies.
+    AnyStruct,
     /// A value that may be absent (a conditional field that is not a number, an element past
     /// the end of its list): `Option` of the inner value. It equals nothing when absent.
     Opt(Box<Ty>),
@@ -404,7 +406,15 @@ impl<'s> Scope<'s> {
             (ParamType::Bytes, Ty::Bytes) => Ok(quote!(rt::bytes::view(&#tokens))),
             (ParamType::User(want), Ty::User(have)) if want == *have => Ok(quote!(&#tokens)),
             // Streams are references already.
-            (ParamType::Io, Ty::Io) => Ok(tokens),
+            (ParamType::Io, Ty::Io) | (ParamType::AnyStruct, Ty::AnyStruct) => Ok(tokens),
+            (ParamType::AnyStruct, Ty::User(have)) => {
+                // Through a reference to the structure itself, not to a `Box` holding it.
+                let name = crate::emit::names::struct_ident(&self.schema.types[*have]);
+                Ok(quote!({
+                    let value: &#name = &#tokens;
+                    value as &dyn ::core::any::Any
+                }))
+            }
             (ParamType::IntList, Ty::ListLit(elem)) if **elem == Ty::Int => Ok(quote!(&#tokens)),
             (ParamType::IntList, Ty::Array(elem)) if **elem == Ty::Int => Ok(quote!(
                 &#tokens.iter().map(|x| *x as i64).collect::<::std::vec::Vec<i64>>()
@@ -412,6 +422,17 @@ impl<'s> Scope<'s> {
             (ParamType::UserList(want), Ty::Array(elem)) if **elem == Ty::User(want) => {
                 Ok(quote!(&#tokens))
             }
+            (ParamType::AnyStructList, Ty::ListLit(elem) | Ty::Array(elem))
+                if **elem == Ty::AnyStruct =>
+            {
+                Ok(quote!(&#tokens))
+            }
+            (ParamType::StrList, Ty::ListLit(elem) | Ty::Array(elem)) if **elem == Ty::StrLit => {
+                Ok(quote!(&#tokens))
+            }
+            (ParamType::StrList, Ty::Array(elem)) if **elem == Ty::Str => Ok(quote!(
+                &#tokens.iter().map(|x| x.text_bytes()).collect::<::std::vec::Vec<&[u8]>>()
+            )),
             _ => invalid(format!(
                 "this argument is {}, which the parameter's type does not take",
                 describe(&ty)
@@ -759,6 +780,7 @@ pub(crate) fn describe(ty: &Ty) -> String {
         Ty::ListLit(_) => "a list literal".into(),
         Ty::Switch => "a switch value".into(),
         Ty::Composite => "a quaternion or vector".into(),
+        Ty::AnyStruct => "a structure of any type (`struct`)".into(),
         Ty::Io => "the stream `_io`".into(),
         Ty::Opt(inner) => format!("{} that may be absent", describe(inner)),
     }

@@ -38,14 +38,14 @@ impl<'s> Scope<'s> {
                 let byte = quote!(#tokens.get(#at).map_or(0i64, |b| i64::from(*b)));
                 return Ok(Place::computed(byte, Ty::Int));
             }
-            Ty::ListLit(elem) => {
+            Ty::ListLit(elem) if matches!(*elem, Ty::Int | Ty::Float) => {
                 let element = match *elem {
                     Ty::Int => quote!(#tokens.get(#at).map_or(0i64, |x| *x as i64)),
-                    Ty::Float => quote!(#tokens.get(#at).map_or(0.0f64, |x| *x as f64)),
-                    _ => quote!(#tokens.get(#at).copied().unwrap_or_default()),
+                    _ => quote!(#tokens.get(#at).map_or(0.0f64, |x| *x as f64)),
                 };
                 return Ok(Place::computed(element, *elem));
             }
+            Ty::ListLit(elem) => *elem,
             Ty::Array(elem) => *elem,
             other => {
                 return invalid(format!(
@@ -89,6 +89,24 @@ impl<'s> Scope<'s> {
                 by_ref: false,
                 args: None,
             }),
+            // Lists passed as `struct[]` and `str[]`: slices of references.
+            (Ty::AnyStruct, None) => Ok(Place {
+                tokens: quote!(#element.copied()),
+                ty: elem,
+                field: None,
+                optional: true,
+                element: false,
+                by_ref: false,
+                args: None,
+            }),
+            (Ty::StrLit, None) => Ok(Place::computed(
+                quote!(#element.copied().unwrap_or_default()),
+                Ty::StrLit,
+            )),
+            (Ty::Str, None) => Ok(Place::computed(
+                quote!(#element.map(|x| x.text_bytes()).unwrap_or_default()),
+                Ty::StrLit,
+            )),
             _ => invalid(format!(
                 "indexing a list of {} is not supported yet",
                 describe(&elem)
@@ -397,6 +415,9 @@ impl<'s> Scope<'s> {
                 ParamType::IntList => Ty::Array(Box::new(Ty::Int)),
                 ParamType::UserList(ty) => Ty::Array(Box::new(Ty::User(ty))),
                 ParamType::Io => Ty::Io,
+                ParamType::AnyStruct => Ty::AnyStruct,
+                ParamType::AnyStructList => Ty::Array(Box::new(Ty::AnyStruct)),
+                ParamType::StrList => Ty::Array(Box::new(Ty::StrLit)),
             };
             // Passed as `i64`, slices and references: already values.
             return Ok(Place::computed(ident.into_token_stream(), ty));

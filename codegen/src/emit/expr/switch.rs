@@ -47,6 +47,18 @@ impl<'s> Scope<'s> {
                 Ok(base)
             }
             (_, Ty::Switch) => self.switch_case(base, target),
+            // A `struct` parameter is the type asked for, or absent.
+            (_, Ty::AnyStruct) => {
+                let Some(ty) = self.schema.resolve_type(self.ty, target) else {
+                    return invalid(format!("`{target}` is not a type of this schema"));
+                };
+                let name = crate::emit::names::struct_ident(&self.schema.types[ty]);
+                let (value, _) = self.value(base)?;
+                Ok(Place::computed(
+                    quote!(#value.downcast_ref::<#name>()),
+                    Ty::Opt(Box::new(Ty::User(ty))),
+                ))
+            }
             (_, Ty::User(ty)) if self.schema.resolve_type(self.ty, target) == Some(*ty) => Ok(base),
             (_, ty) => invalid(format!("cannot take {} as `{target}`", describe(ty))),
         }

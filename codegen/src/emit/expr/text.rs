@@ -90,7 +90,7 @@ pub(super) fn value_property(attr: &str, ty: &Ty) -> Option<Property> {
     let ints = matches!(ty, Ty::Array(e) | Ty::ListLit(e) if **e == Ty::Int);
     let floats = matches!(ty, Ty::Array(e) | Ty::ListLit(e) if **e == Ty::Float);
     let texts = matches!(ty, Ty::Array(e) if **e == Ty::Str);
-    let literal_texts = matches!(ty, Ty::ListLit(e) if **e == Ty::StrLit);
+    let literal_texts = matches!(ty, Ty::ListLit(e) | Ty::Array(e) if **e == Ty::StrLit);
     Some(match attr {
         // Views, computed strings and either of them (`Cow`) all have a length.
         "length" if text || *ty == Ty::Bytes => |v| (quote!((#v.len() as i64)), Ty::Int),
