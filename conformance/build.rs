@@ -233,14 +233,22 @@ fn compile_assert(schema: &Schema, assert: &KstAssert) -> TokenStream {
         .map_err(|e| format!("does not parse: {e}"));
     let scope = Scope::new(schema, 0, Mode::Inspect, schema.types[0].fields.len());
     let compiled = parsed.and_then(|(actual, expected)| {
+        // `null` (a KST value, not an expression): the value is absent. A look-ahead that
+        // needs the stream is absent by its condition alone.
+        if expected == Expr::Name("null".into()) {
+            return match scope.absent(&actual).map_err(|e| e.message())? {
+                Some(absent) => Ok(quote! {
+                    if #absent {
+                        crate::AssertOutcome::pass(#label)
+                    } else {
+                        crate::AssertOutcome::fail(#label, ::std::string::String::from("(present)"))
+                    }
+                }),
+                None => Err("expected an absent value, found one that is always present".into()),
+            };
+        }
         let (value, ty) = scope.compile(&actual).map_err(|e| e.message())?;
-        // `null` (a KST value, not an expression): the value is absent.
-        let holds = if expected == Expr::Name("null".into()) {
-            match scope.absent(&actual).map_err(|e| e.message())? {
-                Some(absent) => absent,
-                None => return Err("expected an absent value, found one that is always present".into()),
-            }
-        } else if ty == Ty::Float {
+        let holds = if ty == Ty::Float {
             let expected = scope.compile(&expected).map_err(|e| e.message())?.0;
             quote!(((#value) as f64 - (#expected) as f64).abs() <= 1e-6 * (1.0 + ((#expected) as f64).abs()))
         } else {

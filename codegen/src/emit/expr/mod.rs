@@ -353,6 +353,21 @@ impl<'s> Scope<'s> {
     /// was not read, an element past the end of its list), numbers included, which elsewhere
     /// read as 0. `None` when the value is always there.
     pub fn absent(&self, e: &Expr) -> Result<Option<TokenStream>, ExprError> {
+        if let Some(holds) = self.instance_condition(e)? {
+            return Ok(Some(quote!((!#holds))));
+        }
+        // A value of a type of another file has no `_parent` or `_root` there: Kaitai passes
+        // them only between the types of one file.
+        if let Expr::Attr(base, attr) = e
+            && (attr == "_parent" || attr == "_root")
+            && matches!(base.as_ref(), Expr::Name(_))
+            && let Ok(Place {
+                ty: Ty::User(ty), ..
+            }) = self.place(base)
+            && self.schema.types[ty].at.file() != self.def().at.file()
+        {
+            return Ok(Some(quote!(true)));
+        }
         let place = self.place(e)?;
         let nothing = match place.field.map(|f| &f.ty) {
             Some(FieldType::Switch(switch)) => {
@@ -375,6 +390,47 @@ impl<'s> Scope<'s> {
             (tokens, Ty::Opt(_)) => Ok(Some(quote!(#tokens.is_none()))),
             _ => Ok(None),
         }
+    }
+
+    /// For `v` or `x.v` naming an instance with `if`, whether its condition holds (when it
+    /// does not, Kaitai's value is null; skelcodec's is what an absent number reads as).
+    fn instance_condition(&self, e: &Expr) -> Result<Option<TokenStream>, ExprError> {
+        let condition = |def: &'s TypeDef, name: &str| {
+            def.instances.iter().find_map(|i| match &i.kind {
+                InstanceKind::Value { cond, .. } | InstanceKind::Peek { cond, .. }
+                    if i.id == name =>
+                {
+                    cond.as_ref()
+                }
+                _ => None,
+            })
+        };
+        let (base, name) = match e {
+            Expr::Name(name) => match condition(self.def(), name) {
+                Some(cond) => return self.bool(cond).map(Some),
+                None => return Ok(None),
+            },
+            Expr::Attr(base, name) => (base, name),
+            _ => return Ok(None),
+        };
+        let Ok(base) = self.place(base) else {
+            return Ok(None);
+        };
+        let Ty::User(ty) = base.ty else {
+            return Ok(None);
+        };
+        let Some(cond) = condition(&self.schema.types[ty], name) else {
+            return Ok(None);
+        };
+        let holds = |scope: &Scope<'s>, present: Place<'s>| {
+            let tokens = scope.inside(&present, ty).bool(cond)?;
+            Ok(Place::computed(tokens, Ty::Bool))
+        };
+        let place = match base.optional {
+            true => self.through_optional(base, holds)?,
+            false => holds(self, base)?,
+        };
+        Ok(Some(place.tokens))
     }
 
     /// Compiles the value a switch matches on: a string is matched as a byte slice.

@@ -26,6 +26,10 @@ impl<'s> Scope<'s> {
         list: Place<'s>,
         at: impl FnOnce(&TokenStream) -> TokenStream,
     ) -> Result<Place<'s>, ExprError> {
+        // An element of a conditional list is absent with it.
+        if list.optional {
+            return self.through_optional(list, |scope, present| scope.element(present, at));
+        }
         // The element's own type, for the view of a terminated string and for `_sizeof`.
         let field = list
             .field
@@ -574,7 +578,7 @@ impl<'s> Scope<'s> {
     }
 
     /// The scope inside `base`, a value of type `ty`: its fields are reached through it.
-    fn inside(&self, base: &Place<'s>, ty: usize) -> Scope<'s> {
+    pub(super) fn inside(&self, base: &Place<'s>, ty: usize) -> Scope<'s> {
         let def = &self.schema.types[ty];
         let mut inner = Scope::new(self.schema, ty, Mode::Inspect, def.fields.len());
         inner.owner = Some(base.tokens.clone());
