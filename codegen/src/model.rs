@@ -165,6 +165,8 @@ pub enum ParamType {
     AnyStructList,
     /// `str[]`: the texts of strings, passed as `&[&[u8]]`.
     StrList,
+    /// `io[]`: streams, passed as `&[&rt::Stream]`.
+    IoList,
 }
 
 /// An attribute of `seq`.

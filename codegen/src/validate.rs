@@ -335,12 +335,12 @@ fn check_case_key(read: &Scope, selector: &Ty, key: &Expr, at: &YamlPath) -> Res
     let literal = matches!(
         key,
         Expr::Int(_) | Expr::Str(_) | Expr::Bool(_) | Expr::EnumLit { .. }
-    );
+    ) || crate::emit::expr::is_byte_literal(key);
     if !literal {
         return Err(Located::new(
             at,
             format!(
-                "case `{}` must be a literal (integer, string, boolean or enum value)",
+                "case `{}` must be a literal (integer, string, boolean, enum value or bytes)",
                 crate::expr::to_source(key)
             ),
         ));
@@ -350,7 +350,10 @@ fn check_case_key(read: &Scope, selector: &Ty, key: &Expr, at: &YamlPath) -> Res
         .map_err(|e| Located::new(at, e.message()))?;
     let compatible = matches!(
         (selector, &key_ty),
-        (Ty::Int, Ty::Int) | (Ty::Bool, Ty::Bool) | (Ty::Str, Ty::StrLit)
+        (Ty::Int, Ty::Int)
+            | (Ty::Bool, Ty::Bool)
+            | (Ty::Str, Ty::StrLit)
+            | (Ty::Bytes, Ty::ListLit(_))
     ) || matches!((selector, &key_ty), (Ty::Enum(a), Ty::Enum(b)) if a == b);
     if compatible {
         Ok(())

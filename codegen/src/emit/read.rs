@@ -26,12 +26,15 @@ pub fn param_list(schema: &Schema, def: &TypeDef) -> TokenStream {
             ParamType::Io => quote!(rt::Stream),
             ParamType::AnyStruct | ParamType::AnyStructList => quote!(dyn ::core::any::Any),
             ParamType::StrList => quote!([u8]),
+            ParamType::IoList => quote!(rt::Stream),
         };
         match p.ty {
             ParamType::Int(_) | ParamType::Bool | ParamType::Enum(_) => quote!(#ident: #ty),
             ParamType::User(_) | ParamType::Io | ParamType::AnyStruct => quote!(#ident: &#ty),
             ParamType::Str | ParamType::Bytes | ParamType::IntList => quote!(#ident: &[#ty]),
-            ParamType::AnyStructList | ParamType::StrList => quote!(#ident: &[&#ty]),
+            ParamType::AnyStructList | ParamType::StrList | ParamType::IoList => {
+                quote!(#ident: &[&#ty])
+            }
             // Lists of boxed (recursive) and decoded (`process`) values are passed too.
             ParamType::UserList(_) => quote!(#ident: &[impl ::core::borrow::Borrow<#ty>]),
         }
@@ -524,11 +527,19 @@ fn read_variant(
     quote!(#read.in_field(#name).map(#enum_name::#ident))
 }
 
-/// The match pattern of a case key (an integer, string, boolean or enum literal).
+/// The match pattern of a case key (an integer, string, boolean, enum or byte-array literal).
 pub fn case_pattern(scope: &Scope, key: &Expr) -> TokenStream {
     match key {
         Expr::Str(s) => {
             let lit = proc_macro2::Literal::byte_string(s.as_bytes());
+            quote!(#lit)
+        }
+        Expr::List(items) => {
+            let bytes = items.iter().map(|item| match item {
+                Expr::Int(n) => u8::try_from(*n).unwrap_or_default(),
+                _ => 0,
+            });
+            let lit = proc_macro2::Literal::byte_string(&bytes.collect::<Vec<u8>>());
             quote!(#lit)
         }
         other => expect_valid(scope.compile(other)).0,

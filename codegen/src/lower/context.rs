@@ -525,6 +525,7 @@ fn param_of(ty: Ty, at: &YamlPath, described: &str) -> Result<ParamType, Located
             Ty::User(ty) => ParamType::UserList(ty),
             Ty::AnyStruct => ParamType::AnyStructList,
             Ty::StrLit => ParamType::StrList,
+            Ty::Io => ParamType::IoList,
             _ => return Err(unsupported(at, described)),
         },
         _ => return Err(unsupported(at, described)),

@@ -66,6 +66,7 @@ impl Context {
             (_, false, _) if name == "struct" => ParamType::AnyStruct,
             (_, true, _) if name == "struct" => ParamType::AnyStructList,
             (_, true, _) if name == "str" => ParamType::StrList,
+            (_, true, _) if name == "io" => ParamType::IoList,
             (_, _, _) if matches!(name, "struct" | "io" | "any") => {
                 return Err(Located::new(
                     at,

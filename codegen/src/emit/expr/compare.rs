@@ -96,9 +96,10 @@ pub(super) fn list_literal(scope: &Scope, items: &[Expr]) -> Compiled {
         None | Some(Ty::Int) => Ty::Int,
         Some(Ty::StrLit) => Ty::StrLit,
         Some(Ty::Float) => Ty::Float,
+        Some(Ty::Io) => Ty::Io,
         Some(other) => {
             return invalid(format!(
-                "a list literal holds integers, floats or strings, not {}",
+                "a list literal holds integers, floats, strings, streams or structures, not {}",
                 describe(other)
             ));
         }

@@ -436,7 +436,9 @@ impl<'s> Scope<'s> {
     /// Compiles the value a switch matches on: a string is matched as a byte slice.
     pub fn selector(&self, on: &Expr) -> Compiled {
         match self.compile(on)? {
-            (tokens, ty @ (Ty::Str | Ty::StrLit)) => Ok((quote!(rt::bytes::view(&#tokens)), ty)),
+            (tokens, ty @ (Ty::Str | Ty::StrLit | Ty::Bytes)) => {
+                Ok((quote!(rt::bytes::view(&#tokens)), ty))
+            }
             other => Ok(other),
         }
     }
@@ -484,6 +486,9 @@ impl<'s> Scope<'s> {
                 Ok(quote!(&#tokens))
             }
             (ParamType::StrList, Ty::ListLit(elem) | Ty::Array(elem)) if **elem == Ty::StrLit => {
+                Ok(quote!(&#tokens))
+            }
+            (ParamType::IoList, Ty::ListLit(elem) | Ty::Array(elem)) if **elem == Ty::Io => {
                 Ok(quote!(&#tokens))
             }
             (ParamType::StrList, Ty::Array(elem)) if **elem == Ty::Str => Ok(quote!(
@@ -782,7 +787,7 @@ pub fn field_ty(schema: &Schema, field: &Field) -> Ty {
 
 /// True for a list literal of integer literals that are all bytes (`[0x50, 0x4b]`): Kaitai
 /// takes it as a byte array, and any other list of integers as a list.
-fn is_byte_literal(e: &Expr) -> bool {
+pub fn is_byte_literal(e: &Expr) -> bool {
     matches!(e, Expr::List(items)
         if items.iter().all(|i| matches!(i, Expr::Int(n) if (0..=255).contains(n))))
 }

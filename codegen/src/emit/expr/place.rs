@@ -93,8 +93,8 @@ impl<'s> Scope<'s> {
                 by_ref: false,
                 args: None,
             }),
-            // Lists passed as `struct[]` and `str[]`: slices of references.
-            (Ty::AnyStruct, None) => Ok(Place {
+            // Lists passed as `struct[]`, `io[]` and `str[]`: slices of references.
+            (Ty::AnyStruct | Ty::Io, None) => Ok(Place {
                 tokens: quote!(#element.copied()),
                 ty: elem,
                 field: None,
@@ -422,6 +422,7 @@ impl<'s> Scope<'s> {
                 ParamType::AnyStruct => Ty::AnyStruct,
                 ParamType::AnyStructList => Ty::Array(Box::new(Ty::AnyStruct)),
                 ParamType::StrList => Ty::Array(Box::new(Ty::StrLit)),
+                ParamType::IoList => Ty::Array(Box::new(Ty::Io)),
             };
             // Passed as `i64`, slices and references: already values.
             return Ok(Place::computed(ident.into_token_stream(), ty));
