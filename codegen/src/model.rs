@@ -887,6 +887,21 @@ impl Schema {
             .collect()
     }
 
+    /// The root type of the file that declares `ty` (declared first): what `_root` is for the
+    /// types of that file (Kaitai never passes `_root` from one file's types to another's).
+    pub fn file_root(&self, ty: usize) -> usize {
+        let file = self.types[ty].at.file();
+        self.types
+            .iter()
+            .position(|def| def.at.file() == file)
+            .unwrap_or(ty)
+    }
+
+    /// True when `ty` is the root type of its file (see [`Schema::file_root`]).
+    pub fn is_file_root(&self, ty: usize) -> bool {
+        self.file_root(ty) == ty
+    }
+
     /// True when a value of type `ty` can hold another value of its own type: its reader
     /// counts how deep it nests, so that hostile input cannot exhaust the stack.
     pub fn is_recursive(&self, ty: usize) -> bool {

@@ -66,3 +66,29 @@ fn an_error_in_an_imported_schema_names_that_file() {
     assert_eq!(e.line_col, Some((5, 5)));
     assert!(e.message.contains("unknown type `widget`"), "{e}");
 }
+
+#[test]
+fn root_in_an_imported_schema_is_that_schema_s_root() {
+    // As in Kaitai (`exif` in JPEG and PNG): `_root.order` inside `exif`'s own types is the
+    // field of `exif`, passed down from it, not a field of the schema importing it.
+    let dir = tempfile::tempdir().unwrap();
+    let main = write(
+        dir.path(),
+        "main.ksy",
+        "meta:\n  id: main\n  imports:\n    - exif\nseq:\n  - id: tag\n    type: u1\n  - id: body\n    type: exif\n",
+    );
+    write(
+        dir.path(),
+        "exif.ksy",
+        "meta:\n  id: exif\nseq:\n  - id: order\n    type: u1\n  - id: ifd\n    type: ifd\ntypes:\n  ifd:\n    seq:\n      - id: data\n        size: _root.order\n",
+    );
+    let schema = load_schema(&main).expect("accepted");
+    let ifd = schema.types.iter().find(|t| t.id == "ifd").unwrap();
+    let params: Vec<&str> = ifd.params.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(params, ["_root_order"]);
+    assert!(schema.is_file_root(0));
+    let exif = schema.types.iter().position(|t| t.id == "exif").unwrap();
+    assert!(schema.is_file_root(exif));
+    let ifd = schema.types.iter().position(|t| t.id == "ifd").unwrap();
+    assert_eq!(schema.file_root(ifd), exif);
+}

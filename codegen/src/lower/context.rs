@@ -126,7 +126,7 @@ fn path_in_owner(schema: &Schema, path: &[&str], owner: usize, field: &Field) ->
         (["_parent", ..], Some(Expr::Bool(false))) => return None,
         (["_parent", rest @ ..], Some(parent)) => attrs(parent.clone(), rest),
         (["_parent", first, rest @ ..], None) => attrs(name(first), rest),
-        (["_root", first], _) if owner == 0 => name(first),
+        (["_root", first], _) if schema.is_file_root(owner) => name(first),
         // The root field's own type has the names the rest of the path takes.
         (["_root", first, next, rest @ ..], _)
             if schema.types[owner].root_place == Some(RootPlace::Is((*first).to_owned())) =>
@@ -315,7 +315,7 @@ fn needed_paths(schema: &Schema, exprs: Vec<Vec<&Expr>>) -> Vec<Vec<Vec<String>>
         for e in exprs {
             for path in context_paths_in(e) {
                 if let Some(path) = needed_path(schema, ty, &path)
-                    && !(ty == 0 && path[0] == "_root")
+                    && !(schema.is_file_root(ty) && path[0] == "_root")
                 {
                     work.push((ty, owned(path)));
                 }
@@ -334,7 +334,7 @@ fn needed_paths(schema: &Schema, exprs: Vec<Vec<&Expr>>) -> Vec<Vec<Vec<String>>
             };
             if let Some(up) = context_path(&arg)
                 && let Some(up) = needed_path(schema, owner, &up)
-                && !(owner == 0 && up[0] == "_root")
+                && !(schema.is_file_root(owner) && up[0] == "_root")
             {
                 work.push((owner, owned(up)));
             }
@@ -446,8 +446,9 @@ fn param_type(schema: &Schema, ty: usize, path: &[&str]) -> Result<Option<ParamT
     // Types that hold each other (recursion) would wait for each other's parameters: what the
     // root has does not depend on them.
     if let ["_root", name] = path {
-        let root = &schema.types[0];
-        let scope = Scope::new(schema, 0, Mode::Read, root.fields.len());
+        let root_ty = schema.file_root(ty);
+        let root = &schema.types[root_ty];
+        let scope = Scope::new(schema, root_ty, Mode::Read, root.fields.len());
         return match scope.compile(&Expr::Name((*name).to_owned())) {
             Ok((_, found)) => param_of(found, &root.at, &described).map(Some),
             Err(e) => Err(Located::new(

@@ -207,7 +207,7 @@ impl<'s> Scope<'s> {
     /// the root, `_root.x` is its own `x`.
     fn context_value(&self, path: &[&str]) -> Result<Place<'s>, ExprError> {
         if let ["_root", name] = path
-            && self.ty == 0
+            && self.schema.is_file_root(self.ty)
             && self.owner.is_none()
         {
             return self.name(name);
