@@ -1095,46 +1095,54 @@ impl Schema {
             .iter()
             .filter(|f| f.position.is_none())
             .try_fold(0usize, |total, field| {
-                if field.cond.is_some() {
-                    return None;
-                }
-                let one = match (&field.substream, &field.ty) {
-                    (Some(Size::Const(n)), _) => *n + field.delimiter_len(),
-                    (Some(_), _) => return None,
-                    (None, _) if field.decode.is_some() => match field.decode.as_ref()?.size {
-                        Size::Const(n) => n,
-                        _ => return None,
-                    },
-                    (None, FieldType::User { ty, .. }) => {
-                        self.static_size_within(*ty, depth + 1)?
-                    }
-                    (
-                        None,
-                        FieldType::Bytes {
-                            size: Size::Const(n),
-                            align,
-                            ..
-                        },
-                    )
-                    | (
-                        None,
-                        FieldType::Str {
-                            size: Size::Const(n),
-                            align,
-                            ..
-                        },
-                    ) => n.next_multiple_of((*align).max(1)),
-                    (None, FieldType::Contents(bytes)) => bytes.len(),
-                    (None, FieldType::Enum { raw, .. }) => usize::from(raw.bytes),
-                    (None, other) => self.fixed_size_of(other)?,
-                };
-                let count = match &field.repeat {
-                    Repeat::None => 1,
-                    Repeat::Expr(crate::expr::Expr::Int(n)) => usize::try_from(*n).ok()?,
-                    _ => return None,
-                };
-                total.checked_add(one.checked_mul(count)?)
+                total.checked_add(self.static_field_size_within(field, depth)?)
             })
+    }
+
+    /// The size every value of `field` takes, all its elements, when it is always the same
+    /// (`header._sizeof` of a field not read yet is then known).
+    pub fn static_field_size(&self, field: &Field) -> Option<usize> {
+        self.static_field_size_within(field, 0)
+    }
+
+    fn static_field_size_within(&self, field: &Field, depth: usize) -> Option<usize> {
+        if field.cond.is_some() {
+            return None;
+        }
+        let one = match (&field.substream, &field.ty) {
+            (Some(Size::Const(n)), _) => *n + field.delimiter_len(),
+            (Some(_), _) => return None,
+            (None, _) if field.decode.is_some() => match field.decode.as_ref()?.size {
+                Size::Const(n) => n,
+                _ => return None,
+            },
+            (None, FieldType::User { ty, .. }) => self.static_size_within(*ty, depth + 1)?,
+            (
+                None,
+                FieldType::Bytes {
+                    size: Size::Const(n),
+                    align,
+                    ..
+                },
+            )
+            | (
+                None,
+                FieldType::Str {
+                    size: Size::Const(n),
+                    align,
+                    ..
+                },
+            ) => n.next_multiple_of((*align).max(1)),
+            (None, FieldType::Contents(bytes)) => bytes.len(),
+            (None, FieldType::Enum { raw, .. }) => usize::from(raw.bytes),
+            (None, other) => self.fixed_size_of(other)?,
+        };
+        let count = match &field.repeat {
+            Repeat::None => 1,
+            Repeat::Expr(crate::expr::Expr::Int(n)) => usize::try_from(*n).ok()?,
+            _ => return None,
+        };
+        one.checked_mul(count)
     }
 
     /// The fewest bytes a value of `ty` can take: bounds allocation against hostile counts.

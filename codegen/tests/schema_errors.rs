@@ -55,6 +55,23 @@ fn field_used_before_it_is_read() {
 }
 
 #[test]
+fn the_size_of_a_field_not_read_yet_is_known_when_it_is_fixed() {
+    // dBASE: the header's size less the terminator that follows it.
+    let fixed = format!(
+        "{HEADER}  - id: len\n    type: u1\n  - id: body\n    size: len - tail._sizeof\n  - id: tail\n    type: u2\n"
+    );
+    let schema = parse_schema(&fixed, Path::new("fixed.ksy")).expect("accepted");
+    let tail = &schema.types[0].fields[2];
+    assert_eq!(schema.static_field_size(tail), Some(2));
+    let varying = fixed.replace("    type: u2\n", "    type: strz\n    encoding: ASCII\n");
+    assert!(
+        error(&varying).contains("`tail` is not read yet"),
+        "{}",
+        error(&varying)
+    );
+}
+
+#[test]
 fn unnamed_attributes_and_unknown_keys() {
     // As in Kaitai, an attribute without `id` is `_unnamed<index>`, a name no schema can use.
     let source = format!("{HEADER}  - id: a\n    type: u1\n  - type: u4\n");

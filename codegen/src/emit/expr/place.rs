@@ -144,6 +144,16 @@ impl<'s> Scope<'s> {
                 {
                     return self.io_property(attr);
                 }
+                // A field whose values all have one size has it before it is read.
+                if attr == "_sizeof"
+                    && self.owner.is_none()
+                    && let Expr::Name(n) = base.as_ref()
+                    && let Some(field) = self.def().fields.iter().find(|f| f.id == *n)
+                    && field.position.is_none()
+                    && let Some(size) = self.schema.static_field_size(field)
+                {
+                    return Ok(Place::computed(int_literal(size as i128)?, Ty::Int));
+                }
                 if attr == "_sizeof"
                     && matches!(base.as_ref(), Expr::Name(n) if n == "_root" || n == "_parent")
                 {
