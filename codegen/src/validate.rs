@@ -348,6 +348,11 @@ fn check_case_key(read: &Scope, selector: &Ty, key: &Expr, at: &YamlPath) -> Res
     let (_, key_ty) = read
         .compile(key)
         .map_err(|e| Located::new(at, e.message()))?;
+    // Text that may be absent is matched as empty when it is (see `Scope::selector`).
+    let selector = match selector {
+        Ty::Opt(inner) if matches!(**inner, Ty::Str | Ty::StrLit) => &Ty::Str,
+        other => other,
+    };
     let compatible = matches!(
         (selector, &key_ty),
         (Ty::Int, Ty::Int)

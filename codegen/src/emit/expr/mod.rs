@@ -433,9 +433,14 @@ impl<'s> Scope<'s> {
         Ok(Some(place.tokens))
     }
 
-    /// Compiles the value a switch matches on: a string is matched as a byte slice.
+    /// Compiles the value a switch matches on: a string is matched as a byte slice, and one
+    /// that may be absent (`list.last.magic`) as the empty string when it is.
     pub fn selector(&self, on: &Expr) -> Compiled {
         match self.compile(on)? {
+            (tokens, Ty::Opt(inner)) if matches!(*inner, Ty::Str | Ty::StrLit) => Ok((
+                quote!(#tokens.as_ref().map_or(&[][..], |present| rt::bytes::view(present))),
+                Ty::Str,
+            )),
             (tokens, ty @ (Ty::Str | Ty::StrLit | Ty::Bytes)) => {
                 Ok((quote!(rt::bytes::view(&#tokens)), ty))
             }
