@@ -80,29 +80,26 @@ impl<'s> Scope<'s> {
                 by_ref: false,
                 args: list_args,
             }),
-            // A list of structures passed as a parameter: its elements borrow a structure.
-            (Ty::User(ty), None) => Ok(Place {
-                tokens: {
-                    let name = struct_ident(&self.schema.types[*ty]);
-                    quote!(#element.map(::core::borrow::Borrow::<#name>::borrow))
-                },
-                ty: elem,
-                field: None,
-                optional: true,
-                element: false,
-                by_ref: false,
-                args: None,
-            }),
-            // Lists passed as `struct[]`, `io[]` and `str[]`: slices of references.
-            (Ty::AnyStruct | Ty::Io, None) => Ok(Place {
-                tokens: quote!(#element.copied()),
-                ty: elem,
-                field: None,
-                optional: true,
-                element: false,
-                by_ref: false,
-                args: None,
-            }),
+            // Lists passed as parameters: the elements of a list of a user type borrow a
+            // structure; `struct[]` and `io[]` are slices of references.
+            (Ty::User(_) | Ty::AnyStruct | Ty::Io, None) => {
+                let tokens = match &elem {
+                    Ty::User(ty) => {
+                        let name = struct_ident(&self.schema.types[*ty]);
+                        quote!(#element.map(::core::borrow::Borrow::<#name>::borrow))
+                    }
+                    _ => quote!(#element.copied()),
+                };
+                Ok(Place {
+                    tokens,
+                    ty: elem,
+                    field: None,
+                    optional: true,
+                    element: false,
+                    by_ref: false,
+                    args: None,
+                })
+            }
             (Ty::StrLit, None) => Ok(Place::computed(
                 quote!(#element.copied().unwrap_or_default()),
                 Ty::StrLit,
