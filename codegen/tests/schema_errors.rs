@@ -658,6 +658,17 @@ fn parent_and_root_are_located_where_nothing_can_give_them() {
         "{message}"
     );
     assert!(message.contains("unknown name `len`"), "{message}");
+
+    // A type nothing holds still takes `_root` values (GIMP brush's `bitmap`): its caller
+    // passes them, typed from the root.
+    let root_only = unused.replace("_parent.len", "_root.a");
+    let schema = parse_schema(&root_only, Path::new("orphan.ksy")).expect("accepted");
+    let params: Vec<&str> = schema.types[1]
+        .params
+        .iter()
+        .map(|p| p.id.as_str())
+        .collect();
+    assert_eq!(params, ["_root_a"]);
 }
 
 #[test]

@@ -435,11 +435,13 @@ fn visit<'e>(e: &'e Expr, f: &mut impl FnMut(&'e Expr)) {
 
 /// The type of the implicit parameter for `path` in `ty`: that of `_root.x` in the root, or of
 /// its argument in a type holding `ty` (validation checks the arguments of the others against
-/// it). `None` when no type passes it (the root, a type held by no other): validation then
-/// reports the expression.
+/// it). `None` when no type passes it (the root; a type held by no other, for `_parent`):
+/// validation then reports the expression.
 fn param_type(schema: &Schema, ty: usize, path: &[&str]) -> Result<Option<ParamType>, Located> {
     let holders = schema.holders(ty);
-    if ty == 0 || holders.is_empty() {
+    // A type nothing holds (read on its own by a program) still takes `_root` values, which
+    // its caller passes: their types are known from the root.
+    if ty == 0 || holders.is_empty() && path[0] != "_root" {
         return Ok(None);
     }
     let described = path.join(".");
