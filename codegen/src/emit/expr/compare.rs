@@ -74,6 +74,13 @@ pub(super) fn list_literal(scope: &Scope, items: &[Expr]) -> Compiled {
         .iter()
         .map(|item| scope.compile(item))
         .collect::<Result<Vec<_>, _>>()?;
+    // Byte-array literals (`[[0x00, 0x00], [0x4e, 0xba]]`): a list of byte arrays.
+    if !items.is_empty() && items.iter().all(super::is_byte_literal) {
+        let arrays = compiled
+            .iter()
+            .map(|(tokens, _)| quote!(rt::bytes::from_ints(&#tokens)));
+        return Ok((quote!([#(#arrays),*]), Ty::ListLit(Box::new(Ty::Bytes))));
+    }
     // Structures of any types: a `struct[]`, of references to them.
     let structures: Vec<(&TokenStream, usize)> = compiled
         .iter()
@@ -99,7 +106,7 @@ pub(super) fn list_literal(scope: &Scope, items: &[Expr]) -> Compiled {
         Some(Ty::Io) => Ty::Io,
         Some(other) => {
             return invalid(format!(
-                "a list literal holds integers, floats, strings, streams or structures, not {}",
+                "a list literal holds integers, floats, strings, byte arrays, streams or structures, not {}",
                 describe(other)
             ));
         }

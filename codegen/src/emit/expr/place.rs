@@ -100,6 +100,10 @@ impl<'s> Scope<'s> {
                     args: None,
                 })
             }
+            (Ty::Bytes, None) => Ok(Place::computed(
+                quote!(#element.map_or(&[][..], |bytes| bytes.as_slice())),
+                Ty::Bytes,
+            )),
             (Ty::StrLit, None) => Ok(Place::computed(
                 quote!(#element.copied().unwrap_or_default()),
                 Ty::StrLit,
