@@ -57,6 +57,13 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// `base.a.b…`: the attributes `attrs` taken one after another from `base`.
+    pub fn attr_chain(base: Expr, attrs: &[&str]) -> Expr {
+        attrs
+            .iter()
+            .fold(base, |e, attr| Expr::Attr(Box::new(e), (*attr).to_owned()))
+    }
+
     /// The expressions directly inside this one.
     pub fn children(&self) -> Vec<&Expr> {
         match self {
@@ -82,10 +89,31 @@ impl Expr {
         }
     }
 
+    /// True when the expression uses no name at all (`0x1f`, `3 * 512`): its value is the same
+    /// wherever it is computed.
+    pub fn is_constant(&self) -> bool {
+        !matches!(self, Expr::Name(_)) && self.children().iter().all(|c| c.is_constant())
+    }
+
     /// True when the name `name` appears anywhere in the expression.
     pub fn mentions(&self, name: &str) -> bool {
         matches!(self, Expr::Name(n) if n == name)
             || self.children().iter().any(|c| c.mentions(name))
+    }
+
+    /// True when the name `name` appears anywhere in the expression, or, in the file's root
+    /// type (`in_root`), `_root.name`.
+    pub fn mentions_own(&self, name: &str, in_root: bool) -> bool {
+        match self {
+            Expr::Name(n) => n == name,
+            Expr::Attr(base, attr) if in_root && attr == name => {
+                matches!(base.as_ref(), Expr::Name(n) if n == "_root")
+            }
+            _ => self
+                .children()
+                .iter()
+                .any(|c| c.mentions_own(name, in_root)),
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_yaml::Value;
 
@@ -30,9 +31,9 @@ pub struct KsyFile {
     /// Nested types.
     #[serde(default)]
     pub types: BTreeMap<String, TypeSpec>,
-    /// Value instances of the root type.
+    /// Instances of the root type, in the order they are written.
     #[serde(default)]
-    pub instances: BTreeMap<String, AttrSpec>,
+    pub instances: IndexMap<String, AttrSpec>,
     /// Enums.
     #[serde(default)]
     pub enums: BTreeMap<String, serde_yaml::Mapping>,
@@ -134,9 +135,9 @@ pub struct TypeSpec {
     /// The attributes, in file order.
     #[serde(default)]
     pub seq: Vec<AttrSpec>,
-    /// Value instances.
+    /// Instances, in the order they are written.
     #[serde(default)]
-    pub instances: BTreeMap<String, AttrSpec>,
+    pub instances: IndexMap<String, AttrSpec>,
     /// Types nested in this one.
     #[serde(default)]
     pub types: BTreeMap<String, TypeSpec>,

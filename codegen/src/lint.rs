@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use indexmap::IndexMap;
 use skelcodec_runtime::encoding::Encoding;
 
 use crate::error::{Located, YamlPath};
@@ -34,7 +35,7 @@ fn types(specs: &BTreeMap<String, TypeSpec>, parent: &YamlPath, out: &mut Vec<Lo
 
 fn attributes(
     seq: &[AttrSpec],
-    instances: &BTreeMap<String, AttrSpec>,
+    instances: &IndexMap<String, AttrSpec>,
     at: &YamlPath,
     out: &mut Vec<Located>,
 ) {

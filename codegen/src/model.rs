@@ -1105,6 +1105,67 @@ impl Schema {
         self.static_field_size_within(field, 0)
     }
 
+    /// The size `a.b._sizeof` (or `_root.a._sizeof`) stands for in type `ty` when the field
+    /// it names always has the same size: a constant, needing no value read (Kaitai computes
+    /// it lazily, so a schema may use it before the value, or in the value's own position).
+    pub fn static_path_size(&self, ty: usize, e: &Expr) -> Option<usize> {
+        let Expr::Attr(base, attr) = e else {
+            return None;
+        };
+        if attr != "_sizeof" {
+            return None;
+        }
+        let mut names = Vec::new();
+        let mut at = base.as_ref();
+        while let Expr::Attr(inner, name) = at {
+            names.push(name.as_str());
+            at = inner;
+        }
+        let Expr::Name(first) = at else {
+            return None;
+        };
+        let mut owner = ty;
+        if first == "_root" {
+            owner = self.file_root(ty);
+        } else {
+            names.push(first);
+        }
+        let (last, path) = names.split_first()?;
+        for name in path.iter().rev() {
+            let field = self.types[owner].fields.iter().find(|f| f.id == *name)?;
+            owner = match (&field.ty, &field.repeat, &field.cond) {
+                (FieldType::User { ty, .. }, Repeat::None, None) => *ty,
+                _ => return None,
+            };
+        }
+        let field = self.types[owner]
+            .fields
+            .iter()
+            .find(|f| f.id == *last && f.position.is_none())?;
+        self.static_field_size(field)
+    }
+
+    /// The expression `_root.x` stands for in type `ty` when `x` is a value instance of the
+    /// root computed from literals alone (`block_address_mask: 0x1f`): the same everywhere,
+    /// so nothing needs to pass it down.
+    pub fn root_constant(&self, ty: usize, e: &Expr) -> Option<&Expr> {
+        let Expr::Attr(base, name) = e else {
+            return None;
+        };
+        if !matches!(base.as_ref(), Expr::Name(n) if n == "_root") {
+            return None;
+        }
+        let root = &self.types[self.file_root(ty)];
+        match &root.instances.iter().find(|i| i.id == *name)?.kind {
+            InstanceKind::Value {
+                value,
+                cond: None,
+                enum_idx: None,
+            } if value.is_constant() => Some(value),
+            _ => None,
+        }
+    }
+
     fn static_field_size_within(&self, field: &Field, depth: usize) -> Option<usize> {
         if field.cond.is_some() {
             return None;

@@ -116,11 +116,7 @@ pub fn context_param_id(path: &[&str]) -> String {
 /// `parent: e`, the value's `_parent` is `e`; with `parent: false` it has none, and `None`
 /// says so.
 fn path_in_owner(schema: &Schema, path: &[&str], owner: usize, field: &Field) -> Option<Expr> {
-    let attrs = |base: Expr, attrs: &[&str]| {
-        attrs
-            .iter()
-            .fold(base, |e, attr| Expr::Attr(Box::new(e), (*attr).to_owned()))
-    };
+    let attrs = Expr::attr_chain;
     let name = |n: &str| Expr::Name(n.to_owned());
     Some(match (path, &field.parent) {
         (["_parent", ..], Some(Expr::Bool(false))) => return None,
@@ -245,7 +241,7 @@ fn used_lazily(schema: &Schema, ty: usize, param: &str, seen: &mut Vec<(usize, S
     seen.push((ty, param.to_owned()));
     let def = &schema.types[ty];
     let uses = |e: &Expr| {
-        context_paths_in(e)
+        context_paths_in(schema, ty, e)
             .iter()
             .any(|path| context_param_id(path) == param)
             || e.mentions(param)
@@ -313,7 +309,7 @@ fn needed_paths(schema: &Schema, exprs: Vec<Vec<&Expr>>) -> Vec<Vec<Vec<String>>
     let mut work: Vec<(usize, Vec<String>)> = Vec::new();
     for (ty, exprs) in exprs.into_iter().enumerate() {
         for e in exprs {
-            for path in context_paths_in(e) {
+            for path in context_paths_in(schema, ty, e) {
                 if let Some(path) = needed_path(schema, ty, &path)
                     && !(schema.is_file_root(ty) && path[0] == "_root")
                 {
@@ -413,14 +409,18 @@ fn owned(path: &[&str]) -> Vec<String> {
     path.iter().map(|s| (*s).to_owned()).collect()
 }
 
-/// The context paths `e` uses, each the longest there is (`_root.a.b`, not also `_root.a`).
-fn context_paths_in(e: &Expr) -> Vec<Vec<&str>> {
+/// The context paths `e` uses in `ty`, each the longest there is (`_root.a.b`, not also
+/// `_root.a`); a size every value has and a constant of the root are none.
+fn context_paths_in<'e>(schema: &Schema, ty: usize, e: &'e Expr) -> Vec<Vec<&'e str>> {
+    if schema.static_path_size(ty, e).is_some() || schema.root_constant(ty, e).is_some() {
+        return Vec::new();
+    }
     match context_path(e) {
         Some(path) => vec![path],
         None => e
             .children()
             .into_iter()
-            .flat_map(context_paths_in)
+            .flat_map(|c| context_paths_in(schema, ty, c))
             .collect(),
     }
 }

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use indexmap::IndexMap;
 use serde_yaml::Value;
 
 use super::check_identifier;
@@ -19,7 +20,7 @@ pub struct Parts<'f> {
     /// `seq`.
     pub seq: &'f [AttrSpec],
     /// `instances`.
-    pub instances: &'f BTreeMap<String, AttrSpec>,
+    pub instances: &'f IndexMap<String, AttrSpec>,
     /// The defaults in force in the type.
     pub defaults: Defaults,
 }

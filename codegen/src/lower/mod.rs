@@ -107,8 +107,11 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
     context::add_byte_order_params(&mut schema, &chosen)?;
     streams::keep_streams(&mut schema);
     streams::keep_stream_positions_as_read(&mut schema);
-    for def in &mut schema.types {
-        read_positioned_before_use(def);
+    let roots: Vec<bool> = (0..schema.types.len())
+        .map(|ty| schema.is_file_root(ty))
+        .collect();
+    for (def, in_root) in schema.types.iter_mut().zip(roots) {
+        read_positioned_before_use(def, in_root);
     }
     bits::insert_bit_padding(&mut schema);
     keep_trailing_bytes(&mut schema);
@@ -126,16 +129,17 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
 /// Values read by position are read after the sequence, unless an attribute or another value
 /// read by position uses one (`if: header.valid`), directly or through value instances: it is
 /// then read just before its first user, as Kaitai's lazy instances are read when first used.
-fn read_positioned_before_use(def: &mut TypeDef) {
+/// In the root type (`in_root`), `_root.name` is one of its own values.
+fn read_positioned_before_use(def: &mut TypeDef, in_root: bool) {
     let (positioned, mut ordered): (Vec<Field>, Vec<Field>) = std::mem::take(&mut def.fields)
         .into_iter()
         .partition(|f| f.position.is_some());
     for field in positioned {
-        let names = names_reaching(&def.instances, &field.id);
+        let names = names_reaching(&def.instances, &field.id, in_root);
         let user = ordered.iter().position(|f| {
             f.expressions()
                 .iter()
-                .any(|e| names.iter().any(|n| e.mentions(n)))
+                .any(|e| names.iter().any(|n| e.mentions_own(n, in_root)))
         });
         match user {
             Some(at) => ordered.insert(at, field),
@@ -146,7 +150,7 @@ fn read_positioned_before_use(def: &mut TypeDef) {
 }
 
 /// `name` and the value instances among `instances` that use it, directly or through others.
-fn names_reaching<'a>(instances: &'a [Instance], name: &'a str) -> Vec<&'a str> {
+fn names_reaching<'a>(instances: &'a [Instance], name: &'a str, in_root: bool) -> Vec<&'a str> {
     let mut names = vec![name];
     loop {
         let more: Vec<&str> = instances
@@ -156,7 +160,7 @@ fn names_reaching<'a>(instances: &'a [Instance], name: &'a str) -> Vec<&'a str> 
                 InstanceKind::Value { value, cond, .. } => [value]
                     .into_iter()
                     .chain(cond)
-                    .any(|e| names.iter().any(|n| e.mentions(n))),
+                    .any(|e| names.iter().any(|n| e.mentions_own(n, in_root))),
                 InstanceKind::Peek { .. } => false,
             })
             .map(|i| i.id.as_str())

@@ -133,6 +133,10 @@ impl<'s> Scope<'s> {
                 let base = self.place(base)?;
                 self.cast(base, target)
             }
+            Expr::Attr(..) if let Some(value) = self.schema.root_constant(self.ty, e) => {
+                let (tokens, ty) = self.compile(value)?;
+                Ok(Place::computed(tokens, ty))
+            }
             Expr::Attr(..) if let Some(path) = context_path(e) => self.context_value(&path),
             Expr::Attr(base, attr) => {
                 if let Some(place) =
@@ -146,13 +150,7 @@ impl<'s> Scope<'s> {
                     return self.io_property(attr);
                 }
                 // A field whose values all have one size has it before it is read.
-                if attr == "_sizeof"
-                    && self.owner.is_none()
-                    && let Expr::Name(n) = base.as_ref()
-                    && let Some(field) = self.def().fields.iter().find(|f| f.id == *n)
-                    && field.position.is_none()
-                    && let Some(size) = self.schema.static_field_size(field)
-                {
+                if let Some(size) = self.schema.static_path_size(self.ty, e) {
                     return Ok(Place::computed(int_literal(size as i128)?, Ty::Int));
                 }
                 if attr == "_sizeof"
@@ -228,11 +226,7 @@ impl<'s> Scope<'s> {
             return self.name(&id);
         }
         if let ["_root", field, next, rest @ ..] = path {
-            let chain = |base: Expr, attrs: &[&str]| {
-                attrs
-                    .iter()
-                    .fold(base, |e, a| Expr::Attr(Box::new(e), (*a).to_owned()))
-            };
+            let chain = Expr::attr_chain;
             // The root field's own type has the names itself; elsewhere `_root.field` is
             // passed down whole and the names are taken from it.
             let own = self.owner.is_none()
