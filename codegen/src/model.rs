@@ -135,6 +135,9 @@ pub struct Param {
     pub ty: ParamType,
     /// `-default`: the value used when the root type is read without arguments.
     pub default: Option<Expr>,
+    /// Kept in the value as a field, as read, because each element of a list gets its own
+    /// argument (see `lower::kept_params`).
+    pub kept: bool,
 }
 
 /// The types a parameter can have.

@@ -11,23 +11,29 @@ use super::types::{Variant, switch_enum_ident, switch_variants, variant_for};
 use crate::expr::Expr;
 use crate::model::*;
 
+/// The Rust type a parameter is passed as, behind its reference or slice (`u8` for bytes,
+/// the element type for lists).
+pub fn param_value_type(schema: &Schema, p: &Param) -> TokenStream {
+    match p.ty {
+        ParamType::Int(_) | ParamType::IntList => quote!(i64),
+        ParamType::Bool => quote!(bool),
+        ParamType::Enum(idx) => enum_ident(&schema.enums[idx]).into_token_stream(),
+        ParamType::Str | ParamType::Bytes => quote!(u8),
+        ParamType::User(ty) | ParamType::UserList(ty) => {
+            struct_ident(&schema.types[ty]).into_token_stream()
+        }
+        ParamType::Io => quote!(rt::Stream),
+        ParamType::AnyStruct | ParamType::AnyStructList => quote!(dyn ::core::any::Any),
+        ParamType::StrList => quote!([u8]),
+        ParamType::IoList => quote!(rt::Stream),
+    }
+}
+
 /// The parameter list of a type's reader and writer.
 pub fn param_list(schema: &Schema, def: &TypeDef) -> TokenStream {
     let params = def.params.iter().map(|p| {
         let ident = local_ident(&p.id);
-        let ty = match p.ty {
-            ParamType::Int(_) | ParamType::IntList => quote!(i64),
-            ParamType::Bool => quote!(bool),
-            ParamType::Enum(idx) => enum_ident(&schema.enums[idx]).into_token_stream(),
-            ParamType::Str | ParamType::Bytes => quote!(u8),
-            ParamType::User(ty) | ParamType::UserList(ty) => {
-                struct_ident(&schema.types[ty]).into_token_stream()
-            }
-            ParamType::Io => quote!(rt::Stream),
-            ParamType::AnyStruct | ParamType::AnyStructList => quote!(dyn ::core::any::Any),
-            ParamType::StrList => quote!([u8]),
-            ParamType::IoList => quote!(rt::Stream),
-        };
+        let ty = param_value_type(schema, p);
         match p.ty {
             ParamType::Int(_) | ParamType::Bool | ParamType::Enum(_) => quote!(#ident: #ty),
             ParamType::User(_) | ParamType::Io | ParamType::AnyStruct => quote!(#ident: &#ty),
@@ -46,12 +52,17 @@ pub fn param_list(schema: &Schema, def: &TypeDef) -> TokenStream {
 pub fn read_body(schema: &Schema, ty: usize) -> TokenStream {
     let def = &schema.types[ty];
     let statements = read_fields(schema, ty, 0);
-    let locals = stored_names(&def.fields);
-    let fields = def
-        .fields
-        .iter()
-        .filter(|f| f.stores_value())
-        .map(|f| field_ident(&f.id));
+    let kept = def.params.iter().filter(|p| p.kept);
+    let locals = kept
+        .clone()
+        .map(|p| local_ident(&p.id))
+        .chain(stored_names(&def.fields));
+    let fields = kept.map(|p| field_ident(&p.id)).chain(
+        def.fields
+            .iter()
+            .filter(|f| f.stores_value())
+            .map(|f| field_ident(&f.id)),
+    );
     // Found after the whole file is read (see the root's `read`).
     let unclaimed =
         (ty == 0 && schema.has_positioned_fields()).then(|| quote!(unclaimed: Vec::new()));

@@ -208,6 +208,16 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
                 .then(|| quote!(#[serde(default, skip_serializing_if = "rt::RawBytes::is_empty")]));
             quote!(#doc #serde pub #ident: #rust_ty)
         });
+    let kept_params = def.params.iter().filter(|p| p.kept).map(|p| {
+        let ident = field_ident(&p.id);
+        let ty = super::read::param_value_type(schema, p);
+        let fallback = format!("`{}`.", p.id);
+        let doc = docs(
+            Some(p.doc.as_deref().unwrap_or(&fallback)),
+            &["The argument this value was read with (each element of its list has its own): instances use it, and the writer refuses a value written with another.".to_owned()],
+        );
+        quote!(#doc pub #ident: #ty,)
+    });
     let look_aheads = def.look_aheads().map(|instance| {
         let ident = field_ident(&instance.id);
         let doc = docs(
@@ -238,6 +248,7 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
         // A misspelt key in an edited document is an error, not an edit silently lost.
         #[serde(crate = "rt::serde", deny_unknown_fields)]
         pub struct #name {
+            #(#kept_params)*
             #(#fields,)*
             #(#look_aheads)*
             #stream

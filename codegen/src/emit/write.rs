@@ -7,7 +7,7 @@ use quote::quote;
 
 use super::expr::{Mode, Scope, Ty, expect_valid, unless_stream};
 use super::fixed::encode_at;
-use super::names::{field_ident, struct_ident};
+use super::names::{field_ident, local_ident, struct_ident};
 use super::read::case_pattern;
 use super::scalar;
 use super::sizes::element_len;
@@ -44,6 +44,7 @@ pub fn write_body(schema: &Schema, ty: usize) -> TokenStream {
                 None => write,
             }
         });
+    let kept_params = def.params.iter().filter(|p| p.kept).map(check_kept_param);
     let gaps = (ty == 0 && schema.has_positioned_fields())
         .then(|| quote!(rt::fields::write_gaps(w, &self.unclaimed).in_field("unclaimed")?;));
     let byte_order = def.endian_choice.as_ref().map(|choice| {
@@ -55,10 +56,31 @@ pub fn write_body(schema: &Schema, ty: usize) -> TokenStream {
         })
     });
     quote! {
+        #(#kept_params)*
         #byte_order
         #(#statements)*
         #gaps
         Ok(())
+    }
+}
+
+/// Refuses a value whose kept argument is not the one it is written with: read back, it
+/// would have the new one.
+fn check_kept_param(param: &Param) -> TokenStream {
+    let field = field_ident(&param.id);
+    let local = local_ident(&param.id);
+    let name = &param.id;
+    quote! {
+        if self.#field != #local {
+            return Err(rt::fields::encode_error(
+                w,
+                ::std::format!(
+                    "this value keeps the argument {:?} it was read with, but is written with {:?}: set it to the new one",
+                    self.#field, #local,
+                ),
+            )
+            .in_field(#name));
+        }
     }
 }
 

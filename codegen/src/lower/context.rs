@@ -232,9 +232,14 @@ fn check_lists_seen_lazily(schema: &Schema) -> Result<(), Located> {
     Ok(())
 }
 
-/// True when the implicit parameter `param` of `ty` is used by one of its instances (read by
-/// position or computed), or passed to a type that does so.
-fn used_lazily(schema: &Schema, ty: usize, param: &str, seen: &mut Vec<(usize, String)>) -> bool {
+/// True when the parameter `param` of `ty` is used by one of its instances (read by position
+/// or computed), or passed to a type that does so.
+pub(super) fn used_lazily(
+    schema: &Schema,
+    ty: usize,
+    param: &str,
+    seen: &mut Vec<(usize, String)>,
+) -> bool {
     if seen.contains(&(ty, param.to_owned())) {
         return false;
     }
@@ -554,6 +559,7 @@ fn add_param(schema: &mut Schema, ty: usize, path: &[&str], param_ty: ParamType)
         )),
         ty: param_ty,
         default: None,
+        kept: false,
     };
     // Without a parent, a value gets what a missing value reads as: 0, false, nothing.
     let absent = match param_ty {
@@ -630,6 +636,7 @@ pub fn add_byte_order_params(schema: &mut Schema, chosen: &[bool]) -> Result<(),
             doc: Some("The byte order chosen by a type around this one (`meta/endian`).".into()),
             ty: ParamType::Bool,
             default: None,
+            kept: false,
         };
         add_implicit_param(schema, ty, param, |_, _, _| Expr::Name(IS_BE.to_owned()));
     }

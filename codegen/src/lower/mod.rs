@@ -6,6 +6,7 @@ mod context;
 mod declare;
 mod field;
 mod instances;
+mod kept_params;
 mod streams;
 mod types;
 
@@ -105,6 +106,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         .map(|p| p.defaults.byte_order == Some(ByteOrder::Chosen))
         .collect();
     context::add_byte_order_params(&mut schema, &chosen)?;
+    kept_params::keep_params(&mut schema);
     streams::keep_streams(&mut schema);
     streams::keep_stream_positions_as_read(&mut schema);
     let roots: Vec<bool> = (0..schema.types.len())

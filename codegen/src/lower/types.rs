@@ -40,6 +40,7 @@ impl Context {
             doc: doc_with_refs(p.doc.as_deref(), p.doc_ref.as_ref()),
             ty,
             default,
+            kept: false,
         })
     }
 

@@ -364,9 +364,11 @@ impl<'s> Scope<'s> {
             let field = &def.fields[index];
             let prior = self.prior.as_ref().filter(|(id, _)| *id == name);
             if let (None, Some((_, prior))) = (&self.owner, prior) {
-                // Their arguments were computed with their own `_index`, which is not known
-                // here: what needs them is out of reach.
-                return Ok(stored_field(self.schema, field, prior.clone()));
+                // Arguments that differ from one element to the next are kept in the elements
+                // (see `Param::kept`); the others are the same for every element, computed
+                // here without `_index`, which is this element's.
+                return Ok(stored_field(self.schema, field, prior.clone())
+                    .read_with(field, &self.without_index()));
             }
             if self.mode == Mode::Read && index >= self.visible_fields {
                 return invalid(format!(
@@ -405,6 +407,10 @@ impl<'s> Scope<'s> {
         }
         if let Some(index) = def.params.iter().position(|p| p.id == name) {
             let param = &def.params[index];
+            if param.kept && (self.owner.is_some() || self.mode == Mode::Inspect) {
+                let owner = self.owner.clone().unwrap_or_else(|| quote!(self));
+                return Ok(kept_param(param, owner));
+            }
             if self.owner.is_some() {
                 return passed_argument(self.owner_args.as_ref(), def, index);
             }
@@ -414,23 +420,11 @@ impl<'s> Scope<'s> {
                 ));
             }
             let ident = local_ident(name);
-            let ty = match param.ty {
-                ParamType::Int(_) => Ty::Int,
-                ParamType::Bool => Ty::Bool,
-                ParamType::Enum(idx) => Ty::Enum(idx),
-                ParamType::Str => Ty::Str,
-                ParamType::Bytes => Ty::Bytes,
-                ParamType::User(ty) => Ty::User(ty),
-                ParamType::IntList => Ty::Array(Box::new(Ty::Int)),
-                ParamType::UserList(ty) => Ty::Array(Box::new(Ty::User(ty))),
-                ParamType::Io => Ty::Io,
-                ParamType::AnyStruct => Ty::AnyStruct,
-                ParamType::AnyStructList => Ty::Array(Box::new(Ty::AnyStruct)),
-                ParamType::StrList => Ty::Array(Box::new(Ty::StrLit)),
-                ParamType::IoList => Ty::Array(Box::new(Ty::Io)),
-            };
             // Passed as `i64`, slices and references: already values.
-            return Ok(Place::computed(ident.into_token_stream(), ty));
+            return Ok(Place::computed(
+                ident.into_token_stream(),
+                param_value_ty(param.ty),
+            ));
         }
         if let Some(instance) = def.instances.iter().find(|i| i.id == name) {
             // Instances are inlined so that readers, which have no `self` yet, can use them.
@@ -565,7 +559,10 @@ impl<'s> Scope<'s> {
                     return simple(tokens, ty);
                 }
                 if let Some(index) = def.params.iter().position(|p| p.id == attr) {
-                    return passed_argument(base.args.as_ref(), def, index);
+                    return match &def.params[index] {
+                        param if param.kept => Ok(kept_param(param, tokens.clone())),
+                        _ => passed_argument(base.args.as_ref(), def, index),
+                    };
                 }
                 let Some(field) = def.fields.iter().find(|f| f.id == attr) else {
                     return invalid(format!(
@@ -763,6 +760,32 @@ pub(super) fn stored_field<'s>(
         (false, true) => Place::stored(quote!(#tokens.value), schema, field, false),
         (false, false) => Place::stored(tokens, schema, field, false),
     }
+}
+
+/// The type a parameter's value has in expressions.
+fn param_value_ty(ty: ParamType) -> Ty {
+    match ty {
+        ParamType::Int(_) => Ty::Int,
+        ParamType::Bool => Ty::Bool,
+        ParamType::Enum(idx) => Ty::Enum(idx),
+        ParamType::Str => Ty::Str,
+        ParamType::Bytes => Ty::Bytes,
+        ParamType::User(ty) => Ty::User(ty),
+        ParamType::IntList => Ty::Array(Box::new(Ty::Int)),
+        ParamType::UserList(ty) => Ty::Array(Box::new(Ty::User(ty))),
+        ParamType::Io => Ty::Io,
+        ParamType::AnyStruct => Ty::AnyStruct,
+        ParamType::AnyStructList => Ty::Array(Box::new(Ty::AnyStruct)),
+        ParamType::StrList => Ty::Array(Box::new(Ty::StrLit)),
+        ParamType::IoList => Ty::Array(Box::new(Ty::Io)),
+    }
+}
+
+/// A kept parameter (see [`Param::kept`]) of the value `owner`: a number, boolean or enum
+/// value stored in it.
+fn kept_param<'s>(param: &Param, owner: TokenStream) -> Place<'s> {
+    let ident = field_ident(&param.id);
+    Place::computed(quote!(#owner.#ident), param_value_ty(param.ty))
 }
 
 /// Parameter `index` of a value of type `def` reached through another value: the argument the
