@@ -255,11 +255,7 @@ fn validate_writer_arguments(
     match ty {
         FieldType::User { ty, args } => {
             for (arg, param) in args.iter().zip(&schema.types[*ty].params) {
-                writable(
-                    &at.key("type"),
-                    "an argument",
-                    write.argument(param.ty, arg),
-                )?;
+                writable(&at.key("type"), "an argument", write.argument(param, arg))?;
             }
             Ok(())
         }
@@ -307,7 +303,7 @@ fn validate_type(
         FieldType::User { ty, args } => {
             let def = &schema.types[*ty];
             for (arg, param) in args.iter().zip(&def.params) {
-                located(&at.key("type"), read.argument(param.ty, arg))?;
+                located(&at.key("type"), read.argument(param, arg))?;
             }
             Ok(())
         }

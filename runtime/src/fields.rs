@@ -196,6 +196,22 @@ pub fn check_len(expected: i64, len: usize, w: &Writer) -> Result<()> {
     }
 }
 
+/// The structure passed as the argument `param`, which the schema's expression may leave
+/// absent (an index past the end of a list, a field whose `if` failed): Kaitai fails there,
+/// and so do the reader and the writer, at byte `offset`.
+pub fn present_argument<'a, T: ?Sized>(
+    value: Option<&'a T>,
+    param: &'static str,
+    offset: usize,
+) -> Result<&'a T> {
+    value.ok_or_else(|| {
+        Error::new(
+            offset as u64,
+            ErrorKind::Invalid(format!("the argument `{param}` names no value")),
+        )
+    })
+}
+
 /// An encode error at the writer's position.
 #[cold]
 pub fn encode_error(w: &Writer, message: String) -> Error {

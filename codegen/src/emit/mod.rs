@@ -269,7 +269,7 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
         .iter()
         .map(|p| {
             let default = p.default.as_ref()?;
-            scope.argument(p.ty, default).ok()
+            scope.argument(p, default).ok()
         })
         .collect::<Option<Vec<_>>>()
     else {

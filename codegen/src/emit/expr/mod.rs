@@ -453,21 +453,33 @@ impl<'s> Scope<'s> {
         let def = &self.schema.types[ty];
         args.iter()
             .zip(&def.params)
-            .map(|(arg, param)| expect_valid(self.argument(param.ty, arg)))
+            .map(|(arg, param)| expect_valid(self.argument(param, arg)))
             .collect()
     }
 
     /// Compiles `arg` as the value of a parameter of type `param`: integers as `i64`, texts
     /// and bytes as slices, values of user types and lists by reference.
-    pub fn argument(&self, param: ParamType, arg: &Expr) -> Result<TokenStream, ExprError> {
+    pub fn argument(&self, param: &Param, arg: &Expr) -> Result<TokenStream, ExprError> {
         let (tokens, ty) = self.compile(arg)?;
         let text = matches!(ty, Ty::Str | Ty::StrLit);
-        match (param, &ty) {
+        match (param.ty, &ty) {
             (ParamType::Int(_), Ty::Int) | (ParamType::Bool, Ty::Bool) => Ok(tokens),
             (ParamType::Enum(want), Ty::Enum(have)) if want == *have => Ok(tokens),
             (ParamType::Str, _) if text => Ok(quote!(rt::bytes::view(&#tokens))),
             (ParamType::Bytes, Ty::Bytes) => Ok(quote!(rt::bytes::view(&#tokens))),
             (ParamType::User(want), Ty::User(have)) if want == *have => Ok(quote!(&#tokens)),
+            // Kaitai fails where such an argument is absent; so do readers and writers.
+            (ParamType::User(want), Ty::Opt(have)) if **have == Ty::User(want) => {
+                let name = &param.id;
+                let stream = match self.mode {
+                    Mode::Read => quote!(r),
+                    Mode::Write => quote!(w),
+                    Mode::Inspect => {
+                        return invalid("a structure that may be absent is no default value");
+                    }
+                };
+                Ok(quote!(rt::fields::present_argument(#tokens, #name, #stream.pos())?))
+            }
             // Streams are references already.
             (ParamType::Io, Ty::Io) | (ParamType::AnyStruct, Ty::AnyStruct) => Ok(tokens),
             (ParamType::AnyStruct, Ty::User(have)) => {
