@@ -64,9 +64,12 @@ seq:
   - id: reserved
     size: 32
 instances:
+  has_instance_hi:
+    value: index_minor_version >= 2
+    doc: Index entries and DIR records carry an instance-high word (index 7.2).
   index:
     pos: index_offset
-    type: index_entry(index_minor_version >= 2)
+    type: index_entry
     repeat: expr
     repeat-expr: index_entry_count
   holes:
@@ -79,9 +82,6 @@ instances:
 
 types:
   index_entry:
-    params:
-      - id: has_instance_hi
-        type: bool
     seq:
       - id: type
         type: u4
@@ -92,7 +92,7 @@ types:
         type: u4
       - id: instance_hi
         type: u4
-        if: has_instance_hi
+        if: _root.has_instance_hi
       - id: offset
         type: u4
       - id: size
@@ -105,26 +105,20 @@ types:
         type:
           switch-on: type
           cases:
-            0xe86b1eef: directory(has_instance_hi)
+            0xe86b1eef: directory
         doc: |
           The resource as stored (QFS-compressed when the DIR lists it); the DIR itself is
           decoded, every other resource kept as bytes.
 
   directory:
     doc: The DIR resource, never compressed itself.
-    params:
-      - id: has_instance_hi
-        type: bool
     seq:
       - id: records
-        type: directory_record(has_instance_hi)
+        type: directory_record
         repeat: eos
 
   directory_record:
     doc: A compressed resource and its uncompressed size.
-    params:
-      - id: has_instance_hi
-        type: bool
     seq:
       - id: type
         type: u4
@@ -134,7 +128,7 @@ types:
         type: u4
       - id: instance_hi
         type: u4
-        if: has_instance_hi
+        if: _root.has_instance_hi
       - id: uncompressed_size
         type: u4
 

@@ -251,7 +251,7 @@ types:
       - id: material_list
         type: raw_chunk
       - id: extension
-        type: 'geometry_extension(structure.num_vertices, structure.version, structure.is_native)'
+        type: geometry_extension
 
   geometry_struct:
     doc: |
@@ -383,13 +383,6 @@ types:
         type: f4
 
   geometry_extension:
-    params:
-      - id: num_vertices
-        type: s4
-      - id: version
-        type: u4
-      - id: native
-        type: bool
     seq:
       - id: chunk_type
         type: u4
@@ -400,30 +393,16 @@ types:
       - id: library_id
         type: u4
       - id: body
-        type: geometry_plugins(num_vertices, version, native)
+        type: geometry_plugins
         size: chunk_size
 
   geometry_plugins:
-    params:
-      - id: num_vertices
-        type: s4
-      - id: version
-        type: u4
-      - id: native
-        type: bool
     seq:
       - id: plugins
-        type: geometry_plugin(num_vertices, version, native)
+        type: geometry_plugin
         repeat: eos
 
   geometry_plugin:
-    params:
-      - id: num_vertices
-        type: s4
-      - id: version
-        type: u4
-      - id: native
-        type: bool
     seq:
       - id: chunk_type
         type: u4
@@ -438,7 +417,11 @@ types:
         type:
           switch-on: chunk_type
           cases:
-            section_type::skin: skin(num_vertices, version, native)
+            section_type::skin: skin(geometry.num_vertices, geometry.version, geometry.is_native)
+    instances:
+      geometry:
+        value: _parent._parent._parent.structure
+        doc: The Struct chunk of the geometry these plugins extend (plugins, extension, geometry).
 
   # ------------------------------------------------------------------ Skin PLG (0x116)
   skin:

@@ -42,16 +42,13 @@ seq:
 instances:
   node_information:
     pos: node_information_offset
-    type: node_information_table(node_count)
+    type: node_information_table
   node_hierarchy:
     pos: node_hierarchy_offset
-    type: node_hierarchy(node_count)
+    type: node_hierarchy
 
 types:
   node_information_table:
-    params:
-      - id: node_count
-        type: u4
     seq:
       - id: root_zeros
         size: 16
@@ -67,7 +64,7 @@ types:
       - id: entries
         type: node_information
         repeat: expr
-        repeat-expr: node_count - 1
+        repeat-expr: _root.node_count - 1
 
   node_information:
     seq:
@@ -96,9 +93,6 @@ types:
             node_class::animation_set: animation_set
 
   node_hierarchy:
-    params:
-      - id: node_count
-        type: u4
     seq:
       - id: root_identifier
         type: s4
@@ -114,7 +108,7 @@ types:
       - id: nodes
         type: node
         repeat: expr
-        repeat-expr: node_count - 1
+        repeat-expr: _root.node_count - 1
 
   node:
     seq:
