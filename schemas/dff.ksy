@@ -268,12 +268,45 @@ types:
         -untrusted: true
       - id: library_id
         type: u4
-      - id: format
-        type: u4
+      # The format word (librw's flags), a little-endian u4 read from its lowest bit.
+      - id: is_tristrip
+        type: b1le
+        doc: 'Flag 0x1: the triangles form strips.'
+      - id: has_positions
+        type: b1le
+        doc: Flag 0x2.
+      - id: is_textured
+        type: b1le
+        doc: 'Flag 0x4: one set of texture coordinates unless bits 16-23 say otherwise.'
+      - id: is_prelit
+        type: b1le
+        doc: 'Flag 0x8: a prelit colour per vertex.'
+      - id: has_normals
+        type: b1le
+        doc: Flag 0x10.
+      - id: is_lit
+        type: b1le
+        doc: Flag 0x20.
+      - id: modulates_material_color
+        type: b1le
+        doc: Flag 0x40.
+      - id: is_textured2
+        type: b1le
+        doc: 'Flag 0x80: two sets of texture coordinates unless bits 16-23 say otherwise.'
+      - id: format_unused_low
+        type: b8le
+        doc: Bits 8-15, unused; kept as read.
+      - id: num_tex_coord_sets_stated
+        type: b8le
+        doc: Bits 16-23, the number of texture-coordinate sets; 0 when the flags tell it.
+      - id: is_native
+        type: b1le
         doc: |
-          Flags (tristrip 0x1, positions 0x2, textured 0x4, prelit 0x8, normals 0x10, light 0x20,
-          modulate material colour 0x40, textured2 0x80, native 0x01000000) and, in bits 16-23,
-          the number of texture-coordinate sets.
+          Flag 0x01000000: platform-native geometry (PS2, Xbox, …) whose plugins use native
+          layouts.
+      - id: format_unused_high
+        type: b7le
+        doc: Bits 25-31, unused; kept as read.
       - id: num_triangles
         type: s4
       - id: num_vertices
@@ -289,7 +322,7 @@ types:
       - id: prelit_colors
         type: rgba
         repeat: expr
-        repeat-expr: 'not is_native and (format & 0x8) != 0 ? num_vertices : 0'
+        repeat-expr: 'not is_native and is_prelit ? num_vertices : 0'
       - id: tex_coord_sets
         type: tex_coord_set(num_vertices)
         repeat: expr
@@ -306,11 +339,8 @@ types:
       version:
         value: '(library_id & 0xffff0000) != 0 ? (((library_id >> 14) & 0x3ff00) + 0x30000) | ((library_id >> 16) & 0x3f) : library_id << 8'
         doc: The RenderWare version 0x3MNRR unpacked from the library id (librw's rule, pre-3.1 ids included).
-      is_native:
-        value: (format & 0x01000000) != 0
-        doc: Platform-native geometry (PS2, Xbox, …) whose plugins use native layouts.
       num_tex_coord_sets:
-        value: '((format >> 16) & 0xff) != 0 ? (format >> 16) & 0xff : ((format & 0x4) != 0 ? 1 : ((format & 0x80) != 0 ? 2 : 0))'
+        value: 'num_tex_coord_sets_stated != 0 ? num_tex_coord_sets_stated : (is_textured ? 1 : (is_textured2 ? 2 : 0))'
         doc: Texture-coordinate sets; when bits 16-23 are 0, one if textured, two if textured2.
 
   rgba:

@@ -113,7 +113,7 @@ fn every_corpus_skin_decodes_to_sane_values() {
 /// Re-encodes a skin on its own and decodes the bytes with the standalone reader.
 fn standalone_round_trip(found: &FoundSkin<'_>, original: &[u8]) {
     let g = found.geometry_struct;
-    let (vertices, version, native) = (i64::from(g.num_vertices), g.version(), g.is_native());
+    let (vertices, version, native) = (i64::from(g.num_vertices), g.version(), g.is_native);
     let mut w = Writer::new();
     found
         .skin
@@ -152,7 +152,7 @@ fn fixtures_decode_to_the_values_they_were_built_with() {
     assert_eq!(skins.len(), 1);
     let g = skins[0].geometry_struct;
     assert_eq!(
-        (g.version_text(), g.num_vertices, g.is_native()),
+        (g.version_text(), g.num_vertices, g.is_native),
         ("3.6.0.3".into(), 5, false)
     );
     let SkinLayout::SkinPlain(skin) = &skins[0].skin.layout else {
