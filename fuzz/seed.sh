@@ -42,6 +42,9 @@ done
 seed qfs "$fixtures"/sims2/*.5an
 # The feature schemas: the first byte picks the schema (see fuzz_targets/roundtrip_features.rs).
 mkdir -p corpus/roundtrip_features
-for pair in 0:bit_fields 1:processed 2:text_encodings; do
+for pair in 0:bit_fields 1:processed 2:other_streams 3:text_encodings; do
     { printf "\\$(printf %03o "${pair%%:*}")"; cat "$fixtures/features/${pair#*:}.bin"; } >"corpus/roundtrip_features/${pair#*:}"
 done
+# recursion.ksy: a node (value, kind=1) holding a node (kind=2) whose branch is a node ending
+# in a leaf (kind=3, mark).
+printf '\004\001\001\002\002\003\003\011' >corpus/roundtrip_features/recursion

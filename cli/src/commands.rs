@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use skelcodec_formats::{FORMAT_KEY, Format, VALUE_KEY};
+use skelcodec_formats::Format;
 use skelcodec_runtime::RoundTrip;
 
 use crate::error::{CliError, known_format_ids};
@@ -16,115 +16,6 @@ use crate::io::{Input, collect_inputs, read, write_atomically};
 pub const EXIT_DIFFERENCE: u8 = 1;
 /// Exit status for usage, decode and encode errors.
 pub const EXIT_ERROR: u8 = 2;
-
-/// Text form of a decoded document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DocumentSyntax {
-    /// Pretty-printed JSON.
-    Json,
-    /// YAML.
-    Yaml,
-}
-
-/// `decode`: prints (or writes) the document `{"format": id, "value": …}` of a file.
-pub fn decode(
-    file: &Path,
-    forced: Option<&str>,
-    syntax: DocumentSyntax,
-    output: Option<&Path>,
-    select: Option<&str>,
-) -> Result<ExitCode, CliError> {
-    let forced = forced_format(forced)?;
-    let bytes = read(file)?;
-    let format = format_of(file, &bytes, forced)?;
-    let mut document = format
-        .decode_json(&bytes)
-        .map_err(|source| CliError::Decode {
-            path: file.to_owned(),
-            source,
-        })?;
-    if let Some(pattern) = select {
-        let value = &document[skelcodec_formats::VALUE_KEY];
-        let parts = crate::select::select(value, pattern)
-            .into_iter()
-            .map(|(path, value)| serde_json::json!({ "path": path, "value": value }))
-            .collect();
-        document = serde_json::Value::Array(parts);
-    }
-    let mut text = match syntax {
-        // Serializing a serde_json::Value cannot fail: its keys are always strings.
-        DocumentSyntax::Json => {
-            serde_json::to_string_pretty(&document).expect("a JSON value serializes")
-        }
-        DocumentSyntax::Yaml => serde_yaml::to_string(&document).expect("a JSON value serializes"),
-    };
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    match output {
-        Some(out) => write_atomically(out, text.as_bytes())?,
-        None => std::io::stdout()
-            .lock()
-            .write_all(text.as_bytes())
-            .map_err(CliError::Stdout)?,
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `encode`: reads a document as `decode` prints it and writes the encoded file; with
-/// `normalize`, recomputes the derived fields first and prints those that changed.
-pub fn encode(
-    document: &Path,
-    forced: Option<&str>,
-    output: &Path,
-    normalize: bool,
-) -> Result<ExitCode, CliError> {
-    let forced = forced_format(forced)?;
-    let text = read(document)?;
-    let bad_document = |reason: String| CliError::Document {
-        path: document.to_owned(),
-        reason,
-    };
-    let mut parsed: serde_json::Value = if is_yaml(document) {
-        serde_yaml::from_slice(&text).map_err(|e| bad_document(format!("not valid YAML: {e}")))?
-    } else {
-        serde_json::from_slice(&text).map_err(|e| bad_document(format!("not valid JSON: {e}")))?
-    };
-    let format = match forced {
-        Some(format) => format,
-        None => {
-            let id = parsed
-                .get(FORMAT_KEY)
-                .and_then(|v| v.as_str())
-                .ok_or_else(|| {
-                    bad_document(format!(
-                        "no string `{FORMAT_KEY}` key says which format it is; use --format ID"
-                    ))
-                })?;
-            forced_format(Some(id))?.expect("an id was given")
-        }
-    };
-    let value = parsed
-        .as_object_mut()
-        .and_then(|map| map.remove(VALUE_KEY))
-        .ok_or_else(|| bad_document(format!("no `{VALUE_KEY}` key holds the value to encode")))?;
-    let encode_error = |source| CliError::Encode {
-        path: document.to_owned(),
-        source,
-    };
-    let bytes = if normalize {
-        let (bytes, changed) = format.encode_json_normalized(value).map_err(encode_error)?;
-        let mut out = std::io::stdout().lock();
-        for change in &changed {
-            writeln!(out, "normalized {change}").map_err(CliError::Stdout)?;
-        }
-        bytes
-    } else {
-        format.encode_json(value).map_err(encode_error)?
-    };
-    write_atomically(output, &bytes)?;
-    Ok(ExitCode::SUCCESS)
-}
 
 /// `roundtrip`: decodes and re-encodes each file and reports whether it is byte-exact.
 /// Exits with [`EXIT_ERROR`] if any file fails to decode, else [`EXIT_DIFFERENCE`] if any
@@ -312,7 +203,7 @@ pub fn list_formats() -> Result<ExitCode, CliError> {
 }
 
 /// The format named by `--format`, if one was given.
-fn forced_format(id: Option<&str>) -> Result<Option<&'static dyn Format>, CliError> {
+pub fn forced_format(id: Option<&str>) -> Result<Option<&'static dyn Format>, CliError> {
     id.map(|id| {
         skelcodec_formats::by_id(id).ok_or_else(|| CliError::UnknownFormat { id: id.to_owned() })
     })
@@ -320,7 +211,7 @@ fn forced_format(id: Option<&str>) -> Result<Option<&'static dyn Format>, CliErr
 }
 
 /// The format of a named file: the forced one, else detected by magic, then extension.
-fn format_of(
+pub fn format_of(
     path: &Path,
     bytes: &[u8],
     forced: Option<&'static dyn Format>,
@@ -366,11 +257,6 @@ fn has_extension(format: &dyn Format, ext: &str) -> bool {
 /// The file extension, if it is valid UTF-8.
 fn extension(path: &Path) -> Option<&str> {
     path.extension().and_then(|e| e.to_str())
-}
-
-/// True for documents to be read as YAML rather than JSON.
-fn is_yaml(path: &Path) -> bool {
-    extension(path).is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"))
 }
 
 /// The error message without the leading `PATH: `, for lines that already start with the path.

@@ -1,9 +1,8 @@
 //! File-system helpers: atomic writes and expanding directory arguments into files.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::error::CliError;
 
@@ -86,56 +85,47 @@ pub fn read(path: &Path) -> Result<Vec<u8>, CliError> {
     fs::read(path).map_err(|e| CliError::io(path, e))
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory that is renamed
-/// into place, so readers never see a partial file and a failure leaves `path` as it was.
-/// The temporary file must be on the same file system for the rename to be atomic, hence
-/// the same directory rather than the system temp directory.
+/// Writes `bytes` to `path` atomically (see [`write_atomically_with`]).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    let (temp_path, mut file) = create_temp_beside(path).map_err(|e| CliError::io(path, e))?;
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| file.sync_all())
-        .and_then(|()| {
-            drop(file);
-            fs::rename(&temp_path, path)
-        });
-    if let Err(e) = written {
-        // Best effort: the original error is the one worth reporting.
-        let _ = fs::remove_file(&temp_path);
-        return Err(CliError::io(path, e));
-    }
-    Ok(())
+    write_atomically_with(path, |out| {
+        out.write_all(bytes).map_err(|e| CliError::io(path, e))
+    })
 }
 
-/// Creates a new, uniquely named hidden file next to `path`.
-fn create_temp_beside(path: &Path) -> io::Result<(PathBuf, fs::File)> {
-    // Distinguishes several temporary files of one process; the process id separates processes.
-    static COUNTER: AtomicU32 = AtomicU32::new(0);
-
-    let name = path.file_name().ok_or_else(|| {
-        io::Error::new(io::ErrorKind::InvalidInput, "the output is not a file name")
-    })?;
+/// Writes `path` through a temporary file in the same directory that `fill` writes and that
+/// is then renamed into place, so readers never see a partial file and a failure leaves
+/// `path` as it was. The temporary file must be on the same file system for the rename to be
+/// atomic, hence the same directory rather than the system temp directory.
+pub fn write_atomically_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> Result<(), CliError>,
+) -> Result<(), CliError> {
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    let mut attempts = 0;
-    loop {
-        attempts += 1;
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let mut temp_name = std::ffi::OsString::from(".");
-        temp_name.push(name);
-        temp_name.push(format!(".{}.{n}.tmp", std::process::id()));
-        let temp_path = dir.join(temp_name);
-        // create_new never reuses an existing file, e.g. one left by a killed process.
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp_path)
-        {
-            Ok(file) => return Ok((temp_path, file)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempts < 100 => continue,
-            Err(e) => return Err(e),
-        }
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".skelcodec-").suffix(".tmp");
+    // tempfile creates private files (0600); an output is an ordinary file, so it gets the
+    // usual mode (the umask applies), or the mode of the file it replaces.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
     }
+    // The temporary file is removed when dropped, which covers every early return.
+    let mut temp = builder
+        .tempfile_in(dir)
+        .map_err(|e| CliError::io(path, e))?;
+    fill(temp.as_file_mut())?;
+    temp.as_file()
+        .sync_all()
+        .map_err(|e| CliError::io(path, e))?;
+    if let Ok(existing) = fs::metadata(path) {
+        fs::set_permissions(temp.path(), existing.permissions())
+            .map_err(|e| CliError::io(path, e))?;
+    }
+    temp.persist(path)
+        .map_err(|e| CliError::io(path, e.error))?;
+    Ok(())
 }

@@ -2,10 +2,12 @@
 //! that decoding and re-encoding reproduces every byte; check schemas and show their code.
 //!
 //! Exit status: 0 success; 1 a file does not round-trip byte for byte (`roundtrip`), has a
-//! derived field that disagrees with its content (`check`), or a schema is rejected (`schema
-//! check`, `schema expand`); 2 a usage, decode or encode error.
+//! derived field that disagrees with its content (`check`), nothing matches `decode --path`,
+//! or a schema is rejected (`schema check`, `schema expand`); 2 a usage, decode or encode
+//! error.
 
 mod commands;
+mod document;
 mod error;
 mod io;
 mod schema;
@@ -16,7 +18,9 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::commands::{DocumentSyntax, EXIT_ERROR};
+use skelcodec_formats::DocumentSyntax;
+
+use crate::commands::EXIT_ERROR;
 use crate::error::CliError;
 
 /// Command line of `skelcodec`.
@@ -25,7 +29,7 @@ use crate::error::CliError;
     name = "skelcodec",
     version,
     about,
-    after_help = "Exit status:\n  0  success\n  1  roundtrip: a file is not byte-exact; check: a derived field disagrees with the content;\n     schema check/expand: a schema is rejected (its file:line:col and why)\n  2  a usage, decode or encode error (nothing is written)\n\nCommands that write refuse an output that is one of their inputs unless --force."
+    after_help = "Exit status:\n  0  success\n  1  roundtrip: a file is not byte-exact; check: a derived field disagrees with the content;\n     decode --path: nothing matches; schema check/expand: a schema is rejected (its file:line:col and why)\n  2  a usage, decode or encode error (nothing is written)\n\nCommands that write refuse an output that is one of their inputs unless --force."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -55,19 +59,23 @@ enum Command {
     Decode {
         /// The file to decode
         file: PathBuf,
-        /// Print JSON (the default)
+        /// Print JSON (the default, unless OUT ends in .yaml or .yml)
         #[arg(long, conflicts_with = "yaml")]
         json: bool,
         /// Print YAML
         #[arg(long)]
         yaml: bool,
-        /// Write the document to this file instead of standard output
+        /// Write the document to this file instead of standard output (YAML for .yaml/.yml)
         #[arg(short, long, value_name = "OUT")]
         output: Option<PathBuf>,
-        /// Print only the parts at this dotted path, each with its field path; `*` matches one
-        /// level, `**` any number (`--path '**.skin'` prints every skin of a model)
+        /// Print only the parts at this path, each with its path, in the form the tool prints
+        /// (`body.anp3.animations[0].name`); `*` or `[*]` matches one level, `**` any number
+        /// (`--path '**.skin'` prints every skin of a model); nothing matched exits with 1
         #[arg(long, value_name = "PATH")]
-        path: Option<String>,
+        path: Option<select::Pattern>,
+        /// Print a summary: long lists as their length, first elements and checksum
+        #[arg(long)]
+        summary: bool,
         #[command(flatten)]
         format: FormatArg,
         #[command(flatten)]
@@ -178,28 +186,30 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
     match command {
         Command::Decode {
             file,
-            json: _,
+            json,
             yaml,
             output,
             path,
+            summary,
             format,
             force,
         } => {
             if let Some(out) = &output {
                 io::refuse_overwriting_inputs(out, &[&file], force.force)?;
             }
-            let syntax = if yaml {
-                DocumentSyntax::Yaml
-            } else {
-                DocumentSyntax::Json
+            let syntax = match (json, yaml) {
+                (_, true) => Some(DocumentSyntax::Yaml),
+                (true, _) => Some(DocumentSyntax::Json),
+                _ => None,
             };
-            commands::decode(
-                &file,
-                format.id.as_deref(),
+            let options = document::DecodeOptions {
+                forced: format.id.as_deref(),
                 syntax,
-                output.as_deref(),
-                path.as_deref(),
-            )
+                output: output.as_deref(),
+                select: path.as_ref(),
+                summary,
+            };
+            document::decode(&file, &options)
         }
         Command::Encode {
             document,
@@ -209,7 +219,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             force,
         } => {
             io::refuse_overwriting_inputs(&output, &[&document], force.force)?;
-            commands::encode(&document, format.id.as_deref(), &output, normalize)
+            document::encode(&document, format.id.as_deref(), &output, normalize)
         }
         Command::RoundTrip { paths, format } => commands::roundtrip(&paths, format.id.as_deref()),
         Command::Check {

@@ -1,38 +1,120 @@
-//! `decode --path`: picks parts of a decoded document by a dotted path, so that a user can
+//! `decode --path`: picks parts of a decoded document by a field path, so that a user can
 //! print, say, just the skins of a model: `--path '**.skin'`.
 //!
-//! Segments are field names or list indices; `*` matches any one field or element, `**` any
-//! number of levels (including none).
+//! The syntax is the one the tool prints in its messages and matches
+//! (`body.anp3.animations[0].name`): fields separated by dots, list indices in brackets. `*`
+//! matches any one field or element (`[*]` any element), `**` any number of levels, including
+//! none. A number between dots (`animations.0`) is also taken as an index.
 
 use serde_json::Value;
 
-/// Every value of `root` that `pattern` matches, with its field path (`clumps[0].info`).
-pub fn select(root: &Value, pattern: &str) -> Vec<(String, Value)> {
-    let segments: Vec<&str> = pattern.split('.').filter(|s| !s.is_empty()).collect();
+/// One step of a path pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Step {
+    /// A field of a structure (or, when it is a number, an element of a list).
+    Field(String),
+    /// An element of a list.
+    Index(usize),
+    /// Any one field or element.
+    AnyChild,
+    /// Any element of a list.
+    AnyElement,
+    /// Any number of levels.
+    AnyDepth,
+}
+
+/// A parsed `--path` pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern(Vec<Step>);
+
+impl std::str::FromStr for Pattern {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let mut steps = Vec::new();
+        for dotted in text.split('.') {
+            let (field, mut brackets) = dotted.split_at(dotted.find('[').unwrap_or(dotted.len()));
+            match field {
+                "" if brackets.is_empty() => {
+                    return Err(format!(
+                        "`{text}` has an empty field name (two dots in a row, or a dot at an end)"
+                    ));
+                }
+                "" => {}
+                bad if bad.contains(']') => {
+                    return Err(format!("`{text}`: write list indices as `[0]` or `[*]`"));
+                }
+                "*" => steps.push(Step::AnyChild),
+                "**" => steps.push(Step::AnyDepth),
+                name => steps.push(Step::Field(name.to_owned())),
+            }
+            while !brackets.is_empty() {
+                let Some((index, rest)) = brackets
+                    .strip_prefix('[')
+                    .and_then(|inner| inner.split_once(']'))
+                else {
+                    return Err(format!("`{text}`: write list indices as `[0]` or `[*]`"));
+                };
+                steps.push(match index {
+                    "*" => Step::AnyElement,
+                    digits => Step::Index(digits.parse().map_err(|_| {
+                        format!("`{text}`: `[{digits}]` is not a list index (a number or `*`)")
+                    })?),
+                });
+                brackets = rest;
+            }
+        }
+        Ok(Pattern(steps))
+    }
+}
+
+/// Every value of `root` that `pattern` matches, with its field path (`clumps[0].info`), in
+/// document order.
+pub fn select(root: &Value, pattern: &Pattern) -> Vec<(String, Value)> {
     let mut found = Vec::new();
-    walk(root, &segments, String::new(), &mut found);
+    walk(root, &pattern.0, String::new(), &mut found);
+    // A value reached several ways (`**.**.skin`) is reported once, where first found.
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|(path, _)| seen.insert(path.clone()));
     found
 }
 
-fn walk(value: &Value, segments: &[&str], path: String, found: &mut Vec<(String, Value)>) {
-    let Some((first, rest)) = segments.split_first() else {
+fn walk(value: &Value, steps: &[Step], path: String, found: &mut Vec<(String, Value)>) {
+    let Some((first, rest)) = steps.split_first() else {
         found.push((path, value.clone()));
         return;
     };
-    if *first == "**" {
+    if *first == Step::AnyDepth {
         // Zero levels, then one level deeper with `**` still in force.
         walk(value, rest, path.clone(), found);
         for (child_path, child) in children(value, &path) {
-            walk(child, segments, child_path, found);
+            walk(child, steps, child_path, found);
         }
         return;
     }
     for (child_path, child) in children(value, &path) {
-        let key = child_path.rsplit(['.', '[']).next().unwrap_or_default();
-        let key = key.trim_end_matches(']');
-        if *first == "*" || *first == key {
+        if matches(first, &child_path) {
             walk(child, rest, child_path, found);
         }
+    }
+}
+
+/// True when the last step of `child_path` (`name` or `[3]`) is matched by `step`.
+fn matches(step: &Step, child_path: &str) -> bool {
+    let index = child_path
+        .strip_suffix(']')
+        .and_then(|p| p.rsplit_once('['))
+        .and_then(|(_, i)| i.parse::<usize>().ok());
+    match (step, index) {
+        (Step::AnyChild, _) => true,
+        (Step::AnyElement, Some(_)) => true,
+        (Step::Index(want), Some(i)) => *want == i,
+        (Step::Field(name), Some(i)) => name.parse::<usize>().is_ok_and(|want| want == i),
+        (Step::Field(name), None) => {
+            let key = child_path.rsplit('.').next().unwrap_or_default();
+            key == name
+        }
+        _ => false,
     }
 }
 
@@ -64,19 +146,50 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn paths(doc: &Value, pattern: &str) -> Vec<String> {
+        let pattern: Pattern = pattern.parse().expect("a valid pattern");
+        select(doc, &pattern).into_iter().map(|(p, _)| p).collect()
+    }
+
     #[test]
     fn selects_by_name_index_and_wildcards() {
         let doc = json!({"clumps": [{"skin": 1, "x": {"skin": 2}}, {"y": 3}]});
-        let paths = |p| {
-            select(&doc, p)
-                .into_iter()
-                .map(|(path, _)| path)
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(paths("clumps.0.skin"), ["clumps[0].skin"]);
-        assert_eq!(paths("clumps.*.y"), ["clumps[1].y"]);
-        assert_eq!(paths("**.skin"), ["clumps[0].skin", "clumps[0].x.skin"]);
-        assert!(paths("nothing").is_empty());
-        assert_eq!(select(&doc, "**.skin")[1].1, json!(2));
+        assert_eq!(paths(&doc, "clumps[0].skin"), ["clumps[0].skin"]);
+        assert_eq!(paths(&doc, "clumps.0.skin"), ["clumps[0].skin"]);
+        assert_eq!(paths(&doc, "clumps[*].y"), ["clumps[1].y"]);
+        assert_eq!(paths(&doc, "clumps.*.y"), ["clumps[1].y"]);
+        assert_eq!(
+            paths(&doc, "**.skin"),
+            ["clumps[0].skin", "clumps[0].x.skin"]
+        );
+        assert_eq!(
+            paths(&doc, "**.**.skin"),
+            ["clumps[0].skin", "clumps[0].x.skin"]
+        );
+        assert!(paths(&doc, "nothing").is_empty());
+        assert!(paths(&doc, "clumps[2]").is_empty());
+        let pattern: Pattern = "**.skin".parse().unwrap();
+        assert_eq!(select(&doc, &pattern)[1].1, json!(2));
+    }
+
+    #[test]
+    fn every_printed_path_selects_its_value() {
+        let doc = json!({"body": {"anp3": {"animations": [{"name": "a"}, {"name": "b", "m": [[1, 2]]}]}}});
+        let every: Pattern = "**".parse().unwrap();
+        for (path, value) in select(&doc, &every)
+            .into_iter()
+            .filter(|(p, _)| !p.is_empty())
+        {
+            let again = select(&doc, &path.parse().expect("a printed path parses"));
+            assert_eq!(again, [(path.clone(), value)], "{path}");
+        }
+    }
+
+    #[test]
+    fn malformed_patterns_are_refused_with_the_pattern() {
+        for bad in ["a..b", "a[0", "a[x]", ".a", "a]"] {
+            let err = bad.parse::<Pattern>().expect_err(bad);
+            assert!(err.contains(bad), "{err}");
+        }
     }
 }

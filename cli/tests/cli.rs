@@ -734,3 +734,108 @@ fn schema_expand_prints_the_generated_code() {
     );
     assert!(code.contains("impl rt::Codec for Gsa"));
 }
+
+/// The `seq` ids of a type of `schemas/ifp.ksy`, in the schema's order.
+fn schema_field_order(type_name: &str) -> Vec<String> {
+    let schema = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas/ifp.ksy");
+    let schema: serde_yaml::Value =
+        serde_yaml::from_str(&fs::read_to_string(schema).unwrap()).unwrap();
+    schema["types"][type_name]["seq"]
+        .as_sequence()
+        .expect("a seq")
+        .iter()
+        .map(|field| field["id"].as_str().expect("an id").to_owned())
+        .collect()
+}
+
+#[test]
+fn documents_keep_the_schemas_field_order() {
+    let document = decode_to_json(&fixture("anp3/anp3_types_1_to_4.ifp"));
+    let animation = &document["value"]["body"]["anp3"]["animations"][0];
+    let keys: Vec<&String> = animation.as_object().unwrap().keys().collect();
+    let expected = schema_field_order("anp3_animation");
+    assert_eq!(keys, expected.iter().collect::<Vec<_>>());
+    // Not alphabetical: `name` comes before `num_objects` and `frame_data_size`.
+    let top: Vec<&String> = document.as_object().unwrap().keys().collect();
+    assert_eq!(top, ["format", "value"]);
+}
+
+#[test]
+fn decode_path_accepts_every_path_it_prints() {
+    let file = fixture("anp3/anp3_types_1_to_4.ifp");
+    let output = skelcodec(&[&"decode", &"--path", &"**", &file]);
+    assert_exit(&output, 0);
+    let everything: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let everything = everything.as_array().unwrap();
+    assert!(everything.len() > 20, "{} parts", everything.len());
+    for part in everything.iter().skip(1).step_by(7) {
+        let path = part["path"].as_str().unwrap();
+        let output = skelcodec(&[&"decode", &"--path", &path, &file]);
+        assert_exit(&output, 0);
+        let again: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(again, serde_json::json!([part]), "{path}");
+    }
+    let output = skelcodec(&[&"decode", &"--path", &"body.anp3.animations[0].name", &file]);
+    assert_exit(&output, 0);
+    let name: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(name[0]["path"], "body.anp3.animations[0].name");
+}
+
+#[test]
+fn decode_path_that_matches_nothing_exits_with_1() {
+    let file = fixture("anp3/anp3_types_1_to_4.ifp");
+    let output = skelcodec(&[&"decode", &"--path", &"body.anp3.animations[99]", &file]);
+    assert_exit(&output, 1);
+    assert!(
+        stderr(&output).contains("nothing matches"),
+        "{}",
+        stderr(&output)
+    );
+    let output = skelcodec(&[&"decode", &"--path", &"animations[x]", &file]);
+    assert_exit(&output, 2);
+    assert!(stderr(&output).contains("[x]"), "{}", stderr(&output));
+}
+
+#[test]
+fn output_syntax_follows_the_extension_and_summary_shortens_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = fixture("anp3/anp3_types_1_to_4.ifp");
+    let yaml = dir.path().join("doc.yml");
+    assert_exit(&skelcodec(&[&"decode", &file, &"-o", &yaml]), 0);
+    let text = fs::read_to_string(&yaml).unwrap();
+    assert!(text.starts_with("format: ifp\n"), "{text}");
+    // And back, through the YAML.
+    let encoded = dir.path().join("back.ifp");
+    assert_exit(&skelcodec(&[&"encode", &yaml, &"-o", &encoded]), 0);
+    assert_eq!(fs::read(&encoded).unwrap(), fs::read(&file).unwrap());
+
+    // An object with 20 key frames (built by editing the document and normalizing) is
+    // summarized to its length, first frames and checksum.
+    let mut document = decode_to_json(&file);
+    let object = &mut document["value"]["body"]["anp3"]["animations"][0]["objects"][0];
+    let frames = object["frames"]["anp3_rotation"].as_array_mut().unwrap();
+    let first = frames[0].clone();
+    frames.resize(20, first.clone());
+    let edited_doc = dir.path().join("edited.json");
+    fs::write(&edited_doc, serde_json::to_vec(&document).unwrap()).unwrap();
+    let long = dir.path().join("long.ifp");
+    assert_exit(
+        &skelcodec(&[&"encode", &"--normalize", &edited_doc, &"-o", &long]),
+        0,
+    );
+    let output = skelcodec(&[&"decode", &"--summary", &long]);
+    assert_exit(&output, 0);
+    let summary: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let object = &summary["value"]["body"]["anp3"]["animations"][0]["objects"][0];
+    assert_eq!(object["num_frames"], 20, "{object}");
+    let shortened = &object["frames"]["anp3_rotation"];
+    assert_eq!(shortened["len"], 20, "{shortened}");
+    assert_eq!(shortened["first"].as_array().unwrap().len(), 3);
+    assert_eq!(shortened["first"][0], first);
+    assert!(shortened["crc32"].is_string());
+    // Short lists stay whole.
+    assert_eq!(
+        summary["value"]["body"]["anp3"]["animations"][0]["objects"][1],
+        decode_to_json(&long)["value"]["body"]["anp3"]["animations"][0]["objects"][1]
+    );
+}

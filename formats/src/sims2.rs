@@ -23,8 +23,9 @@ pub enum ExtractError {
     Encode(#[from] skelcodec_runtime::Error),
 }
 
-/// A resource key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+/// A resource key: type, group, instance and (index 7.2) instance-high ids. Shown and
+/// serialized in hex (`0xFB00791E`), the form modders and SimPE use, with the type's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ResourceKey {
     /// Type id.
     pub type_id: u32,
@@ -34,6 +35,121 @@ pub struct ResourceKey {
     pub instance: u32,
     /// Instance-high id (index 7.2 only).
     pub instance_hi: Option<u32>,
+}
+
+/// Names of common resource types, from SimsWiki's "List of Sims 2 Formats by Name".
+const TYPE_NAMES: &[(u32, &str)] = &[
+    (0x0BF9_99E7, "LDEF"),
+    (0x1C4A_276C, "TXTR"),
+    (0x2523_2B11, "5SC"),
+    (0x4243_4F4E, "BCON"),
+    (0x4248_4156, "BHAV"),
+    (0x4341_5453, "CATS"),
+    (0x4354_5353, "CTSS"),
+    (0x4447_5250, "DGRP"),
+    (0x4641_4345, "FACE"),
+    (0x4641_4D49, "FAMI"),
+    (0x4643_4E53, "FCNS"),
+    (0x4657_4156, "FWAV"),
+    (0x474C_4F42, "GLOB"),
+    (0x4959_6978, "TXMT"),
+    (0x4D51_F042, "CINE"),
+    (0x4F42_4A44, "OBJD"),
+    (0x4F42_4A66, "OBJf"),
+    (0x5354_5223, "STR#"),
+    (0x5454_4142, "TTAB"),
+    (0x6A97_042F, "5EL"),
+    (0x7BA3_838C, "GMND"),
+    (0xAC06_A66F, "5LF"),
+    (0xAC06_A676, "5DS"),
+    (0xAC4F_8687, "GMDC"),
+    (0xAC50_6764, "3IDR"),
+    (0xCCCE_F852, "LxNR"),
+    (0xCDB4_67B8, "CREG"),
+    (0xE519_C933, "CRES"),
+    (DIR_TYPE, "DIR"),
+    (0xEA51_18B0, "FX"),
+    (0xED53_4136, "LIFO"),
+    (ANIM_TYPE, "ANIM"),
+    (0xFC6E_B1F7, "SHPE"),
+];
+
+/// The common name of a resource type (`ANIM`), if it is a known one.
+pub fn type_name(type_id: u32) -> Option<&'static str> {
+    TYPE_NAMES
+        .iter()
+        .find(|(id, _)| *id == type_id)
+        .map(|(_, name)| *name)
+}
+
+impl std::fmt::Display for ResourceKey {
+    /// `ANIM 0xFB00791E group 0x1C050000 instance 0x00000001` (plus `instance-hi` in 7.2).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = type_name(self.type_id).unwrap_or("?");
+        write!(
+            f,
+            "{name:<4} 0x{:08X} group 0x{:08X} instance 0x{:08X}",
+            self.type_id, self.group, self.instance
+        )?;
+        match self.instance_hi {
+            Some(hi) => write!(f, " instance-hi 0x{hi:08X}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl serde::Serialize for ResourceKey {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let hex = |id: u32| format!("0x{id:08X}");
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("type", &hex(self.type_id))?;
+        if let Some(name) = type_name(self.type_id) {
+            map.serialize_entry("type_name", name)?;
+        }
+        map.serialize_entry("group", &hex(self.group))?;
+        map.serialize_entry("instance", &hex(self.instance))?;
+        if let Some(hi) = self.instance_hi {
+            map.serialize_entry("instance_hi", &hex(hi))?;
+        }
+        map.end()
+    }
+}
+
+impl std::str::FromStr for ResourceKey {
+    type Err = String;
+
+    /// Parses `TYPE:GROUP:INSTANCE[:INSTANCE_HI]`, each in hex (`0x` optional); the type may
+    /// also be a known name (`ANIM:0x1C050000:0x1`).
+    fn from_str(text: &str) -> Result<Self, String> {
+        let parts: Vec<&str> = text.split(':').collect();
+        let hex = |part: &str| {
+            let digits = part.trim_start_matches("0x").trim_start_matches("0X");
+            u32::from_str_radix(digits, 16)
+                .map_err(|_| format!("`{part}` in `{text}` is not a 32-bit hex number"))
+        };
+        let type_id = |part: &str| match TYPE_NAMES.iter().find(|(_, name)| *name == part) {
+            Some((id, _)) => Ok(*id),
+            None => hex(part),
+        };
+        match parts.as_slice() {
+            [t, g, i] => Ok(Self {
+                type_id: type_id(t)?,
+                group: hex(g)?,
+                instance: hex(i)?,
+                instance_hi: None,
+            }),
+            [t, g, i, hi] => Ok(Self {
+                type_id: type_id(t)?,
+                group: hex(g)?,
+                instance: hex(i)?,
+                instance_hi: Some(hex(hi)?),
+            }),
+            _ => Err(format!(
+                "`{text}` is not a resource key: write TYPE:GROUP:INSTANCE[:INSTANCE_HI] in hex, as `package list` prints them"
+            )),
+        }
+    }
 }
 
 impl DirectoryRecord {
@@ -105,6 +221,28 @@ impl Dbpf {
             .collect()
     }
 
+    /// Every resource as `decode` and `package list` show it, with each ANIM decoded.
+    pub fn resources(&self) -> Vec<ListedResource> {
+        self.index
+            .iter()
+            .map(|entry| ListedResource {
+                key: entry.key(),
+                compressed: self.is_compressed(entry),
+                stored_size: entry.size,
+                anim: (entry.r#type == ANIM_TYPE).then(|| {
+                    match self
+                        .extract(entry)
+                        .map_err(|e| e.to_string())
+                        .and_then(|bytes| Sims2Anim::read(&bytes).map_err(|e| e.to_string()))
+                    {
+                        Ok(anim) => DecodedAnim::Anim(Box::new(anim)),
+                        Err(error) => DecodedAnim::Error { error },
+                    }
+                }),
+            })
+            .collect()
+    }
+
     /// Replaces a resource's bytes, compressing them again when the entry was compressed (the
     /// DIR's uncompressed size is updated), then lays the package out again (`normalize`).
     /// The DIR itself is replaced through its records, not as bytes.
@@ -153,6 +291,33 @@ impl Dbpf {
         }
         found
     }
+}
+
+/// One resource of a package, as listed.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ListedResource {
+    /// Its key.
+    pub key: ResourceKey,
+    /// True when stored QFS-compressed.
+    pub compressed: bool,
+    /// Bytes in the package.
+    pub stored_size: u32,
+    /// The decoded animation, for ANIM resources.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anim: Option<DecodedAnim>,
+}
+
+/// An ANIM resource, decoded, or why it does not decode.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(untagged)]
+pub enum DecodedAnim {
+    /// The animation.
+    Anim(Box<Sims2Anim>),
+    /// Why it does not decode (decompression or reading).
+    Error {
+        /// The message, with byte offset and field path.
+        error: String,
+    },
 }
 
 /// One key frame, decoded: time in ticks (none for baked keys: one per frame), the value and

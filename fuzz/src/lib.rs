@@ -162,7 +162,8 @@ fn collect_leaves(value: &serde_json::Value, at: String, out: &mut Vec<String>) 
 }
 
 /// Codecs of the feature schemas whose read paths the game formats do not take: bit fields,
-/// processed and framed values, text in other encodings, values read from other streams.
+/// processed and framed values, text in other encodings, values read from other streams,
+/// recursive types.
 pub mod features {
     /// Bit fields in both bit orders, dropped bits, a 64-bit field across nine bytes.
     pub mod bit_fields {
@@ -180,5 +181,10 @@ pub mod features {
     /// end of streams.
     pub mod other_streams {
         skelcodec_macros::codec!("../generated-tests/tests/schemas/other_streams.ksy");
+    }
+    /// A type that holds itself (boxed): hostile nesting must end in the reader's depth
+    /// error, never a stack overflow.
+    pub mod recursion {
+        skelcodec_macros::codec!("../generated-tests/tests/schemas/recursion.ksy");
     }
 }

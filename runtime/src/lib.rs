@@ -42,5 +42,5 @@ pub use process::Decoded;
 pub use reader::Reader;
 pub use stream::Stream;
 pub use strings::{FixedStr, Text, VarStr};
-pub use summary::summarize;
+pub use summary::{summarize, summary_value};
 pub use writer::Writer;

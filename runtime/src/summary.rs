@@ -15,10 +15,16 @@ const HEAD_HEX_CHARS: usize = 32;
 /// A value that cannot be serialized renders as a YAML comment naming the error, so a
 /// snapshot shows the problem instead of the test panicking.
 pub fn summarize<T: serde::Serialize>(value: &T, max_items: usize) -> String {
-    let rendered = serde_yaml::to_value(value)
-        .map(|v| shorten(v, max_items))
-        .and_then(|v| serde_yaml::to_string(&v));
+    let rendered = summary_value(value, max_items).and_then(|v| serde_yaml::to_string(&v));
     rendered.unwrap_or_else(|e| format!("# cannot summarize: {e}\n"))
+}
+
+/// The tree [`summarize`] renders, for callers that print it in another syntax (JSON).
+pub fn summary_value<T: serde::Serialize>(
+    value: &T,
+    max_items: usize,
+) -> Result<Value, serde_yaml::Error> {
+    serde_yaml::to_value(value).map(|v| shorten(v, max_items))
 }
 
 /// Short sequences (a matrix, four weights) stay whole: shortening them hides more than it saves.
