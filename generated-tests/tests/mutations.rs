@@ -362,6 +362,9 @@ fn fuzzer_regressions() {
             "animation_set" => check_case::<AnimationSetBlob>(&bytes, &what, nothing),
             "sims2_anim" => check_case::<Sims2Anim>(&bytes, &what, nothing),
             "dbpf" => check_case::<Dbpf>(&bytes, &what, nothing),
+            "other_streams" => {
+                check_case::<features::other_streams::OtherStreams>(&bytes, &what, nothing)
+            }
             other => panic!("{name}: unknown format {other}"),
         };
         if let Err(failure) = result {
@@ -369,6 +372,7 @@ fn fuzzer_regressions() {
         }
         checked += 1;
     }
+    assert!(checked > 0, "no regression inputs under {}", dir.display());
     eprintln!("{checked} fuzzer regressions");
 }
 

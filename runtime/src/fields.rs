@@ -380,7 +380,7 @@ pub fn read_scanned<'a, T, Rest>(
             }
             Ok((value, rest))
         });
-        charge_trial(r, &attempt.as_ref().map(|_| trial.absolute_pos())).in_field(name)?;
+        charge_trial(r, &trial, attempt.as_ref().err()).in_field(name)?;
         match attempt {
             Ok(found) => {
                 *r = trial;
@@ -584,7 +584,7 @@ where
         };
         let mut trial = r.clone();
         let attempt = read_rest(&mut trial, value);
-        charge_trial(r, &attempt.as_ref().map(|_| trial.absolute_pos())).in_field(name)?;
+        charge_trial(r, &trial, attempt.as_ref().err()).in_field(name)?;
         let Ok(rest) = attempt else {
             continue;
         };
@@ -615,17 +615,12 @@ where
 }
 
 /// Charges a trial parse of `read_scanned` or `read_solved` against the reader's budget: the
-/// bytes it got through before it succeeded (`Ok(end)`) or failed (the error's offset). Trials
-/// nest (a scan around a solve), so without a budget hostile input full of markers would cost
-/// markers × candidates × length.
-fn charge_trial<T>(r: &Reader<'_>, outcome: &std::result::Result<u64, T>) -> Result<()>
-where
-    T: std::borrow::Borrow<Error>,
-{
-    let end = match outcome {
-        Ok(end) => *end,
-        Err(e) => e.borrow().offset(),
-    };
+/// bytes it got through, as far as the trial reader went or, when it failed in a substream,
+/// the error's offset. Trials nest (a scan around a solve), so without a budget hostile input
+/// full of markers would cost markers × candidates × length.
+fn charge_trial(r: &Reader<'_>, trial: &Reader<'_>, failure: Option<&Error>) -> Result<()> {
+    let reached = trial.absolute_pos();
+    let end = failure.map_or(reached, |e| reached.max(e.offset()));
     r.charge(end.saturating_sub(r.absolute_pos()).max(1))
 }
 

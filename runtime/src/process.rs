@@ -251,7 +251,10 @@ pub fn read_decoded<T>(
     read: impl FnOnce(&mut Reader<'_>) -> Result<T>,
 ) -> Result<Decoded<T>> {
     let data = decode(r, process, frame.content(&stored.0))?;
-    let mut sub = r.detached(&data);
+    // `r` stands after the stored bytes; the decoded ones stand for the value, which starts
+    // where they do.
+    let start = r.absolute_pos().saturating_sub(stored.0.len() as u64);
+    let mut sub = r.detached_at(&data, start);
     let value = read(&mut sub)?;
     let rest = RawBytes(sub.rest().to_vec());
     Ok(Decoded {

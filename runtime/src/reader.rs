@@ -14,6 +14,10 @@ pub struct Reader<'a> {
     budget: Option<&'a std::cell::Cell<u64>>,
     /// How many values of recursive types are being read around the current position.
     depth: u32,
+    /// For a reader over decoded bytes (a `process`ed value) and the readers made from it,
+    /// where that value starts in the file: positions in decoded bytes are not file offsets,
+    /// so its errors name this one.
+    decoded_at: Option<u64>,
     /// Bits of the last byte read that bit fields have not used yet.
     pub(crate) pending: crate::bits::PendingBits,
 }
@@ -47,6 +51,7 @@ impl<'a> Reader<'a> {
             base: 0,
             budget: None,
             depth: 0,
+            decoded_at: None,
             pending: Default::default(),
         }
     }
@@ -128,11 +133,11 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// An error of kind `kind` at the current absolute position.
+    /// An error of kind `kind` at the current absolute position (see [`Reader::error_offset`]).
     #[cold]
     #[inline(never)]
     pub fn error(&self, kind: ErrorKind) -> Error {
-        Error::new(self.absolute_pos(), kind)
+        Error::new(self.error_offset(), kind)
     }
 
     #[cold]
@@ -203,6 +208,7 @@ impl<'a> Reader<'a> {
             base,
             budget: self.budget,
             depth: self.depth,
+            decoded_at: self.decoded_at,
             pending: Default::default(),
         })
     }
@@ -217,6 +223,7 @@ impl<'a> Reader<'a> {
             base: 0,
             budget: self.budget,
             depth: self.depth,
+            decoded_at: None,
             pending: Default::default(),
         }
     }
@@ -241,20 +248,9 @@ impl<'a> Reader<'a> {
         Ok(region)
     }
 
-    /// A reader over decoded bytes that stand for data at absolute offset `base`.
-    pub(crate) fn detached_at<'b>(&self, data: &'b [u8], base: u64) -> Reader<'b>
-    where
-        'a: 'b,
-    {
-        Reader {
-            base,
-            ..self.detached(data)
-        }
-    }
-
-    /// A reader over other bytes that stand for data at this position (decoded bytes), sharing
-    /// this reader's budget and nesting depth; its errors name this position.
-    pub fn detached<'b>(&self, data: &'b [u8]) -> Reader<'b>
+    /// A reader over decoded bytes of a value that starts at absolute offset `start` of the
+    /// file, sharing this reader's budget and nesting depth; its errors name `start`.
+    pub fn detached_at<'b>(&self, data: &'b [u8], start: u64) -> Reader<'b>
     where
         'a: 'b,
     {
@@ -262,11 +258,27 @@ impl<'a> Reader<'a> {
             data,
             root: self.root,
             pos: 0,
-            base: self.absolute_pos(),
+            base: start,
             budget: self.budget,
             depth: self.depth,
+            decoded_at: Some(start),
             pending: Default::default(),
         }
+    }
+
+    /// A reader over decoded bytes that stand for data at this position (see
+    /// [`Reader::detached_at`]).
+    pub fn detached<'b>(&self, data: &'b [u8]) -> Reader<'b>
+    where
+        'a: 'b,
+    {
+        self.detached_at(data, self.error_offset())
+    }
+
+    /// Where an error at the current position is reported: the position, or in decoded bytes
+    /// the start of their value.
+    pub fn error_offset(&self) -> u64 {
+        self.decoded_at.unwrap_or_else(|| self.absolute_pos())
     }
 
     /// Bytes up to the terminator byte: returns the bytes including the terminator when `include` (and always consumes it when `consume`); error UnexpectedEof if no terminator is found and `eos_error`, else returns the rest.
@@ -367,20 +379,16 @@ impl<'a> Reader<'a> {
                 Ok(b) => b,
                 Err(e) => {
                     self.pos = start;
-                    return Err(Error::new(self.absolute_pos(), e.kind().clone()));
+                    return Err(self.error(e.kind().clone()));
                 }
             };
             let shift = 7 * i;
             // The fifth byte only has room for the top 4 bits of a u32 and must end the value.
             if i == 4 && b > 0x0f {
-                let at = self.base + start as u64;
                 self.pos = start;
-                return Err(Error::new(
-                    at,
-                    ErrorKind::Invalid(format!(
-                        "7-bit encoded integer is longer than 5 bytes or overflows u32 (fifth byte {b:#04x})"
-                    )),
-                ));
+                return Err(self.error(ErrorKind::Invalid(format!(
+                    "7-bit encoded integer is longer than 5 bytes or overflows u32 (fifth byte {b:#04x})"
+                ))));
             }
             value |= u32::from(b & 0x7f) << shift;
             if b & 0x80 == 0 {
@@ -388,10 +396,10 @@ impl<'a> Reader<'a> {
             }
         }
         // Unreachable in practice: the fifth byte either ends the value or was rejected above.
-        Err(Error::new(
-            self.base + start as u64,
-            ErrorKind::Invalid("7-bit encoded integer is too long".into()),
-        ))
+        self.pos = start;
+        Err(self.error(ErrorKind::Invalid(
+            "7-bit encoded integer is too long".into(),
+        )))
     }
 }
 

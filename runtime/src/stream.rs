@@ -2,7 +2,7 @@
 //! later (Kaitai's `io: field._io`, `io: _parent._io`): an instance of another type reads at a
 //! position of it.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{ErrorKind, Result};
 use crate::reader::Reader;
 
 /// Where a value's stream is: a range of the file, or bytes that exist only decoded (a
@@ -14,8 +14,8 @@ enum Source {
     None,
     /// `len` bytes of the file at absolute offset `start`.
     File { start: usize, len: usize },
-    /// Decoded bytes; `base` is where their field starts in the file, for error offsets.
-    Decoded { base: u64, bytes: Box<[u8]> },
+    /// Decoded bytes; `start` is where their value starts in the file, for error offsets.
+    Decoded { start: u64, bytes: Box<[u8]> },
 }
 
 /// The stream a value was read from, and the position its reading ended at (`_io.pos`).
@@ -55,7 +55,7 @@ impl Stream {
             }
         } else {
             Source::Decoded {
-                base: r.absolute_pos() - r.pos() as u64,
+                start: r.error_offset(),
                 bytes: data.into(),
             }
         };
@@ -69,14 +69,11 @@ impl Stream {
     pub fn reader<'b>(&'b self, r: &Reader<'b>) -> Result<Reader<'b>> {
         match &self.source {
             Source::File { start, len } => r.whole_file().region(*start, *len),
-            Source::Decoded { base, bytes } => Ok(r.detached_at(bytes, *base)),
-            Source::None => Err(Error::new(
-                r.absolute_pos(),
-                ErrorKind::Invalid(
-                    "the value is absent or was not read from a file, so it has no stream to read from"
-                        .into(),
-                ),
-            )),
+            Source::Decoded { start, bytes } => Ok(r.detached_at(bytes, *start)),
+            Source::None => Err(r.error(ErrorKind::Invalid(
+                "the value is absent or was not read from a file, so it has no stream to read from"
+                    .into(),
+            ))),
         }
     }
 
