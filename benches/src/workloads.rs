@@ -129,8 +129,10 @@ fn read(path: &Path, corpus: &Path) -> Input {
 
 /// Workloads from the corpus (`SKELCODEC_CORPUS` or `../shared/corpus`); empty when absent.
 pub fn corpus() -> Vec<Workload> {
-    let Some(dir) = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
-        return Vec::new();
+    let dir = match skelcodec_runtime::testing::locate_corpus(env!("CARGO_MANIFEST_DIR")) {
+        Ok(Some(dir)) => dir,
+        Ok(None) => return Vec::new(),
+        Err(message) => panic!("{message}"),
     };
     let mut out = Vec::new();
     let anp3: Vec<Input> = files(&dir.join("ifp/anp3"), "ifp")

@@ -3,11 +3,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
 use skelcodec_formats::Format;
-use skelcodec_runtime::RoundTrip;
+use skelcodec_runtime::{Mismatch, RoundTrip};
 
+use crate::batch::run_ordered;
 use crate::error::{CliError, known_format_ids};
 use crate::io::{Input, collect_inputs, read, write_atomically};
 
@@ -17,44 +17,79 @@ pub const EXIT_DIFFERENCE: u8 = 1;
 /// Exit status for usage, decode and encode errors.
 pub const EXIT_ERROR: u8 = 2;
 
-/// `roundtrip`: decodes and re-encodes each file and reports whether it is byte-exact.
+/// What `roundtrip` found for one input.
+enum RoundTripOutcome {
+    /// Found in a directory, of no known format.
+    Skipped,
+    /// Decoded and re-encoded byte for byte.
+    Exact { len: usize },
+    /// Re-encoded differently: where first, in which field, and the two lengths.
+    Differs {
+        offset: usize,
+        field: String,
+        input_len: usize,
+        output_len: usize,
+    },
+    /// Did not decode (or could not be read).
+    Failed(CliError),
+}
+
+/// `roundtrip`: decodes and re-encodes each file and reports whether it is byte-exact, one
+/// line per file in the order of the arguments (directories sorted), then `N/M byte-exact`.
 /// Exits with [`EXIT_ERROR`] if any file fails to decode, else [`EXIT_DIFFERENCE`] if any
 /// differs.
 pub fn roundtrip(paths: &[PathBuf], forced: Option<&str>) -> Result<ExitCode, CliError> {
-    let started = Instant::now();
     let forced = forced_format(forced)?;
     let inputs = collect_inputs(paths)?;
     let mut out = std::io::stdout().lock();
     let (mut total, mut exact, mut failed) = (0usize, 0usize, false);
-    for input in &inputs {
+    let mut skipped = Vec::new();
+    let outcome_of = |input: &Input| {
+        let bytes = match read(&input.path) {
+            Ok(bytes) => bytes,
+            Err(e) => return RoundTripOutcome::Failed(e),
+        };
+        let format = match input_format(input, &bytes, forced) {
+            Ok(Some(format)) => format,
+            Ok(None) => return RoundTripOutcome::Skipped,
+            Err(e) => return RoundTripOutcome::Failed(e),
+        };
+        match format.round_trip(&bytes) {
+            Ok(RoundTrip::Exact) => RoundTripOutcome::Exact { len: bytes.len() },
+            Ok(RoundTrip::Differs {
+                offset,
+                field,
+                input_len,
+                output_len,
+            }) => RoundTripOutcome::Differs {
+                offset,
+                field,
+                input_len,
+                output_len,
+            },
+            Err(source) => RoundTripOutcome::Failed(CliError::Decode {
+                path: input.path.clone(),
+                source,
+            }),
+        }
+    };
+    run_ordered(&inputs, outcome_of, |input, outcome| {
         let path = input.path.display();
-        let result = read(&input.path).and_then(|bytes| {
-            let Some(format) = input_format(input, &bytes, forced)? else {
-                return Ok(None);
-            };
-            let outcome = format
-                .round_trip(&bytes)
-                .map_err(|source| CliError::Decode {
-                    path: input.path.clone(),
-                    source,
-                })?;
-            Ok(Some((outcome, bytes.len())))
-        });
-        let line = match result {
-            Ok(None) => continue,
-            Ok(Some((RoundTrip::Exact, len))) => {
+        let line = match outcome {
+            RoundTripOutcome::Skipped => {
+                skipped.push(input.path.as_path());
+                return Ok(());
+            }
+            RoundTripOutcome::Exact { len } => {
                 exact += 1;
                 format!("ok    {path}  ({len} bytes, byte-exact)")
             }
-            Ok(Some((
-                RoundTrip::Differs {
-                    offset,
-                    field,
-                    input_len,
-                    output_len,
-                },
-                _,
-            ))) => {
+            RoundTripOutcome::Differs {
+                offset,
+                field,
+                input_len,
+                output_len,
+            } => {
                 // An empty path is the root value, e.g. when only the lengths differ.
                 let field = if field.is_empty() { "root" } else { &field };
                 format!(
@@ -62,19 +97,18 @@ pub fn roundtrip(paths: &[PathBuf], forced: Option<&str>) -> Result<ExitCode, Cl
                      input {input_len} bytes, output {output_len}"
                 )
             }
-            Err(e) => {
+            RoundTripOutcome::Failed(e) => {
                 failed = true;
                 format!("FAIL  {path}  {}", without_path(&e, &input.path))
             }
         };
         total += 1;
-        writeln!(out, "{line}").map_err(CliError::Stdout)?;
-    }
+        writeln!(out, "{line}").map_err(CliError::Stdout)
+    })?;
     writeln!(out, "{exact}/{total} byte-exact").map_err(CliError::Stdout)?;
-    eprintln!("roundtrip: {} ms", started.elapsed().as_millis());
     if total == 0 {
         // A run that checked nothing must not pass as a success (say, a mistyped directory).
-        return Err(nothing_to_do());
+        return Err(nothing_to_do(&skipped));
     }
     Ok(if failed {
         ExitCode::from(EXIT_ERROR)
@@ -83,6 +117,16 @@ pub fn roundtrip(paths: &[PathBuf], forced: Option<&str>) -> Result<ExitCode, Cl
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// What `check` found for one input.
+enum CheckOutcome {
+    /// Found in a directory, of no known format.
+    Skipped,
+    /// The derived fields that disagree with the content (none: all agree).
+    Checked(Vec<Mismatch>),
+    /// Did not decode, or the normalized copy could not be written.
+    Failed(CliError),
 }
 
 /// `check`: reports every derived field whose stored value disagrees with the content;
@@ -101,52 +145,60 @@ pub fn check(
             inputs.len()
         )));
     }
-    let mut out = std::io::stdout().lock();
-    let (mut checked, mut failed, mut disagree) = (0usize, false, false);
-    for input in &inputs {
-        let path = &input.path;
-        let result = read(path).and_then(|bytes| {
+    let outcome_of = |input: &Input| {
+        let checked = read(&input.path).and_then(|bytes| {
             let Some(format) = input_format(input, &bytes, forced)? else {
-                return Ok(());
+                return Ok(None);
             };
-            checked += 1;
-            let mismatches = format.check(&bytes).map_err(|source| CliError::Decode {
-                path: path.clone(),
+            let decode_error = |source| CliError::Decode {
+                path: input.path.clone(),
                 source,
-            })?;
-            disagree |= !mismatches.is_empty();
-            if mismatches.is_empty() {
-                writeln!(out, "{}: no disagreements", path.display())
-            } else {
-                mismatches
-                    .iter()
-                    .try_for_each(|m| writeln!(out, "{}: {m}", path.display()))
-            }
-            .map_err(CliError::Stdout)?;
+            };
+            let mismatches = format.check(&bytes).map_err(decode_error)?;
             if let Some(target) = normalize_to {
                 // Normalizing only recomputes derived fields, so an encode failure here
                 // is a value the format cannot hold, reported against the input.
-                let normalized = format
-                    .normalize(&bytes)
-                    .map_err(|source| CliError::Decode {
-                        path: path.clone(),
-                        source,
-                    })?;
-                write_atomically(target, &normalized)?;
+                write_atomically(target, &format.normalize(&bytes).map_err(decode_error)?)?;
             }
-            Ok(())
+            Ok(Some(mismatches))
         });
-        if let Err(e) = result {
-            // Stdout failing means nothing further can be reported; stop.
-            if matches!(e, CliError::Stdout(_)) {
-                return Err(e);
-            }
-            failed = true;
-            eprintln!("skelcodec: {e}");
+        match checked {
+            Ok(Some(mismatches)) => CheckOutcome::Checked(mismatches),
+            Ok(None) => CheckOutcome::Skipped,
+            Err(e) => CheckOutcome::Failed(e),
         }
-    }
+    };
+    let mut out = std::io::stdout().lock();
+    let (mut checked, mut failed, mut disagree) = (0usize, false, false);
+    let mut skipped = Vec::new();
+    run_ordered(&inputs, outcome_of, |input, outcome| {
+        let path = input.path.display();
+        match outcome {
+            CheckOutcome::Skipped => {
+                skipped.push(input.path.as_path());
+                Ok(())
+            }
+            CheckOutcome::Checked(mismatches) if mismatches.is_empty() => {
+                checked += 1;
+                writeln!(out, "{path}: no disagreements").map_err(CliError::Stdout)
+            }
+            CheckOutcome::Checked(mismatches) => {
+                checked += 1;
+                disagree = true;
+                mismatches
+                    .iter()
+                    .try_for_each(|m| writeln!(out, "{path}: {m}"))
+                    .map_err(CliError::Stdout)
+            }
+            CheckOutcome::Failed(e) => {
+                failed = true;
+                eprintln!("skelcodec: {e}");
+                Ok(())
+            }
+        }
+    })?;
     if checked == 0 && !failed {
-        return Err(nothing_to_do());
+        return Err(nothing_to_do(&skipped));
     }
     Ok(if failed {
         ExitCode::from(EXIT_ERROR)
@@ -157,10 +209,25 @@ pub fn check(
     })
 }
 
-/// The error for arguments that hold no file of a known format.
-fn nothing_to_do() -> CliError {
+/// The error for arguments that hold no file of a known format, naming the first files
+/// skipped.
+fn nothing_to_do(skipped: &[&Path]) -> CliError {
+    const NAMED: usize = 5;
+    let mut names: Vec<String> = skipped
+        .iter()
+        .take(NAMED)
+        .map(|p| p.display().to_string())
+        .collect();
+    if skipped.len() > NAMED {
+        names.push(format!("and {} more", skipped.len() - NAMED));
+    }
+    let skipped = if names.is_empty() {
+        String::new()
+    } else {
+        format!("; skipped {}", names.join(", "))
+    };
     CliError::Usage(format!(
-        "no file of a known format (known formats: {}) among the arguments",
+        "no file of a known format (known formats: {}) among the arguments{skipped}",
         known_format_ids()
     ))
 }
@@ -223,9 +290,9 @@ pub fn format_of(
         })
 }
 
-/// The format of an input, or `None` (after a note on stderr) for a file found in a
-/// directory that does not look like the forced format or any known one.
-/// Directories hold READMEs and the like, which are not worth failing over.
+/// The format of an input, or `None` for a file found in a directory that does not look like
+/// the forced format or any known one: directories hold READMEs and the like, which are not
+/// worth failing over, nor a line of output.
 fn input_format(
     input: &Input,
     bytes: &[u8],
@@ -240,9 +307,6 @@ fn input_format(
         Some(_) => None,
         None => skelcodec_formats::detect(bytes, ext),
     };
-    if format.is_none() {
-        eprintln!("skipped {}: unknown format", input.path.display());
-    }
     Ok(format)
 }
 

@@ -18,40 +18,34 @@ pub struct Input {
 
 /// Expands the arguments into files: files stay as given (even ones that do not exist, so
 /// the error is reported against that file), directories are walked recursively and their
-/// files sorted by path so that output is stable across file systems.
+/// files sorted by path so that output is stable across file systems. Symbolic links to
+/// directories are not followed, which rules out cycles; symbolic links to files are taken.
 pub fn collect_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
     let mut inputs = Vec::new();
     for path in paths {
-        if path.is_dir() {
-            let mut found = Vec::new();
-            walk(path, &mut found)?;
-            found.sort();
-            inputs.extend(found.into_iter().map(|path| Input { path, walked: true }));
-        } else {
+        if !path.is_dir() {
             inputs.push(Input {
                 path: path.clone(),
                 walked: false,
             });
+            continue;
+        }
+        for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
+            let entry = entry.map_err(|e| {
+                let at = e.path().unwrap_or(path).to_owned();
+                CliError::io(at, e.into())
+            })?;
+            let is_file =
+                entry.file_type().is_file() || (entry.path_is_symlink() && entry.path().is_file());
+            if is_file {
+                inputs.push(Input {
+                    path: entry.into_path(),
+                    walked: true,
+                });
+            }
         }
     }
     Ok(inputs)
-}
-
-/// Appends every file below `dir`. Symbolic links to directories are not followed, which
-/// rules out cycles; symbolic links to files are taken.
-fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), CliError> {
-    let entries = fs::read_dir(dir).map_err(|e| CliError::io(dir, e))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| CliError::io(dir, e))?;
-        let path = entry.path();
-        let file_type = entry.file_type().map_err(|e| CliError::io(&path, e))?;
-        if file_type.is_dir() {
-            walk(&path, found)?;
-        } else if file_type.is_file() || (file_type.is_symlink() && path.is_file()) {
-            found.push(path);
-        }
-    }
-    Ok(())
 }
 
 /// Refuses to write `output` over one of the command's inputs (`decode g.ifp -o g.ifp` would

@@ -6,6 +6,7 @@
 //! or a schema is rejected (`schema check`, `schema expand`); 2 a usage, decode or encode
 //! error.
 
+mod batch;
 mod commands;
 mod document;
 mod error;

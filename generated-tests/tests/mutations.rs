@@ -54,12 +54,12 @@ fn fixtures_dir() -> PathBuf {
 }
 
 /// Fixture files of a format, then corpus files (when the corpus is present).
+#[track_caller]
 fn samples(fixtures: &str, corpus: Option<&str>, extensions: &[&str]) -> Vec<Sample> {
     let mut dirs = vec![fixtures_dir().join(fixtures)];
-    if let (Some(corpus), Some(root)) = (
-        corpus,
-        skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")),
-    ) {
+    if let Some(corpus) = corpus
+        && let Some(root) = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR"))
+    {
         dirs.push(root.join(corpus));
     }
     dirs.iter()

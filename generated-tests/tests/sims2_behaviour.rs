@@ -249,6 +249,7 @@ fn padding_that_breaks_the_rule_is_kept_and_reported() {
     assert_eq!(anim.to_bytes().unwrap(), fixture("anim_curves.5an"));
 }
 
+#[track_caller]
 fn corpus_dir() -> Option<PathBuf> {
     let dir = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR"))?.join("sims2");
     dir.is_dir().then_some(dir)
@@ -291,7 +292,6 @@ fn assert_sane(name: &str, anim: &Sims2Anim) {
 #[test]
 fn real_resources_are_sane_alone_and_inside_their_package() {
     let Some(dir) = corpus_dir() else {
-        eprintln!("skipping: no corpus (set SKELCODEC_CORPUS or provide ../shared/corpus)");
         return;
     };
     let mut raw = Vec::new();

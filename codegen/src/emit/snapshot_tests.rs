@@ -55,12 +55,15 @@ pub fn snapshot_tests(spec: &SnapshotTests) -> TokenStream {
             #[test]
             fn corpus_round_trips() {
                 let Some(corpus) = ::skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
-                    eprintln!("skipping the corpus test: no ../shared/corpus and {} unset", ::skelcodec_runtime::testing::CORPUS_ENV);
                     return;
                 };
                 let base = corpus.join(#base);
                 if !base.is_dir() {
-                    eprintln!("skipping the corpus test: {} does not exist", base.display());
+                    ::skelcodec_runtime::testing::announce_skip(&format!(
+                        "the corpus test {} is skipped: {} does not exist",
+                        module_path!(),
+                        base.display()
+                    ));
                     return;
                 }
                 let mut files = 0;
