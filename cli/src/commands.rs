@@ -277,14 +277,16 @@ pub fn forced_format(id: Option<&str>) -> Result<Option<&'static dyn Format>, Cl
     .transpose()
 }
 
-/// The format of a named file: the forced one, else detected by magic, then extension.
+/// The format of a named file: the forced one, else detected by magic, then by `extension`
+/// (the file's, or for a container's entry the one its kind implies).
 pub fn format_of(
     path: &Path,
+    extension: Option<&str>,
     bytes: &[u8],
     forced: Option<&'static dyn Format>,
 ) -> Result<&'static dyn Format, CliError> {
     forced
-        .or_else(|| skelcodec_formats::detect(bytes, extension(path)))
+        .or_else(|| skelcodec_formats::detect(bytes, extension))
         .ok_or_else(|| CliError::UndetectedFormat {
             path: path.to_owned(),
         })
@@ -299,7 +301,7 @@ fn input_format(
     forced: Option<&'static dyn Format>,
 ) -> Result<Option<&'static dyn Format>, CliError> {
     if !input.walked {
-        return format_of(&input.path, bytes, forced).map(Some);
+        return format_of(&input.path, extension(&input.path), bytes, forced).map(Some);
     }
     let ext = extension(&input.path);
     let format = match forced {
@@ -319,7 +321,7 @@ fn has_extension(format: &dyn Format, ext: &str) -> bool {
 }
 
 /// The file extension, if it is valid UTF-8.
-fn extension(path: &Path) -> Option<&str> {
+pub fn extension(path: &Path) -> Option<&str> {
     path.extension().and_then(|e| e.to_str())
 }
 

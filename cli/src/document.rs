@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use skelcodec_formats::{DocumentError, DocumentSyntax, FORMAT_KEY, Format, VALUE_KEY};
 
 use crate::commands::{EXIT_DIFFERENCE, forced_format, format_of};
+use crate::container::read_input;
 use crate::error::CliError;
 use crate::io::{read, write_atomically, write_atomically_with};
 use crate::select::{Pattern, select};
@@ -34,8 +35,8 @@ pub struct DecodeOptions<'a> {
 /// its summary. Exits with [`EXIT_DIFFERENCE`] when `--path` matches nothing.
 pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError> {
     let forced = forced_format(options.forced)?;
-    let bytes = read(file)?;
-    let format = format_of(file, &bytes, forced)?;
+    let (bytes, extension) = read_input(file)?;
+    let format = format_of(file, extension.as_deref(), &bytes, forced)?;
     let syntax = options
         .syntax
         .or_else(|| options.output.and_then(DocumentSyntax::of_path))

@@ -8,9 +8,11 @@
 
 mod batch;
 mod commands;
+mod container;
 mod document;
 mod error;
 mod io;
+mod package;
 mod schema;
 mod select;
 
@@ -139,10 +141,51 @@ enum Command {
     },
     /// List the known formats and their file extensions
     Formats,
+    /// List, extract and replace the entries of a Sims 2 package (an entry is also reachable
+    /// as `PACKAGE#ENTRY` wherever a file is taken)
+    Package {
+        #[command(subcommand)]
+        command: PackageCommand,
+    },
     /// Check schemas (.ksy) or print the code generated for one
     Schema {
         #[command(subcommand)]
         command: SchemaCommand,
+    },
+}
+
+/// `skelcodec package …`.
+#[derive(Debug, Subcommand)]
+enum PackageCommand {
+    /// One line per entry: its name (type:group:instance in hex), type, size, storage
+    List {
+        /// The package
+        package: PathBuf,
+    },
+    /// Extract entries (all when none is named) into the directory OUT, or one entry into
+    /// the file OUT
+    Extract {
+        /// The package
+        package: PathBuf,
+        /// Entry names as `list` prints them (the type may be its name: ANIM:0x1C050000:0x1)
+        entries: Vec<String>,
+        /// Directory (or, for one entry, file) to write
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+    },
+    /// Write the package with one entry replaced by a file (compressed again when it was)
+    Replace {
+        /// The package
+        package: PathBuf,
+        /// The entry's name, as `list` prints it
+        entry: String,
+        /// The new content
+        file: PathBuf,
+        /// The package to write (replaced atomically, untouched on failure)
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        #[command(flatten)]
+        force: ForceArg,
     },
 }
 
@@ -247,6 +290,24 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             commands::convert(&file, &to, &output)
         }
         Command::Formats => commands::list_formats(),
+        Command::Package { command } => match command {
+            PackageCommand::List { package } => package::list(&package),
+            PackageCommand::Extract {
+                package,
+                entries,
+                output,
+            } => package::extract(&package, &entries, &output),
+            PackageCommand::Replace {
+                package,
+                entry,
+                file,
+                output,
+                force,
+            } => {
+                io::refuse_overwriting_inputs(&output, &[&package, &file], force.force)?;
+                package::replace(&package, &entry, &file, &output)
+            }
+        },
         Command::Schema {
             command:
                 SchemaCommand::Check {

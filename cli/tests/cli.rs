@@ -630,6 +630,9 @@ fn sims2_packages_list_their_resources_and_decode_the_animations() {
         resources[2]["anim"].is_null(),
         "the DIR is not an animation"
     );
+    assert_eq!(resources[1]["key"]["type"], "0xFB00791E");
+    assert_eq!(resources[1]["key"]["type_name"], "ANIM");
+    assert_eq!(resources[2]["key"]["type_name"], "DIR");
 
     let broken = Path::new(dir).join("broken/anim_datasize_mismatch.5an");
     let output = skelcodec(&[&"check", &broken]);
@@ -833,5 +836,120 @@ fn output_syntax_follows_the_extension_and_summary_shortens_lists() {
     assert_eq!(
         summary["value"]["body"]["anp3"]["animations"][0]["objects"][1],
         decode_to_json(&long)["value"]["body"]["anp3"]["animations"][0]["objects"][1]
+    );
+}
+
+const SIMS2_FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../generated-tests/fixtures/sims2/"
+);
+
+#[test]
+fn package_list_extract_and_replace_work_on_resource_keys_in_hex() {
+    let package = Path::new(SIMS2_FIXTURES).join("anim_qfs.package");
+    let output = skelcodec(&[&"package", &"list", &package]);
+    assert_exit(&output, 0);
+    let listing = stdout(&output);
+    let lines: Vec<&str> = listing.lines().collect();
+    assert_eq!(lines.len(), 3, "{listing}");
+    assert!(
+        lines[1].starts_with("0xFB00791E:") && lines[1].contains("ANIM"),
+        "{listing}"
+    );
+    assert!(
+        lines[1].contains("QFS"),
+        "the compressed one says so: {listing}"
+    );
+    assert!(
+        lines[2].starts_with("0xE86B1EEF:") && lines[2].contains("DIR"),
+        "{listing}"
+    );
+    let compressed_key = lines[1].split_whitespace().next().unwrap();
+
+    // The builder wrote anim_string_runs_d.5an compressed into the package.
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.5an");
+    assert_exit(
+        &skelcodec(&[
+            &"package",
+            &"extract",
+            &package,
+            &compressed_key,
+            &"-o",
+            &one,
+        ]),
+        0,
+    );
+    let expected = fs::read(Path::new(SIMS2_FIXTURES).join("anim_string_runs_d.5an")).unwrap();
+    assert_eq!(fs::read(&one).unwrap(), expected);
+
+    // Every entry into a directory, and an entry reached as PACKAGE#ENTRY, with the type
+    // spelled by name.
+    let all = dir.path().join("all");
+    assert_exit(
+        &skelcodec(&[&"package", &"extract", &package, &"-o", &all]),
+        0,
+    );
+    assert_eq!(fs::read_dir(&all).unwrap().count(), 3);
+    let by_name = compressed_key.replacen("0xFB00791E", "ANIM", 1);
+    let entry = format!("{}#{by_name}", package.display());
+    let output = skelcodec(&[&"decode", &entry]);
+    assert_exit(&output, 0);
+    let decoded: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(decoded["format"], "sims2_anim");
+
+    // Replace it with another animation: compressed again, the rest untouched.
+    let replacement = Path::new(SIMS2_FIXTURES).join("anim_string_runs_b.5an");
+    let replaced = dir.path().join("replaced.package");
+    let output = skelcodec(&[
+        &"package",
+        &"replace",
+        &package,
+        &by_name,
+        &replacement,
+        &"-o",
+        &replaced,
+    ]);
+    assert_exit(&output, 0);
+    let output = skelcodec(&[&"package", &"list", &replaced]);
+    assert!(stdout(&output).lines().nth(1).unwrap().contains("QFS"));
+    let again = dir.path().join("again.5an");
+    assert_exit(
+        &skelcodec(&[
+            &"package",
+            &"extract",
+            &replaced,
+            &compressed_key,
+            &"-o",
+            &again,
+        ]),
+        0,
+    );
+    assert_eq!(fs::read(&again).unwrap(), fs::read(&replacement).unwrap());
+    let first_key = lines[0].split_whitespace().next().unwrap();
+    let first = |p: &Path| {
+        let out = dir.path().join("first.5an");
+        assert_exit(
+            &skelcodec(&[&"package", &"extract", &p, &first_key, &"-o", &out]),
+            0,
+        );
+        fs::read(out).unwrap()
+    };
+    assert_eq!(first(&replaced), first(&package));
+
+    // A key the package does not hold is an error that says where to look.
+    let output = skelcodec(&[
+        &"package",
+        &"extract",
+        &package,
+        &"ANIM:0x1:0x2",
+        &"-o",
+        &one,
+    ]);
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("package list"),
+        "{}",
+        stderr(&output)
     );
 }

@@ -116,6 +116,21 @@ impl serde::Serialize for ResourceKey {
     }
 }
 
+impl ResourceKey {
+    /// The key as one word, `0xFB00791E:0x1C050000:0x00000001` (and `:0x…` for the
+    /// instance-high id), which [`str::parse`] reads back.
+    pub fn hex_name(&self) -> String {
+        let mut name = format!(
+            "0x{:08X}:0x{:08X}:0x{:08X}",
+            self.type_id, self.group, self.instance
+        );
+        if let Some(hi) = self.instance_hi {
+            name.push_str(&format!(":0x{hi:08X}"));
+        }
+        name
+    }
+}
+
 impl std::str::FromStr for ResourceKey {
     type Err = String;
 

@@ -1,0 +1,127 @@
+//! `package list|extract|replace`: the entries of a Sims 2 package.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use crate::container::{Container, entry_path};
+use crate::error::CliError;
+use crate::io::{read, write_atomically};
+
+/// Opens `path` as a container, or says it is not one.
+fn open(path: &Path) -> Result<Container, CliError> {
+    let bytes = read(path)?;
+    Container::open(path, &bytes)?.ok_or_else(|| {
+        CliError::Usage(format!(
+            "{} is not a package or archive of a known kind",
+            path.display()
+        ))
+    })
+}
+
+/// `package list`: one line per entry, its name first (as `extract` and `CONTAINER#ENTRY`
+/// take it), then its kind, size and how it is stored.
+pub fn list(path: &Path) -> Result<ExitCode, CliError> {
+    let container = open(path)?;
+    let mut out = std::io::stdout().lock();
+    for entry in container.entries() {
+        let size = entry
+            .size
+            .map_or_else(|| "?".to_owned(), |size| size.to_string());
+        let mut line = format!(
+            "{}  {:<4}  {size:>9} bytes",
+            entry.name,
+            entry.kind.unwrap_or("?")
+        );
+        if let Some(stored) = &entry.stored {
+            line.push_str(&format!("  ({stored})"));
+        }
+        writeln!(out, "{line}").map_err(CliError::Stdout)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `package extract`: the named entries (or all of them) into the directory `output`, or one
+/// named entry into the file `output`.
+pub fn extract(path: &Path, names: &[String], output: &Path) -> Result<ExitCode, CliError> {
+    let container = open(path)?;
+    if let [name] = names
+        && !output.is_dir()
+    {
+        write_atomically(output, &container.extract(path, name)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    std::fs::create_dir_all(output).map_err(|e| CliError::io(output, e))?;
+    let chosen: Vec<_> = if names.is_empty() {
+        container.entries()
+    } else {
+        names
+            .iter()
+            .map(|name| {
+                container.entry(name).ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "{} holds no entry `{name}`",
+                        entry_path(path, name).display()
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()?
+    };
+    let mut out = std::io::stdout().lock();
+    for entry in chosen {
+        let file_name = extracted_file_name(&entry.name, entry.extension);
+        let target = output.join(&file_name);
+        write_atomically(&target, &container.extract(path, &entry.name)?)?;
+        writeln!(out, "{}", target.display()).map_err(CliError::Stdout)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `package replace`: the container with the entry `name` replaced by the file `with`,
+/// written to `output`.
+pub fn replace(path: &Path, name: &str, with: &Path, output: &Path) -> Result<ExitCode, CliError> {
+    let mut container = open(path)?;
+    let bytes = read(with)?;
+    let replaced = container.replace(path, name, &bytes)?;
+    write_atomically(output, &replaced)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A file name for an extracted entry: its name, made safe for every file system (no `:`,
+/// `/` or `\`, no leading dot, so never `..`), with `extension` unless it already has one.
+fn extracted_file_name(name: &str, extension: &str) -> String {
+    let mut safe: String = name
+        .chars()
+        .map(|c| {
+            if matches!(c, ':' | '/' | '\\') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if safe.is_empty() || safe.starts_with('.') {
+        safe.insert(0, '_');
+    }
+    if extension.is_empty() || Path::new(&safe).extension().is_some() {
+        safe
+    } else {
+        format!("{safe}.{extension}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extracted_names_are_safe_and_keep_their_extension() {
+        assert_eq!(
+            extracted_file_name("0xFB00791E:0x1C050000:0x00000001", "5an"),
+            "0xFB00791E_0x1C050000_0x00000001.5an"
+        );
+        assert_eq!(extracted_file_name("csbmyap.dff", ""), "csbmyap.dff");
+        assert_eq!(extracted_file_name("../evil", "bin"), "_.._evil");
+        assert_eq!(extracted_file_name("..", "bin"), "_..");
+    }
+}
