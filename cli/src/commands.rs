@@ -232,29 +232,6 @@ fn nothing_to_do(skipped: &[&Path]) -> CliError {
     ))
 }
 
-/// `convert`: decode, convert through the generated types, encode, write atomically.
-pub fn convert(file: &Path, to: &str, output: &Path) -> Result<ExitCode, CliError> {
-    let target: skelcodec_formats::swat::GsaVersion = to.parse().map_err(CliError::Usage)?;
-    let bytes = read(file)?;
-    let decode_error = |source| CliError::Decode {
-        path: file.to_owned(),
-        source,
-    };
-    let animation = skelcodec_formats::gsa::Gsa::read(&bytes).map_err(decode_error)?;
-    let converted = animation
-        .converted(target)
-        .map_err(|e| CliError::Document {
-            path: file.to_owned(),
-            reason: e.to_string(),
-        })?;
-    let encoded = converted.to_bytes().map_err(|source| CliError::Encode {
-        path: file.to_owned(),
-        source: source.into(),
-    })?;
-    write_atomically(output, &encoded)?;
-    Ok(ExitCode::SUCCESS)
-}
-
 /// `formats`: lists the known formats.
 pub fn list_formats() -> Result<ExitCode, CliError> {
     let mut out = std::io::stdout().lock();
@@ -264,7 +241,12 @@ pub fn list_formats() -> Result<ExitCode, CliError> {
             .iter()
             .map(|e| format!(".{e}"))
             .collect();
-        writeln!(out, "{:<8}  {}", format.id(), extensions.join(" ")).map_err(CliError::Stdout)?;
+        let mut line = format!("{:<13}  {}", format.id(), extensions.join(" "));
+        let targets = crate::convert::targets_of(format.id());
+        if !targets.is_empty() {
+            line = format!("{line:<36}  converts to {}", targets.join(", "));
+        }
+        writeln!(out, "{}", line.trim_end()).map_err(CliError::Stdout)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,6 +9,7 @@
 mod batch;
 mod commands;
 mod container;
+mod convert;
 mod document;
 mod error;
 mod io;
@@ -126,7 +127,8 @@ enum Command {
         force: ForceArg,
     },
     /// Convert a file to another version of its format, through the decoded value
-    /// (`--to gsa-4.2` upgrades a SWAT 3 animation; `--to gsa-4.1` refuses to drop events)
+    /// (`skelcodec formats` lists each format's versions; `--to gsa-4.2` upgrades a SWAT 3
+    /// animation, `--to gsa-4.1` refuses to drop events)
     Convert {
         /// The file to convert
         file: PathBuf,
@@ -136,6 +138,12 @@ enum Command {
         /// The file to write (replaced atomically, untouched on failure)
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
+        /// Use the target's compressed encodings where it has them (values range-checked)
+        #[arg(long)]
+        compress: bool,
+        /// Drop what the target cannot hold, and print what was dropped, instead of refusing
+        #[arg(long)]
+        lossy: bool,
         #[command(flatten)]
         force: ForceArg,
     },
@@ -284,10 +292,13 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             file,
             to,
             output,
+            compress,
+            lossy,
             force,
         } => {
             io::refuse_overwriting_inputs(&output, &[&file], force.force)?;
-            commands::convert(&file, &to, &output)
+            let options = convert::ConvertOptions { compress, lossy };
+            convert::convert(&file, &to, &output, options)
         }
         Command::Formats => commands::list_formats(),
         Command::Package { command } => match command {

@@ -575,6 +575,38 @@ fn convert_upgrades_gsa_41_and_refuses_to_drop_events() {
         stderr(&output)
     );
     assert!(!refused.exists(), "a refused conversion writes nothing");
+
+    // A target of another format, or options the format has no use for, are refused by name.
+    let output = skelcodec(&[&"convert", &"--to", &"anp3", &old, &"-o", &refused]);
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("gsa-4.1 or gsa-4.2"),
+        "{}",
+        stderr(&output)
+    );
+    let output = skelcodec(&[
+        &"convert", &"--lossy", &"--to", &"gsa-4.2", &old, &"-o", &refused,
+    ]);
+    assert_exit(&output, 2);
+    assert!(stderr(&output).contains("--lossy"), "{}", stderr(&output));
+    assert!(!refused.exists());
+}
+
+#[test]
+fn formats_list_their_conversions() {
+    let output = skelcodec(&[&"formats"]);
+    assert_exit(&output, 0);
+    let text = stdout(&output);
+    let gsa = text
+        .lines()
+        .find(|l| l.starts_with("gsa "))
+        .expect("a gsa line");
+    assert!(gsa.contains("converts to gsa-4.1, gsa-4.2"), "{text}");
+    let dff = text
+        .lines()
+        .find(|l| l.starts_with("dff "))
+        .expect("a dff line");
+    assert!(!dff.contains("converts"), "{text}");
 }
 
 #[test]
