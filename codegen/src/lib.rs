@@ -78,9 +78,20 @@ pub fn load_schema_with(path: &Path, import_paths: &[PathBuf]) -> Result<Schema,
     parse_schema_with(&source, path, import_paths)
 }
 
-/// The Rust items of a schema's codec.
+/// The Rust items of a schema's codec, reaching the runtime as `::skelcodec_runtime`.
 pub fn generate(schema: &Schema) -> TokenStream {
-    emit::schema_items(schema)
+    generate_with_runtime(schema, &default_runtime_path())
+}
+
+/// The Rust items of a schema's codec, reaching the runtime by `runtime`: the `skelcodec`
+/// facade passes its own re-export, so that a crate depending on it alone compiles them.
+pub fn generate_with_runtime(schema: &Schema, runtime: &TokenStream) -> TokenStream {
+    emit::schema_items(schema, runtime)
+}
+
+/// The path generated code reaches the runtime by when none is given.
+pub fn default_runtime_path() -> TokenStream {
+    quote::quote!(::skelcodec_runtime)
 }
 
 /// The generated code as formatted Rust source, for review and for tests of the generator.

@@ -17,7 +17,11 @@ use syn::{LitStr, Token, parse_macro_input};
 /// `codec!("formats/png.ksy", import_paths = ["formats"])`.
 #[proc_macro]
 pub fn codec(input: TokenStream) -> TokenStream {
-    let CodecInput { path, import_paths } = parse_macro_input!(input as CodecInput);
+    let CodecInput {
+        runtime,
+        path,
+        import_paths,
+    } = parse_macro_input!(input as CodecInput);
     let full = manifest_dir().join(path.value());
     let import_paths: Vec<PathBuf> = import_paths
         .iter()
@@ -33,7 +37,7 @@ pub fn codec(input: TokenStream) -> TokenStream {
             return compile_error(&path, &e.to_string());
         }
     };
-    let items = skelcodec_codegen::generate(&schema);
+    let items = skelcodec_codegen::generate_with_runtime(&schema, &runtime);
     let tracked = std::iter::once(&full)
         .chain(&schema.imported)
         .map(|file| file.to_string_lossy().into_owned());
@@ -59,6 +63,7 @@ pub fn snapshot_tests(input: TokenStream) -> TokenStream {
     skelcodec_codegen::emit::snapshot_tests::snapshot_tests(
         &skelcodec_codegen::emit::snapshot_tests::SnapshotTests {
             codec: quote!(#codec),
+            runtime: spec.runtime,
             name: spec.name.to_string(),
             fixtures: spec.fixtures.map(|l| l.value()),
             corpus: spec.corpus.map(|l| l.value()),
@@ -67,14 +72,17 @@ pub fn snapshot_tests(input: TokenStream) -> TokenStream {
     .into()
 }
 
-/// `"schema.ksy"`, then optionally `, import_paths = ["dir", …]`.
+/// `"schema.ksy"`, then optionally `, import_paths = ["dir", …]`; before the schema, the
+/// `skelcodec` facade passes `runtime = PATH, ` (see [`runtime_path`]).
 struct CodecInput {
+    runtime: proc_macro2::TokenStream,
     path: LitStr,
     import_paths: Vec<LitStr>,
 }
 
 impl Parse for CodecInput {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        let runtime = runtime_path(input)?;
         let path = input.parse()?;
         let mut import_paths = Vec::new();
         if input.parse::<Token![,]>().is_ok() && !input.is_empty() {
@@ -94,11 +102,18 @@ impl Parse for CodecInput {
                 .collect();
             let _ = input.parse::<Token![,]>();
         }
-        Ok(CodecInput { path, import_paths })
+        Ok(CodecInput {
+            runtime,
+            path,
+            import_paths,
+        })
     }
 }
 
+/// `NAME: CODEC_PATH`, then `fixtures = "glob"` and `corpus = "glob"`; the facade passes
+/// `runtime = PATH, ` first.
 struct TestsInput {
+    runtime: proc_macro2::TokenStream,
     name: syn::Ident,
     codec: syn::Path,
     fixtures: Option<LitStr>,
@@ -107,6 +122,7 @@ struct TestsInput {
 
 impl Parse for TestsInput {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        let runtime = runtime_path(input)?;
         let name = input.parse()?;
         input.parse::<Token![:]>()?;
         let codec = input.parse()?;
@@ -127,12 +143,30 @@ impl Parse for TestsInput {
             }
         }
         Ok(Self {
+            runtime,
             name,
             codec,
             fixtures,
             corpus,
         })
     }
+}
+
+/// The runtime path given as `runtime = PATH,` at the start of a macro's input, which the
+/// `skelcodec` facade's wrappers pass (`$crate::__private::runtime`) so that generated code
+/// compiles in a crate that depends on the facade alone; `::skelcodec_runtime` otherwise.
+fn runtime_path(input: ParseStream) -> syn::Result<proc_macro2::TokenStream> {
+    let fork = input.fork();
+    let is_runtime =
+        fork.parse::<syn::Ident>().is_ok_and(|key| key == "runtime") && fork.peek(Token![=]);
+    if !is_runtime {
+        return Ok(skelcodec_codegen::default_runtime_path());
+    }
+    input.parse::<syn::Ident>()?;
+    input.parse::<Token![=]>()?;
+    let path: syn::Path = input.parse()?;
+    input.parse::<Token![,]>()?;
+    Ok(quote!(#path))
 }
 
 fn manifest_dir() -> PathBuf {

@@ -55,10 +55,10 @@ fn verify_reads_back<C: Codec>(value: &C, bytes: &[u8]) -> Result<()> {
     let (offset, path, message) = match C::read(bytes) {
         Ok(back) if back == *value => return Ok(()),
         Ok(back) => {
-            // `==` fails on NaN floats; their serialized forms compare NaN as equal.
+            // `==` fails on NaN floats; their serialized forms (null) compare equal.
             let (expected, found) = (
-                serde_yaml::to_value(value).unwrap_or_default(),
-                serde_yaml::to_value(&back).unwrap_or_default(),
+                serde_json::to_value(value).unwrap_or_default(),
+                serde_json::to_value(&back).unwrap_or_default(),
             );
             if expected == found {
                 return Ok(());
@@ -84,28 +84,23 @@ fn verify_reads_back<C: Codec>(value: &C, bytes: &[u8]) -> Result<()> {
 }
 
 /// The path of the first place where two serialized values differ (`""` for the root).
-fn differing_path(a: &serde_yaml::Value, b: &serde_yaml::Value) -> String {
-    use serde_yaml::Value;
+fn differing_path(a: &serde_json::Value, b: &serde_json::Value) -> String {
+    use serde_json::Value;
     match (a, b) {
-        (Value::Mapping(x), Value::Mapping(y)) => x
+        (Value::Object(x), Value::Object(y)) => x
             .iter()
             .find(|(key, left)| y.get(*key) != Some(*left))
             .map(|(key, left)| {
                 let inner = y
                     .get(key)
                     .map_or(String::new(), |right| differing_path(left, right));
-                join_path(key.as_str().unwrap_or("?").to_owned(), inner)
+                join_path(key.clone(), inner)
             })
             .unwrap_or_default(),
-        (Value::Sequence(x), Value::Sequence(y)) => match x.iter().zip(y).position(|(l, r)| l != r)
-        {
+        (Value::Array(x), Value::Array(y)) => match x.iter().zip(y).position(|(l, r)| l != r) {
             Some(i) => join_path(format!("[{i}]"), differing_path(&x[i], &y[i])),
             None => String::new(),
         },
-        (Value::Tagged(x), Value::Tagged(y)) if x.tag == y.tag => join_path(
-            x.tag.to_string().trim_start_matches('!').to_owned(),
-            differing_path(&x.value, &y.value),
-        ),
         _ => String::new(),
     }
 }

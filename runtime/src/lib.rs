@@ -23,7 +23,9 @@ pub mod process;
 pub mod reader;
 pub mod stream;
 pub mod strings;
+#[cfg(feature = "testing")]
 pub mod summary;
+#[cfg(feature = "testing")]
 pub mod testing;
 pub mod writer;
 
@@ -42,5 +44,6 @@ pub use process::Decoded;
 pub use reader::Reader;
 pub use stream::Stream;
 pub use strings::{FixedStr, Text, VarStr};
+#[cfg(feature = "testing")]
 pub use summary::{summarize, summary_value};
 pub use writer::Writer;

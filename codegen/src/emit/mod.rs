@@ -31,14 +31,15 @@ pub fn option_tokens(value: Option<impl quote::ToTokens>) -> TokenStream {
     }
 }
 
-/// All items generated for a schema: to be placed in a module of their own.
-pub fn schema_items(schema: &Schema) -> TokenStream {
+/// All items generated for a schema: to be placed in a module of their own. Every path into
+/// the runtime goes through the `rt` alias of `runtime`.
+pub fn schema_items(schema: &Schema, runtime: &TokenStream) -> TokenStream {
     let needs_derived = derived::types_with_derived(schema);
     let enums = schema.enums.iter().map(types::enum_def);
     let types = (0..schema.types.len()).map(|ty| type_items(schema, ty, &needs_derived));
     let codec = codec_impl(schema, &needs_derived);
     quote! {
-        use ::skelcodec_runtime as rt;
+        use #runtime as rt;
         use rt::ResultExt as _;
 
         #(#enums)*

@@ -8,6 +8,8 @@ use quote::{format_ident, quote};
 pub struct SnapshotTests {
     /// Path of the codec's root type (`skelcodec_formats::ifp::Ifp`).
     pub codec: TokenStream,
+    /// Path of the runtime (`::skelcodec_runtime`, or the facade's re-export).
+    pub runtime: TokenStream,
     /// Name for the generated test module.
     pub name: String,
     /// Project fixtures, relative to the crate: `fixtures/ifp/**/*.ifp`. Snapshotted.
@@ -31,6 +33,7 @@ pub fn split_glob(glob: &str) -> (String, String) {
 /// The test module.
 pub fn snapshot_tests(spec: &SnapshotTests) -> TokenStream {
     let codec = &spec.codec;
+    let runtime = &spec.runtime;
     let module = format_ident!("{}", spec.name);
     let fixtures = spec.fixtures.as_deref().map(|glob| {
         let (base, pattern) = split_glob(glob);
@@ -40,7 +43,7 @@ pub fn snapshot_tests(spec: &SnapshotTests) -> TokenStream {
             #[test]
             fn fixtures_match_snapshots_and_round_trip() {
                 ::insta::glob!(concat!(env!("CARGO_MANIFEST_DIR"), #base), #pattern, |path| {
-                    match ::skelcodec_runtime::testing::check_sample::<#codec>(path) {
+                    match #runtime::testing::check_sample::<#codec>(path) {
                         Ok(summary) => ::insta::assert_snapshot!(summary),
                         Err(message) => panic!("{message}"),
                     }
@@ -54,12 +57,12 @@ pub fn snapshot_tests(spec: &SnapshotTests) -> TokenStream {
             /// Every real file of the shared corpus decodes and re-encodes byte for byte.
             #[test]
             fn corpus_round_trips() {
-                let Some(corpus) = ::skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
+                let Some(corpus) = #runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
                     return;
                 };
                 let base = corpus.join(#base);
                 if !base.is_dir() {
-                    ::skelcodec_runtime::testing::announce_skip(&format!(
+                    #runtime::testing::announce_skip(&format!(
                         "the corpus test {} is skipped: {} does not exist",
                         module_path!(),
                         base.display()
@@ -69,7 +72,7 @@ pub fn snapshot_tests(spec: &SnapshotTests) -> TokenStream {
                 let mut files = 0;
                 ::insta::glob!(base, #pattern, |path| {
                     files += 1;
-                    if let Err(message) = ::skelcodec_runtime::testing::check_round_trip::<#codec>(path) {
+                    if let Err(message) = #runtime::testing::check_round_trip::<#codec>(path) {
                         panic!("{message}");
                     }
                 });
