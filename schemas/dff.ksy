@@ -1,16 +1,18 @@
 meta:
   id: dff
   title: RenderWare DFF model
-  file-extension: dff
+  file-extension: [dff, txd]
   endian: le
   encoding: ASCII
   -magic:
     - [0x10, 0, 0, 0]
     - [0x2b, 0, 0, 0]
+    - [0x16, 0, 0, 0]
 doc: |
-  A RenderWare binary stream (GTA III, Vice City, San Andreas models): a sequence of top-level
-  chunks, read as the games read them. A model is a clump, sometimes after a UV animation
-  dictionary (scrolling signs); any other top-level chunk is kept raw with its type. Every
+  A RenderWare binary stream (GTA III, Vice City, San Andreas models and texture
+  dictionaries): a sequence of top-level chunks, read as the games read them. A model is a
+  clump, sometimes after a UV animation dictionary (scrolling signs); a `.txd` is a texture
+  dictionary; any other top-level chunk is kept raw with its type. Every
   chunk starts with `type, size, library_id`; `size` counts the payload after the header,
   children included. See shared/reference/formats.md section 2.
 
@@ -61,6 +63,7 @@ types:
           cases:
             0x10: clump
             0x2b: uv_anim_dict
+            0x16: texture_dictionary
             _: raw_chunk
     instances:
       chunk_type:
@@ -774,6 +777,117 @@ types:
         type: s4
         doc: Index of the previous key frame of the same node (the first frames' is not meaningful).
 
+  # ------------------------------------------------------------- texture dictionary (0x16)
+  texture_dictionary:
+    doc: |
+      A texture dictionary (`.txd`): its Struct (texture count, device), one texture native
+      per texture, and an extension. Pixel data stays raw: its layout is the platform's.
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+        -untrusted: true
+      - id: library_id
+        type: u4
+      - id: info
+        type: texture_dictionary_info
+      - id: textures
+        type: texture_native
+        repeat: expr
+        repeat-expr: info.num_textures
+      - id: extension
+        type: raw_chunk
+
+  texture_dictionary_info:
+    doc: The dictionary's Struct chunk (librw's TexDictionary::streamRead).
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: 4
+        -untrusted: true
+      - id: library_id
+        type: u4
+      - id: num_textures
+        type: u2
+      - id: device_id
+        type: u2
+        doc: The platform the textures were made for (1 D3D8, 2 D3D9, 6 PS2, 8 Xbox; 0 in old files).
+
+  texture_native:
+    doc: One texture (0x15), its platform's data in a Struct chunk, then an extension.
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+        -untrusted: true
+      - id: library_id
+        type: u4
+      - id: struct_type
+        type: u4
+        enum: section_type
+      - id: struct_size
+        type: u4
+        -derived: data._sizeof
+      - id: struct_library_id
+        type: u4
+      - id: data
+        size: struct_size
+        type: texture_native_data
+      - id: extension
+        type: raw_chunk
+
+  texture_native_data:
+    seq:
+      - id: platform
+        type: u4
+        enum: platform
+      - id: d3d
+        type: d3d_texture_header
+        if: platform == platform::d3d8 or platform == platform::d3d9
+      - id: rest
+        size-eos: true
+        doc: The raster (mip levels with their sizes, palettes) or another platform's layout, raw.
+
+  d3d_texture_header:
+    doc: The PC texture header (librw's readNativeTexture for D3D8 and D3D9).
+    seq:
+      - id: filter_addressing
+        type: u4
+        doc: Filter mode (bits 0-7) and U/V addressing (bits 8-11, 12-15).
+      - id: name
+        type: strz
+        size: 32
+      - id: mask_name
+        type: strz
+        size: 32
+      - id: raster_format
+        type: u4
+      - id: d3d_format
+        type: u4
+        doc: A D3D9 format code, or (D3D8) the has-alpha flag.
+      - id: width
+        type: u2
+      - id: height
+        type: u2
+      - id: depth
+        type: u1
+      - id: num_levels
+        type: u1
+      - id: raster_type
+        type: u1
+      - id: flags
+        type: u1
+        doc: Compression (D3D8) or alpha / cube / compressed bits (D3D9).
+
   raw_chunk:
     doc: A chunk nobody decodes here, kept byte for byte.
     seq:
@@ -839,6 +953,7 @@ enums:
     0x10: clump
     0x12: light
     0x14: atomic
+    0x15: texture_native
     0x16: texture_dictionary
     0x1a: geometry_list
     0x1b: anim_animation

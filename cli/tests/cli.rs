@@ -382,7 +382,7 @@ const DFF_FIXTURES: &str = concat!(
 fn dff_models_round_trip_and_their_skins_can_be_printed_alone() {
     let output = skelcodec(&[&"roundtrip", &DFF_FIXTURES]);
     assert_exit(&output, 0);
-    assert_eq!(stdout(&output).lines().last(), Some("9/9 byte-exact"));
+    assert_eq!(stdout(&output).lines().last(), Some("10/10 byte-exact"));
 
     let model = Path::new(DFF_FIXTURES).join("two_clumps.dff");
     let output = skelcodec(&[&"decode", &"--path", &"**.skin", &model]);

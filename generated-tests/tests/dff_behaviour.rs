@@ -340,6 +340,7 @@ fn a_uv_animation_dictionary_before_the_clump_is_decoded() {
         .map(|c| match c.body {
             TopLevelChunkBody::Clump(_) => "clump",
             TopLevelChunkBody::UvAnimDict(_) => "uv_anim_dict",
+            TopLevelChunkBody::TextureDictionary(_) => "texture_dictionary",
             TopLevelChunkBody::RawChunk(_) => "raw",
         })
         .collect();
