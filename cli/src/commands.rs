@@ -8,8 +8,9 @@ use skelcodec_formats::Format;
 use skelcodec_runtime::{Mismatch, RoundTrip};
 
 use crate::batch::run_ordered;
+use crate::container::with_archive_entries;
 use crate::error::{CliError, known_format_ids};
-use crate::io::{Input, collect_inputs, read, write_atomically};
+use crate::io::{Input, collect_inputs, write_atomically};
 
 /// Exit status when a file does not reproduce byte for byte, or has a derived field that
 /// disagrees with its content.
@@ -40,12 +41,12 @@ enum RoundTripOutcome {
 /// differs.
 pub fn roundtrip(paths: &[PathBuf], forced: Option<&str>) -> Result<ExitCode, CliError> {
     let forced = forced_format(forced)?;
-    let inputs = collect_inputs(paths)?;
+    let inputs = with_archive_entries(collect_inputs(paths)?)?;
     let mut out = std::io::stdout().lock();
     let (mut total, mut exact, mut failed) = (0usize, 0usize, false);
     let mut skipped = Vec::new();
     let outcome_of = |input: &Input| {
-        let bytes = match read(&input.path) {
+        let bytes = match input.read() {
             Ok(bytes) => bytes,
             Err(e) => return RoundTripOutcome::Failed(e),
         };
@@ -139,6 +140,11 @@ pub fn check(
 ) -> Result<ExitCode, CliError> {
     let forced = forced_format(forced)?;
     let inputs = collect_inputs(paths)?;
+    let inputs = if normalize_to.is_some() {
+        inputs
+    } else {
+        with_archive_entries(inputs)?
+    };
     if normalize_to.is_some() && inputs.len() != 1 {
         return Err(CliError::Usage(format!(
             "--normalize takes exactly one file, got {}",
@@ -146,7 +152,7 @@ pub fn check(
         )));
     }
     let outcome_of = |input: &Input| {
-        let checked = read(&input.path).and_then(|bytes| {
+        let checked = input.read().and_then(|bytes| {
             let Some(format) = input_format(input, &bytes, forced)? else {
                 return Ok(None);
             };

@@ -1,14 +1,17 @@
-//! Files that hold other files: Sims 2 packages (entries named by resource key). Commands
-//! reach an entry as `CONTAINER#ENTRY` wherever they take a file, and `package` lists,
-//! extracts and replaces entries.
+//! Files that hold other files: Sims 2 packages (entries named by resource key) and GTA IMG
+//! archives (by file name; version 1 is a `.dir` beside an `.img`, opened from either).
+//! Commands reach an entry as `CONTAINER#ENTRY` wherever they take a file, and `package`
+//! lists, extracts and replaces entries.
 
 use std::path::{Path, PathBuf};
 
 use skelcodec_formats::dbpf::Dbpf;
+use skelcodec_formats::img_archive::{Archive, ArchiveError, Placement, SECTOR};
 use skelcodec_formats::sims2::{ANIM_TYPE, ResourceKey, type_name};
 use skelcodec_runtime::Codec;
 
 use crate::error::CliError;
+use crate::io::{Input, Source};
 
 /// One entry, as `package list` shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,10 +32,13 @@ pub struct EntryInfo {
 pub enum Container {
     /// A Sims 2 package.
     Package(Box<Dbpf>),
+    /// A GTA IMG archive.
+    Img(Archive),
 }
 
 impl Container {
-    /// The container in `bytes`, or `None` when they are not one.
+    /// The container at `path` (whose bytes are `bytes`), or `None` when it is not one. A
+    /// version 1 IMG archive is opened from its `.dir` or its `.img`, the other beside it.
     pub fn open(path: &Path, bytes: &[u8]) -> Result<Option<Self>, CliError> {
         if Dbpf::matches_magic(bytes) {
             let package = Dbpf::read(bytes).map_err(|source| CliError::Decode {
@@ -41,7 +47,24 @@ impl Container {
             })?;
             return Ok(Some(Container::Package(Box::new(package))));
         }
-        Ok(None)
+        let archive_error = |e: ArchiveError| CliError::Document {
+            path: path.to_owned(),
+            reason: e.to_string(),
+        };
+        if bytes.starts_with(b"VER2") {
+            let archive = Archive::open_v2(bytes).map_err(archive_error)?;
+            return Ok(Some(Container::Img(archive)));
+        }
+        let Some((directory, data)) = version1_pair(path) else {
+            return Ok(None);
+        };
+        let (directory, data) = if path == directory {
+            (bytes.to_vec(), crate::io::read(&data)?)
+        } else {
+            (crate::io::read(&directory)?, bytes.to_vec())
+        };
+        let archive = Archive::open_v1(&directory, data).map_err(archive_error)?;
+        Ok(Some(Container::Img(archive)))
     }
 
     /// Its entries in stored order.
@@ -74,6 +97,24 @@ impl Container {
                     }
                 })
                 .collect(),
+            Container::Img(archive) => archive
+                .entries()
+                .into_iter()
+                .map(|entry| EntryInfo {
+                    // The format its extension names: what `decode` would read it as.
+                    kind: crate::commands::extension(Path::new(&entry.name))
+                        .and_then(|ext| skelcodec_formats::detect(&[], Some(ext)))
+                        .map(|format| format.id()),
+                    size: Some(entry.size),
+                    stored: Some(format!(
+                        "sectors {}..{}",
+                        entry.offset / SECTOR,
+                        (entry.offset + entry.size) / SECTOR
+                    )),
+                    name: entry.name,
+                    extension: "",
+                })
+                .collect(),
         }
     }
 
@@ -82,6 +123,7 @@ impl Container {
     pub fn entry(&self, name: &str) -> Option<EntryInfo> {
         let canonical = match self {
             Container::Package(_) => resource_key(name).ok()?.hex_name(),
+            Container::Img(_) => name.to_owned(),
         };
         self.entries()
             .into_iter()
@@ -103,12 +145,16 @@ impl Container {
                     reason: e.to_string(),
                 })
             }
+            Container::Img(archive) => {
+                let entry = archive.entry(name).ok_or_else(|| no_entry(path, name))?;
+                Ok(archive.entry_bytes(&entry).to_vec())
+            }
         }
     }
 
     /// Replaces the entry `name` by `bytes` (compressed again when it was), and returns the
-    /// container's new bytes.
-    pub fn replace(&mut self, path: &Path, name: &str, bytes: &[u8]) -> Result<Vec<u8>, CliError> {
+    /// container's new bytes, and for a version 1 IMG archive its new `.dir`.
+    pub fn replace(&mut self, path: &Path, name: &str, bytes: &[u8]) -> Result<Replaced, CliError> {
         let encode_error = |source| CliError::Encode {
             path: entry_path(path, name),
             source: skelcodec_formats::EncodeError::Codec(source),
@@ -119,10 +165,59 @@ impl Container {
                 if !package.replace(key, bytes).map_err(encode_error)? {
                     return Err(no_entry(path, name));
                 }
-                package.to_bytes().map_err(encode_error)
+                Ok(Replaced {
+                    bytes: package.to_bytes().map_err(encode_error)?,
+                    directory: None,
+                    note: None,
+                })
+            }
+            Container::Img(archive) => {
+                let placement = archive.replace(name, bytes).map_err(|e| match e {
+                    ArchiveError::NoEntry(_) => no_entry(path, name),
+                    other => CliError::Document {
+                        path: entry_path(path, name),
+                        reason: other.to_string(),
+                    },
+                })?;
+                let note = match placement {
+                    Placement::InPlace => None,
+                    Placement::Moved { offset } => Some(format!(
+                        "{name} no longer fits its sectors: moved to sector {}",
+                        offset / SECTOR
+                    )),
+                };
+                Ok(Replaced {
+                    bytes: archive.to_bytes().map_err(encode_error)?,
+                    directory: archive
+                        .directory_bytes()
+                        .transpose()
+                        .map_err(encode_error)?,
+                    note,
+                })
             }
         }
     }
+}
+
+/// A container with an entry replaced.
+pub struct Replaced {
+    /// The container's bytes (the `.img` of a version 1 archive).
+    pub bytes: Vec<u8>,
+    /// The new `.dir` of a version 1 archive.
+    pub directory: Option<Vec<u8>>,
+    /// What the user should know (an entry that moved).
+    pub note: Option<String>,
+}
+
+/// The `.dir` and `.img` of a version 1 IMG archive that `path` is one of, when both exist.
+pub fn version1_pair(path: &Path) -> Option<(PathBuf, PathBuf)> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    let (directory, data) = match ext.as_str() {
+        "dir" => (path.to_owned(), path.with_extension("img")),
+        "img" => (path.with_extension("dir"), path.to_owned()),
+        _ => return None,
+    };
+    (directory.is_file() && data.is_file()).then_some((directory, data))
 }
 
 /// A resource key as `package list` prints it (or with the type's name).
@@ -179,4 +274,65 @@ pub fn read_input(path: &Path) -> Result<(Vec<u8>, Option<String>), CliError> {
         .map(str::to_owned)
         .or_else(|| crate::commands::extension(Path::new(&entry)).map(str::to_owned));
     Ok((container.extract(&container_path, &entry)?, extension))
+}
+
+/// The inputs with every IMG archive's entries after it, each to be read on its own: the
+/// archive's directory is all that is read here. A version 1 archive is expanded from its
+/// `.dir` (its `.img`, found by walking a directory, has nothing of its own to check).
+pub fn with_archive_entries(inputs: Vec<Input>) -> Result<Vec<Input>, CliError> {
+    let mut expanded = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let entries = archive_entries(&input)?;
+        // A version 1 archive's files are not of a format of their own: its entries are.
+        if version1_pair(&input.path).is_none() {
+            expanded.push(input);
+        }
+        expanded.extend(entries);
+    }
+    Ok(expanded)
+}
+
+/// The entries of the IMG archive `input` is, as inputs of their own (none when it is not one).
+fn archive_entries(input: &Input) -> Result<Vec<Input>, CliError> {
+    use skelcodec_formats::img_archive::{directory_len_v2, directory_v1, directory_v2};
+    if input.source != Source::File {
+        return Ok(Vec::new());
+    }
+    let path = &input.path;
+    let archive_error = |e: ArchiveError| CliError::Document {
+        path: path.clone(),
+        reason: e.to_string(),
+    };
+    let (entries, data_file) = if let Some((directory, data)) = version1_pair(path) {
+        if input.walked && *path == data {
+            return Ok(Vec::new());
+        }
+        let entries = directory_v1(&crate::io::read(&directory)?).map_err(archive_error)?;
+        (entries, data)
+    } else {
+        let mut first = [0u8; 8];
+        let Ok(()) = std::fs::File::open(path).and_then(|mut f| {
+            use std::io::Read;
+            f.read_exact(&mut first)
+        }) else {
+            return Ok(Vec::new());
+        };
+        let Some(len) = directory_len_v2(&first) else {
+            return Ok(Vec::new());
+        };
+        let header = crate::io::read_prefix(path, len)?;
+        (directory_v2(&header).map_err(archive_error)?, path.clone())
+    };
+    Ok(entries
+        .into_iter()
+        .map(|entry| Input {
+            path: entry_path(path, &entry.name),
+            walked: true,
+            source: Source::Range {
+                file: data_file.clone(),
+                offset: entry.offset,
+                size: entry.size,
+            },
+        })
+        .collect())
 }

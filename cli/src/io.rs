@@ -9,11 +9,68 @@ use crate::error::CliError;
 /// One file to process, and how the user named it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Input {
-    /// The path, as given or as joined below a given directory.
+    /// The path, as given or as joined below a given directory (`ARCHIVE#ENTRY` for an
+    /// archive's entry).
     pub path: PathBuf,
-    /// True when the file was found by walking a directory rather than named directly.
-    /// Such files are skipped when their format cannot be detected; named files are not.
+    /// True when the file was found by walking a directory (or an archive) rather than named
+    /// directly. Such files are skipped when their format cannot be detected; named files
+    /// are not.
     pub walked: bool,
+    /// Where its bytes are.
+    pub source: Source,
+}
+
+/// Where an input's bytes are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// The file at the input's path.
+    File,
+    /// `size` bytes at `offset` of `file` (an archive's entry; cut short where the file ends).
+    Range {
+        /// The archive's data file.
+        file: PathBuf,
+        /// Where the entry starts.
+        offset: u64,
+        /// Its size.
+        size: u64,
+    },
+}
+
+impl Input {
+    /// A file named on the command line or found in a directory.
+    pub fn file(path: PathBuf, walked: bool) -> Self {
+        Input {
+            path,
+            walked,
+            source: Source::File,
+        }
+    }
+
+    /// The input's bytes: only its own, so that an archive's entries are read one at a time.
+    pub fn read(&self) -> Result<Vec<u8>, CliError> {
+        match &self.source {
+            Source::File => read(&self.path),
+            Source::Range { file, offset, size } => read_range(file, *offset, *size),
+        }
+    }
+}
+
+/// The first `len` bytes of `path`, or as many as there are.
+pub fn read_prefix(path: &Path, len: u64) -> Result<Vec<u8>, CliError> {
+    read_range(path, 0, len)
+}
+
+/// `size` bytes at `offset` of `path`, or as many as there are.
+fn read_range(path: &Path, offset: u64, size: u64) -> Result<Vec<u8>, CliError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = fs::File::open(path).map_err(|e| CliError::io(path, e))?;
+    file.seek(SeekFrom::Start(offset))
+        .map_err(|e| CliError::io(path, e))?;
+    let mut bytes = Vec::new();
+    file.take(size)
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::io(path, e))?;
+    Ok(bytes)
 }
 
 /// Expands the arguments into files: files stay as given (even ones that do not exist, so
@@ -24,10 +81,7 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
     let mut inputs = Vec::new();
     for path in paths {
         if !path.is_dir() {
-            inputs.push(Input {
-                path: path.clone(),
-                walked: false,
-            });
+            inputs.push(Input::file(path.clone(), false));
             continue;
         }
         for entry in walkdir::WalkDir::new(path).sort_by_file_name() {
@@ -38,10 +92,7 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, CliError> {
             let is_file =
                 entry.file_type().is_file() || (entry.path_is_symlink() && entry.path().is_file());
             if is_file {
-                inputs.push(Input {
-                    path: entry.into_path(),
-                    walked: true,
-                });
+                inputs.push(Input::file(entry.into_path(), true));
             }
         }
     }

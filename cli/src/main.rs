@@ -149,8 +149,8 @@ enum Command {
     },
     /// List the known formats and their file extensions
     Formats,
-    /// List, extract and replace the entries of a Sims 2 package (an entry is also reachable
-    /// as `PACKAGE#ENTRY` wherever a file is taken)
+    /// List, extract and replace the entries of a Sims 2 package or a GTA IMG archive (an
+    /// entry is also reachable as `PACKAGE#ENTRY` wherever a file is taken)
     Package {
         #[command(subcommand)]
         command: PackageCommand,
@@ -165,7 +165,8 @@ enum Command {
 /// `skelcodec package …`.
 #[derive(Debug, Subcommand)]
 enum PackageCommand {
-    /// One line per entry: its name (type:group:instance in hex), type, size, storage
+    /// One line per entry: its name (a file name, or a package's type:group:instance in hex),
+    /// type, size, storage
     List {
         /// The package
         package: PathBuf,
@@ -181,7 +182,8 @@ enum PackageCommand {
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
     },
-    /// Write the package with one entry replaced by a file (compressed again when it was)
+    /// Write the package with one entry replaced by a file (compressed again when it was; in
+    /// an IMG archive, in its sectors when it fits, else moved to the end)
     Replace {
         /// The package
         package: PathBuf,

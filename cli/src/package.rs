@@ -1,4 +1,4 @@
-//! `package list|extract|replace`: the entries of a Sims 2 package.
+//! `package list|extract|replace`: the entries of a Sims 2 package or a GTA IMG archive.
 
 use std::io::Write;
 use std::path::Path;
@@ -31,7 +31,7 @@ pub fn list(path: &Path) -> Result<ExitCode, CliError> {
         let mut line = format!(
             "{}  {:<4}  {size:>9} bytes",
             entry.name,
-            entry.kind.unwrap_or("?")
+            entry.kind.unwrap_or("-")
         );
         if let Some(stored) = &entry.stored {
             line.push_str(&format!("  ({stored})"));
@@ -78,12 +78,18 @@ pub fn extract(path: &Path, names: &[String], output: &Path) -> Result<ExitCode,
 }
 
 /// `package replace`: the container with the entry `name` replaced by the file `with`,
-/// written to `output`.
+/// written to `output` (and for a version 1 IMG archive, its `.dir` beside it).
 pub fn replace(path: &Path, name: &str, with: &Path, output: &Path) -> Result<ExitCode, CliError> {
     let mut container = open(path)?;
     let bytes = read(with)?;
     let replaced = container.replace(path, name, &bytes)?;
-    write_atomically(output, &replaced)?;
+    if let Some(directory) = &replaced.directory {
+        write_atomically(&output.with_extension("dir"), directory)?;
+    }
+    write_atomically(output, &replaced.bytes)?;
+    if let Some(note) = &replaced.note {
+        println!("{note}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

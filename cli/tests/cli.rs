@@ -985,3 +985,109 @@ fn package_list_extract_and_replace_work_on_resource_keys_in_hex() {
         stderr(&output)
     );
 }
+
+const IMG_FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../generated-tests/fixtures/img/"
+);
+
+#[test]
+fn img_archives_are_containers_for_every_command() {
+    let dir = Path::new(IMG_FIXTURES);
+    // roundtrip covers the archive and each entry it can decode, one line each; the .img
+    // beside a .dir is covered through it.
+    let output = skelcodec(&[&"roundtrip", &dir]);
+    assert_exit(&output, 0);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(
+        lines[0].starts_with("ok") && lines[0].contains("gta3_style.dir#b.ifp"),
+        "{text}"
+    );
+    assert!(lines[1].contains("two_entries.img "), "{text}");
+    assert!(lines[2].contains("two_entries.img#b.ifp"), "{text}");
+    assert_eq!(lines[3], "3/3 byte-exact");
+
+    let archive = dir.join("two_entries.img");
+    let output = skelcodec(&[&"package", &"list", &archive]);
+    assert_exit(&output, 0);
+    let listing = stdout(&output);
+    assert!(
+        listing.lines().nth(1).unwrap().starts_with("b.ifp  ifp"),
+        "{listing}"
+    );
+
+    let output = skelcodec(&[&"decode", &format!("{}#B.IFP", archive.display())]);
+    assert_exit(&output, 0);
+    let decoded: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(decoded["value"]["magic"], "ANPK");
+
+    // Replace with something bigger: moved, b.ifp untouched; and for version 1, the .dir too.
+    let temp = tempfile::tempdir().unwrap();
+    let big = temp.path().join("big.bin");
+    fs::write(&big, vec![9u8; 5000]).unwrap();
+    let out = temp.path().join("new.img");
+    let output = skelcodec(&[
+        &"package", &"replace", &archive, &"a.bin", &big, &"-o", &out,
+    ]);
+    assert_exit(&output, 0);
+    assert!(
+        stdout(&output).contains("moved to sector 5"),
+        "{}",
+        stdout(&output)
+    );
+    let extracted = temp.path().join("a.bin");
+    assert_exit(
+        &skelcodec(&[&"package", &"extract", &out, &"a.bin", &"-o", &extracted]),
+        0,
+    );
+    assert_eq!(&fs::read(&extracted).unwrap()[..5000], &[9u8; 5000][..]);
+    let b = |img: &Path| {
+        let out = temp.path().join("b.ifp");
+        assert_exit(
+            &skelcodec(&[&"package", &"extract", &img, &"b.ifp", &"-o", &out]),
+            0,
+        );
+        fs::read(out).unwrap()
+    };
+    assert_eq!(b(&out), b(&archive));
+
+    let v1_out = temp.path().join("v1.img");
+    let ifp = fixture("anpk/anpk_kr00_krt0_krts.ifp");
+    let output = skelcodec(&[
+        &"package",
+        &"replace",
+        &dir.join("gta3_style.dir"),
+        &"b.ifp",
+        &ifp,
+        &"-o",
+        &v1_out,
+    ]);
+    assert_exit(&output, 0);
+    assert!(temp.path().join("v1.dir").is_file());
+    let output = skelcodec(&[&"roundtrip", &temp.path().join("v1.dir")]);
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output).lines().last(), Some("1/1 byte-exact"));
+}
+
+#[test]
+fn a_model_in_the_real_archive_shows_its_skin() {
+    let Some(corpus) = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
+        return;
+    };
+    let archive = corpus.join("img/cretaceous_models_cutscene.img");
+    let output = skelcodec(&[
+        &"decode",
+        &format!("{}#csbmyap.dff", archive.display()),
+        &"--path",
+        &"**.skin",
+    ]);
+    assert_exit(&output, 0);
+    let skins: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let skin = &skins[0]["value"]["layout"]["skin_plain"];
+    assert_eq!(skin["num_bones"], 32, "{skins}");
+    let output = skelcodec(&[&"roundtrip", &archive]);
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output).lines().last(), Some("7/7 byte-exact"));
+}

@@ -2,6 +2,7 @@
 //! tools pick one by magic, extension or id.
 
 pub mod battleforge;
+pub mod img_archive;
 pub mod qfs;
 mod registry;
 pub mod rw;
@@ -36,6 +37,16 @@ pub mod sims2_anim {
 /// The Sims 2 packages (DBPF 1.1, index 7.1 and 7.2).
 pub mod dbpf {
     skelcodec_macros::codec!("../schemas/dbpf.ksy");
+}
+
+/// GTA IMG archives, version 2 (San Andreas); see [`img_archive`].
+pub mod img {
+    skelcodec_macros::codec!("../schemas/img.ksy");
+}
+
+/// The `.dir` of GTA IMG archives, version 1 (III, Vice City); see [`img_archive`].
+pub mod img_dir {
+    skelcodec_macros::codec!("../schemas/img_dir.ksy");
 }
 
 /// GTA animation packages: `ANPK` (III, Vice City) and `ANP3` (San Andreas).

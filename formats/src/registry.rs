@@ -334,7 +334,7 @@ impl Format for Package {
 
 /// Every format this crate exports.
 pub fn formats() -> &'static [&'static dyn Format] {
-    static FORMATS: [&dyn Format; 7] = [
+    static FORMATS: [&dyn Format; 8] = [
         &Registered::<crate::ifp::Ifp>::new(),
         &Registered::<crate::dff::Dff>::new(),
         &Registered::<crate::gsa::Gsa>::new(),
@@ -342,6 +342,7 @@ pub fn formats() -> &'static [&'static dyn Format] {
         &Registered::<crate::battleforge::AnimationSetBlob>::new(),
         &Registered::<crate::sims2_anim::Sims2Anim>::new(),
         &Package,
+        &Registered::<crate::img::Img>::new(),
     ];
     &FORMATS
 }

@@ -1,0 +1,188 @@
+//! GTA IMG archives: the hand-built fixtures (see fixtures/img/build_fixtures.py) and, when
+//! present, the real San Andreas archive of the corpus.
+
+use std::path::{Path, PathBuf};
+
+use skelcodec_formats::img_archive::{Archive, ArchiveError, Placement, SECTOR};
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/img")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The builder's entries: a.bin holds 3000 bytes (i * 7) % 251, b.ifp an empty ANPK package.
+fn a_bin() -> Vec<u8> {
+    (0..3000u32).map(|i| ((i * 7) % 251) as u8).collect()
+}
+
+fn b_ifp() -> Vec<u8> {
+    let mut b = b"ANPK\x0c\0\0\0INFO\x04\0\0\0\0\0\0\0".to_vec();
+    b.resize(SECTOR as usize, 0);
+    b
+}
+
+fn padded(mut bytes: Vec<u8>) -> Vec<u8> {
+    bytes.resize(bytes.len().next_multiple_of(SECTOR as usize), 0);
+    bytes
+}
+
+#[test]
+fn both_versions_list_and_extract_the_builders_entries() {
+    let v2 = Archive::open_v2(&fixture("two_entries.img")).unwrap();
+    let v1 = Archive::open_v1(&fixture("gta3_style.dir"), fixture("gta3_style.img")).unwrap();
+    for (archive, offsets) in [(&v2, [SECTOR, 4 * SECTOR]), (&v1, [0, 2 * SECTOR])] {
+        let entries = archive.entries();
+        let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["a.bin", "b.ifp"]);
+        assert_eq!(entries[0].offset, offsets[0]);
+        assert_eq!(entries[1].offset, offsets[1]);
+        assert_eq!(archive.entry_bytes(&entries[0]), padded(a_bin()));
+        assert_eq!(archive.entry_bytes(&entries[1]), b_ifp());
+        // Names match whatever their case, as in the games.
+        assert_eq!(archive.entry("B.IFP"), Some(entries[1].clone()));
+    }
+    assert_eq!((v2.version(), v1.version()), (2, 1));
+}
+
+#[test]
+fn archives_are_written_back_byte_for_byte() {
+    let bytes = fixture("two_entries.img");
+    let archive = Archive::open_v2(&bytes).unwrap();
+    assert_eq!(
+        archive.to_bytes().unwrap(),
+        bytes,
+        "the stale sector is kept too"
+    );
+    let v1 = Archive::open_v1(&fixture("gta3_style.dir"), fixture("gta3_style.img")).unwrap();
+    assert_eq!(
+        v1.directory_bytes().unwrap().unwrap(),
+        fixture("gta3_style.dir")
+    );
+    assert_eq!(v1.to_bytes().unwrap(), fixture("gta3_style.img"));
+    // The name's bytes after its NUL survive too.
+    let img = skelcodec_formats::img::Img::read(&bytes).unwrap();
+    assert_eq!(img.entries[0].name.after_terminator()[..2], *b"zz");
+}
+
+#[test]
+fn replacing_keeps_every_other_entry_and_the_sector_grid() {
+    let bytes = fixture("two_entries.img");
+    let original = Archive::open_v2(&bytes).unwrap();
+
+    // Smaller: in its own sectors, the one it no longer uses zeroed.
+    let mut smaller = original.clone();
+    assert_eq!(
+        smaller.replace("a.bin", b"tiny").unwrap(),
+        Placement::InPlace
+    );
+    let reread = Archive::open_v2(&smaller.to_bytes().unwrap()).unwrap();
+    let a = reread.entry("a.bin").unwrap();
+    assert_eq!((a.offset, a.size), (SECTOR, SECTOR));
+    assert_eq!(reread.entry_bytes(&a), padded(b"tiny".to_vec()));
+    assert_eq!(reread.entry_bytes(&reread.entry("b.ifp").unwrap()), b_ifp());
+    let new_bytes = smaller.to_bytes().unwrap();
+    assert_eq!(new_bytes.len(), bytes.len());
+    assert_eq!(
+        new_bytes[3 * SECTOR as usize..],
+        bytes[3 * SECTOR as usize..]
+    );
+
+    // Larger: moved to the end, sector-aligned; b.ifp untouched at its place.
+    let mut larger = original.clone();
+    let big = vec![7u8; 5000];
+    let placement = larger.replace("A.BIN", &big).unwrap();
+    assert_eq!(placement, Placement::Moved { offset: 5 * SECTOR });
+    let out = larger.to_bytes().unwrap();
+    assert_eq!(out.len() as u64 % SECTOR, 0);
+    let reread = Archive::open_v2(&out).unwrap();
+    let a = reread.entry("a.bin").unwrap();
+    assert_eq!((a.offset, a.size), (5 * SECTOR, 3 * SECTOR));
+    assert_eq!(reread.entry_bytes(&a), padded(big));
+    assert_eq!(out[..8], bytes[..8]);
+    assert_eq!(
+        out[4 * SECTOR as usize..5 * SECTOR as usize],
+        bytes[4 * SECTOR as usize..5 * SECTOR as usize]
+    );
+
+    // Version 1: the .dir says where it went.
+    let mut v1 = Archive::open_v1(&fixture("gta3_style.dir"), fixture("gta3_style.img")).unwrap();
+    assert_eq!(
+        v1.replace("b.ifp", &vec![1u8; 4096]).unwrap(),
+        Placement::Moved { offset: 3 * SECTOR }
+    );
+    let dir = v1.directory_bytes().unwrap().unwrap();
+    let again = Archive::open_v1(&dir, v1.to_bytes().unwrap()).unwrap();
+    assert_eq!(
+        again.entry_bytes(&again.entry("b.ifp").unwrap()),
+        vec![1u8; 4096]
+    );
+    assert_eq!(
+        again.entry_bytes(&again.entry("a.bin").unwrap()),
+        padded(a_bin())
+    );
+
+    assert!(matches!(
+        original.clone().replace("nope", b""),
+        Err(ArchiveError::NoEntry(_))
+    ));
+}
+
+#[test]
+fn hostile_directories_are_errors() {
+    let mut bytes = fixture("two_entries.img");
+    // An entry past the end.
+    bytes[8 + 32..8 + 36].copy_from_slice(&1000u32.to_le_bytes());
+    let err = Archive::open_v2(&bytes).unwrap_err().to_string();
+    assert!(err.contains("b.ifp") && err.contains("bytes"), "{err}");
+    // A count far beyond the file.
+    let mut bytes = fixture("two_entries.img");
+    bytes[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert!(Archive::open_v2(&bytes).is_err());
+    // Data claimed inside the directory.
+    let mut bytes = fixture("two_entries.img");
+    bytes[8..12].copy_from_slice(&0u32.to_le_bytes());
+    assert!(Archive::open_v2(&bytes).is_err());
+}
+
+#[track_caller]
+fn corpus_archive() -> Option<PathBuf> {
+    let dir = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR"))?;
+    Some(dir.join("img/cretaceous_models_cutscene.img"))
+}
+
+#[test]
+fn the_real_archive_holds_six_entries_each_byte_exact() {
+    let Some(path) = corpus_archive() else {
+        return;
+    };
+    let bytes = std::fs::read(&path).unwrap();
+    let archive = Archive::open_v2(&bytes).unwrap();
+    let names: Vec<String> = archive.entries().into_iter().map(|e| e.name).collect();
+    // MANIFEST.tsv: 3 skinned cutscene models and their texture dictionaries.
+    assert_eq!(
+        names,
+        [
+            "csbmyap.dff",
+            "csbmyap.txd",
+            "csbfori.dff",
+            "csbfori.txd",
+            "csbfyri.dff",
+            "csbfyri.txd"
+        ]
+    );
+    assert_eq!(archive.to_bytes().unwrap(), bytes);
+    for entry in archive.entries() {
+        let data = archive.entry_bytes(&entry);
+        let ext = entry.name.rsplit('.').next();
+        let format = skelcodec_formats::detect(data, ext).expect("a known format");
+        assert_eq!(format.id(), "dff", "{}", entry.name);
+        assert_eq!(
+            format.round_trip(data).unwrap(),
+            skelcodec_runtime::RoundTrip::Exact,
+            "{}",
+            entry.name
+        );
+    }
+}
