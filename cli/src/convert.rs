@@ -36,11 +36,18 @@ struct Conversions {
 }
 
 /// Every format that converts.
-const CONVERSIONS: &[Conversions] = &[Conversions {
-    format: "gsa",
-    targets: &["gsa-4.1", "gsa-4.2"],
-    convert: convert_gsa,
-}];
+const CONVERSIONS: &[Conversions] = &[
+    Conversions {
+        format: "ifp",
+        targets: &["anpk", "anp3"],
+        convert: convert_ifp,
+    },
+    Conversions {
+        format: "gsa",
+        targets: &["gsa-4.1", "gsa-4.2"],
+        convert: convert_gsa,
+    },
+];
 
 /// The versions a format converts to (empty when it does not convert).
 pub fn targets_of(format: &str) -> &'static [&'static str] {
@@ -86,6 +93,42 @@ pub fn convert(
         writeln!(out, "dropped {dropped}").map_err(CliError::Stdout)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// GTA animation packages between ANPK (III, Vice City) and ANP3 (San Andreas).
+fn convert_ifp(
+    file: &Path,
+    bytes: &[u8],
+    to: &str,
+    options: ConvertOptions,
+) -> Result<Converted, CliError> {
+    use skelcodec_formats::gta::{ConvertOptions as IfpOptions, IfpVersion};
+    let target: IfpVersion = to.parse().map_err(CliError::Usage)?;
+    let package = skelcodec_formats::ifp::Ifp::read(bytes).map_err(|source| CliError::Decode {
+        path: file.to_owned(),
+        source,
+    })?;
+    let options = IfpOptions {
+        compress: options.compress,
+        lossy: options.lossy,
+    };
+    let converted = package
+        .converted(target, options)
+        .map_err(|e| CliError::Document {
+            path: file.to_owned(),
+            reason: e.to_string(),
+        })?;
+    let bytes = converted
+        .ifp
+        .to_bytes()
+        .map_err(|source| CliError::Encode {
+            path: file.to_owned(),
+            source: source.into(),
+        })?;
+    Ok(Converted {
+        bytes,
+        dropped: converted.dropped.iter().map(ToString::to_string).collect(),
+    })
 }
 
 /// SWAT 3 animations between exporter versions 4.1 and 4.2.

@@ -127,8 +127,9 @@ enum Command {
         force: ForceArg,
     },
     /// Convert a file to another version of its format, through the decoded value
-    /// (`skelcodec formats` lists each format's versions; `--to gsa-4.2` upgrades a SWAT 3
-    /// animation, `--to gsa-4.1` refuses to drop events)
+    /// (`skelcodec formats` lists each format's versions: `--to anp3` turns a GTA III or Vice
+    /// City animation package into a San Andreas one and `--to anpk` back, keeping every key
+    /// frame; `--to gsa-4.2` upgrades a SWAT 3 animation)
     Convert {
         /// The file to convert
         file: PathBuf,

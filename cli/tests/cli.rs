@@ -1091,3 +1091,73 @@ fn a_model_in_the_real_archive_shows_its_skin() {
     assert_exit(&output, 0);
     assert_eq!(stdout(&output).lines().last(), Some("7/7 byte-exact"));
 }
+
+#[test]
+fn ifp_packages_convert_between_games_keeping_their_key_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let sa = fixture("anp3/anp3_types_1_to_4.ifp");
+    let vc = dir.path().join("vc.ifp");
+    let output = skelcodec(&[&"convert", &"--to", &"anpk", &sa, &"-o", &vc]);
+    assert_exit(&output, 0);
+    assert_eq!(stdout(&output), "", "nothing dropped");
+    let anpk = decode_to_json(&vc);
+    assert_eq!(anpk["value"]["magic"], "ANPK");
+    let back = dir.path().join("sa.ifp");
+    assert_exit(
+        &skelcodec(&[&"convert", &"--to", &"anp3", &vc, &"-o", &back]),
+        0,
+    );
+    // Uncompressed frames keep their floats; compressed ones become floats, exactly.
+    // Compared as the f32 the game holds: compressed times print as n/60 in double precision.
+    let times = |doc: &serde_json::Value| -> Vec<f32> {
+        let mut found = Vec::new();
+        collect_numbers(&doc["value"], "time", &mut found);
+        found
+    };
+    let original = decode_to_json(&sa);
+    assert_eq!(times(&decode_to_json(&back)), times(&original));
+
+    // A KRTS scale other than 1 is refused with its animation and object, or dropped and
+    // reported with --lossy.
+    let scaled = fixture("anpk/anpk_kr00_krt0_krts.ifp");
+    let out = dir.path().join("scaled.ifp");
+    let output = skelcodec(&[&"convert", &"--to", &"anp3", &scaled, &"-o", &out]);
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("scale") && stderr(&output).contains("--lossy"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists());
+    let output = skelcodec(&[
+        &"convert", &"--lossy", &"--to", &"anp3", &scaled, &"-o", &out,
+    ]);
+    assert_exit(&output, 0);
+    assert!(
+        stdout(&output).starts_with("dropped animation"),
+        "{}",
+        stdout(&output)
+    );
+    assert_exit(&skelcodec(&[&"roundtrip", &out]), 0);
+}
+
+/// Every number under a key named `key`, in document order, as the f32 it stands for.
+fn collect_numbers(value: &serde_json::Value, key: &str, found: &mut Vec<f32>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                if k == key
+                    && let Some(number) = v.as_f64()
+                {
+                    found.push(number as f32);
+                } else {
+                    collect_numbers(v, key, found);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => {
+            items.iter().for_each(|v| collect_numbers(v, key, found))
+        }
+        _ => {}
+    }
+}

@@ -2,6 +2,7 @@
 //! tools pick one by magic, extension or id.
 
 pub mod battleforge;
+pub mod gta;
 pub mod img_archive;
 pub mod qfs;
 mod registry;
