@@ -98,7 +98,7 @@ pub fn synthetic() -> Vec<Workload> {
     ]
 }
 
-fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+pub(crate) fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
         return out;
@@ -118,7 +118,7 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     out
 }
 
-fn read(path: &Path, corpus: &Path) -> Input {
+pub(crate) fn read(path: &Path, corpus: &Path) -> Input {
     let name = path
         .strip_prefix(corpus)
         .unwrap_or(path)

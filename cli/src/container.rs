@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use skelcodec_formats::dbpf::Dbpf;
 use skelcodec_formats::img_archive::{Archive, ArchiveError, Placement, SECTOR};
-use skelcodec_formats::sims2::{ANIM_TYPE, ResourceKey, type_name};
+use skelcodec_formats::sims2::{ANIM_TYPE, ResourceError, ResourceKey, type_name};
 use skelcodec_runtime::Codec;
 
 use crate::error::CliError;
@@ -140,10 +140,9 @@ impl Container {
                     .iter()
                     .find(|e| e.key() == key)
                     .ok_or_else(|| no_entry(path, name))?;
-                package.extract(entry).map_err(|e| CliError::Document {
-                    path: entry_path(path, name),
-                    reason: e.to_string(),
-                })
+                package
+                    .extract(entry)
+                    .map_err(|e| resource_error(path, name, e))
             }
             Container::Img(archive) => {
                 let entry = archive.entry(name).ok_or_else(|| no_entry(path, name))?;
@@ -162,7 +161,10 @@ impl Container {
         match self {
             Container::Package(package) => {
                 let key = resource_key(name)?;
-                if !package.replace(key, bytes).map_err(encode_error)? {
+                let replaced = package
+                    .replace(key, bytes)
+                    .map_err(|e| resource_error(path, name, e))?;
+                if !replaced {
                     return Err(no_entry(path, name));
                 }
                 Ok(Replaced {
@@ -232,6 +234,14 @@ fn no_entry(path: &Path, name: &str) -> CliError {
         path.display(),
         path.display()
     ))
+}
+
+/// The error for a package resource that cannot be decompressed, compressed or laid out.
+fn resource_error(path: &Path, name: &str, error: ResourceError) -> CliError {
+    CliError::Document {
+        path: entry_path(path, name),
+        reason: error.to_string(),
+    }
 }
 
 /// `CONTAINER#ENTRY`, the name of an entry in messages and output.

@@ -1,7 +1,7 @@
 //! The Sims 2 packages: listing, extracting and replacing resources, with QFS decompression
 //! and the ANIM resources decoded.
 
-use skelcodec_runtime::{Mismatch, RawBytes, Result as CodecResult, Writer};
+use skelcodec_runtime::{Mismatch, RawBytes, Writer};
 
 use crate::dbpf::{Dbpf, DirectoryRecord, IndexEntry, IndexEntryData};
 use crate::qfs::{self, QfsError};
@@ -12,13 +12,13 @@ pub const ANIM_TYPE: u32 = 0xFB00_791E;
 /// Resource type of the directory of compressed resources.
 pub const DIR_TYPE: u32 = 0xE86B_1EEF;
 
-/// Why a resource's bytes cannot be extracted.
+/// Why a resource's bytes cannot be extracted or replaced.
 #[derive(Debug, thiserror::Error)]
-pub enum ExtractError {
-    /// Its compressed bytes do not decompress.
+pub enum ResourceError {
+    /// Its compressed bytes do not decompress, or its new bytes cannot be compressed.
     #[error(transparent)]
     Qfs(#[from] QfsError),
-    /// The DIR records, edited, cannot be written.
+    /// The DIR records or the package, edited, cannot be written.
     #[error(transparent)]
     Encode(#[from] skelcodec_runtime::Error),
 }
@@ -205,7 +205,7 @@ impl Dbpf {
     }
 
     /// The resource's bytes, decompressed when needed.
-    pub fn extract(&self, entry: &IndexEntry) -> Result<Vec<u8>, ExtractError> {
+    pub fn extract(&self, entry: &IndexEntry) -> Result<Vec<u8>, ResourceError> {
         let stored = match &entry.data {
             IndexEntryData::Raw(bytes) => bytes.0.clone(),
             IndexEntryData::Directory(dir) => {
@@ -261,7 +261,7 @@ impl Dbpf {
     /// Replaces a resource's bytes, compressing them again when the entry was compressed (the
     /// DIR's uncompressed size is updated), then lays the package out again (`normalize`).
     /// The DIR itself is replaced through its records, not as bytes.
-    pub fn replace(&mut self, key: ResourceKey, bytes: &[u8]) -> CodecResult<bool> {
+    pub fn replace(&mut self, key: ResourceKey, bytes: &[u8]) -> Result<bool, ResourceError> {
         let compressed = self
             .index
             .iter()
@@ -274,7 +274,7 @@ impl Dbpf {
             return Ok(false);
         };
         *stored = RawBytes(if compressed {
-            qfs::compress(bytes)
+            qfs::compress(bytes)?
         } else {
             bytes.to_vec()
         });

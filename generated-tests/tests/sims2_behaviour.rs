@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use skelcodec_formats::dbpf::{Dbpf, Hole};
-use skelcodec_formats::sims2::ANIM_TYPE;
+use skelcodec_formats::qfs::{self, QfsError};
+use skelcodec_formats::sims2::{ANIM_TYPE, ResourceError};
 use skelcodec_formats::sims2_anim::*;
 use skelcodec_runtime::fields::Gap;
 use skelcodec_runtime::{RawBytes, Writer};
@@ -382,6 +383,19 @@ fn the_directory_is_decoded_and_follows_a_replaced_resource() {
         .map(|r| r.uncompressed_size)
         .collect();
     assert_eq!(sizes, [replacement.len() as u32]);
+}
+
+#[test]
+fn a_compressed_resource_too_large_for_qfs_is_refused_and_the_package_kept() {
+    let bytes = fixture("anim_qfs.package");
+    let mut packed = Dbpf::read(&bytes).unwrap();
+    let key = packed.index[1].key();
+    let too_large = vec![0u8; qfs::MAX_SIZE + 1];
+    assert!(matches!(
+        packed.replace(key, &too_large),
+        Err(ResourceError::Qfs(QfsError::TooLarge(size))) if size == qfs::MAX_SIZE + 1
+    ));
+    assert_eq!(packed.to_bytes().unwrap(), bytes);
 }
 
 #[test]
