@@ -21,3 +21,24 @@ fn feature_schemas() {
         insta::assert_snapshot!(expand(path));
     });
 }
+
+/// Snapshot tests over a crate's own corpus that was missing when they were generated: the
+/// corpus test is ignored with the reason, and rebuilt when the crate's variable changes.
+#[test]
+fn snapshot_tests_of_a_crate_corpus_found_missing() {
+    use skelcodec_codegen::emit::snapshot_tests::{CorpusRoot, SnapshotTests, snapshot_tests};
+    let spec = SnapshotTests {
+        codec: quote::quote!(crate::Wav),
+        runtime: quote::quote!(::skelcodec::__private::runtime),
+        name: "wav".into(),
+        fixtures: Some("samples/*.wav".into()),
+        corpus: Some("**/*.wav".into()),
+        corpus_root: Some(CorpusRoot {
+            env: "WAV_FILES".into(),
+            dir: Some("../my-wavs".into()),
+        }),
+        corpus_missing: Some("no corpus at /crate/../my-wavs and WAV_FILES unset".into()),
+    };
+    let file = syn::parse2(snapshot_tests(&spec)).expect("the tests parse as a file");
+    insta::assert_snapshot!(prettyplease::unparse(&file));
+}

@@ -54,22 +54,40 @@ pub fn codec(input: TokenStream) -> TokenStream {
 /// skelcodec_macros::snapshot_tests!(ifp: skelcodec_formats::ifp::Ifp,
 ///     fixtures = "fixtures/ifp/**/*.ifp", corpus = "ifp/**/*.ifp");
 /// ```
-/// `fixtures` is relative to the crate and snapshotted with insta; `corpus` is relative to the
-/// shared corpus of real files and round-tripped when present.
+/// `fixtures` is relative to the crate and snapshotted with insta; `corpus` is relative to a
+/// corpus of real files and round-tripped when present. The corpus is skelcodec's shared one
+/// (`$SKELCODEC_CORPUS` or `../shared/corpus` beside the workspace) unless `corpus_env =
+/// "VAR"` and/or `corpus_dir = "folder"` (relative to the crate) name the crate's own. When
+/// no corpus is found as the tests are built, the corpus test is ignored with the reason.
 #[proc_macro]
 pub fn snapshot_tests(input: TokenStream) -> TokenStream {
-    let spec = parse_macro_input!(input as TestsInput);
-    let codec = spec.codec;
-    skelcodec_codegen::emit::snapshot_tests::snapshot_tests(
-        &skelcodec_codegen::emit::snapshot_tests::SnapshotTests {
-            codec: quote!(#codec),
-            runtime: spec.runtime,
-            name: spec.name.to_string(),
-            fixtures: spec.fixtures.map(|l| l.value()),
-            corpus: spec.corpus.map(|l| l.value()),
-        },
-    )
-    .into()
+    use skelcodec_codegen::emit::snapshot_tests::{CorpusRoot, SnapshotTests};
+    let input = parse_macro_input!(input as TestsInput);
+    let codec = input.codec;
+    let corpus_root =
+        (input.corpus_dir.is_some() || input.corpus_env.is_some()).then(|| CorpusRoot {
+            env: input.corpus_env.map_or_else(
+                || skelcodec_codegen::emit::snapshot_tests::DEFAULT_CORPUS_ENV.to_owned(),
+                |env| env.value(),
+            ),
+            dir: input.corpus_dir.map(|dir| dir.value()),
+        });
+    let mut spec = SnapshotTests {
+        codec: quote!(#codec),
+        runtime: input.runtime,
+        name: input.name.to_string(),
+        fixtures: input.fixtures.map(|l| l.value()),
+        corpus: input.corpus.map(|l| l.value()),
+        corpus_root,
+        corpus_missing: None,
+    };
+    if spec.corpus.is_some() {
+        let location = spec.corpus_location(&manifest_dir().to_string_lossy());
+        if let Ok(None) = location.locate() {
+            spec.corpus_missing = Some(location.missing());
+        }
+    }
+    skelcodec_codegen::emit::snapshot_tests::snapshot_tests(&spec).into()
 }
 
 /// `"schema.ksy"`, then optionally `, import_paths = ["dir", …]`; before the schema, the
@@ -118,6 +136,8 @@ struct TestsInput {
     codec: syn::Path,
     fixtures: Option<LitStr>,
     corpus: Option<LitStr>,
+    corpus_dir: Option<LitStr>,
+    corpus_env: Option<LitStr>,
 }
 
 impl Parse for TestsInput {
@@ -126,29 +146,36 @@ impl Parse for TestsInput {
         let name = input.parse()?;
         input.parse::<Token![:]>()?;
         let codec = input.parse()?;
-        let (mut fixtures, mut corpus) = (None, None);
+        let mut spec = Self {
+            runtime,
+            name,
+            codec,
+            fixtures: None,
+            corpus: None,
+            corpus_dir: None,
+            corpus_env: None,
+        };
         while input.parse::<Token![,]>().is_ok() && !input.is_empty() {
             let key: syn::Ident = input.parse()?;
             input.parse::<Token![=]>()?;
             let value: LitStr = input.parse()?;
-            match key.to_string().as_str() {
-                "fixtures" => fixtures = Some(value),
-                "corpus" => corpus = Some(value),
+            let slot = match key.to_string().as_str() {
+                "fixtures" => &mut spec.fixtures,
+                "corpus" => &mut spec.corpus,
+                "corpus_dir" => &mut spec.corpus_dir,
+                "corpus_env" => &mut spec.corpus_env,
                 _ => {
                     return Err(syn::Error::new(
                         key.span(),
-                        "expected `fixtures` or `corpus`",
+                        "expected `fixtures`, `corpus`, `corpus_dir` or `corpus_env`",
                     ));
                 }
+            };
+            if slot.replace(value).is_some() {
+                return Err(syn::Error::new(key.span(), format!("`{key}` given twice")));
             }
         }
-        Ok(Self {
-            runtime,
-            name,
-            codec,
-            fixtures,
-            corpus,
-        })
+        Ok(spec)
     }
 }
 

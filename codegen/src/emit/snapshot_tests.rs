@@ -3,6 +3,8 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+pub use skelcodec_runtime::testing::CORPUS_ENV as DEFAULT_CORPUS_ENV;
+use skelcodec_runtime::testing::CorpusLocation;
 
 /// What to test: a codec type and where its samples are.
 pub struct SnapshotTests {
@@ -17,6 +19,53 @@ pub struct SnapshotTests {
     /// Real files, relative to the corpus root: `ifp/**/*.ifp`. Round-tripped, not snapshotted:
     /// the corpus lives outside the project and gains files, which must not need new snapshots.
     pub corpus: Option<String>,
+    /// Where the corpus root is: `None` for skelcodec's shared corpus.
+    pub corpus_root: Option<CorpusRoot>,
+    /// Why the corpus test is ignored: no corpus was found when the tests were generated.
+    pub corpus_missing: Option<String>,
+}
+
+/// A crate's own corpus root: the directory an environment variable names, else a folder
+/// relative to the crate.
+pub struct CorpusRoot {
+    /// The environment variable (`WAV_SAMPLES`).
+    pub env: String,
+    /// The folder used when the variable is unset, relative to the crate.
+    pub dir: Option<String>,
+}
+
+impl SnapshotTests {
+    /// The corpus location these tests use, for a crate at `manifest_dir`.
+    pub fn corpus_location(&self, manifest_dir: &str) -> CorpusLocation {
+        match &self.corpus_root {
+            None => CorpusLocation::shared(manifest_dir),
+            Some(root) => CorpusLocation::of_crate(manifest_dir, &root.env, root.dir.as_deref()),
+        }
+    }
+
+    /// The variable that moves the corpus.
+    fn corpus_env(&self) -> &str {
+        self.corpus_root
+            .as_ref()
+            .map_or(DEFAULT_CORPUS_ENV, |root| &root.env)
+    }
+
+    /// The generated expression for [`SnapshotTests::corpus_location`].
+    fn corpus_location_expr(&self) -> TokenStream {
+        let runtime = &self.runtime;
+        match &self.corpus_root {
+            None => {
+                quote!(#runtime::testing::CorpusLocation::shared(::core::env!("CARGO_MANIFEST_DIR")))
+            }
+            Some(CorpusRoot { env, dir }) => {
+                let dir = match dir {
+                    Some(dir) => quote!(::core::option::Option::Some(#dir)),
+                    None => quote!(::core::option::Option::None),
+                };
+                quote!(#runtime::testing::CorpusLocation::of_crate(::core::env!("CARGO_MANIFEST_DIR"), #env, #dir))
+            }
+        }
+    }
 }
 
 /// Splits a glob into its literal base folder and the pattern below it.
@@ -42,10 +91,10 @@ pub fn snapshot_tests(spec: &SnapshotTests) -> TokenStream {
             /// Every fixture decodes, matches its reviewed snapshot and re-encodes byte for byte.
             #[test]
             fn fixtures_match_snapshots_and_round_trip() {
-                ::insta::glob!(concat!(env!("CARGO_MANIFEST_DIR"), #base), #pattern, |path| {
+                ::insta::glob!(::core::concat!(::core::env!("CARGO_MANIFEST_DIR"), #base), #pattern, |path| {
                     match #runtime::testing::check_sample::<#codec>(path) {
-                        Ok(summary) => ::insta::assert_snapshot!(summary),
-                        Err(message) => panic!("{message}"),
+                        ::core::result::Result::Ok(summary) => ::insta::assert_snapshot!(summary),
+                        ::core::result::Result::Err(message) => ::core::panic!("{message}"),
                     }
                 });
             }
@@ -53,18 +102,29 @@ pub fn snapshot_tests(spec: &SnapshotTests) -> TokenStream {
     });
     let corpus = spec.corpus.as_deref().map(|glob| {
         let (base, pattern) = split_glob(glob);
+        let location = spec.corpus_location_expr();
+        let env = spec.corpus_env();
+        let ignore = spec.corpus_missing.as_deref().map(|missing| {
+            let reason = format!(
+                "{missing} when the tests were built; set {env} (the tests rebuild) or create the folder and rebuild"
+            );
+            quote!(#[ignore = #reason])
+        });
         quote! {
-            /// Every real file of the shared corpus decodes and re-encodes byte for byte.
+            /// Every real file of the corpus decodes and re-encodes byte for byte.
             #[test]
+            #ignore
             fn corpus_round_trips() {
-                let Some(corpus) = #runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
+                // Makes cargo rebuild the tests when the variable changes.
+                const _: ::core::option::Option<&str> = ::core::option_env!(#env);
+                let ::core::option::Option::Some(corpus) = #location.dir_or_announce() else {
                     return;
                 };
                 let base = corpus.join(#base);
                 if !base.is_dir() {
-                    #runtime::testing::announce_skip(&format!(
+                    #runtime::testing::announce_skip(&::std::format!(
                         "the corpus test {} is skipped: {} does not exist",
-                        module_path!(),
+                        ::core::module_path!(),
                         base.display()
                     ));
                     return;
@@ -72,11 +132,11 @@ pub fn snapshot_tests(spec: &SnapshotTests) -> TokenStream {
                 let mut files = 0;
                 ::insta::glob!(base, #pattern, |path| {
                     files += 1;
-                    if let Err(message) = #runtime::testing::check_round_trip::<#codec>(path) {
-                        panic!("{message}");
+                    if let ::core::result::Result::Err(message) = #runtime::testing::check_round_trip::<#codec>(path) {
+                        ::core::panic!("{message}");
                     }
                 });
-                assert!(files > 0, "no corpus file matched {}", #pattern);
+                ::core::assert!(files > 0, "no corpus file matched {}", #pattern);
             }
         }
     });
