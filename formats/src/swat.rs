@@ -18,7 +18,7 @@ pub enum EventKind {
     RightPlant,
     /// `sound=NAME`: play NAME from sounds.dat.
     Sound(String),
-    /// `itemsound=NAME`: play NAME_<held item> from sounds.dat.
+    /// `itemsound=NAME`: play `NAME_<held item>` from sounds.dat.
     ItemSound(String),
     /// Anything else, as stored (without the terminator).
     Other(Vec<u8>),

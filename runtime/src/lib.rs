@@ -11,6 +11,7 @@ pub mod bytes;
 mod canvas;
 pub mod check;
 pub mod codec;
+pub mod corpus;
 pub mod encoding;
 pub mod error;
 pub mod fields;

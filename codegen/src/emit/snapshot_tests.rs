@@ -3,8 +3,8 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-pub use skelcodec_runtime::testing::CORPUS_ENV as DEFAULT_CORPUS_ENV;
-use skelcodec_runtime::testing::CorpusLocation;
+pub use skelcodec_runtime::corpus::CORPUS_ENV as DEFAULT_CORPUS_ENV;
+use skelcodec_runtime::corpus::CorpusLocation;
 
 /// What to test: a codec type and where its samples are.
 pub struct SnapshotTests {
@@ -105,9 +105,13 @@ pub fn snapshot_tests(spec: &SnapshotTests) -> TokenStream {
         let location = spec.corpus_location_expr();
         let env = spec.corpus_env();
         let ignore = spec.corpus_missing.as_deref().map(|missing| {
-            let reason = format!(
-                "{missing} when the tests were built; set {env} (the tests rebuild) or create the folder and rebuild"
-            );
+            let has_folder = spec.corpus_root.as_ref().is_none_or(|root| root.dir.is_some());
+            let remedy = if has_folder {
+                format!("set {env} (the tests rebuild), or create the folder and rebuild")
+            } else {
+                format!("set {env} (the tests rebuild)")
+            };
+            let reason = format!("{missing} when the tests were built: {remedy}");
             quote!(#[ignore = #reason])
         });
         quote! {

@@ -359,7 +359,7 @@ fn read_and_written(def: &TypeDef) -> Vec<&Expr> {
 }
 
 /// The value instances readers and writers use, as `(type, id)`: those the expressions of
-/// [`read_and_written`] name, directly or through other instances (by name, in any type:
+/// `read_and_written` name, directly or through other instances (by name, in any type:
 /// `body.total` uses `total` of whatever `body` is). The others are only ever computed from
 /// the finished value, as Kaitai computes them lazily.
 pub fn live_instances(schema: &Schema) -> BTreeSet<(usize, &str)> {
