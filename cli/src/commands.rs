@@ -217,7 +217,7 @@ pub fn check(
 
 /// The error for arguments that hold no file of a known format, naming the first files
 /// skipped.
-fn nothing_to_do(skipped: &[&Path]) -> CliError {
+pub(crate) fn nothing_to_do(skipped: &[&Path]) -> CliError {
     const NAMED: usize = 5;
     let mut names: Vec<String> = skipped
         .iter()
@@ -283,7 +283,7 @@ pub fn format_of(
 /// The format of an input, or `None` for a file found in a directory that does not look like
 /// the forced format or any known one: directories hold READMEs and the like, which are not
 /// worth failing over, nor a line of output.
-fn input_format(
+pub(crate) fn input_format(
     input: &Input,
     bytes: &[u8],
     forced: Option<&'static dyn Format>,
@@ -314,7 +314,7 @@ pub fn extension(path: &Path) -> Option<&str> {
 }
 
 /// The error message without the leading `PATH: `, for lines that already start with the path.
-fn without_path(error: &CliError, path: &Path) -> String {
+pub(crate) fn without_path(error: &CliError, path: &Path) -> String {
     let message = error.to_string();
     let prefix = format!("{}: ", path.display());
     match message.strip_prefix(&prefix) {

@@ -2,13 +2,16 @@
 //! format lists its conversions, which `skelcodec formats` prints.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::commands::{extension, format_of};
+use crate::batch::run_ordered;
+use crate::commands::{
+    EXIT_ERROR, extension, format_of, input_format, nothing_to_do, without_path,
+};
 use crate::container::read_input;
 use crate::error::CliError;
-use crate::io::write_atomically;
+use crate::io::{Input, collect_inputs, write_atomically};
 
 /// What `--compress` and `--lossy` ask of a conversion.
 #[derive(Debug, Clone, Copy, Default)]
@@ -93,6 +96,99 @@ pub fn convert(
         writeln!(out, "dropped {dropped}").map_err(CliError::Stdout)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `convert` did with one file of a folder.
+enum FolderOutcome {
+    /// Of no known format, or of one that does not convert to the target.
+    Skipped,
+    /// Written to `output`; `dropped` is what `--lossy` dropped.
+    Converted {
+        output: PathBuf,
+        dropped: Vec<String>,
+    },
+    /// Did not read, decode, convert or write.
+    Failed(CliError),
+}
+
+/// `convert FOLDER`: every file under `dir` whose format converts to `to`, written under
+/// `output` at the same relative path; other files are skipped. Files are converted on every
+/// core and reported in input order (`ok IN -> OUT`, `FAIL IN why`), then `N/M converted`.
+pub fn convert_folder(
+    dir: &Path,
+    to: &str,
+    output: &Path,
+    options: ConvertOptions,
+) -> Result<ExitCode, CliError> {
+    let inputs = collect_inputs(&[dir.to_owned()])?;
+    let outcome_of = |input: &Input| -> FolderOutcome {
+        let bytes = match input.read() {
+            Ok(bytes) => bytes,
+            Err(e) => return FolderOutcome::Failed(e),
+        };
+        let format = match input_format(input, &bytes, None) {
+            Ok(Some(format)) => format,
+            Ok(None) => return FolderOutcome::Skipped,
+            Err(e) => return FolderOutcome::Failed(e),
+        };
+        let Some(conversions) = CONVERSIONS
+            .iter()
+            .find(|c| c.format == format.id() && c.targets.contains(&to))
+        else {
+            return FolderOutcome::Skipped;
+        };
+        let relative = input.path.strip_prefix(dir).unwrap_or(&input.path);
+        let target = output.join(relative);
+        let written = (conversions.convert)(&input.path, &bytes, to, options).and_then(|c| {
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| CliError::io(parent, e))?;
+            }
+            write_atomically(&target, &c.bytes)?;
+            Ok(c.dropped)
+        });
+        match written {
+            Ok(dropped) => FolderOutcome::Converted {
+                output: target,
+                dropped,
+            },
+            Err(e) => FolderOutcome::Failed(e),
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    let (mut total, mut converted) = (0usize, 0usize);
+    let mut skipped = Vec::new();
+    run_ordered(&inputs, outcome_of, |input, outcome| {
+        let path = input.path.display();
+        let lines = match outcome {
+            FolderOutcome::Skipped => {
+                skipped.push(input.path.as_path());
+                return Ok(());
+            }
+            FolderOutcome::Converted { output, dropped } => {
+                converted += 1;
+                std::iter::once(format!("ok    {path} -> {}", output.display()))
+                    .chain(dropped.iter().map(|d| format!("      dropped {d}")))
+                    .collect::<Vec<_>>()
+            }
+            FolderOutcome::Failed(e) => {
+                vec![format!("FAIL  {path}  {}", without_path(&e, &input.path))]
+            }
+        };
+        total += 1;
+        lines
+            .iter()
+            .try_for_each(|line| writeln!(out, "{line}"))
+            .map_err(CliError::Stdout)
+    })?;
+    writeln!(out, "{converted}/{total} converted to {to}").map_err(CliError::Stdout)?;
+    if total == 0 {
+        return Err(nothing_to_do(&skipped));
+    }
+    Ok(if converted < total {
+        ExitCode::from(EXIT_ERROR)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// GTA animation packages between ANPK (III, Vice City) and ANP3 (San Andreas).

@@ -131,12 +131,14 @@ enum Command {
     /// City animation package into a San Andreas one and `--to anpk` back, keeping every key
     /// frame; `--to gsa-4.2` upgrades a SWAT 3 animation)
     Convert {
-        /// The file to convert
+        /// The file to convert, or a folder: every file under it that converts to VERSION
+        /// (others are skipped), on every core
         file: PathBuf,
         /// The target version
         #[arg(long, value_name = "VERSION")]
         to: String,
-        /// The file to write (replaced atomically, untouched on failure)
+        /// The file to write (replaced atomically, untouched on failure); for a folder, the
+        /// folder that receives each converted file at its relative path
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
         /// Use the target's compressed encodings where it has them (values range-checked)
@@ -301,7 +303,11 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
         } => {
             io::refuse_overwriting_inputs(&output, &[&file], force.force)?;
             let options = convert::ConvertOptions { compress, lossy };
-            convert::convert(&file, &to, &output, options)
+            if file.is_dir() {
+                convert::convert_folder(&file, &to, &output, options)
+            } else {
+                convert::convert(&file, &to, &output, options)
+            }
         }
         Command::Formats => commands::list_formats(),
         Command::Package { command } => match command {

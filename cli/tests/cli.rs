@@ -1161,3 +1161,57 @@ fn collect_numbers(value: &serde_json::Value, key: &str, found: &mut Vec<f32>) {
         _ => {}
     }
 }
+
+#[test]
+fn a_folder_converts_every_file_that_converts_in_input_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    fs::create_dir_all(input.join("vc")).unwrap();
+    let anpk = [
+        "anpk_kr00_krt0_krts.ifp",
+        "anpk_mixed_anim44_48_zero_frames.ifp",
+        "anpk_nonzero_padding.ifp",
+    ];
+    for name in anpk {
+        fs::copy(
+            fixture(&format!("anpk/{name}")),
+            input.join("vc").join(name),
+        )
+        .unwrap();
+    }
+    fs::write(input.join("notes.txt"), "not an animation").unwrap();
+    let out = dir.path().join("out");
+    let output = skelcodec(&[
+        &"convert", &"--lossy", &"--to", &"anp3", &input, &"-o", &out,
+    ]);
+    assert_exit(&output, 0);
+    let text = stdout(&output);
+    let converted: Vec<&str> = text.lines().filter(|l| l.starts_with("ok")).collect();
+    assert_eq!(converted.len(), 3, "{text}");
+    for (line, name) in converted.iter().zip(anpk) {
+        assert!(line.contains(&format!("vc/{name} -> ")), "{line}");
+        assert_eq!(
+            decode_to_json(&out.join("vc").join(name))["value"]["magic"],
+            "ANP3"
+        );
+    }
+    // What --lossy dropped is reported under its file; the text file is skipped silently.
+    assert!(text.contains("      dropped animation"), "{text}");
+    assert!(!text.contains("notes.txt") && !out.join("notes.txt").exists());
+    assert_eq!(text.lines().last(), Some("3/3 converted to anp3"));
+
+    // Without --lossy the files holding what ANP3 cannot (a KRTS scale, a long name) fail,
+    // each with its reason; the other is still written.
+    let strict = dir.path().join("strict");
+    let output = skelcodec(&[&"convert", &"--to", &"anp3", &input, &"-o", &strict]);
+    assert_exit(&output, 2);
+    let text = stdout(&output);
+    assert_eq!(text.matches("FAIL").count(), 2, "{text}");
+    assert!(
+        text.contains("scale") && text.contains("23 bytes"),
+        "{text}"
+    );
+    assert!(text.ends_with("1/3 converted to anp3\n"), "{text}");
+    assert!(!strict.join("vc/anpk_kr00_krt0_krts.ifp").exists());
+    assert!(strict.join("vc/anpk_nonzero_padding.ifp").exists());
+}
