@@ -29,9 +29,13 @@ macro_rules! codec {
     };
 }
 
-/// Generates snapshot tests over sample files (needs `insta` with its `glob` and `yaml`
-/// features as a dev-dependency): `skelcodec::snapshot_tests!(wav: crate::wav::Wav,
-/// fixtures = "tests/samples/*.wav");` See the README's "Use skelcodec in your own crate".
+/// Generates snapshot tests over sample files (needs this crate's `testing` feature and
+/// `insta` with its `glob` and `yaml` features as dev-dependencies):
+/// `skelcodec::snapshot_tests!(wav: crate::wav::Wav, fixtures = "samples/*.wav", corpus =
+/// "**/*.wav", corpus_env = "WAV_FILES");` `fixtures` (relative to the crate) are decoded,
+/// snapshotted and re-encoded; `corpus` files (relative to `$WAV_FILES`, or to `corpus_dir =
+/// "folder"` relative to the crate) are re-encoded, and the test is ignored with the reason
+/// when none is found at build time. See the README's "Use skelcodec in your own crate".
 #[macro_export]
 macro_rules! snapshot_tests {
     ($($input:tt)*) => {
