@@ -290,16 +290,18 @@ pub fn read_input(path: &Path) -> Result<(Vec<u8>, Option<String>), CliError> {
 /// archive's directory is all that is read here. A version 1 archive is expanded from its
 /// `.dir` (its `.img`, found by walking a directory, has nothing of its own to check).
 pub fn with_archive_entries(inputs: Vec<Input>) -> Result<Vec<Input>, CliError> {
-    let mut expanded = Vec::with_capacity(inputs.len());
-    for input in inputs {
-        let entries = archive_entries(&input)?;
-        // A version 1 archive's files are not of a format of their own: its entries are.
-        if version1_pair(&input.path).is_none() {
-            expanded.push(input);
-        }
-        expanded.extend(entries);
-    }
-    Ok(expanded)
+    use rayon::prelude::*;
+    // Each input is opened to look for an archive header: on every core, as the work after.
+    let expanded: Vec<Vec<Input>> = inputs
+        .into_par_iter()
+        .map(|input| {
+            let entries = archive_entries(&input)?;
+            // A version 1 archive's files are not of a format of their own: its entries are.
+            let own = version1_pair(&input.path).is_none().then_some(input);
+            Ok(own.into_iter().chain(entries).collect())
+        })
+        .collect::<Result<_, CliError>>()?;
+    Ok(expanded.into_iter().flatten().collect())
 }
 
 /// The entries of the IMG archive `input` is, as inputs of their own (none when it is not one).

@@ -27,6 +27,12 @@ use skelcodec_formats::DocumentSyntax;
 use crate::commands::EXIT_ERROR;
 use crate::error::CliError;
 
+/// Batch commands allocate and free a file's worth of values per file on every core: mimalloc
+/// keeps those pages in the process, and its per-thread heaps do not contend, where the system
+/// allocator hands large blocks back to the kernel and faults them in again.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Command line of `skelcodec`.
 #[derive(Debug, Parser)]
 #[command(
