@@ -46,12 +46,8 @@ pub fn roundtrip(paths: &[PathBuf], forced: Option<&str>) -> Result<ExitCode, Cl
     let (mut total, mut exact, mut failed) = (0usize, 0usize, false);
     let mut skipped = Vec::new();
     let outcome_of = |input: &Input| {
-        let bytes = match input.read() {
-            Ok(bytes) => bytes,
-            Err(e) => return RoundTripOutcome::Failed(e),
-        };
-        let format = match input_format(input, &bytes, forced) {
-            Ok(Some(format)) => format,
+        let (bytes, format) = match read_known(input, forced) {
+            Ok(Some(known)) => known,
             Ok(None) => return RoundTripOutcome::Skipped,
             Err(e) => return RoundTripOutcome::Failed(e),
         };
@@ -152,8 +148,8 @@ pub fn check(
         )));
     }
     let outcome_of = |input: &Input| {
-        let checked = input.read().and_then(|bytes| {
-            let Some(format) = input_format(input, &bytes, forced)? else {
+        let checked = read_known(input, forced).and_then(|known| {
+            let Some((bytes, format)) = known else {
                 return Ok(None);
             };
             let decode_error = |source| CliError::Decode {
@@ -283,7 +279,20 @@ pub fn format_of(
 /// The format of an input, or `None` for a file found in a directory that does not look like
 /// the forced format or any known one: directories hold READMEs and the like, which are not
 /// worth failing over, nor a line of output.
-pub(crate) fn input_format(
+/// An input's bytes and the format they are read as.
+pub(crate) type Known = (Vec<u8>, &'static dyn Format);
+
+/// An input's bytes and format; `None` for a file found in a directory that is of no known
+/// format (or not of the forced one), which batch commands skip.
+pub(crate) fn read_known(
+    input: &Input,
+    forced: Option<&'static dyn Format>,
+) -> Result<Option<Known>, CliError> {
+    let bytes = input.read()?;
+    Ok(input_format(input, &bytes, forced)?.map(|format| (bytes, format)))
+}
+
+fn input_format(
     input: &Input,
     bytes: &[u8],
     forced: Option<&'static dyn Format>,

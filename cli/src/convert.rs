@@ -6,9 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::batch::run_ordered;
-use crate::commands::{
-    EXIT_ERROR, extension, format_of, input_format, nothing_to_do, without_path,
-};
+use crate::commands::{EXIT_ERROR, extension, format_of, nothing_to_do, read_known, without_path};
 use crate::container::read_input;
 use crate::error::CliError;
 use crate::io::{Input, collect_inputs, write_atomically};
@@ -122,12 +120,8 @@ pub fn convert_folder(
 ) -> Result<ExitCode, CliError> {
     let inputs = collect_inputs(&[dir.to_owned()])?;
     let outcome_of = |input: &Input| -> FolderOutcome {
-        let bytes = match input.read() {
-            Ok(bytes) => bytes,
-            Err(e) => return FolderOutcome::Failed(e),
-        };
-        let format = match input_format(input, &bytes, None) {
-            Ok(Some(format)) => format,
+        let (bytes, format) = match read_known(input, None) {
+            Ok(Some(known)) => known,
             Ok(None) => return FolderOutcome::Skipped,
             Err(e) => return FolderOutcome::Failed(e),
         };
