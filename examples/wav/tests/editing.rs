@@ -1,7 +1,7 @@
 //! Editing a WAV through its decoded value: derived sizes are reported by `check()` and
 //! recomputed by `normalize()`, and what the writer accepts reads back as written.
 
-use skelcodec_example_wav::{AudioFormat, ChunkBody, Wav};
+use skelcodec_example_wav::{AudioFormat, ChunkBody, FormatChunk, Wav};
 
 fn sample(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/samples/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -17,6 +17,13 @@ fn data_mut(wav: &mut Wav) -> &mut Vec<u8> {
         panic!("data is raw bytes")
     };
     &mut data.0
+}
+
+fn format_chunk(wav: &Wav) -> &FormatChunk {
+    let ChunkBody::FormatChunk(format) = &wav.chunks[0].body else {
+        panic!("fmt first")
+    };
+    format
 }
 
 fn mismatched_fields(wav: &Wav) -> Vec<String> {
@@ -54,22 +61,15 @@ fn the_byte_rate_follows_the_sample_rate() {
         ["chunks[0].body.format_chunk.byte_rate"]
     );
     wav.normalize().unwrap();
-    let ChunkBody::FormatChunk(format) = &wav.chunks[0].body else {
-        panic!("fmt first")
-    };
-    assert_eq!(format.byte_rate, 44_100 * 4);
+    assert_eq!(format_chunk(&wav).byte_rate, 44_100 * 4);
 }
 
 #[test]
 fn a_stale_pad_byte_is_kept_and_an_odd_size_needs_its_pad() {
     let bytes = sample("odd_data_with_stale_pad.wav");
     let mut wav = Wav::read(&bytes).unwrap();
-    let data = wav
-        .chunks
-        .iter()
-        .find(|c| c.fourcc.as_bytes() == b"data")
-        .unwrap();
-    assert_eq!(data.pad.0, [0xab]);
+    assert_eq!(wav.chunks[1].fourcc.as_bytes(), b"data");
+    assert_eq!(wav.chunks[1].pad.0, [0xab]);
     assert_eq!(wav.to_bytes().unwrap(), bytes);
     // One byte more makes the size even: the writer refuses until the pad byte goes.
     data_mut(&mut wav).push(7);
@@ -86,9 +86,7 @@ fn a_stale_pad_byte_is_kept_and_an_odd_size_needs_its_pad() {
 fn unknown_formats_and_chunks_are_kept() {
     let bytes = sample("extensible_24bit.wav");
     let wav = Wav::read(&bytes).unwrap();
-    let ChunkBody::FormatChunk(format) = &wav.chunks[0].body else {
-        panic!("fmt first")
-    };
+    let format = format_chunk(&wav);
     assert_eq!(format.audio_format, AudioFormat::Extensible);
     let extension = format.extension.as_ref().unwrap();
     let fields = extension.extensible.as_ref().unwrap();
