@@ -531,16 +531,29 @@ pub enum ByteOrder {
     Chosen,
 }
 
+/// One case of an [`EndianChoice`].
+#[derive(Debug, Clone)]
+pub struct EndianCase {
+    /// The value the selector is compared with.
+    pub key: Expr,
+    /// Whether it means big-endian.
+    pub big: bool,
+    /// Where it is declared.
+    pub at: YamlPath,
+}
+
 /// `meta/endian` as a `switch-on`: the byte order of a type and the types nested in it,
 /// decided for each value.
 #[derive(Debug, Clone)]
 pub struct EndianChoice {
     /// The selector.
     pub on: Expr,
-    /// Each case's key, and whether it means big-endian.
-    pub cases: Vec<(Expr, bool)>,
+    /// The cases other than `_`, in order.
+    pub cases: Vec<EndianCase>,
     /// The `_` case: whether it means big-endian.
     pub default: Option<bool>,
+    /// Where it is declared (`meta/endian`).
+    pub at: YamlPath,
 }
 
 /// A float layout.

@@ -17,6 +17,9 @@ pub fn validate(schema: &Schema) -> Result<Vec<Located>, Located> {
         for (index, field) in def.fields.iter().enumerate() {
             validate_field(schema, ty, index, field)?;
         }
+        if let Some(choice) = &def.endian_choice {
+            validate_byte_order(schema, ty, choice)?;
+        }
         let inspect = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
         if let Some(text) = &def.to_string {
             let at = def.at.key("to-string");
@@ -101,6 +104,29 @@ fn reject_recursion(schema: &Schema) -> Result<(), Located> {
                 stack.extend(always(ty));
             }
         }
+    }
+    Ok(())
+}
+
+/// `meta/endian` as a `switch-on`: the reader chooses before reading any field, the writer
+/// from the whole value, so the selector and every case must compile in both.
+fn validate_byte_order(schema: &Schema, ty: usize, choice: &EndianChoice) -> Result<(), Located> {
+    let read = Scope::new(schema, ty, Mode::Read, 0);
+    let write = Scope::new(schema, ty, Mode::Write, schema.types[ty].fields.len());
+    let on_at = choice.at.key("switch-on");
+    let (_, selector) = read
+        .compile(&choice.on)
+        .map_err(|e| Located::new(&on_at, e.message()))?;
+    writable(&on_at, "a byte order", write.compile(&choice.on))?;
+    for case in &choice.cases {
+        check_case_key(&read, &selector, &case.key, &case.at)?;
+        let equal = Expr::Binary(
+            crate::expr::BinOp::Eq,
+            Box::new(choice.on.clone()),
+            Box::new(case.key.clone()),
+        );
+        located(&case.at, read.bool(&equal))?;
+        located(&case.at, write.bool(&equal))?;
     }
     Ok(())
 }

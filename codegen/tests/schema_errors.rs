@@ -726,3 +726,19 @@ fn a_schema_type_named_like_a_skelcodec_built_in_is_the_schema_type() {
         schema.types[0].fields[0].ty
     );
 }
+
+#[test]
+fn a_byte_order_switch_whose_cases_do_not_match_its_selector() {
+    // Two bytes compared with integer cases: the generator used to panic on it.
+    let message = error(
+        "meta:\n  id: broken\nseq:\n  - id: indicator\n    size: 2\n  - id: main\n    type: main_obj\ntypes:\n  main_obj:\n    meta:\n      endian:\n        switch-on: _parent.indicator\n        cases:\n          7: le\n          8: be\n    seq:\n      - id: x\n        type: u2\n",
+    );
+    assert!(
+        message.starts_with("schemas/broken.ksy:14:11: case `7` does not have the type"),
+        "{message}"
+    );
+    assert!(
+        message.contains("(at types.main_obj.meta.endian.cases.7)"),
+        "{message}"
+    );
+}

@@ -17,11 +17,12 @@ pub fn choose_byte_order(
     error: impl Fn(TokenStream) -> TokenStream,
 ) -> TokenStream {
     let is_be = is_be_ident();
-    let arms = choice.cases.iter().map(|(key, big)| {
+    let arms = choice.cases.iter().map(|case| {
+        let big = case.big;
         let equal = Expr::Binary(
             BinOp::Eq,
             Box::new(choice.on.clone()),
-            Box::new(key.clone()),
+            Box::new(case.key.clone()),
         );
         let test = expect_valid(scope.bool(&equal));
         quote!(if #test { #big } else)

@@ -328,10 +328,19 @@ fn endian_choice(map: &serde_yaml::Mapping, at: &YamlPath) -> Result<EndianChoic
         if key_text == "_" {
             default = Some(big);
         } else {
-            cases.push((super::parse_expr(key, &case_at)?, big));
+            cases.push(EndianCase {
+                key: super::parse_expr(key, &case_at)?,
+                big,
+                at: case_at,
+            });
         }
     }
-    Ok(EndianChoice { on, cases, default })
+    Ok(EndianChoice {
+        on,
+        cases,
+        default,
+        at: at.clone(),
+    })
 }
 
 /// Types and enums become Rust items named in CamelCase: of two that convert to the same name
