@@ -947,47 +947,19 @@ impl Schema {
     }
 
     /// True when reading decides something from the data that a writer cannot check before
-    /// writing: a look-ahead instance, a remembered or a scanned field. Such codecs read their
-    /// output back before returning it.
+    /// writing: a look-ahead instance, a remembered or a scanned field, a field kept as read.
+    /// Such codecs read their output back before returning it, as do those whose writers
+    /// leave out a check that needs the input stream (see `emit::expr::Scope::writer_check`).
     pub fn reads_decide_from_data(&self) -> bool {
         self.has_searched_fields()
-            || self.types.iter().enumerate().any(|(ty, t)| {
+            || self.types.iter().any(|t| {
                 t.instances
                     .iter()
                     .any(|i| matches!(i.kind, InstanceKind::Peek { .. }))
-                    || t.fields.iter().any(|f| {
-                        matches!(f.ty, FieldType::Remembered { .. })
-                            || f.is_read_only()
-                            || self.checks_use_stream(ty, f)
-                    })
+                    || t.fields
+                        .iter()
+                        .any(|f| matches!(f.ty, FieldType::Remembered { .. }) || f.is_read_only())
             })
-    }
-
-    /// True when a condition, count, size, `valid` or switch selector of `field` uses the
-    /// stream (`_io`), directly or through an instance: writers cannot check those beforehand.
-    fn checks_use_stream(&self, ty: usize, field: &Field) -> bool {
-        let exprs = field.checked_expressions();
-        exprs.iter().any(|e| self.uses_stream(ty, e, 0))
-    }
-
-    /// True when `e`, in type `ty`, reads `_io`, directly or through a value instance.
-    fn uses_stream(&self, ty: usize, e: &Expr, depth: usize) -> bool {
-        if e.mentions("_io") {
-            return true;
-        }
-        if depth >= 16 {
-            return false;
-        }
-        self.types[ty].instances.iter().any(|i| match &i.kind {
-            InstanceKind::Value { value, cond, .. } => {
-                e.mentions(&i.id)
-                    && (self.uses_stream(ty, value, depth + 1)
-                        || cond
-                            .as_ref()
-                            .is_some_and(|c| self.uses_stream(ty, c, depth + 1)))
-            }
-            InstanceKind::Peek { .. } => false,
-        })
     }
 
     /// The type a name means inside type `from`, as Kaitai resolves it: the first segment is

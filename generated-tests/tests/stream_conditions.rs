@@ -28,3 +28,25 @@ fn the_writer_follows_the_value_and_reads_its_output_back() {
     let err = edited.to_bytes().unwrap_err();
     assert!(err.to_string().contains("read back as another"), "{err}");
 }
+
+mod substream_conditions {
+    skelcodec_macros::codec!("tests/schemas/substream_conditions.ksy");
+}
+
+#[test]
+fn a_condition_on_another_values_stream_is_verified_by_reading_back() {
+    use substream_conditions::SubstreamConditions;
+    let short = SubstreamConditions::read(&[2, 7, 9]).unwrap();
+    assert_eq!(short.body, None);
+    assert_eq!(short.to_bytes().unwrap(), [2, 7, 9]);
+    let long = SubstreamConditions::read(&[4, 7, 9, 9, 9, 5]).unwrap();
+    assert_eq!(long.body, Some(5));
+    assert_eq!(long.to_bytes().unwrap(), [4, 7, 9, 9, 9, 5]);
+
+    // A header of two bytes holds no body: adding one would read back as trailing bytes.
+    let mut edited = short;
+    edited.body = Some(5);
+    let err = edited.to_bytes().unwrap_err();
+    assert!(err.to_string().contains("read back as another"), "{err}");
+    assert!(err.to_string().contains("body"), "{err}");
+}

@@ -182,6 +182,38 @@ pub fn check_count(count: i64, len: usize, w: &Writer) -> Result<()> {
     }
 }
 
+/// Before writing a `repeat: until` list: the reader reads an element, then stops when `done`
+/// holds for it, so `done` must hold for the last element and for no other, and the list
+/// cannot be empty.
+pub fn check_until<T>(
+    items: &[T],
+    w: &Writer,
+    mut done: impl FnMut(&T, usize) -> bool,
+) -> Result<()> {
+    let Some(last) = items.len().checked_sub(1) else {
+        return Err(encode_error(
+            w,
+            "the list is empty, but `repeat: until` reads an element before it tests its condition"
+                .into(),
+        ));
+    };
+    for (index, item) in items.iter().enumerate() {
+        let stops = done(item, index);
+        if stops != (index == last) {
+            let message = match stops {
+                true => {
+                    "the `repeat-until` condition holds for this element, so the reader would stop here"
+                }
+                false => {
+                    "the `repeat-until` condition does not hold for the last element, so the reader would read on"
+                }
+            };
+            return Err(encode_error(w, message.into()).at_index(index));
+        }
+    }
+    Ok(())
+}
+
 /// Before writing a sized value: its byte length must equal the size the reader will use.
 pub fn check_len(expected: i64, len: usize, w: &Writer) -> Result<()> {
     if usize::try_from(expected).ok() == Some(len) {

@@ -6,7 +6,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::expr::{ExprError, Scope, Ty, expect_valid, unless_stream};
+use super::expr::{ExprError, Scope, Ty, expect_valid};
 use super::names::type_ident;
 use super::option_tokens;
 use crate::model::{Decode, Field, Process, Size};
@@ -136,11 +136,11 @@ pub fn write_decoded(
             let n = *n as i64;
             quote!(#n)
         }),
-        Size::Expr(e) => unless_stream(scope.int(e)),
+        Size::Expr(e) => scope.writer_check(scope.int(e)),
         Size::Eos | Size::Terminator { .. } => None,
     };
     let frame = frame(decode, size);
-    let Some(processor) = unless_stream(processor(scope, decode)) else {
+    let Some(processor) = scope.writer_check(processor(scope, decode)) else {
         // Arguments computed from the stream: the bytes as read are written, and the codec reads
         // its output back, refusing an edit it cannot encode.
         return quote! {

@@ -16,6 +16,8 @@ pub mod types;
 pub mod valid;
 pub mod write;
 
+use std::cell::Cell;
+
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -36,8 +38,13 @@ pub fn option_tokens(value: Option<impl quote::ToTokens>) -> TokenStream {
 pub fn schema_items(schema: &Schema, runtime: &TokenStream) -> TokenStream {
     let needs_derived = derived::types_with_derived(schema);
     let enums = schema.enums.iter().map(types::enum_def);
-    let types = (0..schema.types.len()).map(|ty| type_items(schema, ty, &needs_derived));
-    let codec = codec_impl(schema, &needs_derived);
+    // Set by the writers when they leave out a check that needs the input stream.
+    let unchecked = Cell::new(false);
+    let types: Vec<TokenStream> = (0..schema.types.len())
+        .map(|ty| type_items(schema, ty, &needs_derived, &unchecked))
+        .collect();
+    let verify_writes = schema.reads_decide_from_data() || unchecked.get();
+    let codec = codec_impl(schema, &needs_derived, verify_writes);
     quote! {
         use #runtime as rt;
         use rt::ResultExt as _;
@@ -48,7 +55,12 @@ pub fn schema_items(schema: &Schema, runtime: &TokenStream) -> TokenStream {
     }
 }
 
-fn type_items(schema: &Schema, ty: usize, needs_derived: &[bool]) -> TokenStream {
+fn type_items(
+    schema: &Schema,
+    ty: usize,
+    needs_derived: &[bool],
+    unchecked: &Cell<bool>,
+) -> TokenStream {
     let def = &schema.types[ty];
     let name = struct_ident(def);
     let definition = types::struct_def(schema, ty);
@@ -73,14 +85,14 @@ fn type_items(schema: &Schema, ty: usize, needs_derived: &[bool]) -> TokenStream
             (
                 quote!(),
                 quote!(r.nested(|r| { #body })),
-                write::write_body(schema, ty),
+                write::write_body(schema, ty, unchecked),
                 sizes::encoded_len_body(schema, ty),
             )
         }
         None => (
             quote!(),
             read::read_body(schema, ty),
-            write::write_body(schema, ty),
+            write::write_body(schema, ty, unchecked),
             sizes::encoded_len_body(schema, ty),
         ),
     };
@@ -261,7 +273,9 @@ fn instance_result(schema: &Schema, ty: &Ty, body: TokenStream) -> (TokenStream,
     }
 }
 
-fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
+/// The whole-file codec; `verify_writes`: the writer cannot check everything the reader relies
+/// on, so `to_bytes` reads its output back.
+fn codec_impl(schema: &Schema, needs_derived: &[bool], verify_writes: bool) -> TokenStream {
     let root = &schema.types[0];
     // A root with parameters is a whole-file codec only when every parameter has a default.
     let scope = Scope::new(schema, 0, Mode::Inspect, 0);
@@ -340,7 +354,6 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool]) -> TokenStream {
         quote!(#lit)
     });
     let extensions = &schema.extensions;
-    let verify_writes = schema.reads_decide_from_data();
     let (check, normalize) = if needs_derived[0] {
         (
             quote! {

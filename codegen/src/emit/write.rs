@@ -2,10 +2,12 @@
 //! reader would use to find its way (counts, sizes, switch selectors, conditions) is checked
 //! against the content first, so a written file always reads back.
 
+use std::cell::Cell;
+
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::expr::{Mode, Scope, Ty, expect_valid, unless_stream};
+use super::expr::{Scope, Ty, expect_valid};
 use super::fixed::encode_at;
 use super::names::{field_ident, local_ident, struct_ident};
 use super::read::case_pattern;
@@ -14,10 +16,11 @@ use super::sizes::element_len;
 use super::types::{Variant, switch_enum_ident, switch_variants, variant_for};
 use crate::model::*;
 
-/// The body of `write_to` for a type with a variable layout.
-pub fn write_body(schema: &Schema, ty: usize) -> TokenStream {
+/// The body of `write_to` for a type with a variable layout; sets `unchecked` when a check the
+/// reader relies on needs the input stream and is left out (see [`Scope::writer_check`]).
+pub fn write_body(schema: &Schema, ty: usize, unchecked: &Cell<bool>) -> TokenStream {
     let def = &schema.types[ty];
-    let scope = Scope::new(schema, ty, Mode::Write, def.fields.len());
+    let scope = Scope::writer(schema, ty, unchecked);
     // A value read from another value's stream is that value's bytes: it writes them.
     let statements = def
         .fields
@@ -98,7 +101,7 @@ fn write_field(
     let present = write_present(schema, owner, field, &quote!(value), scope);
     // When the reader decides from the stream, the value says whether the field is there,
     // and the codec reads its output back to confirm (`VERIFY_WRITES`).
-    let Some(cond) = unless_stream(scope.bool(cond)) else {
+    let Some(cond) = scope.writer_check(scope.bool(cond)) else {
         return quote!(if let ::core::option::Option::Some(value) = &#access { #present });
     };
     quote! {
@@ -130,10 +133,10 @@ fn write_present(
     if let Repeat::ForEach(list) = &field.repeat {
         return write_for_each(schema, field, list, access, scope);
     }
-    let count_check = count_check(field, access, scope);
+    let list_check = list_check(field, &field.ty, access, scope);
     let path = quote!(.in_field(#name));
     let body = write_list_or_one(schema, field, &field.ty, access, &path, scope);
-    quote!(#count_check #body)
+    quote!(#list_check #body)
 }
 
 /// A `-for-each` list: one element per element of the list it follows, written side by side
@@ -179,10 +182,11 @@ fn valid_check(schema: &Schema, field: &Field, access: &TokenStream, scope: &Sco
         let at = index.map(|i| quote!(.at_index(#i)));
         quote!(return Err(rt::fields::encode_error(w, #message.into()))#at.in_field(#name);)
     };
-    unless_stream(super::valid::valid_check(
-        schema, field, access, scope, refuse,
-    ))
-    .unwrap_or_default()
+    scope
+        .writer_check(super::valid::valid_check(
+            schema, field, access, scope, refuse,
+        ))
+        .unwrap_or_default()
 }
 
 /// Statements writing one value of `field` of type `ty` at `access`, delimited as the reader
@@ -215,7 +219,7 @@ fn write_delimited(
             let n = *n as i64;
             quote!(#n)
         }
-        Some(Size::Expr(size)) => match unless_stream(scope.int(size)) {
+        Some(Size::Expr(size)) => match scope.writer_check(scope.int(size)) {
             Some(size) => size,
             None => return one,
         },
@@ -236,18 +240,29 @@ fn write_delimited(
     quote!(rt::fields::check_len(#size, #len, w)#wrap?; #one)
 }
 
-/// Before writing a counted list: the count must equal the list's length. Counts computed from
-/// the stream (`_io`) cannot be checked before writing.
-fn count_check(field: &Field, list: &TokenStream, scope: &Scope) -> TokenStream {
+/// Before writing a list, what the reader uses to end it: a count must equal the list's
+/// length; a `repeat-until` condition must hold for the last element and for no other. One
+/// computed from the stream (`_io`) cannot be checked before writing.
+fn list_check(field: &Field, ty: &FieldType, list: &TokenStream, scope: &Scope) -> TokenStream {
     let name = &field.id;
     match &field.repeat {
-        Repeat::Expr(count) => match unless_stream(scope.int(count)) {
+        Repeat::Expr(count) => match scope.writer_check(scope.int(count)) {
             Some(count) => {
                 quote!(rt::fields::check_count(#count, #list.len(), w).in_field(#name)?;)
             }
             None => quote!(),
         },
-        _ => quote!(),
+        Repeat::Until(until) => {
+            let item = super::decode::stored_value(field, quote!(item));
+            let done = scope.with_element_of(item, ty).with_index(quote!(_index));
+            match scope.writer_check(done.bool(until)) {
+                Some(done) => quote! {
+                    rt::fields::check_until(&#list, w, |item, _index| #done).in_field(#name)?;
+                },
+                None => quote!(),
+            }
+        }
+        Repeat::None | Repeat::Eos | Repeat::ForEach(_) => quote!(),
     }
 }
 
@@ -385,7 +400,7 @@ fn size_check(
             let n = *n as i64;
             quote!(#n)
         }
-        Size::Expr(e) => match unless_stream(scope.int(e)) {
+        Size::Expr(e) => match scope.writer_check(scope.int(e)) {
             Some(len) => len,
             // Sizes computed from the stream (`_io`) cannot be checked before writing.
             None => return quote!(),
@@ -419,7 +434,7 @@ fn write_switch(
     let name = &field.id;
     let enum_name = switch_enum_ident(schema, owner, field);
     let variants = switch_variants(schema, switch);
-    let Some((selector, _)) = unless_stream(scope.selector(&switch.on)) else {
+    let Some((selector, _)) = scope.writer_check(scope.selector(&switch.on)) else {
         // The selector depends on the stream: write whichever variant is held.
         let arms = variants.iter().map(|v| {
             let body = write_variant(schema, v, field, scope);
@@ -440,7 +455,7 @@ fn write_switch(
             None => quote!(_),
         };
         let variant = variant_for(&variants, ty);
-        let count_check = count_check(field, &quote!(value), scope);
+        let list_check = list_check(field, ty, &quote!(value), scope);
         let body = write_variant(schema, variant, field, scope);
         let mismatch = if variants.len() > 1 {
             let expected = &variant.name;
@@ -459,7 +474,7 @@ fn write_switch(
         let variant = &variant.ident;
         arms.push(quote! {
             #pattern => match &#access {
-                #enum_name::#variant(value) => { #count_check #body }
+                #enum_name::#variant(value) => { #list_check #body }
                 #mismatch
             }
         });

@@ -18,6 +18,8 @@ pub use self::place::content_view;
 use self::place::read_through;
 use self::switch::{NumberType, number_type};
 
+use std::cell::Cell;
+
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -120,16 +122,6 @@ type Compiled = Result<(TokenStream, Ty), ExprError>;
 /// it cannot fail, and a failure is a bug in the generator, not a schema error.
 pub fn expect_valid<T>(result: Result<T, ExprError>) -> T {
     result.unwrap_or_else(|e| panic!("validated expression failed to compile: {}", e.message()))
-}
-
-/// A writer's check compiled in a scope validation already checked: `None` when it needs the
-/// input stream, which a writer does not have (such codecs read their output back instead,
-/// see `Schema::reads_decide_from_data`); any other failure is a bug in the generator.
-pub fn unless_stream<T>(result: Result<T, ExprError>) -> Option<T> {
-    match result {
-        Err(ExprError::NeedsStream) => None,
-        other => Some(expect_valid(other)),
-    }
 }
 
 fn invalid<T>(message: impl Into<String>) -> Result<T, ExprError> {
@@ -244,6 +236,10 @@ pub struct Scope<'s> {
     /// the Rust slice of the elements before it, which the name means there
     /// (`groups[_index - 1]`; Kaitai's list as read so far).
     prior: Option<(&'s str, TokenStream)>,
+    /// In a writer: set when a check the reader relies on is left out because it needs the
+    /// input stream; the codec then reads its output back (`VERIFY_WRITES`), so this flag is
+    /// the one fact both decisions read.
+    unchecked: Option<&'s Cell<bool>>,
 }
 
 impl<'s> Scope<'s> {
@@ -261,6 +257,31 @@ impl<'s> Scope<'s> {
             depth: 0,
             owner_args: None,
             prior: None,
+            unchecked: None,
+        }
+    }
+
+    /// A writer's scope inside type `ty`: every field is visible, and each check left out
+    /// because it needs the input stream is recorded in `unchecked` (see
+    /// [`Scope::writer_check`]).
+    pub fn writer(schema: &'s Schema, ty: usize, unchecked: &'s Cell<bool>) -> Self {
+        let mut scope = Self::new(schema, ty, Mode::Write, schema.types[ty].fields.len());
+        scope.unchecked = Some(unchecked);
+        scope
+    }
+
+    /// A writer's check compiled in a scope validation already checked: `None` when it needs
+    /// the input stream, which a writer does not have; that is recorded, and the codec reads
+    /// its output back instead. Any other failure is a bug in the generator.
+    pub fn writer_check<T>(&self, result: Result<T, ExprError>) -> Option<T> {
+        match result {
+            Err(ExprError::NeedsStream) => {
+                if let Some(unchecked) = self.unchecked {
+                    unchecked.set(true);
+                }
+                None
+            }
+            other => Some(expect_valid(other)),
         }
     }
 
