@@ -67,7 +67,10 @@ pub fn validate(schema: &Schema) -> Result<Vec<Located>, Located> {
                 }
                 // Kaitai computes it lazily from the finished tree, which an owned value has
                 // no pointer back into; nothing reads or writes with it, so only it is missing.
-                Err(e) if dead => warnings.push(unavailable(&e.message())),
+                // Kaitai's own errors are errors even where nothing uses the instance.
+                Err(e) if dead && !e.is_schema_mistake() => {
+                    warnings.push(unavailable(&e.message()))
+                }
                 Err(e) => return Err(Located::new(&at, e.message())),
             }
         }
@@ -233,9 +236,9 @@ fn validate_writer(schema: &Schema, ty: usize, field: &Field) -> Result<(), Loca
     // An `if` computed from the stream is followed, not checked: the value says whether the
     // field is there, and the codec reads its output back.
     if let Some(cond) = &field.cond
-        && let Err(ExprError::Invalid(message)) = write.bool(cond)
+        && let Err(e @ (ExprError::Invalid(_) | ExprError::Unsupported(_))) = write.bool(cond)
     {
-        return Err(Located::new(&at.key("if"), message));
+        return Err(Located::new(&at.key("if"), e.message()));
     }
     if let Some(pos) = &field.position
         && !field.is_read_only()
@@ -253,9 +256,10 @@ fn validate_writer(schema: &Schema, ty: usize, field: &Field) -> Result<(), Loca
     // A processor computed from the stream is followed, not rebuilt: the codec reads its
     // output back.
     if let Some(decode) = &field.decode
-        && let Err(ExprError::Invalid(message)) = crate::emit::decode::processor(&write, decode)
+        && let Err(e @ (ExprError::Invalid(_) | ExprError::Unsupported(_))) =
+            crate::emit::decode::processor(&write, decode)
     {
-        return Err(Located::new(&at.key("process"), message));
+        return Err(Located::new(&at.key("process"), e.message()));
     }
     validate_writer_arguments(schema, &write, &field.ty, at)
 }

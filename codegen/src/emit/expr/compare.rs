@@ -16,8 +16,14 @@ pub(super) fn comparison(
         (Ty::Int, Ty::Float) => (quote!((#a as f64)), b),
         (Ty::Float, Ty::Int) => (a, quote!((#b as f64))),
         (Ty::Enum(x), Ty::Enum(y)) if x == y => (a, b),
-        (Ty::Enum(_), Ty::Int) => (quote!(#a.raw()), b),
-        (Ty::Int, Ty::Enum(_)) => (a, quote!(#b.raw())),
+        // As in Kaitai: an enum value is compared with its `to_i`.
+        (Ty::Enum(_), Ty::Int) | (Ty::Int, Ty::Enum(_)) => {
+            return invalid(format!(
+                "cannot compare {} with {}: compare the enum value's `to_i`",
+                describe(&ta),
+                describe(&tb)
+            ));
+        }
         (Ty::Str | Ty::StrLit, Ty::Str | Ty::StrLit) | (Ty::Bytes, Ty::Bytes) => {
             // Views and computed strings compare as slices; a literal already is one.
             let slice = |t, ty: &Ty| match ty {
@@ -105,7 +111,7 @@ pub(super) fn list_literal(scope: &Scope, items: &[Expr]) -> Compiled {
         Some(Ty::Float) => Ty::Float,
         Some(Ty::Io) => Ty::Io,
         Some(other) => {
-            return invalid(format!(
+            return unsupported(format!(
                 "a list literal holds integers, floats, strings, byte arrays, streams or structures, not {}",
                 describe(other)
             ));

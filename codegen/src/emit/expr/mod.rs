@@ -102,8 +102,11 @@ impl Ty {
 pub enum ExprError {
     /// The expression needs the input stream, which only a reader has.
     NeedsStream,
-    /// A real mistake in the schema.
+    /// A real mistake in the schema: Kaitai rejects it too.
     Invalid(String),
+    /// Kaitai accepts it, skelcodec cannot compile it yet (a value only a finished tree has,
+    /// a kind of value it has no Rust form for).
+    Unsupported(String),
 }
 
 impl ExprError {
@@ -111,8 +114,13 @@ impl ExprError {
     pub fn message(&self) -> String {
         match self {
             ExprError::NeedsStream => "`_io` is only available while reading".into(),
-            ExprError::Invalid(m) => m.clone(),
+            ExprError::Invalid(m) | ExprError::Unsupported(m) => m.clone(),
         }
+    }
+
+    /// True when the schema itself is wrong, rather than beyond what skelcodec supports.
+    pub fn is_schema_mistake(&self) -> bool {
+        matches!(self, ExprError::Invalid(_))
     }
 }
 
@@ -126,6 +134,24 @@ pub fn expect_valid<T>(result: Result<T, ExprError>) -> T {
 
 fn invalid<T>(message: impl Into<String>) -> Result<T, ExprError> {
     Err(ExprError::Invalid(message.into()))
+}
+
+/// True when Kaitai gives two branches of `?:` of types `a` and `b` a common type: both
+/// numbers, or the same kind of value where one may be absent.
+fn comparable_kinds(a: &Ty, b: &Ty) -> bool {
+    let strip = |t: &Ty| match t {
+        Ty::Opt(inner) => (**inner).clone(),
+        Ty::StrLit => Ty::Str,
+        other => other.clone(),
+    };
+    let numeric = |t: &Ty| matches!(t, Ty::Int | Ty::Float);
+    let (a, b) = (strip(a), strip(b));
+    a == b || (numeric(&a) && numeric(&b)) || matches!((a, b), (Ty::User(_), Ty::User(_)))
+}
+
+/// What Kaitai accepts and skelcodec cannot compile yet (see [`ExprError::Unsupported`]).
+fn unsupported<T>(message: impl Into<String>) -> Result<T, ExprError> {
+    Err(ExprError::Unsupported(message.into()))
 }
 
 /// A compiled place before it is turned into a value: knows its field for `_sizeof`.
@@ -583,16 +609,22 @@ impl<'s> Scope<'s> {
                 let switch =
                     |ty: &Ty| matches!(ty, Ty::Switch) || *ty == Ty::Opt(Box::new(Ty::Switch));
                 if switch(&ta) || switch(&tb) {
-                    return invalid(
+                    return unsupported(
                         "the branches of `?:` are switch values, which have no common type: take each as one of its cases with `.as<type>`",
                     );
                 }
                 if ta != tb {
-                    return invalid(format!(
+                    let message = format!(
                         "the branches of `?:` differ: {} and {}",
                         describe(&ta),
                         describe(&tb)
-                    ));
+                    );
+                    // Kaitai finds a common type for numbers, and for a value and one that
+                    // may be absent.
+                    return match comparable_kinds(&ta, &tb) {
+                        true => unsupported(message),
+                        false => invalid(message),
+                    };
                 }
                 if let Ty::Array(_) | Ty::ListLit(_) = ta {
                     // Fixed-size arrays of two lengths are both slices.
@@ -669,7 +701,7 @@ impl<'s> Scope<'s> {
                 quote!(#name::from_raw(0))
             }
             other => {
-                return invalid(format!(
+                return unsupported(format!(
                     "an instance with `if` must be a number, boolean or enum value, not {}",
                     describe(other)
                 ));

@@ -51,6 +51,8 @@ impl<'s> Scope<'s> {
             }
             Ty::ListLit(elem) => *elem,
             Ty::Array(elem) => *elem,
+            // A switch holding lists is a list in Kaitai.
+            Ty::Switch => return unsupported("indexing a switch value is not supported yet"),
             other => {
                 return invalid(format!(
                     "indexing {} is not supported (lists and byte arrays are)",
@@ -112,7 +114,7 @@ impl<'s> Scope<'s> {
                 quote!(#element.map(|x| x.text_bytes()).unwrap_or_default()),
                 Ty::StrLit,
             )),
-            _ => invalid(format!(
+            _ => unsupported(format!(
                 "indexing a list of {} is not supported yet",
                 describe(&elem)
             )),
@@ -246,7 +248,7 @@ impl<'s> Scope<'s> {
         let described = path.join(".");
         let def = self.def();
         if self.ty == 0 && path[0] == "_root" {
-            return invalid(format!(
+            return unsupported(format!(
                 "`{described}` inside a value of the root type held by another (recursion) is not supported yet"
             ));
         }
@@ -260,7 +262,9 @@ impl<'s> Scope<'s> {
                 "`{described}`: no type of this file holds a value of type `{}`, so nothing gives it this value",
                 def.id
             )),
-            false => invalid(format!("`{described}` is not known in type `{}`", def.id)),
+            // Kaitai follows the holder it has at run time; skelcodec needs every holder to
+            // have it.
+            false => unsupported(format!("`{described}` is not known in type `{}`", def.id)),
         }
     }
 
@@ -329,7 +333,7 @@ impl<'s> Scope<'s> {
             }
             "_io" => return self.own_stream(),
             "_root" | "_parent" => {
-                return invalid(format!(
+                return unsupported(format!(
                     "`{name}` as a whole value is not supported yet: use one of its fields (`{name}.field`)"
                 ));
             }

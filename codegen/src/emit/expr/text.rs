@@ -53,8 +53,9 @@ impl<'s> Scope<'s> {
                     Ty::Bytes => value,
                     _ => quote!(rt::bytes::from_ints(&#value)),
                 };
+                // Kaitai compiles any name and fails when the text is decoded.
                 let Some(encoding) = Encoding::for_label(label) else {
-                    return invalid(format!("unknown encoding `{label}`"));
+                    return unsupported(format!("unknown encoding `{label}`"));
                 };
                 if crate::keys::text_is_its_bytes(encoding) {
                     // UTF-8 and ASCII text is its bytes.
