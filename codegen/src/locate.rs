@@ -81,6 +81,10 @@ impl Builder {
                     // A key: remember it and point its path at the key itself.
                     let key = scalar.unwrap_or_default().to_owned();
                     self.positions.insert(path.key(&key), pos);
+                    // The document is where its first key is: errors about the root type.
+                    if path.steps().is_empty() {
+                        self.positions.entry(YamlPath::root()).or_insert(pos);
+                    }
                     *pending_key = Some(key);
                     None
                 }
@@ -131,6 +135,8 @@ mod tests {
         assert_eq!(item.map(|(line, _)| line), Some(4));
         // An unknown child falls back to its nearest located ancestor.
         assert_eq!(index.find(&b_type.key("nothing")), Some((7, 5)));
+        // The document starts at its first key.
+        assert_eq!(index.find(&YamlPath::root()), Some((1, 1)));
     }
 
     #[test]

@@ -937,6 +937,12 @@ impl Schema {
             .any(|t| t.fields.iter().any(Field::is_placed))
     }
 
+    /// True when values of type `ty` keep the bytes no field claims (the root, when some type
+    /// reads a value by position).
+    pub fn keeps_unclaimed(&self, ty: usize) -> bool {
+        ty == 0 && self.has_positioned_fields()
+    }
+
     /// True when some field is found by trial parsing (`-scan`, `-solve`).
     pub fn has_searched_fields(&self) -> bool {
         self.types.iter().any(|t| {
@@ -1027,7 +1033,9 @@ impl Schema {
                 align,
                 ..
             } if *align <= 1 => Some(*n),
-            FieldType::Array { elem, len } => Some(len * self.fixed_size_of_within(elem, depth)?),
+            FieldType::Array { elem, len } => {
+                len.checked_mul(self.fixed_size_of_within(elem, depth)?)
+            }
             FieldType::User { ty, args } if args.is_empty() && depth < 32 => {
                 self.fixed_size_within(*ty, depth + 1)
             }
@@ -1046,13 +1054,14 @@ impl Schema {
         let def = &self.types[ty];
         // A chosen byte order is decided for each value; look-aheads are read beside it.
         if !def.params.is_empty()
+            || self.keeps_unclaimed(ty)
             || def.endian_choice.is_some()
             || def.keeps_stream
             || def.look_aheads().next().is_some()
         {
             return None;
         }
-        def.fields.iter().try_fold(0, |total, field| {
+        def.fields.iter().try_fold(0usize, |total, field| {
             // A `valid` must be checked, which bulk decoding would skip.
             if field.cond.is_some()
                 || field.repeat != Repeat::None
@@ -1063,7 +1072,7 @@ impl Schema {
             {
                 return None;
             }
-            Some(total + self.fixed_size_of_within(&field.ty, depth)?)
+            total.checked_add(self.fixed_size_of_within(&field.ty, depth)?)
         })
     }
 
@@ -1159,7 +1168,7 @@ impl Schema {
             return None;
         }
         let one = match (&field.substream, &field.ty) {
-            (Some(Size::Const(n)), _) => *n + field.delimiter_len(),
+            (Some(Size::Const(n)), _) => n.checked_add(field.delimiter_len())?,
             (Some(_), _) => return None,
             (None, _) if field.decode.is_some() => match field.decode.as_ref()?.size {
                 Size::Const(n) => n,
@@ -1181,7 +1190,7 @@ impl Schema {
                     align,
                     ..
                 },
-            ) => n.next_multiple_of((*align).max(1)),
+            ) => n.checked_next_multiple_of((*align).max(1))?,
             (None, FieldType::Contents(bytes)) => bytes.len(),
             (None, FieldType::Enum { raw, .. }) => usize::from(raw.bytes),
             (None, other) => self.fixed_size_of(other)?,
@@ -1213,7 +1222,7 @@ impl Schema {
                 .iter()
                 .filter(|f| f.cond.is_none() && f.repeat == Repeat::None)
                 .map(|f| self.min_size_within(&f.ty, depth + 1))
-                .sum(),
+                .fold(0, usize::saturating_add),
             _ => 0,
         }
     }

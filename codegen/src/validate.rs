@@ -11,6 +11,7 @@ use crate::model::*;
 /// compute, which get no method.
 pub fn validate(schema: &Schema) -> Result<Vec<Located>, Located> {
     reject_recursion(schema)?;
+    reject_huge_sizes(schema)?;
     let live = crate::lower::live_instances(schema);
     let mut warnings = Vec::new();
     for (ty, def) in schema.types.iter().enumerate() {
@@ -105,6 +106,54 @@ fn reject_recursion(schema: &Schema) -> Result<(), Located> {
             }
             if !std::mem::replace(&mut seen[ty], true) {
                 stack.extend(always(ty));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The most bytes the schema alone may give a value or a field: far beyond any file, and small
+/// enough that no sum of sizes overflows in the generator or in generated code.
+const MAX_STATIC_SIZE: usize = 1 << 40;
+
+/// Refuses constant sizes and counts, and types whose constant parts add up, beyond
+/// [`MAX_STATIC_SIZE`].
+fn reject_huge_sizes(schema: &Schema) -> Result<(), Located> {
+    for def in &schema.types {
+        let mut total = 0usize;
+        for field in &def.fields {
+            let constant = |size: Option<&Size>| match size {
+                Some(Size::Const(n)) => *n,
+                _ => 0,
+            };
+            let text_size = match &field.ty {
+                FieldType::Bytes { size, .. } | FieldType::Str { size, .. } => Some(size),
+                _ => None,
+            };
+            let count = match &field.repeat {
+                Repeat::Expr(Expr::Int(n)) => usize::try_from(*n).unwrap_or(usize::MAX),
+                _ => 0,
+            };
+            let largest = [
+                constant(text_size),
+                constant(field.decode.as_ref().map(|d| &d.size)),
+                constant(field.substream.as_ref()),
+                schema.fixed_size_of(&field.ty).unwrap_or(0),
+                schema.static_field_size(field).unwrap_or(0),
+                count,
+            ]
+            .into_iter()
+            .max()
+            .unwrap_or(0);
+            total = total.saturating_add(largest);
+            if total > MAX_STATIC_SIZE {
+                return Err(Located::new(
+                    &field.at,
+                    format!(
+                        "a value of type `{}` would take more than 2^40 bytes by the schema alone (a constant size, count or the sizes of its fields)",
+                        def.id
+                    ),
+                ));
             }
         }
     }

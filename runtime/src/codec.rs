@@ -7,6 +7,9 @@ use crate::check::Mismatch;
 use crate::error::{Error, ErrorKind, Result};
 use crate::writer::Writer;
 
+/// The most bytes [`Codec::to_bytes`] reserves before writing.
+pub const MAX_PREALLOCATION: usize = 1 << 28;
+
 /// A whole file format: a generated root type that reads from and writes to bytes.
 pub trait Codec:
     Sized + Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned
@@ -33,9 +36,11 @@ pub trait Codec:
     /// Recomputes every derived field from the content.
     fn normalize(&mut self) -> Result<()>;
 
-    /// Encodes into a new buffer of exactly the right size.
+    /// Encodes into a new buffer of exactly the right size (grown as it is written past
+    /// [`MAX_PREALLOCATION`]).
     fn to_bytes(&self) -> Result<Vec<u8>> {
-        let mut w = Writer::with_capacity(self.encoded_len());
+        // The length is a hint: a value built by hand may claim more than memory holds.
+        let mut w = Writer::with_capacity(self.encoded_len().min(MAX_PREALLOCATION));
         self.write(&mut w)?;
         let bytes = w.into_bytes()?;
         if Self::VERIFY_WRITES {

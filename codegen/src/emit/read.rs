@@ -64,8 +64,9 @@ pub fn read_body(schema: &Schema, ty: usize) -> TokenStream {
             .map(|f| field_ident(&f.id)),
     );
     // Found after the whole file is read (see the root's `read`).
-    let unclaimed =
-        (ty == 0 && schema.has_positioned_fields()).then(|| quote!(unclaimed: Vec::new()));
+    let unclaimed = schema
+        .keeps_unclaimed(ty)
+        .then(|| quote!(unclaimed: Vec::new()));
     let after = Scope::new(schema, ty, Mode::Read, def.fields.len());
     let (look_aheads, look_ahead_values): (Vec<_>, Vec<_>) = def
         .look_aheads()
@@ -276,6 +277,11 @@ fn read_repeated(
     let bulk =
         field.substream.is_none() && field.decode.is_none() && schema.fixed_size_of(ty).is_some();
     match &field.repeat {
+        // A decoded value keeps its stored bytes beside the box (`Decoded<Box<T>>`).
+        Repeat::None if schema.boxes(owner, field, ty) && field.decode.is_some() => {
+            let one = read_delimited(schema, field, ty, scope);
+            quote!(#one.map(|d| rt::Decoded { value: ::std::boxed::Box::new(d.value), rest: d.rest, stored: d.stored }))
+        }
         Repeat::None if schema.boxes(owner, field, ty) => {
             let one = read_delimited(schema, field, ty, scope);
             quote!(#one.map(::std::boxed::Box::new))

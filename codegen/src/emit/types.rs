@@ -234,7 +234,7 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
             pub _io: rt::Stream,
         }
     });
-    let unclaimed = (ty == 0 && schema.has_positioned_fields()).then(|| {
+    let unclaimed = schema.keeps_unclaimed(ty).then(|| {
         quote! {
             /// Bytes of the file that no field claims (between or after the parts found by
             /// offset), kept with their offsets so that the file round-trips.

@@ -48,7 +48,8 @@ pub fn write_body(schema: &Schema, ty: usize, unchecked: &Cell<bool>) -> TokenSt
             }
         });
     let kept_params = def.params.iter().filter(|p| p.kept).map(check_kept_param);
-    let gaps = (ty == 0 && schema.has_positioned_fields())
+    let gaps = schema
+        .keeps_unclaimed(ty)
         .then(|| quote!(rt::fields::write_gaps(w, &self.unclaimed).in_field("unclaimed")?;));
     let byte_order = def.endian_choice.as_ref().map(|choice| {
         super::byte_order::choose_byte_order(&scope, choice, |value| {

@@ -354,13 +354,19 @@ impl<'s> Scope<'s> {
     /// The same scope with `_` bound to `name`, a reference to one element of a field of type
     /// `ty`: seen as a field's value is (a terminated string without its terminator).
     pub fn with_element_of(&self, name: TokenStream, ty: &FieldType) -> Self {
+        let mut scope = self.clone();
+        if let FieldType::Contents(bytes) = ty {
+            // Every element is the bytes the schema fixes; the value holds none.
+            let bytes = proc_macro2::Literal::byte_string(bytes);
+            scope.element = Some((quote!(#bytes.as_slice()), Ty::Bytes));
+            return scope;
+        }
         let elem = element_ty(self.schema, ty);
         let reference = match read_through(ty) {
             true => quote!((*#name)),
             false => name,
         };
         let (value, seen_as) = self.stored_value(ty, reference);
-        let mut scope = self.clone();
         scope.element = Some((value, seen_as.unwrap_or(elem)));
         scope
     }
