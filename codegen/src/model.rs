@@ -305,6 +305,15 @@ impl Field {
         self.kept_as_read
     }
 
+    /// True when the field is conditional and holds no value (`contents` or padding with
+    /// `if`): its documents say `true` when it is present (`rt::present`).
+    pub fn is_presence_flag(&self) -> bool {
+        self.cond.is_some()
+            && self.repeat == Repeat::None
+            && self.decode.is_none()
+            && matches!(self.ty, FieldType::Contents(_) | FieldType::Nothing)
+    }
+
     /// True when this is a field the compiler adds to keep bytes after a value (`_trailing`,
     /// `_unread`): left out of documents when empty.
     pub fn is_kept_tail(&self) -> bool {

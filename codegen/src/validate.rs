@@ -402,7 +402,18 @@ fn validate_type(
             }
             Ok(())
         }
-        _ => Ok(()),
+        FieldType::Remembered { value, .. } => located(&at.key("-remember"), read.int(value)),
+        FieldType::Array { elem, .. } => validate_type(schema, read, elem, at),
+        // No expression: every kind is named, so that a new one must be decided here.
+        FieldType::Number(_)
+        | FieldType::Bits { .. }
+        | FieldType::BitPadding
+        | FieldType::Vlq
+        | FieldType::Enum { .. }
+        | FieldType::Quat(_)
+        | FieldType::Vec3(_)
+        | FieldType::Contents(_)
+        | FieldType::Nothing => Ok(()),
     }
 }
 

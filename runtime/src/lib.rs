@@ -20,6 +20,7 @@ pub mod geometry;
 pub mod layout;
 pub mod look_ahead;
 pub mod pad;
+pub mod present;
 pub mod process;
 pub mod reader;
 pub mod stream;

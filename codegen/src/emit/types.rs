@@ -203,9 +203,12 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
             let fallback = format!("`{}`.", f.id);
             let doc = docs(Some(f.doc.as_deref().unwrap_or(&fallback)), &extra);
             // Most files end with their value: documents leave the empty rest out.
-            let serde = f
-                .is_kept_tail()
-                .then(|| quote!(#[serde(default, skip_serializing_if = "rt::RawBytes::is_empty")]));
+            let serde = if f.is_kept_tail() {
+                Some(quote!(#[serde(default, skip_serializing_if = "rt::RawBytes::is_empty")]))
+            } else {
+                f.is_presence_flag()
+                    .then(|| quote!(#[serde(default, with = "rt::present")]))
+            };
             quote!(#doc #serde pub #ident: #rust_ty)
         });
     let kept_params = def.params.iter().filter(|p| p.kept).map(|p| {
