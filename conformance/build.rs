@@ -228,7 +228,10 @@ fn spec_module(schema: &Schema, kst: &Kst) -> TokenStream {
                     read: ::core::result::Result::Ok(()),
                     asserts: value.conformance_asserts(),
                     written: ::core::option::Option::Some(
-                        value.to_bytes().map_err(|e| e.to_string()),
+                        value
+                            .to_bytes()
+                            .map_err(|e| e.to_string())
+                            .and_then(|bytes| crate::through_document(&value, bytes)),
                     ),
                 },
             }

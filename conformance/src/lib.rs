@@ -149,6 +149,26 @@ pub enum ReadVerdict {
     Error,
 }
 
+/// `bytes`, written from `value`, when the value's JSON document reads back as a value that
+/// writes them too: an unedited document must survive `decode` then `encode`.
+pub fn through_document<T>(value: &T, bytes: Vec<u8>) -> Result<Vec<u8>, String>
+where
+    T: skelcodec_runtime::Codec,
+{
+    let document = serde_json::to_string(value).map_err(|e| format!("no JSON document: {e}"))?;
+    let back: T = serde_json::from_str(&document)
+        .map_err(|e| format!("its JSON document does not read back: {e}"))?;
+    let again = back
+        .to_bytes()
+        .map_err(|e| format!("its JSON document is refused by the writer: {e}"))?;
+    match skelcodec_runtime::first_difference(&bytes, &again) {
+        None => Ok(bytes),
+        Some(at) => Err(format!(
+            "its JSON document writes other bytes, from byte {at}"
+        )),
+    }
+}
+
 /// How the write-back went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WriteVerdict {
