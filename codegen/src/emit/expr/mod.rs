@@ -842,9 +842,15 @@ fn int_literal(n: i128) -> Result<TokenStream, ExprError> {
         (Err(_), Ok(unsigned)) => unsigned as i64,
         _ => return invalid(format!("{n} does not fit in 64 bits")),
     };
-    // Suffixed, so that methods such as `wrapping_add` resolve on literals too.
+    // Suffixed, so that methods such as `wrapping_add` resolve on literals too; a negative one
+    // in parentheses, as `-5i64.abs()` would negate the call, and `i64::MIN` by name, as its
+    // digits alone overflow before the minus applies.
     let lit = Literal::i64_suffixed(n);
-    Ok(quote!(#lit))
+    Ok(match n {
+        i64::MIN => quote!(i64::MIN),
+        n if n < 0 => quote!((#lit)),
+        _ => quote!(#lit),
+    })
 }
 
 fn is_scalar(ty: &Ty) -> bool {
