@@ -1,0 +1,161 @@
+//! Real files of the public Kaitai formats gallery through skelcodec. The edit property: a file
+//! is decoded to its JSON document, one leaf at a time is changed (a number, a boolean, a byte
+//! of a byte string, a string), the document read back into a value and encoded; a writer may
+//! refuse, but every write it accepts must read back as the edited value.
+
+pub mod files;
+
+use serde_json::Value;
+use skelcodec_runtime::Codec;
+
+include!(concat!(env!("OUT_DIR"), "/formats.rs"));
+
+/// A gallery format: its schema's codec, or why it was not compiled.
+#[derive(Debug)]
+pub struct Format {
+    /// The schema's id (`png`).
+    pub id: &'static str,
+    /// File extensions its files have, lowercase.
+    pub extensions: &'static [&'static str],
+    /// Runs the edit property on one file, asking for this many edits.
+    pub edit: Result<EditEntry, &'static str>,
+}
+
+/// A codec's edit property: the file's bytes and how many edits to try.
+pub type EditEntry = fn(&[u8], usize) -> EditReport;
+
+/// What the edit property found on one file.
+#[derive(Debug, Default)]
+pub struct EditReport {
+    /// The read failed (with the error): nothing was edited.
+    pub unreadable: Option<String>,
+    /// The unedited value did not write back byte for byte, or its document not as itself.
+    pub not_faithful: Option<String>,
+    /// Edits tried.
+    pub edits: usize,
+    /// Edits the document itself refused (a number out of its type's range, bad hex).
+    pub refused_by_document: usize,
+    /// Edits the writer refused, with their path.
+    pub refused_by_writer: usize,
+    /// Edits written and read back as the edited value.
+    pub written: usize,
+    /// Edits written that read back otherwise, or not at all: what must never happen.
+    pub corrupted: Vec<String>,
+}
+
+/// Runs the edit property on `bytes` as a `T`, with about `edits` edits spread over its leaves.
+pub fn edit_property<T: Codec>(bytes: &[u8], edits: usize) -> EditReport {
+    let mut report = EditReport::default();
+    let value = match T::read(bytes) {
+        Ok(value) => value,
+        Err(e) => {
+            report.unreadable = Some(e.to_string());
+            return report;
+        }
+    };
+    let Ok(document) = serde_json::to_value(&value) else {
+        report.not_faithful = Some("the value has no JSON document".into());
+        return report;
+    };
+    match (
+        value.to_bytes(),
+        serde_json::from_value::<T>(document.clone()),
+    ) {
+        (Ok(written), Ok(back)) if written == bytes && back == value => {}
+        (written, back) => {
+            report.not_faithful = Some(format!(
+                "written back equal: {}, document read back equal: {}",
+                written.is_ok_and(|w| w == bytes),
+                back.is_ok_and(|b| b == value)
+            ));
+            return report;
+        }
+    }
+    let mut leaves = Vec::new();
+    collect_leaves(&document, &mut String::new(), &mut leaves);
+    let candidates: Vec<(String, Value)> = leaves
+        .iter()
+        .flat_map(|(path, leaf)| changes(leaf).into_iter().map(move |v| (path.clone(), v)))
+        .collect();
+    let step = (candidates.len() / edits.max(1)).max(1);
+    for (path, changed) in candidates.into_iter().step_by(step).take(edits) {
+        report.edits += 1;
+        let mut edited = document.clone();
+        if let Some(leaf) = edited.pointer_mut(&path) {
+            *leaf = changed.clone();
+        }
+        let Ok(edited) = serde_json::from_value::<T>(edited) else {
+            report.refused_by_document += 1;
+            continue;
+        };
+        let Ok(written) = edited.to_bytes() else {
+            report.refused_by_writer += 1;
+            continue;
+        };
+        let expected = serde_json::to_value(&edited).ok();
+        match T::read(&written) {
+            Ok(back) if serde_json::to_value(&back).ok() == expected => report.written += 1,
+            Ok(_) => report
+                .corrupted
+                .push(format!("{path} = {changed}: reads back as another value")),
+            Err(e) => report
+                .corrupted
+                .push(format!("{path} = {changed}: does not read back: {e}")),
+        }
+    }
+    report
+}
+
+/// Every leaf of a document, with its JSON pointer; absent values (`null`) are left alone.
+fn collect_leaves(value: &Value, path: &mut String, out: &mut Vec<(String, Value)>) {
+    let len = path.len();
+    match value {
+        Value::Null => {}
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push_str(&format!("/{i}"));
+                collect_leaves(item, path, out);
+                path.truncate(len);
+            }
+        }
+        Value::Object(map) => {
+            for (key, item) in map {
+                path.push('/');
+                path.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                collect_leaves(item, path, out);
+                path.truncate(len);
+            }
+        }
+        leaf => out.push((path.clone(), leaf.clone())),
+    }
+}
+
+/// The edits tried on one leaf: a number moved by one either way, set to zero and doubled; a
+/// boolean flipped; a string (byte strings are hex) with its last character changed, one byte
+/// longer and one byte shorter.
+fn changes(leaf: &Value) -> Vec<Value> {
+    match leaf {
+        Value::Bool(b) => vec![Value::Bool(!b)],
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => [u.wrapping_add(1), u.wrapping_sub(1), 0, u.wrapping_mul(2)]
+                .map(Value::from)
+                .to_vec(),
+            (_, Some(i), _) => [i.wrapping_add(1), i.wrapping_sub(1), 0, i.wrapping_mul(2)]
+                .map(Value::from)
+                .to_vec(),
+            (_, _, Some(f)) => vec![(f * 2.0 + 1.0).into(), 0.0.into()],
+            _ => Vec::new(),
+        },
+        Value::String(s) => {
+            let mut last_changed = s.clone();
+            let last = last_changed.pop();
+            last_changed.push(if last == Some('0') { '1' } else { '0' });
+            let shorter: String = s
+                .chars()
+                .take(s.chars().count().saturating_sub(2))
+                .collect();
+            vec![last_changed.into(), format!("{s}00").into(), shorter.into()]
+        }
+        _ => Vec::new(),
+    }
+}
