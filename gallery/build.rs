@@ -48,15 +48,15 @@ fn main() {
                 std::fs::write(&file, code).expect("OUT_DIR is writable");
                 let _ = writeln!(
                     modules,
-                    "#[allow(warnings, clippy::all, missing_docs)] pub mod {id} {{ include!({:?}); pub fn edit(bytes: &[u8], edits: usize) -> crate::EditReport {{ crate::edit_property::<{root}>(bytes, edits) }} }}",
+                    "#[allow(warnings, clippy::all, missing_docs)] pub mod {id} {{ include!({:?}); pub fn edit(bytes: &[u8], edits: usize) -> crate::EditReport {{ crate::edit_property::<{root}>(bytes, edits) }} pub const CODEC: crate::Codec = crate::Codec {{ edit, document: crate::document::<{root}>, encode: crate::encode::<{root}> }}; }}",
                     file.display().to_string()
                 );
-                format!("Ok({id}::edit)")
+                format!("Ok({id}::CODEC)")
             }
         };
         let _ = writeln!(
             registry,
-            "Format {{ id: {id:?}, extensions: &{extensions:?}, edit: {status} }},"
+            "Format {{ id: {id:?}, extensions: &{extensions:?}, codec: {status} }},"
         );
     }
     let source = format!(

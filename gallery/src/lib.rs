@@ -6,7 +6,6 @@
 pub mod files;
 
 use serde_json::Value;
-use skelcodec_runtime::Codec;
 
 include!(concat!(env!("OUT_DIR"), "/formats.rs"));
 
@@ -17,12 +16,32 @@ pub struct Format {
     pub id: &'static str,
     /// File extensions its files have, lowercase.
     pub extensions: &'static [&'static str],
-    /// Runs the edit property on one file, asking for this many edits.
-    pub edit: Result<EditEntry, &'static str>,
+    /// Its codec, seen through documents.
+    pub codec: Result<Codec, &'static str>,
 }
 
-/// A codec's edit property: the file's bytes and how many edits to try.
-pub type EditEntry = fn(&[u8], usize) -> EditReport;
+/// A generated codec seen through JSON documents, as the command line sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct Codec {
+    /// Runs the edit property on one file, asking for this many edits.
+    pub edit: fn(&[u8], usize) -> EditReport,
+    /// Decodes a file to its document.
+    pub document: fn(&[u8]) -> Result<Value, String>,
+    /// Encodes a document (the writer's refusal says its path).
+    pub encode: fn(Value) -> Result<Vec<u8>, String>,
+}
+
+/// The JSON document of a file read as a `T`.
+pub fn document<T: skelcodec_runtime::Codec>(bytes: &[u8]) -> Result<Value, String> {
+    let value = T::read(bytes).map_err(|e| e.to_string())?;
+    serde_json::to_value(&value).map_err(|e| e.to_string())
+}
+
+/// The bytes of a document of a `T`.
+pub fn encode<T: skelcodec_runtime::Codec>(document: Value) -> Result<Vec<u8>, String> {
+    let value: T = serde_json::from_value(document).map_err(|e| e.to_string())?;
+    value.to_bytes().map_err(|e| e.to_string())
+}
 
 /// What the edit property found on one file.
 #[derive(Debug, Default)]
@@ -44,7 +63,7 @@ pub struct EditReport {
 }
 
 /// Runs the edit property on `bytes` as a `T`, with about `edits` edits spread over its leaves.
-pub fn edit_property<T: Codec>(bytes: &[u8], edits: usize) -> EditReport {
+pub fn edit_property<T: skelcodec_runtime::Codec>(bytes: &[u8], edits: usize) -> EditReport {
     let mut report = EditReport::default();
     let value = match T::read(bytes) {
         Ok(value) => value,

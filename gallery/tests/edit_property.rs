@@ -23,8 +23,8 @@ fn every_accepted_edit_of_a_real_file_reads_back_as_edited() {
     let mut failures = Vec::new();
     let mut compiled = 0;
     for format in FORMATS {
-        let edit = match format.edit {
-            Ok(edit) => edit,
+        let edit = match format.codec {
+            Ok(codec) => codec.edit,
             Err(why) => {
                 eprintln!(
                     "skipped {}: the schema was not compiled ({why}); gallery: {GALLERY}",
