@@ -209,7 +209,7 @@ fn known_uncompilable(path: &Path) -> BTreeMap<String, String> {
 /// The generated codec, and `run`: read, evaluate the asserts, write back.
 fn spec_module(schema: &Schema, kst: &Kst) -> TokenStream {
     let codec = generate(schema);
-    let root = skelcodec_codegen::emit::names::type_ident(&schema.types[0].id);
+    let root = skelcodec_codegen::sanitization::type_ident(&schema.types[0].id);
     let asserts = kst.asserts.iter().map(|a| compile_assert(schema, a));
     quote! {
         #codec

@@ -42,7 +42,7 @@ fn main() {
                 for imported in &schema.imported {
                     println!("cargo:rerun-if-changed={}", imported.display());
                 }
-                let root = skelcodec_codegen::emit::names::type_ident(&schema.types[0].id);
+                let root = skelcodec_codegen::sanitization::type_ident(&schema.types[0].id);
                 let file = out.join(format!("{id}.rs"));
                 let code = skelcodec_codegen::generate(&schema).to_string();
                 std::fs::write(&file, code).expect("OUT_DIR is writable");

@@ -113,15 +113,32 @@ pub struct SchemaError {
     pub path: YamlPath,
     /// What is wrong, in plain words.
     pub message: String,
+    /// The schema's other errors, each with its own location: the checker reports every
+    /// mistake it finds at once (the first of each field, instance and type).
+    pub others: Box<[SchemaError]>,
+}
+
+impl SchemaError {
+    /// This error and the others, in the order they were found.
+    pub fn all(&self) -> impl Iterator<Item = &SchemaError> {
+        std::iter::once(self).chain(&self.others)
+    }
 }
 
 impl fmt::Display for SchemaError {
+    /// One line an error: `file:line:col: message (at path)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file.display())?;
-        if let Some((line, col)) = self.line_col {
-            write!(f, ":{line}:{col}")?;
+        for (i, e) in self.all().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{}", e.file.display())?;
+            if let Some((line, col)) = e.line_col {
+                write!(f, ":{line}:{col}")?;
+            }
+            write!(f, ": {} (at {})", e.message, e.path)?;
         }
-        write!(f, ": {} (at {})", self.message, self.path)
+        Ok(())
     }
 }
 

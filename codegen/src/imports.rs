@@ -99,6 +99,7 @@ fn parse(text: String, path: PathBuf) -> Result<Source, SchemaError> {
             line_col: e.location().map(|l| (l.line(), l.column())),
             path: YamlPath::root(),
             message: e.to_string(),
+            others: Box::default(),
         }),
     }
 }
@@ -110,5 +111,6 @@ pub fn error_in(source: &Source, at: &YamlPath, message: String) -> SchemaError 
         line_col: LocationIndex::build(&source.text).find(at),
         path: at.in_own_file(),
         message,
+        others: Box::default(),
     }
 }

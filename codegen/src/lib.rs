@@ -8,6 +8,8 @@
 //! 3. [`validate`]: type-check every expression where it runs;
 //! 4. [`emit`]: produce Rust types, readers, writers, `check`/`normalize` and snapshot tests.
 //!
+//! Rust names for schema names are made in one place, [`sanitization`], which every stage uses.
+//!
 //! Errors are [`SchemaError`]s naming the schema file, the line and column, and the YAML path.
 
 pub mod emit;
@@ -21,6 +23,7 @@ pub mod lint;
 pub mod locate;
 pub mod lower;
 pub mod model;
+pub mod sanitization;
 pub mod validate;
 
 use std::path::{Path, PathBuf};
@@ -50,7 +53,10 @@ pub fn parse_schema_with(
         imports::error_in(source, &e.path, e.message)
     };
     let mut schema = lower::lower(&documents).map_err(locate)?;
-    let unavailable = validate::validate(&schema).map_err(locate)?;
+    let unavailable = validate::validate(&schema).map_err(|(first, others)| SchemaError {
+        others: others.into_iter().map(locate).collect(),
+        ..locate(first)
+    })?;
     schema.imported = sources.iter().skip(1).map(|s| s.path.clone()).collect();
     schema.warnings = documents
         .iter()
@@ -74,6 +80,7 @@ pub fn load_schema_with(path: &Path, import_paths: &[PathBuf]) -> Result<Schema,
         line_col: None,
         path: YamlPath::root(),
         message: format!("cannot read the schema: {e}"),
+        others: Box::default(),
     })?;
     parse_schema_with(&source, path, import_paths)
 }

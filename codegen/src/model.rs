@@ -430,8 +430,10 @@ pub enum Process {
     /// in scope where the codec is expanded, built by `MyFx::new(args)`, implementing
     /// `rt::process::Process`.
     Custom {
-        /// The module path and the processor's name, as written.
-        path: Vec<String>,
+        /// The modules of its path, as written (`a`, `b`).
+        modules: Vec<String>,
+        /// Its name, as written (`my_fx`).
+        name: String,
         /// Its arguments.
         args: Vec<Expr>,
     },

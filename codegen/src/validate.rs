@@ -7,35 +7,38 @@ use crate::error::{Located, YamlPath};
 use crate::expr::Expr;
 use crate::model::*;
 
-/// Checks a whole schema; returns the warnings: value instances only the finished value could
-/// compute, which get no method.
-pub fn validate(schema: &Schema) -> Result<Vec<Located>, Located> {
-    reject_recursion(schema)?;
-    reject_huge_sizes(schema)?;
+/// Checks a whole schema; returns the warnings (value instances only the finished value could
+/// compute, which get no method), or every error (the first of each field, instance and type),
+/// the first apart.
+pub fn validate(schema: &Schema) -> Result<Vec<Located>, (Located, Vec<Located>)> {
+    let mut errors = Vec::new();
+    let mut note = |result: Result<(), Located>| errors.extend(result.err());
+    note(reject_recursion(schema));
+    note(reject_huge_sizes(schema));
     let live = crate::lower::live_instances(schema);
     let mut warnings = Vec::new();
     for (ty, def) in schema.types.iter().enumerate() {
         for (index, field) in def.fields.iter().enumerate() {
-            validate_field(schema, ty, index, field)?;
+            note(validate_field(schema, ty, index, field));
         }
         if let Some(choice) = &def.endian_choice {
-            validate_byte_order(schema, ty, choice)?;
+            note(validate_byte_order(schema, ty, choice));
         }
         let inspect = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
         if let Some(text) = &def.to_string {
             let at = def.at.key("to-string");
             match inspect.compile(text) {
                 Ok((_, Ty::Str | Ty::StrLit)) => {}
-                Ok(_) => return Err(Located::new(&at, "`to-string` must be a string")),
-                Err(e) => return Err(Located::new(&at, e.message())),
+                Ok(_) => note(Err(Located::new(&at, "`to-string` must be a string"))),
+                Err(e) => note(Err(Located::new(&at, e.message()))),
             }
         }
         for instance in &def.instances {
             if let InstanceKind::Peek { pos, cond, .. } = &instance.kind {
                 let read = Scope::new(schema, ty, Mode::Read, def.fields.len());
-                located(&instance.at.key("pos"), read.int(pos))?;
+                note(located(&instance.at.key("pos"), read.int(pos)));
                 if let Some(cond) = cond {
-                    located(&instance.at.key("if"), read.bool(cond))?;
+                    note(located(&instance.at.key("if"), read.bool(cond)));
                 }
                 continue;
             }
@@ -60,23 +63,25 @@ pub fn validate(schema: &Schema) -> Result<Vec<Located>, Located> {
                         describe(&ty)
                     )))
                 }
-                Ok(_) => {
-                    return Err(Located::new(
-                        &at,
-                        "a value instance must be a number, a boolean, an enum value, a string, bytes or a structure",
-                    ));
-                }
+                Ok(_) => note(Err(Located::new(
+                    &at,
+                    "a value instance must be a number, a boolean, an enum value, a string, bytes or a structure",
+                ))),
                 // Kaitai computes it lazily from the finished tree, which an owned value has
                 // no pointer back into; nothing reads or writes with it, so only it is missing.
                 // Kaitai's own errors are errors even where nothing uses the instance.
                 Err(e) if dead && !e.is_schema_mistake() => {
                     warnings.push(unavailable(&e.message()))
                 }
-                Err(e) => return Err(Located::new(&at, e.message())),
+                Err(e) => note(Err(Located::new(&at, e.message()))),
             }
         }
     }
-    Ok(warnings)
+    let mut errors = errors.into_iter();
+    match errors.next() {
+        None => Ok(warnings),
+        Some(first) => Err((first, errors.collect())),
+    }
 }
 
 /// A type may hold itself through a conditional, repeated or switched field (its readers count

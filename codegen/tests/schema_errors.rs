@@ -742,3 +742,31 @@ fn a_byte_order_switch_whose_cases_do_not_match_its_selector() {
         "{message}"
     );
 }
+
+#[test]
+fn every_error_of_a_schema_is_reported_at_once_each_with_its_line() {
+    let source = format!(
+        "{HEADER}  - id: a\n    size: nothing\n  - id: b\n    type: u1\n    if: also_nothing\n  - id: c\n    type: u1\n    repeat: expr\n    repeat-expr: \"'x'\"\ninstances:\n  d:\n    value: a + 1\n"
+    );
+    let e = parse_schema(&source, Path::new("schemas/broken.ksy")).unwrap_err();
+    let lines: Vec<String> = e
+        .all()
+        .map(|e| format!("{:?} {}", e.line_col, e.path))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "Some((6, 5)) seq[0].size",
+            "Some((9, 5)) seq[1].if",
+            "Some((13, 5)) seq[2].repeat-expr",
+            "Some((16, 5)) instances.d.value",
+        ]
+    );
+    // One line an error, in the order found.
+    let shown = e.to_string();
+    assert_eq!(shown.lines().count(), 4, "{shown}");
+    assert!(
+        shown.lines().all(|l| l.starts_with("schemas/broken.ksy:")),
+        "{shown}"
+    );
+}

@@ -31,8 +31,13 @@ pub fn codec(input: TokenStream) -> TokenStream {
         Ok(schema) => schema,
         Err(mut e) => {
             // Named as the user wrote it, not by the absolute path it was read from.
-            if e.file == full {
-                e.file = PathBuf::from(path.value());
+            let written = PathBuf::from(path.value());
+            for error in
+                std::iter::once(&mut e.file).chain(e.others.iter_mut().map(|o| &mut o.file))
+            {
+                if *error == full {
+                    *error = written.clone();
+                }
             }
             return compile_error(&path, &e.to_string());
         }

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
-use skelcodec_codegen::emit::names::type_ident;
 use skelcodec_codegen::model::Process;
+use skelcodec_codegen::sanitization::{module_ident, type_ident};
 use skelcodec_codegen::{Schema, generate_source, parse_schema_with};
 
 /// The compiler's answer to one mutant.
@@ -48,27 +48,36 @@ fn processor_stubs(schema: &Schema) -> String {
     let mut custom = BTreeMap::new();
     let processes = schema.types.iter().flat_map(|def| &def.fields);
     for process in processes.filter_map(|f| f.decode.as_ref()?.process.as_ref()) {
-        if let Process::Custom { path, args } = process {
-            custom.insert(path.clone(), args.len());
+        if let Process::Custom {
+            modules,
+            name,
+            args,
+        } = process
+        {
+            // `self.x.fx` is the generated module's own `x::Fx`.
+            let modules: Vec<&String> = modules.iter().skip_while(|m| *m == "self").collect();
+            custom.insert((modules, name), args.len());
         }
     }
     custom
         .iter()
-        .filter_map(|(path, arity)| {
-            let (name, modules) = path.split_last()?;
+        .map(|((modules, name), arity)| {
             let name = type_ident(name);
-            let open: String = modules.iter().map(|m| format!("pub mod r#{m} {{ ")).collect();
+            let open: String = modules
+                .iter()
+                .map(|m| format!("pub mod {} {{ ", module_ident(m)))
+                .collect();
             let close = "}".repeat(modules.len());
             let generics: Vec<String> = (0..*arity).map(|i| format!("A{i}")).collect();
             let params: Vec<String> = generics.iter().map(|g| format!("_: {g}")).collect();
-            Some(format!(
+            format!(
                 "\n{open}pub struct {name}; impl {name} {{ pub fn new<{}>({}) -> Self {{ {name} }} }} \
                  impl ::skelcodec_runtime::process::Process for {name} {{ \
                  fn decode<'d>(&self, b: &'d [u8]) -> Result<::std::borrow::Cow<'d, [u8]>, String> {{ Ok(b.into()) }} \
                  fn encode<'d>(&self, b: &'d [u8]) -> Result<::std::borrow::Cow<'d, [u8]>, String> {{ Ok(b.into()) }} }}{close}\n",
                 generics.join(", "),
                 params.join(", ")
-            ))
+            )
         })
         .collect()
 }

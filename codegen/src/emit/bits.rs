@@ -4,8 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::names::enum_ident;
 use crate::model::Schema;
+use crate::sanitization::enum_ident;
 
 /// The Rust type of a bit field: `bool` for `b1`, the smallest unsigned integer that holds
 /// `width` bits, or its enum.

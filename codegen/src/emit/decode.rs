@@ -3,13 +3,13 @@
 //! the value from the result; writing stores the bytes as read while they still decode to the
 //! value, else encodes and frames the value anew (`rt::process::stored_bytes`).
 
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::expr::{ExprError, Scope, Ty, expect_valid};
-use super::names::type_ident;
 use super::option_tokens;
 use crate::model::{Decode, Field, Process, Size};
+use crate::sanitization::{module_ident, type_ident};
 
 /// One stored value of `field` reached through `tokens` (a reference to it): a decoded value
 /// is reached through its `rt::Decoded`, whose own fields must not shadow the value's.
@@ -44,23 +44,20 @@ pub fn processor(scope: &Scope, decode: &Decode) -> Result<TokenStream, ExprErro
             let n = scope.int(n)?;
             quote!(rt::process::Rotate::right(#n))
         }
-        Process::Custom { path, args } => {
-            let ty = custom_type(path);
+        Process::Custom {
+            modules,
+            name,
+            args,
+        } => {
+            let modules = modules.iter().map(|m| module_ident(m));
+            let ty = type_ident(name);
             let args = args
                 .iter()
                 .map(|a| argument(scope, a))
                 .collect::<Result<Vec<_>, _>>()?;
-            quote!(#ty::new(#(#args),*))
+            quote!(#(#modules::)* #ty::new(#(#args),*))
         }
     })
-}
-
-/// `a.b.my_fx` names the type `a::b::MyFx`, in scope where the codec is expanded.
-fn custom_type(path: &[String]) -> TokenStream {
-    let (name, modules) = path.split_last().expect("a processor has a name");
-    let modules: Vec<Ident> = modules.iter().map(|m| format_ident!("r#{m}")).collect();
-    let name = type_ident(name);
-    quote!(#(#modules::)* #name)
 }
 
 /// An argument of a processor: an integer (`i64`), a boolean, or bytes (`&[u8]`; a list of

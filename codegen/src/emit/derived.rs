@@ -7,9 +7,9 @@ use quote::quote;
 
 use super::expr::{Mode, Scope, expect_valid};
 use super::layout;
-use super::names::field_ident;
 use super::types::{switch_enum_ident, switch_variants};
 use crate::model::*;
+use crate::sanitization::field_ident;
 
 /// For each type: whether it or anything inside it has a derived field.
 pub fn types_with_derived(schema: &Schema) -> Vec<bool> {

@@ -4,9 +4,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::names::{field_ident, struct_ident};
 use super::scalar;
 use crate::model::{FieldType, Schema, Size};
+use crate::sanitization::{field_ident, struct_ident};
 
 /// An expression decoding a value of `ty` from `b: &[u8; N]` at byte `offset`.
 pub fn decode_at(schema: &Schema, ty: &FieldType, offset: usize) -> TokenStream {

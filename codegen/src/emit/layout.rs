@@ -5,9 +5,9 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::names::field_ident;
 use super::sizes::field_len;
 use crate::model::*;
+use crate::sanitization::field_ident;
 
 /// Statements of the root's `check_into`: every offset that disagrees with the layout.
 pub fn check_offsets(schema: &Schema) -> TokenStream {

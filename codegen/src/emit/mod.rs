@@ -7,7 +7,6 @@ pub mod derived;
 pub mod expr;
 pub mod fixed;
 pub mod layout;
-pub mod names;
 pub mod read;
 pub mod scalar;
 pub mod sizes;
@@ -22,8 +21,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use self::expr::{Mode, Scope, Ty};
-use self::names::{instance_ident, local_ident, struct_ident};
 use crate::model::{FieldType, InstanceKind, Repeat, Schema};
+use crate::sanitization::{instance_ident, local_ident, struct_ident};
 
 /// An `Option` expression of `value`, spelled with its full path.
 pub fn option_tokens(value: Option<impl quote::ToTokens>) -> TokenStream {
@@ -258,7 +257,7 @@ fn instance_result(schema: &Schema, ty: &Ty, body: TokenStream) -> (TokenStream,
         Ty::Int => (quote!(i64), body),
         Ty::Float => (quote!(f64), body),
         Ty::Enum(idx) => {
-            let name = names::enum_ident(&schema.enums[*idx]);
+            let name = crate::sanitization::enum_ident(&schema.enums[*idx]);
             (quote!(#name), body)
         }
         Ty::Str | Ty::StrLit => (
@@ -323,7 +322,7 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool], verify_writes: bool) -> T
             }
         } else if let Some(field) = schema.trailing_field(0) {
             // Only the whole file has bytes after the root's value.
-            let trailing = names::field_ident(&field.id);
+            let trailing = crate::sanitization::field_ident(&field.id);
             quote! {
                 #reader
                 let mut value = Self::read_from(&mut r #(, #args)*)?;

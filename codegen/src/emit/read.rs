@@ -5,11 +5,11 @@ use quote::{ToTokens as _, quote};
 
 use super::expr::{Mode, Scope, Ty, expect_valid};
 use super::fixed::decode_at;
-use super::names::{enum_ident, field_ident, local_ident, struct_ident};
 use super::scalar;
 use super::types::{Variant, switch_enum_ident, switch_variants, variant_for};
 use crate::expr::Expr;
 use crate::model::*;
+use crate::sanitization::{enum_ident, field_ident, local_ident, struct_ident};
 
 /// The Rust type a parameter is passed as, behind its reference or slice (`u8` for bytes,
 /// the element type for lists).

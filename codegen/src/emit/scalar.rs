@@ -47,7 +47,7 @@ fn in_order(s: Scalar, convert: impl Fn(&str) -> TokenStream) -> TokenStream {
         ByteOrder::Little => convert("le"),
         ByteOrder::Chosen => {
             let (be, le) = (convert("be"), convert("le"));
-            let is_be = super::names::is_be_ident();
+            let is_be = crate::sanitization::is_be_ident();
             quote!(if #is_be { #be } else { #le })
         }
     }

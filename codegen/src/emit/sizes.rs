@@ -3,8 +3,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::names::field_ident;
 use crate::model::{Field, FieldType, Repeat, Schema, Size};
+use crate::sanitization::field_ident;
 
 /// A `usize` expression: the bytes `access` (a place holding `field`'s value) encodes to.
 pub fn field_len(schema: &Schema, field: &Field, access: &TokenStream) -> TokenStream {

@@ -3,9 +3,9 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::names::{enum_ident, field_ident, struct_ident, type_ident, variant_ident};
 use super::scalar;
 use crate::model::*;
+use crate::sanitization::{enum_ident, field_ident, struct_ident, type_ident, variant_ident};
 
 /// Doc attributes for an optional doc string plus extra lines.
 pub fn docs(doc: Option<&str>, extra: &[String]) -> TokenStream {

@@ -6,8 +6,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::expr::{ExprError, Scope};
-use super::names::enum_ident;
 use crate::model::{Field, FieldType, Repeat, Schema, ValidKind};
+use crate::sanitization::enum_ident;
 
 /// Statements checking the `valid` rules of `field`, whose value is at `access`: for each value
 /// that breaks one, `refuse(kind, expected, found, index)` (the rule, what it expects in words,

@@ -9,12 +9,12 @@ use quote::quote;
 
 use super::expr::{Scope, Ty, expect_valid};
 use super::fixed::encode_at;
-use super::names::{field_ident, local_ident, struct_ident};
 use super::read::case_pattern;
 use super::scalar;
 use super::sizes::element_len;
 use super::types::{Variant, switch_enum_ident, switch_variants, variant_for};
 use crate::model::*;
+use crate::sanitization::{field_ident, local_ident, struct_ident};
 
 /// The body of `write_to` for a type with a variable layout; sets `unchecked` when a check the
 /// reader relies on needs the input stream and is left out (see [`Scope::writer_check`]).

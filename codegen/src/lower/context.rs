@@ -14,10 +14,10 @@
 use std::collections::BTreeSet;
 
 use crate::emit::expr::{Mode, Scope, Ty};
-use crate::emit::names::IS_BE;
 use crate::error::{Located, YamlPath};
 use crate::expr::Expr;
 use crate::model::*;
+use crate::sanitization::IS_BE;
 
 /// The names `_parent` and `_root` reach, as a path of attribute names from one of them
 /// (`["_parent", "_parent", "len"]`, `["_root", "header", "len"]`): what one implicit

@@ -366,11 +366,42 @@ fn parse_process(text: &str, at: &YamlPath) -> Result<Process, Located> {
         "rol" => Process::Rol(one_argument(args)?),
         "ror" => Process::Ror(one_argument(args)?),
         custom => {
-            let path: Vec<String> = custom.split('.').map(str::to_owned).collect();
-            for segment in &path {
+            let mut modules: Vec<String> = custom.split('.').map(str::to_owned).collect();
+            for (i, segment) in modules.iter().enumerate() {
                 check_identifier(segment, at)?;
+                // Rust's path roots: `self` or `crate` first, `super` after roots only.
+                let after_roots = modules[..i].iter().all(|m| m == "self" || m == "super");
+                let root = match segment.as_str() {
+                    "self" | "crate" => i == 0,
+                    "super" => after_roots,
+                    _ => true,
+                };
+                if !root {
+                    return Err(Located::new(
+                        at,
+                        format!(
+                            "`{segment}` can only begin a processor's path (`self.`, `super.`, `crate.`)"
+                        ),
+                    ));
+                }
             }
-            Process::Custom { path, args }
+            let name = modules.pop().unwrap_or_default();
+            // The processor is the user's Rust type `a::b::MyFx`: a prelude name would be
+            // taken for the prelude's.
+            if crate::sanitization::is_reserved_type_name(&name) {
+                return Err(Located::new(
+                    at,
+                    format!(
+                        "a processor named `{name}` would be the Rust type `{}`, a name generated code uses: rename it",
+                        crate::sanitization::pascal(&name)
+                    ),
+                ));
+            }
+            Process::Custom {
+                modules,
+                name,
+                args,
+            }
         }
     })
 }

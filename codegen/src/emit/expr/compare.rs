@@ -97,7 +97,7 @@ pub(super) fn list_literal(scope: &Scope, items: &[Expr]) -> Compiled {
         .collect();
     if !compiled.is_empty() && structures.len() == compiled.len() {
         let items = structures.into_iter().map(|(tokens, have)| {
-            let name = crate::emit::names::struct_ident(&scope.schema.types[have]);
+            let name = crate::sanitization::struct_ident(&scope.schema.types[have]);
             quote!({
                 let value: &#name = &#tokens;
                 value as &dyn ::core::any::Any

@@ -23,11 +23,11 @@ use std::cell::Cell;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::names::{enum_ident, field_ident, local_ident, variant_ident};
 use super::sizes::{element_len, present_len};
 use super::types::{switch_enum_ident, switch_variants};
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::*;
+use crate::sanitization::{enum_ident, field_ident, local_ident, variant_ident};
 
 /// Where an expression runs, which decides what names mean.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -537,7 +537,7 @@ impl<'s> Scope<'s> {
             (ParamType::Io, Ty::Io) | (ParamType::AnyStruct, Ty::AnyStruct) => Ok(tokens),
             (ParamType::AnyStruct, Ty::User(have)) => {
                 // Through a reference to the structure itself, not to a `Box` holding it.
-                let name = crate::emit::names::struct_ident(&self.schema.types[*have]);
+                let name = crate::sanitization::struct_ident(&self.schema.types[*have]);
                 Ok(quote!({
                     let value: &#name = &#tokens;
                     value as &dyn ::core::any::Any

@@ -6,9 +6,9 @@ use quote::{ToTokens as _, quote};
 use super::switch::integer_switch;
 use super::text::value_property;
 use super::*;
-use crate::emit::names::{IS_BE, is_be_ident, struct_ident};
 use crate::emit::option_tokens;
 use crate::lower::{context_param_id, context_path};
+use crate::sanitization::{IS_BE, is_be_ident, struct_ident};
 
 impl<'s> Scope<'s> {
     /// `a[i]`: an element of a list, or a byte of a byte array. Out of range, a number reads as

@@ -52,7 +52,7 @@ impl<'s> Scope<'s> {
                 let Some(ty) = self.schema.resolve_type(self.ty, target) else {
                     return invalid(format!("`{target}` is not a type of this schema"));
                 };
-                let name = crate::emit::names::struct_ident(&self.schema.types[ty]);
+                let name = crate::sanitization::struct_ident(&self.schema.types[ty]);
                 let (value, _) = self.value(base)?;
                 Ok(Place::computed(
                     quote!(#value.downcast_ref::<#name>()),

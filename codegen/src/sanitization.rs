@@ -1,4 +1,6 @@
-//! Rust names for schema names.
+//! Rust names for schema names: every identifier the generated code takes from a schema is
+//! made here, so that keywords, prelude names and the generated code's own names are avoided
+//! in one place.
 
 use proc_macro2::{Ident, Span};
 
@@ -56,10 +58,15 @@ const RESERVED_TYPE_NAMES: [&str; 30] = [
     "Drop",
 ];
 
+/// True when the CamelCase form of `snake` is a name generated code uses unqualified (`vec`).
+pub fn is_reserved_type_name(snake: &str) -> bool {
+    RESERVED_TYPE_NAMES.contains(&pascal(snake).as_str())
+}
+
 /// The Rust name for a schema type or enum named `snake` (already prefixed by its parents):
 /// `snake` itself, or `snake_type` when its CamelCase form is one of the reserved names.
 pub fn item_name(snake: String) -> String {
-    if RESERVED_TYPE_NAMES.contains(&pascal(&snake).as_str()) {
+    if is_reserved_type_name(&snake) {
         format!("{snake}_type")
     } else {
         snake
@@ -153,6 +160,16 @@ pub fn field_ident(snake: &str) -> Ident {
     }
 }
 
+/// A module of a processor's path (`a.b.my_fx` is `a::b::MyFx`): `self`, `super` and
+/// `crate` keep their meaning as path roots (they cannot be raw identifiers); any other name is
+/// raw, so that a keyword names a module too.
+pub fn module_ident(snake: &str) -> Ident {
+    match snake {
+        "self" | "super" | "crate" => Ident::new(snake, Span::call_site()),
+        _ => Ident::new_raw(snake, Span::call_site()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,5 +184,7 @@ mod tests {
         assert_eq!(item_name("vector".into()), "vector");
         assert_eq!(variant_name("unknown"), "UnknownValue");
         assert_eq!(variant_name("self"), "SelfValue");
+        assert_eq!(module_ident("self").to_string(), "self");
+        assert_eq!(module_ident("loop").to_string(), "r#loop");
     }
 }
