@@ -188,6 +188,17 @@ fn validate_byte_order(schema: &Schema, ty: usize, choice: &EndianChoice) -> Res
     Ok(())
 }
 
+/// True when `snake`'s Rust type name is that of one of the schema's own types or enums.
+fn names_an_item(schema: &Schema, snake: &str) -> bool {
+    let rust = crate::sanitization::type_ident(snake);
+    schema
+        .types
+        .iter()
+        .map(crate::sanitization::struct_ident)
+        .chain(schema.enums.iter().map(crate::sanitization::enum_ident))
+        .any(|item| item == rust)
+}
+
 fn located(at: &YamlPath, result: Result<impl Sized, ExprError>) -> Result<(), Located> {
     result
         .map(|_| ())
@@ -267,6 +278,17 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
     if let Some(decode) = &field.decode {
         if let Size::Expr(size) = &decode.size {
             located(&at.key("size"), read.int(size))?;
+        }
+        if let Some(Process::Custom { modules, name, .. }) = &decode.process
+            && modules.is_empty()
+            && names_an_item(schema, name)
+        {
+            return Err(Located::new(
+                &at.key("process"),
+                format!(
+                    "processor `{name}` has the Rust name of a type or enum of this schema, which would stand for it: name it by its module (`my_mod.{name}`) or rename it"
+                ),
+            ));
         }
         located(
             &at.key("process"),

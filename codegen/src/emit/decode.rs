@@ -33,6 +33,11 @@ pub fn processor(scope: &Scope, decode: &Decode) -> Result<TokenStream, ExprErro
             quote!(rt::encoding::Encoding::#variant)
         }
         Process::Xor(key) => {
+            if let (_, Ty::Bool) = scope.compile(key)? {
+                return Err(ExprError::Invalid(
+                    "`xor` takes an integer or bytes as its key, not a boolean".into(),
+                ));
+            }
             let key = argument(scope, key)?;
             quote!(rt::process::Xor::new(#key))
         }

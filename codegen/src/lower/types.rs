@@ -228,6 +228,12 @@ impl Context {
             });
         }
         if let Some(contents) = &attr.contents {
+            if attr.valid.is_some() {
+                return Err(Located::new(
+                    &at.key("valid"),
+                    "`contents` already fixes and checks these bytes: a `valid` rule on them would decide nothing",
+                ));
+            }
             return Ok(FieldType::Contents(contents_bytes(
                 contents,
                 &at.key("contents"),

@@ -379,20 +379,8 @@ impl<'s> Scope<'s> {
                     "`{name}` is not read yet at this point: an expression can only use fields that come before it"
                 ));
             }
-            if let FieldType::Contents(bytes) = &field.ty
-                && !field.stores_value()
-            {
-                // Read and checked: its value is the contents the schema fixes.
-                let bytes = proc_macro2::Literal::byte_string(bytes);
-                return Ok(Place {
-                    field: Some(field),
-                    ..Place::computed(quote!(#bytes.as_slice()), Ty::Bytes)
-                });
-            }
-            if matches!(field.ty, FieldType::Contents(_)) {
-                return invalid(format!(
-                    "`{name}` is repeated or conditional `contents`: it holds no bytes to use"
-                ));
+            if let Some(contents) = contents_place(field) {
+                return contents;
             }
             self.trusted(field)?;
             let ident = field_ident(name);
@@ -574,6 +562,13 @@ impl<'s> Scope<'s> {
                         def.id
                     ));
                 };
+                if let Some(contents) = contents_place(field) {
+                    // Through another value, the bytes are computed, never borrowed from it.
+                    return contents.map(|place| Place {
+                        field: None,
+                        ..place
+                    });
+                }
                 self.trusted(field)?;
                 let ident = field_ident(attr);
                 let inside = self.inside(&base, *ty);
@@ -867,4 +862,23 @@ pub(super) fn read_through(ty: &FieldType) -> bool {
             | FieldType::Str { .. }
             | FieldType::Bytes { .. }
     )
+}
+
+/// A `contents` field, which stores no bytes: read and checked, its value is the contents the
+/// schema fixes; repeated or conditional, it has none to use. `None` for other fields.
+fn contents_place(field: &Field) -> Option<Result<Place<'_>, ExprError>> {
+    let FieldType::Contents(bytes) = &field.ty else {
+        return None;
+    };
+    if field.stores_value() {
+        return Some(invalid(format!(
+            "`{}` is repeated or conditional `contents`: it holds no bytes to use",
+            field.id
+        )));
+    }
+    let bytes = proc_macro2::Literal::byte_string(bytes);
+    Some(Ok(Place {
+        field: Some(field),
+        ..Place::computed(quote!(#bytes.as_slice()), Ty::Bytes)
+    }))
 }
