@@ -10,7 +10,7 @@ use skelcodec_runtime::{Mismatch, RoundTrip};
 use crate::batch::run_ordered;
 use crate::container::with_archive_entries;
 use crate::error::{CliError, known_format_ids};
-use crate::io::{Input, collect_inputs, write_atomically};
+use crate::io::{Input, collect_inputs, extension, write_atomically};
 
 /// Exit status when a file does not reproduce byte for byte, or has a derived field that
 /// disagrees with its content.
@@ -315,11 +315,6 @@ fn has_extension(format: &dyn Format, ext: &str) -> bool {
         .extensions()
         .iter()
         .any(|known| known.eq_ignore_ascii_case(ext))
-}
-
-/// The file extension, if it is valid UTF-8.
-pub fn extension(path: &Path) -> Option<&str> {
-    path.extension().and_then(|e| e.to_str())
 }
 
 /// The error message without the leading `PATH: `, for lines that already start with the path.

@@ -102,7 +102,7 @@ impl Container {
                 .into_iter()
                 .map(|entry| EntryInfo {
                     // The format its extension names: what `decode` would read it as.
-                    kind: crate::commands::extension(Path::new(&entry.name))
+                    kind: crate::io::extension(Path::new(&entry.name))
                         .and_then(|ext| skelcodec_formats::detect(&[], Some(ext)))
                         .map(|format| format.id()),
                     size: Some(entry.size),
@@ -267,7 +267,7 @@ pub fn split_entry_path(path: &Path) -> Option<(PathBuf, String)> {
 /// tells their format (the file's, or the one the entry's kind implies).
 pub fn read_input(path: &Path) -> Result<(Vec<u8>, Option<String>), CliError> {
     let Some((container_path, entry)) = split_entry_path(path) else {
-        let extension = crate::commands::extension(path).map(str::to_owned);
+        let extension = crate::io::extension(path).map(str::to_owned);
         return Ok((crate::io::read(path)?, extension));
     };
     let bytes = crate::io::read(&container_path)?;
@@ -282,7 +282,7 @@ pub fn read_input(path: &Path) -> Result<(Vec<u8>, Option<String>), CliError> {
         .map(|e| e.extension)
         .filter(|e| !e.is_empty())
         .map(str::to_owned)
-        .or_else(|| crate::commands::extension(Path::new(&entry)).map(str::to_owned));
+        .or_else(|| crate::io::extension(Path::new(&entry)).map(str::to_owned));
     Ok((container.extract(&container_path, &entry)?, extension))
 }
 

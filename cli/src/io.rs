@@ -174,3 +174,8 @@ pub fn write_atomically_with(
         .map_err(|e| CliError::io(path, e.error))?;
     Ok(())
 }
+
+/// The file extension, if it is valid UTF-8.
+pub fn extension(path: &Path) -> Option<&str> {
+    path.extension().and_then(|e| e.to_str())
+}
