@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use skelcodec_codegen::emit::expr::{Mode, Scope, Ty};
 use skelcodec_codegen::expr::{self, BinOp, Expr};
+use skelcodec_codegen::typeck::expr::{Mode, Scope, Ty};
 use skelcodec_codegen::{Schema, generate, load_schema_with};
 
 /// A `.kst` spec as written.

@@ -76,6 +76,39 @@ impl Expr {
         }
     }
 
+    /// The names `_parent` and `_root` reach, as a path of attribute names from one of them
+    /// (`["_parent", "_parent", "len"]`, `["_root", "header", "len"]`): what one implicit
+    /// parameter holds. `_parent` is followed by `_parent`s and one name, `_root` by names.
+    /// `None` for any other expression.
+    ///
+    /// A `_root` path is passed down whole (`_root_header_len`) only into the types read inside
+    /// `_root.header` (see [`crate::model::RootPlace`]); elsewhere its first name is (`_root_header`).
+    pub fn context_path(&self) -> Option<Vec<&str>> {
+        let mut path = Vec::new();
+        let mut base = self;
+        while let Expr::Attr(inner, attr) = base {
+            path.push(attr.as_str());
+            base = inner;
+        }
+        let Expr::Name(start) = base else {
+            return None;
+        };
+        path.push(start);
+        path.reverse();
+        let [start, middle @ .., last] = path.as_slice() else {
+            return None;
+        };
+        let named = |a: &str| !a.starts_with('_');
+        // `_parent._io` is the holder's stream, passed down like its fields.
+        let ends_well = named(last) || *last == "_io";
+        let middle_ok = match *start {
+            "_root" => middle.iter().all(|a| named(a)),
+            "_parent" => middle.iter().all(|a| *a == "_parent"),
+            _ => false,
+        };
+        (ends_well && middle_ok).then_some(path)
+    }
+
     /// True when the stream `_io` itself is a value here (passed as an argument), not only
     /// one of its properties (`_io.pos`); in the root, `_root._io` is its own.
     pub fn uses_stream_value(&self) -> bool {

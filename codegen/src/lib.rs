@@ -5,10 +5,13 @@
 //!
 //! 1. [`ksy`]: deserialize the YAML as written;
 //! 2. [`lower`]: resolve names and extensions into the checked [`model`];
-//! 3. [`validate`]: type-check every expression where it runs;
+//! 3. [`typeck`]: type every expression where it runs (reading, writing, inspecting);
 //! 4. [`emit`]: produce Rust types, readers, writers, `check`/`normalize` and snapshot tests.
 //!
-//! Rust names for schema names are made in one place, [`sanitization`], which every stage uses.
+//! Stages import only the stages before them and the shared modules below them: `lower`
+//! asks [`typeck::expr`] the types of the values it passes down as implicit parameters, and
+//! nothing but `emit` imports `emit`. Rust names for schema names are made in one place,
+//! [`sanitization`]; how values are held in Rust, in [`repr`].
 //!
 //! Errors are [`SchemaError`]s naming the schema file, the line and column, and the YAML path.
 
@@ -23,8 +26,9 @@ pub mod lint;
 pub mod locate;
 pub mod lower;
 pub mod model;
+pub mod repr;
 pub mod sanitization;
-pub mod validate;
+pub mod typeck;
 
 use std::path::{Path, PathBuf};
 
@@ -53,7 +57,7 @@ pub fn parse_schema_with(
         imports::error_in(source, &e.path, e.message)
     };
     let mut schema = lower::lower(&documents).map_err(locate)?;
-    let unavailable = validate::validate(&schema).map_err(|(first, others)| SchemaError {
+    let unavailable = typeck::check(&schema).map_err(|(first, others)| SchemaError {
         others: others.into_iter().map(locate).collect(),
         ..locate(first)
     })?;

@@ -170,6 +170,28 @@ pub fn module_ident(snake: &str) -> Ident {
     }
 }
 
+/// `KeySectionFrames` for field `frames` of type `key_section` (`…Switch` when a type or enum
+/// already has that name).
+pub fn switch_enum_ident(
+    schema: &crate::model::Schema,
+    owner: usize,
+    field: &crate::model::Field,
+) -> Ident {
+    let name = format!("{}_{}", schema.types[owner].rust_name, field.id);
+    let ident = type_ident(&name);
+    // `holder.b` and a type `holder_b` would both be `HolderB`: the switch gives way.
+    let taken = schema
+        .types
+        .iter()
+        .map(struct_ident)
+        .chain(schema.enums.iter().map(enum_ident));
+    if taken.into_iter().any(|t| t == ident) {
+        type_ident(&format!("{name}_switch"))
+    } else {
+        ident
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,10 +5,10 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::expr::{Scope, expect_valid};
 use crate::expr::{BinOp, Expr};
 use crate::model::EndianChoice;
 use crate::sanitization::is_be_ident;
+use crate::typeck::expr::{Scope, expect_valid};
 
 /// `let _is_be_ = …;`, or `error(selector)` (a `return`) when no case matches.
 pub fn choose_byte_order(

@@ -4,82 +4,11 @@
 //! value, else encodes and frames the value anew (`rt::process::stored_bytes`).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
-use super::expr::{ExprError, Scope, Ty, expect_valid};
-use super::option_tokens;
-use crate::model::{Decode, Field, Process, Size};
-use crate::sanitization::{module_ident, type_ident};
-
-/// One stored value of `field` reached through `tokens` (a reference to it): a decoded value
-/// is reached through its `rt::Decoded`, whose own fields must not shadow the value's.
-pub fn stored_value(field: &Field, tokens: TokenStream) -> TokenStream {
-    match field.decode {
-        Some(_) => quote!((&#tokens.value)),
-        None => tokens,
-    }
-}
-
-/// The processor of `decode`, built from its arguments in `scope`: an `impl rt::process::Process`
-/// expression.
-pub fn processor(scope: &Scope, decode: &Decode) -> Result<TokenStream, ExprError> {
-    let Some(process) = &decode.process else {
-        return Ok(quote!(rt::process::Unchanged));
-    };
-    Ok(match process {
-        Process::Zlib => quote!(rt::process::Zlib),
-        Process::Encoding(encoding) => {
-            let variant = format_ident!("{}", encoding.variant_name());
-            quote!(rt::encoding::Encoding::#variant)
-        }
-        Process::Xor(key) => {
-            if let (_, Ty::Bool) = scope.compile(key)? {
-                return Err(ExprError::Invalid(
-                    "`xor` takes an integer or bytes as its key, not a boolean".into(),
-                ));
-            }
-            let key = argument(scope, key)?;
-            quote!(rt::process::Xor::new(#key))
-        }
-        Process::Rol(n) => {
-            let n = scope.int(n)?;
-            quote!(rt::process::Rotate::left(#n))
-        }
-        Process::Ror(n) => {
-            let n = scope.int(n)?;
-            quote!(rt::process::Rotate::right(#n))
-        }
-        Process::Custom {
-            modules,
-            name,
-            args,
-        } => {
-            let modules = modules.iter().map(|m| module_ident(m));
-            let ty = type_ident(name);
-            let args = args
-                .iter()
-                .map(|a| argument(scope, a))
-                .collect::<Result<Vec<_>, _>>()?;
-            quote!(#(#modules::)* #ty::new(#(#args),*))
-        }
-    })
-}
-
-/// An argument of a processor: an integer (`i64`), a boolean, or bytes (`&[u8]`; a list of
-/// integers is its bytes).
-fn argument(scope: &Scope, arg: &crate::expr::Expr) -> Result<TokenStream, ExprError> {
-    let (tokens, ty) = scope.compile(arg)?;
-    match ty {
-        Ty::Int | Ty::Bool => Ok(tokens),
-        Ty::Bytes | Ty::Str | Ty::StrLit => Ok(quote!(rt::bytes::view(&#tokens))),
-        Ty::ListLit(elem) if *elem == Ty::Int => {
-            Ok(quote!(rt::bytes::from_ints(&#tokens).as_slice()))
-        }
-        other => Err(ExprError::Invalid(format!(
-            "a processor takes integers, booleans and bytes, not {other:?}"
-        ))),
-    }
-}
+use crate::model::{Decode, Size};
+use crate::repr::option_tokens;
+use crate::typeck::expr::{Scope, expect_valid};
 
 /// The `rt::process::Frame` of `decode`; `size` is the frame's size when the writer knows it.
 fn frame(decode: &Decode, size: Option<TokenStream>) -> TokenStream {
@@ -113,7 +42,7 @@ pub fn read_decoded(
     scope: &Scope,
 ) -> TokenStream {
     // Arguments may use `_io.pos`: they see the stream after the stored bytes, as in Kaitai.
-    let processor = expect_valid(processor(scope, decode));
+    let processor = expect_valid(scope.processor(decode));
     let frame = frame(decode, None);
     quote! {
         #stored.and_then(|stored| {
@@ -142,7 +71,7 @@ pub fn write_decoded(
         Size::Eos | Size::Terminator { .. } => None,
     };
     let frame = frame(decode, size);
-    let Some(processor) = scope.writer_check(processor(scope, decode)) else {
+    let Some(processor) = scope.writer_check(scope.processor(decode)) else {
         // Arguments computed from the stream: the bytes as read are written, and the codec reads
         // its output back, refusing an edit it cannot encode.
         return quote! {

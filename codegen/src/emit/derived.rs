@@ -5,11 +5,12 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::expr::{Mode, Scope, expect_valid};
 use super::layout;
-use super::types::{switch_enum_ident, switch_variants};
 use crate::model::*;
+use crate::repr::switch::switch_variants;
 use crate::sanitization::field_ident;
+use crate::sanitization::switch_enum_ident;
+use crate::typeck::expr::{Mode, Scope, expect_valid};
 
 /// For each type: whether it or anything inside it has a derived field.
 pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
@@ -105,6 +106,7 @@ fn visit_children(
         FieldType::Switch(switch) => {
             let enum_name = switch_enum_ident(schema, owner, field);
             let arms = switch_variants(schema, switch)
+                .variants
                 .into_iter()
                 .filter(|v| v.ty.user_types().iter().any(|&c| needs[c]))
                 .map(|v| {

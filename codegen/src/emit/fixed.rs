@@ -4,8 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::scalar;
 use crate::model::{FieldType, Schema, Size};
+use crate::repr::scalar;
 use crate::sanitization::{field_ident, struct_ident};
 
 /// An expression decoding a value of `ty` from `b: &[u8; N]` at byte `offset`.

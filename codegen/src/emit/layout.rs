@@ -5,8 +5,8 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::sizes::field_len;
 use crate::model::*;
+use crate::repr::sizes::field_len;
 use crate::sanitization::field_ident;
 
 /// Statements of the root's `check_into`: every offset that disagrees with the layout.

@@ -4,12 +4,9 @@ pub mod bits;
 pub mod byte_order;
 pub mod decode;
 pub mod derived;
-pub mod expr;
 pub mod fixed;
 pub mod layout;
 pub mod read;
-pub mod scalar;
-pub mod sizes;
 pub mod snapshot_tests;
 pub mod types;
 pub mod valid;
@@ -20,17 +17,11 @@ use std::cell::Cell;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use self::expr::{Mode, Scope, Ty};
 use crate::model::{FieldType, InstanceKind, Repeat, Schema};
+use crate::repr::switch::{Variant, switch_variants};
+use crate::sanitization::switch_enum_ident;
 use crate::sanitization::{instance_ident, local_ident, struct_ident};
-
-/// An `Option` expression of `value`, spelled with its full path.
-pub fn option_tokens(value: Option<impl quote::ToTokens>) -> TokenStream {
-    match value {
-        Some(v) => quote!(::core::option::Option::Some(#v)),
-        None => quote!(::core::option::Option::None),
-    }
-}
+use crate::typeck::expr::{Mode, Scope, Ty, expect_valid};
 
 /// All items generated for a schema: to be placed in a module of their own. Every path into
 /// the runtime goes through the `rt` alias of `runtime`.
@@ -85,14 +76,14 @@ fn type_items(
                 quote!(),
                 quote!(r.nested(|r| { #body })),
                 write::write_body(schema, ty, unchecked),
-                sizes::encoded_len_body(schema, ty),
+                crate::repr::sizes::encoded_len_body(schema, ty),
             )
         }
         None => (
             quote!(),
             read::read_body(schema, ty),
             write::write_body(schema, ty, unchecked),
-            sizes::encoded_len_body(schema, ty),
+            crate::repr::sizes::encoded_len_body(schema, ty),
         ),
     };
     let derived = if needs_derived[ty] {
@@ -146,7 +137,7 @@ fn display_impl(schema: &Schema, ty: usize) -> TokenStream {
         return quote!();
     };
     let scope = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
-    let (text, _) = expr::expect_valid(scope.compile(text));
+    let (text, _) = expect_valid(scope.compile(text));
     let name = struct_ident(def);
     quote! {
         impl ::core::fmt::Display for #name {
@@ -164,21 +155,24 @@ fn switch_items(
     switch: &crate::model::Switch,
 ) -> TokenStream {
     let definition = types::switch_def(schema, owner, field, switch);
-    let name = types::switch_enum_ident(schema, owner, field);
+    let name = switch_enum_ident(schema, owner, field);
     let repeated = field.repeat != Repeat::None;
-    let arms = types::switch_variants(schema, switch).into_iter().map(
-        |types::Variant {
+    let arms = switch_variants(schema, switch).variants.into_iter().map(
+        |Variant {
              ident: variant, ty, ..
          }| {
-            let len = sizes::values_len(schema, field, ty, &quote!(value));
+            let len = crate::repr::sizes::values_len(schema, field, ty, &quote!(value));
             quote!(#name::#variant(value) => #len)
         },
     );
     let list_len = repeated.then(|| {
-        let arms = types::switch_variants(schema, switch).into_iter().map(|v| {
-            let variant = v.ident;
-            quote!(#name::#variant(value) => value.len())
-        });
+        let arms = switch_variants(schema, switch)
+            .variants
+            .into_iter()
+            .map(|v| {
+                let variant = v.ident;
+                quote!(#name::#variant(value) => value.len())
+            });
         quote! {
             /// The number of elements, whichever case holds them.
             pub fn len(&self) -> usize {

@@ -1,39 +1,22 @@
 //! Readers: `read_from(r, params…)` for every type, one statement per field.
 
 use proc_macro2::TokenStream;
-use quote::{ToTokens as _, quote};
+use quote::quote;
 
-use super::expr::{Mode, Scope, Ty, expect_valid};
 use super::fixed::decode_at;
-use super::scalar;
-use super::types::{Variant, switch_enum_ident, switch_variants, variant_for};
 use crate::expr::Expr;
 use crate::model::*;
+use crate::repr::scalar;
+use crate::repr::switch::{Variant, switch_variants};
+use crate::sanitization::switch_enum_ident;
 use crate::sanitization::{enum_ident, field_ident, local_ident, struct_ident};
-
-/// The Rust type a parameter is passed as, behind its reference or slice (`u8` for bytes,
-/// the element type for lists).
-pub fn param_value_type(schema: &Schema, p: &Param) -> TokenStream {
-    match p.ty {
-        ParamType::Int(_) | ParamType::IntList => quote!(i64),
-        ParamType::Bool => quote!(bool),
-        ParamType::Enum(idx) => enum_ident(&schema.enums[idx]).into_token_stream(),
-        ParamType::Str | ParamType::Bytes => quote!(u8),
-        ParamType::User(ty) | ParamType::UserList(ty) => {
-            struct_ident(&schema.types[ty]).into_token_stream()
-        }
-        ParamType::Io => quote!(rt::Stream),
-        ParamType::AnyStruct | ParamType::AnyStructList => quote!(dyn ::core::any::Any),
-        ParamType::StrList => quote!([u8]),
-        ParamType::IoList => quote!(rt::Stream),
-    }
-}
+use crate::typeck::expr::{Mode, Scope, Ty, expect_valid};
 
 /// The parameter list of a type's reader and writer.
 pub fn param_list(schema: &Schema, def: &TypeDef) -> TokenStream {
     let params = def.params.iter().map(|p| {
         let ident = local_ident(&p.id);
-        let ty = param_value_type(schema, p);
+        let ty = super::types::param_value_type(schema, p);
         match p.ty {
             ParamType::Int(_) | ParamType::Bool | ParamType::Enum(_) => quote!(#ident: #ty),
             ParamType::User(_) | ParamType::Io | ParamType::AnyStruct => quote!(#ident: &#ty),
@@ -187,13 +170,13 @@ fn read_fields(schema: &Schema, ty: usize, from: usize) -> TokenStream {
                     }))#at.in_field(#name);
                 }
             };
-            statements.push(expect_valid(super::valid::valid_check(
-                schema,
+            let holds = expect_valid(after.valid_rules(field));
+            statements.push(super::valid::valid_check(
                 field,
+                &holds,
                 &quote!(#access),
-                &after,
                 refuse,
-            )));
+            ));
         }
     }
     quote!(#(#statements)*)
@@ -313,7 +296,7 @@ fn read_repeated(
         }
         Repeat::Until(until) => {
             let one = one(scope);
-            let item = super::decode::stored_value(field, quote!(item));
+            let item = crate::repr::stored_value(field, quote!(item));
             let done = scope.with_element_of(item, ty).with_index(quote!(_index));
             let done = expect_valid(done.bool(until));
             quote!(rt::fields::#read_until(r, |r, #index| #one, |item, _index, r| #done))
@@ -486,26 +469,21 @@ fn read_switch(
     scope: &Scope,
 ) -> TokenStream {
     let enum_name = switch_enum_ident(schema, owner, field);
-    let variants = switch_variants(schema, switch);
     let (selector, selector_ty) = expect_valid(scope.selector(&switch.on));
     let mut arms = Vec::new();
-    for case in &switch.cases {
-        let pattern = case_pattern(scope, &case.key);
-        let read = read_variant(
-            schema,
-            owner,
-            (&enum_name, variant_for(&variants, &case.ty)),
-            field,
-            scope,
-        );
-        arms.push(quote!(#pattern => #read));
-    }
-    let fallback = match &switch.default {
-        Some(ty) => {
-            let variant = (&enum_name, variant_for(&variants, ty));
-            let read = read_variant(schema, owner, variant, field, scope);
-            quote!(_ => #read)
+    let mut fallback = None;
+    for (key, variant) in switch_variants(schema, switch).arms() {
+        let read = read_variant(schema, owner, (&enum_name, variant), field, scope);
+        match key {
+            Some(key) => {
+                let pattern = case_pattern(scope, key);
+                arms.push(quote!(#pattern => #read));
+            }
+            None => fallback = Some(quote!(_ => #read)),
         }
+    }
+    let fallback = match fallback {
+        Some(fallback) => fallback,
         None => {
             let expected = switch
                 .cases

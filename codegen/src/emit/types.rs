@@ -1,11 +1,13 @@
 //! Type definitions: structs with public fields, enums, and the enums of switch fields.
 
-use proc_macro2::{Ident, TokenStream};
-use quote::quote;
+use proc_macro2::TokenStream;
+use quote::{ToTokens as _, quote};
 
-use super::scalar;
 use crate::model::*;
-use crate::sanitization::{enum_ident, field_ident, struct_ident, type_ident, variant_ident};
+use crate::repr::scalar;
+use crate::repr::switch::switch_variants;
+use crate::sanitization::switch_enum_ident;
+use crate::sanitization::{enum_ident, field_ident, struct_ident, variant_ident};
 
 /// Doc attributes for an optional doc string plus extra lines.
 pub fn docs(doc: Option<&str>, extra: &[String]) -> TokenStream {
@@ -102,78 +104,21 @@ pub fn field_type(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
     }
 }
 
-/// `KeySectionFrames` for field `frames` of type `key_section` (`…Switch` when a type or enum
-/// already has that name).
-pub fn switch_enum_ident(schema: &Schema, owner: usize, field: &Field) -> Ident {
-    let name = format!("{}_{}", schema.types[owner].rust_name, field.id);
-    let ident = type_ident(&name);
-    // `holder.b` and a type `holder_b` would both be `HolderB`: the switch gives way.
-    let taken = schema
-        .types
-        .iter()
-        .map(struct_ident)
-        .chain(schema.enums.iter().map(enum_ident));
-    if taken.into_iter().any(|t| t == ident) {
-        type_ident(&format!("{name}_switch"))
-    } else {
-        ident
-    }
-}
-
-/// One variant of a switch enum.
-pub struct Variant<'m> {
-    /// The Rust name.
-    pub ident: Ident,
-    /// The name in documents and in error and check paths (`body.anp3.animations[0]`).
-    pub name: String,
-    /// What it holds.
-    pub ty: &'m FieldType,
-}
-
-/// The distinct variants of a switch: one per case type, in order, then the default's.
-pub fn switch_variants<'m>(schema: &Schema, switch: &'m Switch) -> Vec<Variant<'m>> {
-    let mut out: Vec<Variant> = Vec::new();
-    let types = switch
-        .cases
-        .iter()
-        .map(|c| &c.ty)
-        .chain(switch.default.as_deref());
-    for ty in types {
-        if out.iter().any(|v| v.ty == ty) {
-            continue;
+/// The Rust type a parameter is passed as, behind its reference or slice (`u8` for bytes,
+/// the element type for lists).
+pub fn param_value_type(schema: &Schema, p: &Param) -> TokenStream {
+    match p.ty {
+        ParamType::Int(_) | ParamType::IntList => quote!(i64),
+        ParamType::Bool => quote!(bool),
+        ParamType::Enum(idx) => enum_ident(&schema.enums[idx]).into_token_stream(),
+        ParamType::Str | ParamType::Bytes => quote!(u8),
+        ParamType::User(ty) | ParamType::UserList(ty) => {
+            struct_ident(&schema.types[ty]).into_token_stream()
         }
-        let mut name = variant_name(schema, ty, out.len());
-        // The same type with other arguments needs a name of its own.
-        if out.iter().any(|v| v.name == name) {
-            name = format!("{name}{}", out.len());
-        }
-        out.push(Variant {
-            ident: type_ident(&name),
-            name,
-            ty,
-        });
-    }
-    out
-}
-
-/// The variant of a switch enum that holds values of `ty`.
-pub fn variant_for<'v, 'm>(variants: &'v [Variant<'m>], ty: &FieldType) -> &'v Variant<'m> {
-    variants
-        .iter()
-        .find(|v| v.ty == ty)
-        .expect("every case type has a variant")
-}
-
-fn variant_name(schema: &Schema, ty: &FieldType, index: usize) -> String {
-    match ty {
-        FieldType::User { ty, .. } => schema.types[*ty].id.clone(),
-        FieldType::Number(Scalar::Int(i)) => {
-            format!("{}{}", if i.signed { "s" } else { "u" }, i.bytes)
-        }
-        FieldType::Str { .. } => "text".to_owned(),
-        FieldType::Bytes { .. } => "raw".to_owned(),
-        FieldType::Nothing => "nothing".to_owned(),
-        _ => format!("case{index}"),
+        ParamType::Io => quote!(rt::Stream),
+        ParamType::AnyStruct | ParamType::AnyStructList => quote!(dyn ::core::any::Any),
+        ParamType::StrList => quote!([u8]),
+        ParamType::IoList => quote!(rt::Stream),
     }
 }
 
@@ -213,7 +158,7 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
         });
     let kept_params = def.params.iter().filter(|p| p.kept).map(|p| {
         let ident = field_ident(&p.id);
-        let ty = super::read::param_value_type(schema, p);
+        let ty = param_value_type(schema, p);
         let fallback = format!("`{}`.", p.id);
         let doc = docs(
             Some(p.doc.as_deref().unwrap_or(&fallback)),
@@ -264,16 +209,19 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
 pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch) -> TokenStream {
     let name = switch_enum_ident(schema, owner, field);
     let repeated = field.repeat != Repeat::None;
-    let variants = switch_variants(schema, switch).into_iter().map(|v| {
-        let (variant, name) = (&v.ident, &v.name);
-        let one = stored_type(schema, owner, field, v.ty);
-        let doc = format!(" Values of `{name}`.");
-        if repeated {
-            quote!(#[doc = #doc] #[serde(rename = #name)] #variant(Vec<#one>))
-        } else {
-            quote!(#[doc = #doc] #[serde(rename = #name)] #variant(#one))
-        }
-    });
+    let variants = switch_variants(schema, switch)
+        .variants
+        .into_iter()
+        .map(|v| {
+            let (variant, name) = (&v.ident, &v.name);
+            let one = stored_type(schema, owner, field, v.ty);
+            let doc = format!(" Values of `{name}`.");
+            if repeated {
+                quote!(#[doc = #doc] #[serde(rename = #name)] #variant(Vec<#one>))
+            } else {
+                quote!(#[doc = #doc] #[serde(rename = #name)] #variant(#one))
+            }
+        });
     let doc = format!(
         " `{}` of `{}`: its layout follows the selector of the switch.",
         field.id, schema.types[owner].id

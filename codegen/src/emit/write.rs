@@ -7,14 +7,15 @@ use std::cell::Cell;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::expr::{Scope, Ty, expect_valid};
 use super::fixed::encode_at;
 use super::read::case_pattern;
-use super::scalar;
-use super::sizes::element_len;
-use super::types::{Variant, switch_enum_ident, switch_variants, variant_for};
 use crate::model::*;
+use crate::repr::scalar;
+use crate::repr::sizes::element_len;
+use crate::repr::switch::{Variant, switch_variants};
+use crate::sanitization::switch_enum_ident;
 use crate::sanitization::{field_ident, local_ident, struct_ident};
+use crate::typeck::expr::{Scope, Ty, expect_valid};
 
 /// The body of `write_to` for a type with a variable layout; sets `unchecked` when a check the
 /// reader relies on needs the input stream and is left out (see [`Scope::writer_check`]).
@@ -28,7 +29,7 @@ pub fn write_body(schema: &Schema, ty: usize, unchecked: &Cell<bool>) -> TokenSt
         .filter(|f| !f.is_read_only())
         .map(|field| {
             let ident = field_ident(&field.id);
-            let valid = valid_check(schema, field, &quote!(self.#ident), &scope);
+            let valid = valid_check(field, &quote!(self.#ident), &scope);
             let write = write_field(schema, ty, field, &quote!(self.#ident), &scope);
             let write = quote!(#valid #write);
             match &field.position {
@@ -176,18 +177,17 @@ fn write_for_each(
 
 /// Before writing a field with `valid`: a value the reader would reject is refused. A rule
 /// that needs the stream (`_io`) can only be checked by reading.
-fn valid_check(schema: &Schema, field: &Field, access: &TokenStream, scope: &Scope) -> TokenStream {
+fn valid_check(field: &Field, access: &TokenStream, scope: &Scope) -> TokenStream {
     let name = &field.id;
     let refuse = |_kind, rule: &str, _found, index: Option<TokenStream>| {
         let message = format!("the reader expects a value {rule}");
         let at = index.map(|i| quote!(.at_index(#i)));
         quote!(return Err(rt::fields::encode_error(w, #message.into()))#at.in_field(#name);)
     };
-    scope
-        .writer_check(super::valid::valid_check(
-            schema, field, access, scope, refuse,
-        ))
-        .unwrap_or_default()
+    match scope.writer_check(scope.valid_rules(field)) {
+        Some(holds) => super::valid::valid_check(field, &holds, access, refuse),
+        None => quote!(),
+    }
 }
 
 /// Statements writing one value of `field` of type `ty` at `access`, delimited as the reader
@@ -254,7 +254,7 @@ fn list_check(field: &Field, ty: &FieldType, list: &TokenStream, scope: &Scope) 
             None => quote!(),
         },
         Repeat::Until(until) => {
-            let item = super::decode::stored_value(field, quote!(item));
+            let item = crate::repr::stored_value(field, quote!(item));
             let done = scope.with_element_of(item, ty).with_index(quote!(_index));
             match scope.writer_check(done.bool(until)) {
                 Some(done) => quote! {
@@ -434,10 +434,10 @@ fn write_switch(
 ) -> TokenStream {
     let name = &field.id;
     let enum_name = switch_enum_ident(schema, owner, field);
-    let variants = switch_variants(schema, switch);
+    let switch_arms = switch_variants(schema, switch);
     let Some((selector, _)) = scope.writer_check(scope.selector(&switch.on)) else {
         // The selector depends on the stream: write whichever variant is held.
-        let arms = variants.iter().map(|v| {
+        let arms = switch_arms.variants.iter().map(|v| {
             let body = write_variant(schema, v, field, scope);
             let variant = &v.ident;
             quote!(#enum_name::#variant(value) => { #body })
@@ -445,20 +445,14 @@ fn write_switch(
         return quote!(match &#access { #(#arms)* });
     };
     let mut arms = Vec::new();
-    let cases = switch
-        .cases
-        .iter()
-        .map(|c| (Some(&c.key), &c.ty))
-        .chain(switch.default.as_deref().map(|ty| (None, ty)));
-    for (key, ty) in cases {
+    for (key, variant) in switch_arms.arms() {
         let pattern = match key {
             Some(key) => case_pattern(scope, key),
             None => quote!(_),
         };
-        let variant = variant_for(&variants, ty);
-        let list_check = list_check(field, ty, &quote!(value), scope);
+        let list_check = list_check(field, variant.ty, &quote!(value), scope);
         let body = write_variant(schema, variant, field, scope);
-        let mismatch = if variants.len() > 1 {
+        let mismatch = if switch_arms.variants.len() > 1 {
             let expected = &variant.name;
             quote! {
                 _ => {

@@ -11,46 +11,11 @@
 //! Readers and writers both get these parameters from the value that holds them, so a writer
 //! computes them from the (possibly edited) tree it writes, never from stale copies.
 
-use std::collections::BTreeSet;
-
-use crate::emit::expr::{Mode, Scope, Ty};
 use crate::error::{Located, YamlPath};
 use crate::expr::Expr;
 use crate::model::*;
 use crate::sanitization::IS_BE;
-
-/// The names `_parent` and `_root` reach, as a path of attribute names from one of them
-/// (`["_parent", "_parent", "len"]`, `["_root", "header", "len"]`): what one implicit
-/// parameter holds. `_parent` is followed by `_parent`s and one name, `_root` by names.
-/// `None` for any other expression.
-///
-/// A `_root` path is passed down whole (`_root_header_len`) only into the types read inside
-/// `_root.header` (see [`RootPlace`]); elsewhere its first name is (`_root_header`).
-pub fn context_path(e: &Expr) -> Option<Vec<&str>> {
-    let mut path = Vec::new();
-    let mut base = e;
-    while let Expr::Attr(inner, attr) = base {
-        path.push(attr.as_str());
-        base = inner;
-    }
-    let Expr::Name(start) = base else {
-        return None;
-    };
-    path.push(start);
-    path.reverse();
-    let [start, middle @ .., last] = path.as_slice() else {
-        return None;
-    };
-    let named = |a: &str| !a.starts_with('_');
-    // `_parent._io` is the holder's stream, passed down like its fields.
-    let ends_well = named(last) || *last == "_io";
-    let middle_ok = match *start {
-        "_root" => middle.iter().all(|a| named(a)),
-        "_parent" => middle.iter().all(|a| *a == "_parent"),
-        _ => false,
-    };
-    (ends_well && middle_ok).then_some(path)
-}
+use crate::typeck::expr::{Mode, Scope, Ty};
 
 /// The context path an expression of `ty` needs for `path`: a `_root` path is cut to its
 /// first name unless `ty` is read inside that root field ([`RootPlace`]); in the root field's
@@ -104,11 +69,6 @@ pub fn find_root_places(schema: &mut Schema) {
     for (def, place) in schema.types.iter_mut().zip(places) {
         def.root_place = place;
     }
-}
-
-/// The name of the implicit parameter holding `path`.
-pub fn context_param_id(path: &[&str]) -> String {
-    path.join("_")
 }
 
 /// The expression that computes `path` in the scope of `owner`, for its field `field` holding
@@ -333,7 +293,7 @@ fn needed_paths(schema: &Schema, exprs: Vec<Vec<&Expr>>) -> Vec<Vec<Vec<String>>
             else {
                 continue;
             };
-            if let Some(up) = context_path(&arg)
+            if let Some(up) = arg.context_path()
                 && let Some(up) = needed_path(schema, owner, &up)
                 && !(schema.is_file_root(owner) && up[0] == "_root")
             {
@@ -343,49 +303,6 @@ fn needed_paths(schema: &Schema, exprs: Vec<Vec<&Expr>>) -> Vec<Vec<Vec<String>>
         needs[ty].push(path);
     }
     needs
-}
-
-/// The expressions of a type that readers and writers evaluate whatever the value instances:
-/// its fields', its endianness switch's and its look-aheads' positions.
-fn read_and_written(def: &TypeDef) -> Vec<&Expr> {
-    let mut exprs: Vec<&Expr> = def.fields.iter().flat_map(Field::expressions).collect();
-    exprs.extend(def.endian_choice.as_ref().map(|c| &c.on));
-    for instance in &def.instances {
-        if let InstanceKind::Peek { pos, cond, .. } = &instance.kind {
-            exprs.extend([pos].into_iter().chain(cond));
-        }
-    }
-    exprs
-}
-
-/// The value instances readers and writers use, as `(type, id)`: those the expressions of
-/// `read_and_written` name, directly or through other instances (by name, in any type:
-/// `body.total` uses `total` of whatever `body` is). The others are only ever computed from
-/// the finished value, as Kaitai computes them lazily.
-pub fn live_instances(schema: &Schema) -> BTreeSet<(usize, &str)> {
-    let mut pending: Vec<&Expr> = schema.types.iter().flat_map(read_and_written).collect();
-    let mut used: BTreeSet<&str> = BTreeSet::new();
-    let mut live = BTreeSet::new();
-    while !pending.is_empty() {
-        for e in pending.drain(..) {
-            visit(e, &mut |sub| {
-                if let Expr::Name(n) | Expr::Attr(_, n) = sub {
-                    used.insert(n.as_str());
-                }
-            });
-        }
-        for (ty, def) in schema.types.iter().enumerate() {
-            for instance in &def.instances {
-                if let InstanceKind::Value { value, cond, .. } = &instance.kind
-                    && used.contains(instance.id.as_str())
-                    && live.insert((ty, instance.id.as_str()))
-                {
-                    pending.extend([value].into_iter().chain(cond));
-                }
-            }
-        }
-    }
-    live
 }
 
 /// For each type, the expressions readers and writers evaluate: [`read_and_written`] and the
@@ -420,21 +337,13 @@ fn context_paths_in<'e>(schema: &Schema, ty: usize, e: &'e Expr) -> Vec<Vec<&'e 
     if schema.static_path_size(ty, e).is_some() || schema.root_constant(ty, e).is_some() {
         return Vec::new();
     }
-    match context_path(e) {
+    match e.context_path() {
         Some(path) => vec![path],
         None => e
             .children()
             .into_iter()
             .flat_map(|c| context_paths_in(schema, ty, c))
             .collect(),
-    }
-}
-
-/// Calls `f` on `e` and every expression inside it.
-fn visit<'e>(e: &'e Expr, f: &mut impl FnMut(&'e Expr)) {
-    f(e);
-    for child in e.children() {
-        visit(child, f);
     }
 }
 

@@ -12,7 +12,6 @@ mod types;
 
 use serde_yaml::Value;
 
-pub use self::context::{context_param_id, context_path, live_instances};
 use self::declare::{Declared, declare};
 use self::instances::{lower_instance, positioned_field};
 use crate::error::{Located, YamlPath};
@@ -22,7 +21,7 @@ use crate::ksy::{self, AttrSpec, KsyFile};
 use crate::model::*;
 
 /// Lowers a schema and the schemas it imports (`files[0]` is the schema compiled).
-/// Expressions are parsed here but type-checked by [`crate::validate`], which needs the whole
+/// Expressions are parsed here but type-checked by [`crate::typeck`], which needs the whole
 /// model.
 pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
     let root = YamlPath::root();

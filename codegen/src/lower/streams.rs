@@ -2,9 +2,9 @@
 //! (`io: header._io`, `io: _parent.blocks[0]._io`) needs that value to keep where it was read
 //! from, since an owned tree has no streams once reading is done.
 
-use crate::emit::expr::{ExprError, Mode, Scope, Ty};
 use crate::expr::Expr;
 use crate::model::*;
+use crate::typeck::expr::{ExprError, Mode, Scope, Ty};
 
 /// Marks every type whose values some expression takes the stream of (`x._io`).
 pub fn keep_streams(schema: &mut Schema) {

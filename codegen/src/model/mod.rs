@@ -1,6 +1,10 @@
 //! The checked schema model: what the emitters work from. Every name is resolved to an index,
 //! every expression is parsed, and every extension is turned into an explicit type.
 
+mod live;
+
+pub use self::live::{live_instances, read_and_written};
+
 use crate::error::YamlPath;
 use crate::expr::Expr;
 
@@ -122,6 +126,11 @@ impl RootPlace {
             RootPlace::Is(f) | RootPlace::Inside(f) => f,
         }
     }
+}
+
+/// The name of the implicit parameter holding `path`.
+pub fn context_param_id(path: &[&str]) -> String {
+    path.join("_")
 }
 
 /// A type parameter.
@@ -966,7 +975,7 @@ impl Schema {
     /// True when reading decides something from the data that a writer cannot check before
     /// writing: a look-ahead instance, a remembered or a scanned field, a field kept as read.
     /// Such codecs read their output back before returning it, as do those whose writers
-    /// leave out a check that needs the input stream (see `emit::expr::Scope::writer_check`).
+    /// leave out a check that needs the input stream (see `typeck::expr::Scope::writer_check`).
     pub fn reads_decide_from_data(&self) -> bool {
         self.has_searched_fields()
             || self.types.iter().any(|t| {

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::*;
-use crate::emit::decode::stored_value;
+use crate::repr::stored_value;
 
 impl<'s> Scope<'s> {
     /// `value.as<target>`: a number converted, a switch value taken as the case that holds
@@ -89,7 +89,7 @@ impl<'s> Scope<'s> {
         // A case that matched nothing makes the value absent, not of another type.
         let single = match base.field.map(|f| &f.ty) {
             Some(FieldType::Switch(switch)) => {
-                let variants = switch_variants(self.schema, switch);
+                let variants = switch_variants(self.schema, switch).variants;
                 variants
                     .iter()
                     .filter(|v| *v.ty != FieldType::Nothing)
@@ -124,7 +124,7 @@ impl<'s> Scope<'s> {
             // One case holds the whole list.
             return None;
         }
-        let variants = switch_variants(self.schema, switch);
+        let variants = switch_variants(self.schema, switch).variants;
         let variant = variants.iter().find(|v| pick(v.ty))?;
         let enum_name = switch_enum_ident(self.schema, owner, field);
         let ident = &variant.ident;
@@ -214,7 +214,7 @@ pub(super) fn integer_switch(
         // One case holds the whole list; a decoded case holds its stored bytes too.
         return None;
     }
-    let variants = switch_variants(schema, switch);
+    let variants = switch_variants(schema, switch).variants;
     if !variants
         .iter()
         .all(|v| matches!(v.ty, FieldType::Number(Scalar::Int(_)) | FieldType::Nothing))
@@ -239,7 +239,7 @@ pub(super) fn matched_nothing(
     tokens: &TokenStream,
 ) -> Option<TokenStream> {
     let (owner, field) = switch_field(schema, switch)?;
-    let variants = switch_variants(schema, switch);
+    let variants = switch_variants(schema, switch).variants;
     let nothing = &variants.iter().find(|v| *v.ty == FieldType::Nothing)?.ident;
     let enum_name = switch_enum_ident(schema, owner, field);
     Some(quote!(::core::matches!(#tokens, #enum_name::#nothing(_))))

@@ -6,8 +6,7 @@ use quote::{ToTokens as _, quote};
 use super::switch::integer_switch;
 use super::text::value_property;
 use super::*;
-use crate::emit::option_tokens;
-use crate::lower::{context_param_id, context_path};
+use crate::repr::option_tokens;
 use crate::sanitization::{IS_BE, is_be_ident, struct_ident};
 
 impl<'s> Scope<'s> {
@@ -139,7 +138,7 @@ impl<'s> Scope<'s> {
                 let (tokens, ty) = self.compile(value)?;
                 Ok(Place::computed(tokens, ty))
             }
-            Expr::Attr(..) if let Some(path) = context_path(e) => self.context_value(&path),
+            Expr::Attr(..) if let Some(path) = e.context_path() => self.context_value(&path),
             Expr::Attr(base, attr) => {
                 if let Some(place) =
                     self.through_branches(base, |b| Expr::Attr(Box::new(b), attr.clone()))
@@ -445,7 +444,7 @@ impl<'s> Scope<'s> {
                     }
                     let pos = inner.int(pos)?;
                     let size = usize::from(ty.bytes);
-                    let value = crate::emit::scalar::decode(Scalar::Int(*ty), quote!(b));
+                    let value = crate::repr::scalar::decode(Scalar::Int(*ty), quote!(b));
                     let read =
                         quote!(rt::fields::peek::<#size>(r, #pos).map_or(-1, |b| #value as i64));
                     let (read, read_ty) = match enum_idx {

@@ -10,8 +10,10 @@
 
 mod compare;
 mod place;
+mod process;
 mod switch;
 mod text;
+mod valid;
 
 use self::compare::{comparison, list_literal};
 pub use self::place::content_view;
@@ -23,10 +25,11 @@ use std::cell::Cell;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::sizes::{element_len, present_len};
-use super::types::{switch_enum_ident, switch_variants};
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::*;
+use crate::repr::sizes::{element_len, present_len};
+use crate::repr::switch::switch_variants;
+use crate::sanitization::switch_enum_ident;
 use crate::sanitization::{enum_ident, field_ident, local_ident, variant_ident};
 
 /// Where an expression runs, which decides what names mean.

@@ -1,28 +1,36 @@
-//! Type-checks every expression of a lowered schema in the context where it runs, so that a
-//! mistake is reported at its place in the schema instead of as a Rust compile error in
-//! generated code.
+//! The checking pass: types every expression of a lowered schema in the context where it runs
+//! (while reading, while writing, when inspecting a finished value), so that a mistake is
+//! reported at its place in the schema instead of as a Rust compile error in generated code.
+//! Every error of the schema is returned at once.
+//!
+//! [`expr`] is the typed expression compiler: it resolves names, gives each node a type and
+//! says when an expression cannot be evaluated (a writer has no input stream). The generator
+//! ([`crate::emit`]) takes expressions from it; this pass makes sure that succeeds.
 
-use crate::emit::expr::{ExprError, Mode, Scope, Ty, describe};
+pub mod expr;
+
+use self::expr::{ExprError, Mode, Scope, Ty, describe};
 use crate::error::{Located, YamlPath};
 use crate::expr::Expr;
 use crate::model::*;
+use crate::repr::stored_value;
 
 /// Checks a whole schema; returns the warnings (value instances only the finished value could
 /// compute, which get no method), or every error (the first of each field, instance and type),
 /// the first apart.
-pub fn validate(schema: &Schema) -> Result<Vec<Located>, (Located, Vec<Located>)> {
+pub fn check(schema: &Schema) -> Result<Vec<Located>, (Located, Vec<Located>)> {
     let mut errors = Vec::new();
     let mut note = |result: Result<(), Located>| errors.extend(result.err());
     note(reject_recursion(schema));
     note(reject_huge_sizes(schema));
-    let live = crate::lower::live_instances(schema);
+    let live = live_instances(schema);
     let mut warnings = Vec::new();
     for (ty, def) in schema.types.iter().enumerate() {
         for (index, field) in def.fields.iter().enumerate() {
-            note(validate_field(schema, ty, index, field));
+            note(check_field(schema, ty, index, field));
         }
         if let Some(choice) = &def.endian_choice {
-            note(validate_byte_order(schema, ty, choice));
+            note(check_byte_order(schema, ty, choice));
         }
         let inspect = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
         if let Some(text) = &def.to_string {
@@ -167,7 +175,7 @@ fn reject_huge_sizes(schema: &Schema) -> Result<(), Located> {
 
 /// `meta/endian` as a `switch-on`: the reader chooses before reading any field, the writer
 /// from the whole value, so the selector and every case must compile in both.
-fn validate_byte_order(schema: &Schema, ty: usize, choice: &EndianChoice) -> Result<(), Located> {
+fn check_byte_order(schema: &Schema, ty: usize, choice: &EndianChoice) -> Result<(), Located> {
     let read = Scope::new(schema, ty, Mode::Read, 0);
     let write = Scope::new(schema, ty, Mode::Write, schema.types[ty].fields.len());
     let on_at = choice.at.key("switch-on");
@@ -205,7 +213,7 @@ fn located(at: &YamlPath, result: Result<impl Sized, ExprError>) -> Result<(), L
         .map_err(|e| Located::new(at, e.message()))
 }
 
-fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Result<(), Located> {
+fn check_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Result<(), Located> {
     let read = Scope::new(schema, ty, Mode::Read, index);
     let at = &field.at;
     if let Some(cond) = &field.cond {
@@ -216,12 +224,9 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
         Repeat::Until(until) => {
             located(
                 &at.key("repeat-until"),
-                read.with_element_of(
-                    crate::emit::decode::stored_value(field, quote::quote!(item)),
-                    &field.ty,
-                )
-                .with_index(quote::quote!(index))
-                .bool(until),
+                read.with_element_of(stored_value(field, quote::quote!(item)), &field.ty)
+                    .with_index(quote::quote!(index))
+                    .bool(until),
             )?;
         }
         Repeat::ForEach(list) => match read.compile(list) {
@@ -238,14 +243,7 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
     }
     if !field.valid.is_empty() {
         let after = Scope::new(schema, ty, Mode::Read, index + 1);
-        let rule = crate::emit::valid::valid_check(
-            schema,
-            field,
-            &quote::quote!(value),
-            &after,
-            |_, _, _, _| quote::quote!(),
-        );
-        located(&at.key("valid"), rule)?;
+        located(&at.key("valid"), after.valid_rules(field))?;
     }
     if let Some(pos) = &field.position {
         located(&at.key("pos"), read.int(pos))?;
@@ -290,20 +288,17 @@ fn validate_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Re
                 ),
             ));
         }
-        located(
-            &at.key("process"),
-            crate::emit::decode::processor(&read, decode),
-        )?;
+        located(&at.key("process"), read.processor(decode))?;
     }
-    validate_type(schema, &read, &field.ty, at)?;
-    validate_writer(schema, ty, field)
+    check_type(schema, &read, &field.ty, at)?;
+    check_writer(schema, ty, field)
 }
 
 /// What the writer must compute itself: the condition, the position, the list a `-for-each`
 /// follows and the arguments of user types. A writer has every field but no input stream, so
 /// an expression that needs `_io` there is refused here rather than left to fail in the
 /// generator.
-fn validate_writer(schema: &Schema, ty: usize, field: &Field) -> Result<(), Located> {
+fn check_writer(schema: &Schema, ty: usize, field: &Field) -> Result<(), Located> {
     if field.is_read_only() {
         return Ok(());
     }
@@ -333,11 +328,11 @@ fn validate_writer(schema: &Schema, ty: usize, field: &Field) -> Result<(), Loca
     // output back.
     if let Some(decode) = &field.decode
         && let Err(e @ (ExprError::Invalid(_) | ExprError::Unsupported(_))) =
-            crate::emit::decode::processor(&write, decode)
+            write.processor(decode)
     {
         return Err(Located::new(&at.key("process"), e.message()));
     }
-    validate_writer_arguments(schema, &write, &field.ty, at)
+    check_writer_arguments(schema, &write, &field.ty, at)
 }
 
 /// The scope of one element's own expressions (its size, its type's arguments): `_index` is
@@ -352,7 +347,7 @@ fn element_scope<'s>(field: &'s Field, scope: Scope<'s>) -> Scope<'s> {
     }
 }
 
-fn validate_writer_arguments(
+fn check_writer_arguments(
     schema: &Schema,
     write: &Scope,
     ty: &FieldType,
@@ -368,7 +363,7 @@ fn validate_writer_arguments(
         FieldType::Switch(switch) => {
             let cases = switch.cases.iter().map(|c| &c.ty);
             for case in cases.chain(switch.default.as_deref()) {
-                validate_writer_arguments(schema, write, case, at)?;
+                check_writer_arguments(schema, write, case, at)?;
             }
             Ok(())
         }
@@ -393,12 +388,7 @@ fn writable(
     }
 }
 
-fn validate_type(
-    schema: &Schema,
-    read: &Scope,
-    ty: &FieldType,
-    at: &YamlPath,
-) -> Result<(), Located> {
+fn check_type(schema: &Schema, read: &Scope, ty: &FieldType, at: &YamlPath) -> Result<(), Located> {
     match ty {
         FieldType::Str { size, .. } | FieldType::Bytes { size, .. } => {
             if let Size::Expr(e) = size {
@@ -422,15 +412,15 @@ fn validate_type(
             for case in &switch.cases {
                 let case_at = at.key("type").key("cases");
                 check_case_key(read, &selector, &case.key, &case_at)?;
-                validate_type(schema, read, &case.ty, at)?;
+                check_type(schema, read, &case.ty, at)?;
             }
             if let Some(default) = &switch.default {
-                validate_type(schema, read, default, at)?;
+                check_type(schema, read, default, at)?;
             }
             Ok(())
         }
         FieldType::Remembered { value, .. } => located(&at.key("-remember"), read.int(value)),
-        FieldType::Array { elem, .. } => validate_type(schema, read, elem, at),
+        FieldType::Array { elem, .. } => check_type(schema, read, elem, at),
         // No expression: every kind is named, so that a new one must be decided here.
         FieldType::Number(_)
         | FieldType::Bits { .. }
@@ -448,7 +438,7 @@ fn check_case_key(read: &Scope, selector: &Ty, key: &Expr, at: &YamlPath) -> Res
     let literal = matches!(
         key,
         Expr::Int(_) | Expr::Str(_) | Expr::Bool(_) | Expr::EnumLit { .. }
-    ) || crate::emit::expr::is_byte_literal(key);
+    ) || expr::is_byte_literal(key);
     if !literal {
         return Err(Located::new(
             at,

@@ -1,0 +1,72 @@
+//! Processors (`process: xor(key)`, `rol(n)`, custom ones): their arguments are expressions.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{ExprError, Scope, Ty};
+use crate::expr::Expr;
+use crate::model::{Decode, Process};
+use crate::sanitization::{module_ident, type_ident};
+
+impl Scope<'_> {
+    /// The processor of `decode`, built from its arguments in `scope`: an `impl rt::process::Process`
+    /// expression.
+    pub fn processor(&self, decode: &Decode) -> Result<TokenStream, ExprError> {
+        let Some(process) = &decode.process else {
+            return Ok(quote!(rt::process::Unchanged));
+        };
+        Ok(match process {
+            Process::Zlib => quote!(rt::process::Zlib),
+            Process::Encoding(encoding) => {
+                let variant = format_ident!("{}", encoding.variant_name());
+                quote!(rt::encoding::Encoding::#variant)
+            }
+            Process::Xor(key) => {
+                if let (_, Ty::Bool) = self.compile(key)? {
+                    return Err(ExprError::Invalid(
+                        "`xor` takes an integer or bytes as its key, not a boolean".into(),
+                    ));
+                }
+                let key = self.processor_argument(key)?;
+                quote!(rt::process::Xor::new(#key))
+            }
+            Process::Rol(n) => {
+                let n = self.int(n)?;
+                quote!(rt::process::Rotate::left(#n))
+            }
+            Process::Ror(n) => {
+                let n = self.int(n)?;
+                quote!(rt::process::Rotate::right(#n))
+            }
+            Process::Custom {
+                modules,
+                name,
+                args,
+            } => {
+                let modules = modules.iter().map(|m| module_ident(m));
+                let ty = type_ident(name);
+                let args = args
+                    .iter()
+                    .map(|a| self.processor_argument(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                quote!(#(#modules::)* #ty::new(#(#args),*))
+            }
+        })
+    }
+
+    /// An argument of a processor: an integer (`i64`), a boolean, or bytes (`&[u8]`; a list of
+    /// integers is its bytes).
+    fn processor_argument(&self, arg: &Expr) -> Result<TokenStream, ExprError> {
+        let (tokens, ty) = self.compile(arg)?;
+        match ty {
+            Ty::Int | Ty::Bool => Ok(tokens),
+            Ty::Bytes | Ty::Str | Ty::StrLit => Ok(quote!(rt::bytes::view(&#tokens))),
+            Ty::ListLit(elem) if *elem == Ty::Int => {
+                Ok(quote!(rt::bytes::from_ints(&#tokens).as_slice()))
+            }
+            other => Err(ExprError::Invalid(format!(
+                "a processor takes integers, booleans and bytes, not {other:?}"
+            ))),
+        }
+    }
+}
