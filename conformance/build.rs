@@ -15,7 +15,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use skelcodec_codegen::expr::{self, BinOp, Expr};
 use skelcodec_codegen::typeck::expr::{Mode, Scope, Ty};
-use skelcodec_codegen::{Schema, generate, load_schema_with};
+use skelcodec_codegen::{CheckedSchema, Schema, generate, load_schema_with};
 
 /// A `.kst` spec as written.
 #[derive(serde::Deserialize)]
@@ -207,7 +207,7 @@ fn known_uncompilable(path: &Path) -> BTreeMap<String, String> {
 }
 
 /// The generated codec, and `run`: read, evaluate the asserts, write back.
-fn spec_module(schema: &Schema, kst: &Kst) -> TokenStream {
+fn spec_module(schema: &CheckedSchema, kst: &Kst) -> TokenStream {
     let codec = generate(schema);
     let root = skelcodec_codegen::sanitization::type_ident(&schema.types[0].id);
     let asserts = kst.asserts.iter().map(|a| compile_assert(schema, a));

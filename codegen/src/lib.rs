@@ -37,9 +37,30 @@ use proc_macro2::TokenStream;
 pub use crate::error::{SchemaError, YamlPath};
 pub use crate::model::Schema;
 
+/// A schema the checker accepted, with what it decided: the typed IR the generator renders.
+/// It reads as its [`Schema`].
+pub struct CheckedSchema {
+    schema: Schema,
+    ir: typeck::ir::Ir,
+}
+
+impl std::fmt::Debug for CheckedSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.schema.fmt(f)
+    }
+}
+
+impl std::ops::Deref for CheckedSchema {
+    type Target = Schema;
+
+    fn deref(&self) -> &Schema {
+        &self.schema
+    }
+}
+
 /// Parses, lowers and validates schema text; `file` is used in error messages and as the
 /// place relative imports are found from.
-pub fn parse_schema(source: &str, file: &Path) -> Result<Schema, SchemaError> {
+pub fn parse_schema(source: &str, file: &Path) -> Result<CheckedSchema, SchemaError> {
     parse_schema_with(source, file, &[])
 }
 
@@ -48,7 +69,7 @@ pub fn parse_schema_with(
     source: &str,
     file: &Path,
     import_paths: &[PathBuf],
-) -> Result<Schema, SchemaError> {
+) -> Result<CheckedSchema, SchemaError> {
     let sources = imports::load(source, file, import_paths)?;
     let documents: Vec<&ksy::KsyFile> = sources.iter().map(|s| &s.document).collect();
     // Each error names the file it is in.
@@ -57,7 +78,7 @@ pub fn parse_schema_with(
         imports::error_in(source, &e.path, e.message)
     };
     let mut schema = lower::lower(&documents).map_err(locate)?;
-    let unavailable = typeck::check(&schema).map_err(|(first, others)| SchemaError {
+    let (ir, unavailable) = typeck::check(&schema).map_err(|(first, others)| SchemaError {
         others: others.into_iter().map(locate).collect(),
         ..locate(first)
     })?;
@@ -69,16 +90,19 @@ pub fn parse_schema_with(
         .chain(unavailable)
         .map(locate)
         .collect();
-    Ok(schema)
+    Ok(CheckedSchema { schema, ir })
 }
 
 /// Reads and checks a schema file.
-pub fn load_schema(path: &Path) -> Result<Schema, SchemaError> {
+pub fn load_schema(path: &Path) -> Result<CheckedSchema, SchemaError> {
     load_schema_with(path, &[])
 }
 
 /// [`load_schema`], with directories where absolute imports are looked up.
-pub fn load_schema_with(path: &Path, import_paths: &[PathBuf]) -> Result<Schema, SchemaError> {
+pub fn load_schema_with(
+    path: &Path,
+    import_paths: &[PathBuf],
+) -> Result<CheckedSchema, SchemaError> {
     let source = std::fs::read_to_string(path).map_err(|e| SchemaError {
         file: path.to_path_buf(),
         line_col: None,
@@ -90,14 +114,14 @@ pub fn load_schema_with(path: &Path, import_paths: &[PathBuf]) -> Result<Schema,
 }
 
 /// The Rust items of a schema's codec, reaching the runtime as `::skelcodec_runtime`.
-pub fn generate(schema: &Schema) -> TokenStream {
+pub fn generate(schema: &CheckedSchema) -> TokenStream {
     generate_with_runtime(schema, &default_runtime_path())
 }
 
 /// The Rust items of a schema's codec, reaching the runtime by `runtime`: the `skelcodec`
 /// facade passes its own re-export, so that a crate depending on it alone compiles them.
-pub fn generate_with_runtime(schema: &Schema, runtime: &TokenStream) -> TokenStream {
-    emit::schema_items(schema, runtime)
+pub fn generate_with_runtime(schema: &CheckedSchema, runtime: &TokenStream) -> TokenStream {
+    emit::schema_items(&schema.schema, &schema.ir, runtime)
 }
 
 /// The path generated code reaches the runtime by when none is given.
@@ -106,7 +130,7 @@ pub fn default_runtime_path() -> TokenStream {
 }
 
 /// The generated code as formatted Rust source, for review and for tests of the generator.
-pub fn generate_source(schema: &Schema) -> Result<String, syn::Error> {
+pub fn generate_source(schema: &CheckedSchema) -> Result<String, syn::Error> {
     let file: syn::File = syn::parse2(generate(schema))?;
     Ok(prettyplease::unparse(&file))
 }

@@ -5,32 +5,22 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::expr::{BinOp, Expr};
-use crate::model::EndianChoice;
 use crate::sanitization::is_be_ident;
-use crate::typeck::expr::{Scope, expect_valid};
+use crate::typeck::ir;
 
 /// `let _is_be_ = …;`, or `error(selector)` (a `return`) when no case matches.
 pub fn choose_byte_order(
-    scope: &Scope,
-    choice: &EndianChoice,
+    order: &ir::ByteOrder,
     error: impl Fn(TokenStream) -> TokenStream,
 ) -> TokenStream {
     let is_be = is_be_ident();
-    let arms = choice.cases.iter().map(|case| {
-        let big = case.big;
-        let equal = Expr::Binary(
-            BinOp::Eq,
-            Box::new(choice.on.clone()),
-            Box::new(case.key.clone()),
-        );
-        let test = expect_valid(scope.bool(&equal));
-        quote!(if #test { #big } else)
-    });
-    let fallback = match choice.default {
-        Some(big) => quote!({ #big }),
-        None => {
-            let (selector, _) = expect_valid(scope.compile(&choice.on));
+    let arms = order
+        .cases
+        .iter()
+        .map(|(test, big)| quote!(if #test { #big } else));
+    let fallback = match &order.otherwise {
+        ir::Otherwise::Default(big) => quote!({ #big }),
+        ir::Otherwise::Refuse(selector) => {
             let error = error(quote!(::std::format!("{:?}", #selector)));
             quote!({ #error })
         }

@@ -8,7 +8,7 @@ use quote::quote;
 
 use crate::model::{Decode, Size};
 use crate::repr::option_tokens;
-use crate::typeck::expr::{Scope, expect_valid};
+use crate::typeck::ir::{self, Reading, Writing};
 
 /// The `rt::process::Frame` of `decode`; `size` is the frame's size when the writer knows it.
 fn frame(decode: &Decode, size: Option<TokenStream>) -> TokenStream {
@@ -36,14 +36,13 @@ fn frame(decode: &Decode, size: Option<TokenStream>) -> TokenStream {
 /// `rt::RawBytes` result), `one` reads the value from the decoded bytes (with `r` the reader
 /// over them).
 pub fn read_decoded(
-    decode: &Decode,
+    decode: &ir::Decode<Reading>,
     stored: TokenStream,
     one: TokenStream,
-    scope: &Scope,
 ) -> TokenStream {
     // Arguments may use `_io.pos`: they see the stream after the stored bytes, as in Kaitai.
-    let processor = expect_valid(scope.processor(decode));
-    let frame = frame(decode, None);
+    let processor = &decode.processor;
+    let frame = frame(&decode.spec, None);
     quote! {
         #stored.and_then(|stored| {
             let processor = #processor;
@@ -55,23 +54,22 @@ pub fn read_decoded(
 /// Statements writing one decoded value at `access` (an `rt::Decoded`): `one` writes the value
 /// to `w`, `check` checks the stored bytes (`stored`, a `&[u8]`) against the field's size.
 pub fn write_decoded(
-    decode: &Decode,
+    decode: &ir::Decode<Writing>,
     access: &TokenStream,
     one: TokenStream,
     check: TokenStream,
     wrap: &TokenStream,
-    scope: &Scope,
 ) -> TokenStream {
     let size = match &decode.size {
-        Size::Const(n) => Some({
+        ir::Size::Const(n) => Some({
             let n = *n as i64;
             quote!(#n)
         }),
-        Size::Expr(e) => scope.writer_check(scope.int(e)),
-        Size::Eos | Size::Terminator { .. } => None,
+        ir::Size::Computed { len, .. } => len.computed().cloned(),
+        ir::Size::Eos | ir::Size::Terminator { .. } => None,
     };
-    let frame = frame(decode, size);
-    let Some(processor) = scope.writer_check(scope.processor(decode)) else {
+    let frame = frame(&decode.spec, size);
+    let Some(processor) = decode.processor.computed() else {
         // Arguments computed from the stream: the bytes as read are written, and the codec reads
         // its output back, refusing an edit it cannot encode.
         return quote! {

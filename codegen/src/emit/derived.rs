@@ -10,7 +10,7 @@ use crate::model::*;
 use crate::repr::switch::switch_variants;
 use crate::sanitization::field_ident;
 use crate::sanitization::switch_enum_ident;
-use crate::typeck::expr::{Mode, Scope, expect_valid};
+use crate::typeck::ir::TypeIr;
 
 /// For each type: whether it or anything inside it has a derived field.
 pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
@@ -126,18 +126,18 @@ fn visit_children(
 }
 
 /// `check_into` and `normalize` of a type that holds derived fields.
-pub fn derived_impl(schema: &Schema, ty: usize, needs: &[bool]) -> TokenStream {
+pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> TokenStream {
     let def = &schema.types[ty];
-    let scope = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
     let mut compares = Vec::new();
     let mut recomputes = Vec::new();
-    for field in def.fields.iter().filter(|f| f.derived.is_some()) {
-        let Some(derived) = &field.derived else {
-            continue;
-        };
+    for (field, computed) in def
+        .fields
+        .iter()
+        .zip(&ir.fields)
+        .filter_map(|(f, i)| Some((f, i.derived.as_ref()?)))
+    {
         let ident = field_ident(&field.id);
         let name = &field.id;
-        let computed = expect_valid(scope.int(derived));
         compares.push(quote!(c.compare(#name, i128::from(self.#ident), i128::from(#computed));));
         recomputes.push(quote! {
             let computed = #computed;

@@ -4,16 +4,16 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::model::{FieldType, Schema, Size};
+use crate::model::{Fixed, FixedKind, Schema};
 use crate::repr::scalar;
 use crate::sanitization::{field_ident, struct_ident};
 
-/// An expression decoding a value of `ty` from `b: &[u8; N]` at byte `offset`.
-pub fn decode_at(schema: &Schema, ty: &FieldType, offset: usize) -> TokenStream {
-    match ty {
-        FieldType::Number(s) => scalar::decode(*s, quote!(rt::fields::bytes_at(b, #offset))),
-        FieldType::Quat(s) | FieldType::Vec3(s) => {
-            let quat = matches!(ty, FieldType::Quat(_));
+/// An expression decoding a value of layout `fixed` from `b: &[u8; N]` at byte `offset`.
+pub fn decode_at(schema: &Schema, fixed: &Fixed, offset: usize) -> TokenStream {
+    match &fixed.kind {
+        FixedKind::Number(s) => scalar::decode(*s, quote!(rt::fields::bytes_at(b, #offset))),
+        FixedKind::Quat(s) | FixedKind::Vec3(s) => {
+            let quat = matches!(fixed.kind, FixedKind::Quat(_));
             let parts = scalar::components(quat).iter().enumerate().map(|(i, c)| {
                 let name = format_ident!("{c}");
                 let at = offset + i * s.size();
@@ -27,41 +27,30 @@ pub fn decode_at(schema: &Schema, ty: &FieldType, offset: usize) -> TokenStream 
             };
             quote!(#kind { #(#parts),* })
         }
-        FieldType::Str {
-            size: Size::Const(_),
-            ..
-        } => quote!(rt::FixedStr::from_raw(rt::fields::bytes_at(b, #offset))),
-        FieldType::User { ty, .. } => {
+        FixedKind::Str => quote!(rt::FixedStr::from_raw(rt::fields::bytes_at(b, #offset))),
+        FixedKind::User(ty) => {
             let name = struct_ident(&schema.types[*ty]);
             quote!(#name::decode(&rt::fields::bytes_at(b, #offset)))
         }
-        FieldType::Array { elem, len } => {
-            let size = schema.fixed_size_of(elem).unwrap_or(0);
-            let items = (0..*len).map(|i| decode_at(schema, elem, offset + i * size));
+        FixedKind::Array(elem, len) => {
+            let items = (0..*len).map(|i| decode_at(schema, elem, offset + i * elem.size));
             quote!([#(#items),*])
         }
-        _ => unreachable!("only fixed-size types are decoded at an offset"),
+        FixedKind::Nothing => quote!(()),
     }
 }
 
-/// Statements encoding `value` (a place of type `ty`) into `b: &mut [u8; N]` at `offset`.
-pub fn encode_at(
-    schema: &Schema,
-    ty: &FieldType,
-    value: TokenStream,
-    offset: usize,
-) -> TokenStream {
-    let size = schema
-        .fixed_size_of(ty)
-        .expect("only fixed-size types are encoded at an offset");
-    let end = offset + size;
-    match ty {
-        FieldType::Number(s) => {
+/// Statements encoding `value` (a place of layout `fixed`) into `b: &mut [u8; N]` at
+/// `offset`.
+pub fn encode_at(fixed: &Fixed, value: TokenStream, offset: usize) -> TokenStream {
+    let end = offset + fixed.size;
+    match &fixed.kind {
+        FixedKind::Number(s) => {
             let bytes = scalar::encode(*s, value);
             quote!(b[#offset..#end].copy_from_slice(&#bytes);)
         }
-        FieldType::Quat(s) | FieldType::Vec3(s) => {
-            let quat = matches!(ty, FieldType::Quat(_));
+        FixedKind::Quat(s) | FixedKind::Vec3(s) => {
+            let quat = matches!(fixed.kind, FixedKind::Quat(_));
             let parts = scalar::components(quat).iter().enumerate().map(|(i, c)| {
                 let name = format_ident!("{c}");
                 let at = offset + i * s.size();
@@ -71,34 +60,35 @@ pub fn encode_at(
             });
             quote!(#(#parts)*)
         }
-        FieldType::Str { .. } => quote!(b[#offset..#end].copy_from_slice(#value.as_bytes());),
-        FieldType::Array { elem, len } => {
-            let size = schema.fixed_size_of(elem).unwrap_or(0);
+        FixedKind::Str => quote!(b[#offset..#end].copy_from_slice(#value.as_bytes());),
+        FixedKind::Array(elem, len) => {
             let items =
-                (0..*len).map(|i| encode_at(schema, elem, quote!(#value[#i]), offset + i * size));
+                (0..*len).map(|i| encode_at(elem, quote!(#value[#i]), offset + i * elem.size));
             quote!(#(#items)*)
         }
-        FieldType::User { .. } => {
-            let inner = schema.fixed_size_of(ty).unwrap_or(0);
+        FixedKind::User(_) => {
+            let inner = fixed.size;
             quote!(#value.encode(rt::fields::array_mut::<#inner, _>(b, #offset));)
         }
-        _ => unreachable!("only fixed-size types are encoded at an offset"),
+        FixedKind::Nothing => quote!(),
     }
 }
 
-/// The `decode`/`encode` pair and `SIZE` of a fixed-layout type.
-pub fn fixed_impl(schema: &Schema, ty: usize, size: usize) -> TokenStream {
+/// The `decode`/`encode` pair and `SIZE` of a type of fixed layout, whose fields have the
+/// layouts `layouts`.
+pub fn fixed_impl(schema: &Schema, ty: usize, layouts: &[Fixed]) -> TokenStream {
     let def = &schema.types[ty];
     let mut offset = 0;
     let mut decoders = Vec::new();
     let mut encoders = Vec::new();
-    for field in &def.fields {
+    for (field, fixed) in def.fields.iter().zip(layouts) {
         let ident = field_ident(&field.id);
-        let value = decode_at(schema, &field.ty, offset);
+        let value = decode_at(schema, fixed, offset);
         decoders.push(quote!(#ident: #value));
-        encoders.push(encode_at(schema, &field.ty, quote!(self.#ident), offset));
-        offset += schema.fixed_size_of(&field.ty).unwrap_or(0);
+        encoders.push(encode_at(fixed, quote!(self.#ident), offset));
+        offset += fixed.size;
     }
+    let size = offset;
     quote! {
         /// Bytes every value of this type takes.
         pub const SIZE: usize = #size;

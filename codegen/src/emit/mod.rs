@@ -12,8 +12,6 @@ pub mod types;
 pub mod valid;
 pub mod write;
 
-use std::cell::Cell;
-
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -21,20 +19,23 @@ use crate::model::{FieldType, InstanceKind, Repeat, Schema};
 use crate::repr::switch::{Variant, switch_variants};
 use crate::sanitization::switch_enum_ident;
 use crate::sanitization::{instance_ident, local_ident, struct_ident};
-use crate::typeck::expr::{Mode, Scope, Ty, expect_valid};
+use crate::typeck::expr::Ty;
+use crate::typeck::ir::{Ir, TypeIr};
 
 /// All items generated for a schema: to be placed in a module of their own. Every path into
 /// the runtime goes through the `rt` alias of `runtime`.
-pub fn schema_items(schema: &Schema, runtime: &TokenStream) -> TokenStream {
+pub fn schema_items(schema: &Schema, ir: &Ir, runtime: &TokenStream) -> TokenStream {
     let needs_derived = derived::types_with_derived(schema);
     let enums = schema.enums.iter().map(types::enum_def);
-    // Set by the writers when they leave out a check that needs the input stream.
-    let unchecked = Cell::new(false);
-    let types: Vec<TokenStream> = (0..schema.types.len())
-        .map(|ty| type_items(schema, ty, &needs_derived, &unchecked))
+    let types: Vec<TokenStream> = ir
+        .types
+        .iter()
+        .enumerate()
+        .map(|(ty, type_ir)| type_items(schema, ty, type_ir, &needs_derived))
         .collect();
-    let verify_writes = schema.reads_decide_from_data() || unchecked.get();
-    let codec = codec_impl(schema, &needs_derived, verify_writes);
+    // The writers leave out the checks that need the input stream.
+    let verify_writes = schema.reads_decide_from_data() || ir.verify_writes;
+    let codec = codec_impl(schema, ir, &needs_derived, verify_writes);
     quote! {
         use #runtime as rt;
         use rt::ResultExt as _;
@@ -45,12 +46,7 @@ pub fn schema_items(schema: &Schema, runtime: &TokenStream) -> TokenStream {
     }
 }
 
-fn type_items(
-    schema: &Schema,
-    ty: usize,
-    needs_derived: &[bool],
-    unchecked: &Cell<bool>,
-) -> TokenStream {
+fn type_items(schema: &Schema, ty: usize, ir: &TypeIr, needs_derived: &[bool]) -> TokenStream {
     let def = &schema.types[ty];
     let name = struct_ident(def);
     let definition = types::struct_def(schema, ty);
@@ -60,10 +56,13 @@ fn type_items(
     } else {
         quote!(#[allow(unused_variables)])
     };
-    let (fixed, read_body, write_body, len_body) = match schema.fixed_size(ty) {
-        Some(size) => (
-            fixed::fixed_impl(schema, ty, size),
-            quote!(r.array::<#size>().map(|b| Self::decode(&b))),
+    let (fixed, read_body, write_body, len_body) = match schema.fixed_fields(ty) {
+        Some(layouts) => (
+            fixed::fixed_impl(schema, ty, &layouts),
+            {
+                let size: usize = layouts.iter().map(|f| f.size).sum();
+                quote!(r.array::<#size>().map(|b| Self::decode(&b)))
+            },
             quote! {
                 rt::fields::write_fixed(w, ::core::slice::from_ref(self), Self::encode);
                 Ok(())
@@ -71,28 +70,28 @@ fn type_items(
             quote!(Self::SIZE),
         ),
         None if schema.is_recursive(ty) => {
-            let body = read::read_body(schema, ty);
+            let body = read::read_body(schema, ty, ir);
             (
                 quote!(),
                 quote!(r.nested(|r| { #body })),
-                write::write_body(schema, ty, unchecked),
+                write::write_body(schema, ty, ir),
                 crate::repr::sizes::encoded_len_body(schema, ty),
             )
         }
         None => (
             quote!(),
-            read::read_body(schema, ty),
-            write::write_body(schema, ty, unchecked),
+            read::read_body(schema, ty, ir),
+            write::write_body(schema, ty, ir),
             crate::repr::sizes::encoded_len_body(schema, ty),
         ),
     };
     let derived = if needs_derived[ty] {
-        derived::derived_impl(schema, ty, needs_derived)
+        derived::derived_impl(schema, ty, ir, needs_derived)
     } else {
         quote!()
     };
-    let instances = instance_methods(schema, ty);
-    let display = display_impl(schema, ty);
+    let instances = instance_methods(schema, ty, ir);
+    let display = display_impl(schema, ty, ir);
     let switches = def.fields.iter().filter_map(|field| match &field.ty {
         FieldType::Switch(switch) => Some(switch_items(schema, ty, field, switch)),
         _ => None,
@@ -131,13 +130,11 @@ fn type_items(
 }
 
 /// `to-string`: the type's `Display`, with invalid UTF-8 replaced.
-fn display_impl(schema: &Schema, ty: usize) -> TokenStream {
+fn display_impl(schema: &Schema, ty: usize, ir: &TypeIr) -> TokenStream {
     let def = &schema.types[ty];
-    let Some(text) = &def.to_string else {
+    let Some(text) = &ir.to_string else {
         return quote!();
     };
-    let scope = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
-    let (text, _) = expect_valid(scope.compile(text));
     let name = struct_ident(def);
     quote! {
         impl ::core::fmt::Display for #name {
@@ -203,43 +200,44 @@ fn switch_items(
     }
 }
 
-fn instance_methods(schema: &Schema, ty: usize) -> TokenStream {
+fn instance_methods(schema: &Schema, ty: usize, ir: &TypeIr) -> TokenStream {
     let def = &schema.types[ty];
-    let scope = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
-    let methods = def.instances.iter().filter_map(|instance| {
-        // Look-ahead instances exist only while reading.
-        let InstanceKind::Value { value, .. } = &instance.kind else {
-            return None;
-        };
-        let ident = instance_ident(&instance.id);
-        // Instances that need parameters or the stream exist only inlined in readers and writers,
-        // and so do structures: expressions reach their fields through the instance inlined.
-        let (body, ty) = scope
-            .instance_value(instance)
-            .ok()
-            .filter(|(_, ty)| ty.is_instance_value())?;
-        let (ret, body) = match ty {
-            // A value that may be absent: `None` when it is.
-            Ty::Opt(inner) => {
-                let (ret, value) = instance_result(schema, &inner, quote!(value));
-                (
-                    quote!(::core::option::Option<#ret>),
-                    quote!(#body.map(|value| #value)),
-                )
-            }
-            ty => instance_result(schema, &ty, body),
-        };
-        let doc = types::docs(
-            instance.doc.as_deref(),
-            &[format!("Value: `{}`.", crate::expr::to_source(value))],
-        );
-        Some(quote! {
-            #doc
-            pub fn #ident(&self) -> #ret {
-                #body
-            }
-        })
-    });
+    let methods = def
+        .instances
+        .iter()
+        .zip(&ir.methods)
+        .filter_map(|(instance, method)| {
+            // Look-ahead instances exist only while reading. Instances that need parameters or the
+            // stream exist only inlined in readers and writers, and so do structures: expressions
+            // reach their fields through the instance inlined.
+            let (InstanceKind::Value { value, .. }, Some((body, ty))) = (&instance.kind, method)
+            else {
+                return None;
+            };
+            let ident = instance_ident(&instance.id);
+            let (body, ty) = (body.clone(), ty.clone());
+            let (ret, body) = match ty {
+                // A value that may be absent: `None` when it is.
+                Ty::Opt(inner) => {
+                    let (ret, value) = instance_result(schema, &inner, quote!(value));
+                    (
+                        quote!(::core::option::Option<#ret>),
+                        quote!(#body.map(|value| #value)),
+                    )
+                }
+                ty => instance_result(schema, &ty, body),
+            };
+            let doc = types::docs(
+                instance.doc.as_deref(),
+                &[format!("Value: `{}`.", crate::expr::to_source(value))],
+            );
+            Some(quote! {
+                #doc
+                pub fn #ident(&self) -> #ret {
+                    #body
+                }
+            })
+        });
     quote!(#(#methods)*)
 }
 
@@ -268,19 +266,14 @@ fn instance_result(schema: &Schema, ty: &Ty, body: TokenStream) -> (TokenStream,
 
 /// The whole-file codec; `verify_writes`: the writer cannot check everything the reader relies
 /// on, so `to_bytes` reads its output back.
-fn codec_impl(schema: &Schema, needs_derived: &[bool], verify_writes: bool) -> TokenStream {
-    let root = &schema.types[0];
+fn codec_impl(
+    schema: &Schema,
+    ir: &Ir,
+    needs_derived: &[bool],
+    verify_writes: bool,
+) -> TokenStream {
     // A root with parameters is a whole-file codec only when every parameter has a default.
-    let scope = Scope::new(schema, 0, Mode::Inspect, 0);
-    let Some(defaults) = root
-        .params
-        .iter()
-        .map(|p| {
-            let default = p.default.as_ref()?;
-            scope.argument(p, default).ok()
-        })
-        .collect::<Option<Vec<_>>>()
-    else {
+    let (Some(root), Some(defaults)) = (schema.types.first(), &ir.root_defaults) else {
         return quote!();
     };
     let name = struct_ident(root);
@@ -330,7 +323,7 @@ fn codec_impl(schema: &Schema, needs_derived: &[bool], verify_writes: bool) -> T
             }
         }
     };
-    let read_root = read_whole(&defaults);
+    let read_root = read_whole(defaults);
     let read_with = (!root.params.is_empty()).then(|| {
         let args: Vec<TokenStream> = args.iter().map(|a| quote!(#a)).collect();
         let body = read_whole(&args);

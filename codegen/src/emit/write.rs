@@ -1,41 +1,39 @@
 //! Writers: `write_to(&self, w, params…)`. Every stored field is written verbatim; what the
 //! reader would use to find its way (counts, sizes, switch selectors, conditions) is checked
-//! against the content first, so a written file always reads back.
-
-use std::cell::Cell;
+//! against the content first, so a written file always reads back. A check that needs the
+//! input stream is left out ([`ir::Writer::FromStream`]); the codec then reads its output
+//! back.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::fixed::encode_at;
-use super::read::case_pattern;
 use crate::model::*;
 use crate::repr::scalar;
 use crate::repr::sizes::element_len;
-use crate::repr::switch::{Variant, switch_variants};
-use crate::sanitization::switch_enum_ident;
-use crate::sanitization::{field_ident, local_ident, struct_ident};
-use crate::typeck::expr::{Scope, Ty, expect_valid};
+use crate::sanitization::{field_ident, local_ident, struct_ident, switch_enum_ident};
+use crate::typeck::ir::{self, Writing};
 
-/// The body of `write_to` for a type with a variable layout; sets `unchecked` when a check the
-/// reader relies on needs the input stream and is left out (see [`Scope::writer_check`]).
-pub fn write_body(schema: &Schema, ty: usize, unchecked: &Cell<bool>) -> TokenStream {
+/// The body of `write_to` for a type with a variable layout.
+pub fn write_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
     let def = &schema.types[ty];
-    let scope = Scope::writer(schema, ty, unchecked);
     // A value read from another value's stream is that value's bytes: it writes them.
     let statements = def
         .fields
         .iter()
-        .filter(|f| !f.is_read_only())
-        .map(|field| {
+        .zip(&ir.fields)
+        .filter_map(|(field, field_ir)| match &field_ir.write {
+            ir::WriteField::ReadOnly => None,
+            ir::WriteField::Written(written) => Some((field, written)),
+        })
+        .map(|(field, written)| {
             let ident = field_ident(&field.id);
-            let valid = valid_check(field, &quote!(self.#ident), &scope);
-            let write = write_field(schema, ty, field, &quote!(self.#ident), &scope);
+            let valid = valid_check(field, &written.valid, &quote!(self.#ident));
+            let write = write_field(schema, ty, field, written, &quote!(self.#ident));
             let write = quote!(#valid #write);
-            match &field.position {
+            match &written.pos {
                 Some(pos) => {
                     let name = &field.id;
-                    let pos = expect_valid(scope.int(pos));
                     // The block's own writes name the field; so do the checks of its placement.
                     quote! {
                         rt::fields::write_at(w, #pos, #name, |w| {
@@ -52,8 +50,8 @@ pub fn write_body(schema: &Schema, ty: usize, unchecked: &Cell<bool>) -> TokenSt
     let gaps = schema
         .keeps_unclaimed(ty)
         .then(|| quote!(rt::fields::write_gaps(w, &self.unclaimed).in_field("unclaimed")?;));
-    let byte_order = def.endian_choice.as_ref().map(|choice| {
-        super::byte_order::choose_byte_order(&scope, choice, |value| {
+    let byte_order = ir.write_order.as_ref().map(|order| {
+        super::byte_order::choose_byte_order(order, |value| {
             quote!(return Err(rt::fields::encode_error(
                 w,
                 ::std::format!("no byte order for {}: the `meta/endian` switch has no case for it", #value),
@@ -93,17 +91,17 @@ fn write_field(
     schema: &Schema,
     owner: usize,
     field: &Field,
+    ir: &ir::WrittenField,
     access: &TokenStream,
-    scope: &Scope,
 ) -> TokenStream {
     let name = &field.id;
-    let Some(cond) = &field.cond else {
-        return write_present(schema, owner, field, access, scope);
+    let Some(cond) = &ir.cond else {
+        return write_present(schema, owner, field, &ir.values, access);
     };
-    let present = write_present(schema, owner, field, &quote!(value), scope);
+    let present = write_present(schema, owner, field, &ir.values, &quote!(value));
     // When the reader decides from the stream, the value says whether the field is there,
     // and the codec reads its output back to confirm (`VERIFY_WRITES`).
-    let Some(cond) = scope.writer_check(scope.bool(cond)) else {
+    let Some(cond) = cond.computed() else {
         return quote!(if let ::core::option::Option::Some(value) = &#access { #present });
     };
     quote! {
@@ -125,19 +123,20 @@ fn write_present(
     schema: &Schema,
     owner: usize,
     field: &Field,
+    values: &ir::Values<Writing>,
     access: &TokenStream,
-    scope: &Scope,
 ) -> TokenStream {
     let name = &field.id;
-    if let FieldType::Switch(switch) = &field.ty {
-        return write_switch(schema, owner, field, switch, access, scope);
+    let list = match values {
+        ir::Values::Switch(switch) => return write_switch(schema, owner, field, switch, access),
+        ir::Values::One(list) => list,
+    };
+    if let ir::Repeat::Each(partners) = &list.repeat {
+        return write_for_each(schema, field, partners, &list.one, access);
     }
-    if let Repeat::ForEach(list) = &field.repeat {
-        return write_for_each(schema, field, list, access, scope);
-    }
-    let list_check = list_check(field, &field.ty, access, scope);
+    let list_check = list_check(field, &list.repeat, access);
     let path = quote!(.in_field(#name));
-    let body = write_list_or_one(schema, field, &field.ty, access, &path, scope);
+    let body = write_list_or_one(schema, field, &field.ty, list, access, &path);
     quote!(#list_check #body)
 }
 
@@ -146,29 +145,21 @@ fn write_present(
 fn write_for_each(
     schema: &Schema,
     field: &Field,
-    list: &crate::expr::Expr,
+    partners: &TokenStream,
+    one: &ir::One<Writing>,
     access: &TokenStream,
-    scope: &Scope,
 ) -> TokenStream {
     let name = &field.id;
-    let (list, list_ty) = expect_valid(scope.compile(list));
-    let Ty::Array(elem) = list_ty else {
-        unreachable!("validated: -for-each takes a list")
-    };
-    let each_scope = scope
-        .with_element(quote!(each), *elem)
-        .with_index(quote!(index));
     let one = write_delimited(
         schema,
-        field,
         &field.ty,
+        one,
         &quote!(item),
         &quote!(.at_index(index).in_field(#name)),
-        &each_scope,
     );
     quote! {
-        rt::fields::check_count(#list.len() as i64, #access.len(), w).in_field(#name)?;
-        for (index, (item, each)) in #access.iter().zip(#list.iter()).enumerate() {
+        rt::fields::check_count(#partners.len() as i64, #access.len(), w).in_field(#name)?;
+        for (index, (item, each)) in #access.iter().zip(#partners.iter()).enumerate() {
             let _ = each;
             #one
         }
@@ -177,54 +168,56 @@ fn write_for_each(
 
 /// Before writing a field with `valid`: a value the reader would reject is refused. A rule
 /// that needs the stream (`_io`) can only be checked by reading.
-fn valid_check(field: &Field, access: &TokenStream, scope: &Scope) -> TokenStream {
+fn valid_check(
+    field: &Field,
+    holds: &ir::Writer<Vec<TokenStream>>,
+    access: &TokenStream,
+) -> TokenStream {
     let name = &field.id;
     let refuse = |_kind, rule: &str, _found, index: Option<TokenStream>| {
         let message = format!("the reader expects a value {rule}");
         let at = index.map(|i| quote!(.at_index(#i)));
         quote!(return Err(rt::fields::encode_error(w, #message.into()))#at.in_field(#name);)
     };
-    match scope.writer_check(scope.valid_rules(field)) {
-        Some(holds) => super::valid::valid_check(field, &holds, access, refuse),
+    match holds.computed() {
+        Some(holds) => super::valid::valid_check(field, holds, access, refuse),
         None => quote!(),
     }
 }
 
-/// Statements writing one value of `field` of type `ty` at `access`, delimited as the reader
-/// delimits it: a value read from `size` bytes must encode to that size (a size computed from
-/// the stream cannot be checked before writing), and a value read up to a terminator must
-/// not hold it earlier and is followed by it when the reader consumes it.
+/// Statements writing one value of type `ty` at `access`, delimited as the reader delimits
+/// it: a value read from `size` bytes must encode to that size (a size computed from the
+/// stream cannot be checked before writing), and a value read up to a terminator must not hold
+/// it earlier and is followed by it when the reader consumes it.
 fn write_delimited(
     schema: &Schema,
-    field: &Field,
     ty: &FieldType,
+    ir: &ir::One<Writing>,
     access: &TokenStream,
     wrap: &TokenStream,
-    scope: &Scope,
 ) -> TokenStream {
-    if let Some(decode) = &field.decode {
-        let one = write_one(schema, ty, &quote!(#access.value), wrap, scope);
-        let check = match decode.wide_terminator() {
+    if let Some(decode) = &ir.decode {
+        let one = write_one(schema, &ir.value, &quote!(#access.value), wrap);
+        let check = match decode.spec.wide_terminator() {
             Some((byte, unit, consume, eos_error)) => quote!(
                 rt::fields::check_terminated_units(stored, #byte, #unit, #consume, #eos_error, w)#wrap?;
             ),
-            None => size_check(&decode.size, 1, &quote!(stored), wrap, scope),
+            None => size_check(&decode.size, 1, &quote!(stored), wrap),
         };
-        return super::decode::write_decoded(decode, access, one, check, wrap, scope);
+        return super::decode::write_decoded(decode, access, one, check, wrap);
     }
-    let one = write_one(schema, ty, access, wrap, scope);
-    let len = || element_len(schema, ty, access);
-    let size = match &field.substream {
-        None | Some(Size::Eos) => return one,
-        Some(Size::Const(n)) => {
+    let one = write_one(schema, &ir.value, access, wrap);
+    let size = match &ir.substream {
+        None | Some(ir::Size::Eos) => return one,
+        Some(ir::Size::Const(n)) => {
             let n = *n as i64;
             quote!(#n)
         }
-        Some(Size::Expr(size)) => match scope.writer_check(scope.int(size)) {
-            Some(size) => size,
+        Some(ir::Size::Computed { len, .. }) => match len.computed() {
+            Some(size) => size.clone(),
             None => return one,
         },
-        Some(Size::Terminator {
+        Some(ir::Size::Terminator {
             byte,
             include,
             consume,
@@ -237,33 +230,29 @@ fn write_delimited(
             }};
         }
     };
-    let len = len();
+    let len = element_len(schema, ty, access);
     quote!(rt::fields::check_len(#size, #len, w)#wrap?; #one)
 }
 
 /// Before writing a list, what the reader uses to end it: a count must equal the list's
 /// length; a `repeat-until` condition must hold for the last element and for no other. One
 /// computed from the stream (`_io`) cannot be checked before writing.
-fn list_check(field: &Field, ty: &FieldType, list: &TokenStream, scope: &Scope) -> TokenStream {
+fn list_check(field: &Field, repeat: &ir::Repeat<Writing>, list: &TokenStream) -> TokenStream {
     let name = &field.id;
-    match &field.repeat {
-        Repeat::Expr(count) => match scope.writer_check(scope.int(count)) {
+    match repeat {
+        ir::Repeat::Times(count) => match count.computed() {
             Some(count) => {
                 quote!(rt::fields::check_count(#count, #list.len(), w).in_field(#name)?;)
             }
             None => quote!(),
         },
-        Repeat::Until(until) => {
-            let item = crate::repr::stored_value(field, quote!(item));
-            let done = scope.with_element_of(item, ty).with_index(quote!(_index));
-            match scope.writer_check(done.bool(until)) {
-                Some(done) => quote! {
-                    rt::fields::check_until(&#list, w, |item, _index| #done).in_field(#name)?;
-                },
-                None => quote!(),
-            }
-        }
-        Repeat::None | Repeat::Eos | Repeat::ForEach(_) => quote!(),
+        ir::Repeat::Until(done) => match done.computed() {
+            Some(done) => quote! {
+                rt::fields::check_until(&#list, w, |item, _index| #done).in_field(#name)?;
+            },
+            None => quote!(),
+        },
+        ir::Repeat::One | ir::Repeat::Eos | ir::Repeat::Each(_) => quote!(),
     }
 }
 
@@ -272,45 +261,44 @@ fn write_list_or_one(
     schema: &Schema,
     field: &Field,
     ty: &FieldType,
+    list: &ir::List<Writing>,
     access: &TokenStream,
     path: &TokenStream,
-    scope: &Scope,
 ) -> TokenStream {
-    if field.repeat == Repeat::None {
-        return write_delimited(schema, field, ty, access, path, scope);
+    if let ir::Repeat::One = list.repeat {
+        return write_delimited(schema, ty, &list.one, access, path);
     }
-    if let Some(size) = schema
-        .fixed_size_of(ty)
+    if let Some(fixed) = schema
+        .fixed_layout(ty)
         .filter(|_| field.substream.is_none() && field.decode.is_none())
     {
-        let encode = match ty {
-            FieldType::User { ty, .. } => {
+        let size = fixed.size;
+        let encode = match &fixed.kind {
+            FixedKind::User(ty) => {
                 let ident = struct_ident(&schema.types[*ty]);
                 quote!(#ident::encode)
             }
-            FieldType::Number(s) => {
+            FixedKind::Number(s) => {
                 let bytes = scalar::encode(*s, quote!(value));
                 quote!(|value, b: &mut [u8; #size]| *b = #bytes)
             }
-            _ => {
-                let statements = encode_at(schema, ty, quote!(value), 0);
+            FixedKind::Quat(_)
+            | FixedKind::Vec3(_)
+            | FixedKind::Str
+            | FixedKind::Array(..)
+            | FixedKind::Nothing => {
+                let statements = encode_at(&fixed, quote!(value), 0);
                 quote!(|value, b: &mut [u8; #size]| { #statements })
             }
         };
         return quote!(rt::fields::write_fixed(w, &#access, #encode););
     }
-    let scope = scope.with_index(quote!(index));
-    let scope = match field.refers_to_itself() {
-        true => scope.with_prior(field, quote!((&#access[..index]))),
-        false => scope,
-    };
     let one = write_delimited(
         schema,
-        field,
         ty,
+        &list.one,
         &quote!(item),
         &quote!(.at_index(index) #path),
-        &scope,
     );
     quote! {
         for (index, item) in #access.iter().enumerate() {
@@ -322,17 +310,16 @@ fn write_list_or_one(
 /// Statements writing one value at `access`; `wrap` adds the path to errors.
 fn write_one(
     schema: &Schema,
-    ty: &FieldType,
+    value: &ir::Value<Writing>,
     access: &TokenStream,
     wrap: &TokenStream,
-    scope: &Scope,
 ) -> TokenStream {
-    match ty {
-        FieldType::Number(s) => {
+    match value {
+        ir::Value::Number(s) => {
             let bytes = scalar::encode(*s, access.clone());
             quote!(w.bytes(&#bytes);)
         }
-        FieldType::Enum { raw, .. } => {
+        ir::Value::Enum { raw, .. } => {
             let int = scalar::int_type(*raw);
             let bytes = scalar::encode(Scalar::Int(*raw), quote!(raw));
             // A `u8` value above `i64::MAX` is held as its bit pattern, as the reader made it.
@@ -345,68 +332,61 @@ fn write_one(
                 w.bytes(&#bytes);
             }
         }
-        FieldType::Quat(_) | FieldType::Vec3(_) | FieldType::Array { .. } => {
-            let size = schema.fixed_size_of(ty).unwrap_or(0);
-            let statements = encode_at(schema, ty, access.clone(), 0);
+        ir::Value::Fixed(fixed) => {
+            let size = fixed.size;
+            let statements = encode_at(fixed, access.clone(), 0);
             quote! {
                 let b = rt::fields::reserve_array::<#size>(w);
                 #statements
             }
         }
-        FieldType::Str {
-            size: Size::Const(_),
-            align,
-            ..
-        } if *align <= 1 => quote!(w.bytes(#access.as_bytes());),
-        FieldType::Str { size, align, .. } | FieldType::Bytes { size, align, .. } => {
-            let bytes = match ty {
-                FieldType::Str { .. } => quote!(#access.as_bytes()),
-                _ => quote!(#access.0.as_slice()),
-            };
-            let check = size_check(size, *align, &bytes, wrap, scope);
+        ir::Value::FixedStr(_) => quote!(w.bytes(#access.as_bytes());),
+        ir::Value::Str { size, align, .. } => {
+            let bytes = quote!(#access.as_bytes());
+            let check = size_check(size, *align, &bytes, wrap);
             quote!(#check w.bytes(#bytes);)
         }
-        FieldType::Contents(bytes) => {
+        ir::Value::Bytes { size, align } => {
+            let bytes = quote!(#access.0.as_slice());
+            let check = size_check(size, *align, &bytes, wrap);
+            quote!(#check w.bytes(#bytes);)
+        }
+        ir::Value::Contents(bytes) => {
             let lit = proc_macro2::Literal::byte_string(bytes);
             quote!(w.bytes(#lit);)
         }
-        FieldType::Vlq => quote!(w.write_7bit_u32(#access);),
-        FieldType::Nothing => quote!(),
-        FieldType::Bits {
+        ir::Value::Vlq => quote!(w.write_7bit_u32(#access);),
+        ir::Value::Nothing => quote!(),
+        ir::Value::Bits {
             width,
             big_endian,
             enum_idx,
         } => super::bits::write_bits(schema, *width, *big_endian, *enum_idx, access, wrap),
-        FieldType::BitPadding => quote!(w.align_to_byte(#access)#wrap?;),
+        ir::Value::BitPadding => quote!(w.align_to_byte(#access)#wrap?;),
         // Computed while reading; not part of the file.
-        FieldType::Remembered { .. } => quote!(),
-        FieldType::User { ty, args } => {
-            let args = scope.arguments(*ty, args);
-            quote!(#access.write_to(w #(, #args)*)#wrap?;)
-        }
-        FieldType::Switch(_) => unreachable!("switches are written by write_switch"),
+        ir::Value::Remembered { .. } => quote!(),
+        ir::Value::User { args, .. } => quote!(#access.write_to(w #(, #args)*)#wrap?;),
     }
 }
 
 /// Before writing a sized value: its length must be what the reader will compute.
 fn size_check(
-    size: &Size,
+    size: &ir::Size<Writing>,
     align: usize,
     bytes: &TokenStream,
     wrap: &TokenStream,
-    scope: &Scope,
 ) -> TokenStream {
     let expected = match size {
-        Size::Const(n) => {
+        ir::Size::Const(n) => {
             let n = *n as i64;
             quote!(#n)
         }
-        Size::Expr(e) => match scope.writer_check(scope.int(e)) {
-            Some(len) => len,
+        ir::Size::Computed { len, .. } => match len.computed() {
+            Some(len) => len.clone(),
             // Sizes computed from the stream (`_io`) cannot be checked before writing.
             None => return quote!(),
         },
-        Size::Terminator {
+        ir::Size::Terminator {
             byte,
             consume,
             eos_error,
@@ -414,7 +394,7 @@ fn size_check(
         } => {
             return quote!(rt::fields::check_terminated(#bytes, #byte, #consume, #eos_error, w)#wrap?;);
         }
-        Size::Eos => return quote!(),
+        ir::Size::Eos => return quote!(),
     };
     let expected = if align > 1 {
         quote!(rt::fields::padded_len(#expected, #align))
@@ -428,32 +408,28 @@ fn write_switch(
     schema: &Schema,
     owner: usize,
     field: &Field,
-    switch: &Switch,
+    switch: &ir::Switch<Writing>,
     access: &TokenStream,
-    scope: &Scope,
 ) -> TokenStream {
     let name = &field.id;
     let enum_name = switch_enum_ident(schema, owner, field);
-    let switch_arms = switch_variants(schema, switch);
-    let Some((selector, _)) = scope.writer_check(scope.selector(&switch.on)) else {
+    let Some(selector) = switch.selector.computed() else {
         // The selector depends on the stream: write whichever variant is held.
-        let arms = switch_arms.variants.iter().map(|v| {
-            let body = write_variant(schema, v, field, scope);
-            let variant = &v.ident;
+        let arms = switch.cases.iter().map(|case| {
+            let body = write_variant(schema, case, field);
+            let variant = &case.ident;
             quote!(#enum_name::#variant(value) => { #body })
         });
         return quote!(match &#access { #(#arms)* });
     };
     let mut arms = Vec::new();
-    for (key, variant) in switch_arms.arms() {
-        let pattern = match key {
-            Some(key) => case_pattern(scope, key),
-            None => quote!(_),
-        };
-        let list_check = list_check(field, variant.ty, &quote!(value), scope);
-        let body = write_variant(schema, variant, field, scope);
-        let mismatch = if switch_arms.variants.len() > 1 {
-            let expected = &variant.name;
+    for arm in &switch.arms {
+        let pattern = arm.pattern.clone().unwrap_or_else(|| quote!(_));
+        let case = &arm.case;
+        let list_check = list_check(field, &case.list.repeat, &quote!(value));
+        let body = write_variant(schema, case, field);
+        let mismatch = if switch.cases.len() > 1 {
+            let expected = &case.name;
             quote! {
                 _ => {
                     return Err(rt::fields::encode_error(
@@ -466,7 +442,7 @@ fn write_switch(
         } else {
             quote!()
         };
-        let variant = &variant.ident;
+        let variant = &case.ident;
         arms.push(quote! {
             #pattern => match &#access {
                 #enum_name::#variant(value) => { #list_check #body }
@@ -474,7 +450,7 @@ fn write_switch(
             }
         });
     }
-    if switch.default.is_none() {
+    if switch.arms.iter().all(|arm| arm.pattern.is_some()) {
         arms.push(quote! {
             _ => {
                 return Err(rt::fields::encode_error(w, "the selector matches no case".into())).in_field(#name);
@@ -490,8 +466,8 @@ fn write_switch(
 
 /// Statements writing the value of one variant held in `value`; errors name the variant after
 /// the field, as documents do.
-fn write_variant(schema: &Schema, variant: &Variant, field: &Field, scope: &Scope) -> TokenStream {
-    let (name, case) = (&field.id, &variant.name);
-    let path = quote!(.in_field(#case).in_field(#name));
-    write_list_or_one(schema, field, variant.ty, &quote!(value), &path, scope)
+fn write_variant(schema: &Schema, case: &ir::Case<Writing>, field: &Field) -> TokenStream {
+    let (name, variant) = (&field.id, &case.name);
+    let path = quote!(.in_field(#variant).in_field(#name));
+    write_list_or_one(schema, field, &case.ty, &case.list, &quote!(value), &path)
 }

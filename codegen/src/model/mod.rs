@@ -1,8 +1,10 @@
 //! The checked schema model: what the emitters work from. Every name is resolved to an index,
 //! every expression is parsed, and every extension is turned into an explicit type.
 
+mod fixed;
 mod live;
 
+pub use self::fixed::{Fixed, FixedKind};
 pub use self::live::{live_instances, read_and_written};
 
 use crate::error::YamlPath;
@@ -975,7 +977,7 @@ impl Schema {
     /// True when reading decides something from the data that a writer cannot check before
     /// writing: a look-ahead instance, a remembered or a scanned field, a field kept as read.
     /// Such codecs read their output back before returning it, as do those whose writers
-    /// leave out a check that needs the input stream (see `typeck::expr::Scope::writer_check`).
+    /// leave out a check that needs the input stream (see `typeck::ir::Ir::verify_writes`).
     pub fn reads_decide_from_data(&self) -> bool {
         self.has_searched_fields()
             || self.types.iter().any(|t| {
@@ -1031,69 +1033,6 @@ impl Schema {
         self.types
             .iter()
             .position(|t| t.parent == Some(parent) && t.id == id)
-    }
-
-    /// Bytes a value of `ty` always takes, when it also decodes without failing: such values
-    /// are read and written in bulk. Enums (whose unknown values may not fit back) and
-    /// `contents` (which must be checked) are excluded.
-    pub fn fixed_size_of(&self, ty: &FieldType) -> Option<usize> {
-        self.fixed_size_of_within(ty, 0)
-    }
-
-    /// [`Schema::fixed_size_of`] `depth` user types down: a type that always contains itself
-    /// (refused later, by validation) must not recurse forever here.
-    fn fixed_size_of_within(&self, ty: &FieldType, depth: usize) -> Option<usize> {
-        match ty {
-            FieldType::Number(s) => Some(s.size()),
-            FieldType::Nothing => Some(0),
-            FieldType::Quat(s) => Some(4 * s.size()),
-            FieldType::Vec3(s) => Some(3 * s.size()),
-            FieldType::Str {
-                size: Size::Const(n),
-                align,
-                ..
-            } if *align <= 1 => Some(*n),
-            FieldType::Array { elem, len } => {
-                len.checked_mul(self.fixed_size_of_within(elem, depth)?)
-            }
-            FieldType::User { ty, args } if args.is_empty() && depth < 32 => {
-                self.fixed_size_within(*ty, depth + 1)
-            }
-            _ => None,
-        }
-    }
-
-    /// Bytes every value of type `ty` takes, when the type has a fixed layout: no conditions,
-    /// no repetition, no switches, no parameters, nothing to validate. Such types are read and
-    /// written in bulk.
-    pub fn fixed_size(&self, ty: usize) -> Option<usize> {
-        self.fixed_size_within(ty, 0)
-    }
-
-    fn fixed_size_within(&self, ty: usize, depth: usize) -> Option<usize> {
-        let def = &self.types[ty];
-        // A chosen byte order is decided for each value; look-aheads are read beside it.
-        if !def.params.is_empty()
-            || self.keeps_unclaimed(ty)
-            || def.endian_choice.is_some()
-            || def.keeps_stream
-            || def.look_aheads().next().is_some()
-        {
-            return None;
-        }
-        def.fields.iter().try_fold(0usize, |total, field| {
-            // A `valid` must be checked, which bulk decoding would skip.
-            if field.cond.is_some()
-                || field.repeat != Repeat::None
-                || field.substream.is_some()
-                || field.decode.is_some()
-                || field.position.is_some()
-                || !field.valid.is_empty()
-            {
-                return None;
-            }
-            total.checked_add(self.fixed_size_of_within(&field.ty, depth)?)
-        })
     }
 
     /// Kaitai's `sizeof<T>`: the bytes every value of type `ty` takes in sequence, when the

@@ -7,7 +7,9 @@
 //! says when an expression cannot be evaluated (a writer has no input stream). The generator
 //! ([`crate::emit`]) takes expressions from it; this pass makes sure that succeeds.
 
+mod build;
 pub mod expr;
+pub mod ir;
 
 use self::expr::{ExprError, Mode, Scope, Ty, describe};
 use crate::error::{Located, YamlPath};
@@ -15,10 +17,10 @@ use crate::expr::Expr;
 use crate::model::*;
 use crate::repr::stored_value;
 
-/// Checks a whole schema; returns the warnings (value instances only the finished value could
-/// compute, which get no method), or every error (the first of each field, instance and type),
-/// the first apart.
-pub fn check(schema: &Schema) -> Result<Vec<Located>, (Located, Vec<Located>)> {
+/// Checks a whole schema; returns its typed IR and the warnings (value instances only the
+/// finished value could compute, which get no method), or every error (the first of each
+/// field, instance and type), the first apart.
+pub fn check(schema: &Schema) -> Result<(ir::Ir, Vec<Located>), (Located, Vec<Located>)> {
     let mut errors = Vec::new();
     let mut note = |result: Result<(), Located>| errors.extend(result.err());
     note(reject_recursion(schema));
@@ -87,7 +89,9 @@ pub fn check(schema: &Schema) -> Result<Vec<Located>, (Located, Vec<Located>)> {
     }
     let mut errors = errors.into_iter();
     match errors.next() {
-        None => Ok(warnings),
+        // Only a schema whose every part checks is compiled whole: each expression is then
+        // reported once, where the checks above meet it.
+        None => build::build(schema).map(|ir| (ir, warnings)),
         Some(first) => Err((first, errors.collect())),
     }
 }
@@ -371,6 +375,13 @@ fn check_writer_arguments(
     }
 }
 
+/// Why `what`, computed from the input stream, cannot be written.
+fn not_writable(what: &str) -> String {
+    format!(
+        "{what} computed from `_io` cannot be written back yet: a writer has the value, not the input stream"
+    )
+}
+
 fn writable(
     at: &YamlPath,
     what: &str,
@@ -378,12 +389,7 @@ fn writable(
 ) -> Result<(), Located> {
     match result {
         Ok(_) => Ok(()),
-        Err(ExprError::NeedsStream) => Err(Located::new(
-            at,
-            format!(
-                "{what} computed from `_io` cannot be written back yet: a writer has the value, not the input stream"
-            ),
-        )),
+        Err(ExprError::NeedsStream) => Err(Located::new(at, not_writable(what))),
         Err(e) => Err(Located::new(at, e.message())),
     }
 }

@@ -1,5 +1,7 @@
-//! Compiles schema expressions to Rust, checking their types on the way. The same compiler
-//! validates schemas (errors carry plain messages) and emits code (it then cannot fail).
+//! Compiles schema expressions to Rust, checking their types on the way: names are resolved,
+//! every node is typed, and an expression a writer cannot evaluate (it needs the input stream)
+//! is told apart ([`ExprError::NeedsStream`]). Only the checker calls it; the generator takes
+//! its results from the typed IR ([`super::ir`]).
 //!
 //! Integers compute in `i64` as in Kaitai Struct, with wrapping arithmetic so that hostile
 //! values never panic; lengths and counts are range-checked where they are used.
@@ -20,10 +22,8 @@ pub use self::place::content_view;
 use self::place::read_through;
 use self::switch::{NumberType, number_type};
 
-use std::cell::Cell;
-
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::{ToTokens as _, format_ident, quote};
 
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::*;
@@ -128,12 +128,6 @@ impl ExprError {
 }
 
 type Compiled = Result<(TokenStream, Ty), ExprError>;
-
-/// The result of compiling an expression that validation already compiled in the same context:
-/// it cannot fail, and a failure is a bug in the generator, not a schema error.
-pub fn expect_valid<T>(result: Result<T, ExprError>) -> T {
-    result.unwrap_or_else(|e| panic!("validated expression failed to compile: {}", e.message()))
-}
 
 fn invalid<T>(message: impl Into<String>) -> Result<T, ExprError> {
     Err(ExprError::Invalid(message.into()))
@@ -265,10 +259,6 @@ pub struct Scope<'s> {
     /// the Rust slice of the elements before it, which the name means there
     /// (`groups[_index - 1]`; Kaitai's list as read so far).
     prior: Option<(&'s str, TokenStream)>,
-    /// In a writer: set when a check the reader relies on is left out because it needs the
-    /// input stream; the codec then reads its output back (`VERIFY_WRITES`), so this flag is
-    /// the one fact both decisions read.
-    unchecked: Option<&'s Cell<bool>>,
 }
 
 impl<'s> Scope<'s> {
@@ -286,31 +276,6 @@ impl<'s> Scope<'s> {
             depth: 0,
             owner_args: None,
             prior: None,
-            unchecked: None,
-        }
-    }
-
-    /// A writer's scope inside type `ty`: every field is visible, and each check left out
-    /// because it needs the input stream is recorded in `unchecked` (see
-    /// [`Scope::writer_check`]).
-    pub fn writer(schema: &'s Schema, ty: usize, unchecked: &'s Cell<bool>) -> Self {
-        let mut scope = Self::new(schema, ty, Mode::Write, schema.types[ty].fields.len());
-        scope.unchecked = Some(unchecked);
-        scope
-    }
-
-    /// A writer's check compiled in a scope validation already checked: `None` when it needs
-    /// the input stream, which a writer does not have; that is recorded, and the codec reads
-    /// its output back instead. Any other failure is a bug in the generator.
-    pub fn writer_check<T>(&self, result: Result<T, ExprError>) -> Option<T> {
-        match result {
-            Err(ExprError::NeedsStream) => {
-                if let Some(unchecked) = self.unchecked {
-                    unchecked.set(true);
-                }
-                None
-            }
-            other => Some(expect_valid(other)),
         }
     }
 
@@ -505,12 +470,36 @@ impl<'s> Scope<'s> {
     }
 
     /// The arguments passed to user type `ty`, compiled for its parameters' types.
-    pub fn arguments(&self, ty: usize, args: &[Expr]) -> Vec<TokenStream> {
+    pub fn arguments(&self, ty: usize, args: &[Expr]) -> Result<Vec<TokenStream>, ExprError> {
         let def = &self.schema.types[ty];
         args.iter()
             .zip(&def.params)
-            .map(|(arg, param)| expect_valid(self.argument(param, arg)))
+            .map(|(arg, param)| self.argument(param, arg))
             .collect()
+    }
+
+    /// Compiles the list a `-for-each` field follows: the list, and the type of its elements.
+    pub fn list(&self, e: &Expr) -> Result<(TokenStream, Ty), ExprError> {
+        match self.compile(e)? {
+            (tokens, Ty::Array(elem)) => Ok((tokens, *elem)),
+            _ => invalid("`-for-each` takes a list read earlier"),
+        }
+    }
+
+    /// The match pattern of a switch's case key (an integer, string, boolean, enum or
+    /// byte-array literal).
+    pub fn case_pattern(&self, key: &Expr) -> Result<TokenStream, ExprError> {
+        match key {
+            Expr::Str(s) => Ok(Literal::byte_string(s.as_bytes()).into_token_stream()),
+            Expr::List(items) => {
+                let bytes = items.iter().map(|item| match item {
+                    Expr::Int(n) => u8::try_from(*n).unwrap_or_default(),
+                    _ => 0,
+                });
+                Ok(Literal::byte_string(&bytes.collect::<Vec<u8>>()).into_token_stream())
+            }
+            other => self.compile(other).map(|(tokens, _)| tokens),
+        }
     }
 
     /// Compiles `arg` as the value of a parameter of type `param`: integers as `i64`, texts

@@ -1,0 +1,621 @@
+//! Builds the typed IR ([`super::ir`]): compiles every expression the generator renders, in
+//! the scope the generated code evaluates it in, and reports each that does not compile at its
+//! place in the schema.
+
+use quote::quote;
+
+use super::expr::{ExprError, Mode, Scope, Ty};
+use super::ir::{self, Rust, Writer};
+use crate::error::{Located, YamlPath};
+use crate::expr::{BinOp, Expr};
+use crate::model::*;
+use crate::repr::stored_value;
+use crate::repr::switch::switch_variants;
+
+/// The IR of a schema, or every error met building it, the first apart.
+pub fn build(schema: &Schema) -> Result<ir::Ir, (Located, Vec<Located>)> {
+    let mut errors = Errors::default();
+    let types = (0..schema.types.len())
+        .map(|ty| type_ir(schema, ty, &mut errors))
+        .collect::<Vec<_>>();
+    let root_defaults = root_defaults(schema);
+    let mut met = errors.met.into_iter();
+    if let Some(first) = met.next() {
+        return Err((first, met.collect()));
+    }
+    Ok(ir::Ir {
+        verify_writes: errors.from_stream,
+        types,
+        root_defaults,
+    })
+}
+
+/// The errors met so far, and whether some writer check needs the input stream.
+#[derive(Default)]
+struct Errors {
+    met: Vec<Located>,
+    from_stream: bool,
+}
+
+impl Errors {
+    /// The compiled expression; an error, noted, yields an empty expression (the IR is then
+    /// dropped).
+    fn take<T: Default>(&mut self, at: &YamlPath, result: Result<T, ExprError>) -> T {
+        result.unwrap_or_else(|e| {
+            self.met.push(Located::new(at, e.message()));
+            T::default()
+        })
+    }
+
+    /// A check the writer makes when it can: [`Writer::FromStream`] when it needs the input
+    /// stream (the codec then reads its output back).
+    fn writer<T: Default>(&mut self, at: &YamlPath, result: Result<T, ExprError>) -> Writer<T> {
+        match result {
+            Err(ExprError::NeedsStream) => {
+                self.from_stream = true;
+                Writer::FromStream
+            }
+            other => Writer::Computed(self.take(at, other)),
+        }
+    }
+
+    /// An expression the writer must compute itself (`what`: a position, an argument): one
+    /// that needs the input stream is an error.
+    fn writable<T: Default>(
+        &mut self,
+        at: &YamlPath,
+        what: &str,
+        result: Result<T, ExprError>,
+    ) -> T {
+        let result = result.map_err(|e| match e {
+            ExprError::NeedsStream => ExprError::Invalid(super::not_writable(what)),
+            e => e,
+        });
+        self.take(at, result)
+    }
+}
+
+fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
+    let def = &schema.types[ty];
+    let after = Scope::new(schema, ty, Mode::Read, def.fields.len());
+    let inspect = Scope::new(schema, ty, Mode::Inspect, def.fields.len());
+    let look_aheads = def
+        .look_aheads()
+        .map(|instance| {
+            let value = after.int(&Expr::Name(instance.id.clone()));
+            errors.take(&instance.at.key("pos"), value)
+        })
+        .collect();
+    let (read_order, write_order) = match &def.endian_choice {
+        Some(choice) => {
+            let read = Scope::new(schema, ty, Mode::Read, 0);
+            let write = Scope::new(schema, ty, Mode::Write, def.fields.len());
+            (
+                Some(byte_order(&read, choice, errors)),
+                Some(byte_order(&write, choice, errors)),
+            )
+        }
+        None => (None, None),
+    };
+    let to_string = def.to_string.as_ref().map(|text| {
+        let text = inspect.compile(text).map(|(tokens, _)| tokens);
+        errors.take(&def.at.key("to-string"), text)
+    });
+    // An instance gets a method when it can be computed from the finished value alone.
+    let methods = def
+        .instances
+        .iter()
+        .map(|instance| match &instance.kind {
+            InstanceKind::Value { .. } => inspect
+                .instance_value(instance)
+                .ok()
+                .filter(|(_, ty)| ty.is_instance_value()),
+            InstanceKind::Peek { .. } => None,
+        })
+        .collect();
+    let fields = def
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(index, field)| ir::FieldIr {
+            read: read_field(schema, ty, index, field, errors),
+            write: write_field(schema, ty, field, errors),
+            derived: field
+                .derived
+                .as_ref()
+                .map(|derived| errors.take(&field.at.key("-derived"), inspect.int(derived))),
+        })
+        .collect();
+    ir::TypeIr {
+        fields,
+        look_aheads,
+        read_order,
+        write_order,
+        to_string,
+        methods,
+    }
+}
+
+/// The root's parameters' defaults, when every parameter has one that compiles.
+fn root_defaults(schema: &Schema) -> Option<Vec<Rust>> {
+    let root = schema.types.first()?;
+    let scope = Scope::new(schema, 0, Mode::Inspect, 0);
+    root.params
+        .iter()
+        .map(|p| scope.argument(p, p.default.as_ref()?).ok())
+        .collect()
+}
+
+fn byte_order(scope: &Scope, choice: &EndianChoice, errors: &mut Errors) -> ir::ByteOrder {
+    let cases = choice
+        .cases
+        .iter()
+        .map(|case| {
+            let equal = Expr::Binary(
+                BinOp::Eq,
+                Box::new(choice.on.clone()),
+                Box::new(case.key.clone()),
+            );
+            (
+                errors.writable(&case.at, "a byte order", scope.bool(&equal)),
+                case.big,
+            )
+        })
+        .collect();
+    let otherwise = match choice.default {
+        Some(big) => ir::Otherwise::Default(big),
+        None => {
+            let selector = scope.compile(&choice.on).map(|(tokens, _)| tokens);
+            ir::Otherwise::Refuse(errors.writable(
+                &choice.at.key("switch-on"),
+                "a byte order",
+                selector,
+            ))
+        }
+    };
+    ir::ByteOrder { cases, otherwise }
+}
+
+fn read_field(
+    schema: &Schema,
+    ty: usize,
+    index: usize,
+    field: &Field,
+    errors: &mut Errors,
+) -> ir::ReadField {
+    let scope = Scope::new(schema, ty, Mode::Read, index);
+    let at = &field.at;
+    let cond = field
+        .cond
+        .as_ref()
+        .map(|cond| errors.take(&at.key("if"), scope.bool(cond)));
+    let position = field.position.as_ref().map(|pos| ir::Position {
+        pos: errors.take(&at.key("pos"), scope.int(pos)),
+        stream: match &field.stream {
+            Stream::Own if field.kept_as_read => ir::PositionStream::Kept,
+            Stream::Own => ir::PositionStream::Own,
+            Stream::Root => ir::PositionStream::Root,
+            Stream::Of(stream) => {
+                ir::PositionStream::Of(errors.take(&at.key("io"), scope.stream(stream)))
+            }
+        },
+    });
+    let solved = match &field.ty {
+        FieldType::Remembered {
+            value,
+            solve: Some(_),
+            ..
+        } => Some(errors.take(&at.key("-remember"), scope.int(value))),
+        _ => None,
+    };
+    let valid = match field.valid.is_empty() {
+        true => Vec::new(),
+        false => {
+            let after = Scope::new(schema, ty, Mode::Read, index + 1);
+            errors.take(&at.key("valid"), after.valid_rules(field))
+        }
+    };
+    let values = match &field.ty {
+        FieldType::Switch(switch) => {
+            let selector = scope.selector(&switch.on);
+            let on = at.key("switch-on");
+            let text = matches!(selector, Ok((_, Ty::Str)));
+            let selector = errors.take(&on, selector.map(|(tokens, _)| tokens));
+            let (cases, arms) = switch_cases(schema, switch, at, &scope, errors, |ty, errors| {
+                read_list(schema, field, ty, &scope, errors)
+            });
+            ir::Values::Switch(ir::Switch {
+                selector,
+                text,
+                expected: expected(switch),
+                cases,
+                arms,
+            })
+        }
+        ty => ir::Values::One(read_list(schema, field, ty, &scope, errors)),
+    };
+    ir::ReadField {
+        cond,
+        position,
+        solved,
+        valid,
+        values,
+    }
+}
+
+/// The cases of a switch, each with its values as `list` makes them, and its arms with their
+/// patterns.
+fn switch_cases<S: ir::Stage>(
+    schema: &Schema,
+    switch: &Switch,
+    at: &YamlPath,
+    scope: &Scope,
+    errors: &mut Errors,
+    mut list: impl FnMut(&FieldType, &mut Errors) -> ir::List<S>,
+) -> (Vec<ir::Case<S>>, Vec<ir::Arm<S>>) {
+    let variants = switch_variants(schema, switch);
+    let cases: Vec<ir::Case<S>> = variants
+        .variants
+        .iter()
+        .map(|v| ir::Case {
+            ident: v.ident.clone(),
+            name: v.name.clone(),
+            ty: v.ty.clone(),
+            list: list(v.ty, errors),
+        })
+        .collect();
+    let on = &at.key("switch-on");
+    // Each arm's index is one of `variants.variants`, the cases' order.
+    let arms = variants
+        .arms
+        .iter()
+        .map(|arm| ir::Arm {
+            pattern: arm.key.map(|key| errors.take(on, scope.case_pattern(key))),
+            case: cases[arm.variant].clone(),
+        })
+        .collect();
+    (cases, arms)
+}
+
+/// The case keys of a switch as written.
+fn expected(switch: &Switch) -> String {
+    switch
+        .cases
+        .iter()
+        .map(|c| crate::expr::to_source(&c.key))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The scope of one element's own expressions (size, arguments) while reading: they see its
+/// index as `_index`, and, when they use them, the elements read before it as `_prior`.
+fn read_element<'s>(field: &'s Field, scope: &Scope<'s>) -> Scope<'s> {
+    let scope = scope.with_index(quote!(_index));
+    match field.refers_to_itself() {
+        true => scope.with_prior(field, quote!(_prior)),
+        false => scope,
+    }
+}
+
+/// How the values of `field` of type `ty` (its own, or one case of its switch) are read.
+fn read_list<'s>(
+    schema: &Schema,
+    field: &'s Field,
+    ty: &FieldType,
+    scope: &Scope<'s>,
+    errors: &mut Errors,
+) -> ir::List<ir::Reading> {
+    let at = &field.at;
+    let element = |scope: &Scope<'s>| read_element(field, scope);
+    let (repeat, one) = match &field.repeat {
+        Repeat::None => (ir::Repeat::One, read_one(schema, field, ty, scope, errors)),
+        Repeat::Expr(count) => (
+            ir::Repeat::Times(errors.take(&at.key("repeat-expr"), scope.int(count))),
+            read_one(schema, field, ty, &element(scope), errors),
+        ),
+        Repeat::Eos => (
+            ir::Repeat::Eos,
+            read_one(schema, field, ty, &element(scope), errors),
+        ),
+        Repeat::ForEach(list) => {
+            let at = at.key("-for-each");
+            let (list, each) = for_each(scope, list, |e| errors.take(&at, e));
+            let one = read_one(schema, field, ty, &element(&each), errors);
+            (ir::Repeat::Each(list), one)
+        }
+        Repeat::Until(until) => {
+            let item = stored_value(field, quote!(item));
+            let done = scope.with_element_of(item, ty).with_index(quote!(_index));
+            let done = errors.take(&at.key("repeat-until"), done.bool(until));
+            let one = read_one(schema, field, ty, &element(scope), errors);
+            (ir::Repeat::Until(done), one)
+        }
+    };
+    ir::List { repeat, one }
+}
+
+/// The list a `-for-each` field follows, and `scope` with `_` bound to its element `each`;
+/// `accept` notes the list's error.
+fn for_each<'s>(
+    scope: &Scope<'s>,
+    list: &Expr,
+    accept: impl FnOnce(Result<Rust, ExprError>) -> Rust,
+) -> (Rust, Scope<'s>) {
+    match scope.list(list) {
+        Ok((tokens, elem)) => (tokens, scope.with_element(quote!(each), elem)),
+        Err(e) => (accept(Err(e)), scope.clone()),
+    }
+}
+
+fn read_one(
+    schema: &Schema,
+    field: &Field,
+    ty: &FieldType,
+    scope: &Scope,
+    errors: &mut Errors,
+) -> ir::One<ir::Reading> {
+    let at = &field.at;
+    let size = |size: &Size, errors: &mut Errors| {
+        sized(size, |e| errors.take(&at.key("size"), scope.int(e)))
+    };
+    let decode = field.decode.as_ref().map(|decode| ir::Decode {
+        spec: decode.clone(),
+        size: size(&decode.size, errors),
+        processor: errors.take(&at.key("process"), scope.processor(decode)),
+    });
+    let substream = field.substream.as_ref().map(|s| size(s, errors));
+    let value = value(
+        schema,
+        ty,
+        at,
+        errors,
+        size,
+        |value, errors| errors.take(&at.key("-remember"), scope.int(value)),
+        |ty, args, errors| errors.take(&at.key("type"), scope.arguments(ty, args)),
+    );
+    ir::One {
+        substream,
+        decode,
+        value,
+    }
+}
+
+fn write_field(schema: &Schema, ty: usize, field: &Field, errors: &mut Errors) -> ir::WriteField {
+    if field.is_read_only() {
+        return ir::WriteField::ReadOnly;
+    }
+    let scope = Scope::new(schema, ty, Mode::Write, schema.types[ty].fields.len());
+    let at = &field.at;
+    let pos = field
+        .position
+        .as_ref()
+        .map(|pos| errors.writable(&at.key("pos"), "a `pos`", scope.int(pos)));
+    let cond = field
+        .cond
+        .as_ref()
+        .map(|cond| errors.writer(&at.key("if"), scope.bool(cond)));
+    let valid = errors.writer(&at.key("valid"), scope.valid_rules(field));
+    let values = match &field.ty {
+        FieldType::Switch(switch) => {
+            let on = at.key("switch-on");
+            let selector = scope.selector(&switch.on).map(|(tokens, _)| tokens);
+            let selector = errors.writer(&on, selector);
+            let (cases, arms) = switch_cases(schema, switch, at, &scope, errors, |ty, errors| {
+                write_list(schema, field, ty, &scope, errors)
+            });
+            ir::Values::Switch(ir::Switch {
+                selector,
+                text: false,
+                expected: expected(switch),
+                cases,
+                arms,
+            })
+        }
+        ty => ir::Values::One(write_list(schema, field, ty, &scope, errors)),
+    };
+    ir::WriteField::Written(Box::new(ir::WrittenField {
+        pos,
+        cond,
+        valid,
+        values,
+    }))
+}
+
+/// The scope of one element's own expressions while writing: they see its index as `index`,
+/// and, when they use them, the elements written before it (of the field's value, which is
+/// `value` when conditional or switched).
+fn write_element<'s>(field: &'s Field, scope: &Scope<'s>) -> Scope<'s> {
+    let scope = scope.with_index(quote!(index));
+    if !field.refers_to_itself() {
+        return scope;
+    }
+    let access = match field.cond.is_some() || matches!(field.ty, FieldType::Switch(_)) {
+        true => quote!(value),
+        false => {
+            let ident = crate::sanitization::field_ident(&field.id);
+            quote!(self.#ident)
+        }
+    };
+    scope.with_prior(field, quote!((&#access[..index])))
+}
+
+/// How the values of `field` of type `ty` (its own, or one case of its switch) are written.
+fn write_list<'s>(
+    schema: &Schema,
+    field: &'s Field,
+    ty: &FieldType,
+    scope: &Scope<'s>,
+    errors: &mut Errors,
+) -> ir::List<ir::Writing> {
+    let at = &field.at;
+    let switched = matches!(field.ty, FieldType::Switch(_));
+    let element = |scope: &Scope<'s>| write_element(field, scope);
+    let (repeat, one) = match &field.repeat {
+        Repeat::None => (ir::Repeat::One, write_one(schema, field, ty, scope, errors)),
+        Repeat::Expr(count) => (
+            ir::Repeat::Times(errors.writer(&at.key("repeat-expr"), scope.int(count))),
+            write_one(schema, field, ty, &element(scope), errors),
+        ),
+        Repeat::Eos => (
+            ir::Repeat::Eos,
+            write_one(schema, field, ty, &element(scope), errors),
+        ),
+        // A switch writes each of its lists whole, without its partners.
+        Repeat::ForEach(_) if switched => (
+            ir::Repeat::Eos,
+            write_one(schema, field, ty, &element(scope), errors),
+        ),
+        Repeat::ForEach(list) => {
+            let at = at.key("-for-each");
+            let (list, each) = for_each(scope, list, |e| {
+                errors.writable(&at, "a `-for-each` list", e)
+            });
+            let one = write_one(schema, field, ty, &each.with_index(quote!(index)), errors);
+            (ir::Repeat::Each(list), one)
+        }
+        Repeat::Until(until) => {
+            let item = stored_value(field, quote!(item));
+            let done = scope.with_element_of(item, ty).with_index(quote!(_index));
+            let done = errors.writer(&at.key("repeat-until"), done.bool(until));
+            (
+                ir::Repeat::Until(done),
+                write_one(schema, field, ty, &element(scope), errors),
+            )
+        }
+    };
+    ir::List { repeat, one }
+}
+
+fn write_one(
+    schema: &Schema,
+    field: &Field,
+    ty: &FieldType,
+    scope: &Scope,
+    errors: &mut Errors,
+) -> ir::One<ir::Writing> {
+    let at = &field.at;
+    let size = |size: &Size, errors: &mut Errors| {
+        sized(size, |e| errors.writer(&at.key("size"), scope.int(e)))
+    };
+    let decode = field.decode.as_ref().map(|decode| ir::Decode {
+        spec: decode.clone(),
+        size: size(&decode.size, errors),
+        processor: errors.writer(&at.key("process"), scope.processor(decode)),
+    });
+    let substream = field.substream.as_ref().map(|s| size(s, errors));
+    let value = value(
+        schema,
+        ty,
+        at,
+        errors,
+        size,
+        |_, _| (),
+        |ty, args, errors| {
+            errors.writable(&at.key("type"), "an argument", scope.arguments(ty, args))
+        },
+    );
+    ir::One {
+        substream,
+        decode,
+        value,
+    }
+}
+
+/// A size with its expression compiled by `compile`.
+fn sized<S: ir::Stage>(size: &Size, compile: impl FnOnce(&Expr) -> S::Check) -> ir::Size<S> {
+    match size {
+        Size::Const(n) => ir::Size::Const(*n),
+        Size::Expr(e) => ir::Size::Computed {
+            from_stream: e.mentions("_io"),
+            len: compile(e),
+        },
+        Size::Eos => ir::Size::Eos,
+        Size::Terminator {
+            byte,
+            include,
+            consume,
+            eos_error,
+        } => ir::Size::Terminator {
+            byte: *byte,
+            include: *include,
+            consume: *consume,
+            eos_error: *eos_error,
+        },
+    }
+}
+
+/// What one value of type `ty` is, its sizes, remembered value and arguments compiled by the
+/// stage's functions.
+fn value<S: ir::Stage>(
+    schema: &Schema,
+    ty: &FieldType,
+    at: &YamlPath,
+    errors: &mut Errors,
+    mut size: impl FnMut(&Size, &mut Errors) -> ir::Size<S>,
+    remembered: impl FnOnce(&Expr, &mut Errors) -> S::Remembered,
+    arguments: impl FnOnce(usize, &[Expr], &mut Errors) -> Vec<Rust>,
+) -> ir::Value<S> {
+    match ty {
+        FieldType::Number(s) => ir::Value::Number(*s),
+        FieldType::Bits {
+            width,
+            big_endian,
+            enum_idx,
+        } => ir::Value::Bits {
+            width: *width,
+            big_endian: *big_endian,
+            enum_idx: *enum_idx,
+        },
+        FieldType::BitPadding => ir::Value::BitPadding,
+        FieldType::Vlq => ir::Value::Vlq,
+        FieldType::Enum { enum_idx, raw } => ir::Value::Enum {
+            enum_idx: *enum_idx,
+            raw: *raw,
+        },
+        FieldType::Quat(_) | FieldType::Vec3(_) | FieldType::Array { .. } => {
+            match schema.fixed_layout(ty) {
+                Some(fixed) => ir::Value::Fixed(fixed),
+                None => {
+                    let message = "the elements of a fixed-size array must have a fixed size";
+                    errors.met.push(Located::new(at, message));
+                    ir::Value::Nothing
+                }
+            }
+        }
+        FieldType::Str {
+            size: Size::Const(n),
+            align,
+            ..
+        } if *align <= 1 => ir::Value::FixedStr(*n),
+        FieldType::Str {
+            size: s,
+            align,
+            terminated,
+            ..
+        } => ir::Value::Str {
+            size: size(s, errors),
+            align: *align,
+            terminated: *terminated,
+        },
+        FieldType::Bytes { size: s, align, .. } => ir::Value::Bytes {
+            size: size(s, errors),
+            align: *align,
+        },
+        FieldType::Remembered { value, ty, .. } => ir::Value::Remembered {
+            int: *ty,
+            value: remembered(value, errors),
+        },
+        FieldType::Contents(bytes) => ir::Value::Contents(bytes.clone()),
+        FieldType::User { ty, args } => ir::Value::User {
+            ty: *ty,
+            args: arguments(*ty, args, errors),
+        },
+        FieldType::Nothing => ir::Value::Nothing,
+        FieldType::Switch(_) => {
+            errors
+                .met
+                .push(Located::new(at, "a switch case cannot be a switch"));
+            ir::Value::Nothing
+        }
+    }
+}
