@@ -1,5 +1,5 @@
 //! The `.ksy` document as written, deserialized with serde_yaml. Nothing here is validated
-//! beyond its shape; [`crate::lower`] turns it into the checked [`crate::model`].
+//! beyond its shape; `lower` turns it into the checked [`crate::model`].
 //!
 //! Keys follow Kaitai Struct. skelcodec's own keys start with `-` (Kaitai's rule for
 //! vendor extensions) and are listed in the README; every other `-` key is ignored, as

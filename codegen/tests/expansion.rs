@@ -26,7 +26,7 @@ fn feature_schemas() {
 /// corpus test is ignored with the reason, and rebuilt when the crate's variable changes.
 #[test]
 fn snapshot_tests_of_a_crate_corpus_found_missing() {
-    use skelcodec_codegen::emit::snapshot_tests::{CorpusRoot, SnapshotTests, snapshot_tests};
+    use skelcodec_codegen::snapshot_tests::{CorpusRoot, SnapshotTests, snapshot_tests};
     let spec = SnapshotTests {
         codec: quote::quote!(crate::Wav),
         runtime: quote::quote!(::skelcodec::__private::runtime),

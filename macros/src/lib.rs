@@ -66,13 +66,13 @@ pub fn codec(input: TokenStream) -> TokenStream {
 /// no corpus is found as the tests are built, the corpus test is ignored with the reason.
 #[proc_macro]
 pub fn snapshot_tests(input: TokenStream) -> TokenStream {
-    use skelcodec_codegen::emit::snapshot_tests::{CorpusRoot, SnapshotTests};
+    use skelcodec_codegen::snapshot_tests::{CorpusRoot, SnapshotTests};
     let input = parse_macro_input!(input as TestsInput);
     let codec = input.codec;
     let corpus_root =
         (input.corpus_dir.is_some() || input.corpus_env.is_some()).then(|| CorpusRoot {
             env: input.corpus_env.map_or_else(
-                || skelcodec_codegen::emit::snapshot_tests::DEFAULT_CORPUS_ENV.to_owned(),
+                || skelcodec_codegen::snapshot_tests::DEFAULT_CORPUS_ENV.to_owned(),
                 |env| env.value(),
             ),
             dir: input.corpus_dir.map(|dir| dir.value()),
@@ -92,7 +92,7 @@ pub fn snapshot_tests(input: TokenStream) -> TokenStream {
             spec.corpus_missing = Some(location.missing());
         }
     }
-    skelcodec_codegen::emit::snapshot_tests::snapshot_tests(&spec).into()
+    skelcodec_codegen::snapshot_tests::snapshot_tests(&spec).into()
 }
 
 /// `"schema.ksy"`, then optionally `, import_paths = ["dir", …]`; before the schema, the

@@ -30,7 +30,7 @@ pub struct Schema {
     /// The files the schema imports, transitively (the generated code is rebuilt when they
     /// change).
     pub imported: Vec<std::path::PathBuf>,
-    /// What the schema should write otherwise, located (see [`crate::lint`]).
+    /// What the schema should write otherwise, located (see `lint`).
     pub warnings: Vec<crate::error::SchemaError>,
 }
 

@@ -34,15 +34,6 @@ pub struct SwitchVariants<'m> {
     pub arms: Vec<Arm<'m>>,
 }
 
-impl<'m> SwitchVariants<'m> {
-    /// Each arm with the variant it reads into.
-    pub fn arms(&self) -> impl Iterator<Item = (Option<&'m Expr>, &Variant<'m>)> {
-        self.arms
-            .iter()
-            .map(|arm| (arm.key, &self.variants[arm.variant]))
-    }
-}
-
 /// The variants of `switch` and its arms.
 pub fn switch_variants<'m>(schema: &Schema, switch: &'m Switch) -> SwitchVariants<'m> {
     let mut variants: Vec<Variant> = Vec::new();

@@ -4,12 +4,14 @@
 //! Every error of the schema is returned at once.
 //!
 //! [`expr`] is the typed expression compiler: it resolves names, gives each node a type and
-//! says when an expression cannot be evaluated (a writer has no input stream). The generator
-//! ([`crate::emit`]) takes expressions from it; this pass makes sure that succeeds.
+//! says when an expression cannot be evaluated (a writer has no input stream). Once every part
+//! of the schema checks, `build` makes the typed IR (`ir`): every expression the generator
+//! renders, compiled where it runs, inside the structure that uses it. The generator (`emit`)
+//! only renders the IR.
 
 mod build;
 pub mod expr;
-pub mod ir;
+pub(crate) mod ir;
 
 use self::expr::{ExprError, Mode, Scope, Ty, describe};
 use crate::error::{Located, YamlPath};
@@ -20,7 +22,7 @@ use crate::repr::stored_value;
 /// Checks a whole schema; returns its typed IR and the warnings (value instances only the
 /// finished value could compute, which get no method), or every error (the first of each
 /// field, instance and type), the first apart.
-pub fn check(schema: &Schema) -> Result<(ir::Ir, Vec<Located>), (Located, Vec<Located>)> {
+pub(crate) fn check(schema: &Schema) -> Result<(ir::Ir, Vec<Located>), (Located, Vec<Located>)> {
     let mut errors = Vec::new();
     let mut note = |result: Result<(), Located>| errors.extend(result.err());
     note(reject_recursion(schema));

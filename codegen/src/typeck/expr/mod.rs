@@ -1,7 +1,7 @@
 //! Compiles schema expressions to Rust, checking their types on the way: names are resolved,
 //! every node is typed, and an expression a writer cannot evaluate (it needs the input stream)
 //! is told apart ([`ExprError::NeedsStream`]). Only the checker calls it; the generator takes
-//! its results from the typed IR ([`super::ir`]).
+//! its results from the typed IR (`ir`).
 //!
 //! Integers compute in `i64` as in Kaitai Struct, with wrapping arithmetic so that hostile
 //! values never panic; lengths and counts are range-checked where they are used.
