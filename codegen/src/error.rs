@@ -119,7 +119,7 @@ pub struct SchemaError {
 }
 
 impl SchemaError {
-    /// This error and the others, in the order they were found.
+    /// This error and the others, in the order of the schema's text (its own file first).
     pub fn all(&self) -> impl Iterator<Item = &SchemaError> {
         std::iter::once(self).chain(&self.others)
     }

@@ -83,9 +83,15 @@ pub fn parse_schema_with(
         imports::error_in(source, &e.path, e.message)
     };
     let mut schema = lower::lower(&documents).map_err(locate)?;
-    let (ir, unavailable) = typeck::check(&schema).map_err(|(first, others)| SchemaError {
-        others: others.into_iter().map(locate).collect(),
-        ..locate(first)
+    let (ir, unavailable) = typeck::check(&schema).map_err(|(first, others)| {
+        // In the order of the schema's text, the schema's own file first.
+        let mut all: Vec<SchemaError> = std::iter::once(first).chain(others).map(locate).collect();
+        all.sort_by_key(|e| (e.file != file, e.line_col));
+        let others = all.split_off(1);
+        SchemaError {
+            others: others.into(),
+            ..all.remove(0)
+        }
     })?;
     schema.imported = sources.iter().skip(1).map(|s| s.path.clone()).collect();
     schema.warnings = documents

@@ -113,19 +113,24 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
             InstanceKind::Peek { .. } => None,
         })
         .collect();
-    let fields = def
-        .fields
-        .iter()
-        .enumerate()
-        .map(|(index, field)| ir::FieldIr {
-            read: read_field(schema, ty, index, field, errors),
-            write: write_field(schema, ty, field, errors),
-            derived: field
-                .derived
-                .as_ref()
-                .map(|derived| errors.take(&field.at.key("-derived"), inspect.int(derived))),
-        })
-        .collect();
+    let fields =
+        def.fields
+            .iter()
+            .enumerate()
+            .map(|(index, field)| {
+                // The first error of each field is reported: the others often follow from it.
+                let before = errors.met.len();
+                let field_ir = ir::FieldIr {
+                    read: read_field(schema, ty, index, field, errors),
+                    write: write_field(schema, ty, field, errors),
+                    derived: field.derived.as_ref().map(|derived| {
+                        errors.take(&field.at.key("-derived"), inspect.int(derived))
+                    }),
+                };
+                errors.met.truncate(before + 1);
+                field_ir
+            })
+            .collect();
     ir::TypeIr {
         fields,
         look_aheads,
@@ -218,9 +223,15 @@ fn read_field(
     let values = match &field.ty {
         FieldType::Switch(switch) => {
             let selector = scope.selector(&switch.on);
-            let on = at.key("switch-on");
+            let on = at.key("type").key("switch-on");
             let text = matches!(selector, Ok((_, Ty::Str)));
             let selector = errors.take(&on, selector.map(|(tokens, _)| tokens));
+            if let Ok((_, selector)) = scope.compile(&switch.on) {
+                let keys = switch.cases.iter().map(|case| &case.key);
+                let cases = at.key("type").key("cases");
+                let checked = keys.map(|key| super::check_case_key(&scope, &selector, key, &cases));
+                errors.met.extend(checked.filter_map(Result::err));
+            }
             let (cases, arms) = switch_cases(schema, switch, at, &scope, errors, |ty, errors| {
                 read_list(schema, field, ty, &scope, errors)
             });
@@ -264,7 +275,7 @@ fn switch_cases<S: ir::Stage>(
             list: list(v.ty, errors),
         })
         .collect();
-    let on = &at.key("switch-on");
+    let on = &at.key("type").key("cases");
     // Each arm's index is one of `variants.variants`, the cases' order.
     let arms = variants
         .arms
@@ -397,7 +408,7 @@ fn write_field(schema: &Schema, ty: usize, field: &Field, errors: &mut Errors) -
     let valid = errors.writer(&at.key("valid"), scope.valid_rules(field));
     let values = match &field.ty {
         FieldType::Switch(switch) => {
-            let on = at.key("switch-on");
+            let on = at.key("type").key("switch-on");
             let selector = scope.selector(&switch.on).map(|(tokens, _)| tokens);
             let selector = errors.writer(&on, selector);
             let (cases, arms) = switch_cases(schema, switch, at, &scope, errors, |ty, errors| {

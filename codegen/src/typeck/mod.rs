@@ -17,7 +17,6 @@ use self::expr::{ExprError, Mode, Scope, Ty, describe};
 use crate::error::{Located, YamlPath};
 use crate::expr::Expr;
 use crate::model::*;
-use crate::repr::stored_value;
 
 /// Checks a whole schema; returns its typed IR and the warnings (value instances only the
 /// finished value could compute, which get no method), or every error (the first of each
@@ -30,8 +29,8 @@ pub(crate) fn check(schema: &Schema) -> Result<(ir::Ir, Vec<Located>), (Located,
     let live = live_instances(schema);
     let mut warnings = Vec::new();
     for (ty, def) in schema.types.iter().enumerate() {
-        for (index, field) in def.fields.iter().enumerate() {
-            note(check_field(schema, ty, index, field));
+        for field in &def.fields {
+            note(check_field(schema, field));
         }
         if let Some(choice) = &def.endian_choice {
             note(check_byte_order(schema, ty, choice));
@@ -89,12 +88,24 @@ pub(crate) fn check(schema: &Schema) -> Result<(ir::Ir, Vec<Located>), (Located,
             }
         }
     }
+    // Every expression the generated code evaluates is compiled once for reading and once for
+    // writing, by `build`, which reports those that do not compile.
+    let built = build::build(schema);
     let mut errors = errors.into_iter();
-    match errors.next() {
-        // Only a schema whose every part checks is compiled whole: each expression is then
-        // reported once, where the checks above meet it.
-        None => build::build(schema).map(|ir| (ir, warnings)),
-        Some(first) => Err((first, errors.collect())),
+    match (errors.next(), built) {
+        (None, Ok(ir)) => Ok((ir, warnings)),
+        (None, Err(failed)) => Err(failed),
+        (Some(first), built) => {
+            let mut others: Vec<Located> = errors.collect();
+            if let Err((built_first, built_others)) = built {
+                for e in std::iter::once(built_first).chain(built_others) {
+                    if e != first && !others.contains(&e) {
+                        others.push(e);
+                    }
+                }
+            }
+            Err((first, others))
+        }
     }
 }
 
@@ -219,162 +230,30 @@ fn located(at: &YamlPath, result: Result<impl Sized, ExprError>) -> Result<(), L
         .map_err(|e| Located::new(at, e.message()))
 }
 
-fn check_field(schema: &Schema, ty: usize, index: usize, field: &Field) -> Result<(), Located> {
-    let read = Scope::new(schema, ty, Mode::Read, index);
+/// What of a field is checked apart from its expressions (which `build` compiles).
+fn check_field(schema: &Schema, field: &Field) -> Result<(), Located> {
     let at = &field.at;
-    if let Some(cond) = &field.cond {
-        located(&at.key("if"), read.bool(cond))?;
-    }
-    match &field.repeat {
-        Repeat::Expr(count) => located(&at.key("repeat-expr"), read.int(count))?,
-        Repeat::Until(until) => {
-            located(
-                &at.key("repeat-until"),
-                read.with_element_of(stored_value(field, quote::quote!(item)), &field.ty)
-                    .with_index(quote::quote!(index))
-                    .bool(until),
-            )?;
-        }
-        Repeat::ForEach(list) => match read.compile(list) {
-            Ok((_, Ty::Array(_))) => {}
-            Ok(_) => {
-                return Err(Located::new(
-                    &at.key("-for-each"),
-                    "`-for-each` takes a list read earlier",
-                ));
-            }
-            Err(e) => return Err(Located::new(&at.key("-for-each"), e.message())),
-        },
-        Repeat::None | Repeat::Eos => {}
-    }
-    if !field.valid.is_empty() {
-        let after = Scope::new(schema, ty, Mode::Read, index + 1);
-        located(&at.key("valid"), after.valid_rules(field))?;
-    }
-    if let Some(pos) = &field.position {
-        located(&at.key("pos"), read.int(pos))?;
-    }
-    if let Stream::Of(stream) = &field.stream {
-        located(&at.key("io"), read.stream(stream))?;
-    }
     if field.fill_index && (field.cond.is_some() || !matches!(field.ty, FieldType::Bytes { .. })) {
         return Err(Located::new(
             &at.key("-fill"),
             "`-fill` applies to raw bytes that are always present",
         ));
     }
-    if let Some(derived) = &field.derived {
-        let inspect = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
-        located(&at.key("-derived"), inspect.int(derived))?;
-    }
-    // In a `-for-each` field, `_` in the type's arguments is the partner element.
-    let read = match &field.repeat {
-        Repeat::ForEach(list) => match read.compile(list) {
-            Ok((_, Ty::Array(elem))) => read.with_element(quote::quote!(each), *elem),
-            _ => read,
-        },
-        _ => read,
-    };
-    let read = element_scope(field, read);
-    if let Some(Size::Expr(size)) = &field.substream {
-        located(&at.key("size"), read.int(size))?;
-    }
-    if let Some(decode) = &field.decode {
-        if let Size::Expr(size) = &decode.size {
-            located(&at.key("size"), read.int(size))?;
-        }
-        if let Some(Process::Custom { modules, name, .. }) = &decode.process
-            && modules.is_empty()
-            && names_an_item(schema, name)
-        {
-            return Err(Located::new(
-                &at.key("process"),
-                format!(
-                    "processor `{name}` has the Rust name of a type or enum of this schema, which would stand for it: name it by its module (`my_mod.{name}`) or rename it"
-                ),
-            ));
-        }
-        located(&at.key("process"), read.processor(decode))?;
-    }
-    check_type(schema, &read, &field.ty, at)?;
-    check_writer(schema, ty, field)
-}
-
-/// What the writer must compute itself: the condition, the position, the list a `-for-each`
-/// follows and the arguments of user types. A writer has every field but no input stream, so
-/// an expression that needs `_io` there is refused here rather than left to fail in the
-/// generator.
-fn check_writer(schema: &Schema, ty: usize, field: &Field) -> Result<(), Located> {
-    if field.is_read_only() {
-        return Ok(());
-    }
-    let write = Scope::new(schema, ty, Mode::Write, schema.types[ty].fields.len());
-    let at = &field.at;
-    // An `if` computed from the stream is followed, not checked: the value says whether the
-    // field is there, and the codec reads its output back.
-    if let Some(cond) = &field.cond
-        && let Err(e @ (ExprError::Invalid(_) | ExprError::Unsupported(_))) = write.bool(cond)
+    if let Some(Decode {
+        process: Some(Process::Custom { modules, name, .. }),
+        ..
+    }) = &field.decode
+        && modules.is_empty()
+        && names_an_item(schema, name)
     {
-        return Err(Located::new(&at.key("if"), e.message()));
+        return Err(Located::new(
+            &at.key("process"),
+            format!(
+                "processor `{name}` has the Rust name of a type or enum of this schema, which would stand for it: name it by its module (`my_mod.{name}`) or rename it"
+            ),
+        ));
     }
-    if let Some(pos) = &field.position
-        && !field.is_read_only()
-    {
-        writable(&at.key("pos"), "a `pos`", write.int(pos))?;
-    }
-    let write = match &field.repeat {
-        Repeat::ForEach(list) => match write.compile(list) {
-            Ok((_, Ty::Array(elem))) => write.with_element(quote::quote!(each), *elem),
-            other => return writable(&at.key("-for-each"), "a `-for-each` list", other),
-        },
-        _ => write,
-    };
-    let write = element_scope(field, write);
-    // A processor computed from the stream is followed, not rebuilt: the codec reads its
-    // output back.
-    if let Some(decode) = &field.decode
-        && let Err(e @ (ExprError::Invalid(_) | ExprError::Unsupported(_))) =
-            write.processor(decode)
-    {
-        return Err(Located::new(&at.key("process"), e.message()));
-    }
-    check_writer_arguments(schema, &write, &field.ty, at)
-}
-
-/// The scope of one element's own expressions (its size, its type's arguments): `_index` is
-/// the element's index when the field is repeated.
-fn element_scope<'s>(field: &'s Field, scope: Scope<'s>) -> Scope<'s> {
-    match field.repeat {
-        Repeat::None => scope,
-        _ if field.refers_to_itself() => scope
-            .with_index(quote::quote!(index))
-            .with_prior(field, quote::quote!(prior)),
-        _ => scope.with_index(quote::quote!(index)),
-    }
-}
-
-fn check_writer_arguments(
-    schema: &Schema,
-    write: &Scope,
-    ty: &FieldType,
-    at: &YamlPath,
-) -> Result<(), Located> {
-    match ty {
-        FieldType::User { ty, args } => {
-            for (arg, param) in args.iter().zip(&schema.types[*ty].params) {
-                writable(&at.key("type"), "an argument", write.argument(param, arg))?;
-            }
-            Ok(())
-        }
-        FieldType::Switch(switch) => {
-            let cases = switch.cases.iter().map(|c| &c.ty);
-            for case in cases.chain(switch.default.as_deref()) {
-                check_writer_arguments(schema, write, case, at)?;
-            }
-            Ok(())
-        }
-        _ => Ok(()),
-    }
+    Ok(())
 }
 
 /// Why `what`, computed from the input stream, cannot be written.
@@ -396,53 +275,12 @@ fn writable(
     }
 }
 
-fn check_type(schema: &Schema, read: &Scope, ty: &FieldType, at: &YamlPath) -> Result<(), Located> {
-    match ty {
-        FieldType::Str { size, .. } | FieldType::Bytes { size, .. } => {
-            if let Size::Expr(e) = size {
-                located(&at.key("size"), read.int(e))?;
-            }
-            Ok(())
-        }
-        FieldType::User { ty, args } => {
-            let def = &schema.types[*ty];
-            for (arg, param) in args.iter().zip(&def.params) {
-                located(&at.key("type"), read.argument(param, arg))?;
-            }
-            Ok(())
-        }
-        FieldType::Switch(switch) => {
-            let on_at = at.key("type").key("switch-on");
-            let (_, selector) = read
-                .without_index()
-                .compile(&switch.on)
-                .map_err(|e| Located::new(&on_at, e.message()))?;
-            for case in &switch.cases {
-                let case_at = at.key("type").key("cases");
-                check_case_key(read, &selector, &case.key, &case_at)?;
-                check_type(schema, read, &case.ty, at)?;
-            }
-            if let Some(default) = &switch.default {
-                check_type(schema, read, default, at)?;
-            }
-            Ok(())
-        }
-        FieldType::Remembered { value, .. } => located(&at.key("-remember"), read.int(value)),
-        FieldType::Array { elem, .. } => check_type(schema, read, elem, at),
-        // No expression: every kind is named, so that a new one must be decided here.
-        FieldType::Number(_)
-        | FieldType::Bits { .. }
-        | FieldType::BitPadding
-        | FieldType::Vlq
-        | FieldType::Enum { .. }
-        | FieldType::Quat(_)
-        | FieldType::Vec3(_)
-        | FieldType::Contents(_)
-        | FieldType::Nothing => Ok(()),
-    }
-}
-
-fn check_case_key(read: &Scope, selector: &Ty, key: &Expr, at: &YamlPath) -> Result<(), Located> {
+pub(super) fn check_case_key(
+    read: &Scope,
+    selector: &Ty,
+    key: &Expr,
+    at: &YamlPath,
+) -> Result<(), Located> {
     let literal = matches!(
         key,
         Expr::Int(_) | Expr::Str(_) | Expr::Bool(_) | Expr::EnumLit { .. }
