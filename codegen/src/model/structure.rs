@@ -1,0 +1,154 @@
+//! How the types of a schema hold each other, and where they are: recursion, holders, the
+//! file's root, names resolved from a type's scope, what the whole-file codec keeps.
+
+use super::*;
+
+impl Schema {
+    /// True when a value of type `from` can hold, at any depth, a value of type `to`.
+    pub fn reaches(&self, from: usize, to: usize) -> bool {
+        let mut seen = vec![false; self.types.len()];
+        let mut stack = vec![from];
+        while let Some(ty) = stack.pop() {
+            if std::mem::replace(&mut seen[ty], true) {
+                continue;
+            }
+            for child in self.types[ty].fields.iter().flat_map(|f| f.ty.user_types()) {
+                if child == to {
+                    return true;
+                }
+                stack.push(child);
+            }
+        }
+        false
+    }
+
+    /// True when the single values of type `ty` that `field` (of type `owner`) holds are
+    /// boxed: a value that can hold its owner again needs the indirection a `Vec` gives lists.
+    pub fn boxes(&self, owner: usize, field: &Field, ty: &FieldType) -> bool {
+        field.repeat == Repeat::None
+            && matches!(ty, FieldType::User { ty, .. } if self.reaches(*ty, owner) || *ty == owner)
+    }
+
+    /// The types with a field that holds a value of type `ty`, in the file that declares it:
+    /// those that give it its `_parent` (as in Kaitai, a schema that imports a type cannot give
+    /// it a parent it does not have at home).
+    pub fn holders(&self, ty: usize) -> Vec<usize> {
+        let file = self.types[ty].at.file();
+        (0..self.types.len())
+            .filter(|&owner| {
+                let def = &self.types[owner];
+                def.at.file() == file && def.fields.iter().any(|f| f.ty.user_types().contains(&ty))
+            })
+            .collect()
+    }
+
+    /// The root type of the file that declares `ty` (declared first): what `_root` is for the
+    /// types of that file (Kaitai never passes `_root` from one file's types to another's).
+    pub fn file_root(&self, ty: usize) -> usize {
+        let file = self.types[ty].at.file();
+        self.types
+            .iter()
+            .position(|def| def.at.file() == file)
+            .unwrap_or(ty)
+    }
+
+    /// True when `ty` is the root type of its file (see [`Schema::file_root`]).
+    pub fn is_file_root(&self, ty: usize) -> bool {
+        self.file_root(ty) == ty
+    }
+
+    /// True when a value of type `ty` can hold another value of its own type: its reader
+    /// counts how deep it nests, so that hostile input cannot exhaust the stack.
+    pub fn is_recursive(&self, ty: usize) -> bool {
+        self.reaches(ty, ty)
+    }
+    /// The root's `_trailing` field, which keeps the bytes a file has after its value (see
+    /// `lower::keep_trailing_bytes`), when `ty` is the root and has one.
+    pub fn trailing_field(&self, ty: usize) -> Option<&Field> {
+        let last = self.types.get(ty)?.fields.last()?;
+        (ty == 0 && last.id == TRAILING).then_some(last)
+    }
+
+    /// True when some type reads a value by position: the root then keeps unclaimed bytes.
+    pub fn has_positioned_fields(&self) -> bool {
+        self.types
+            .iter()
+            .any(|t| t.fields.iter().any(Field::is_placed))
+    }
+
+    /// True when values of type `ty` keep the bytes no field claims (the root, when some type
+    /// reads a value by position).
+    pub fn keeps_unclaimed(&self, ty: usize) -> bool {
+        ty == 0 && self.has_positioned_fields()
+    }
+
+    /// True when some field is found by trial parsing (`-scan`, `-solve`).
+    pub fn has_searched_fields(&self) -> bool {
+        self.types.iter().any(|t| {
+            t.fields.iter().any(|f| {
+                f.scan.is_some() || matches!(f.ty, FieldType::Remembered { solve: Some(_), .. })
+            })
+        })
+    }
+
+    /// True when reading decides something from the data that a writer cannot check before
+    /// writing: a look-ahead instance, a remembered or a scanned field, a field kept as read.
+    /// Such codecs read their output back before returning it, as do those whose writers
+    /// leave out a check that needs the input stream (see `typeck::ir::Ir::verify_writes`).
+    pub fn reads_decide_from_data(&self) -> bool {
+        self.has_searched_fields()
+            || self.types.iter().any(|t| {
+                t.instances
+                    .iter()
+                    .any(|i| matches!(i.kind, InstanceKind::Peek { .. }))
+                    || t.fields
+                        .iter()
+                        .any(|f| matches!(f.ty, FieldType::Remembered { .. }) || f.is_read_only())
+            })
+    }
+
+    /// The type a name means inside type `from`, as Kaitai resolves it: the first segment is
+    /// looked up among the types nested in `from`, then in its parent, and so on up to the
+    /// root (which is also found by its own name); further segments (`a::b`) descend.
+    pub fn resolve_type(&self, from: usize, path: &str) -> Option<usize> {
+        let mut segments = path.split("::");
+        let first = segments.next()?;
+        let found = self
+            .enclosing(from)
+            .find_map(|scope| self.nested_type(scope, first))
+            .or_else(|| (self.types.first()?.id == first).then_some(0))?;
+        // Kaitai's own specs name a type through a type that only sits beside it
+        // (`root::chunk::chunk_body` for a `chunk_body` declared in the root): each segment is
+        // looked up in the type before it, then in the types around that one.
+        segments.try_fold(found, |ty, segment| {
+            self.enclosing(ty)
+                .find_map(|scope| self.nested_type(scope, segment))
+        })
+    }
+
+    /// The enum a name means inside type `from`: `animal` is looked up in `from` and the types
+    /// around it, `a::b::animal` in the type `a::b` resolves to.
+    pub fn resolve_enum(&self, from: usize, path: &str) -> Option<usize> {
+        let owned_by = |owner: usize, id: &str| {
+            self.enums
+                .iter()
+                .position(|e| e.owner == owner && e.id == id)
+        };
+        match path.rsplit_once("::") {
+            Some((types, id)) => owned_by(self.resolve_type(from, types)?, id),
+            None => self.enclosing(from).find_map(|scope| owned_by(scope, path)),
+        }
+    }
+
+    /// `ty`, then the types it is nested in, out to the root.
+    fn enclosing(&self, ty: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(ty), |&t| self.types.get(t).and_then(|d| d.parent))
+    }
+
+    /// The type called `id` declared directly in `parent`.
+    fn nested_type(&self, parent: usize, id: &str) -> Option<usize> {
+        self.types
+            .iter()
+            .position(|t| t.parent == Some(parent) && t.id == id)
+    }
+}
