@@ -96,7 +96,25 @@ pub fn element_len(schema: &Schema, ty: &FieldType, access: &TokenStream) -> Tok
         } => quote!(#n),
         FieldType::Str { .. } => quote!(#access.len()),
         FieldType::Bytes { .. } => quote!(#access.0.len()),
-        _ => quote!(#access.encoded_len()),
+        FieldType::User { .. } | FieldType::Switch(_) => quote!(#access.encoded_len()),
+        // Numbers, quaternions and vectors have a fixed size (above); arrays do when their
+        // elements do.
+        FieldType::Number(s) => {
+            let n = s.size();
+            quote!(#n)
+        }
+        FieldType::Quat(s) => {
+            let n = 4 * s.size();
+            quote!(#n)
+        }
+        FieldType::Vec3(s) => {
+            let n = 3 * s.size();
+            quote!(#n)
+        }
+        FieldType::Array { elem, .. } => {
+            let one = element_len(schema, elem, &quote!(item));
+            quote!(#access.iter().map(|item| #one).sum::<usize>())
+        }
     }
 }
 

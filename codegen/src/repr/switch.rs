@@ -77,6 +77,16 @@ fn variant_name(schema: &Schema, ty: &FieldType, index: usize) -> String {
         FieldType::Str { .. } => "text".to_owned(),
         FieldType::Bytes { .. } => "raw".to_owned(),
         FieldType::Nothing => "nothing".to_owned(),
-        _ => format!("case{index}"),
+        FieldType::Number(_)
+        | FieldType::Bits { .. }
+        | FieldType::BitPadding
+        | FieldType::Vlq
+        | FieldType::Enum { .. }
+        | FieldType::Quat(_)
+        | FieldType::Vec3(_)
+        | FieldType::Array { .. }
+        | FieldType::Remembered { .. }
+        | FieldType::Contents(_)
+        | FieldType::Switch(_) => format!("case{index}"),
     }
 }
