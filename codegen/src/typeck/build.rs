@@ -319,26 +319,26 @@ fn read_list<'s>(
     let at = &field.at;
     let element = |scope: &Scope<'s>| read_element(field, scope);
     let (repeat, one) = match &field.repeat {
-        Repeat::None => (ir::Repeat::One, read_one(schema, field, ty, scope, errors)),
+        Repeat::None => (ir::Repeat::One, one(schema, field, ty, scope, errors)),
         Repeat::Expr(count) => (
             ir::Repeat::Times(errors.take(&at.key("repeat-expr"), scope.int(count))),
-            read_one(schema, field, ty, &element(scope), errors),
+            one(schema, field, ty, &element(scope), errors),
         ),
         Repeat::Eos => (
             ir::Repeat::Eos,
-            read_one(schema, field, ty, &element(scope), errors),
+            one(schema, field, ty, &element(scope), errors),
         ),
         Repeat::ForEach(list) => {
             let at = at.key("-for-each");
             let (list, each) = for_each(scope, list, |e| errors.take(&at, e));
-            let one = read_one(schema, field, ty, &element(&each), errors);
+            let one = one(schema, field, ty, &element(&each), errors);
             (ir::Repeat::Each(list), one)
         }
         Repeat::Until(until) => {
             let item = stored_value(field, quote!(item));
             let done = scope.with_element_of(item, ty).with_index(quote!(_index));
             let done = errors.take(&at.key("repeat-until"), done.bool(until));
-            let one = read_one(schema, field, ty, &element(scope), errors);
+            let one = one(schema, field, ty, &element(scope), errors);
             (ir::Repeat::Until(done), one)
         }
     };
@@ -355,39 +355,6 @@ fn for_each<'s>(
     match scope.list(list) {
         Ok((tokens, elem)) => (tokens, scope.with_element(quote!(each), elem)),
         Err(e) => (accept(Err(e)), scope.clone()),
-    }
-}
-
-fn read_one(
-    schema: &Schema,
-    field: &Field,
-    ty: &FieldType,
-    scope: &Scope,
-    errors: &mut Errors,
-) -> ir::One<ir::Reading> {
-    let at = &field.at;
-    let size = |size: &Size, errors: &mut Errors| {
-        sized(size, |e| errors.take(&at.key("size"), scope.int(e)))
-    };
-    let decode = field.decode.as_ref().map(|decode| ir::Decode {
-        spec: decode.clone(),
-        size: size(&decode.size, errors),
-        processor: errors.take(&at.key("process"), scope.processor(decode)),
-    });
-    let substream = field.substream.as_ref().map(|s| size(s, errors));
-    let value = value(
-        schema,
-        ty,
-        at,
-        errors,
-        size,
-        |value, errors| errors.take(&at.key("-remember"), scope.int(value)),
-        |ty, args, errors| errors.take(&at.key("type"), scope.arguments(ty, args)),
-    );
-    ir::One {
-        substream,
-        decode,
-        value,
     }
 }
 
@@ -462,26 +429,26 @@ fn write_list<'s>(
     let switched = matches!(field.ty, FieldType::Switch(_));
     let element = |scope: &Scope<'s>| write_element(field, scope);
     let (repeat, one) = match &field.repeat {
-        Repeat::None => (ir::Repeat::One, write_one(schema, field, ty, scope, errors)),
+        Repeat::None => (ir::Repeat::One, one(schema, field, ty, scope, errors)),
         Repeat::Expr(count) => (
             ir::Repeat::Times(errors.writer(&at.key("repeat-expr"), scope.int(count))),
-            write_one(schema, field, ty, &element(scope), errors),
+            one(schema, field, ty, &element(scope), errors),
         ),
         Repeat::Eos => (
             ir::Repeat::Eos,
-            write_one(schema, field, ty, &element(scope), errors),
+            one(schema, field, ty, &element(scope), errors),
         ),
         // A switch writes each of its lists whole, without its partners.
         Repeat::ForEach(_) if switched => (
             ir::Repeat::Eos,
-            write_one(schema, field, ty, &element(scope), errors),
+            one(schema, field, ty, &element(scope), errors),
         ),
         Repeat::ForEach(list) => {
             let at = at.key("-for-each");
             let (list, each) = for_each(scope, list, |e| {
                 errors.writable(&at, "a `-for-each` list", e)
             });
-            let one = write_one(schema, field, ty, &each.with_index(quote!(index)), errors);
+            let one = one(schema, field, ty, &each.with_index(quote!(index)), errors);
             (ir::Repeat::Each(list), one)
         }
         Repeat::Until(until) => {
@@ -490,45 +457,95 @@ fn write_list<'s>(
             let done = errors.writer(&at.key("repeat-until"), done.bool(until));
             (
                 ir::Repeat::Until(done),
-                write_one(schema, field, ty, &element(scope), errors),
+                one(schema, field, ty, &element(scope), errors),
             )
         }
     };
     ir::List { repeat, one }
 }
 
-fn write_one(
+/// How a stage keeps what the expression compiler gives: the reader evaluates every
+/// expression; the writer leaves out a check that needs the input stream, refuses an argument
+/// that does, and has no use for a remembered value.
+trait Compile: ir::Stage {
+    /// A check (a condition, size, count, selector, processor).
+    fn check(errors: &mut Errors, at: &YamlPath, result: Result<Rust, ExprError>) -> Self::Check;
+
+    /// The value of a `-remember`ed integer, compiled by `compile` when the stage needs it.
+    fn remembered(
+        errors: &mut Errors,
+        at: &YamlPath,
+        compile: impl FnOnce() -> Result<Rust, ExprError>,
+    ) -> Self::Remembered;
+
+    /// The arguments of a value of a user type.
+    fn arguments(
+        errors: &mut Errors,
+        at: &YamlPath,
+        result: Result<Vec<Rust>, ExprError>,
+    ) -> Vec<Rust>;
+}
+
+impl Compile for ir::Reading {
+    fn check(errors: &mut Errors, at: &YamlPath, result: Result<Rust, ExprError>) -> Rust {
+        errors.take(at, result)
+    }
+
+    fn remembered(
+        errors: &mut Errors,
+        at: &YamlPath,
+        compile: impl FnOnce() -> Result<Rust, ExprError>,
+    ) -> Rust {
+        errors.take(at, compile())
+    }
+
+    fn arguments(
+        errors: &mut Errors,
+        at: &YamlPath,
+        result: Result<Vec<Rust>, ExprError>,
+    ) -> Vec<Rust> {
+        errors.take(at, result)
+    }
+}
+
+impl Compile for ir::Writing {
+    fn check(errors: &mut Errors, at: &YamlPath, result: Result<Rust, ExprError>) -> Writer {
+        errors.writer(at, result)
+    }
+
+    fn remembered(_: &mut Errors, _: &YamlPath, _: impl FnOnce() -> Result<Rust, ExprError>) {}
+
+    fn arguments(
+        errors: &mut Errors,
+        at: &YamlPath,
+        result: Result<Vec<Rust>, ExprError>,
+    ) -> Vec<Rust> {
+        errors.writable(at, "an argument", result)
+    }
+}
+
+/// One value of `field` of type `ty`, its expressions compiled in `scope` for stage `S`.
+fn one<S: Compile>(
     schema: &Schema,
     field: &Field,
     ty: &FieldType,
     scope: &Scope,
     errors: &mut Errors,
-) -> ir::One<ir::Writing> {
+) -> ir::One<S> {
     let at = &field.at;
     let size = |size: &Size, errors: &mut Errors| {
-        sized(size, |e| errors.writer(&at.key("size"), scope.int(e)))
+        sized(size, |e| S::check(errors, &at.key("size"), scope.int(e)))
     };
     let decode = field.decode.as_ref().map(|decode| ir::Decode {
         spec: decode.clone(),
         size: size(&decode.size, errors),
-        processor: errors.writer(&at.key("process"), scope.processor(decode)),
+        processor: S::check(errors, &at.key("process"), scope.processor(decode)),
     });
     let substream = field.substream.as_ref().map(|s| size(s, errors));
-    let value = value(
-        schema,
-        ty,
-        at,
-        errors,
-        size,
-        |_, _| (),
-        |ty, args, errors| {
-            errors.writable(&at.key("type"), "an argument", scope.arguments(ty, args))
-        },
-    );
     ir::One {
         substream,
         decode,
-        value,
+        value: value(schema, ty, scope, at, errors),
     }
 }
 
@@ -555,16 +572,14 @@ fn sized<S: ir::Stage>(size: &Size, compile: impl FnOnce(&Expr) -> S::Check) -> 
     }
 }
 
-/// What one value of type `ty` is, its sizes, remembered value and arguments compiled by the
-/// stage's functions.
-fn value<S: ir::Stage>(
+/// What one value of type `ty` is, its sizes, remembered value and arguments compiled in
+/// `scope` for stage `S`.
+fn value<S: Compile>(
     schema: &Schema,
     ty: &FieldType,
+    scope: &Scope,
     at: &YamlPath,
     errors: &mut Errors,
-    mut size: impl FnMut(&Size, &mut Errors) -> ir::Size<S>,
-    remembered: impl FnOnce(&Expr, &mut Errors) -> S::Remembered,
-    arguments: impl FnOnce(usize, &[Expr], &mut Errors) -> Vec<Rust>,
 ) -> ir::Value<S> {
     match ty {
         FieldType::Number(s) => ir::Value::Number(*s),
@@ -604,22 +619,22 @@ fn value<S: ir::Stage>(
             terminated,
             ..
         } => ir::Value::Str {
-            size: size(s, errors),
+            size: sized(s, |e| S::check(errors, &at.key("size"), scope.int(e))),
             align: *align,
             terminated: *terminated,
         },
         FieldType::Bytes { size: s, align, .. } => ir::Value::Bytes {
-            size: size(s, errors),
+            size: sized(s, |e| S::check(errors, &at.key("size"), scope.int(e))),
             align: *align,
         },
         FieldType::Remembered { value, ty, .. } => ir::Value::Remembered {
             int: *ty,
-            value: remembered(value, errors),
+            value: S::remembered(errors, &at.key("-remember"), || scope.int(value)),
         },
         FieldType::Contents(bytes) => ir::Value::Contents(bytes.clone()),
         FieldType::User { ty, args } => ir::Value::User {
             ty: *ty,
-            args: arguments(*ty, args, errors),
+            args: S::arguments(errors, &at.key("type"), scope.arguments(*ty, args)),
         },
         FieldType::Nothing => ir::Value::Nothing,
         FieldType::Switch(_) => {
