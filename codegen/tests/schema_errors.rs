@@ -753,6 +753,7 @@ fn every_error_of_a_schema_is_reported_at_once_each_with_its_line() {
         .all()
         .map(|e| format!("{:?} {}", e.line_col, e.path))
         .collect();
+    // In the order of the text, though the instance's error is found before the fields'.
     assert_eq!(
         lines,
         [
@@ -762,7 +763,7 @@ fn every_error_of_a_schema_is_reported_at_once_each_with_its_line() {
             "Some((16, 5)) instances.d.value",
         ]
     );
-    // One line an error, in the order found.
+    // One line an error.
     let shown = e.to_string();
     assert_eq!(shown.lines().count(), 4, "{shown}");
     assert!(
