@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use skelcodec_mutants::compile::CompileCheck;
 use skelcodec_mutants::rng::Rng;
 use skelcodec_mutants::sites::Sites;
 use skelcodec_mutants::{Verdict, judge, mutate, run, sources};
@@ -118,4 +119,37 @@ fn mutants_of_the_projects_schemas_never_panic_and_are_rejected_with_a_location(
         accepted > 40 && accepted < 360,
         "{accepted} of 400 accepted"
     );
+}
+
+/// Schemas of the kinds the typed-IR issue found accepted and then uncompilable: a position
+/// that is an empty list's size, a recursive type holding a `process: zlib` body, a `valid`
+/// rule on `contents`, an instance of a value reached through a field. Each is rejected with
+/// its line, or its code compiles.
+#[test]
+fn the_issues_mutants_are_rejected_with_a_location_or_compile() {
+    let header = "meta:\n  id: m\n  endian: le\n";
+    let schemas = [
+        "seq:\n  - id: a\n    type: u1\ninstances:\n  b:\n    pos: '[].size'\n    type: u1\n",
+        "seq:\n  - id: root\n    type: node\ntypes:\n  node:\n    seq:\n      - id: has_child\n        type: u1\n      - id: child\n        size: 4\n        process: zlib\n        type: node\n        if: has_child != 0\n",
+        "seq:\n  - id: magic\n    contents: [1, 2]\n    valid: _ == [1, 2]\n",
+        "seq:\n  - id: hdr\n    type: header\n  - id: body\n    size: hdr.value\ntypes:\n  header:\n    seq:\n      - id: raw\n        type: u1\n    instances:\n      value:\n        value: raw * 2\n",
+    ];
+    let mut accepted = Vec::new();
+    for (i, schema) in schemas.iter().enumerate() {
+        let file = workspace().join(format!("issue_{i}.ksy"));
+        match judge(&format!("{header}{schema}"), &file, &[]) {
+            Verdict::Rejected(message) => {
+                assert!(message.contains(&format!("issue_{i}.ksy:")), "{message}")
+            }
+            Verdict::Accepted(source) => accepted.push((format!("issue_{i}"), source)),
+            Verdict::Failed(why) => panic!("schema {i}: {why}"),
+        }
+    }
+    assert!(!accepted.is_empty(), "every schema was rejected");
+    let check = CompileCheck {
+        dir: PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("issue-mutants"),
+        workspace: workspace(),
+    };
+    let errors = check.run(&accepted).expect("cargo check runs");
+    assert!(errors.is_empty(), "{errors:#?}");
 }

@@ -120,6 +120,10 @@ pub(super) fn list_literal(scope: &Scope, items: &[Expr]) -> Compiled {
     if compiled.iter().any(|(_, ty)| *ty != elem) {
         return invalid("the elements of a list literal must all have the same type");
     }
+    // An empty list is one of integers, spelled with its type: `[]` alone has none in Rust.
+    if compiled.is_empty() {
+        return Ok((quote!([0i64; 0]), Ty::ListLit(Box::new(elem))));
+    }
     let tokens = compiled.iter().map(|(t, _)| t);
     Ok((quote!([#(#tokens),*]), Ty::ListLit(Box::new(elem))))
 }
