@@ -274,8 +274,8 @@ fn read_repeated(
     }
 }
 
-/// A `Result` expression reading one value of type `ty`, from the substream `field` delimits
-/// when it has one.
+/// A `Result` expression reading one value, from the substream its field delimits when it has
+/// one, or from the bytes it is stored in when it is decoded.
 fn read_delimited(schema: &Schema, ir: &ir::One<Reading>) -> TokenStream {
     let one = read_one(schema, &ir.value);
     if let Some(decode) = &ir.decode {
