@@ -234,25 +234,6 @@ pub(crate) fn nothing_to_do(skipped: &[&Path]) -> CliError {
     ))
 }
 
-/// `formats`: lists the known formats.
-pub fn list_formats() -> Result<ExitCode, CliError> {
-    let mut out = std::io::stdout().lock();
-    for format in skelcodec_formats::formats() {
-        let extensions: Vec<String> = format
-            .extensions()
-            .iter()
-            .map(|e| format!(".{e}"))
-            .collect();
-        let mut line = format!("{:<13}  {}", format.id(), extensions.join(" "));
-        let targets = crate::convert::targets_of(format.id());
-        if !targets.is_empty() {
-            line = format!("{line:<36}  converts to {}", targets.join(", "));
-        }
-        writeln!(out, "{}", line.trim_end()).map_err(CliError::Stdout)?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
 /// The format named by `--format`, if one was given.
 pub fn forced_format(id: Option<&str>) -> Result<Option<&'static dyn Format>, CliError> {
     id.map(|id| {

@@ -12,6 +12,7 @@ mod container;
 mod convert;
 mod document;
 mod error;
+mod formats;
 mod io;
 mod package;
 mod schema;
@@ -315,7 +316,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
                 convert::convert(&file, &to, &output, options)
             }
         }
-        Command::Formats => commands::list_formats(),
+        Command::Formats => formats::list_formats(),
         Command::Package { command } => match command {
             PackageCommand::List { package } => package::list(&package),
             PackageCommand::Extract {
