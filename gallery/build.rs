@@ -3,7 +3,9 @@
 //! at `$KAITAI_FORMATS`, or `../shared/kaitai-formats` beside the workspace; without it the
 //! crate has no formats, and its tests say so.
 
-use std::fmt::Write as _;
+#[path = "build/codecs.rs"]
+mod codecs;
+
 use std::path::PathBuf;
 
 /// Schema (relative to the gallery) and the file extensions its files have.
@@ -21,47 +23,19 @@ const FORMATS: &[(&str, &[&str])] = &[
 ];
 
 fn main() {
-    println!("cargo:rerun-if-env-changed=KAITAI_FORMATS");
+    println!("cargo:rerun-if-changed=build/codecs.rs");
+    // Without the default feature `codecs` the crate is only its library of helpers (the
+    // differential crate uses it so, with formats of its own).
+    let enabled = std::env::var_os("CARGO_FEATURE_CODECS").is_some();
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
-    let gallery = std::env::var_os("KAITAI_FORMATS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| manifest.join("../../shared/kaitai-formats"));
-    let mut modules = String::new();
-    let mut registry = String::new();
-    for (schema, extensions) in FORMATS {
-        let path = gallery.join(schema);
-        println!("cargo:rerun-if-changed={}", path.display());
-        let id = path.file_stem().unwrap_or_default().to_string_lossy();
-        let status = match skelcodec_codegen::load_schema_with(
-            &path,
-            std::slice::from_ref(&gallery),
-        ) {
-            Err(e) => format!("Err({:?})", e.to_string()),
-            Ok(schema) => {
-                for imported in &schema.imported {
-                    println!("cargo:rerun-if-changed={}", imported.display());
-                }
-                let root = skelcodec_codegen::sanitization::type_ident(&schema.types[0].id);
-                let file = out.join(format!("{id}.rs"));
-                let code = skelcodec_codegen::generate(&schema).to_string();
-                std::fs::write(&file, code).expect("OUT_DIR is writable");
-                let _ = writeln!(
-                    modules,
-                    "#[allow(warnings, clippy::all, missing_docs)] pub mod {id} {{ include!({:?}); pub fn edit(bytes: &[u8], edits: usize) -> crate::EditReport {{ crate::edit_property::<{root}>(bytes, edits) }} pub const CODEC: crate::Codec = crate::Codec {{ edit, document: crate::document::<{root}>, encode: crate::encode::<{root}> }}; }}",
-                    file.display().to_string()
-                );
-                format!("Ok({id}::CODEC)")
-            }
-        };
-        let _ = writeln!(
-            registry,
-            "Format {{ id: {id:?}, extensions: &{extensions:?}, codec: {status} }},"
-        );
-    }
-    let source = format!(
-        "{modules}\n/// The formats, with their codec's edit entry point or why the schema was not compiled.\npub static FORMATS: &[Format] = &[\n{registry}];\n/// Where the gallery was looked for.\npub const GALLERY: &str = {:?};\n",
-        gallery.display().to_string()
-    );
-    std::fs::write(out.join("formats.rs"), source).expect("OUT_DIR is writable");
+    let schemas: Vec<(String, Vec<String>)> = FORMATS
+        .iter()
+        .filter(|_| enabled)
+        .map(|(schema, extensions)| {
+            let extensions = extensions.iter().map(|e| e.to_string()).collect();
+            (schema.to_string(), extensions)
+        })
+        .collect();
+    codecs::write_formats(&codecs::gallery_dir(&manifest), &schemas, &out);
 }
