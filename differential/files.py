@@ -1,0 +1,782 @@
+"""Gathers real files for the differential test into OUT/<format>/ (default
+/tmp/differential/files): files found on the machine and files made by the formats' real
+producers (ImageMagick, sox, ffmpeg, mkfs, genisoimage, qemu-img, javac, openssl, ...), as each
+format's recipe in formats.tsv says.
+
+    python files.py [--out DIR] [--per-format N] [--only FORMAT,...]
+
+A recipe is a list of words: `find:GLOB` (an absolute glob; PYLIB stands for Python's standard
+library and site-packages, of both the system Python and the venv) and `make:NAME` (a function
+`make_NAME(work_dir)` below that returns the files it made). A tool that is missing or fails is
+reported and skipped: that format gets fewer files, and the others are not affected. Files are
+kept under MAX_SIZE; at most N per format, made files first (they are chosen for variety), then
+found ones spread over everything that matched. OUT/files.json lists what was gathered and what
+failed.
+"""
+
+import argparse
+import base64
+import glob
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import textwrap
+import wave
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MAX_SIZE = 3 * 1024 * 1024
+MIN_SIZE = 16
+CONVERT = "/usr/bin/convert" if os.path.exists("/usr/bin/convert-im6.q16") else "convert"
+VENV = os.environ.get("DIFFERENTIAL_VENV", "/tmp/differential/venv")
+
+
+class Skip(Exception):
+    """A recipe that cannot run here (a tool is missing)."""
+
+
+def run(*args, cwd=None, stdin=None, timeout=120):
+    tool = args[0]
+    if shutil.which(tool) is None and not os.path.exists(tool):
+        raise Skip(f"{tool} is not installed")
+    result = subprocess.run(
+        [str(a) for a in args], cwd=cwd, input=stdin, capture_output=True, timeout=timeout
+    )
+    if result.returncode != 0:
+        raise RuntimeError(
+            f"{' '.join(map(str, args))} exited with {result.returncode}: "
+            + result.stderr.decode(errors="replace")[-400:]
+        )
+    return result.stdout
+
+
+def python_dirs():
+    dirs = {sysconfig.get_path("stdlib"), sysconfig.get_path("purelib")}
+    dirs.update(glob.glob(f"{VENV}/lib/python3*/site-packages"))
+    return sorted(d for d in dirs if d and os.path.isdir(d))
+
+
+def find(pattern):
+    patterns = [pattern.replace("PYLIB", d) for d in python_dirs()] if "PYLIB" in pattern else [pattern]
+    found = []
+    for p in patterns:
+        for path in glob.iglob(p, recursive=True):
+            try:
+                size = os.path.getsize(path)
+            except OSError:
+                continue
+            if os.path.isfile(path) and not os.path.islink(path) and MIN_SIZE <= size <= MAX_SIZE:
+                found.append(path)
+    return sorted(set(found))
+
+
+def spread(items, n):
+    if len(items) <= n:
+        return list(items)
+    step = len(items) / n
+    return [items[int(i * step)] for i in range(n)]
+
+
+def a_source_tree(work):
+    """A small directory tree for file-system and archive producers: text, binary, a link, a
+    nested directory, an empty file and a long name."""
+    tree = os.path.join(work, "tree")
+    if os.path.isdir(tree):
+        return tree
+    os.makedirs(os.path.join(tree, "sub", "deeper"))
+    with open(os.path.join(tree, "hello.txt"), "w") as f:
+        f.write("hello, differential world\n" * 20)
+    with open(os.path.join(tree, "sub", "binary.bin"), "wb") as f:
+        f.write(bytes(range(256)) * 40)
+    with open(os.path.join(tree, "sub", "deeper", "a file with a rather long name.txt"), "w") as f:
+        f.write("long name\n")
+    open(os.path.join(tree, "empty"), "w").close()
+    os.symlink("hello.txt", os.path.join(tree, "link"))
+    return tree
+
+
+def a_sound(work, name="tone.wav"):
+    path = os.path.join(work, name)
+    if not os.path.exists(path):
+        run("sox", "-n", "-r", "8000", "-c", "1", "-b", "16", path, "synth", "0.25", "sine", "440")
+    return path
+
+
+def a_picture(work):
+    path = os.path.join(work, "picture.png")
+    if not os.path.exists(path):
+        run(CONVERT, "-size", "48x32", "gradient:red-blue", "-fill", "white",
+            "-draw", "circle 24,16 30,20", path)
+    return path
+
+
+def an_icc_profile():
+    """A version 4 profile (the gallery's PNG and JPEG read ICC profiles with icc_4, which
+    requires version 4): colord's sRGB."""
+    found = [p for p in find("/usr/share/color/icc/**/*.icc") if open(p, "rb").read(9)[8:] == b"\x04"]
+    if not found:
+        raise Skip("no version 4 ICC profile installed (colord-data)")
+    return next((p for p in found if p.endswith("/sRGB.icc")), found[0])
+
+
+# --- images -----------------------------------------------------------------------------------
+
+def make_png(work):
+    pic = a_picture(work)
+    out = []
+    for name, args in [
+        ("icc.png", ["-profile", an_icc_profile(), "-set", "comment", "with a profile"]),
+        ("palette.png", ["-colors", "16", "-type", "Palette"]),
+        ("gray16.png", ["-colorspace", "Gray", "-depth", "16"]),
+        ("alpha-text.png", ["-alpha", "on", "-set", "Title", "differential", "-set", "Author", "skelcodec"]),
+    ]:
+        path = os.path.join(work, name)
+        run(CONVERT, pic, *args, path)
+        out.append(path)
+    return out
+
+
+def make_gif(work):
+    pic = a_picture(work)
+    still, anim = os.path.join(work, "still.gif"), os.path.join(work, "anim.gif")
+    run(CONVERT, pic, "-set", "comment", "a comment", still)
+    run(CONVERT, "-delay", "10", "-loop", "0", pic, "-size", "48x32", "xc:yellow", "rose:", anim)
+    return [still, anim]
+
+
+def make_jpeg(work):
+    pic = a_picture(work)
+    plain, icc, exif, progressive = (os.path.join(work, n) for n in
+                                     ("plain.jpg", "icc.jpg", "exif.jpg", "progressive.jpg"))
+    run(CONVERT, pic, "-quality", "85", plain)
+    run(CONVERT, pic, "-profile", an_icc_profile(), icc)
+    run(CONVERT, "rose:", "-interlace", "Plane", progressive)
+    run(CONVERT, pic, exif)
+    run("exiftool", "-q", "-overwrite_original", "-Make=Differential", "-Model=Harness 1",
+        "-DateTimeOriginal=2024:01:02 03:04:05", "-ExposureTime=1/125", "-FNumber=2.8",
+        "-ISO=200", "-Orientation#=6", "-GPSLatitude=48.85", "-GPSLatitudeRef=N",
+        "-GPSLongitude=2.35", "-GPSLongitudeRef=E", "-Artist=skelcodec", exif)
+    return [plain, icc, exif, progressive]
+
+
+def make_exif(work):
+    jpg = [p for p in make_jpeg(work) if p.endswith("exif.jpg")][0]
+    tagged = os.path.join(work, "big-endian.jpg")
+    run(CONVERT, "rose:", tagged)
+    run("exiftool", "-q", "-overwrite_original", "-ExifByteOrder=Big-endian", "-Make=MM",
+        "-UserComment=motorola order", "-ImageDescription=big", tagged)
+    out = []
+    for src, name in [(jpg, "little.exif"), (tagged, "big.exif")]:
+        blob = run("exiftool", "-b", "-EXIF", src)
+        path = os.path.join(work, name)
+        with open(path, "wb") as f:
+            f.write(blob)
+        out.append(path)
+    return out
+
+
+def make_ico(work):
+    pic = a_picture(work)
+    multi, single = os.path.join(work, "multi.ico"), os.path.join(work, "single.ico")
+    run(CONVERT, pic, "-define", "icon:auto-resize=32,16", multi)
+    run(CONVERT, "rose:", "-resize", "16x16!", single)
+    return [multi, single]
+
+
+def converted(work, ext, variants):
+    pic = a_picture(work)
+    out = []
+    for name, args in variants:
+        path = os.path.join(work, f"{name}.{ext}")
+        prefix = "".join(a for a in args if a.endswith(":"))
+        run(CONVERT, pic, *(a for a in args if not a.endswith(":")), prefix + path)
+        out.append(path)
+    return out
+
+
+def make_bmp(work):
+    return converted(work, "bmp", [("v3", ["BMP3:"]), ("v5", ["BMP:"]),
+                                   ("palette", ["-colors", "16", "-type", "Palette", "BMP3:"]),
+                                   ("v4-alpha", ["-alpha", "on", "BMP:"])])
+
+
+def make_tga(work):
+    return converted(work, "tga", [("truecolor", []), ("rle", ["-compress", "RLE"]),
+                                   ("palette", ["-colors", "16", "-type", "Palette"])])
+
+
+def make_pcx(work):
+    return converted(work, "pcx", [("truecolor", []), ("palette", ["-colors", "16", "-type", "Palette"])])
+
+
+def make_xwd(work):
+    return converted(work, "xwd", [("truecolor", []), ("palette", ["-colors", "16", "-type", "Palette"])])
+
+
+# --- sound and video --------------------------------------------------------------------------
+
+def make_wav(work):
+    out = []
+    for name, args in [("pcm8.wav", ["-b", "8", "-e", "unsigned"]), ("pcm24.wav", ["-b", "24"]),
+                       ("float.wav", ["-e", "float", "-b", "32"]), ("ulaw.wav", ["-e", "u-law"])]:
+        path = os.path.join(work, name)
+        run("sox", "-n", "-r", "8000", "-c", "2", *args, path, "synth", "0.1", "sine", "300")
+        out.append(path)
+    path = os.path.join(work, "python-wave.wav")
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(11025)
+        w.writeframes(bytes(range(256)) * 8)
+    out.append(path)
+    return out
+
+
+def sox_to(work, ext, variants):
+    src = a_sound(work)
+    out = []
+    for name, args in variants:
+        path = os.path.join(work, f"{name}.{ext}")
+        run("sox", src, *args, path)
+        out.append(path)
+    return out
+
+
+def make_au(work):
+    return sox_to(work, "au", [("pcm16", []), ("ulaw", ["-e", "u-law"]), ("float", ["-e", "float", "-b", "32"])])
+
+
+def make_voc(work):
+    return sox_to(work, "voc", [("pcm8", ["-b", "8"]), ("pcm16", ["-b", "16"]), ("stereo", ["-c", "2"])])
+
+
+def ffmpeg(*args):
+    return run("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-bitexact", *args)
+
+
+def make_ogg(work):
+    out = sox_to(work, "ogg", [("vorbis", ["-C", "3"])])
+    opus = os.path.join(work, "opus.ogg")
+    ffmpeg("-i", a_sound(work), "-c:a", "libopus", opus)
+    return out + [opus]
+
+
+VIDEO = ["-f", "lavfi", "-i", "testsrc=size=64x48:rate=5:duration=1"]
+AUDIO = ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=8000:duration=1"]
+
+
+def make_avi(work):
+    mjpeg, raw = os.path.join(work, "mjpeg.avi"), os.path.join(work, "raw.avi")
+    ffmpeg(*VIDEO, *AUDIO, "-c:v", "mjpeg", "-c:a", "pcm_s16le", "-shortest", mjpeg)
+    ffmpeg(*VIDEO, "-c:v", "rawvideo", "-pix_fmt", "rgb24", "-frames:v", "2", raw)
+    return [mjpeg, raw]
+
+
+def make_mov(work):
+    mov, mp4 = os.path.join(work, "mjpeg.mov"), os.path.join(work, "mpeg4.mp4")
+    ffmpeg(*VIDEO, *AUDIO, "-c:v", "mjpeg", "-c:a", "pcm_s16le", "-shortest", mov)
+    ffmpeg(*VIDEO, "-c:v", "mpeg4", "-frames:v", "3", mp4)
+    return [mov, mp4]
+
+
+def make_ivf(work):
+    path = os.path.join(work, "vp8.ivf")
+    ffmpeg(*VIDEO, "-c:v", "libvpx", "-frames:v", "3", "-f", "ivf", path)
+    return [path]
+
+
+def an_mp3(work, name, *args):
+    path = os.path.join(work, name)
+    ffmpeg(*AUDIO, "-c:a", "libmp3lame", "-b:a", "32k", "-metadata", "title=Differential",
+           "-metadata", "artist=skelcodec", "-metadata", "album=Kaitai", "-metadata", "track=3",
+           "-metadata", "comment=made by ffmpeg", *args, path)
+    return path
+
+
+def make_id3v2_3(work):
+    return [an_mp3(work, "v23.mp3", "-id3v2_version", "3")]
+
+
+def make_id3v2_4(work):
+    return [an_mp3(work, "v24.mp3", "-id3v2_version", "4")]
+
+
+def make_id3v1(work):
+    return [an_mp3(work, "v1.mp3", "-id3v2_version", "0", "-write_id3v1", "1")]
+
+
+# --- archives ---------------------------------------------------------------------------------
+
+def make_gzip(work):
+    tree = a_source_tree(work)
+    named = os.path.join(work, "hello.txt.gz")
+    with open(named, "wb") as f:
+        f.write(run("gzip", "-9", "-c", os.path.join(tree, "hello.txt")))
+    py = os.path.join(work, "python.gz")
+    with gzip.GzipFile(py, "wb", mtime=0) as f:
+        f.write(bytes(range(256)) * 10)
+    return [named, py]
+
+
+def make_zip(work):
+    tree = a_source_tree(work)
+    deflated, stored, py = (os.path.join(work, n) for n in ("deflated.zip", "stored.zip", "python.zip"))
+    run("zip", "-q", "-r", "-y", deflated, ".", cwd=tree)
+    run("zip", "-q", "-r", "-0", "-z", stored, ".", cwd=tree, stdin=b"an archive comment\n")
+    import zipfile
+    with zipfile.ZipFile(py, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("a.txt", "python's zipfile\n" * 10)
+        z.writestr("dir/b.bin", bytes(range(100)))
+    return [deflated, stored, py]
+
+
+def make_cpio(work):
+    tree = a_source_tree(work)
+    names = subprocess.run(["find", "."], cwd=tree, capture_output=True).stdout
+    path = os.path.join(work, "old-binary.cpio")
+    with open(path, "wb") as f:
+        f.write(run("cpio", "--quiet", "-o", "-H", "bin", cwd=tree, stdin=names))
+    return [path]
+
+
+def make_ext2(work):
+    tree = a_source_tree(work)
+    out = []
+    for name, args in [("ext2-1k.img", ["-b", "1024"]), ("ext2-4k.img", ["-b", "4096"])]:
+        path = os.path.join(work, name)
+        if os.path.exists(path):
+            os.remove(path)
+        run("mkfs.ext2", "-q", "-F", *args, "-d", tree, "-E", "root_owner=0:0", path, "1024k" if "4k" not in name else "2000k")
+        out.append(path)
+    return out
+
+
+def make_android_sparse(work):
+    out = []
+    for image in make_ext2(work):
+        path = image.replace(".img", ".simg")
+        run("img2simg", image, path)
+        out.append(path)
+    return out
+
+
+def make_android_img(work):
+    kernel, ramdisk = os.path.join(work, "kernel"), os.path.join(work, "ramdisk")
+    with open(kernel, "wb") as f:
+        f.write(b"\x7fKERNEL" + bytes(range(256)) * 20)
+    with open(ramdisk, "wb") as f:
+        f.write(gzip.compress(b"ramdisk" * 100, mtime=0))
+    out = []
+    for version in (0, 1, 2):
+        path = os.path.join(work, f"boot-v{version}.img")
+        args = ["--kernel", kernel, "--ramdisk", ramdisk, "--cmdline", "console=ttyS0",
+                "--header_version", version, "--os_version", "12.0.0", "--os_patch_level", "2024-01",
+                "-o", path]
+        if version == 2:
+            dtb = make_dtb(work)[0]
+            args += ["--dtb", dtb]
+        run("mkbootimg", *args)
+        out.append(path)
+    return out
+
+
+def make_cramfs(work):
+    path = os.path.join(work, "tree.cramfs")
+    run("mkfs.cramfs", "-n", "differential", a_source_tree(work), path)
+    return [path]
+
+
+def make_vfat(work):
+    tree = a_source_tree(work)
+    out = []
+    # FAT32 needs 65525 clusters (33 MB at least): too large for this test's files.
+    for fat, size in (("12", 1440), ("16", 2100)):
+        path = os.path.join(work, f"fat{fat}.img")
+        if os.path.exists(path):
+            os.remove(path)
+        run("mkfs.vfat", "-C", "-F", fat, "-s", "1", "-n", f"FAT{fat}", "-i", "12345678", path, size)
+        run("mcopy", "-i", path, "-s", os.path.join(tree, "hello.txt"), os.path.join(tree, "sub"), "::")
+        out.append(path)
+    return out
+
+
+def make_iso9660(work):
+    tree = a_source_tree(work)
+    out = []
+    for name, args in [("plain.iso", []), ("rock-ridge.iso", ["-R"]), ("joliet.iso", ["-J", "-R"])]:
+        path = os.path.join(work, name)
+        run("genisoimage", "-quiet", "-V", "DIFFERENTIAL", *args, "-o", path, tree)
+        out.append(path)
+    return out
+
+
+def an_empty_disk(work, name, size_mib=2):
+    path = os.path.join(work, name)
+    with open(path, "wb") as f:
+        f.truncate(size_mib * 1024 * 1024)
+    return path
+
+
+def make_gpt(work):
+    path = an_empty_disk(work, "gpt.img")
+    run("sgdisk", "-a", "1", "-n", "1:34:1000", "-t", "1:8300", "-c", "1:first", "-n", "2:1001:0", "-t", "2:ef00",
+        "-c", "2:EFI system", "-U", "11111111-2222-3333-4444-555555555555", path)
+    return [path]
+
+
+def make_mbr(work):
+    path = an_empty_disk(work, "mbr.img")
+    run("sfdisk", "--quiet", "--no-reread", path, stdin=b"label: dos\nlabel-id: 0x12345678\n"
+        b"start=63, size=1000, type=83, bootable\nstart=1100, size=2000, type=c\n")
+    return [path]
+
+
+def a_raw_disk(work):
+    path = os.path.join(work, "disk.raw")
+    if not os.path.exists(path):
+        with open(path, "wb") as f:
+            f.write(b"disk image content " * 3000)
+            f.truncate(4 * 1024 * 1024)
+    return path
+
+
+def make_vdi(work):
+    path = os.path.join(work, "disk.vdi")
+    run("qemu-img", "convert", "-O", "vdi", a_raw_disk(work), path)
+    return [path]
+
+
+def make_vmdk(work):
+    out = []
+    for sub in ("monolithicSparse", "streamOptimized"):
+        path = os.path.join(work, f"{sub}.vmdk")
+        run("qemu-img", "convert", "-O", "vmdk", "-o", f"subformat={sub}", a_raw_disk(work), path)
+        out.append(path)
+    return out
+
+
+def make_luks(work):
+    path = os.path.join(work, "luks1.img")
+    with open(path, "wb") as f:
+        f.truncate(1024 * 1024 + 512 * 1024)
+    run("cryptsetup", "luksFormat", "--batch-mode", "--type", "luks1", "--pbkdf-force-iterations", "1000",
+        "--key-file", "-", path, stdin=b"differential")
+    return [path]
+
+
+def make_uimage(work):
+    kernel = os.path.join(work, "kernel.bin")
+    with open(kernel, "wb") as f:
+        f.write(bytes(range(256)) * 16)
+    out = []
+    for name, args in [("kernel.uimg", ["-A", "arm", "-O", "linux", "-T", "kernel", "-C", "none",
+                                        "-a", "0x8000", "-e", "0x8000", "-n", "Differential kernel"]),
+                       ("ramdisk.uimg", ["-A", "arm64", "-O", "linux", "-T", "ramdisk", "-C", "gzip",
+                                         "-n", "ramdisk"])]:
+        path = os.path.join(work, name)
+        run("mkimage", *args, "-d", kernel, path)
+        out.append(path)
+    return out
+
+
+# --- executables, fonts, hardware ------------------------------------------------------------
+
+def make_elf(work):
+    out = []
+    for name in ("true", "cat", "env"):
+        path = shutil.which(name)
+        if path:
+            out.append(os.path.realpath(path))
+    libs = [p for p in find("/usr/lib/x86_64-linux-gnu/*.so*") if os.path.getsize(p) < 200_000]
+    out += spread(libs, 2)
+    src = os.path.join(work, "object.c")
+    with open(src, "w") as f:
+        f.write("int counter = 3; static const char text[] = \"differential\";\n"
+                "int next(int x) { return x + counter + text[0]; }\n")
+    obj = os.path.join(work, "object.o")
+    try:
+        run("cc", "-c", "-g", "-O1", src, "-o", obj)
+        out.append(obj)
+    except (Skip, RuntimeError):
+        pass
+    return out
+
+
+def make_java_class(work):
+    src = os.path.join(work, "Differential.java")
+    with open(src, "w") as f:
+        f.write(textwrap.dedent("""\
+            import java.util.List;
+            public class Differential implements Runnable {
+                public static final long BIG = 1L << 40;
+                static final double PI = 3.14159;
+                static final float F = 2.5f;
+                static final String NAME = "kaitai \\u00e9t\\u00e9";
+                enum Colour { RED, GREEN }
+                interface Shape { double area(); }
+                class Inner { int x = 1; }
+                private final List<String> names;
+                Differential(List<String> names) { this.names = names; }
+                public void run() { for (String n : names) System.out.println(n + BIG); }
+                @Deprecated public static int sum(int... xs) { int s = 0; for (int x : xs) s += x; return s; }
+                public static void main(String[] args) { new Differential(List.of(args)).run(); }
+            }
+            """))
+    classes = os.path.join(work, "classes")
+    os.makedirs(classes, exist_ok=True)
+    run("javac", "-g", "-d", classes, src)
+    return sorted(glob.glob(os.path.join(classes, "*.class")))
+
+
+def make_pcf(work):
+    fonts = find("/usr/share/fonts/X11/misc/*.pcf.gz")
+    if not fonts:
+        raise Skip("no X11 PCF fonts installed (xfonts-base)")
+    out = []
+    for font in spread(sorted(fonts, key=os.path.getsize)[:200], 3):
+        path = os.path.join(work, os.path.basename(font)[:-3])
+        with gzip.open(font) as src, open(path, "wb") as dst:
+            dst.write(src.read())
+        out.append(path)
+    return out
+
+
+def make_grub2_font(work):
+    ttfs = find("/usr/share/fonts/**/*.ttf")
+    if not ttfs:
+        raise Skip("no TrueType font installed")
+    out = []
+    for size in (10, 16):
+        path = os.path.join(work, f"font-{size}.pf2")
+        run("grub-mkfont", "-s", size, "-r", "0x20-0x7e", "-o", path, ttfs[0])
+        out.append(path)
+    return out
+
+
+def make_dtb(work):
+    out = []
+    for name, body in [("board", """
+        / { model = "differential board"; compatible = "skelcodec,diff"; #address-cells = <1>; #size-cells = <1>;
+            memory@0 { device_type = "memory"; reg = <0x0 0x10000000>; };
+            chosen { bootargs = "console=ttyS0"; };
+            soc { uart0: serial@1000 { compatible = "ns16550a"; reg = <0x1000 0x100>; status = "okay"; }; };
+            aliases { serial0 = &uart0; };
+        };"""), ("reserved", """
+        /memreserve/ 0x10000 0x1000;
+        / { empty-prop; bytes = [01 02 03]; strings = "a", "bc"; };""")]:
+        dts, path = os.path.join(work, name + ".dts"), os.path.join(work, name + ".dtb")
+        with open(dts, "w") as f:
+            f.write("/dts-v1/;\n" + textwrap.dedent(body) + "\n")
+        run("dtc", "-I", "dts", "-O", "dtb", "-q", "-o", path, dts)
+        out.append(path)
+    return out
+
+
+# --- network, security, serialization, logs ---------------------------------------------------
+
+def make_pcap(work):
+    path = os.path.join(work, "loopback.pcap")
+    if shutil.which("tcpdump") is None:
+        raise Skip("tcpdump is not installed")
+    proc = subprocess.Popen(["tcpdump", "-i", "lo", "-U", "-c", "30", "-s", "200", "-w", path,
+                             "host 127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import socket
+        import time
+        time.sleep(1.0)
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        for i in range(5):
+            udp.sendto(b"differential %d" % i, ("127.0.0.1", 9))
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        client = socket.create_connection(server.getsockname())
+        conn, _ = server.accept()
+        client.sendall(b"hello over tcp")
+        conn.recv(100)
+        client.close()
+        conn.close()
+        server.close()
+        time.sleep(1.0)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    return [path]
+
+
+def make_ssh_public_key(work):
+    out = []
+    for kind, bits in (("rsa", "1024"), ("ecdsa", "256"), ("ed25519", None)):
+        key = os.path.join(work, f"id_{kind}")
+        for p in (key, key + ".pub"):
+            if os.path.exists(p):
+                os.remove(p)
+        run("ssh-keygen", "-q", "-t", kind, *(["-b", bits] if bits else []), "-N", "", "-C", "differential", "-f", key)
+        with open(key + ".pub") as f:
+            blob = base64.b64decode(f.read().split()[1])
+        path = os.path.join(work, f"{kind}.key")
+        with open(path, "wb") as f:
+            f.write(blob)
+        out.append(path)
+    return out
+
+
+def make_der(work):
+    out = []
+    for pem in spread(find("/etc/ssl/certs/*.pem"), 3):
+        path = os.path.join(work, os.path.basename(pem)[:-4] + ".der")
+        run("openssl", "x509", "-in", pem, "-outform", "DER", "-out", path)
+        out.append(path)
+    key = os.path.join(work, "ec-key.der")
+    run("openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout", "-outform", "DER", "-out", key)
+    out.append(key)
+    return out
+
+
+def make_sqlite(work):
+    import sqlite3
+    out = []
+    for page_size in (512, 1024, 4096):
+        path = os.path.join(work, f"table-{page_size}.sqlite")
+        if os.path.exists(path):
+            os.remove(path)
+        c = sqlite3.connect(path)
+        c.execute(f"pragma page_size = {page_size}")
+        c.execute("create table t (id integer primary key, n integer, s text, b blob, r real, z)")
+        for i in range(60):
+            c.execute("insert into t (n, s, b, r, z) values (?, ?, ?, ?, ?)",
+                      (i * 7919 - 100000 * (i % 3), "row %d " % i * (i % 5), bytes(range(i % 17)), i / 7, None))
+        c.execute("create index t_n on t (n)")
+        c.commit()
+        c.close()
+        out.append(path)
+    path = os.path.join(work, "cli.db")
+    if os.path.exists(path):
+        os.remove(path)
+    run("sqlite3", path, "create table kv (k text primary key, v) without rowid; "
+        "insert into kv values ('a', 1), ('b', x'0102'), ('c', 2.5);")
+    return out + [path]
+
+
+PICKLED = {"list": [1, -2, 3.5, None, True], "text": "gallery", "bytes": b"\x00\x01", "big": 2**70,
+           "tuple": (1, "two"), "nested": {"a": [{"b": 1.25}]}, "set": frozenset({1, 2})}
+
+
+def make_pickle(work):
+    import pickle
+    out = []
+    for protocol in range(6):
+        path = os.path.join(work, f"object-{protocol}.pickle")
+        with open(path, "wb") as f:
+            pickle.dump(PICKLED, f, protocol=protocol)
+        out.append(path)
+    return out
+
+
+def make_msgpack(work):
+    python = os.path.join(VENV, "bin", "python")
+    script = textwrap.dedent("""\
+        import msgpack, sys
+        docs = {"map.msgpack": {"int": 1, "neg": -33, "big": 2**40, "float": 1.5, "str": "text",
+                                "bin": b"\\x00\\x01", "list": [True, False, None], "nested": {"a": [1, 2]}},
+                "array.msgpack": list(range(20)) + ["x" * 40, -2**40, 0.25]}
+        for name, doc in docs.items():
+            with open(sys.argv[1] + "/" + name, "wb") as f:
+                f.write(msgpack.packb(doc, use_bin_type=True))
+        """)
+    run(python, "-c", script, work)
+    return [os.path.join(work, "map.msgpack"), os.path.join(work, "array.msgpack")]
+
+
+def make_ruby_marshal(work):
+    out = []
+    for name, expr in [("hash.marshal", '{"a" => 1, :sym => [1, -300, 2**40, 1.5, nil, true], "s" => "text"}'),
+                       ("struct.marshal", 'Struct.new("Point", :x, :y).new(3, -4)'),
+                       ("string.marshal", '"plain \\xff".b')]:
+        path = os.path.join(work, name)
+        run("ruby", "-e", f"File.binwrite(ARGV[0], Marshal.dump({expr}))", path)
+        out.append(path)
+    return out
+
+
+def make_utmp(work):
+    path = os.path.join(work, "wtmp")
+    records = (
+        "[2] [00000] [~~  ] [reboot  ] [~           ] [6.1.0-differential  ] [0.0.0.0        ] [2024-01-02T03:04:05,000000+00:00]\n"
+        "[7] [01234] [ts/0] [alice   ] [pts/0       ] [192.168.0.2         ] [192.168.0.2    ] [2024-01-02T03:05:00,123456+00:00]\n"
+        "[8] [01234] [ts/0] [        ] [pts/0       ] [                    ] [0.0.0.0        ] [2024-01-02T04:00:00,000000+00:00]\n"
+    )
+    with open(path, "wb") as f:
+        f.write(run("utmpdump", "-r", stdin=records.encode()))
+    return [path]
+
+
+def gather(fmt, recipe, out_dir, per_format, work_root):
+    found, made, problems = [], [], []
+    work = os.path.join(work_root, fmt)
+    os.makedirs(work, exist_ok=True)
+    for word in recipe.split():
+        kind, _, arg = word.partition(":")
+        if kind == "find":
+            found += find(arg)
+        elif kind == "make":
+            maker = globals().get(f"make_{arg}")
+            try:
+                if maker is None:
+                    raise Skip(f"no recipe make:{arg}")
+                made += maker(work)
+            except Skip as e:
+                problems.append(f"make:{arg} skipped: {e}")
+            except Exception as e:
+                problems.append(f"make:{arg} failed: {type(e).__name__}: {e}")
+    made = [p for p in made if os.path.isfile(p) and MIN_SIZE <= os.path.getsize(p) <= MAX_SIZE]
+    chosen = made[:per_format]
+    found = [p for p in found if p not in chosen]
+    chosen += spread(found, per_format - len(chosen))
+    target = os.path.join(out_dir, fmt)
+    shutil.rmtree(target, ignore_errors=True)
+    os.makedirs(target)
+    files = []
+    for i, path in enumerate(chosen):
+        name = f"{i}-{os.path.basename(path)}"
+        shutil.copyfile(path, os.path.join(target, name))
+        files.append({"file": os.path.join(target, name), "source": path,
+                      "origin": "made" if path in made else "found"})
+    return files, problems
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default="/tmp/differential/files")
+    parser.add_argument("--per-format", type=int, default=5)
+    parser.add_argument("--only", default="")
+    parser.add_argument("--formats", default=os.path.join(HERE, "formats.tsv"))
+    args = parser.parse_args()
+    only = set(filter(None, args.only.split(",")))
+    work_root = os.path.join(os.path.dirname(args.out.rstrip("/")), "work")
+    os.makedirs(args.out, exist_ok=True)
+    index_path = os.path.join(args.out, "files.json")
+    index = {}
+    if only and os.path.exists(index_path):
+        with open(index_path) as f:
+            index = json.load(f)
+    with open(args.formats) as f:
+        rows = [line.rstrip("\n").split("\t") for line in f if line.strip() and not line.startswith("#")]
+    for row in rows:
+        schema, recipe = row[0], row[1] if len(row) > 1 else ""
+        fmt = os.path.basename(schema)[: -len(".ksy")]
+        if only and fmt not in only:
+            continue
+        files, problems = gather(fmt, recipe, args.out, args.per_format, work_root)
+        index[fmt] = {"schema": schema, "files": files, "problems": problems}
+        note = "; ".join(problems)
+        print(f"files: {fmt:24} {len(files)}{'  (' + note + ')' if note else ''}", file=sys.stderr)
+    with open(index_path, "w") as f:
+        json.dump(index, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
