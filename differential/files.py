@@ -702,6 +702,71 @@ def make_ruby_marshal(work):
     return out
 
 
+def make_protobuf(work):
+    proto = os.path.join(work, "differential.proto")
+    with open(proto, "w") as f:
+        f.write(textwrap.dedent("""\
+            syntax = "proto3";
+            message Inner { string name = 1; repeated int32 values = 2; }
+            message Outer {
+              int32 small = 1; int64 negative = 2; uint64 big = 3; sint32 zigzag = 4;
+              fixed32 f32 = 5; fixed64 f64 = 6; double real = 7; float single = 8;
+              bool flag = 9; string text = 10; bytes blob = 11; Inner inner = 12;
+              repeated Inner many = 13; repeated uint32 packed = 14;
+            }
+            """))
+    out = []
+    for name, text in [("outer.pb", 'small: 150 negative: -2 big: 18446744073709551615 zigzag: -3 '
+                                    'f32: 7 f64: 9 real: 1.5 single: 2.25 flag: true text: "protobuf" '
+                                    'blob: "\\000\\001" inner { name: "in" values: [1, 2, 3] } '
+                                    'many { name: "a" } many { name: "b" values: 300 } packed: [1, 1000, 100000]'),
+                       ("inner.pb", 'name: "only the inner message" values: [-1, 0, 1]')]:
+        path = os.path.join(work, name)
+        message = "Inner" if name == "inner.pb" else "Outer"
+        with open(path, "wb") as f:
+            f.write(run("protoc", f"--proto_path={work}", f"--encode={message}", proto, stdin=text.encode()))
+        out.append(path)
+    return out
+
+
+def make_php(work):
+    out = []
+    for name, expr in [("array.ser", '["a" => 1, "b" => [true, false, null], 3 => -2.5, "s" => "text"]'),
+                       ("object.ser", '(object)["x" => 1, "y" => "two"]'),
+                       ("string.ser", '"plain string"')]:
+        path = os.path.join(work, name)
+        with open(path, "wb") as f:
+            f.write(run("php", "-r", f"echo serialize({expr});"))
+        out.append(path)
+    return out
+
+
+def make_efivar(work):
+    """A signature list as efivarfs shows a UEFI variable: its 4-byte attributes (non-volatile,
+    boot and run-time access, time-based authenticated writes), then the list that efitools'
+    cert-to-efi-sig-list makes of a certificate openssl made."""
+    key, cert = os.path.join(work, "db.key"), os.path.join(work, "db.crt")
+    run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=differential db/",
+        "-days", "365", "-keyout", key, "-out", cert)
+    esl = os.path.join(work, "db.esl")
+    run("cert-to-efi-sig-list", "-g", "11111111-2222-3333-4444-555555555555", cert, esl)
+    path = os.path.join(work, "db-var.bin")
+    with open(esl, "rb") as src, open(path, "wb") as f:
+        f.write((0x27).to_bytes(4, "little") + src.read())
+    return [path]
+
+
+def make_dicom(work):
+    jpg = os.path.join(work, "picture.jpg")
+    run(CONVERT, a_picture(work), jpg)
+    out = []
+    for name, args in [("image.dcm", []), ("no-padding.dcm", ["-p"])]:
+        path = os.path.join(work, name)
+        run("img2dcm", *args, "-k", "PatientName=Differential^Test", jpg, path)
+        out.append(path)
+    return out
+
+
 def make_utmp(work):
     path = os.path.join(work, "wtmp")
     records = (

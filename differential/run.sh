@@ -3,7 +3,7 @@
 # real files, compiles the schemas of formats.tsv with both compilers, reads every file with
 # both, compares the values leaf by leaf and prints the table (summary in $DIR/summary.json).
 #
-#   differential/run.sh [--only FORMAT,...] [--no-files]
+#   differential/run.sh [--only FORMAT,...] [--no-files] [--install-tools]
 #
 # $DIFFERENTIAL_DIR (default /tmp/differential) holds everything it installs and makes;
 # $CARGO_TARGET_DIR is honoured (default: the workspace's target/). Needs the network the first
@@ -18,11 +18,13 @@ export KAITAI_FORMATS="${KAITAI_FORMATS:-$root/../shared/kaitai-formats}"
 dir="$DIFFERENTIAL_DIR"
 only=""
 files=1
+tools=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --only) only="$2"; shift 2 ;;
         --no-files) files=0; shift ;;
-        *) echo "usage: $0 [--only FORMAT,...] [--no-files]" >&2; exit 2 ;;
+        --install-tools) tools=1; shift ;;
+        *) echo "usage: $0 [--only FORMAT,...] [--no-files] [--install-tools]" >&2; exit 2 ;;
     esac
 done
 mkdir -p "$dir"
@@ -30,6 +32,11 @@ python="$dir/venv/bin/python"
 
 echo "== Kaitai Struct's reference implementation" >&2
 "$here/kaitai/setup.sh" >&2
+
+if [ "$tools" = 1 ]; then
+    echo "== producers of the files (apt-get)" >&2
+    "$here/tools.sh" >&2
+fi
 
 if [ "$files" = 1 ]; then
     echo "== real files" >&2
