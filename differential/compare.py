@@ -474,11 +474,16 @@ def table(per_format, status, total):
     head = f"{'format':24} " + " ".join(f"{label:>11}" for _, label in COLUMNS) + "  note"
     lines = [head, "-" * len(head)]
     for fmt, st in per_format.items():
-        note = status.get(fmt) or ""
-        if not note and st.skelcodec_errors:
-            note = "skelcodec: " + st.skelcodec_errors[0].split(": ", 1)[1]
-        elif not note and st.differ:
-            note = "first difference: " + st.differ_examples[0]
+        notes = [status[fmt]] if status.get(fmt) else []
+        if not notes and st.skelcodec_errors:
+            notes.append("skelcodec: " + st.skelcodec_errors[0])
+        if not notes and st.kaitai_errors:
+            notes.append("kaitai: " + st.kaitai_errors[0])
+        if st.differ:
+            notes.append("first difference: " + st.differ_examples[0])
+        if st.write_problems:
+            notes.append("not written back: " + st.write_problems[0])
+        note = "; ".join(notes)
         lines.append(f"{fmt:24} " + " ".join(f"{getattr(st, f):>11}" for f, _ in COLUMNS)
                      + (f"  {note[:140]}" if note else ""))
     lines.append("-" * len(head))

@@ -283,25 +283,32 @@ def make_mov(work):
 
 
 def make_ivf(work):
-    path = os.path.join(work, "vp8.ivf")
-    ffmpeg(*VIDEO, "-c:v", "libvpx", "-frames:v", "3", "-f", "ivf", path)
-    return [path]
+    vp8, vp9 = os.path.join(work, "vp8.ivf"), os.path.join(work, "vp9.ivf")
+    ffmpeg(*VIDEO, "-c:v", "libvpx", "-frames:v", "3", "-f", "ivf", vp8)
+    ffmpeg(*VIDEO, "-c:v", "libvpx-vp9", "-frames:v", "2", "-f", "ivf", vp9)
+    return [vp8, vp9]
 
 
-def an_mp3(work, name, *args):
+def an_mp3(work, name, *args, cover=False):
     path = os.path.join(work, name)
-    ffmpeg(*AUDIO, "-c:a", "libmp3lame", "-b:a", "32k", "-metadata", "title=Differential",
+    inputs = [*AUDIO]
+    if cover:
+        inputs += ["-i", a_picture(work), "-map", "0:a", "-map", "1:v", "-c:v", "copy",
+                   "-metadata:s:v", "title=Album cover", "-metadata:s:v", "comment=Cover (front)"]
+    ffmpeg(*inputs, "-c:a", "libmp3lame", "-b:a", "32k", "-metadata", "title=Differential",
            "-metadata", "artist=skelcodec", "-metadata", "album=Kaitai", "-metadata", "track=3",
-           "-metadata", "comment=made by ffmpeg", *args, path)
+           "-metadata", "comment=made by ffmpeg", "-metadata", "TXXX=user text", *args, path)
     return path
 
 
 def make_id3v2_3(work):
-    return [an_mp3(work, "v23.mp3", "-id3v2_version", "3")]
+    return [an_mp3(work, "v23.mp3", "-id3v2_version", "3"),
+            an_mp3(work, "v23-cover.mp3", "-id3v2_version", "3", cover=True)]
 
 
 def make_id3v2_4(work):
-    return [an_mp3(work, "v24.mp3", "-id3v2_version", "4")]
+    return [an_mp3(work, "v24.mp3", "-id3v2_version", "4"),
+            an_mp3(work, "v24-cover.mp3", "-id3v2_version", "4", cover=True)]
 
 
 def make_id3v1(work):
@@ -421,17 +428,23 @@ def an_empty_disk(work, name, size_mib=2):
 
 
 def make_gpt(work):
-    path = an_empty_disk(work, "gpt.img")
+    two, five = an_empty_disk(work, "gpt.img"), an_empty_disk(work, "gpt-five.img")
     run("sgdisk", "-a", "1", "-n", "1:34:1000", "-t", "1:8300", "-c", "1:first", "-n", "2:1001:0", "-t", "2:ef00",
-        "-c", "2:EFI system", "-U", "11111111-2222-3333-4444-555555555555", path)
-    return [path]
+        "-c", "2:EFI system", "-U", "11111111-2222-3333-4444-555555555555", two)
+    args = []
+    for i in range(1, 6):
+        args += ["-n", f"{i}:{34 + (i - 1) * 600}:{33 + i * 600}", "-c", f"{i}:partition {i}", "-A", f"{i}:set:2"]
+    run("sgdisk", "-a", "1", *args, five)
+    return [two, five]
 
 
 def make_mbr(work):
-    path = an_empty_disk(work, "mbr.img")
-    run("sfdisk", "--quiet", "--no-reread", path, stdin=b"label: dos\nlabel-id: 0x12345678\n"
+    two, extended = an_empty_disk(work, "mbr.img"), an_empty_disk(work, "mbr-extended.img")
+    run("sfdisk", "--quiet", "--no-reread", two, stdin=b"label: dos\nlabel-id: 0x12345678\n"
         b"start=63, size=1000, type=83, bootable\nstart=1100, size=2000, type=c\n")
-    return [path]
+    run("sfdisk", "--quiet", "--no-reread", extended, stdin=b"label: dos\n"
+        b"start=2048, size=500, type=7\nstart=2600, size=1400, type=5\nstart=2700, size=300, type=82\n")
+    return [two, extended]
 
 
 def a_raw_disk(work):
@@ -444,9 +457,10 @@ def a_raw_disk(work):
 
 
 def make_vdi(work):
-    path = os.path.join(work, "disk.vdi")
-    run("qemu-img", "convert", "-O", "vdi", a_raw_disk(work), path)
-    return [path]
+    dynamic, static = os.path.join(work, "dynamic.vdi"), os.path.join(work, "static.vdi")
+    run("qemu-img", "convert", "-O", "vdi", a_raw_disk(work), dynamic)
+    run("qemu-img", "create", "-q", "-f", "vdi", "-o", "static=on", static, "1M")
+    return [dynamic, static]
 
 
 def make_vmdk(work):
@@ -459,12 +473,17 @@ def make_vmdk(work):
 
 
 def make_luks(work):
-    path = os.path.join(work, "luks1.img")
-    with open(path, "wb") as f:
-        f.truncate(1024 * 1024 + 512 * 1024)
-    run("cryptsetup", "luksFormat", "--batch-mode", "--type", "luks1", "--pbkdf-force-iterations", "1000",
-        "--key-file", "-", path, stdin=b"differential")
-    return [path]
+    out = []
+    for name, args in [("luks1.img", []),
+                       ("luks1-cbc-sha512.img", ["--cipher", "aes-cbc-essiv:sha256", "--key-size", "256",
+                                                 "--hash", "sha512"])]:
+        path = os.path.join(work, name)
+        with open(path, "wb") as f:
+            f.truncate(2 * 1024 * 1024)
+        run("cryptsetup", "luksFormat", "--batch-mode", "--type", "luks1", "--pbkdf-force-iterations", "1000",
+            *args, "--key-file", "-", path, stdin=b"differential")
+        out.append(path)
+    return out
 
 
 def make_uimage(work):
