@@ -596,19 +596,33 @@ def make_dtb(work):
 
 # --- network, security, serialization, logs ---------------------------------------------------
 
-def make_pcap(work):
-    path = os.path.join(work, "loopback.pcap")
-    if shutil.which("tcpdump") is None:
-        raise Skip("tcpdump is not installed")
-    proc = subprocess.Popen(["tcpdump", "-i", "lo", "-U", "-c", "30", "-s", "200", "-w", path,
-                             "host 127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def capture(path, bpf_filter, traffic):
+    """tcpdump on the loopback interface while `traffic()` runs."""
+    proc = subprocess.Popen(["tcpdump", "-i", "lo", "-U", "-c", "30", "-s", "200", "-w", path, bpf_filter],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        import socket
         import time
         time.sleep(1.0)
-        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        traffic()
+        time.sleep(1.0)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    return path
+
+
+def make_pcap(work):
+    if shutil.which("tcpdump") is None:
+        raise Skip("tcpdump is not installed")
+    import socket
+
+    def udp():
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         for i in range(5):
-            udp.sendto(b"differential %d" % i, ("127.0.0.1", 9))
+            sock.sendto(b"differential %d" % i, ("127.0.0.1", 9))
+        sock.close()
+
+    def tcp():
         server = socket.socket()
         server.bind(("127.0.0.1", 0))
         server.listen(1)
@@ -619,11 +633,9 @@ def make_pcap(work):
         client.close()
         conn.close()
         server.close()
-        time.sleep(1.0)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-    return [path]
+
+    return [capture(os.path.join(work, "udp-icmp.pcap"), "host 127.0.0.1 and not tcp", udp),
+            capture(os.path.join(work, "tcp.pcap"), "tcp and host 127.0.0.1", tcp)]
 
 
 def make_ssh_public_key(work):
