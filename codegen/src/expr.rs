@@ -134,6 +134,20 @@ impl Expr {
             || self.children().iter().any(|c| c.mentions(name))
     }
 
+    /// True when the expression is its own stream's position (`_io.pos`), which changes as
+    /// the stream is read, or that position plus or minus a literal.
+    pub fn is_stream_position(&self) -> bool {
+        match self {
+            Expr::Attr(base, attr) if attr == "pos" => {
+                matches!(base.as_ref(), Expr::Name(n) if n == "_io")
+            }
+            Expr::Binary(BinOp::Add | BinOp::Sub, a, b) => {
+                a.is_stream_position() && matches!(b.as_ref(), Expr::Int(_))
+            }
+            _ => false,
+        }
+    }
+
     /// True when the name `name` appears anywhere in the expression, or, in the file's root
     /// type (`in_root`), `_root.name`.
     pub fn mentions_own(&self, name: &str, in_root: bool) -> bool {

@@ -334,9 +334,10 @@ fn an_edited_animation_set_is_laid_out_again_by_normalize() {
 
 #[test]
 fn many_entries_pointing_at_one_blob_cannot_amplify_memory() {
-    // 2,000 node entries all pointing at the same 10 KB blob: 20 MB of copies from ~110 KB.
+    // 2,000 node entries all pointing at the same 40 KB blob: 80 MB of copies from ~140 KB,
+    // past the budget of four times the file and 64 MiB.
     let entries = 2000u32;
-    let blob = vec![0x55u8; 10_000];
+    let blob = vec![0x55u8; 40_000];
     let info_offset = 20 + blob.len() as u32;
     let hierarchy_offset = info_offset + 32 * (entries + 1);
     let mut file = Vec::new();

@@ -34,7 +34,7 @@ fn a_value_read_by_position_is_read_before_the_one_whose_type_it_chooses() {
 #[test]
 fn a_value_read_by_position_may_use_a_later_one_through_root() {
     let value = RootPlaces::read(&FILE).unwrap();
-    assert_eq!(value.kind_bytes.0, [7, 0]);
+    assert_eq!(value.kind_bytes.get().unwrap().0, [7, 0]);
     assert_eq!(value.to_bytes().unwrap(), FILE);
 }
 

@@ -25,18 +25,21 @@ fn blocks_at_absolute_offsets_are_read_from_any_stream() {
         .dir
         .entries
         .iter()
-        .map(|e| e.body.0.as_slice())
+        .map(|e| e.body.get().unwrap().0.as_slice())
         .collect();
     assert_eq!(bodies, [&FILE[9..11], &FILE[11..14]]);
     let hidden = &value.hidden.value.entries[0];
-    assert_eq!((hidden.ofs, hidden.body.0.as_slice()), (14, &FILE[14..16]));
+    assert_eq!(
+        (hidden.ofs, hidden.body.get().unwrap().0.as_slice()),
+        (14, &FILE[14..16])
+    );
     assert_eq!(value.to_bytes().unwrap(), FILE);
 }
 
 #[test]
 fn edited_blocks_are_placed_back_and_overlaps_are_refused() {
     let mut value = RootStream::read(&FILE).unwrap();
-    value.hidden.value.entries[0].body.0 = b"XY".to_vec();
+    value.hidden.value.entries[0].body.get_mut().unwrap().0 = b"XY".to_vec();
     let bytes = value.to_bytes().unwrap();
     assert_eq!(&bytes[14..16], b"XY", "placed from inside processed data");
     assert_eq!(RootStream::read(&bytes).unwrap(), value);
@@ -45,7 +48,7 @@ fn edited_blocks_are_placed_back_and_overlaps_are_refused() {
     let mut value = RootStream::read(&FILE).unwrap();
     value.dir.entries[1].ofs = 9;
     value.dir.entries[1].len = 2;
-    value.dir.entries[1].body.0 = b"zz".to_vec();
+    value.dir.entries[1].body.get_mut().unwrap().0 = b"zz".to_vec();
     let err = value.to_bytes().unwrap_err();
     assert!(err.to_string().contains("overlaps"), "{err}");
     assert!(err.path().ends_with("body"), "{err}");

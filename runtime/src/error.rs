@@ -95,6 +95,13 @@ pub enum ErrorKind {
         /// What was expected and what was found.
         message: String,
     },
+    /// A value read by position is the one being read around it (the same type at the same
+    /// position of the same stream): a cycle, which reading does not follow.
+    #[error("the same value as the one being read around it at byte {offset} (a cycle)")]
+    Cycle {
+        /// Where that value starts.
+        offset: u64,
+    },
     /// Any other violation of the format.
     #[error("{0}")]
     Invalid(String),

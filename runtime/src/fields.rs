@@ -432,25 +432,19 @@ pub fn read_scanned<'a, T, Rest>(
     Err(error.in_field(name))
 }
 
-/// Reads a value at position `pos` of the reader's stream without moving the reader (a Kaitai
-/// `pos` instance). Positions count from the start of the file, so such reads are refused
-/// inside substreams, whose writer could not place them back.
-pub fn read_at<'a, T>(
+/// Reads a value at position `pos` of the reader's stream (the file, a substream, decoded
+/// data) without moving the reader (a Kaitai `pos` instance); [`write_at`] places it back.
+pub fn read_at<'a, T: 'static>(
     r: &Reader<'a>,
     pos: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
 ) -> Result<T> {
-    if r.absolute_pos() != r.pos() as u64 {
-        return Err(r.error(ErrorKind::Invalid(
-            "values read by position are only supported in the file's own stream, not in a substream".into(),
-        )));
-    }
     read_kept(r, pos, read)
 }
 
 /// Reads a value at absolute position `pos` of the whole file (`io: _root._io`), from any
 /// stream, without moving `r`.
-pub fn read_at_root<'a, T>(
+pub fn read_at_root<'a, T: 'static>(
     r: &Reader<'a>,
     pos: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
@@ -460,7 +454,7 @@ pub fn read_at_root<'a, T>(
 
 /// Reads a value at position `pos` of `r`'s stream without moving `r`, in any stream: the value
 /// is kept as read and never placed back (its position needs the input stream).
-pub fn read_kept<'a, T>(
+pub fn read_kept<'a, T: 'static>(
     r: &Reader<'a>,
     pos: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
@@ -471,11 +465,12 @@ pub fn read_kept<'a, T>(
 }
 
 /// Reads with `at`, charging the bytes it reads to `r`'s budget.
-fn read_charged<'a, T>(
+fn read_charged<'a, T: 'static>(
     r: &Reader<'_>,
     mut at: Reader<'a>,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
 ) -> Result<T> {
+    let _visit = at.visit::<T>()?;
     let start = at.pos();
     let value = read(&mut at)?;
     r.charge((at.pos() - start) as u64)?;
@@ -485,7 +480,7 @@ fn read_charged<'a, T>(
 /// Reads a value at position `pos` of the stream another value was read from (`io: x._io`),
 /// without moving `r`. The value is kept as read and never written: its bytes belong to the
 /// value whose stream it is.
-pub fn read_in<'a, T>(
+pub fn read_in<'a, T: 'static>(
     r: &Reader<'a>,
     stream: &'a crate::Stream,
     pos: i64,
@@ -496,22 +491,41 @@ pub fn read_in<'a, T>(
     read_charged(r, at, read)
 }
 
-/// Writes a value read by position as a block placed at `pos` (see [`Writer::place`]).
+/// Writes a value read by position as a block placed at `pos` of the stream being written
+/// (see [`Writer::place`], [`Writer::in_substream`]).
 pub fn write_at(
     w: &mut Writer,
     pos: i64,
     field: &'static str,
     write: impl FnOnce(&mut Writer) -> Result<()>,
 ) -> Result<()> {
-    let Ok(at) = usize::try_from(pos) else {
-        return Err(encode_error(
-            w,
-            format!("cannot place a value at the negative position {pos}"),
-        ));
-    };
-    let mut block = Writer::starting_at(at);
+    let stream_start = w.stream_start();
+    let at = block_position(w, pos, stream_start)?;
+    let mut block = w.block(at, stream_start);
     write(&mut block)?;
     w.place(at, field, block)
+}
+
+/// Writes a value read at absolute position `pos` of the whole file (`io: _root._io`) as a
+/// block placed there.
+pub fn write_at_root(
+    w: &mut Writer,
+    pos: i64,
+    field: &'static str,
+    write: impl FnOnce(&mut Writer) -> Result<()>,
+) -> Result<()> {
+    let at = block_position(w, pos, 0)?;
+    let mut block = Writer::file_block(at);
+    write(&mut block)?;
+    w.place_in_file(at, field, block)
+}
+
+/// Where a block at `pos` of the stream that starts at `stream_start` lands.
+fn block_position(w: &Writer, pos: i64, stream_start: usize) -> Result<usize> {
+    usize::try_from(pos)
+        .ok()
+        .and_then(|pos| pos.checked_add(stream_start))
+        .ok_or_else(|| encode_error(w, format!("cannot place a value at the position {pos}")))
 }
 
 /// Bytes of a file that no field claims, with their offsets. Files whose parts are found by
@@ -875,8 +889,8 @@ mod tests {
         assert_eq!(read_at(&r, 8, |r| r.array::<4>()).unwrap(), *b"TAIL");
         assert!(read_at(&r, 20, |r| r.array::<4>()).is_err());
         // Reading the same 4 bytes by position again and again exhausts a budget of 10.
-        let budget = std::cell::Cell::new(10);
-        let r = Reader::new(input).with_budget(&budget);
+        let state = crate::reader::FileState::new(10);
+        let r = Reader::new(input).sharing(&state);
         assert!(read_at(&r, 8, |r| r.array::<4>()).is_ok());
         assert!(read_at(&r, 8, |r| r.array::<4>()).is_ok());
         let err = read_at(&r, 8, |r| r.array::<4>()).unwrap_err();

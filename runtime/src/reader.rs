@@ -10,8 +10,8 @@ pub struct Reader<'a> {
     root: &'a [u8],
     pos: usize,
     base: u64,
-    /// Bytes that values read by position may still copy (see [`Reader::with_budget`]).
-    budget: Option<&'a std::cell::Cell<u64>>,
+    /// What every reader of the file shares (see [`Reader::sharing`]).
+    shared: Option<&'a FileState>,
     /// How many values of recursive types are being read around the current position.
     depth: u32,
     /// For a reader over decoded bytes (a `process`ed value) and the readers made from it,
@@ -20,6 +20,47 @@ pub struct Reader<'a> {
     decoded_at: Option<u64>,
     /// Bits of the last byte read that bit fields have not used yet.
     pub(crate) pending: crate::bits::PendingBits,
+}
+
+/// What every reader of one file shares: the budget of bytes that values read by position may
+/// still copy (such values can point many times at the same region, so without a limit a small
+/// hostile file could make the reader copy its largest region once per pointer), and the values
+/// being read by position, innermost last.
+#[derive(Debug)]
+pub struct FileState {
+    budget: std::cell::Cell<u64>,
+    visiting: std::cell::RefCell<Vec<Visit>>,
+}
+
+impl FileState {
+    /// A state allowing values read by position to copy `budget` bytes in all.
+    pub fn new(budget: u64) -> Self {
+        FileState {
+            budget: std::cell::Cell::new(budget),
+            visiting: Default::default(),
+        }
+    }
+}
+
+/// A value being read by position: its type, its stream (where its bytes are and how many)
+/// and its position there.
+#[derive(Debug, PartialEq)]
+struct Visit {
+    ty: std::any::TypeId,
+    stream: (usize, usize),
+    pos: usize,
+}
+
+/// A value being read by position (see [`Reader::visit`]), until dropped.
+#[derive(Debug)]
+pub struct Visiting<'a>(Option<&'a FileState>);
+
+impl Drop for Visiting<'_> {
+    fn drop(&mut self) {
+        if let Some(state) = self.0 {
+            state.visiting.borrow_mut().pop();
+        }
+    }
 }
 
 /// How deep values of recursive types may nest: hostile input could otherwise nest them until
@@ -49,7 +90,7 @@ impl<'a> Reader<'a> {
             root: data,
             pos: 0,
             base: 0,
-            budget: None,
+            shared: None,
             depth: 0,
             decoded_at: None,
             pending: Default::default(),
@@ -69,28 +110,50 @@ impl<'a> Reader<'a> {
         value
     }
 
-    /// Limits the bytes that values read by position may copy in total. Such values can point
-    /// many times at the same region, so without a limit a small hostile file could make the
-    /// reader copy its largest region once per pointer.
-    pub fn with_budget(mut self, budget: &'a std::cell::Cell<u64>) -> Self {
-        self.budget = Some(budget);
+    /// Shares `state` with every reader made from this one: the bytes values read by position
+    /// may still copy, and the values being read by position around the current one.
+    pub fn sharing(mut self, state: &'a FileState) -> Self {
+        self.shared = Some(state);
         self
     }
 
     /// Charges `n` bytes copied by a positioned read against the budget.
     pub fn charge(&self, n: u64) -> Result<()> {
-        let Some(budget) = self.budget else {
+        let Some(state) = self.shared else {
             return Ok(());
         };
-        match budget.get().checked_sub(n) {
+        match state.budget.get().checked_sub(n) {
             Some(left) => {
-                budget.set(left);
+                state.budget.set(left);
                 Ok(())
             }
             None => Err(self.error(ErrorKind::Invalid(
                 "reading would take far more work than the file's size calls for: values read by position point many times at the same data, or searched fields are tried too often".into(),
             ))),
         }
+    }
+
+    /// Starts reading a value of type `T` by position, here, unless a value of the same type at
+    /// the same position of the same stream is being read around it: Kaitai's instances make
+    /// that the same value (a directory entry "." pointing at its own directory), so reading
+    /// it again would never end. That is an [`ErrorKind::Cycle`], which [`crate::Instance`]
+    /// keeps as a reference. The value is being read until the guard is dropped.
+    pub fn visit<T: 'static>(&self) -> Result<Visiting<'a>> {
+        let Some(state) = self.shared else {
+            return Ok(Visiting(None));
+        };
+        let visit = Visit {
+            ty: std::any::TypeId::of::<T>(),
+            stream: (self.data.as_ptr() as usize, self.data.len()),
+            pos: self.pos,
+        };
+        if state.visiting.borrow().contains(&visit) {
+            return Err(self.error(ErrorKind::Cycle {
+                offset: self.absolute_pos(),
+            }));
+        }
+        state.visiting.borrow_mut().push(visit);
+        Ok(Visiting(Some(state)))
     }
 
     /// Position relative to this reader's start.
@@ -206,7 +269,7 @@ impl<'a> Reader<'a> {
             root: self.root,
             pos: 0,
             base,
-            budget: self.budget,
+            shared: self.shared,
             depth: self.depth,
             decoded_at: self.decoded_at,
             pending: Default::default(),
@@ -221,7 +284,7 @@ impl<'a> Reader<'a> {
             root: self.root,
             pos: 0,
             base: 0,
-            budget: self.budget,
+            shared: self.shared,
             depth: self.depth,
             decoded_at: None,
             pending: Default::default(),
@@ -259,7 +322,7 @@ impl<'a> Reader<'a> {
             root: self.root,
             pos: 0,
             base: start,
-            budget: self.budget,
+            shared: self.shared,
             depth: self.depth,
             decoded_at: Some(start),
             pending: Default::default(),

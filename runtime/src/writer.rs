@@ -15,6 +15,15 @@ pub struct Writer {
     placed: Canvas,
     /// Where `buf` will land in the file: 0, or the position of the block being written.
     base: usize,
+    /// Where the stream of the value being written starts in the file: positions of values
+    /// read by position in their own stream (`pos` without `io`) count from there.
+    stream_start: usize,
+    /// Writes data that is processed before it lands in the file (see [`Writer::decoded`]):
+    /// its positions are not the file's.
+    detached: bool,
+    /// Of a detached writer: the blocks placed in the whole file (`io: _root._io`), which the
+    /// writer of the file takes over ([`Writer::adopt_placed`]).
+    file_blocks: Canvas,
     /// Bits written by bit fields that do not fill a byte yet.
     pub(crate) pending: crate::bits::PendingBits,
 }
@@ -46,19 +55,56 @@ impl Writer {
         }
     }
 
-    /// An empty writer for a block that will be placed at `base`, so that the offsets of its
-    /// errors are positions in the file.
-    pub fn starting_at(base: usize) -> Self {
-        Writer {
-            base,
-            ..Writer::default()
-        }
-    }
-
     /// Position in the file of the next byte written.
     #[inline]
     pub fn pos(&self) -> usize {
         self.base.saturating_add(self.buf.len())
+    }
+
+    /// Where the stream of the value being written starts in the file (see
+    /// [`Writer::in_substream`]).
+    #[inline]
+    pub fn stream_start(&self) -> usize {
+        self.stream_start
+    }
+
+    /// Writes a value of a substream (`size` on a user type) that starts here: the positions
+    /// of the values it reads by position in its own stream count from here.
+    pub fn in_substream(&mut self, write: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+        let start = self.pos();
+        let outer = std::mem::replace(&mut self.stream_start, start);
+        let written = write(self);
+        self.stream_start = outer;
+        written
+    }
+
+    /// An empty writer for data that is processed (compressed, decoded…) before it lands in
+    /// the file: values it places in its own stream are laid over its bytes, those it places
+    /// in the whole file are taken over by the file's writer ([`Writer::adopt_placed`]).
+    pub fn decoded() -> Self {
+        Writer {
+            detached: true,
+            ..Writer::default()
+        }
+    }
+
+    /// An empty writer for a block placed at `at` of this writer's stream, which starts at
+    /// `stream_start`, so that the offsets of its errors are positions in that stream.
+    pub(crate) fn block(&self, at: usize, stream_start: usize) -> Self {
+        Writer {
+            base: at,
+            stream_start,
+            detached: self.detached,
+            ..Writer::default()
+        }
+    }
+
+    /// An empty writer for a block placed at `at` of the whole file.
+    pub(crate) fn file_block(at: usize) -> Self {
+        Writer {
+            base: at,
+            ..Writer::default()
+        }
     }
 
     /// Appends bytes.
@@ -87,6 +133,13 @@ impl Writer {
         canvas.into_bytes()
     }
 
+    /// Appends the bytes a decoded value's stream holds after the value (`rt::Decoded::rest`),
+    /// after completing a partly written byte: they are where the reader found them.
+    pub fn end_with(&mut self, rest: &[u8]) {
+        self.flush_bits();
+        self.bytes(rest);
+    }
+
     /// Places `block`, written by `field`, at absolute position `at`, with the blocks placed
     /// while producing it. Refused where it disagrees with bytes already written or placed.
     pub fn place(&mut self, at: usize, field: &'static str, block: Writer) -> Result<()> {
@@ -106,14 +159,36 @@ impl Writer {
         }
         self.placed.paint(at, block.buf, field)?;
         self.placed.merge(block.placed)?;
-        Ok(())
+        self.place_in_file_canvas(block.file_blocks)
     }
 
-    /// Takes over the blocks `other` placed: `other` writes data that is processed (compressed,
-    /// decoded…) before it lands in the file, while its blocks are placed in the whole file
-    /// (`io: _root._io`).
+    /// Places `block` (a [`Writer::file_block`]) at absolute position `at` of the whole file:
+    /// in this writer's own bytes when it writes the file, aside when it is detached.
+    pub(crate) fn place_in_file(
+        &mut self,
+        at: usize,
+        field: &'static str,
+        block: Writer,
+    ) -> Result<()> {
+        if !self.detached {
+            return self.place(at, field, block);
+        }
+        self.file_blocks.paint(at, block.buf, field)?;
+        self.file_blocks.merge(block.placed)
+    }
+
+    /// Places the blocks of a canvas of the whole file.
+    fn place_in_file_canvas(&mut self, blocks: Canvas) -> Result<()> {
+        match self.detached {
+            true => self.file_blocks.merge(blocks),
+            false => self.placed.merge(blocks),
+        }
+    }
+
+    /// Takes over the blocks `other` placed in the whole file (`io: _root._io`): `other`
+    /// ([`Writer::decoded`]) writes data that is processed before it lands in the file.
     pub fn adopt_placed(&mut self, other: &mut Writer) -> Result<()> {
-        self.placed.merge(std::mem::take(&mut other.placed))
+        self.place_in_file_canvas(std::mem::take(&mut other.file_blocks))
     }
 
     /// The byte ranges the output will cover: the sequential bytes and every placed block,

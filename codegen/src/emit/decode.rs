@@ -80,15 +80,15 @@ pub fn write_decoded(
     };
     quote! {
         let data = {
-            let mut decoded = rt::Writer::new();
+            let mut decoded = rt::Writer::decoded();
             {
                 let w = &mut decoded;
                 #one
             }
+            // The bytes after the value, where values placed in its stream may lie too.
+            decoded.end_with(&#access.rest.0);
             w.adopt_placed(&mut decoded)#wrap?;
-            let mut data = decoded.into_bytes()#wrap?;
-            data.extend_from_slice(&#access.rest.0);
-            data
+            decoded.into_bytes()#wrap?
         };
         let processor = #processor;
         let stored = rt::process::stored_bytes(w, &processor, &data, &#access.stored.0, #frame)#wrap?;

@@ -97,7 +97,7 @@ fn visit_children(
             quote!(for (index, item) in #value.#iter().enumerate() { #each })
         }
     };
-    let place = if field.cond.is_some() {
+    let place = if field.may_be_absent() {
         quote!(value)
     } else {
         quote!((#borrow self.#ident))
@@ -118,7 +118,13 @@ fn visit_children(
         }
         _ => per_value(place, &[name]),
     };
-    if field.cond.is_some() {
+    if field.parse_instance {
+        let get = match visit {
+            Visit::Check => quote!(get),
+            Visit::Normalize => quote!(get_mut),
+        };
+        quote!(if let Some(value) = self.#ident.#get() { #body })
+    } else if field.cond.is_some() {
         quote!(if let Some(value) = #borrow self.#ident { #body })
     } else {
         body

@@ -280,18 +280,20 @@ fn codec_impl(
     let params = read::param_list(schema, root);
     let args: Vec<_> = root.params.iter().map(|p| local_ident(&p.id)).collect();
     // Work beyond one pass over the file is budgeted: values read by position may copy about
-    // four times the file; searched fields (`-scan`, `-solve`) may parse about 2048 times it.
+    // four times the file, and 64 MiB more (real small files point at their data from many
+    // places: each cramfs inode reads the rest of the image as a file); searched fields
+    // (`-scan`, `-solve`) may parse about 2048 times it.
     let budget = if schema.has_searched_fields() {
         Some(quote!(2048 * bytes.len() as u64 + (64 << 20)))
     } else if schema.has_positioned_fields() {
-        Some(quote!(4 * bytes.len() as u64 + 4096))
+        Some(quote!(4 * bytes.len() as u64 + (64 << 20)))
     } else {
         None
     };
     let reader = match &budget {
         Some(limit) => quote! {
-            let budget = ::core::cell::Cell::new(#limit);
-            let mut r = rt::Reader::new(bytes).with_budget(&budget);
+            let state = rt::reader::FileState::new(#limit);
+            let mut r = rt::Reader::new(bytes).sharing(&state);
         },
         None => quote!(let mut r = rt::Reader::new(bytes);),
     };

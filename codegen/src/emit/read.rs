@@ -189,9 +189,14 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, ir: &ir::ReadField) 
         },
         None => read,
     };
-    match &ir.cond {
-        None => read,
-        Some(cond) => quote!(if #cond { #read.map(Some) } else { Ok(None) }),
+    // A parse instance's failure is its own (`rt::Instance`), so its read cannot fail.
+    match (&ir.cond, field.parse_instance) {
+        (None, false) => read,
+        (Some(cond), false) => quote!(if #cond { #read.map(Some) } else { Ok(None) }),
+        (None, true) => quote!(Ok::<_, rt::Error>(rt::Instance::from_read(#read))),
+        (Some(cond), true) => quote! {
+            Ok::<_, rt::Error>(if #cond { rt::Instance::from_read(#read) } else { rt::Instance::Absent })
+        },
     }
 }
 

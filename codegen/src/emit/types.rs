@@ -86,7 +86,8 @@ pub fn stored_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType)
 }
 
 /// The Rust type of a whole field: repeated fields are `Vec`s (a repeated switch is an enum of
-/// `Vec`s, since its selector is fixed for the whole list) and conditional ones `Option`s.
+/// `Vec`s, since its selector is fixed for the whole list), conditional ones `Option`s and
+/// parse instances `rt::Instance`s.
 pub fn field_type(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
     let one = match &field.ty {
         // Each case of a decoded switch keeps its own stored bytes.
@@ -97,7 +98,9 @@ pub fn field_type(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
         (Repeat::None, _) | (_, FieldType::Switch(_)) => one,
         _ => quote!(Vec<#one>),
     };
-    if field.cond.is_some() {
+    if field.parse_instance {
+        quote!(rt::Instance<#many>)
+    } else if field.cond.is_some() {
         quote!(Option<#many>)
     } else {
         many

@@ -28,23 +28,13 @@ pub fn write_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
         })
         .map(|(field, written)| {
             let ident = field_ident(&field.id);
+            let name = &field.id;
+            if field.parse_instance {
+                return write_parse_instance(schema, ty, field, written);
+            }
             let valid = valid_check(field, &written.valid, &quote!(self.#ident));
             let write = write_field(schema, ty, field, written, &quote!(self.#ident));
-            let write = quote!(#valid #write);
-            match &written.pos {
-                Some(pos) => {
-                    let name = &field.id;
-                    // The block's own writes name the field; so do the checks of its placement.
-                    quote! {
-                        rt::fields::write_at(w, #pos, #name, |w| {
-                            #write
-                            Ok(())
-                        })
-                        .map_err(|e| if e.has_no_path() { e.in_field(#name) } else { e })?;
-                    }
-                }
-                None => write,
-            }
+            write_placed(written, name, &quote!(#valid #write))
         });
     let kept_params = def.params.iter().filter(|p| p.kept).map(check_kept_param);
     let gaps = schema
@@ -64,6 +54,49 @@ pub fn write_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
         #(#statements)*
         #gaps
         Ok(())
+    }
+}
+
+/// Writes a block placed at `pos` (a value read by position) of the type's own stream, or of
+/// the whole file. The block's own writes name the field; so do the checks of its placement.
+fn write_placed(written: &ir::WrittenField, name: &str, write: &TokenStream) -> TokenStream {
+    let Some(pos) = &written.pos else {
+        return write.clone();
+    };
+    let write_at = match written.pos_in_file {
+        true => quote!(write_at_root),
+        false => quote!(write_at),
+    };
+    quote! {
+        rt::fields::#write_at(w, #pos, #name, |w| {
+            #write
+            Ok(())
+        })
+        .map_err(|e| if e.has_no_path() { e.in_field(#name) } else { e })?;
+    }
+}
+
+/// A parse instance writes its value, when it has one, where it was read; one that failed,
+/// a cycle, or an absent one writes nothing of its own, not even an empty block (whose
+/// position the file would have to reach).
+fn write_parse_instance(
+    schema: &Schema,
+    owner: usize,
+    field: &Field,
+    written: &ir::WrittenField,
+) -> TokenStream {
+    let ident = field_ident(&field.id);
+    let name = &field.id;
+    let present = write_present(schema, owner, field, &written.values, &quote!(value));
+    let write = write_placed(written, name, &present);
+    let value = match written.cond.as_ref().map(ir::Writer::computed) {
+        None => quote!(self.#ident.written(true, w)),
+        Some(Some(cond)) => quote!(self.#ident.written(#cond, w)),
+        // The codec reads its output back to confirm the condition (`VERIFY_WRITES`).
+        Some(None) => quote!(Ok::<_, rt::Error>(self.#ident.get())),
+    };
+    quote! {
+        if let ::core::option::Option::Some(value) = #value.in_field(#name)? { #write }
     }
 }
 
@@ -207,6 +240,16 @@ fn write_delimited(
         return super::decode::write_decoded(decode, access, one, check, wrap);
     }
     let one = write_one(schema, &ir.value, access, wrap);
+    // Positions in the substream count from where it starts.
+    let one = match ir.substream.is_some()
+        && ty
+            .user_types()
+            .into_iter()
+            .any(|ty| schema.places_in_own_stream(ty))
+    {
+        true => quote!(w.in_substream(|w| { #one Ok(()) })?;),
+        false => one,
+    };
     let size = match &ir.substream {
         None | Some(ir::Size::Eos) => return one,
         Some(ir::Size::Const(n)) => {

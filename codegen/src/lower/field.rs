@@ -166,6 +166,8 @@ impl Context {
             position: None,
             stream: Stream::Own,
             kept_as_read: false,
+            parse_instance: false,
+            from_instance: false,
             parent: parse_optional_expr(attr.parent.as_ref(), &at.key("parent"))?,
             scan,
             fill_index,

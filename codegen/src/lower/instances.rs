@@ -54,8 +54,64 @@ pub(super) fn positioned_field(
     attr.io = None;
     let mut field = ctx.lower_field(schema, &attr, at)?;
     field.kept_as_read = matches!(stream, Stream::Of(_)) || spec.pos.is_none();
+    field.from_instance = true;
     field.position = Some(pos);
     field.stream = stream;
+    Ok(Some(field))
+}
+
+/// Marks the parse instances that no reader or writer needs (no expression they evaluate names
+/// them, in any type) as read on their own (see [`Field::parse_instance`]). A schema with a
+/// `-layout` places every such value, so keeps them all plain; so do `valid` rules, which are
+/// checked on the value in its holder.
+pub(super) fn hold_parse_instances(schema: &mut Schema) {
+    if schema.layout.is_some() {
+        return;
+    }
+    let used: std::collections::BTreeSet<String> = crate::model::names_read_and_written(schema)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    for field in schema.types.iter_mut().flat_map(|def| &mut def.fields) {
+        field.parse_instance =
+            field.position.is_some() && field.valid.is_empty() && !used.contains(&field.id);
+    }
+}
+
+/// A value instance that is its stream's position (`parent_chunk_data_ofs: _io.pos`, as
+/// RIFF's LIST chunk keeps it) is evaluated once, as Kaitai evaluates every instance once: it becomes
+/// a value remembered where it is first used (or after the sequence), kept in the value and
+/// never written. Inlined at each use, it would be another position at each.
+pub(super) fn stream_position_value(
+    id: &str,
+    spec: &AttrSpec,
+    at: &YamlPath,
+) -> Result<Option<Field>, Located> {
+    let Some(value) = &spec.value else {
+        return Ok(None);
+    };
+    let value = parse_expr(value, &at.key("value"))?;
+    if spec.pos.is_some() || spec.enum_name.is_some() || !value.is_stream_position() {
+        return Ok(None);
+    }
+    check_value_instance_keys(spec, at)?;
+    check_identifier(id, at)?;
+    let ty = FieldType::Remembered {
+        value,
+        ty: IntType {
+            bytes: 8,
+            signed: true,
+            order: ByteOrder::Little,
+        },
+        solve: None,
+    };
+    let doc = doc_with_refs(spec.doc.as_deref(), spec.doc_ref.as_ref());
+    let fallback = format!(
+        "`{id}`: the stream's position where it is first used (a value instance, evaluated once)."
+    );
+    let mut field = Field::added(id, doc.as_deref().unwrap_or(&fallback), ty, at);
+    field.cond = parse_optional_expr(spec.cond.as_ref(), &at.key("if"))?;
+    field.from_instance = true;
     Ok(Some(field))
 }
 

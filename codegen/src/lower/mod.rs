@@ -13,7 +13,7 @@ mod types;
 use serde_yaml::Value;
 
 use self::declare::{Declared, declare};
-use self::instances::{lower_instance, positioned_field};
+use self::instances::{lower_instance, positioned_field, stream_position_value};
 use crate::error::{Located, YamlPath};
 use crate::expr::{self, Expr};
 use crate::keys::{KeyPlace, check_leftover_keys, doc_with_refs};
@@ -87,7 +87,11 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         let mut lowered_instances = Vec::new();
         for (id, spec) in parts.instances {
             let at = at.key("instances").key(id);
-            match positioned_field(ctx, &schema, id, spec, &at)? {
+            let field = match positioned_field(ctx, &schema, id, spec, &at)? {
+                Some(field) => Some(field),
+                None => stream_position_value(id, spec, &at)?,
+            };
+            match field {
                 Some(field) => fields.push(field),
                 None => lowered_instances.push(lower_instance(ctx, &schema, id, spec, &at)?),
             }
@@ -112,7 +116,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         .map(|ty| schema.is_file_root(ty))
         .collect();
     for (def, in_root) in schema.types.iter_mut().zip(roots) {
-        read_positioned_before_use(def, in_root);
+        read_instances_before_use(def, in_root);
     }
     bits::insert_bit_padding(&mut schema);
     keep_trailing_bytes(&mut schema);
@@ -124,17 +128,18 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
             &root.key("-layout"),
         )?);
     }
+    instances::hold_parse_instances(&mut schema);
     Ok(schema)
 }
 
-/// Values read by position are read after the sequence, unless an attribute or another value
-/// read by position uses one (`if: header.valid`), directly or through value instances: it is
-/// then read just before its first user, as Kaitai's lazy instances are read when first used.
-/// In the root type (`in_root`), `_root.name` is one of its own values.
-fn read_positioned_before_use(def: &mut TypeDef, in_root: bool) {
+/// Values declared under `instances` are read (or evaluated) after the sequence, unless an
+/// attribute or another such value uses one (`if: header.valid`), directly or through value
+/// instances: it is then read just before its first user, as Kaitai's lazy instances are read
+/// when first used. In the root type (`in_root`), `_root.name` is one of its own values.
+fn read_instances_before_use(def: &mut TypeDef, in_root: bool) {
     let (positioned, mut ordered): (Vec<Field>, Vec<Field>) = std::mem::take(&mut def.fields)
         .into_iter()
-        .partition(|f| f.position.is_some());
+        .partition(|f| f.from_instance);
     for field in positioned {
         let names = names_reaching(&def.instances, &field.id, in_root);
         let user = ordered.iter().position(|f| {

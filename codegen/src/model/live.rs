@@ -23,6 +23,17 @@ pub fn read_and_written(def: &TypeDef) -> Vec<&Expr> {
 /// `body.total` uses `total` of whatever `body` is). The others are only ever computed from
 /// the finished value, as Kaitai computes them lazily.
 pub fn live_instances(schema: &Schema) -> BTreeSet<(usize, &str)> {
+    reach(schema).1
+}
+
+/// The names (of fields, instances, parameters) that the expressions readers and writers
+/// evaluate use, directly or through live value instances, in any type.
+pub fn names_read_and_written(schema: &Schema) -> BTreeSet<&str> {
+    reach(schema).0
+}
+
+/// The names readers and writers use, and the live value instances.
+fn reach(schema: &Schema) -> (BTreeSet<&str>, BTreeSet<(usize, &str)>) {
     let mut pending: Vec<&Expr> = schema.types.iter().flat_map(read_and_written).collect();
     let mut used: BTreeSet<&str> = BTreeSet::new();
     let mut live = BTreeSet::new();
@@ -45,7 +56,7 @@ pub fn live_instances(schema: &Schema) -> BTreeSet<(usize, &str)> {
             }
         }
     }
-    live
+    (used, live)
 }
 
 /// Calls `f` on `e` and every expression inside it.

@@ -9,7 +9,7 @@ mod sizes;
 mod structure;
 
 pub use self::fixed::{Fixed, FixedKind};
-pub use self::live::{live_instances, read_and_written};
+pub use self::live::{live_instances, names_read_and_written, read_and_written};
 
 use crate::error::YamlPath;
 use crate::expr::Expr;
@@ -227,6 +227,15 @@ pub struct Field {
     /// unclaimed bytes), and the codec reads its output back to refuse an edit they would
     /// not show.
     pub kept_as_read: bool,
+    /// A parse instance that no reader or writer needs, read on its own as Kaitai reads
+    /// instances only when used: its value is an `rt::Instance`, whose failure (or cycle) is
+    /// its own, and it writes nothing when it has no value (its bytes are kept by what holds
+    /// them). Those that readers or writers need are plain values, read before their first
+    /// user.
+    pub parse_instance: bool,
+    /// Declared under `instances` (a parse instance, or a value instance of the stream's
+    /// position): read or evaluated once, just before its first user, not in sequence.
+    pub from_instance: bool,
     /// `-scan`: the field runs to the first occurrence of these bytes after which the rest of
     /// the type parses exactly to the end of its stream.
     pub scan: Option<Vec<u8>>,
@@ -320,6 +329,12 @@ impl Field {
         self.kept_as_read
     }
 
+    /// True when the field's value may be absent: it has an `if`, or it is a parse instance
+    /// (absent, failed or a cycle).
+    pub fn may_be_absent(&self) -> bool {
+        self.cond.is_some() || self.parse_instance
+    }
+
     /// True when the field is conditional and holds no value (`contents` or padding with
     /// `if`): its documents say `true` when it is present (`rt::present`).
     pub fn is_presence_flag(&self) -> bool {
@@ -352,6 +367,8 @@ impl Field {
             position: None,
             stream: Stream::Own,
             kept_as_read: false,
+            parse_instance: false,
+            from_instance: false,
             parent: None,
             scan: None,
             fill_index: false,

@@ -22,6 +22,28 @@ impl Schema {
         false
     }
 
+    /// True when a value of type `ty`, or one it holds in the same stream, places a value read
+    /// by position in that stream (`pos` without `io`): written in a substream, it needs to
+    /// know where the substream starts.
+    pub fn places_in_own_stream(&self, ty: usize) -> bool {
+        let mut seen = vec![false; self.types.len()];
+        let mut stack = vec![ty];
+        while let Some(ty) = stack.pop() {
+            if std::mem::replace(&mut seen[ty], true) {
+                continue;
+            }
+            for field in &self.types[ty].fields {
+                if field.position.is_some() && field.stream == Stream::Own && !field.kept_as_read {
+                    return true;
+                }
+                if field.substream.is_none() && field.decode.is_none() {
+                    stack.extend(field.ty.user_types());
+                }
+            }
+        }
+        false
+    }
+
     /// True when the single values of type `ty` that `field` (of type `owner`) holds are
     /// boxed: a value that can hold its owner again needs the indirection a `Vec` gives lists.
     pub fn boxes(&self, owner: usize, field: &Field, ty: &FieldType) -> bool {
@@ -101,9 +123,11 @@ impl Schema {
                 t.instances
                     .iter()
                     .any(|i| matches!(i.kind, InstanceKind::Peek { .. }))
-                    || t.fields
-                        .iter()
-                        .any(|f| matches!(f.ty, FieldType::Remembered { .. }) || f.is_read_only())
+                    || t.fields.iter().any(|f| {
+                        matches!(f.ty, FieldType::Remembered { .. })
+                            || f.is_read_only()
+                            || f.parse_instance
+                    })
             })
     }
 

@@ -393,6 +393,7 @@ fn write_field(schema: &Schema, ty: usize, field: &Field, errors: &mut Errors) -
     };
     ir::WriteField::Written(Box::new(ir::WrittenField {
         pos,
+        pos_in_file: field.stream == Stream::Root,
         cond,
         valid,
         values,
@@ -407,7 +408,7 @@ fn write_element<'s>(field: &'s Field, scope: &Scope<'s>) -> Scope<'s> {
     if !field.refers_to_itself() {
         return scope;
     }
-    let access = match field.cond.is_some() || matches!(field.ty, FieldType::Switch(_)) {
+    let access = match field.may_be_absent() || matches!(field.ty, FieldType::Switch(_)) {
         true => quote!(value),
         false => {
             let ident = crate::sanitization::field_ident(&field.id);

@@ -165,6 +165,9 @@ pub enum WriteField {
 pub struct WrittenField {
     /// `pos`: an `i64`.
     pub pos: Option<Rust>,
+    /// `io: _root._io`: `pos` is a position in the whole file, not in the type's own stream
+    /// (which may be a substream).
+    pub pos_in_file: bool,
     /// `if`: a `bool`.
     pub cond: Option<Writer>,
     /// The `valid` rules: whether each holds for `item`.

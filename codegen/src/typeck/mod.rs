@@ -113,10 +113,12 @@ pub(crate) fn check(schema: &Schema) -> Result<(ir::Ir, Vec<Located>), (Located,
 /// the depth), but not through fields it always has: such a value would never end.
 fn reject_recursion(schema: &Schema) -> Result<(), Located> {
     // The user types a value always holds: those of its fields that are neither conditional
-    // nor repeated nor chosen by a switch.
+    // nor repeated nor chosen by a switch nor parse instances (a cycle ends there).
     let always = |ty: usize| {
         schema.types[ty].fields.iter().filter_map(|f| match f.ty {
-            FieldType::User { ty, .. } if f.cond.is_none() && f.repeat == Repeat::None => Some(ty),
+            FieldType::User { ty, .. } if !f.may_be_absent() && f.repeat == Repeat::None => {
+                Some(ty)
+            }
             _ => None,
         })
     };

@@ -625,8 +625,13 @@ impl<'s> Scope<'s> {
             });
         }
         if inner.field.is_some() {
+            // A reference already (the value itself, cast), or a field reached through it.
+            let tokens = match inner.by_ref {
+                true => tokens.clone(),
+                false => quote!(&#tokens),
+            };
             return Ok(Place {
-                tokens: quote!(#outer.map(|present| &#tokens)),
+                tokens: quote!(#outer.map(|present| #tokens)),
                 optional: true,
                 ..inner
             });
@@ -736,8 +741,8 @@ impl<'s> Scope<'s> {
     }
 }
 
-/// The place of a stored field reached through `tokens`; a conditional field is an `Option`
-/// of a reference to its value.
+/// The place of a stored field reached through `tokens`; a conditional field or a parse
+/// instance is an `Option` of a reference to its value.
 pub(super) fn stored_field<'s>(
     schema: &Schema,
     field: &'s Field,
@@ -747,14 +752,19 @@ pub(super) fn stored_field<'s>(
     let decoded = field.decode.is_some()
         && field.repeat == Repeat::None
         && !matches!(field.ty, FieldType::Switch(_));
-    match (field.cond.is_some(), decoded) {
+    // A parse instance is held as an `rt::Instance`, present when read.
+    let present = match field.parse_instance {
+        true => quote!(#tokens.get()),
+        false => quote!(#tokens.as_ref()),
+    };
+    match (field.may_be_absent(), decoded) {
         (true, true) => Place::stored(
-            quote!(#tokens.as_ref().map(|decoded| &decoded.value)),
+            quote!(#present.map(|decoded| &decoded.value)),
             schema,
             field,
             true,
         ),
-        (true, false) => Place::stored(quote!(#tokens.as_ref()), schema, field, true),
+        (true, false) => Place::stored(present, schema, field, true),
         (false, true) => Place::stored(quote!(#tokens.value), schema, field, false),
         (false, false) => Place::stored(tokens, schema, field, false),
     }

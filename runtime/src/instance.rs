@@ -1,0 +1,187 @@
+//! A parse instance (Kaitai's `instances` with `pos`) that no reader or writer needs: read on
+//! its own, so that a failure is the failure of that instance alone, as in Kaitai, where an
+//! instance raises only when it is accessed. The file still reads; the document shows the
+//! error where the instance is, and the instance's bytes are written back by what holds them
+//! (the file's unclaimed bytes).
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::error::{ErrorKind, Result};
+
+/// Key of a failed instance in documents: `{"_error": "at byte 10, …"}`.
+const FAILED_KEY: &str = "_error";
+/// Key of a cycle in documents: `{"_cycle": 2048}`, where that value starts.
+const CYCLE_KEY: &str = "_cycle";
+
+/// What reading a parse instance gave.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Instance<T> {
+    /// Its `if` does not hold: nothing was read (a document's `null`).
+    Absent,
+    /// The value read, or set by a program.
+    Read(T),
+    /// Reading it failed with this message (offset, path inside the instance, what was
+    /// expected). Written as nothing: its bytes are kept by what holds them.
+    Failed(String),
+    /// It is the value being read around it, which starts at this byte (the same type at the
+    /// same position of the same stream): a reference to it, written as nothing.
+    Cycle(u64),
+}
+
+impl<T> Instance<T> {
+    /// The instance a read gave: a failure is kept as the instance's own, and a cycle as a
+    /// reference.
+    pub fn from_read(read: Result<T>) -> Self {
+        match read {
+            Ok(value) => Instance::Read(value),
+            Err(e) => match e.kind() {
+                ErrorKind::Cycle { offset } if e.has_no_path() => Instance::Cycle(*offset),
+                _ => Instance::Failed(e.to_string()),
+            },
+        }
+    }
+
+    /// The value, when it was read.
+    pub fn get(&self) -> Option<&T> {
+        match self {
+            Instance::Read(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The value, to edit, when it was read.
+    pub fn get_mut(&mut self) -> Option<&mut T> {
+        match self {
+            Instance::Read(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The value a writer writes, refusing an instance that is absent where its `if` holds or
+    /// there where it does not (reading the output would not find it). A failed instance and a
+    /// cycle write nothing.
+    pub fn written(&self, cond: bool, w: &crate::Writer) -> Result<Option<&T>> {
+        match (cond, self) {
+            (true, Instance::Read(value)) => Ok(Some(value)),
+            (true, Instance::Failed(_) | Instance::Cycle(_)) | (false, Instance::Absent) => {
+                Ok(None)
+            }
+            (true, Instance::Absent) => Err(crate::fields::encode_error(
+                w,
+                "missing, but its `if` condition holds".into(),
+            )),
+            (false, _) => Err(crate::fields::encode_error(
+                w,
+                "present, but its `if` condition does not hold".into(),
+            )),
+        }
+    }
+}
+
+impl<T: Serialize> Serialize for Instance<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            Instance::Absent => s.serialize_none(),
+            Instance::Read(value) => value.serialize(s),
+            Instance::Failed(message) => {
+                let mut map = s.serialize_map(Some(1))?;
+                map.serialize_entry(FAILED_KEY, message)?;
+                map.end()
+            }
+            Instance::Cycle(offset) => {
+                let mut map = s.serialize_map(Some(1))?;
+                map.serialize_entry(CYCLE_KEY, offset)?;
+                map.end()
+            }
+        }
+    }
+}
+
+impl<'de, T: for<'a> Deserialize<'a>> Deserialize<'de> for Instance<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        // Kaitai names cannot start with `_`, so a value never has these keys.
+        let tree = serde_json::Value::deserialize(d)?;
+        let only = |key: &str| match &tree {
+            serde_json::Value::Object(map) if map.len() == 1 => map.get(key),
+            _ => None,
+        };
+        if tree.is_null() {
+            return Ok(Instance::Absent);
+        }
+        if let Some(message) = only(FAILED_KEY) {
+            return match message.as_str() {
+                Some(message) => Ok(Instance::Failed(message.to_owned())),
+                None => Err(D::Error::custom("`_error` must be a string")),
+            };
+        }
+        if let Some(offset) = only(CYCLE_KEY) {
+            return match offset.as_u64() {
+                Some(offset) => Ok(Instance::Cycle(offset)),
+                None => Err(D::Error::custom("`_cycle` must be a byte offset")),
+            };
+        }
+        T::deserialize(tree)
+            .map(Instance::Read)
+            .map_err(D::Error::custom)
+    }
+}
+
+impl<T> From<T> for Instance<T> {
+    fn from(value: T) -> Self {
+        Instance::Read(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Error;
+
+    #[test]
+    fn failures_and_cycles_are_kept_and_documented() {
+        let failed =
+            Instance::<u8>::from_read(Err(
+                Error::new(9, ErrorKind::Invalid("bad".into())).in_field("x")
+            ));
+        assert_eq!(failed, Instance::Failed("at byte 9, x: bad".into()));
+        let cycle = Instance::<u8>::from_read(Err(Error::new(4, ErrorKind::Cycle { offset: 4 })));
+        assert_eq!(cycle, Instance::Cycle(4));
+        // A cycle met deeper inside is that value's failure.
+        let deeper = Instance::<u8>::from_read(Err(
+            Error::new(4, ErrorKind::Cycle { offset: 4 }).in_field("y")
+        ));
+        assert!(matches!(deeper, Instance::Failed(_)));
+        for (instance, json) in [
+            (Instance::Read(7u8), "7"),
+            (Instance::Absent, "null"),
+            (failed, r#"{"_error":"at byte 9, x: bad"}"#),
+            (cycle, r#"{"_cycle":4}"#),
+        ] {
+            assert_eq!(serde_json::to_string(&instance).unwrap(), json);
+            assert_eq!(
+                serde_json::from_str::<Instance<u8>>(json).unwrap(),
+                instance
+            );
+        }
+        assert!(serde_json::from_str::<Instance<u8>>(r#"{"_error":1}"#).is_err());
+        assert!(serde_json::from_str::<Instance<u8>>("300").is_err());
+    }
+
+    #[test]
+    fn writers_refuse_what_would_not_read_back() {
+        let w = crate::Writer::new();
+        assert_eq!(Instance::Read(1u8).written(true, &w).unwrap(), Some(&1));
+        assert_eq!(
+            Instance::<u8>::Failed(String::new())
+                .written(true, &w)
+                .unwrap(),
+            None
+        );
+        assert_eq!(Instance::<u8>::Absent.written(false, &w).unwrap(), None);
+        assert!(Instance::<u8>::Absent.written(true, &w).is_err());
+        assert!(Instance::Read(1u8).written(false, &w).is_err());
+        assert!(Instance::<u8>::Cycle(0).written(false, &w).is_err());
+    }
+}
