@@ -434,7 +434,7 @@ pub fn read_scanned<'a, T, Rest>(
 
 /// Reads a value at position `pos` of the reader's stream (the file, a substream, decoded
 /// data) without moving the reader (a Kaitai `pos` instance); [`write_at`] places it back.
-pub fn read_at<'a, T: 'static>(
+pub fn read_at<'a, T>(
     r: &Reader<'a>,
     pos: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
@@ -442,19 +442,19 @@ pub fn read_at<'a, T: 'static>(
     read_kept(r, pos, read)
 }
 
-/// Reads a value at absolute position `pos` of the whole file (`io: _root._io`), from any
-/// stream, without moving `r`.
-pub fn read_at_root<'a, T: 'static>(
+/// Reads a value at position `pos` of `_root._io` (the whole file, or an imported schema's
+/// root stream: see [`Reader::root_stream`]), from any stream, without moving `r`.
+pub fn read_at_root<'a, T>(
     r: &Reader<'a>,
     pos: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
 ) -> Result<T> {
-    read_at(&r.whole_file(), pos, read)
+    read_at(&r.root_stream(), pos, read)
 }
 
 /// Reads a value at position `pos` of `r`'s stream without moving `r`, in any stream: the value
 /// is kept as read and never placed back (its position needs the input stream).
-pub fn read_kept<'a, T: 'static>(
+pub fn read_kept<'a, T>(
     r: &Reader<'a>,
     pos: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
@@ -465,7 +465,7 @@ pub fn read_kept<'a, T: 'static>(
 }
 
 /// Reads with `at`, charging the bytes it reads to `r`'s budget.
-fn read_charged<'a, T: 'static>(
+fn read_charged<'a, T>(
     r: &Reader<'_>,
     mut at: Reader<'a>,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
@@ -480,7 +480,7 @@ fn read_charged<'a, T: 'static>(
 /// Reads a value at position `pos` of the stream another value was read from (`io: x._io`),
 /// without moving `r`. The value is kept as read and never written: its bytes belong to the
 /// value whose stream it is.
-pub fn read_in<'a, T: 'static>(
+pub fn read_in<'a, T>(
     r: &Reader<'a>,
     stream: &'a crate::Stream,
     pos: i64,
@@ -506,14 +506,21 @@ pub fn write_at(
     w.place(at, field, block)
 }
 
-/// Writes a value read at absolute position `pos` of the whole file (`io: _root._io`) as a
-/// block placed there.
+/// Writes a value read at position `pos` of `_root._io` as a block placed there: in the whole
+/// file, or in the stream of the imported schema's root value being written (see
+/// [`Writer::in_file_root`]).
 pub fn write_at_root(
     w: &mut Writer,
     pos: i64,
     field: &'static str,
     write: impl FnOnce(&mut Writer) -> Result<()>,
 ) -> Result<()> {
+    if let Some(root_start) = w.file_root_start() {
+        let at = block_position(w, pos, root_start)?;
+        let mut block = w.block(at, root_start);
+        write(&mut block)?;
+        return w.place(at, field, block);
+    }
     let at = block_position(w, pos, 0)?;
     let mut block = Writer::file_block(at);
     write(&mut block)?;

@@ -6,8 +6,12 @@ use crate::error::{Error, ErrorKind, Result};
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {
     data: &'a [u8],
-    /// The whole file (Kaitai's `_root._io`), which substreams and decoded data come from.
+    /// The whole file, which substreams and decoded data come from.
     root: &'a [u8],
+    /// The stream of the value of an imported schema's root type being read, with its offset
+    /// in the file: that schema's `_root._io` (see [`Reader::in_file_root`]). `None`: the
+    /// whole file.
+    file_root: Option<FileRoot<'a>>,
     pos: usize,
     base: u64,
     /// What every reader of the file shares (see [`Reader::sharing`]).
@@ -46,9 +50,18 @@ impl FileState {
 /// and its position there.
 #[derive(Debug, PartialEq)]
 struct Visit {
-    ty: std::any::TypeId,
+    /// The type's name, which identifies it within one codec.
+    ty: &'static str,
     stream: (usize, usize),
     pos: usize,
+}
+
+/// The stream of an imported schema's root value (see [`Reader::in_file_root`]).
+#[derive(Debug, Clone, Copy)]
+struct FileRoot<'a> {
+    data: &'a [u8],
+    base: u64,
+    decoded_at: Option<u64>,
 }
 
 /// A value being read by position (see [`Reader::visit`]), until dropped.
@@ -88,6 +101,7 @@ impl<'a> Reader<'a> {
         Reader {
             data,
             root: data,
+            file_root: None,
             pos: 0,
             base: 0,
             shared: None,
@@ -138,12 +152,18 @@ impl<'a> Reader<'a> {
     /// that the same value (a directory entry "." pointing at its own directory), so reading
     /// it again would never end. That is an [`ErrorKind::Cycle`], which [`crate::Instance`]
     /// keeps as a reference. The value is being read until the guard is dropped.
-    pub fn visit<T: 'static>(&self) -> Result<Visiting<'a>> {
+    pub fn visit<T: ?Sized>(&self) -> Result<Visiting<'a>> {
         let Some(state) = self.shared else {
             return Ok(Visiting(None));
         };
+        // A boxed value (a recursive type) is the same value as the one it holds.
+        let name = std::any::type_name::<T>();
+        let ty = name
+            .strip_prefix("alloc::boxed::Box<")
+            .and_then(|inner| inner.strip_suffix('>'))
+            .unwrap_or(name);
         let visit = Visit {
-            ty: std::any::TypeId::of::<T>(),
+            ty,
             stream: (self.data.as_ptr() as usize, self.data.len()),
             pos: self.pos,
         };
@@ -267,6 +287,7 @@ impl<'a> Reader<'a> {
         Ok(Reader {
             data,
             root: self.root,
+            file_root: self.file_root,
             pos: 0,
             base,
             shared: self.shared,
@@ -276,12 +297,42 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// Reads a value of an imported schema's root type (EXIF inside a JPEG segment): inside
+    /// it, that schema's `_root._io` is the stream the value is read from (this reader's), as
+    /// in Kaitai, not the whole file.
+    pub fn in_file_root<T>(&mut self, read: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let root = FileRoot {
+            data: self.data,
+            base: self.base,
+            decoded_at: self.decoded_at,
+        };
+        let outer = self.file_root.replace(root);
+        let value = read(self);
+        self.file_root = outer;
+        value
+    }
+
+    /// A reader at the start of `_root._io`: the stream of the imported schema's root value
+    /// being read (see [`Reader::in_file_root`]), or the whole file.
+    pub fn root_stream(&self) -> Reader<'a> {
+        match self.file_root {
+            Some(root) => Reader {
+                data: root.data,
+                base: root.base,
+                decoded_at: root.decoded_at,
+                ..self.whole_file()
+            },
+            None => self.whole_file(),
+        }
+    }
+
     /// A reader over the whole file (Kaitai's `_root._io`) at its start, wherever this one is
     /// (a substream, decoded data), sharing this reader's budget and nesting depth.
     pub fn whole_file(&self) -> Reader<'a> {
         Reader {
             data: self.root,
             root: self.root,
+            file_root: self.file_root,
             pos: 0,
             base: 0,
             shared: self.shared,
@@ -320,6 +371,7 @@ impl<'a> Reader<'a> {
         Reader {
             data,
             root: self.root,
+            file_root: self.file_root,
             pos: 0,
             base: start,
             shared: self.shared,

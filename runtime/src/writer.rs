@@ -21,6 +21,9 @@ pub struct Writer {
     /// Writes data that is processed before it lands in the file (see [`Writer::decoded`]):
     /// its positions are not the file's.
     detached: bool,
+    /// Where the stream of the imported schema's root value being written starts (see
+    /// [`Writer::in_file_root`]); `None`: `_root._io` is the whole file.
+    file_root_start: Option<usize>,
     /// Of a detached writer: the blocks placed in the whole file (`io: _root._io`), which the
     /// writer of the file takes over ([`Writer::adopt_placed`]).
     file_blocks: Canvas,
@@ -78,6 +81,20 @@ impl Writer {
         written
     }
 
+    /// Writes a value of an imported schema's root type: inside it, that schema's `_root._io`
+    /// is the stream the value is written in (see [`crate::Reader::in_file_root`]).
+    pub fn in_file_root(&mut self, write: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+        let outer = self.file_root_start.replace(self.stream_start);
+        let written = write(self);
+        self.file_root_start = outer;
+        written
+    }
+
+    /// Where `_root._io` starts when it is an imported schema's root stream.
+    pub(crate) fn file_root_start(&self) -> Option<usize> {
+        self.file_root_start
+    }
+
     /// An empty writer for data that is processed (compressed, decoded…) before it lands in
     /// the file: values it places in its own stream are laid over its bytes, those it places
     /// in the whole file are taken over by the file's writer ([`Writer::adopt_placed`]).
@@ -95,6 +112,7 @@ impl Writer {
             base: at,
             stream_start,
             detached: self.detached,
+            file_root_start: self.file_root_start,
             ..Writer::default()
         }
     }

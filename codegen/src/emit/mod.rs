@@ -301,9 +301,12 @@ fn codec_impl(
     let read_whole = |args: &[TokenStream]| {
         if schema.has_positioned_fields() {
             // Which bytes the fields claim is known once the value is encoded again.
+            // The root is at 0 of the file: an instance there of its type is itself, a cycle.
             quote! {
                 #reader
+                let root = r.visit::<Self>()?;
                 let mut value = Self::read_from(&mut r #(, #args)*)?;
+                drop(root);
                 let mut w = rt::Writer::new();
                 value.write_to(&mut w #(, #args)*)?;
                 value.unclaimed = rt::fields::unclaimed(bytes, &w.coverage());

@@ -59,11 +59,15 @@ pub fn read_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
         let own = local_ident("_io");
         quote!(let #own = rt::Stream::of(r);)
     });
-    quote! {
+    let body = quote! {
         #own_stream
         #byte_order
         #statements
         Ok(Self { #(#fields: #locals,)* #(#look_aheads: rt::LookAhead(#look_ahead_values),)* #stream #unclaimed })
+    };
+    match schema.roots_imported_stream(ty) {
+        true => quote!(r.in_file_root(|r| { #body })),
+        false => body,
     }
 }
 

@@ -48,12 +48,16 @@ pub fn write_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
             )))
         })
     });
-    quote! {
+    let body = quote! {
         #(#kept_params)*
         #byte_order
         #(#statements)*
         #gaps
         Ok(())
+    };
+    match schema.roots_imported_stream(ty) {
+        true => quote!(w.in_file_root(|w| { #body })),
+        false => body,
     }
 }
 

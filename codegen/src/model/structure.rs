@@ -23,8 +23,9 @@ impl Schema {
     }
 
     /// True when a value of type `ty`, or one it holds in the same stream, places a value read
-    /// by position in that stream (`pos` without `io`): written in a substream, it needs to
-    /// know where the substream starts.
+    /// by position in that stream (`pos` without `io`, or `io: _root._io` in an imported
+    /// schema, whose root is read there): written in a substream, it needs to know where the
+    /// substream starts.
     pub fn places_in_own_stream(&self, ty: usize) -> bool {
         let mut seen = vec![false; self.types.len()];
         let mut stack = vec![ty];
@@ -33,7 +34,12 @@ impl Schema {
                 continue;
             }
             for field in &self.types[ty].fields {
-                if field.position.is_some() && field.stream == Stream::Own && !field.kept_as_read {
+                let in_stream = match field.stream {
+                    Stream::Own => !field.kept_as_read,
+                    Stream::Root => self.file_root(ty) != 0,
+                    Stream::Of(_) => false,
+                };
+                if field.position.is_some() && in_stream {
                     return true;
                 }
                 if field.substream.is_none() && field.decode.is_none() {
@@ -77,6 +83,18 @@ impl Schema {
     /// True when `ty` is the root type of its file (see [`Schema::file_root`]).
     pub fn is_file_root(&self, ty: usize) -> bool {
         self.file_root(ty) == ty
+    }
+
+    /// True when `ty` is the root of an imported file some of whose values are read by
+    /// position in `_root._io`: as in Kaitai, that is the stream a value of `ty` is read from
+    /// (EXIF inside a JPEG segment), not the whole file.
+    pub fn roots_imported_stream(&self, ty: usize) -> bool {
+        let file = self.types[ty].at.file();
+        ty != 0
+            && self.is_file_root(ty)
+            && self.types.iter().any(|def| {
+                def.at.file() == file && def.fields.iter().any(|f| f.stream == Stream::Root)
+            })
     }
 
     /// True when a value of type `ty` can hold another value of its own type: its reader
