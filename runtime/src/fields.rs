@@ -500,10 +500,7 @@ pub fn write_at(
     write: impl FnOnce(&mut Writer) -> Result<()>,
 ) -> Result<()> {
     let stream_start = w.stream_start();
-    let at = block_position(w, pos, stream_start)?;
-    let mut block = w.block(at, stream_start);
-    write(&mut block)?;
-    w.place(at, field, block)
+    write_in_stream(w, pos, stream_start, field, write)
 }
 
 /// Writes a value read at position `pos` of `_root._io` as a block placed there: in the whole
@@ -516,15 +513,26 @@ pub fn write_at_root(
     write: impl FnOnce(&mut Writer) -> Result<()>,
 ) -> Result<()> {
     if let Some(root_start) = w.file_root_start() {
-        let at = block_position(w, pos, root_start)?;
-        let mut block = w.block(at, root_start);
-        write(&mut block)?;
-        return w.place(at, field, block);
+        return write_in_stream(w, pos, root_start, field, write);
     }
     let at = block_position(w, pos, 0)?;
     let mut block = Writer::file_block(at);
     write(&mut block)?;
     w.place_in_file(at, field, block)
+}
+
+/// Places the block `write` writes at `pos` of the stream of `w` that starts at `start`.
+fn write_in_stream(
+    w: &mut Writer,
+    pos: i64,
+    start: usize,
+    field: &'static str,
+    write: impl FnOnce(&mut Writer) -> Result<()>,
+) -> Result<()> {
+    let at = block_position(w, pos, start)?;
+    let mut block = w.block(at, start);
+    write(&mut block)?;
+    w.place(at, field, block)
 }
 
 /// Where a block at `pos` of the stream that starts at `stream_start` lands.

@@ -63,7 +63,7 @@ pub(super) fn positioned_field(
 /// Marks the parse instances that no reader or writer needs (no expression they evaluate names
 /// them, in any type) as read on their own (see [`Field::parse_instance`]). A schema with a
 /// `-layout` places every such value, so keeps them all plain; so do `valid` rules, which are
-/// checked on the value in its holder.
+/// checked on the value in its holder, and fixed `contents`, which hold no value.
 pub(super) fn hold_parse_instances(schema: &mut Schema) {
     if schema.layout.is_some() {
         return;
@@ -73,8 +73,10 @@ pub(super) fn hold_parse_instances(schema: &mut Schema) {
         .map(str::to_owned)
         .collect();
     for field in schema.types.iter_mut().flat_map(|def| &mut def.fields) {
-        field.parse_instance =
-            field.position.is_some() && field.valid.is_empty() && !used.contains(&field.id);
+        field.parse_instance = field.position.is_some()
+            && field.valid.is_empty()
+            && !matches!(field.ty, FieldType::Contents(_))
+            && !used.contains(&field.id);
     }
 }
 
