@@ -11,23 +11,7 @@ use crate::error::{ErrorKind, Result};
 use crate::reader::Reader;
 use crate::writer::Writer;
 
-/// Bits of a partly used byte: fewer than 8 between two operations.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PendingBits {
-    /// The bits, in the low `len` bits.
-    bits: u64,
-    /// How many.
-    len: u32,
-    /// Their bit order: big-endian bits were taken from the top of their byte.
-    big_endian: bool,
-}
-
-impl PendingBits {
-    /// True when no bit is pending.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-}
+pub use crate::pending_bits::PendingBits;
 
 /// The value of a bit field (`bool` or an unsigned integer), given by value or by reference.
 #[inline]

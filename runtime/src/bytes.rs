@@ -60,7 +60,7 @@ pub fn content_in_units(
     unit: usize,
 ) -> &[u8] {
     let unit = unit.max(1);
-    let found = terminator.and_then(|t| crate::encoding::find_terminator(raw, t, unit));
+    let found = terminator.and_then(|t| find_terminator(raw, t, unit));
     if let Some(end) = found {
         let end = if include { end + unit } else { end };
         return raw.get(..end).unwrap_or(raw);
@@ -172,6 +172,20 @@ fn nibble(c: u8) -> Option<u8> {
         b'A'..=b'F' => Some(c - b'A' + 10),
         _ => None,
     }
+}
+
+/// The offset of the first terminator made of `unit` bytes equal to `byte` (e.g. `00 00`
+/// for UTF-16), looking only at offsets that are multiples of `unit`; `None` if absent.
+/// `unit` 0 is treated as 1. A trailing partial unit is never a terminator.
+///
+/// Kaitai 0.11 reads `strz` in UTF-16 up to a 2-byte NUL at an even offset, so the `00 00`
+/// that straddles two characters in `61 00 00 62` (UTF-16LE "a", "戀") is not a terminator.
+pub fn find_terminator(bytes: &[u8], byte: u8, unit: usize) -> Option<usize> {
+    let unit = unit.max(1);
+    bytes
+        .chunks_exact(unit)
+        .position(|chunk| chunk.iter().all(|&b| b == byte))
+        .map(|index| index * unit)
 }
 
 #[cfg(test)]

@@ -40,6 +40,7 @@
 //!   JIS X 0208 Shift_JIS; EUC-KR is windows-949 (UHC); Big5 includes HKSCS; GBK decodes
 //!   GB2312 data.
 
+pub use crate::bytes::find_terminator;
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::OnceLock;
@@ -936,20 +937,6 @@ impl fmt::Display for Encoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// The offset of the first terminator made of `unit` bytes equal to `byte` (e.g. `00 00`
-/// for UTF-16), looking only at offsets that are multiples of `unit`; `None` if absent.
-/// `unit` 0 is treated as 1. A trailing partial unit is never a terminator.
-///
-/// Kaitai 0.11 reads `strz` in UTF-16 up to a 2-byte NUL at an even offset, so the `00 00`
-/// that straddles two characters in `61 00 00 62` (UTF-16LE "a", "戀") is not a terminator.
-pub fn find_terminator(bytes: &[u8], byte: u8, unit: usize) -> Option<usize> {
-    let unit = unit.max(1);
-    bytes
-        .chunks_exact(unit)
-        .position(|chunk| chunk.iter().all(|&b| b == byte))
-        .map(|index| index * unit)
 }
 
 /// `bytes` as a `str` when they are all ASCII (ASCII is valid UTF-8, so they can be

@@ -275,7 +275,7 @@ pub fn check_terminated_units(
     w: &Writer,
 ) -> Result<()> {
     let unit = unit.max(1);
-    let first = crate::encoding::find_terminator(bytes, terminator, unit);
+    let first = crate::bytes::find_terminator(bytes, terminator, unit);
     let fits = match first {
         Some(i) => consumed && i + unit == bytes.len(),
         None => !consumed || !eos_error,

@@ -21,6 +21,7 @@ pub mod instance;
 pub mod layout;
 pub mod look_ahead;
 pub mod pad;
+mod pending_bits;
 pub mod present;
 pub mod process;
 pub mod reader;

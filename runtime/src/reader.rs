@@ -23,7 +23,7 @@ pub struct Reader<'a> {
     /// so its errors name this one.
     decoded_at: Option<u64>,
     /// Bits of the last byte read that bit fields have not used yet.
-    pub(crate) pending: crate::bits::PendingBits,
+    pub(crate) pending: crate::pending_bits::PendingBits,
 }
 
 /// What every reader of one file shares: the budget of bytes that values read by position may
@@ -429,7 +429,7 @@ impl<'a> Reader<'a> {
     ) -> Result<&'a [u8]> {
         let unit = unit.max(1);
         let tail = self.data.get(self.pos..).unwrap_or_default();
-        match crate::encoding::find_terminator(tail, terminator, unit) {
+        match crate::bytes::find_terminator(tail, terminator, unit) {
             Some(i) => {
                 let end = if include { i + unit } else { i };
                 let out = tail.get(..end).unwrap_or(tail);

@@ -28,7 +28,7 @@ pub struct Writer {
     /// writer of the file takes over ([`Writer::adopt_placed`]).
     file_blocks: Canvas,
     /// Bits written by bit fields that do not fill a byte yet.
-    pub(crate) pending: crate::bits::PendingBits,
+    pub(crate) pending: crate::pending_bits::PendingBits,
 }
 
 /// Generates fixed-size primitive writers.
