@@ -45,7 +45,7 @@ fi
 
 schemas=$(grep -v '^#' "$here/formats.tsv" | cut -f1 | grep . )
 if [ -n "$only" ]; then
-    schemas=$(for s in $schemas; do b=$(basename "$s" .ksy); [[ ",$only," == *",$b,"* ]] && echo "$s"; done)
+    schemas=$(for s in $schemas; do b=$(basename "$s" .ksy); if [[ ",$only," == *",$b,"* ]]; then echo "$s"; fi; done)
 fi
 echo "== Kaitai's compiler: Python parsers" >&2
 # shellcheck disable=SC2086

@@ -623,16 +623,20 @@ fn the_root_field_being_read_gives_what_it_has_read_and_no_more() {
 }
 
 #[test]
-fn a_list_its_own_elements_use_in_instances_is_refused() {
-    // Kaitai computes `len` once `files` is complete; an element's reader has only the
-    // elements before it.
+fn a_list_its_own_elements_use_in_instances_is_read_again_or_refused() {
+    // Kaitai computes `body` once `files` is complete; an element's reader has only the
+    // elements before it, so the elements are read once more with the whole list.
     let source = "meta:\n  id: pak\nseq:\n  - id: files\n    type: file(_index)\n    repeat: expr\n    repeat-expr: 2\ntypes:\n  file:\n    params:\n      - id: idx\n        type: u4\n    seq:\n      - id: ofs\n        type: u1\n    instances:\n      body:\n        pos: ofs\n        size: _parent.files[idx + 1].ofs - ofs\n";
-    let message = error(source);
-    assert!(message.contains("broken.ksy:5:5"), "{message}");
-    assert!(
-        message.contains("an instance of type `file` uses `files`, the list still being read"),
-        "{message}"
+    let schema = parse_schema(source, Path::new("pak.ksy")).expect("accepted");
+    assert!(schema.types[0].fields[0].read_again);
+    // A switch's list has no one list of elements to pass down.
+    let switched = source.replace(
+        "    type: file(_index)\n",
+        "    type:\n      switch-on: 1\n      cases:\n        1: file(_index)\n",
     );
+    let message = error(&switched);
+    assert!(message.contains("broken.ksy:5:5"), "{message}");
+    assert!(message.contains("`_parent.files`"), "{message}");
 }
 
 #[test]

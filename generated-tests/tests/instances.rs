@@ -68,3 +68,42 @@ fn an_edited_instance_that_disagrees_with_its_stream_is_refused_with_its_path() 
     assert_eq!(written, [4, 2, 0x78, b'y', b'o', b'A', b'B', b'C']);
     assert_eq!(bytes(&OnTheirOwn::read(&written).unwrap().body.data), b"yo");
 }
+
+mod read_again {
+    skelcodec_macros::codec!("tests/schemas/instances/read_again.ksy");
+}
+
+mod shared_root {
+    skelcodec_macros::codec!("tests/schemas/instances/shared_root.ksy");
+}
+
+#[test]
+fn instances_of_elements_see_the_whole_list_as_kaitai_evaluates_them_later() {
+    use read_again::ReadAgain;
+    // Offsets 4, 6 and 0 (the end); "ab" at 4 and "cd" at 6, each ending where the next starts.
+    let file = [4, 6, 9, 0, b'a', b'b', b'c', b'd', b'e'];
+    let value = ReadAgain::read(&file).unwrap();
+    let bodies: Vec<_> = value.files.iter().map(|f| f.body.clone()).collect();
+    assert_eq!(bodies[0].get().unwrap().0, b"ab");
+    assert_eq!(bodies[1].get().unwrap().0, b"cde");
+    // The last entry before the end has no next offset to end at; the end marker has no body.
+    assert_eq!(bodies[2], Instance::Absent);
+    assert_eq!(bodies[3], Instance::Absent);
+    assert_eq!(value.to_bytes().unwrap(), file);
+}
+
+#[test]
+fn a_root_parameter_of_a_value_reached_elsewhere_is_the_same_root() {
+    use shared_root::SharedRoot;
+    // pool: {len 3, alias 1}, {len 2, alias 0}; refs[0] takes pool[0]'s aliased length (2),
+    // refs[1] pool[1]'s (3).
+    let file = [2, 3, 1, 2, 0, 0, b'a', b'b', 1, b'c', b'd', b'e'];
+    let value = SharedRoot::read(&file).unwrap();
+    assert_eq!(value.refs[0].body.0, b"ab");
+    assert_eq!(value.refs[1].body.0, b"cde");
+    assert_eq!(value.to_bytes().unwrap(), file);
+    let mut edited = value.clone();
+    edited.refs[0].body.0.push(b'!');
+    let err = edited.to_bytes().unwrap_err();
+    assert!(err.to_string().contains("refs"), "{err}");
+}

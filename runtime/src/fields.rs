@@ -167,6 +167,52 @@ pub fn read_until_seeing<'a, T>(
     }
 }
 
+/// Reads a list's elements once more, each from where it started (`starts`, byte positions),
+/// now that the whole list is known: their instances use the list itself (`_parent.files[idx +
+/// 1]`), which Kaitai evaluates only once the list is complete. An element must end where it
+/// ended the first time (its sequence cannot depend on the elements after it), and the reader
+/// ends after the list again.
+pub fn read_again<'a, T>(
+    r: &mut Reader<'a>,
+    starts: &[usize],
+    first: Vec<T>,
+    mut read: impl FnMut(&mut Reader<'a>, usize, &[T]) -> Result<T>,
+) -> Result<Vec<T>> {
+    let end = r.pos();
+    if r.bit_pos() != end as u64 * 8 {
+        return Err(r.error(ErrorKind::Invalid(
+            "a list read again once complete must end on a byte boundary".into(),
+        )));
+    }
+    let mut items = Vec::with_capacity(first.len());
+    for (index, &start) in starts.iter().enumerate() {
+        r.seek(start)?;
+        let item = read(r, index, &first).at_index(index)?;
+        if r.pos() != starts.get(index + 1).copied().unwrap_or(end) {
+            return Err(r
+                .error(ErrorKind::Invalid(
+                    "element reads differently once the list is complete".into(),
+                ))
+                .at_index(index));
+        }
+        items.push(item);
+    }
+    r.seek(end)?;
+    Ok(items)
+}
+
+/// Where the next element of a list read twice ([`read_again`]) starts: refused inside a
+/// partly read byte, which a second pass could not return to.
+pub fn element_start(r: &Reader<'_>, starts: &mut Vec<usize>) -> Result<()> {
+    if r.bit_pos() != r.pos() as u64 * 8 {
+        return Err(r.error(ErrorKind::Invalid(
+            "a list read again once complete must start its elements on a byte boundary".into(),
+        )));
+    }
+    starts.push(r.pos());
+    Ok(())
+}
+
 /// Before writing a counted list: the count the reader will use must equal the list's length,
 /// or the written file would not read back. Derived counts are fixed by `normalize()`.
 pub fn check_count(count: i64, len: usize, w: &Writer) -> Result<()> {

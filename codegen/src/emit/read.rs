@@ -217,12 +217,25 @@ fn read_repeated(
     // they use them, the elements read before it: the closures then get those (`_prior`) and
     // count them.
     let seeing = field.refers_to_itself();
+    let again = seeing && field.read_again;
     let one = || {
         let one = read_delimited(schema, &list.one);
+        // Read twice: the second pass starts each element where the first one did.
+        let start = again.then(|| quote!(rt::fields::element_start(r, &mut _starts)?;));
         match seeing {
-            true => quote!({ let _index = _prior.len(); #one }),
+            true => quote!({ #start let _index = _prior.len(); #one }),
             false => one,
         }
+    };
+    let read_again = |first_pass: TokenStream| match again {
+        true => {
+            let one = read_delimited(schema, &list.one);
+            quote!({
+                let mut _starts = ::std::vec::Vec::new();
+                #first_pass.and_then(|first| rt::fields::read_again(r, &_starts, first, |r, _index, _prior| #one))
+            })
+        }
+        false => first_pass,
     };
     let (read_counted, read_to_eos, read_until, index) = match seeing {
         true => (
@@ -264,12 +277,12 @@ fn read_repeated(
             None => {
                 let min = schema.min_size_of(ty) + field.delimiter_len();
                 let one = one();
-                quote!(rt::fields::#read_counted(r, #count, #min, |r, #index| #one))
+                read_again(quote!(rt::fields::#read_counted(r, #count, #min, |r, #index| #one)))
             }
         },
         ir::Repeat::Eos => {
             let one = one();
-            quote!(rt::fields::#read_to_eos(r, |r, #index| #one))
+            read_again(quote!(rt::fields::#read_to_eos(r, |r, #index| #one)))
         }
         ir::Repeat::Each(list) => {
             let min = schema.min_size_of(ty) + field.delimiter_len();
@@ -278,7 +291,9 @@ fn read_repeated(
         }
         ir::Repeat::Until(done) => {
             let one = one();
-            quote!(rt::fields::#read_until(r, |r, #index| #one, |item, _index, r| #done))
+            read_again(
+                quote!(rt::fields::#read_until(r, |r, #index| #one, |item, _index, r| #done)),
+            )
         }
     }
 }

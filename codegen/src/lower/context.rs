@@ -156,16 +156,21 @@ pub fn add_context_params(schema: &mut Schema) -> Result<(), Located> {
         }
     }
     check_foreign_holders(schema)?;
-    check_lists_seen_lazily(schema)
+    mark_lists_read_again(schema)
 }
 
-/// Refuses a list passed down to its own elements while it is read (`_root.dir.files` inside
-/// a `file` of it) when an element uses it in an instance: Kaitai computes instances lazily,
-/// once the list is complete, but an element's reader only has the elements before it, and
-/// `files[idx + 1]` would silently read as absent.
-fn check_lists_seen_lazily(schema: &Schema) -> Result<(), Located> {
-    for def in &schema.types {
-        for field in def.fields.iter().filter(|f| f.repeat != Repeat::None) {
+/// Marks [`Field::read_again`] the lists passed down to their own elements while they are
+/// read (`_root.dir.files` inside a `file` of it) when an element uses the list in an instance:
+/// Kaitai computes instances lazily, once the list is complete, but an element's reader only
+/// has the elements before it, and `files[idx + 1]` would not be there. A list that cannot be
+/// read twice (a switch's, one per element of another list) is refused.
+fn mark_lists_read_again(schema: &mut Schema) -> Result<(), Located> {
+    let mut marked = Vec::new();
+    for (owner, def) in schema.types.iter().enumerate() {
+        for (index, field) in def.fields.iter().enumerate() {
+            if field.repeat == Repeat::None {
+                continue;
+            }
             let mut passed = Vec::new();
             let mut ty = field.ty.clone();
             ty.for_each_user_mut(&mut |used, args| {
@@ -176,18 +181,26 @@ fn check_lists_seen_lazily(schema: &Schema) -> Result<(), Located> {
                     }
                 }
             });
-            for (used, param) in passed {
-                if used_lazily(schema, used, &param, &mut Vec::new()) {
-                    return Err(Located::new(
-                        &field.at.key("type"),
-                        format!(
-                            "an instance of type `{}` uses `{}`, the list still being read: Kaitai computes instances once the list is complete, skelcodec reads in order; pass what an element needs as a parameter",
-                            schema.types[used].id, field.id,
-                        ),
-                    ));
-                }
+            let Some((used, _)) = passed
+                .into_iter()
+                .find(|(used, param)| used_lazily(schema, *used, param, &mut Vec::new()))
+            else {
+                continue;
+            };
+            if !field.refers_to_itself() {
+                return Err(Located::new(
+                    &field.at.key("type"),
+                    format!(
+                        "an instance of type `{}` uses `{}`, the list still being read: Kaitai computes instances once the list is complete, and skelcodec reads such a list twice, but not a list of a switch or one per element of another list",
+                        schema.types[used].id, field.id,
+                    ),
+                ));
             }
+            marked.push((owner, index));
         }
+    }
+    for (owner, index) in marked {
+        schema.types[owner].fields[index].read_again = true;
     }
     Ok(())
 }

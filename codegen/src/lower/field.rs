@@ -168,6 +168,7 @@ impl Context {
             kept_as_read: false,
             parse_instance: false,
             from_instance: false,
+            read_again: false,
             parent: parse_optional_expr(attr.parent.as_ref(), &at.key("parent"))?,
             scan,
             fill_index,

@@ -236,6 +236,10 @@ pub struct Field {
     /// Declared under `instances` (a parse instance, or a value instance of the stream's
     /// position): read or evaluated once, just before its first user, not in sequence.
     pub from_instance: bool,
+    /// A list whose elements' instances use the list itself (`_parent.files[idx + 1]`): Kaitai
+    /// evaluates them once the list is complete, so the elements are read once more then,
+    /// each from where it started, with the whole list.
+    pub read_again: bool,
     /// `-scan`: the field runs to the first occurrence of these bytes after which the rest of
     /// the type parses exactly to the end of its stream.
     pub scan: Option<Vec<u8>>,
@@ -369,6 +373,7 @@ impl Field {
             kept_as_read: false,
             parse_instance: false,
             from_instance: false,
+            read_again: false,
             parent: None,
             scan: None,
             fill_index: false,

@@ -415,7 +415,11 @@ fn write_element<'s>(field: &'s Field, scope: &Scope<'s>) -> Scope<'s> {
             quote!(self.#ident)
         }
     };
-    scope.with_prior(field, quote!((&#access[..index])))
+    // A list read again once complete gives each element the whole list, as its reader did.
+    match field.read_again {
+        true => scope.with_prior(field, quote!((&#access[..]))),
+        false => scope.with_prior(field, quote!((&#access[..index]))),
+    }
 }
 
 /// How the values of `field` of type `ty` (its own, or one case of its switch) are written.

@@ -259,6 +259,9 @@ pub struct Scope<'s> {
     /// the Rust slice of the elements before it, which the name means there
     /// (`groups[_index - 1]`; Kaitai's list as read so far).
     prior: Option<(&'s str, TokenStream)>,
+    /// Set with `owner`: the scope the expression is compiled in, whose own `_root`
+    /// parameters are those of every value of its file reached through `owner`.
+    home: Option<Box<Scope<'s>>>,
 }
 
 impl<'s> Scope<'s> {
@@ -276,6 +279,7 @@ impl<'s> Scope<'s> {
             depth: 0,
             owner_args: None,
             prior: None,
+            home: None,
         }
     }
 

@@ -403,7 +403,7 @@ impl<'s> Scope<'s> {
                 return Ok(kept_param(param, owner));
             }
             if self.owner.is_some() {
-                return passed_argument(self.owner_args.as_ref(), def, index);
+                return self.passed_argument(self.owner_args.as_ref(), self.ty, index);
             }
             if self.mode == Mode::Inspect {
                 return invalid(format!(
@@ -552,7 +552,7 @@ impl<'s> Scope<'s> {
                 if let Some(index) = def.params.iter().position(|p| p.id == attr) {
                     return match &def.params[index] {
                         param if param.kept => Ok(kept_param(param, tokens.clone())),
-                        _ => passed_argument(base.args.as_ref(), def, index),
+                        _ => self.passed_argument(base.args.as_ref(), *ty, index),
                     };
                 }
                 let Some(field) = def.fields.iter().find(|f| f.id == attr) else {
@@ -586,6 +586,7 @@ impl<'s> Scope<'s> {
         inner.reading = self.reading;
         inner.depth = self.depth + 1;
         inner.owner_args = base.args.clone();
+        inner.home = Some(Box::new(self.home.as_deref().unwrap_or(self).clone()));
         inner
     }
 
@@ -796,19 +797,34 @@ fn kept_param<'s>(param: &Param, owner: TokenStream) -> Place<'s> {
     Place::computed(quote!(#owner.#ident), param_value_ty(param.ty))
 }
 
-/// Parameter `index` of a value of type `def` reached through another value: the argument the
-/// value was read with, when the place it comes from knows it.
-fn passed_argument<'s>(
-    args: Option<&Arguments<'s>>,
-    def: &TypeDef,
-    index: usize,
-) -> Result<Place<'s>, ExprError> {
-    match args {
-        Some(args) => args.value(index),
-        None => invalid(format!(
-            "`{}` is a parameter of type `{}`, known only where one of its values is read or written",
-            def.params[index].id, def.id
-        )),
+impl<'s> Scope<'s> {
+    /// Parameter `index` of a value of type `ty` reached through another value: the argument
+    /// the value was read with, when the place it comes from knows it. A `_root` parameter is
+    /// the same for every value of a file, so the scope compiling the expression gives it
+    /// when it has that parameter too (`_root.constant_pool[i].name` from any constant's
+    /// instance).
+    fn passed_argument(
+        &self,
+        args: Option<&Arguments<'s>>,
+        ty: usize,
+        index: usize,
+    ) -> Result<Place<'s>, ExprError> {
+        let def = &self.schema.types[ty];
+        let param = &def.params[index].id;
+        if let Some(args) = args {
+            return args.value(index);
+        }
+        let home = self.home.as_deref().unwrap_or(self);
+        let shares_root = param.starts_with("_root_")
+            && self.schema.file_root(home.ty) == self.schema.file_root(ty)
+            && home.def().params.iter().any(|p| p.id == *param);
+        match shares_root {
+            true => home.name(param),
+            false => invalid(format!(
+                "`{param}` is a parameter of type `{}`, known only where one of its values is read or written",
+                def.id
+            )),
+        }
     }
 }
 
