@@ -175,7 +175,7 @@ class Comparer:
                 (key,) = keys
                 # Against a structure, only a key naming its type is a case (else it is a
                 # field, or a case of another type: compared as a structure, field by field).
-                if is_struct(k) and type_key(key) != type_key(k["@type"].rsplit(".", 1)[-1]):
+                if is_struct(k) and not names_case(key, k["@type"].rsplit(".", 1)[-1]):
                     break
                 if is_bookkeeping(key) or v[key] is None and k is not None:
                     break
@@ -354,6 +354,12 @@ class Comparer:
                 continue
             self.s.only_skelcodec += count_leaves(sv)
             self.s.only_skelcodec_names[pattern(f"{path}/{name}")] += 1
+
+
+def names_case(key, type_name):
+    """True when `key` names a switch case of type `type_name`: its name, or its name and a
+    number (cases of one type with different arguments: `relocation_section5`)."""
+    return type_key(type_name) in (type_key(key), type_key(key.rstrip("0123456789")))
 
 
 def type_key(name):

@@ -101,9 +101,12 @@ impl Expr {
         let named = |a: &str| !a.starts_with('_');
         // `_parent._io` is the holder's stream, passed down like its fields.
         let ends_well = named(last) || *last == "_io";
+        // `_parent.strings._io`: the stream of a value of the holder, passed down as a stream.
+        let parents = middle.iter().take_while(|a| **a == "_parent").count();
         let middle_ok = match *start {
             "_root" => middle.iter().all(|a| named(a)),
-            "_parent" => middle.iter().all(|a| *a == "_parent"),
+            "_parent" if *last == "_io" => middle[parents..].iter().all(|a| named(a)),
+            "_parent" => parents == middle.len(),
             _ => false,
         };
         (ends_well && middle_ok).then_some(path)
@@ -132,6 +135,39 @@ impl Expr {
     pub fn mentions(&self, name: &str) -> bool {
         matches!(self, Expr::Name(n) if n == name)
             || self.children().iter().any(|c| c.mentions(name))
+    }
+
+    /// A `_root.a.b` path as the root type itself names it (`a.b`).
+    pub fn strip_root(&self) -> Option<Expr> {
+        self.strip_start("_root")
+    }
+
+    /// A `_parent.a.b` path as the holder names it (`a.b`).
+    pub fn strip_parent(&self) -> Option<Expr> {
+        self.strip_start("_parent")
+    }
+
+    /// A `start.a.b` path without its first name (`a.b`).
+    fn strip_start(&self, start: &str) -> Option<Expr> {
+        match self {
+            Expr::Attr(base, attr) => match base.as_ref() {
+                Expr::Name(n) if n == start => Some(Expr::Name(attr.clone())),
+                base => Some(Expr::Attr(Box::new(base.strip_start(start)?), attr.clone())),
+            },
+            _ => None,
+        }
+    }
+
+    /// True when the expression reads the property `name` of a value other than `_root`,
+    /// `_parent` and `_io` (`given.has_alpha`).
+    pub fn reads_property(&self, name: &str) -> bool {
+        match self {
+            Expr::Attr(base, attr) if attr == name => {
+                !matches!(base.as_ref(), Expr::Name(n) if n.starts_with('_'))
+                    || base.reads_property(name)
+            }
+            _ => self.children().iter().any(|c| c.reads_property(name)),
+        }
     }
 
     /// True when the expression is its own stream's position (`_io.pos`), which changes as

@@ -107,3 +107,49 @@ fn a_root_parameter_of_a_value_reached_elsewhere_is_the_same_root() {
     let err = edited.to_bytes().unwrap_err();
     assert!(err.to_string().contains("refs"), "{err}");
 }
+
+mod read_later {
+    skelcodec_macros::codec!("tests/schemas/instances/read_later.ksy");
+}
+
+mod names_later {
+    skelcodec_macros::codec!("tests/schemas/instances/names_later.ksy");
+}
+
+#[test]
+fn instances_using_values_read_later_see_them_as_kaitai_evaluates_them_later() {
+    use read_later::ReadLater;
+    // Header: 2 sections, symbols of sections 1 and 0; sections (8, 2) and (10, 1).
+    let file = [2, 2, 1, 0, 8, 2, 10, 1, b'a', b'b', b'c'];
+    let value = ReadLater::read(&file).unwrap();
+    let data: Vec<&[u8]> = value
+        .header
+        .symbols
+        .iter()
+        .map(|s| s.data.get().expect("read").0.as_slice())
+        .collect();
+    assert_eq!(data, [&b"c"[..], &b"ab"[..]]);
+    assert_eq!(value.to_bytes().unwrap(), file);
+    // A symbol's data written where its section now says, and refused where it disagrees.
+    let mut edited = value.clone();
+    edited.sections[0].ofs = 9;
+    let err = edited.to_bytes().unwrap_err();
+    assert!(err.to_string().contains("data"), "{err}");
+}
+
+#[test]
+fn a_table_located_by_the_entries_that_name_themselves_in_it_is_read_between_their_reads() {
+    use names_later::NamesLater;
+    // Two entries (at 1): the first locates the names (7, 6) and is named at 0 of them, the
+    // second at 3; the names "ab\0cd\0" at 7.
+    let file = [2, 7, 6, 0, 0, 0, 3, b'a', b'b', 0, b'c', b'd', 0];
+    let value = NamesLater::read(&file).unwrap();
+    let names: Vec<String> = value
+        .entries
+        .iter()
+        .map(|e| e.name.get().expect("read").text().into_owned())
+        .collect();
+    assert_eq!(names, ["ab", "cd"]);
+    assert_eq!(value.names.all.0, b"ab\0cd\0");
+    assert_eq!(value.to_bytes().unwrap(), file);
+}

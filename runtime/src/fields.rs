@@ -178,12 +178,7 @@ pub fn read_again<'a, T>(
     first: Vec<T>,
     mut read: impl FnMut(&mut Reader<'a>, usize, &[T]) -> Result<T>,
 ) -> Result<Vec<T>> {
-    let end = r.pos();
-    if r.bit_pos() != end as u64 * 8 {
-        return Err(r.error(ErrorKind::Invalid(
-            "a list read again once complete must end on a byte boundary".into(),
-        )));
-    }
+    let end = byte_start(r)?;
     let mut items = Vec::with_capacity(first.len());
     for (index, &start) in starts.iter().enumerate() {
         r.seek(start)?;
@@ -201,16 +196,42 @@ pub fn read_again<'a, T>(
     Ok(items)
 }
 
-/// Where the next element of a list read twice ([`read_again`]) starts: refused inside a
-/// partly read byte, which a second pass could not return to.
+/// Where the next element of a list read twice ([`read_again`]) starts.
 pub fn element_start(r: &Reader<'_>, starts: &mut Vec<usize>) -> Result<()> {
+    starts.push(byte_start(r)?);
+    Ok(())
+}
+
+/// Where a value read twice starts: refused inside a partly read byte, which a second read
+/// could not return to.
+pub fn byte_start(r: &Reader<'_>) -> Result<usize> {
     if r.bit_pos() != r.pos() as u64 * 8 {
         return Err(r.error(ErrorKind::Invalid(
-            "a list read again once complete must start its elements on a byte boundary".into(),
+            "a value read twice must start on a byte boundary".into(),
         )));
     }
-    starts.push(r.pos());
-    Ok(())
+    Ok(r.pos())
+}
+
+/// Reads a value once more from `start`, where it first ended at `end`, now that the values
+/// its instances use are read (Kaitai evaluates instances lazily), and returns to where the
+/// reader was. It must end where it ended the first time.
+pub fn read_once_more<'a, T>(
+    r: &mut Reader<'a>,
+    start: usize,
+    end: usize,
+    read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+) -> Result<T> {
+    let here = byte_start(r)?;
+    r.seek(start)?;
+    let value = read(r)?;
+    if r.pos() != end {
+        return Err(r.error(ErrorKind::Invalid(
+            "value reads differently once the values its instances use are read".into(),
+        )));
+    }
+    r.seek(here)?;
+    Ok(value)
 }
 
 /// Before writing a counted list: the count the reader will use must equal the list's length,

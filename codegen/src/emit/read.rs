@@ -12,10 +12,11 @@ use crate::typeck::ir::{self, Reading};
 pub fn param_list(schema: &Schema, def: &TypeDef) -> TokenStream {
     let params = def.params.iter().map(|p| {
         let ident = local_ident(&p.id);
-        let ty = super::types::param_value_type(schema, p);
+        let ty = crate::repr::param_value_type(schema, p);
         match p.ty {
             ParamType::Int(_) | ParamType::Bool | ParamType::Enum(_) => quote!(#ident: #ty),
             ParamType::User(_) | ParamType::Io | ParamType::AnyStruct => quote!(#ident: &#ty),
+            ParamType::OptUser(_) => quote!(#ident: ::core::option::Option<&#ty>),
             ParamType::Str | ParamType::Bytes | ParamType::IntList => quote!(#ident: &[#ty]),
             ParamType::AnyStructList | ParamType::StrList | ParamType::IoList => {
                 quote!(#ident: &[&#ty])
@@ -84,6 +85,8 @@ fn stored_names(fields: &[Field]) -> Vec<proc_macro2::Ident> {
 fn read_fields(schema: &Schema, ty: usize, ir: &ir::TypeIr, from: usize) -> TokenStream {
     let def = &schema.types[ty];
     let mut statements = Vec::new();
+    // Second reads waiting for the field they follow (see `Field::read_later`).
+    let mut read_later: Vec<(&String, TokenStream)> = Vec::new();
     for (index, (field, field_ir)) in def.fields.iter().zip(&ir.fields).enumerate().skip(from) {
         let read_ir = &field_ir.read;
         let name = &field.id;
@@ -145,11 +148,29 @@ fn read_fields(schema: &Schema, ty: usize, ir: &ir::TypeIr, from: usize) -> Toke
             });
             break;
         }
+        let (start, end) = (
+            local_ident(&format!("_start_{name}")),
+            local_ident(&format!("_end_{name}")),
+        );
+        if field.read_later.is_some() {
+            statements.push(quote!(let #start = rt::fields::byte_start(r).in_field(#name)?;));
+        }
         if !field.stores_value() {
             statements.push(quote!(#read.in_field(#name)?;));
         } else {
             let ident = local_ident(name);
             statements.push(quote!(let #ident = #read.in_field(#name)?;));
+        }
+        if let (Some(later), Some(again)) = (&field.read_later, &field_ir.read_again) {
+            statements.push(quote!(let #end = r.pos();));
+            let ident = local_ident(name);
+            let read = read_field(schema, ty, field, again);
+            read_later.push((
+                &later.after,
+                quote! {
+                    let #ident = rt::fields::read_once_more(r, #start, #end, |r| #read).in_field(#name)?;
+                },
+            ));
         }
         if !field.valid.is_empty() {
             let access = local_ident(name);
@@ -171,6 +192,12 @@ fn read_fields(schema: &Schema, ty: usize, ir: &ir::TypeIr, from: usize) -> Toke
                 refuse,
             ));
         }
+        // Fields read later whose instances use this one are read again now.
+        let (now, others) = read_later
+            .into_iter()
+            .partition(|(after, _)| *after == name);
+        read_later = others;
+        statements.extend(now.into_iter().map(|(_, again): (_, TokenStream)| again));
     }
     quote!(#(#statements)*)
 }

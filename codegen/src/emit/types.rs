@@ -1,7 +1,7 @@
 //! Type definitions: structs with public fields, enums, and the enums of switch fields.
 
 use proc_macro2::TokenStream;
-use quote::{ToTokens as _, quote};
+use quote::quote;
 
 use crate::model::*;
 use crate::repr::scalar;
@@ -107,24 +107,6 @@ pub fn field_type(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
     }
 }
 
-/// The Rust type a parameter is passed as, behind its reference or slice (`u8` for bytes,
-/// the element type for lists).
-pub fn param_value_type(schema: &Schema, p: &Param) -> TokenStream {
-    match p.ty {
-        ParamType::Int(_) | ParamType::IntList => quote!(i64),
-        ParamType::Bool => quote!(bool),
-        ParamType::Enum(idx) => enum_ident(&schema.enums[idx]).into_token_stream(),
-        ParamType::Str | ParamType::Bytes => quote!(u8),
-        ParamType::User(ty) | ParamType::UserList(ty) => {
-            struct_ident(&schema.types[ty]).into_token_stream()
-        }
-        ParamType::Io => quote!(rt::Stream),
-        ParamType::AnyStruct | ParamType::AnyStructList => quote!(dyn ::core::any::Any),
-        ParamType::StrList => quote!([u8]),
-        ParamType::IoList => quote!(rt::Stream),
-    }
-}
-
 /// The struct definition of a user type.
 pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
     let def = &schema.types[ty];
@@ -161,7 +143,7 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
         });
     let kept_params = def.params.iter().filter(|p| p.kept).map(|p| {
         let ident = field_ident(&p.id);
-        let ty = param_value_type(schema, p);
+        let ty = crate::repr::param_value_type(schema, p);
         let fallback = format!("`{}`.", p.id);
         let doc = docs(
             Some(p.doc.as_deref().unwrap_or(&fallback)),

@@ -25,6 +25,8 @@ fn needed_path<'p>(schema: &Schema, ty: usize, path: &'p [&'p str]) -> Option<&'
         (["_root", _], _) | (["_parent", ..], _) => Some(path),
         (["_root", f, ..], Some(RootPlace::Is(own))) if f == own => None,
         (["_root", f, ..], Some(RootPlace::Inside(within))) if f == within => Some(path),
+        // A stream is passed as one (`_root.names._io`), not as the value holding it.
+        (["_root", .., "_io"], _) => Some(path),
         (["_root", ..], _) => Some(&path[..2]),
         _ => Some(path),
     }
@@ -111,7 +113,13 @@ fn holding_fields(schema: &Schema, ty: usize) -> Vec<(usize, usize)> {
 /// Adds the implicit parameters every type needs for its `_parent` and `_root` references, and
 /// the arguments that pass them wherever the type is used.
 pub fn add_context_params(schema: &mut Schema) -> Result<(), Located> {
-    let all = schema.types.iter().map(TypeDef::expressions).collect();
+    let reached = super::reached_roots::reached_root_paths(schema);
+    let all = schema
+        .types
+        .iter()
+        .zip(&reached)
+        .map(|(def, reached)| def.expressions().into_iter().chain(reached).collect())
+        .collect();
     let needs = needed_paths(schema, all);
     let live = needed_paths(schema, live_expressions(schema));
     let mut pending: Vec<(usize, Vec<String>)> = needs
@@ -129,9 +137,10 @@ pub fn add_context_params(schema: &mut Schema) -> Result<(), Located> {
             let dead = !live[*ty].iter().any(|p| *p == path);
             match param_type(schema, *ty, &path) {
                 // Only instances computed from the finished value need it, and a holder does
-                // not have it yet where it reads the value (`_root.dir` inside `dir`): those
-                // instances go without.
-                Ok(_) if dead && !arguments_known(schema, *ty, &path) => false,
+                // not have it yet where it reads the value (`_root.dir` inside `dir`), or not
+                // yet in this round: tried again, and those instances go without if no
+                // round gives it.
+                Ok(_) if dead && !arguments_known(schema, *ty, &path) => true,
                 Ok(param_ty) => {
                     if let Some(param_ty) = param_ty {
                         add_param(schema, *ty, &path, param_ty);
@@ -205,6 +214,16 @@ fn mark_lists_read_again(schema: &mut Schema) -> Result<(), Located> {
     Ok(())
 }
 
+/// True when `e`, in type `ty`, uses its parameter `param`: by name, or through the context
+/// path it is named after as the type needs it (`_root.a` for `_root.a.b`).
+pub(super) fn uses_param(schema: &Schema, ty: usize, e: &Expr, param: &str) -> bool {
+    context_paths_in(schema, ty, e)
+        .iter()
+        .filter_map(|path| needed_path(schema, ty, path))
+        .any(|path| context_param_id(path) == param)
+        || e.mentions(param)
+}
+
 /// True when the parameter `param` of `ty` is used by one of its instances (read by position
 /// or computed), or passed to a type that does so.
 pub(super) fn used_lazily(
@@ -218,12 +237,7 @@ pub(super) fn used_lazily(
     }
     seen.push((ty, param.to_owned()));
     let def = &schema.types[ty];
-    let uses = |e: &Expr| {
-        context_paths_in(schema, ty, e)
-            .iter()
-            .any(|path| context_param_id(path) == param)
-            || e.mentions(param)
-    };
+    let uses = |e: &Expr| uses_param(schema, ty, e, param);
     let mut lazy: Vec<&Expr> = def
         .fields
         .iter()
@@ -244,7 +258,7 @@ pub(super) fn used_lazily(
         field_ty.for_each_user_mut(&mut |used, args| {
             let params = &schema.types[used].params;
             for (p, arg) in params.iter().zip(args.iter()) {
-                if arg.mentions(param) {
+                if uses(arg) {
                     passed.push((used, p.id.clone()));
                 }
             }
@@ -425,6 +439,8 @@ fn param_type(schema: &Schema, ty: usize, path: &[&str]) -> Result<Option<ParamT
 fn arguments_known(schema: &Schema, ty: usize, path: &[&str]) -> bool {
     holding_fields(schema, ty)
         .into_iter()
+        // A value of the type inside another passes its own `_root` value on.
+        .filter(|&(owner, _)| !(owner == ty && path[0] == "_root"))
         .all(|(owner, index)| {
             match path_in_owner(schema, path, owner, &schema.types[owner].fields[index]) {
                 Some(arg) => Scope::new(schema, owner, Mode::Read, index)
@@ -448,6 +464,10 @@ fn param_of(ty: Ty, at: &YamlPath, described: &str) -> Result<ParamType, Located
         Ty::Str | Ty::StrLit => ParamType::Str,
         Ty::Bytes => ParamType::Bytes,
         Ty::User(ty) => ParamType::User(ty),
+        Ty::Opt(inner) => match *inner {
+            Ty::User(ty) => ParamType::OptUser(ty),
+            _ => return Err(unsupported(at, described)),
+        },
         Ty::Io => ParamType::Io,
         Ty::AnyStruct => ParamType::AnyStruct,
         Ty::Array(elem) => match *elem {

@@ -169,6 +169,7 @@ impl Context {
             parse_instance: false,
             from_instance: false,
             read_again: false,
+            read_later: None,
             parent: parse_optional_expr(attr.parent.as_ref(), &at.key("parent"))?,
             scan,
             fill_index,

@@ -18,7 +18,8 @@ pub fn keep_params(schema: &mut Schema) {
     let mut kept = Vec::new();
     for def in &schema.types {
         for param in &def.params {
-            if let ParamType::User(ty) | ParamType::UserList(ty) = param.ty {
+            if let ParamType::User(ty) | ParamType::OptUser(ty) | ParamType::UserList(ty) = param.ty
+            {
                 kept.extend((0..schema.types[ty].params.len()).map(|index| (ty, index)));
             }
         }
@@ -35,13 +36,44 @@ pub fn keep_params(schema: &mut Schema) {
     }
     kept.retain(|&(ty, index)| {
         schema.types[ty].params.get(index).is_some_and(|param| {
-            matches!(
-                param.ty,
-                ParamType::Int(_) | ParamType::Bool | ParamType::Enum(_)
-            ) && used_lazily(schema, ty, &param.id, &mut Vec::new())
+            is_scalar(param) && used_lazily(schema, ty, &param.id, &mut Vec::new())
         })
     });
+    // Read as a property of the value itself (`given.has_alpha`), which an expression may
+    // reach through a place that does not say how it was read (an instance choosing between
+    // two fields). A name that is also a field's or an instance's may mean that one.
+    for (ty, def) in schema.types.iter().enumerate() {
+        let file = def.at.file();
+        let types = || {
+            schema
+                .types
+                .iter()
+                .filter(move |other| other.at.file() == file)
+        };
+        for (index, param) in def.params.iter().enumerate() {
+            let named_otherwise = types().any(|other| {
+                other.fields.iter().any(|f| f.id == param.id)
+                    || other.instances.iter().any(|i| i.id == param.id)
+            });
+            let read = || {
+                types()
+                    .flat_map(TypeDef::expressions)
+                    .any(|e| e.reads_property(&param.id))
+            };
+            if is_scalar(param) && !named_otherwise && read() {
+                kept.push((ty, index));
+            }
+        }
+    }
     for (ty, index) in kept {
         schema.types[ty].params[index].kept = true;
     }
+}
+
+/// A number, boolean or enum parameter: one a value can keep as a field.
+fn is_scalar(param: &Param) -> bool {
+    matches!(
+        param.ty,
+        ParamType::Int(_) | ParamType::Bool | ParamType::Enum(_)
+    )
 }

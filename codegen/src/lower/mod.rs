@@ -7,6 +7,8 @@ mod declare;
 mod field;
 mod instances;
 mod kept_params;
+mod reached_roots;
+mod read_later;
 mod streams;
 mod types;
 
@@ -103,6 +105,9 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         def.instances = instances;
     }
     context::find_root_places(&mut schema);
+    // Once before the context parameters, whose types may be streams of values
+    // (`_root.header.names._io`), and once after, for the streams reached through them.
+    streams::keep_streams(&mut schema);
     context::add_context_params(&mut schema)?;
     let chosen: Vec<bool> = parts
         .iter()
@@ -118,6 +123,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
     for (def, in_root) in schema.types.iter_mut().zip(roots) {
         read_instances_before_use(def, in_root);
     }
+    read_later::read_later(&mut schema);
     bits::insert_bit_padding(&mut schema);
     keep_trailing_bytes(&mut schema);
     keep_unread_bytes(&mut schema);
@@ -156,7 +162,11 @@ fn read_instances_before_use(def: &mut TypeDef, in_root: bool) {
 }
 
 /// `name` and the value instances among `instances` that use it, directly or through others.
-fn names_reaching<'a>(instances: &'a [Instance], name: &'a str, in_root: bool) -> Vec<&'a str> {
+pub(super) fn names_reaching<'a>(
+    instances: &'a [Instance],
+    name: &'a str,
+    in_root: bool,
+) -> Vec<&'a str> {
     let mut names = vec![name];
     loop {
         let more: Vec<&str> = instances

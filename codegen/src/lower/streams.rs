@@ -26,16 +26,32 @@ pub fn keep_streams(schema: &mut Schema) {
                 None => vec![(**base).clone()],
             };
             for base in bases {
-                if let Ok((_, base_ty)) = scope.compile(&base)
-                    && let Some(kept) = user_type(&base_ty)
-                {
-                    keeping[kept] = true;
+                // `_root.header.names` before the context parameters exist: `header.names`
+                // in the root.
+                // `_parent.strings` and `_root.header.names` before the context parameters
+                // exist: `strings` in each holder, `header.names` in the root.
+                let mut compiled = vec![scope.compile(&base)];
+                if let Some(path) = base.strip_root() {
+                    let root = schema.file_root(ty);
+                    let fields = schema.types[root].fields.len();
+                    compiled.push(Scope::new(schema, root, Mode::Read, fields).compile(&path));
+                }
+                if let Some(path) = base.strip_parent() {
+                    compiled.extend(schema.holders(ty).into_iter().map(|holder| {
+                        let fields = schema.types[holder].fields.len();
+                        Scope::new(schema, holder, Mode::Read, fields).compile(&path)
+                    }));
+                }
+                for (_, base_ty) in compiled.into_iter().flatten() {
+                    if let Some(kept) = user_type(&base_ty) {
+                        keeping[kept] = true;
+                    }
                 }
             }
         }
     }
     for (def, keeps) in schema.types.iter_mut().zip(keeping) {
-        def.keeps_stream = keeps;
+        def.keeps_stream |= keeps;
     }
 }
 

@@ -116,6 +116,16 @@ pub struct TypeDef {
     pub at: YamlPath,
 }
 
+/// When a field is read once more (see [`Field::read_later`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadLater {
+    /// The field after which it is read again.
+    pub after: String,
+    /// The parameters, as (type, parameter name), whose arguments use values read after it:
+    /// empty the first time.
+    pub empty_first: Vec<(usize, String)>,
+}
+
 /// Where within the root every value of a type is read (see [`TypeDef::root_place`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum RootPlace {
@@ -170,6 +180,9 @@ pub enum ParamType {
     Bytes,
     /// A value of a user type, passed by reference.
     User(usize),
+    /// A value of a user type that may be absent (`_parent.ext` of a conditional field),
+    /// passed as an `Option` of a reference: only what uses it fails when it is absent.
+    OptUser(usize),
     /// A list of integers (`u2[]`), passed as `i64`s.
     IntList,
     /// A list of values of a user type (`block[]`).
@@ -240,6 +253,10 @@ pub struct Field {
     /// evaluates them once the list is complete, so the elements are read once more then,
     /// each from where it started, with the whole list.
     pub read_again: bool,
+    /// Its type's instances use values read after it (`_root.pe.sections` in a symbol of a
+    /// header read before them), which Kaitai evaluates lazily: it is read in place with those
+    /// arguments empty, then once more, from where it started, after the last of them.
+    pub read_later: Option<ReadLater>,
     /// `-scan`: the field runs to the first occurrence of these bytes after which the rest of
     /// the type parses exactly to the end of its stream.
     pub scan: Option<Vec<u8>>,
@@ -374,6 +391,7 @@ impl Field {
             parse_instance: false,
             from_instance: false,
             read_again: false,
+            read_later: None,
             parent: None,
             scan: None,
             fill_index: false,

@@ -6,9 +6,10 @@ pub mod sizes;
 pub mod switch;
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{ToTokens as _, quote};
 
-use crate::model::Field;
+use crate::model::{Field, Param, ParamType, Schema};
+use crate::sanitization::{enum_ident, struct_ident};
 
 /// An `Option` expression of `value`, spelled with its full path.
 pub fn option_tokens(value: Option<impl quote::ToTokens>) -> TokenStream {
@@ -24,5 +25,23 @@ pub fn stored_value(field: &Field, tokens: TokenStream) -> TokenStream {
     match field.decode {
         Some(_) => quote!((&#tokens.value)),
         None => tokens,
+    }
+}
+
+/// The Rust type a parameter is passed as, behind its reference or slice (`u8` for bytes,
+/// the element type for lists).
+pub fn param_value_type(schema: &Schema, p: &Param) -> TokenStream {
+    match p.ty {
+        ParamType::Int(_) | ParamType::IntList => quote!(i64),
+        ParamType::Bool => quote!(bool),
+        ParamType::Enum(idx) => enum_ident(&schema.enums[idx]).into_token_stream(),
+        ParamType::Str | ParamType::Bytes => quote!(u8),
+        ParamType::User(ty) | ParamType::OptUser(ty) | ParamType::UserList(ty) => {
+            struct_ident(&schema.types[ty]).into_token_stream()
+        }
+        ParamType::Io => quote!(rt::Stream),
+        ParamType::AnyStruct | ParamType::AnyStructList => quote!(dyn ::core::any::Any),
+        ParamType::StrList => quote!([u8]),
+        ParamType::IoList => quote!(rt::Stream),
     }
 }

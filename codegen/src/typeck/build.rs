@@ -4,7 +4,7 @@
 
 use quote::quote;
 
-use super::expr::{ExprError, Mode, Scope, Ty};
+use super::expr::{ExprError, Mode, Pass, Scope, Ty};
 use super::ir::{self, Rust, Writer};
 use crate::error::{Located, YamlPath};
 use crate::expr::{BinOp, Expr};
@@ -121,7 +121,8 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
                 // The first error of each field is reported: the others often follow from it.
                 let before = errors.met.len();
                 let field_ir = ir::FieldIr {
-                    read: read_field(schema, ty, index, field, errors),
+                    read: read_field(schema, ty, index, field, Pass::First, errors),
+                    read_again: read_again(schema, ty, index, field, errors),
                     write: write_field(schema, ty, field, errors),
                     derived: field.derived.as_ref().map(|derived| {
                         errors.take(&field.at.key("-derived"), inspect.int(derived))
@@ -181,14 +182,44 @@ fn byte_order(scope: &Scope, choice: &EndianChoice, errors: &mut Errors) -> ir::
     ir::ByteOrder { cases, otherwise }
 }
 
-fn read_field(
+/// The second read of a field read later (see [`Field::read_later`]), whose arguments see
+/// the fields up to the one it is read after.
+fn read_again(
     schema: &Schema,
     ty: usize,
     index: usize,
     field: &Field,
     errors: &mut Errors,
+) -> Option<ir::ReadField> {
+    let later = field.read_later.as_ref()?;
+    let fields = &schema.types[ty].fields;
+    let after = fields.iter().position(|f| f.id == later.after)?;
+    // Its errors are those of the first read.
+    let mut again = Errors::default();
+    let read = read_field(schema, ty, index, field, Pass::Again(after + 1), &mut again);
+    match again.met.is_empty() {
+        true => Some(read),
+        false => {
+            errors.met.extend(again.met);
+            None
+        }
+    }
+}
+
+/// How `field`, at `index` of type `ty`, is read; `pass` matters for a field read later.
+fn read_field(
+    schema: &Schema,
+    ty: usize,
+    index: usize,
+    field: &Field,
+    pass: Pass,
+    errors: &mut Errors,
 ) -> ir::ReadField {
     let scope = Scope::new(schema, ty, Mode::Read, index);
+    let scope = match &field.read_later {
+        Some(later) => scope.reading_later(later, pass),
+        None => scope,
+    };
     let at = &field.at;
     let cond = field
         .cond

@@ -65,6 +65,9 @@ pub enum Otherwise {
 pub struct FieldIr {
     /// How it is read.
     pub read: ReadField,
+    /// How it is read once more, for a field read later (see
+    /// [`crate::model::Field::read_later`]).
+    pub read_again: Option<ReadField>,
     /// How it is written.
     pub write: WriteField,
     /// `-derived`: the value it should have, computed from the finished value (`i64`).

@@ -122,7 +122,18 @@ fn reject_recursion(schema: &Schema) -> Result<(), Located> {
             _ => None,
         })
     };
-    for start in 0..schema.types.len() {
+    // A type no value of the root always holds may contain itself: Kaitai reads such a value
+    // lazily (gettext's hash chain, read from a program); skelcodec reads it until it nests
+    // too deep or meets the same type at the same position again (a cycle), an error of what
+    // holds it: an instance, which fails on its own, or the program's read.
+    let mut always_held = vec![false; schema.types.len()];
+    let mut stack = vec![0];
+    while let Some(ty) = stack.pop() {
+        if !std::mem::replace(&mut always_held[ty], true) {
+            stack.extend(always(ty));
+        }
+    }
+    for start in (0..schema.types.len()).filter(|&t| always_held[t]) {
         let mut stack: Vec<usize> = always(start).collect();
         let mut seen = vec![false; schema.types.len()];
         while let Some(ty) = stack.pop() {

@@ -262,6 +262,17 @@ pub struct Scope<'s> {
     /// Set with `owner`: the scope the expression is compiled in, whose own `_root`
     /// parameters are those of every value of its file reached through `owner`.
     home: Option<Box<Scope<'s>>>,
+    /// Reading a field read later (see [`Field::read_later`]): how its arguments compile.
+    later: Option<(&'s ReadLater, Pass)>,
+}
+
+/// The two reads of a field read later (see [`Field::read_later`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Pass {
+    /// In place: arguments that use values read after it are empty.
+    First,
+    /// After them: arguments see the fields before this index.
+    Again(usize),
 }
 
 impl<'s> Scope<'s> {
@@ -280,6 +291,7 @@ impl<'s> Scope<'s> {
             owner_args: None,
             prior: None,
             home: None,
+            later: None,
         }
     }
 
@@ -473,13 +485,56 @@ impl<'s> Scope<'s> {
         }
     }
 
+    /// The same scope reading the arguments of a field read later in pass `pass`.
+    pub fn reading_later(&self, later: &'s ReadLater, pass: Pass) -> Self {
+        let mut scope = self.clone();
+        scope.later = Some((later, pass));
+        scope
+    }
+
     /// The arguments passed to user type `ty`, compiled for its parameters' types.
     pub fn arguments(&self, ty: usize, args: &[Expr]) -> Result<Vec<TokenStream>, ExprError> {
         let def = &self.schema.types[ty];
         args.iter()
             .zip(&def.params)
-            .map(|(arg, param)| self.argument(param, arg))
+            .map(|(arg, param)| match self.later {
+                Some((later, Pass::First))
+                    if later
+                        .empty_first
+                        .iter()
+                        .any(|(t, p)| *t == ty && *p == param.id) =>
+                {
+                    Ok(self.empty_argument(param))
+                }
+                Some((_, Pass::Again(visible))) => {
+                    let mut scope = self.clone();
+                    scope.visible_fields = visible;
+                    scope.later = None;
+                    scope.argument(param, arg)
+                }
+                _ => self.argument(param, arg),
+            })
             .collect()
+    }
+
+    /// The empty value of a parameter, passed the first time a field read later is read.
+    fn empty_argument(&self, param: &Param) -> TokenStream {
+        let elem = crate::repr::param_value_type(self.schema, param);
+        match param.ty {
+            ParamType::Int(_) => quote!(0i64),
+            ParamType::Bool => quote!(false),
+            ParamType::Enum(_) => quote!(#elem::from_raw(0)),
+            ParamType::OptUser(_) => quote!(::core::option::Option::None),
+            ParamType::Io | ParamType::User(_) | ParamType::AnyStruct => {
+                quote!(&<#elem as ::core::default::Default>::default())
+            }
+            ParamType::AnyStructList | ParamType::StrList | ParamType::IoList => {
+                quote!(&[] as &[&#elem])
+            }
+            ParamType::Str | ParamType::Bytes | ParamType::IntList | ParamType::UserList(_) => {
+                quote!(&[] as &[#elem])
+            }
+        }
     }
 
     /// Compiles the list a `-for-each` field follows: the list, and the type of its elements.
@@ -528,6 +583,14 @@ impl<'s> Scope<'s> {
                     }
                 };
                 Ok(quote!(rt::fields::present_argument(#tokens, #name, #stream.pos())?))
+            }
+            // Through a reference to the structure itself, not to a `Box` holding it.
+            (ParamType::OptUser(want), Ty::Opt(have)) if **have == Ty::User(want) => {
+                let name = crate::sanitization::struct_ident(&self.schema.types[want]);
+                Ok(quote!((#tokens).map(::core::borrow::Borrow::<#name>::borrow)))
+            }
+            (ParamType::OptUser(want), Ty::User(have)) if want == *have => {
+                Ok(quote!(::core::option::Option::Some(&#tokens)))
             }
             // Streams are references already.
             (ParamType::Io, Ty::Io) | (ParamType::AnyStruct, Ty::AnyStruct) => Ok(tokens),
@@ -693,6 +756,11 @@ impl<'s> Scope<'s> {
             let present = quote!(::core::option::Option::Some(&#tokens));
             let tokens = quote!(if #cond { #present } else { ::core::option::Option::None });
             return Ok((tokens, Ty::Opt(Box::new(ty))));
+        }
+        // A value that may be absent already is absent when the condition fails too.
+        if let Ty::Opt(_) = ty {
+            let tokens = quote!(if #cond { #tokens } else { ::core::option::Option::None });
+            return Ok((tokens, ty));
         }
         let absent = match &ty {
             Ty::Int => quote!(0i64),

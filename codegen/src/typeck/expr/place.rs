@@ -780,6 +780,7 @@ fn param_value_ty(ty: ParamType) -> Ty {
         ParamType::Str => Ty::Str,
         ParamType::Bytes => Ty::Bytes,
         ParamType::User(ty) => Ty::User(ty),
+        ParamType::OptUser(ty) => Ty::Opt(Box::new(Ty::User(ty))),
         ParamType::IntList => Ty::Array(Box::new(Ty::Int)),
         ParamType::UserList(ty) => Ty::Array(Box::new(Ty::User(ty))),
         ParamType::Io => Ty::Io,
@@ -818,9 +819,11 @@ impl<'s> Scope<'s> {
         let shares_root = param.starts_with("_root_")
             && self.schema.file_root(home.ty) == self.schema.file_root(ty)
             && home.def().params.iter().any(|p| p.id == *param);
+        // Kaitai has the value's own `_root` and `_parent`; an owned value has no pointer
+        // back, so this is a limit of skelcodec, not a mistake of the schema.
         match shares_root {
             true => home.name(param),
-            false => invalid(format!(
+            false => unsupported(format!(
                 "`{param}` is a parameter of type `{}`, known only where one of its values is read or written",
                 def.id
             )),
