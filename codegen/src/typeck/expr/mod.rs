@@ -394,7 +394,11 @@ impl<'s> Scope<'s> {
             return Ok(Some(quote!(true)));
         }
         let place = self.place(e)?;
-        let nothing = match place.field.map(|f| &f.ty) {
+        // A switch value that matched nothing is absent; a list of such values is not.
+        let list_of_switches = place
+            .field
+            .is_some_and(|f| f.switches_per_element() && !place.element);
+        let nothing = match place.field.filter(|_| !list_of_switches).map(|f| &f.ty) {
             Some(FieldType::Switch(switch)) => {
                 switch::matched_nothing(self.schema, switch, &quote!(present))
             }
@@ -856,9 +860,11 @@ fn is_scalar(ty: &Ty) -> bool {
 /// The expression type of a field's value.
 pub fn field_ty(schema: &Schema, field: &Field) -> Ty {
     let one = element_ty(schema, &field.ty);
-    match (&field.repeat, &field.ty) {
-        // A repeated switch is one case holding the whole list.
-        (Repeat::None, _) | (_, FieldType::Switch(_)) => one,
+    match &field.repeat {
+        Repeat::None => one,
+        // A repeated switch is one case holding the whole list, unless each element chooses
+        // its own.
+        _ if field.switches_whole_list() => one,
         _ => Ty::Array(Box::new(one)),
     }
 }
