@@ -299,8 +299,9 @@ impl<'s> Scope<'s> {
         scope
     }
 
-    /// The same scope outside the elements of a list: a switch picks one case for the whole
-    /// list, so its selector cannot depend on `_index`.
+    /// The same scope outside the elements of a list, where `_index` is not defined: what is
+    /// the same for every element (the arguments an earlier element was read with, when they
+    /// do not differ from one element to the next).
     pub fn without_index(&self) -> Self {
         let mut scope = self.clone();
         scope.index = None;
