@@ -775,3 +775,18 @@ fn every_error_of_a_schema_is_reported_at_once_each_with_its_line() {
         "{shown}"
     );
 }
+
+#[test]
+fn a_switch_selector_uses_the_index_of_its_element_only_in_a_list() {
+    // Each element of a list chooses its own case; a single value has no `_index`.
+    let source = format!(
+        "{HEADER}  - id: kinds\n    type: u1\n    repeat: expr\n    repeat-expr: 2\n  - id: items\n    type:\n      switch-on: kinds[_index]\n      cases:\n        1: u1\n        2: u2\n    repeat: expr\n    repeat-expr: 2\n"
+    );
+    let schema = parse_schema(&source, Path::new("items.ksy")).expect("accepted");
+    assert!(schema.types[0].fields[1].switches_per_element());
+    let single = source.replace("    repeat: expr\n    repeat-expr: 2\n", "");
+    let message = error(&single.replace("switch-on: kinds[_index]", "switch-on: _index"));
+    assert!(message.contains("broken.ksy:9:7"), "{message}");
+    assert!(message.contains("(at seq[1].type.switch-on)"), "{message}");
+    assert!(message.contains("`_index` is only defined"), "{message}");
+}

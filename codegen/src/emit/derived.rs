@@ -103,6 +103,37 @@ fn visit_children(
         quote!((#borrow self.#ident))
     };
     let body = match &field.ty {
+        // Each element holds its own case: its path is the field's, its index, then the case.
+        FieldType::Switch(switch) if field.switches_per_element() => {
+            let enum_name = switch_enum_ident(schema, owner, field);
+            let arms = switch_variants(schema, switch)
+                .variants
+                .into_iter()
+                .filter(|v| v.ty.user_types().iter().any(|&c| needs[c]))
+                .map(|v| {
+                    let (variant, case) = (&v.ident, &v.name);
+                    let inner = match visit {
+                        Visit::Check => quote! {
+                            c.enter_field(#name);
+                            c.enter_index(index);
+                            c.enter_field(#case);
+                            value.check_into(c);
+                            c.leave();
+                            c.leave();
+                            c.leave();
+                        },
+                        Visit::Normalize => quote! {
+                            value.normalize().in_field(#case).at_index(index).in_field(#name)?;
+                        },
+                    };
+                    quote!(#enum_name::#variant(value) => { #inner })
+                });
+            quote! {
+                for (index, item) in #place.#iter().enumerate() {
+                    match item { #(#arms)* _ => {} }
+                }
+            }
+        }
         FieldType::Switch(switch) => {
             let enum_name = switch_enum_ident(schema, owner, field);
             let arms = switch_variants(schema, switch)

@@ -15,7 +15,7 @@ pub mod write;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::{FieldType, InstanceKind, Repeat, Schema};
+use crate::model::{FieldType, InstanceKind, Schema};
 use crate::repr::switch::{Variant, switch_variants};
 use crate::sanitization::switch_enum_ident;
 use crate::sanitization::{instance_ident, local_ident, struct_ident};
@@ -153,7 +153,7 @@ fn switch_items(
 ) -> TokenStream {
     let definition = types::switch_def(schema, owner, field, switch);
     let name = switch_enum_ident(schema, owner, field);
-    let repeated = field.repeat != Repeat::None;
+    let repeated = field.switches_whole_list();
     let arms = switch_variants(schema, switch).variants.into_iter().map(
         |Variant {
              ident: variant, ty, ..

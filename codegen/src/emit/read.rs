@@ -206,6 +206,7 @@ fn read_fields(schema: &Schema, ty: usize, ir: &ir::TypeIr, from: usize) -> Toke
 fn read_field(schema: &Schema, owner: usize, field: &Field, ir: &ir::ReadField) -> TokenStream {
     let read = match &ir.values {
         ir::Values::Switch(switch) => read_switch(schema, owner, field, switch),
+        ir::Values::Elements(elements) => read_elements(schema, owner, field, elements),
         ir::Values::One(list) => read_repeated(schema, owner, field, &field.ty, list),
     };
     let read = match &ir.position {
@@ -321,6 +322,40 @@ fn read_repeated(
             read_again(
                 quote!(rt::fields::#read_until(r, |r, #index| #one, |item, _index, r| #done)),
             )
+        }
+    }
+}
+
+/// A `Result` expression reading a list whose elements each choose their case: the switch is
+/// matched for each element, which sees its `_index` (and its partner `each` in a
+/// `-for-each`), and the element is its case's variant holding one value.
+fn read_elements(
+    schema: &Schema,
+    owner: usize,
+    field: &Field,
+    elements: &ir::Elements<Reading>,
+) -> TokenStream {
+    let one = read_switch(schema, owner, field, &elements.switch);
+    // Every element is one of the cases: it takes at least the fewest bytes of any.
+    let min = elements
+        .switch
+        .cases
+        .iter()
+        .map(|case| schema.min_size_of(&case.ty))
+        .min()
+        .unwrap_or(0)
+        + field.delimiter_len();
+    match &elements.repeat {
+        ir::Repeat::One => one,
+        ir::Repeat::Times(count) => {
+            quote!(rt::fields::read_counted(r, #count, #min, |r, _index| #one))
+        }
+        ir::Repeat::Eos => quote!(rt::fields::read_to_eos(r, |r, _index| #one)),
+        ir::Repeat::Each(list) => {
+            quote!(rt::fields::read_each(r, &#list, #min, |r, _index, each| #one))
+        }
+        ir::Repeat::Until(done) => {
+            quote!(rt::fields::read_until(r, |r, _index| #one, |item, _index, r| #done))
         }
     }
 }

@@ -86,16 +86,17 @@ pub fn stored_type(schema: &Schema, owner: usize, field: &Field, ty: &FieldType)
 }
 
 /// The Rust type of a whole field: repeated fields are `Vec`s (a repeated switch is an enum of
-/// `Vec`s, since its selector is fixed for the whole list), conditional ones `Option`s and
-/// parse instances `rt::Instance`s.
+/// `Vec`s when its selector is fixed for the whole list, a `Vec` of the enum when each element
+/// chooses its case), conditional ones `Option`s and parse instances `rt::Instance`s.
 pub fn field_type(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
     let one = match &field.ty {
         // Each case of a decoded switch keeps its own stored bytes.
         FieldType::Switch(_) => element_type(schema, owner, field, &field.ty),
         ty => stored_type(schema, owner, field, ty),
     };
-    let many = match (&field.repeat, &field.ty) {
-        (Repeat::None, _) | (_, FieldType::Switch(_)) => one,
+    let many = match &field.repeat {
+        Repeat::None => one,
+        _ if field.switches_whole_list() => one,
         _ => quote!(Vec<#one>),
     };
     if field.parse_instance {
@@ -193,7 +194,8 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
 /// The enum definition of a switch field.
 pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch) -> TokenStream {
     let name = switch_enum_ident(schema, owner, field);
-    let repeated = field.repeat != Repeat::None;
+    // Each variant holds the whole list, or one element of a list of the enum.
+    let repeated = field.switches_whole_list();
     let variants = switch_variants(schema, switch)
         .variants
         .into_iter()
@@ -207,10 +209,16 @@ pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch)
                 quote!(#[doc = #doc] #[serde(rename = #name)] #variant(#one))
             }
         });
-    let doc = format!(
-        " `{}` of `{}`: its layout follows the selector of the switch.",
-        field.id, schema.types[owner].id
-    );
+    let doc = match field.switches_per_element() {
+        true => format!(
+            " One element of `{}` of `{}`: its layout follows the selector of the switch for it.",
+            field.id, schema.types[owner].id
+        ),
+        false => format!(
+            " `{}` of `{}`: its layout follows the selector of the switch.",
+            field.id, schema.types[owner].id
+        ),
+    };
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq, rt::serde::Serialize, rt::serde::Deserialize)]

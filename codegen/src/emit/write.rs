@@ -165,7 +165,13 @@ fn write_present(
 ) -> TokenStream {
     let name = &field.id;
     let list = match values {
-        ir::Values::Switch(switch) => return write_switch(schema, owner, field, switch, access),
+        ir::Values::Switch(switch) => {
+            let path = quote!(.in_field(#name));
+            return write_switch(schema, owner, field, switch, access, &path);
+        }
+        ir::Values::Elements(elements) => {
+            return write_elements(schema, owner, field, elements, access);
+        }
         ir::Values::One(list) => list,
     };
     if let ir::Repeat::Each(partners) = &list.repeat {
@@ -175,6 +181,37 @@ fn write_present(
     let path = quote!(.in_field(#name));
     let body = write_list_or_one(schema, field, &field.ty, list, access, &path);
     quote!(#list_check #body)
+}
+
+/// A list whose elements each choose their case: each element (`item`, at `index`) must hold
+/// the case its selector gives, and is written as that case's value.
+fn write_elements(
+    schema: &Schema,
+    owner: usize,
+    field: &Field,
+    elements: &ir::Elements<Writing>,
+    access: &TokenStream,
+) -> TokenStream {
+    let name = &field.id;
+    let path = quote!(.at_index(index).in_field(#name));
+    let one = write_switch(schema, owner, field, &elements.switch, &quote!(item), &path);
+    if let ir::Repeat::Each(partners) = &elements.repeat {
+        // Each element's selector and arguments may come from its partner.
+        return quote! {
+            rt::fields::check_count(#partners.len() as i64, #access.len(), w).in_field(#name)?;
+            for (index, (item, each)) in #access.iter().zip(#partners.iter()).enumerate() {
+                let _ = each;
+                #one
+            }
+        };
+    }
+    let list_check = list_check(field, &elements.repeat, access);
+    quote! {
+        #list_check
+        for (index, item) in #access.iter().enumerate() {
+            #one
+        }
+    }
 }
 
 /// A `-for-each` list: one element per element of the list it follows, written side by side
@@ -451,19 +488,21 @@ fn size_check(
     quote!(rt::fields::check_len(#expected, #bytes.len(), w)#wrap?;)
 }
 
+/// Statements writing the switch value at `access` (a field's value, or one element of a list
+/// whose elements each choose their case); `path` adds the value's path to errors.
 fn write_switch(
     schema: &Schema,
     owner: usize,
     field: &Field,
     switch: &ir::Switch<Writing>,
     access: &TokenStream,
+    path: &TokenStream,
 ) -> TokenStream {
-    let name = &field.id;
     let enum_name = switch_enum_ident(schema, owner, field);
     let Some(selector) = switch.selector.computed() else {
         // The selector depends on the stream: write whichever variant is held.
         let arms = switch.cases.iter().map(|case| {
-            let body = write_variant(schema, case, field);
+            let body = write_variant(schema, case, field, path);
             let variant = &case.ident;
             quote!(#enum_name::#variant(value) => { #body })
         });
@@ -474,7 +513,7 @@ fn write_switch(
         let pattern = arm.pattern.clone().unwrap_or_else(|| quote!(_));
         let case = &arm.case;
         let list_check = list_check(field, &case.list.repeat, &quote!(value));
-        let body = write_variant(schema, case, field);
+        let body = write_variant(schema, case, field, path);
         let mismatch = if switch.cases.len() > 1 {
             let expected = &case.name;
             quote! {
@@ -483,7 +522,7 @@ fn write_switch(
                         w,
                         format!("the selector calls for `{}`, but the value holds another case", #expected),
                     ))
-                    .in_field(#name);
+                    #path;
                 }
             }
         } else {
@@ -500,7 +539,7 @@ fn write_switch(
     if switch.arms.iter().all(|arm| arm.pattern.is_some()) {
         arms.push(quote! {
             _ => {
-                return Err(rt::fields::encode_error(w, "the selector matches no case".into())).in_field(#name);
+                return Err(rt::fields::encode_error(w, "the selector matches no case".into())) #path;
             }
         });
     }
@@ -512,9 +551,14 @@ fn write_switch(
 }
 
 /// Statements writing the value of one variant held in `value`; errors name the variant after
-/// the field, as documents do.
-fn write_variant(schema: &Schema, case: &ir::Case<Writing>, field: &Field) -> TokenStream {
-    let (name, variant) = (&field.id, &case.name);
-    let path = quote!(.in_field(#variant).in_field(#name));
+/// the value's `path` (the field, or one element of it), as documents do.
+fn write_variant(
+    schema: &Schema,
+    case: &ir::Case<Writing>,
+    field: &Field,
+    path: &TokenStream,
+) -> TokenStream {
+    let variant = &case.name;
+    let path = quote!(.in_field(#variant) #path);
     write_list_or_one(schema, field, &case.ty, &case.list, &quote!(value), &path)
 }

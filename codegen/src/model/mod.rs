@@ -332,11 +332,30 @@ impl Field {
     /// True when an element's own expressions (its size, its type's arguments) use the
     /// elements of the same list read before it (`groups[_index - 1]`), as Kaitai allows.
     pub fn refers_to_itself(&self) -> bool {
-        // A repeated switch is an enum of lists, with no one list of elements to see.
+        // A repeated switch is an enum of lists, or a list whose elements each choose their
+        // case: neither is read with the elements before.
         self.repeat != Repeat::None
             && !matches!(self.repeat, Repeat::ForEach(_))
             && !matches!(self.ty, FieldType::Switch(_))
             && self.expressions().iter().any(|e| e.mentions(&self.id))
+    }
+
+    /// True for a repeated switch whose selector depends on the element (`_index`, or the
+    /// `_` a `-for-each` gives each element): every element chooses its own case, so the
+    /// field is a list of the switch's enum, each value holding one element.
+    pub fn switches_per_element(&self) -> bool {
+        let FieldType::Switch(switch) = &self.ty else {
+            return false;
+        };
+        switch.per_element(&self.repeat)
+    }
+
+    /// True for a repeated switch whose selector is the same for the whole list: one case
+    /// holds every element (an enum of lists).
+    pub fn switches_whole_list(&self) -> bool {
+        self.repeat != Repeat::None
+            && matches!(self.ty, FieldType::Switch(_))
+            && !self.switches_per_element()
     }
 
     /// True when the field is read at a position of the type's own stream or of the file's
@@ -801,6 +820,19 @@ pub struct Switch {
     pub cases: Vec<SwitchCase>,
     /// The `_` case.
     pub default: Option<Box<FieldType>>,
+}
+
+impl Switch {
+    /// True when the switch, of a field repeated by `repeat`, chooses a case for each element:
+    /// its selector uses the element's `_index`, or the element `_` of the list a
+    /// `-for-each` follows.
+    pub fn per_element(&self, repeat: &Repeat) -> bool {
+        match repeat {
+            Repeat::None => false,
+            Repeat::ForEach(_) => self.on.mentions("_index") || self.on.mentions("_"),
+            Repeat::Expr(_) | Repeat::Eos | Repeat::Until(_) => self.on.mentions("_index"),
+        }
+    }
 }
 
 /// One case of a switch.

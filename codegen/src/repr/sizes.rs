@@ -26,6 +26,10 @@ pub fn field_len(schema: &Schema, field: &Field, access: &TokenStream) -> TokenS
 /// (all its elements when it is a list).
 pub fn present_len(schema: &Schema, field: &Field, access: &TokenStream) -> TokenStream {
     match &field.ty {
+        // Each element of a list whose elements choose their case knows its own length.
+        FieldType::Switch(_) if field.switches_per_element() => {
+            quote!(#access.iter().map(|item| item.encoded_len()).sum::<usize>())
+        }
         // A switch value knows its own length, whichever case holds it.
         FieldType::Switch(_) => quote!(#access.encoded_len()),
         ty => values_len(schema, field, ty, access),
@@ -33,7 +37,8 @@ pub fn present_len(schema: &Schema, field: &Field, access: &TokenStream) -> Toke
 }
 
 /// A `usize` expression: the bytes `field`'s value (or list of values) of type `ty` at
-/// `access` encodes to, with the terminator that follows each value outside it.
+/// `access` encodes to, with the terminator that follows each value outside it. A case of a
+/// switch whose elements choose their case holds one value.
 pub fn values_len(
     schema: &Schema,
     field: &Field,
@@ -45,14 +50,15 @@ pub fn values_len(
         0 => len,
         n => quote!((#len + #n)),
     };
+    let single = field.repeat == Repeat::None || field.switches_per_element();
     // A decoded value takes the bytes it is stored in.
     if field.decode.is_some() {
-        return match field.repeat {
-            Repeat::None => quote!(#access.stored.0.len()),
-            _ => quote!(#access.iter().map(|item| item.stored.0.len()).sum::<usize>()),
+        return match single {
+            true => quote!(#access.stored.0.len()),
+            false => quote!(#access.iter().map(|item| item.stored.0.len()).sum::<usize>()),
         };
     }
-    if field.repeat == Repeat::None {
+    if single {
         return delimited(element_len(schema, ty, access));
     }
     match schema.fixed_size_of(ty) {

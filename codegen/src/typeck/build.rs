@@ -252,28 +252,25 @@ fn read_field(
         }
     };
     let values = match &field.ty {
-        FieldType::Switch(switch) => {
-            let selector = scope.selector(&switch.on);
-            let on = at.key("type").key("switch-on");
-            let text = matches!(selector, Ok((_, Ty::Str)));
-            let selector = errors.take(&on, selector.map(|(tokens, _)| tokens));
-            if let Ok((_, selector)) = scope.compile(&switch.on) {
-                let keys = switch.cases.iter().map(|case| &case.key);
-                let cases = at.key("type").key("cases");
-                let checked = keys.map(|key| super::check_case_key(&scope, &selector, key, &cases));
-                errors.met.extend(checked.filter_map(Result::err));
-            }
-            let (cases, arms) = switch_cases(schema, switch, at, &scope, errors, |ty, errors| {
-                read_list(schema, field, ty, &scope, errors)
+        FieldType::Switch(switch) if field.switches_per_element() => {
+            // The selector and every case are the element's own, computed where it is read.
+            let (repeat, element) = read_repeat(field, &field.ty, &scope, errors);
+            let switch = read_switch(schema, field, switch, &element, errors, |ty, errors| {
+                ir::List {
+                    repeat: ir::Repeat::One,
+                    one: one(schema, field, ty, &element, errors),
+                }
             });
-            ir::Values::Switch(ir::Switch {
-                selector,
-                text,
-                expected: expected(switch),
-                cases,
-                arms,
-            })
+            ir::Values::Elements(ir::Elements { repeat, switch })
         }
+        FieldType::Switch(switch) => ir::Values::Switch(read_switch(
+            schema,
+            field,
+            switch,
+            &scope,
+            errors,
+            |ty, errors| read_list(schema, field, ty, &scope, errors),
+        )),
         ty => ir::Values::One(read_list(schema, field, ty, &scope, errors)),
     };
     ir::ReadField {
@@ -282,6 +279,37 @@ fn read_field(
         solved,
         valid,
         values,
+    }
+}
+
+/// How `switch`, the type of `field`, is read: its selector compiled in `scope` and checked
+/// against the case keys, each case with its values as `list` makes them.
+fn read_switch(
+    schema: &Schema,
+    field: &Field,
+    switch: &Switch,
+    scope: &Scope,
+    errors: &mut Errors,
+    list: impl FnMut(&FieldType, &mut Errors) -> ir::List<ir::Reading>,
+) -> ir::Switch<ir::Reading> {
+    let at = &field.at;
+    let selector = scope.selector(&switch.on);
+    let on = at.key("type").key("switch-on");
+    let text = matches!(selector, Ok((_, Ty::Str)));
+    let selector = errors.take(&on, selector.map(|(tokens, _)| tokens));
+    if let Ok((_, selector)) = scope.compile(&switch.on) {
+        let keys = switch.cases.iter().map(|case| &case.key);
+        let cases = at.key("type").key("cases");
+        let checked = keys.map(|key| super::check_case_key(scope, &selector, key, &cases));
+        errors.met.extend(checked.filter_map(Result::err));
+    }
+    let (cases, arms) = switch_cases(schema, switch, at, scope, errors, list);
+    ir::Switch {
+        selector,
+        text,
+        expected: expected(switch),
+        cases,
+        arms,
     }
 }
 
@@ -347,33 +375,49 @@ fn read_list<'s>(
     scope: &Scope<'s>,
     errors: &mut Errors,
 ) -> ir::List<ir::Reading> {
+    let (repeat, element) = read_repeat(field, ty, scope, errors);
+    let one = one(schema, field, ty, &element, errors);
+    ir::List { repeat, one }
+}
+
+/// What ends the list of `field`, whose elements are of type `ty`, while reading, and the
+/// scope of one element's own expressions (`scope` itself for a single value).
+fn read_repeat<'s>(
+    field: &'s Field,
+    ty: &FieldType,
+    scope: &Scope<'s>,
+    errors: &mut Errors,
+) -> (ir::Repeat<ir::Reading>, Scope<'s>) {
     let at = &field.at;
-    let element = |scope: &Scope<'s>| read_element(field, scope);
-    let (repeat, one) = match &field.repeat {
-        Repeat::None => (ir::Repeat::One, one(schema, field, ty, scope, errors)),
+    match &field.repeat {
+        Repeat::None => (ir::Repeat::One, scope.clone()),
         Repeat::Expr(count) => (
             ir::Repeat::Times(errors.take(&at.key("repeat-expr"), scope.int(count))),
-            one(schema, field, ty, &element(scope), errors),
+            read_element(field, scope),
         ),
-        Repeat::Eos => (
-            ir::Repeat::Eos,
-            one(schema, field, ty, &element(scope), errors),
-        ),
+        Repeat::Eos => (ir::Repeat::Eos, read_element(field, scope)),
         Repeat::ForEach(list) => {
             let at = at.key("-for-each");
             let (list, each) = for_each(scope, list, |e| errors.take(&at, e));
-            let one = one(schema, field, ty, &element(&each), errors);
-            (ir::Repeat::Each(list), one)
+            (ir::Repeat::Each(list), read_element(field, &each))
         }
         Repeat::Until(until) => {
-            let item = stored_value(field, quote!(item));
+            let item = until_item(field);
             let done = scope.with_element_of(item, ty).with_index(quote!(_index));
             let done = errors.take(&at.key("repeat-until"), done.bool(until));
-            let one = one(schema, field, ty, &element(scope), errors);
-            (ir::Repeat::Until(done), one)
+            (ir::Repeat::Until(done), read_element(field, scope))
         }
-    };
-    ir::List { repeat, one }
+    }
+}
+
+/// The `_` of a `repeat-until` condition: the element just read (`item`), through its
+/// `rt::Decoded` when it is decoded; the element of a switch whose elements choose their case
+/// is its enum, whose every case keeps its own stored bytes.
+fn until_item(field: &Field) -> Rust {
+    match field.switches_per_element() {
+        true => quote!(item),
+        false => stored_value(field, quote!(item)),
+    }
 }
 
 /// The list a `-for-each` field follows, and `scope` with `_` bound to its element `each`;
@@ -405,21 +449,25 @@ fn write_field(schema: &Schema, ty: usize, field: &Field, errors: &mut Errors) -
         .map(|cond| errors.writer(&at.key("if"), scope.bool(cond)));
     let valid = errors.writer(&at.key("valid"), scope.valid_rules(field));
     let values = match &field.ty {
-        FieldType::Switch(switch) => {
-            let on = at.key("type").key("switch-on");
-            let selector = scope.selector(&switch.on).map(|(tokens, _)| tokens);
-            let selector = errors.writer(&on, selector);
-            let (cases, arms) = switch_cases(schema, switch, at, &scope, errors, |ty, errors| {
-                write_list(schema, field, ty, &scope, errors)
+        FieldType::Switch(switch) if field.switches_per_element() => {
+            // Each element is checked against the case its selector gives.
+            let (repeat, element) = write_repeat(field, &field.ty, &scope, errors);
+            let switch = write_switch(schema, field, switch, &element, errors, |ty, errors| {
+                ir::List {
+                    repeat: ir::Repeat::One,
+                    one: one(schema, field, ty, &element, errors),
+                }
             });
-            ir::Values::Switch(ir::Switch {
-                selector,
-                text: false,
-                expected: expected(switch),
-                cases,
-                arms,
-            })
+            ir::Values::Elements(ir::Elements { repeat, switch })
         }
+        FieldType::Switch(switch) => ir::Values::Switch(write_switch(
+            schema,
+            field,
+            switch,
+            &scope,
+            errors,
+            |ty, errors| write_list(schema, field, ty, &scope, errors),
+        )),
         ty => ir::Values::One(write_list(schema, field, ty, &scope, errors)),
     };
     ir::WriteField::Written(Box::new(ir::WrittenField {
@@ -429,6 +477,30 @@ fn write_field(schema: &Schema, ty: usize, field: &Field, errors: &mut Errors) -
         valid,
         values,
     }))
+}
+
+/// How `switch`, the type of `field`, is written: its selector compiled in `scope`, each case
+/// with its values as `list` makes them.
+fn write_switch(
+    schema: &Schema,
+    field: &Field,
+    switch: &Switch,
+    scope: &Scope,
+    errors: &mut Errors,
+    list: impl FnMut(&FieldType, &mut Errors) -> ir::List<ir::Writing>,
+) -> ir::Switch<ir::Writing> {
+    let at = &field.at;
+    let on = at.key("type").key("switch-on");
+    let selector = scope.selector(&switch.on).map(|(tokens, _)| tokens);
+    let selector = errors.writer(&on, selector);
+    let (cases, arms) = switch_cases(schema, switch, at, scope, errors, list);
+    ir::Switch {
+        selector,
+        text: false,
+        expected: expected(switch),
+        cases,
+        arms,
+    }
 }
 
 /// The scope of one element's own expressions while writing: they see its index as `index`,
@@ -461,43 +533,45 @@ fn write_list<'s>(
     scope: &Scope<'s>,
     errors: &mut Errors,
 ) -> ir::List<ir::Writing> {
+    let (repeat, element) = write_repeat(field, ty, scope, errors);
+    let one = one(schema, field, ty, &element, errors);
+    ir::List { repeat, one }
+}
+
+/// What ends the list of `field`, whose elements are of type `ty`, while writing, and the
+/// scope of one element's own expressions (`scope` itself for a single value).
+fn write_repeat<'s>(
+    field: &'s Field,
+    ty: &FieldType,
+    scope: &Scope<'s>,
+    errors: &mut Errors,
+) -> (ir::Repeat<ir::Writing>, Scope<'s>) {
     let at = &field.at;
-    let switched = matches!(field.ty, FieldType::Switch(_));
-    let element = |scope: &Scope<'s>| write_element(field, scope);
-    let (repeat, one) = match &field.repeat {
-        Repeat::None => (ir::Repeat::One, one(schema, field, ty, scope, errors)),
+    match &field.repeat {
+        Repeat::None => (ir::Repeat::One, scope.clone()),
         Repeat::Expr(count) => (
             ir::Repeat::Times(errors.writer(&at.key("repeat-expr"), scope.int(count))),
-            one(schema, field, ty, &element(scope), errors),
+            write_element(field, scope),
         ),
-        Repeat::Eos => (
-            ir::Repeat::Eos,
-            one(schema, field, ty, &element(scope), errors),
-        ),
+        Repeat::Eos => (ir::Repeat::Eos, write_element(field, scope)),
         // A switch writes each of its lists whole, without its partners.
-        Repeat::ForEach(_) if switched => (
-            ir::Repeat::Eos,
-            one(schema, field, ty, &element(scope), errors),
-        ),
+        Repeat::ForEach(_) if field.switches_whole_list() => {
+            (ir::Repeat::Eos, write_element(field, scope))
+        }
         Repeat::ForEach(list) => {
             let at = at.key("-for-each");
             let (list, each) = for_each(scope, list, |e| {
                 errors.writable(&at, "a `-for-each` list", e)
             });
-            let one = one(schema, field, ty, &each.with_index(quote!(index)), errors);
-            (ir::Repeat::Each(list), one)
+            (ir::Repeat::Each(list), each.with_index(quote!(index)))
         }
         Repeat::Until(until) => {
-            let item = stored_value(field, quote!(item));
+            let item = until_item(field);
             let done = scope.with_element_of(item, ty).with_index(quote!(_index));
             let done = errors.writer(&at.key("repeat-until"), done.bool(until));
-            (
-                ir::Repeat::Until(done),
-                one(schema, field, ty, &element(scope), errors),
-            )
+            (ir::Repeat::Until(done), write_element(field, scope))
         }
-    };
-    ir::List { repeat, one }
+    }
 }
 
 /// How a stage keeps what the expression compiler gives: the reader evaluates every

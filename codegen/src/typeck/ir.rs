@@ -179,12 +179,25 @@ pub struct WrittenField {
     pub values: Values<Writing>,
 }
 
-/// The values of a field: one list (or one value), or a switch of them.
+/// The values of a field: one list (or one value), a switch of them, or a list of switches.
 pub enum Values<S: Stage> {
     /// A field of one type.
     One(List<S>),
-    /// A switch.
+    /// A switch: one case for the field's value, or for its whole list.
     Switch(Switch<S>),
+    /// A repeated switch whose elements each choose their case (see
+    /// [`crate::model::Field::switches_per_element`]): the selector is computed for each
+    /// element, and each case's list is [`Repeat::One`].
+    Elements(Elements<S>),
+}
+
+/// A list whose elements each choose their case of a switch.
+pub struct Elements<S: Stage> {
+    /// What ends the list.
+    pub repeat: Repeat<S>,
+    /// The switch of one element, its selector and cases compiled in the element's scope
+    /// (`_index`, the `_` of a `-for-each`).
+    pub switch: Switch<S>,
 }
 
 /// A switch field.

@@ -311,8 +311,9 @@ impl<'s> Scope<'s> {
         scope
     }
 
-    /// The same scope outside the elements of a list: a switch picks one case for the whole
-    /// list, so its selector cannot depend on `_index`.
+    /// The same scope outside the elements of a list, where `_index` is not defined: what is
+    /// the same for every element (the arguments an earlier element was read with, when they
+    /// do not differ from one element to the next).
     pub fn without_index(&self) -> Self {
         let mut scope = self.clone();
         scope.index = None;
@@ -406,7 +407,11 @@ impl<'s> Scope<'s> {
             return Ok(Some(quote!(true)));
         }
         let place = self.place(e)?;
-        let nothing = match place.field.map(|f| &f.ty) {
+        // A switch value that matched nothing is absent; a list of such values is not.
+        let list_of_switches = place
+            .field
+            .is_some_and(|f| f.switches_per_element() && !place.element);
+        let nothing = match place.field.filter(|_| !list_of_switches).map(|f| &f.ty) {
             Some(FieldType::Switch(switch)) => {
                 switch::matched_nothing(self.schema, switch, &quote!(present))
             }
@@ -924,9 +929,11 @@ fn is_scalar(ty: &Ty) -> bool {
 /// The expression type of a field's value.
 pub fn field_ty(schema: &Schema, field: &Field) -> Ty {
     let one = element_ty(schema, &field.ty);
-    match (&field.repeat, &field.ty) {
-        // A repeated switch is one case holding the whole list.
-        (Repeat::None, _) | (_, FieldType::Switch(_)) => one,
+    match &field.repeat {
+        Repeat::None => one,
+        // A repeated switch is one case holding the whole list, unless each element chooses
+        // its own.
+        _ if field.switches_whole_list() => one,
         _ => Ty::Array(Box::new(one)),
     }
 }

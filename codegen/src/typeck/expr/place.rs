@@ -59,7 +59,9 @@ impl<'s> Scope<'s> {
                 ));
             }
         };
-        let element = match field.is_some_and(|f| f.decode.is_some()) {
+        // Each case of a decoded switch keeps its own stored bytes (see `emit::types`).
+        let decoded = field.is_some_and(|f| f.decode.is_some() && !f.switches_per_element());
+        let element = match decoded {
             true => quote!(#tokens.get(#at).map(|decoded| &decoded.value)),
             false => quote!(#tokens.get(#at)),
         };
@@ -339,7 +341,7 @@ impl<'s> Scope<'s> {
             "_index" => {
                 let Some(index) = &self.index else {
                     return invalid(
-                        "`_index` is only defined in the attributes of a repeated field (its size, type arguments and `valid`)",
+                        "`_index` is only defined in the attributes of a repeated field (its size, type arguments, switch selector and `valid`)",
                     );
                 };
                 return Ok(Place::computed(quote!((#index as i64)), Ty::Int));
@@ -523,7 +525,7 @@ impl<'s> Scope<'s> {
             ("size", Ty::Array(_) | Ty::ListLit(_)) => {
                 simple(quote!((#tokens.len() as i64)), Ty::Int)
             }
-            ("size", Ty::Switch) if base.field.is_some_and(|f| f.repeat != Repeat::None) => {
+            ("size", Ty::Switch) if base.field.is_some_and(Field::switches_whole_list) => {
                 simple(quote!((#tokens.len() as i64)), Ty::Int)
             }
             (_, Ty::Io) => self.stream_property(tokens, attr),

@@ -120,7 +120,7 @@ impl<'s> Scope<'s> {
             return None;
         };
         let (owner, field) = switch_field(self.schema, switch)?;
-        if field.repeat != Repeat::None {
+        if field.switches_whole_list() {
             // One case holds the whole list.
             return None;
         }
@@ -210,7 +210,7 @@ pub(super) fn integer_switch(
     tokens: &TokenStream,
 ) -> Option<TokenStream> {
     let (owner, field) = switch_field(schema, switch)?;
-    if field.repeat != Repeat::None || field.decode.is_some() {
+    if field.switches_whole_list() || field.decode.is_some() {
         // One case holds the whole list; a decoded case holds its stored bytes too.
         return None;
     }
