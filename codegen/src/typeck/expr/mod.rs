@@ -262,6 +262,15 @@ pub struct Scope<'s> {
     /// Set with `owner`: the scope the expression is compiled in, whose own `_root`
     /// parameters are those of every value of its file reached through `owner`.
     home: Option<Box<Scope<'s>>>,
+    /// A writer evaluates the expression where the reader does (the arguments of a value,
+    /// where the value starts): `_io.pos` is then the writer's own position in its stream.
+    /// Not through an instance (Kaitai evaluates it where first used) nor another value's
+    /// arguments (evaluated where that value was).
+    at_writer_pos: bool,
+    /// The arguments of a value read from bytes of its own (`size`, `process`): a reader
+    /// computes them before it lends its stream, Kaitai once those bytes are read, so the
+    /// stream's position differs (its size does not).
+    outer_stream: bool,
 }
 
 impl<'s> Scope<'s> {
@@ -280,7 +289,32 @@ impl<'s> Scope<'s> {
             owner_args: None,
             prior: None,
             home: None,
+            at_writer_pos: false,
+            outer_stream: false,
         }
+    }
+
+    /// The same scope for the arguments of a value read from bytes of its own (see
+    /// `outer_stream`).
+    pub fn in_outer_stream(&self) -> Self {
+        let mut scope = self.clone();
+        scope.outer_stream = true;
+        scope
+    }
+
+    /// The same scope for an expression a writer evaluates where the reader does, so that
+    /// `_io.pos` is the writer's own position (`Writer::stream_pos` of the runtime).
+    pub fn at_writer_pos(&self) -> Self {
+        let mut scope = self.clone();
+        scope.at_writer_pos = true;
+        scope
+    }
+
+    /// The same scope where the writer's position is no longer where the reader was.
+    fn off_writer_pos(&self) -> Self {
+        let mut scope = self.clone();
+        scope.at_writer_pos = false;
+        scope
     }
 
     /// The same scope inside one element of `field`, which sees the elements before it as
