@@ -306,13 +306,35 @@ fn documentation_keys_are_accepted_and_kept_as_docs() {
 
 #[test]
 fn writer_expressions_that_need_the_input_stream_are_refused_not_panicked_on() {
-    // An `if` is followed by writers (tests/stream_conditions.rs in generated-tests); an
-    // argument must be computed, which a writer cannot do without the stream.
+    // A number is passed a placeholder (tests/stream_arguments.rs in generated-tests); a list
+    // has none, and a writer cannot compute it without the stream.
     let message = error(
-        "meta:\n  id: broken\n  endian: le\nseq:\n  - id: p\n    type: part(_io.size)\ntypes:\n  part:\n    params:\n      - id: total\n        type: u4\n    seq:\n      - id: b\n        type: u1\n",
+        "meta:\n  id: broken\n  endian: le\nseq:\n  - id: p\n    type: part([_io.size])\ntypes:\n  part:\n    params:\n      - id: totals\n        type: u4[]\n    seq:\n      - id: b\n        type: u1\n",
     );
     assert!(
         message.contains("an argument computed from `_io` cannot be written back yet"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_number_argument_only_the_stream_gives_is_one_writers_lack() {
+    let source = "meta:\n  id: sized\n  endian: le\nseq:\n  - id: p\n    type: part(_io.size)\ntypes:\n  part:\n    params:\n      - id: total\n        type: u4\n    seq:\n      - id: b\n        type: u1\n        if: total > 1\n";
+    let schema = parse_schema(source, Path::new("sized.ksy")).expect("accepted");
+    assert!(schema.types[1].params[0].writers_lack);
+}
+
+#[test]
+fn the_position_in_an_argument_of_a_value_of_its_own_bytes_is_refused() {
+    // Kaitai takes it after the value's bytes, in the outer stream; a reader lends its stream
+    // before, a writer has not written them yet.
+    let message = error(&format!(
+        "{HEADER}  - id: p\n    size: 2\n    type: part(_io.pos)\ntypes:\n  part:\n    params:\n      - id: ofs\n        type: u4\n    seq:\n      - id: b\n        type: u1\n"
+    ));
+    assert!(
+        message.starts_with(
+            "schemas/broken.ksy:7:5: `_io.pos` in an argument of a value read from bytes of its own"
+        ),
         "{message}"
     );
 }

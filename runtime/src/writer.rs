@@ -64,6 +64,17 @@ impl Writer {
         self.base.saturating_add(self.buf.len())
     }
 
+    /// `_io.pos` as the reader of the bytes written so far sees it: the position in the
+    /// stream of the value being written (see [`Writer::in_substream`]), a byte whose bits
+    /// are only partly written counted whole (a reader of bit fields has consumed it).
+    #[inline]
+    pub fn stream_pos(&self) -> usize {
+        let partial = usize::from(!self.pending.is_empty());
+        self.pos()
+            .saturating_sub(self.stream_start)
+            .saturating_add(partial)
+    }
+
     /// Where the stream of the value being written starts in the file (see
     /// [`Writer::in_substream`]).
     #[inline]

@@ -360,9 +360,40 @@ fn read_elements(
     }
 }
 
+/// True when compiled Rust uses the reader `r` (locals have a trailing `_`).
+fn uses_reader(tokens: &TokenStream) -> bool {
+    tokens.clone().into_iter().any(|token| match token {
+        proc_macro2::TokenTree::Ident(ident) => ident == "r",
+        proc_macro2::TokenTree::Group(group) => uses_reader(&group.stream()),
+        _ => false,
+    })
+}
+
 /// A `Result` expression reading one value, from the substream its field delimits when it has
 /// one, or from the bytes it is stored in when it is decoded.
 fn read_delimited(schema: &Schema, ir: &ir::One<Reading>) -> TokenStream {
+    // The arguments of a value read from bytes of its own are computed in the outer stream
+    // (`_io.size`, a look-ahead), before the reader lends it.
+    if let ir::Value::User { ty, args } = &ir.value
+        && (ir.substream.is_some() || ir.decode.is_some())
+        && args.iter().any(uses_reader)
+    {
+        let names: Vec<_> = (0..args.len())
+            .map(|i| quote::format_ident!("arg{i}"))
+            .collect();
+        let value = ir::Value::User {
+            ty: *ty,
+            args: names.iter().map(|n| quote!(#n)).collect(),
+        };
+        let read = read_delimited(
+            schema,
+            &ir::One {
+                value,
+                ..ir.clone()
+            },
+        );
+        return quote!({ #(let #names = #args;)* #read });
+    }
     let one = read_one(schema, &ir.value);
     if let Some(decode) = &ir.decode {
         let stored = match decode.spec.wide_terminator() {

@@ -36,7 +36,12 @@ pub fn write_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
             let write = write_field(schema, ty, field, written, &quote!(self.#ident));
             write_placed(written, name, &quote!(#valid #write))
         });
-    let kept_params = def.params.iter().filter(|p| p.kept).map(check_kept_param);
+    // A writer that is passed a placeholder cannot compare: the codec reads its output back.
+    let kept_params = def
+        .params
+        .iter()
+        .filter(|p| p.kept && !p.writers_lack)
+        .map(check_kept_param);
     let gaps = schema
         .keeps_unclaimed(ty)
         .then(|| quote!(rt::fields::write_gaps(w, &self.unclaimed).in_field("unclaimed")?;));

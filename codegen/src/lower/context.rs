@@ -502,6 +502,7 @@ fn add_param(schema: &mut Schema, ty: usize, path: &[&str], param_ty: ParamType)
         ty: param_ty,
         default: None,
         kept: false,
+        writers_lack: false,
     };
     // Without a parent, a value gets what a missing value reads as: 0, false, nothing.
     let absent = match param_ty {
@@ -579,6 +580,7 @@ pub fn add_byte_order_params(schema: &mut Schema, chosen: &[bool]) -> Result<(),
             ty: ParamType::Bool,
             default: None,
             kept: false,
+            writers_lack: false,
         };
         add_implicit_param(schema, ty, param, |_, _, _| Expr::Name(IS_BE.to_owned()));
     }

@@ -116,6 +116,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
     context::add_byte_order_params(&mut schema, &chosen)?;
     kept_params::keep_params(&mut schema);
     streams::keep_streams(&mut schema);
+    streams::mark_params_writers_lack(&mut schema);
     streams::keep_stream_positions_as_read(&mut schema);
     let roots: Vec<bool> = (0..schema.types.len())
         .map(|ty| schema.is_file_root(ty))

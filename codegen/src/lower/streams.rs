@@ -55,6 +55,46 @@ pub fn keep_streams(schema: &mut Schema) {
     }
 }
 
+/// Marks the parameters writers lack ([`Param::writers_lack`]): those some written field
+/// passes an argument only the input stream gives (`_io.size`, or a parameter writers lack in
+/// turn), until no more is found. A writer passes a placeholder for them; the checks that use
+/// them need the input stream, so the codec reads its output back. A parameter without a
+/// placeholder (a value, a list, a stream) is left to be refused where its argument is.
+pub fn mark_params_writers_lack(schema: &mut Schema) {
+    loop {
+        let mut lacking = Vec::new();
+        for (owner, def) in schema.types.iter().enumerate() {
+            let write = Scope::new(schema, owner, Mode::Write, def.fields.len())
+                .with_index(quote::quote!(index));
+            for field in def.fields.iter().filter(|f| !f.is_read_only()) {
+                // As `typeck::build` compiles them: where the value starts, unless it is read
+                // from bytes of its own.
+                let scope = match field.substream.is_none() && field.decode.is_none() {
+                    true => write.at_writer_pos(),
+                    false => write.clone(),
+                };
+                field.ty.for_each_user(&mut |ty, args| {
+                    let params = &schema.types[ty].params;
+                    for (index, (arg, param)) in args.iter().zip(params).enumerate() {
+                        if !param.writers_lack
+                            && param.ty.has_placeholder()
+                            && matches!(scope.argument(param, arg), Err(ExprError::NeedsStream))
+                        {
+                            lacking.push((ty, index));
+                        }
+                    }
+                });
+            }
+        }
+        if lacking.is_empty() {
+            return;
+        }
+        for (ty, index) in lacking {
+            schema.types[ty].params[index].writers_lack = true;
+        }
+    }
+}
+
 /// Marks the fields read at a position that needs the input stream (`pos: _io.size - 128`):
 /// a writer, which has the value and no stream, could not place them, so they are kept as
 /// read.

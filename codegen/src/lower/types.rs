@@ -41,6 +41,7 @@ impl Context {
             ty,
             default,
             kept: false,
+            writers_lack: false,
         })
     }
 

@@ -163,6 +163,25 @@ pub struct Param {
     /// Kept in the value as a field, as read, because each element of a list gets its own
     /// argument (see `lower::kept_params`).
     pub kept: bool,
+    /// Some value of the type is passed an argument only the input stream gives
+    /// (`_root.ofs_footer`, an `_io.size - 8` of the root): writers do not know it, pass a
+    /// placeholder, and leave out the checks that use it (see `lower::streams`).
+    pub writers_lack: bool,
+}
+
+impl ParamType {
+    /// True when a writer that lacks an argument of this type can pass a placeholder (a
+    /// number, boolean, enum value, text or bytes; not a value it would read through).
+    pub fn has_placeholder(self) -> bool {
+        matches!(
+            self,
+            ParamType::Int(_)
+                | ParamType::Bool
+                | ParamType::Enum(_)
+                | ParamType::Str
+                | ParamType::Bytes
+        )
+    }
 }
 
 /// The types a parameter can have.
@@ -943,6 +962,38 @@ impl FieldType {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Calls `f` with each user type a value of this type holds directly (each case's, for a
+    /// switch) and the arguments it is given.
+    pub fn for_each_user(&self, f: &mut impl FnMut(usize, &[Expr])) {
+        match self {
+            FieldType::User { ty, args } => f(*ty, args),
+            FieldType::Switch(s) => {
+                for case in &s.cases {
+                    case.ty.for_each_user(f);
+                }
+                if let Some(default) = &s.default {
+                    default.for_each_user(f);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// True when an argument of a value of this type (of any case, for a switch) uses its
+    /// owner's stream (`_io.pos`).
+    pub fn passes_stream(&self) -> bool {
+        match self {
+            FieldType::User { args, .. } => args.iter().any(|arg| arg.mentions("_io")),
+            FieldType::Switch(s) => s
+                .cases
+                .iter()
+                .map(|c| &c.ty)
+                .chain(s.default.as_deref())
+                .any(FieldType::passes_stream),
+            _ => false,
         }
     }
 

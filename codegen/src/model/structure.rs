@@ -24,8 +24,9 @@ impl Schema {
 
     /// True when a value of type `ty`, or one it holds in the same stream, places a value read
     /// by position in that stream (`pos` without `io`, or `io: _root._io` in an imported
-    /// schema, whose root is read there): written in a substream, it needs to know where the
-    /// substream starts.
+    /// schema, whose root is read there), or passes an argument computed from the stream
+    /// (`_io.pos`, the writer's position in it): written in a substream, it needs to know where
+    /// the substream starts.
     pub fn places_in_own_stream(&self, ty: usize) -> bool {
         let mut seen = vec![false; self.types.len()];
         let mut stack = vec![ty];
@@ -39,7 +40,7 @@ impl Schema {
                     Stream::Root => self.file_root(ty) != 0,
                     Stream::Of(_) => false,
                 };
-                if field.position.is_some() && in_stream {
+                if (field.position.is_some() && in_stream) || field.ty.passes_stream() {
                     return true;
                 }
                 if field.substream.is_none() && field.decode.is_none() {

@@ -588,11 +588,12 @@ trait Compile: ir::Stage {
         compile: impl FnOnce() -> Result<Rust, ExprError>,
     ) -> Self::Remembered;
 
-    /// The arguments of a value of a user type.
+    /// The arguments of a value of a user type, each compiled for its parameter.
     fn arguments(
         errors: &mut Errors,
         at: &YamlPath,
-        result: Result<Vec<Rust>, ExprError>,
+        schema: &Schema,
+        args: Vec<(&Param, Result<Rust, ExprError>)>,
     ) -> Vec<Rust>;
 }
 
@@ -612,9 +613,11 @@ impl Compile for ir::Reading {
     fn arguments(
         errors: &mut Errors,
         at: &YamlPath,
-        result: Result<Vec<Rust>, ExprError>,
+        _: &Schema,
+        args: Vec<(&Param, Result<Rust, ExprError>)>,
     ) -> Vec<Rust> {
-        errors.take(at, result)
+        let args = args.into_iter().map(|(_, arg)| arg).collect();
+        errors.take(at, args)
     }
 }
 
@@ -628,9 +631,33 @@ impl Compile for ir::Writing {
     fn arguments(
         errors: &mut Errors,
         at: &YamlPath,
-        result: Result<Vec<Rust>, ExprError>,
+        schema: &Schema,
+        args: Vec<(&Param, Result<Rust, ExprError>)>,
     ) -> Vec<Rust> {
-        errors.writable(at, "an argument", result)
+        let args = args.into_iter().map(|(param, arg)| match arg {
+            // The writer uses it in no check (`Param::writers_lack`); the codec reads its
+            // output back.
+            Err(ExprError::NeedsStream) if param.writers_lack => {
+                errors.from_stream = true;
+                Ok(placeholder(schema, param.ty))
+            }
+            arg => arg,
+        });
+        let args = args.collect();
+        errors.writable(at, "an argument", args)
+    }
+}
+
+/// What a writer passes for a parameter it lacks (see [`Param::writers_lack`]).
+fn placeholder(schema: &Schema, ty: ParamType) -> Rust {
+    match ty {
+        ParamType::Bool => quote!(false),
+        ParamType::Enum(idx) => {
+            let name = crate::sanitization::enum_ident(&schema.enums[idx]);
+            quote!(#name::from_raw(0))
+        }
+        ParamType::Str | ParamType::Bytes => quote!(&[]),
+        _ => quote!(0i64),
     }
 }
 
@@ -652,10 +679,13 @@ fn one<S: Compile>(
         processor: S::check(errors, &at.key("process"), scope.processor(decode)),
     });
     let substream = field.substream.as_ref().map(|s| size(s, errors));
+    // Kaitai passes the arguments of a value read from bytes of its own (`size`, `process`)
+    // once those bytes are read, in the outer stream: no writer is there before writing them.
+    let own_bytes = field.substream.is_some() || field.decode.is_some();
     ir::One {
         substream,
         decode,
-        value: value(schema, ty, scope, at, errors),
+        value: value(schema, ty, scope, !own_bytes, at, errors),
     }
 }
 
@@ -683,11 +713,12 @@ fn sized<S: ir::Stage>(size: &Size, compile: impl FnOnce(&Expr) -> S::Check) -> 
 }
 
 /// What one value of type `ty` is, its sizes, remembered value and arguments compiled in
-/// `scope` for stage `S`.
+/// `scope` for stage `S`; `at_start`: a writer passes the arguments where the reader does.
 fn value<S: Compile>(
     schema: &Schema,
     ty: &FieldType,
     scope: &Scope,
+    at_start: bool,
     at: &YamlPath,
     errors: &mut Errors,
 ) -> ir::Value<S> {
@@ -744,7 +775,17 @@ fn value<S: Compile>(
         FieldType::Contents(bytes) => ir::Value::Contents(bytes.clone()),
         FieldType::User { ty, args } => ir::Value::User {
             ty: *ty,
-            args: S::arguments(errors, &at.key("type"), scope.arguments(*ty, args)),
+            args: {
+                // A writer passes them where the value starts, as the reader does.
+                let scope = match at_start {
+                    true => scope.at_writer_pos(),
+                    false => scope.in_outer_stream(),
+                };
+                let params = &schema.types[*ty].params;
+                let args = args.iter().zip(params);
+                let args = args.map(|(arg, param)| (param, scope.argument_to(*ty, param, arg)));
+                S::arguments(errors, &at.key("type"), schema, args.collect())
+            },
         },
         FieldType::Nothing => ir::Value::Nothing,
         FieldType::Switch(_) => {

@@ -264,6 +264,15 @@ pub struct Scope<'s> {
     home: Option<Box<Scope<'s>>>,
     /// Reading a field read later (see [`Field::read_later`]): how its arguments compile.
     later: Option<(&'s ReadLater, Pass)>,
+    /// A writer evaluates the expression where the reader does (the arguments of a value,
+    /// where the value starts): `_io.pos` is then the writer's own position in its stream.
+    /// Not through an instance (Kaitai evaluates it where first used) nor another value's
+    /// arguments (evaluated where that value was).
+    at_writer_pos: bool,
+    /// The arguments of a value read from bytes of its own (`size`, `process`): a reader
+    /// computes them before it lends its stream, Kaitai once those bytes are read, so the
+    /// stream's position differs (its size does not).
+    outer_stream: bool,
 }
 
 /// The two reads of a field read later (see [`Field::read_later`]).
@@ -292,7 +301,32 @@ impl<'s> Scope<'s> {
             prior: None,
             home: None,
             later: None,
+            at_writer_pos: false,
+            outer_stream: false,
         }
+    }
+
+    /// The same scope for the arguments of a value read from bytes of its own (see
+    /// `outer_stream`).
+    pub fn in_outer_stream(&self) -> Self {
+        let mut scope = self.clone();
+        scope.outer_stream = true;
+        scope
+    }
+
+    /// The same scope for an expression a writer evaluates where the reader does, so that
+    /// `_io.pos` is the writer's own position (`Writer::stream_pos` of the runtime).
+    pub fn at_writer_pos(&self) -> Self {
+        let mut scope = self.clone();
+        scope.at_writer_pos = true;
+        scope
+    }
+
+    /// The same scope where the writer's position is no longer where the reader was.
+    fn off_writer_pos(&self) -> Self {
+        let mut scope = self.clone();
+        scope.at_writer_pos = false;
+        scope
     }
 
     /// The same scope inside one element of `field`, which sees the elements before it as
@@ -497,41 +531,47 @@ impl<'s> Scope<'s> {
         scope
     }
 
-    /// The arguments passed to user type `ty`, compiled for its parameters' types.
-    pub fn arguments(&self, ty: usize, args: &[Expr]) -> Result<Vec<TokenStream>, ExprError> {
-        let def = &self.schema.types[ty];
-        args.iter()
-            .zip(&def.params)
-            .map(|(arg, param)| match self.later {
-                Some((later, Pass::First))
-                    if later
-                        .empty_first
-                        .iter()
-                        .any(|(t, p)| *t == ty && *p == param.id) =>
-                {
-                    Ok(self.empty_argument(param))
-                }
-                Some((_, Pass::Again(visible))) => {
-                    let mut scope = self.clone();
-                    scope.visible_fields = visible;
-                    scope.later = None;
-                    scope.argument(param, arg)
-                }
-                _ => self.argument(param, arg),
-            })
-            .collect()
+    /// The argument `arg` passed to parameter `param` of user type `ty` by the field being
+    /// read (see [`Scope::argument`]), as the pass of a field read later needs it.
+    pub fn argument_to(
+        &self,
+        ty: usize,
+        param: &Param,
+        arg: &Expr,
+    ) -> Result<TokenStream, ExprError> {
+        match self.later {
+            Some((later, Pass::First))
+                if later
+                    .empty_first
+                    .iter()
+                    .any(|(t, p)| *t == ty && *p == param.id) =>
+            {
+                self.empty_argument(param)
+            }
+            Some((_, Pass::Again(visible))) => {
+                let mut scope = self.clone();
+                scope.visible_fields = visible;
+                scope.later = None;
+                scope.argument(param, arg)
+            }
+            _ => self.argument(param, arg),
+        }
     }
 
     /// The empty value of a parameter, passed the first time a field read later is read.
-    fn empty_argument(&self, param: &Param) -> TokenStream {
+    fn empty_argument(&self, param: &Param) -> Result<TokenStream, ExprError> {
         let elem = crate::repr::param_value_type(self.schema, param);
-        match param.ty {
+        Ok(match param.ty {
             ParamType::Int(_) => quote!(0i64),
             ParamType::Bool => quote!(false),
             ParamType::Enum(_) => quote!(#elem::from_raw(0)),
             ParamType::OptUser(_) => quote!(::core::option::Option::None),
-            ParamType::Io | ParamType::User(_) | ParamType::AnyStruct => {
-                quote!(&<#elem as ::core::default::Default>::default())
+            ParamType::Io => quote!(&rt::Stream::default()),
+            ParamType::User(_) | ParamType::AnyStruct => {
+                return unsupported(format!(
+                    "`{}` is a structure read after the value that needs it, and has no empty value to read that value with first",
+                    param.id
+                ));
             }
             ParamType::AnyStructList | ParamType::StrList | ParamType::IoList => {
                 quote!(&[] as &[&#elem])
@@ -539,7 +579,7 @@ impl<'s> Scope<'s> {
             ParamType::Str | ParamType::Bytes | ParamType::IntList | ParamType::UserList(_) => {
                 quote!(&[] as &[#elem])
             }
-        }
+        })
     }
 
     /// Compiles the list a `-for-each` field follows: the list, and the type of its elements.

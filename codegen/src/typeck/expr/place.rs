@@ -306,8 +306,18 @@ impl<'s> Scope<'s> {
     }
 
     pub(super) fn io_property(&self, attr: &str) -> Result<Place<'s>, ExprError> {
+        // A writer knows where it is in the stream it writes, not how long that stream is.
+        let writer_pos = self.mode == Mode::Write && self.at_writer_pos && self.owner.is_none();
+        if writer_pos && attr == "pos" {
+            return Ok(Place::computed(quote!((w.stream_pos() as i64)), Ty::Int));
+        }
         if self.mode != Mode::Read {
             return Err(ExprError::NeedsStream);
+        }
+        if self.outer_stream && self.owner.is_none() && matches!(attr, "pos" | "eof") {
+            return unsupported(format!(
+                "`_io.{attr}` in an argument of a value read from bytes of its own (`size`, `terminator`, `process`) is not supported: Kaitai computes it once those bytes are read"
+            ));
         }
         let (tokens, ty) = match attr {
             "pos" => (quote!((r.pos() as i64)), Ty::Int),
@@ -412,6 +422,10 @@ impl<'s> Scope<'s> {
                     "parameter `{name}` is only known while reading and writing, not in `-derived` or instances"
                 ));
             }
+            // The placeholder a writer is passed for it is no value.
+            if self.mode == Mode::Write && param.writers_lack {
+                return Err(ExprError::NeedsStream);
+            }
             let ident = local_ident(name);
             // Passed as `i64`, slices and references: already values.
             return Ok(Place::computed(
@@ -421,7 +435,7 @@ impl<'s> Scope<'s> {
         }
         if let Some(instance) = def.instances.iter().find(|i| i.id == name) {
             // Instances are inlined so that readers, which have no `self` yet, can use them.
-            let mut inner = self.clone();
+            let mut inner = self.off_writer_pos();
             inner.depth += 1;
             let (tokens, ty) = match &instance.kind {
                 InstanceKind::Value { .. } => inner.instance_value(instance)?,
@@ -842,7 +856,7 @@ impl<'s> Place<'s> {
         };
         Place {
             args: Some(Arguments {
-                scope: Box::new(scope.clone()),
+                scope: Box::new(scope.off_writer_pos()),
                 exprs: args,
             }),
             ..self
