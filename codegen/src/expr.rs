@@ -170,6 +170,15 @@ impl Expr {
         }
     }
 
+    /// True for `_parent`, `_root` and chains of `_parent` (`_parent._parent`).
+    pub fn is_context_chain(&self) -> bool {
+        match self {
+            Expr::Name(n) => n == "_parent" || n == "_root",
+            Expr::Attr(base, attr) => attr == "_parent" && base.is_context_chain(),
+            _ => false,
+        }
+    }
+
     /// True when the expression is its own stream's position (`_io.pos`), which changes as
     /// the stream is read, or that position plus or minus a literal.
     pub fn is_stream_position(&self) -> bool {
@@ -769,7 +778,12 @@ impl ExprParser {
                 if name == "as" && self.eat_punct("<") {
                     let ty = self.type_name()?;
                     self.expect_punct(">")?;
-                    expr = Expr::Cast(Box::new(expr), ty);
+                    // `_parent.as<foo>` names the holder as its own type, which it is for
+                    // skelcodec: its fields are what the path reaches. A holder of another
+                    // type has no such field, an error where the path is checked.
+                    if !expr.is_context_chain() {
+                        expr = Expr::Cast(Box::new(expr), ty);
+                    }
                 } else if self.eat_punct("(") {
                     let args = self.arguments()?;
                     expr = Expr::Method(Box::new(expr), name, args);

@@ -39,3 +39,24 @@ fn documents_show_kept_bytes_and_leave_empty_ones_out() {
     let json = serde_json::to_value(&value).unwrap();
     assert!(json["dir"].get("_unread").is_none(), "{json}");
 }
+
+mod unread_in_place {
+    skelcodec_macros::codec!("tests/schemas/unread_in_place.ksy");
+}
+
+#[test]
+fn a_type_also_read_in_place_keeps_what_its_substream_leaves() {
+    use unread_in_place::UnreadInPlace;
+    let file = [1, 2, 3, 4, 9, 9];
+    let value = UnreadInPlace::read(&file).unwrap();
+    assert_eq!((value.plain.a, value.plain.b), (1, 2));
+    assert!(value.plain._unread.0.is_empty());
+    assert_eq!((value.sized.a, value.sized.b), (3, 4));
+    assert_eq!(value.sized._unread.0, [9, 9]);
+    assert_eq!(value.to_bytes().unwrap(), file);
+    // In place there is no substream to hold such bytes: they would be read as what follows.
+    let mut edited = value.clone();
+    edited.plain._unread.0.push(7);
+    let error = edited.to_bytes().unwrap_err().to_string();
+    assert!(error.contains("plain") && error.contains("_unread"), "{error}");
+}

@@ -443,6 +443,35 @@ pub fn read_sub<'a, T>(
     }
 }
 
+/// [`read_sub`] for a value that keeps the bytes its substream leaves (Kaitai skips them): the
+/// value and those bytes, which the value keeps as `_unread` to write them back.
+pub fn read_sub_keeping<'a, T>(
+    r: &mut Reader<'a>,
+    len: i64,
+    read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+) -> Result<(T, Vec<u8>)> {
+    let len = length(len, r)?;
+    let mut sub = r.sub(len)?;
+    let value = read(&mut sub)?;
+    Ok((value, sub.rest().to_vec()))
+}
+
+/// Before writing in place a value that may keep a substream's unread bytes: there is no
+/// substream here, and the bytes would be read as what follows.
+pub fn nothing_unread(unread: &[u8], w: &Writer) -> Result<()> {
+    match unread.is_empty() {
+        true => Ok(()),
+        false => Err(encode_error(
+            w,
+            format!(
+                "keeps {} bytes a substream left unread, but is written where no substream holds it",
+                unread.len()
+            ),
+        )
+        .in_field("_unread")),
+    }
+}
+
 /// Reads a field that extends to an occurrence of `marker`, choosing the first occurrence after
 /// which `read_rest` reads the rest of the stream exactly to its end. Real files give no length
 /// for such a field (the SWAT 3 skeleton), and the marker may occur inside it too, so only a

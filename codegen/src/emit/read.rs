@@ -90,11 +90,14 @@ fn read_fields(schema: &Schema, ty: usize, ir: &ir::TypeIr, from: usize) -> Toke
     for (index, (field, field_ir)) in def.fields.iter().zip(&ir.fields).enumerate().skip(from) {
         let read_ir = &field_ir.read;
         let name = &field.id;
-        if schema
-            .trailing_field(ty)
-            .is_some_and(|t| std::ptr::eq(t, field))
+        let filled_later = def.unread_from_holder && field.id == UNREAD;
+        if filled_later
+            || schema
+                .trailing_field(ty)
+                .is_some_and(|t| std::ptr::eq(t, field))
         {
-            // The whole-file read fills it: a root read inside a stream ends with its value.
+            // The whole-file read fills it (a root read inside a stream ends with its value),
+            // or the field reading the value from a substream does.
             let ident = local_ident(name);
             statements.push(quote!(let #ident = rt::RawBytes::default();));
             continue;
@@ -369,6 +372,26 @@ fn uses_reader(tokens: &TokenStream) -> bool {
     })
 }
 
+/// A `Result` expression reading `one` from a substream of `len` bytes; a value that keeps the
+/// bytes its substream leaves ([`TypeDef::unread_from_holder`]) gets them as `_unread`.
+fn read_sub(
+    schema: &Schema,
+    value: &ir::Value<Reading>,
+    len: TokenStream,
+    one: &TokenStream,
+) -> TokenStream {
+    match value {
+        ir::Value::User { ty, .. } if schema.types[*ty].unread_from_holder => {
+            let unread = field_ident(UNREAD);
+            quote!(rt::fields::read_sub_keeping(r, #len, |r| #one).map(|(mut value, rest)| {
+                value.#unread = rt::RawBytes(rest);
+                value
+            }))
+        }
+        _ => quote!(rt::fields::read_sub(r, #len, |r| #one)),
+    }
+}
+
 /// A `Result` expression reading one value, from the substream its field delimits when it has
 /// one, or from the bytes it is stored in when it is decoded.
 fn read_delimited(schema: &Schema, ir: &ir::One<Reading>) -> TokenStream {
@@ -406,25 +429,28 @@ fn read_delimited(schema: &Schema, ir: &ir::One<Reading>) -> TokenStream {
         };
         return super::decode::read_decoded(decode, stored, one);
     }
+    let sub = |len: TokenStream| read_sub(schema, &ir.value, len, &one);
     match &ir.substream {
         None => one,
         Some(ir::Size::Const(n)) => {
             let n = *n as i64;
-            quote!(rt::fields::read_sub(r, #n, |r| #one))
+            sub(quote!(#n))
         }
         // A length computed from the stream is computed before the reader is lent.
         Some(ir::Size::Computed {
             len,
             from_stream: true,
         }) => {
-            quote!({ let len = #len; rt::fields::read_sub(r, len, |r| #one) })
+            let read = sub(quote!(len));
+            quote!({ let len = #len; #read })
         }
         Some(ir::Size::Computed {
             len,
             from_stream: false,
-        }) => quote!(rt::fields::read_sub(r, #len, |r| #one)),
+        }) => sub(len.clone()),
         Some(ir::Size::Eos) => {
-            quote!({ let len = r.remaining() as i64; rt::fields::read_sub(r, len, |r| #one) })
+            let read = sub(quote!(len));
+            quote!({ let len = r.remaining() as i64; #read })
         }
         Some(ir::Size::Terminator {
             byte,

@@ -286,6 +286,16 @@ fn write_delimited(
         return super::decode::write_decoded(decode, access, one, check, wrap);
     }
     let one = write_one(schema, &ir.value, access, wrap);
+    // In place, a value that may keep a substream's unread bytes must have none.
+    let one = match &ir.value {
+        ir::Value::User { ty, .. }
+            if ir.substream.is_none() && schema.types[*ty].unread_from_holder =>
+        {
+            let unread = crate::sanitization::field_ident(UNREAD);
+            quote!(rt::fields::nothing_unread(&#access.#unread.0, w)#wrap?; #one)
+        }
+        _ => one,
+    };
     // Positions in the substream count from where it starts.
     let one = match ir.substream.is_some()
         && ty

@@ -88,6 +88,7 @@ pub fn declare<'f>(files: &[&'f KsyFile]) -> Result<Declared<'f>, Located> {
             to_string: to_string(file.to_string.as_ref(), &at)?,
             endian_choice: None,
             keeps_stream: false,
+            unread_from_holder: false,
             root_place: None,
             at: at.clone(),
         });
@@ -216,6 +217,7 @@ fn declare_nested<'f>(
             to_string: to_string(spec.to_string.as_ref(), &at)?,
             endian_choice,
             keeps_stream: false,
+            unread_from_holder: false,
             root_place: None,
             at,
         });

@@ -204,9 +204,10 @@ fn keep_trailing_bytes(schema: &mut Schema) {
 }
 
 /// Kaitai skips the bytes of a substream (`size` on a user type) that the type does not read;
-/// they are kept, so that writing is exact, in a field `_unread` at the end of every type that
-/// is only ever read from a substream and does not already read to its end. A type also read
-/// without one, or that places fields by position, keeps the reader's error instead.
+/// they are kept, so that writing is exact, in a field `_unread` at the end of every type read
+/// from a substream that does not already read to its end. A type also read without one has
+/// them from the substream's reader ([`TypeDef::unread_from_holder`]); one that places fields
+/// by position keeps the reader's error instead.
 fn keep_unread_bytes(schema: &mut Schema) {
     let mut sized = vec![false; schema.types.len()];
     let mut in_place = vec![false; schema.types.len()];
@@ -242,9 +243,10 @@ fn keep_unread_bytes(schema: &mut Schema) {
             .fields
             .iter()
             .any(|f| f.position.is_some() && !f.kept_as_read);
-        if ty == 0 || !sized[ty] || in_place[ty] || reads_to_end || positioned {
+        if ty == 0 || !sized[ty] || reads_to_end || positioned {
             continue;
         }
+        def.unread_from_holder = in_place[ty];
         let bytes = FieldType::rest_of_stream();
         let doc = "Bytes of the substream this value does not read, kept to be written back.";
         let unread = Field::added(UNREAD, doc, bytes, &def.at);

@@ -109,6 +109,10 @@ pub struct TypeDef {
     /// Values keep the stream they were read from, because an instance elsewhere reads from
     /// it (`io: field._io`).
     pub keeps_stream: bool,
+    /// Read both in place and from substreams (`size`): its `_unread` bytes are those a
+    /// substream holding it leaves, filled by the field that reads it so; read in place, it
+    /// has none (what follows is another value's).
+    pub unread_from_holder: bool,
     /// The root field inside which every value of the type is read, when there is one: there
     /// `_root.f.x` is passed down from `f`'s own `x` while `f` is still being read.
     pub root_place: Option<RootPlace>,
