@@ -52,6 +52,7 @@ struct KstAssert {
 
 fn main() {
     println!("cargo:rerun-if-env-changed=KAITAI_TESTS");
+    println!("cargo:rerun-if-env-changed=KAITAI_FORMATS");
     println!("cargo:rerun-if-changed=uncompilable.txt");
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
@@ -59,8 +60,13 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|| manifest.join("../../shared/kaitai-tests"));
     let uncompilable = known_uncompilable(&manifest.join("uncompilable.txt"));
-    // Absolute imports of the suite (`/for_abs_imports/…`) live here, as in Kaitai's own runs.
-    let import_paths = [suite.join("formats/ks_path")];
+    // Absolute imports of the suite (`/for_abs_imports/…`) live here, as in Kaitai's own runs,
+    // which also put the formats gallery on the import path (`imports_abs` imports
+    // `/common/vlq_base128_le` from it).
+    let gallery = std::env::var_os("KAITAI_FORMATS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| manifest.join("../../shared/kaitai-formats"));
+    let import_paths = [suite.join("formats/ks_path"), gallery];
     // Generator panics are caught and reported per spec; their messages would only be noise.
     std::panic::set_hook(Box::new(|_| {}));
     let mut specs = String::new();

@@ -58,5 +58,8 @@ fn a_type_also_read_in_place_keeps_what_its_substream_leaves() {
     let mut edited = value.clone();
     edited.plain._unread.0.push(7);
     let error = edited.to_bytes().unwrap_err().to_string();
-    assert!(error.contains("plain") && error.contains("_unread"), "{error}");
+    assert!(
+        error.contains("plain") && error.contains("_unread"),
+        "{error}"
+    );
 }

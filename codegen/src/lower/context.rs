@@ -180,19 +180,11 @@ fn mark_lists_read_again(schema: &mut Schema) -> Result<(), Located> {
             if field.repeat == Repeat::None {
                 continue;
             }
-            let mut passed = Vec::new();
-            let mut ty = field.ty.clone();
-            ty.for_each_user_mut(&mut |used, args| {
-                let params = &schema.types[used].params;
-                for (param, arg) in params.iter().zip(args.iter()) {
-                    if *arg == Expr::Name(field.id.clone()) {
-                        passed.push((used, param.id.clone()));
-                    }
-                }
-            });
-            let Some((used, _)) = passed
+            let list = Expr::Name(field.id.clone());
+            let passed = schema.params_given(field, |arg| *arg == list);
+            let Some((used, ..)) = passed
                 .into_iter()
-                .find(|(used, param)| used_lazily(schema, *used, param, &mut Vec::new()))
+                .find(|(used, param, _)| used_lazily(schema, *used, &param.id, &mut Vec::new()))
             else {
                 continue;
             };
@@ -253,19 +245,10 @@ pub(super) fn used_lazily(
         return true;
     }
     def.fields.iter().any(|field| {
-        let mut passed = Vec::new();
-        let mut field_ty = field.ty.clone();
-        field_ty.for_each_user_mut(&mut |used, args| {
-            let params = &schema.types[used].params;
-            for (p, arg) in params.iter().zip(args.iter()) {
-                if uses(arg) {
-                    passed.push((used, p.id.clone()));
-                }
-            }
-        });
-        passed
+        schema
+            .params_given(field, uses)
             .into_iter()
-            .any(|(used, p)| used_lazily(schema, used, &p, seen))
+            .any(|(used, p, _)| used_lazily(schema, used, &p.id, seen))
     })
 }
 

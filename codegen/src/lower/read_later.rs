@@ -23,19 +23,16 @@ pub fn read_later(schema: &mut Schema) {
 /// The arguments of `field`'s types that only instances use and that pass a value from its
 /// holder's context (`_root.header.names._io`), as (type, parameter, argument).
 fn lazy_context_args(schema: &Schema, field: &Field) -> Vec<(usize, String, Expr)> {
-    let mut lazy = Vec::new();
-    let mut ty = field.ty.clone();
-    ty.for_each_user_mut(&mut |used, args| {
-        for (param, arg) in schema.types[used].params.iter().zip(args.iter()) {
-            if param.id.starts_with('_')
-                && used_lazily(schema, used, &param.id, &mut Vec::new())
-                && !used_eagerly(schema, used, &param.id, &mut Vec::new())
-            {
-                lazy.push((used, param.id.clone(), arg.clone()));
-            }
-        }
-    });
-    lazy
+    schema
+        .params_given(field, |_| true)
+        .into_iter()
+        .filter(|(used, param, _)| {
+            param.id.starts_with('_')
+                && used_lazily(schema, *used, &param.id, &mut Vec::new())
+                && !used_eagerly(schema, *used, &param.id, &mut Vec::new())
+        })
+        .map(|(used, param, arg)| (used, param.id.clone(), arg.clone()))
+        .collect()
 }
 
 /// True when reading a value of `ty` in sequence uses its parameter `param`, directly, through
@@ -68,20 +65,11 @@ fn used_eagerly(schema: &Schema, ty: usize, param: &str, seen: &mut Vec<(usize, 
             if let Repeat::ForEach(list) = &field.repeat {
                 exprs.push(list);
             }
-            let mut passed = Vec::new();
-            let mut field_ty = field.ty.clone();
-            field_ty.for_each_user_mut(&mut |used, args| {
-                let params = &schema.types[used].params;
-                for (p, arg) in params.iter().zip(args.iter()) {
-                    if mentioned(arg) {
-                        passed.push((used, p.id.clone()));
-                    }
-                }
-            });
             exprs.into_iter().any(mentioned)
-                || passed
+                || schema
+                    .params_given(field, mentioned)
                     .into_iter()
-                    .any(|(used, p)| used_eagerly(schema, used, &p, seen))
+                    .any(|(used, p, _)| used_eagerly(schema, used, &p.id, seen))
         })
 }
 

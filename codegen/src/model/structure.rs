@@ -4,6 +4,35 @@
 use super::*;
 
 impl Schema {
+    /// The parameters, as (type, parameter and argument), that `field` gives each user type
+    /// it holds an argument `passes` accepts.
+    pub fn params_given<'s>(
+        &'s self,
+        field: &'s Field,
+        passes: impl Fn(&Expr) -> bool,
+    ) -> Vec<(usize, &'s Param, &'s Expr)> {
+        let mut given = Vec::new();
+        let mut add = |used: usize, args: &'s [Expr]| {
+            for (param, arg) in self.types[used].params.iter().zip(args) {
+                if passes(arg) {
+                    given.push((used, param, arg));
+                }
+            }
+        };
+        let mut types = vec![&field.ty];
+        while let Some(ty) = types.pop() {
+            match ty {
+                FieldType::User { ty, args } => add(*ty, args),
+                FieldType::Switch(s) => {
+                    types.extend(s.cases.iter().map(|c| &c.ty));
+                    types.extend(s.default.as_deref());
+                }
+                _ => {}
+            }
+        }
+        given
+    }
+
     /// True when a value of type `from` can hold, at any depth, a value of type `to`.
     pub fn reaches(&self, from: usize, to: usize) -> bool {
         let mut seen = vec![false; self.types.len()];
