@@ -31,7 +31,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MAX_SIZE = 3 * 1024 * 1024
 MIN_SIZE = 16
 CONVERT = "/usr/bin/convert" if os.path.exists("/usr/bin/convert-im6.q16") else "convert"
-VENV = os.environ.get("DIFFERENTIAL_VENV", "/tmp/differential/venv")
+VENV = os.environ.get("DIFFERENTIAL_VENV",
+                      os.path.join(os.environ.get("DIFFERENTIAL_DIR", "/tmp/differential"), "venv"))
 
 
 class Skip(Exception):
