@@ -31,7 +31,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MAX_SIZE = 3 * 1024 * 1024
 MIN_SIZE = 16
 CONVERT = "/usr/bin/convert" if os.path.exists("/usr/bin/convert-im6.q16") else "convert"
-VENV = os.environ.get("DIFFERENTIAL_VENV", "/tmp/differential/venv")
+VENV = os.environ.get("DIFFERENTIAL_VENV",
+                      os.path.join(os.environ.get("DIFFERENTIAL_DIR", "/tmp/differential"), "venv"))
 
 
 class Skip(Exception):
@@ -349,6 +350,52 @@ def make_cpio(work):
     return [path]
 
 
+RPM_SPEC = """\
+Name: differential-{name}
+Version: 1.2.3
+Release: 4
+Summary: A package made for skelcodec's differential test
+License: MIT
+URL: https://example.org/differential
+{arch}
+%description
+A small package of the differential test: {what}.
+
+%install
+mkdir -p %{{buildroot}}/usr/share/differential %{{buildroot}}/usr/bin
+printf 'hello, differential world\\n%.0s' $(seq 20) > %{{buildroot}}/usr/share/differential/hello.txt
+head -c 3000 /dev/zero | tr '\\0' 'x' > %{{buildroot}}/usr/share/differential/{name}.dat
+printf '#!/bin/sh\\necho differential\\n' > %{{buildroot}}/usr/bin/differential-{name}
+chmod 755 %{{buildroot}}/usr/bin/differential-{name}
+
+%files
+/usr/share/differential
+/usr/bin/differential-{name}
+
+%changelog
+* Tue Jan 02 2024 Differential <differential@example.org> - 1.2.3-4
+- First package.
+"""
+
+
+def make_rpm(work):
+    """rpmbuild of two small packages: one for the build machine's architecture with the default
+    payload compression (zstd) and its source package, one noarch with a gzip payload."""
+    top = os.path.join(work, "rpmbuild")
+    shutil.rmtree(top, ignore_errors=True)
+    out = []
+    for name, arch, payload, what in [("binary", "", "w19.zstdio", "the default architecture, zstd payload"),
+                                      ("noarch", "BuildArch: noarch\n", "w9.gzdio", "noarch, gzip payload")]:
+        spec = os.path.join(work, f"{name}.spec")
+        with open(spec, "w") as f:
+            f.write(RPM_SPEC.format(name=name, arch=arch, what=what))
+        run("rpmbuild", "-ba", "--nodeps", "--quiet", "--define", f"_topdir {top}",
+            "--define", f"_binary_payload {payload}", "--define", "_build_id_links none", spec)
+    out += sorted(glob.glob(os.path.join(top, "RPMS", "*", "*.rpm")))
+    out += sorted(glob.glob(os.path.join(top, "SRPMS", "*.rpm")))[:1]
+    return out
+
+
 def make_ext2(work):
     tree = a_source_tree(work)
     out = []
@@ -486,6 +533,31 @@ def make_luks(work):
     return out
 
 
+def make_lvm2(work):
+    """LVM physical volumes on a loop device backed by a 3 MiB file: one in a volume group with
+    two logical volumes (created inactive: activation needs device-mapper, which the test does
+    not use), one without a volume group. Needs root (losetup); LVM is told to look at the loop
+    device only and to keep no metadata backups in /etc/lvm."""
+    if shutil.which("losetup") is None or shutil.which("pvcreate") is None:
+        raise Skip("losetup or LVM (lvm2) is not installed")
+    config = "global{activation=0} backup{backup=0 archive=0} devices{obtain_device_list_from_udev=0}"
+    out = []
+    for name, vg in (("vg-two-lvs.img", "differential"), ("pv-only.img", None)):
+        path = an_empty_disk(work, name, size_mib=3)
+        loop = run("losetup", "--find", "--show", path).decode().strip()
+        try:
+            lvm = ["--devices", loop, "--config", config]
+            run("pvcreate", *lvm, "-y", loop)
+            if vg:
+                run("vgcreate", *lvm, "-s", "512k", vg, loop)
+                run("lvcreate", *lvm, "-an", "-Zn", "-y", "-n", "data", "-L", "1m", vg)
+                run("lvcreate", *lvm, "-an", "-Zn", "-y", "-n", "rest", "-l", "100%FREE", vg)
+        finally:
+            subprocess.run(["losetup", "-d", loop], capture_output=True)
+        out.append(path)
+    return out
+
+
 def make_uimage(work):
     kernel = os.path.join(work, "kernel.bin")
     with open(kernel, "wb") as f:
@@ -548,6 +620,94 @@ def make_java_class(work):
     os.makedirs(classes, exist_ok=True)
     run("javac", "-g", "-d", classes, src)
     return sorted(glob.glob(os.path.join(classes, "*.class")))
+
+
+SMALI = {
+    "Differential.smali": """\
+        .class public LDifferential;
+        .super Ljava/lang/Object;
+        .implements Ljava/lang/Runnable;
+        .source "Differential.java"
+
+        .field public static final BIG:J = 0x10000000000L
+        .field static final NAME:Ljava/lang/String; = "kaitai \\u00e9t\\u00e9"
+        .field private final names:[Ljava/lang/String;
+        .field private count:I
+
+        .method public constructor <init>([Ljava/lang/String;)V
+            .registers 2
+            invoke-direct {p0}, Ljava/lang/Object;-><init>()V
+            iput-object p1, p0, LDifferential;->names:[Ljava/lang/String;
+            return-void
+        .end method
+
+        .method public run()V
+            .registers 6
+            iget-object v0, p0, LDifferential;->names:[Ljava/lang/String;
+            array-length v1, v0
+            const/4 v2, 0x0
+            :loop
+            if-ge v2, v1, :done
+            aget-object v3, v0, v2
+            sget-object v4, Ljava/lang/System;->out:Ljava/io/PrintStream;
+            invoke-virtual {v4, v3}, Ljava/io/PrintStream;->println(Ljava/lang/String;)V
+            add-int/lit8 v2, v2, 0x1
+            goto :loop
+            :done
+            return-void
+        .end method
+
+        .method public static sum([I)I
+            .registers 5
+            const/4 v0, 0x0
+            array-length v1, p0
+            const/4 v2, 0x0
+            :loop
+            if-ge v2, v1, :done
+            aget v3, p0, v2
+            add-int/2addr v0, v3
+            add-int/lit8 v2, v2, 0x1
+            goto :loop
+            :done
+            return v0
+        .end method
+        """,
+    "Differential$Colour.smali": """\
+        .class final enum LDifferential$Colour;
+        .super Ljava/lang/Enum;
+
+        .field public static final enum RED:LDifferential$Colour;
+        .field public static final enum GREEN:LDifferential$Colour;
+
+        .method private constructor <init>(Ljava/lang/String;I)V
+            .registers 3
+            invoke-direct {p0, p1, p2}, Ljava/lang/Enum;-><init>(Ljava/lang/String;I)V
+            return-void
+        .end method
+        """,
+    "Shape.smali": """\
+        .class public interface abstract LShape;
+        .super Ljava/lang/Object;
+
+        .method public abstract area()D
+        .end method
+        """,
+}
+
+
+def make_dex(work):
+    """smali (the assembler of Dalvik bytecode) of small classes: one class alone, then three
+    (a class with fields, constants and loops, an enum, an interface) in one file."""
+    sources = []
+    for name, text in SMALI.items():
+        path = os.path.join(work, name)
+        with open(path, "w") as f:
+            f.write(textwrap.dedent(text))
+        sources.append(path)
+    one, three = os.path.join(work, "one.dex"), os.path.join(work, "three.dex")
+    run("smali", "assemble", "-o", one, sources[0])
+    run("smali", "assemble", "--api", "26", "-o", three, *sources)
+    return [one, three]
 
 
 def make_pcf(work):
@@ -796,6 +956,40 @@ def make_dicom(work):
         run("img2dcm", *args, "-k", "PatientName=Differential^Test", jpg, path)
         out.append(path)
     return out
+
+
+def make_mcap(work):
+    """The mcap package's Writer (installed in the venv by kaitai/setup.sh): a chunked file
+    (zstd, the default, and uncompressed chunks) with two channels and their schemas, an
+    attachment and metadata, and an unchunked one."""
+    python = os.path.join(VENV, "bin", "python")
+    script = textwrap.dedent("""\
+        import json, sys
+        from mcap.writer import Writer, CompressionType
+        for name, chunked, compression in [("chunked-zstd.mcap", True, CompressionType.ZSTD),
+                                           ("chunked-none.mcap", True, CompressionType.NONE),
+                                           ("unchunked.mcap", False, CompressionType.NONE)]:
+            with open(sys.argv[1] + "/" + name, "wb") as f:
+                w = Writer(f, use_chunking=chunked, compression=compression, chunk_size=600)
+                w.start(profile="differential", library="skelcodec test")
+                schema = w.register_schema(name="Point", encoding="jsonschema",
+                                           data=json.dumps({"type": "object"}).encode())
+                points = w.register_channel(topic="/points", message_encoding="json", schema_id=schema,
+                                            metadata={"unit": "m"})
+                raw = w.register_channel(topic="/raw", message_encoding="cdr", schema_id=0)
+                for i in range(30):
+                    w.add_message(points, log_time=1_000_000_000 + i * 1000, publish_time=1_000_000_000 + i * 1000,
+                                  data=json.dumps({"x": i, "y": -i}).encode(), sequence=i)
+                    if i % 3 == 0:
+                        w.add_message(raw, log_time=1_000_000_000 + i * 1000 + 1, publish_time=0,
+                                      data=bytes(range(i)), sequence=i // 3)
+                w.add_attachment(create_time=1, log_time=2, name="note.txt", media_type="text/plain",
+                                 data=b"an attachment")
+                w.add_metadata(name="run", data={"by": "differential", "n": "30"})
+                w.finish()
+        """)
+    run(python, "-c", script, work)
+    return [os.path.join(work, n) for n in ("chunked-zstd.mcap", "chunked-none.mcap", "unchunked.mcap")]
 
 
 def make_utmp(work):

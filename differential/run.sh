@@ -82,5 +82,5 @@ PY
 done
 
 echo "== both sides, compared" >&2
-"$python" "$here/compare.py" --dir "$dir" --bin "$CARGO_TARGET_DIR/release/skelcodec-differential" \
+"$python" "$here/compare.py" --dir "$dir" --python "$python" --bin "$CARGO_TARGET_DIR/release/skelcodec-differential" \
     --gallery "$KAITAI_FORMATS" ${only:+--only "$only"}

@@ -13,6 +13,7 @@ packages=(
     xfonts-base grub-common device-tree-compiler        # PCF fonts, GRUB fonts, device trees
     tcpdump openssh-client openssl ruby                 # pcap, SSH keys, DER, Ruby's Marshal
     protobuf-compiler php-cli efitools dcmtk            # protobuf, PHP's serialize, EFI signature lists, DICOM
+    rpm libsmali-java lvm2 chromium                     # RPM (rpmbuild), DEX (smali), LVM2, Chromium's .pak
 )
 export DEBIAN_FRONTEND=noninteractive
 missing=()
