@@ -154,6 +154,12 @@ fn switch_items(
     let definition = types::switch_def(schema, owner, field, switch);
     let name = switch_enum_ident(schema, owner, field);
     let repeated = field.switches_whole_list();
+    // A switch without cases has no values: a reference to one is still matched on its
+    // place, which is empty.
+    let matched = match switch_variants(schema, switch).variants.is_empty() {
+        true => quote!(*self),
+        false => quote!(self),
+    };
     let arms = switch_variants(schema, switch).variants.into_iter().map(
         |Variant {
              ident: variant, ty, ..
@@ -173,7 +179,7 @@ fn switch_items(
         quote! {
             /// The number of elements, whichever case holds them.
             pub fn len(&self) -> usize {
-                match self {
+                match #matched {
                     #(#arms,)*
                 }
             }
@@ -192,7 +198,7 @@ fn switch_items(
 
             /// The number of bytes this value encodes to.
             pub fn encoded_len(&self) -> usize {
-                match self {
+                match #matched {
                     #(#arms,)*
                 }
             }
