@@ -97,6 +97,13 @@ fn visit_children(
             quote!(for (index, item) in #value.#iter().enumerate() { #each })
         }
     };
+    // The cases of a switch whose values have something to check or normalize.
+    let visited_cases = |switch| {
+        switch_variants(schema, switch)
+            .variants
+            .into_iter()
+            .filter(|v| v.ty.user_types().iter().any(|&c| needs[c]))
+    };
     let place = if field.may_be_absent() {
         quote!(value)
     } else {
@@ -106,28 +113,24 @@ fn visit_children(
         // Each element holds its own case: its path is the field's, its index, then the case.
         FieldType::Switch(switch) if field.switches_per_element() => {
             let enum_name = switch_enum_ident(schema, owner, field);
-            let arms = switch_variants(schema, switch)
-                .variants
-                .into_iter()
-                .filter(|v| v.ty.user_types().iter().any(|&c| needs[c]))
-                .map(|v| {
-                    let (variant, case) = (&v.ident, &v.name);
-                    let inner = match visit {
-                        Visit::Check => quote! {
-                            c.enter_field(#name);
-                            c.enter_index(index);
-                            c.enter_field(#case);
-                            value.check_into(c);
-                            c.leave();
-                            c.leave();
-                            c.leave();
-                        },
-                        Visit::Normalize => quote! {
-                            value.normalize().in_field(#case).at_index(index).in_field(#name)?;
-                        },
-                    };
-                    quote!(#enum_name::#variant(value) => { #inner })
-                });
+            let arms = visited_cases(switch).map(|v| {
+                let (variant, case) = (&v.ident, &v.name);
+                let inner = match visit {
+                    Visit::Check => quote! {
+                        c.enter_field(#name);
+                        c.enter_index(index);
+                        c.enter_field(#case);
+                        value.check_into(c);
+                        c.leave();
+                        c.leave();
+                        c.leave();
+                    },
+                    Visit::Normalize => quote! {
+                        value.normalize().in_field(#case).at_index(index).in_field(#name)?;
+                    },
+                };
+                quote!(#enum_name::#variant(value) => { #inner })
+            });
             quote! {
                 for (index, item) in #place.#iter().enumerate() {
                     match item { #(#arms)* _ => {} }
@@ -136,15 +139,11 @@ fn visit_children(
         }
         FieldType::Switch(switch) => {
             let enum_name = switch_enum_ident(schema, owner, field);
-            let arms = switch_variants(schema, switch)
-                .variants
-                .into_iter()
-                .filter(|v| v.ty.user_types().iter().any(|&c| needs[c]))
-                .map(|v| {
-                    let inner = per_value(quote!(value), &[name, &v.name]);
-                    let variant = &v.ident;
-                    quote!(#enum_name::#variant(value) => { #inner })
-                });
+            let arms = visited_cases(switch).map(|v| {
+                let inner = per_value(quote!(value), &[name, &v.name]);
+                let variant = &v.ident;
+                quote!(#enum_name::#variant(value) => { #inner })
+            });
             quote!(match #place { #(#arms)* _ => {} })
         }
         _ => per_value(place, &[name]),
