@@ -27,32 +27,19 @@ seq:
   - id: chunks
     type: top_level_chunk
     repeat: until
-    repeat-until: 'not next_is_chunk'
-    doc: Top-level chunks, while the next 12 bytes are a plausible chunk header.
+    repeat-until: >-
+      not (_.next_chunk_type > 0
+      and ((_.next_library_id & 0xffff0000) != 0 or (_.next_library_id >= 0x300 and _.next_library_id < 0x400))
+      and (_.next_chunk_type == 0x10 or _.next_chunk_type == 0x2b or _.next_chunk_size <= _io.size - _io.pos - 12))
+    doc: |
+      Top-level chunks, while the 12 bytes after the last one are a plausible chunk header: a
+      non-zero type, a library id that is a RenderWare version stamp (3.1 and later, or a
+      pre-3.1 0x3MN), and, unless it is a clump or a UV animation dictionary (read by layout
+      whatever their size says), a size that fits in what remains. Zero padding, stale bytes
+      and text trailers fail this test.
   - id: tail
     size-eos: true
     doc: Bytes after the last chunk (sector padding, stale data, text trailers), kept as read.
-instances:
-  next_chunk_type:
-    pos: _io.pos
-    type: u4
-  next_chunk_size:
-    pos: _io.pos + 4
-    type: u4
-  next_library_id:
-    pos: _io.pos + 8
-    type: u4
-  next_is_chunk:
-    value: >-
-      next_chunk_type > 0
-      and ((next_library_id & 0xffff0000) != 0 or (next_library_id >= 0x300 and next_library_id < 0x400))
-      and (next_chunk_type == 0x10 or next_chunk_type == 0x2b or next_chunk_size <= _io.size - _io.pos - 12)
-    doc: |
-      A chunk follows: a non-zero type, a library id that is a RenderWare version stamp (3.1
-      and later, or a pre-3.1 0x3MN), and, unless it is a clump or a UV animation dictionary
-      (read by layout whatever their size says), a size that fits in what remains. Zero
-      padding, stale bytes and text trailers fail this test.
-
 types:
   top_level_chunk:
     doc: One top-level chunk, chosen by its type (looked at before it is read).
@@ -68,6 +55,16 @@ types:
     instances:
       chunk_type:
         pos: _io.pos
+        type: u4
+      next_chunk_type:
+        pos: _io.pos
+        type: u4
+        doc: The 12 bytes after this chunk, read as a chunk header, tell whether a chunk follows.
+      next_chunk_size:
+        pos: _io.pos + 4
+        type: u4
+      next_library_id:
+        pos: _io.pos + 8
         type: u4
 
   clump:

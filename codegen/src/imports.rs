@@ -1,6 +1,8 @@
 //! Loads a schema and every schema it imports (`meta/imports`), transitively, each file once
 //! (so circular imports are fine). Relative imports are relative to the importing file;
-//! absolute ones (`/common/vlq`) are looked up in the import paths, like ksc's `-I`.
+//! absolute ones (`/common/vlq`) are looked up in the import paths, like ksc's `-I`. With
+//! `ks-opaque-types`, a type named but declared nowhere is imported the same way, from the
+//! schema file of that name.
 
 use std::path::{Path, PathBuf};
 
@@ -25,10 +27,28 @@ pub fn load(text: &str, path: &Path, import_paths: &[PathBuf]) -> Result<Vec<Sou
     let mut next = 0;
     while let Some(source) = sources.get(next) {
         let mut found = Vec::new();
-        for (i, name) in source.document.meta.imports.iter().enumerate() {
-            let at = YamlPath::root().key("meta").key("imports").index(i);
-            let file = resolve(name, &source.path, import_paths)
-                .ok_or_else(|| error_in(source, &at, not_found(name, import_paths)))?;
+        let imports = source
+            .document
+            .meta
+            .imports
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let at = YamlPath::root().key("meta").key("imports").index(i);
+                resolve(name, &source.path, import_paths)
+                    .ok_or_else(|| error_in(source, &at, not_found(name, import_paths)))
+                    .map(|file| (at, file))
+            });
+        let opaque = source
+            .document
+            .opaque_types()
+            .into_iter()
+            .filter_map(|name| {
+                let at = YamlPath::root().key("meta").key("ks-opaque-types");
+                opaque_schema(&name, &source.path, import_paths).map(|file| Ok((at, file)))
+            });
+        for import in imports.collect::<Vec<_>>().into_iter().chain(opaque) {
+            let (at, file) = import?;
             if !seen.contains(&canonical(&file)) {
                 seen.push(canonical(&file));
                 let text = std::fs::read_to_string(&file).map_err(|e| {
@@ -62,6 +82,14 @@ fn resolve(name: &str, importer: &Path, import_paths: &[PathBuf]) -> Option<Path
             candidate.is_file().then_some(candidate)
         }
     }
+}
+
+/// The schema of opaque type `name` (`ks-opaque-types`): `name.ksy` beside the importer, or
+/// at the top of an import path, as Kaitai's own runs find the classes of opaque types among
+/// the schemas compiled with it.
+fn opaque_schema(name: &str, importer: &Path, import_paths: &[PathBuf]) -> Option<PathBuf> {
+    resolve(name, importer, import_paths)
+        .or_else(|| resolve(&format!("/{name}"), importer, import_paths))
 }
 
 fn not_found(name: &str, import_paths: &[PathBuf]) -> String {

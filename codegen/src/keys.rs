@@ -94,8 +94,8 @@ impl KeyPlace {
     }
 }
 
-/// Refuses the keys left over once the implemented ones are taken: a Kaitai key is named as a
-/// feature not implemented yet, anything else but a vendor key as unknown.
+/// Refuses the keys left over once the implemented ones are taken (every key but a vendor key),
+/// naming Kaitai's keys for the place.
 pub fn check_leftover_keys(
     other: &BTreeMap<String, Value>,
     place: KeyPlace,
@@ -104,15 +104,11 @@ pub fn check_leftover_keys(
     let Some(key) = other.keys().find(|k| !k.starts_with('-')) else {
         return Ok(());
     };
-    let message = if place.kaitai_keys().contains(&key.as_str()) {
-        format!("`{key}` (Kaitai) is not implemented yet")
-    } else {
-        format!(
-            "unknown key `{key}` in {}: Kaitai's keys here are {}; vendor keys start with `-`",
-            place.name(),
-            place.kaitai_keys().join(", ")
-        )
-    };
+    let message = format!(
+        "unknown key `{key}` in {}: Kaitai's keys here are {}; vendor keys start with `-`",
+        place.name(),
+        place.kaitai_keys().join(", ")
+    );
     Err(Located::new(&at.key(key), message))
 }
 
@@ -160,15 +156,8 @@ mod tests {
     }
 
     #[test]
-    fn kaitai_keys_are_named_as_features_and_others_as_unknown() {
+    fn unknown_keys_are_refused_but_vendor_keys() {
         let at = YamlPath::root().key("seq").index(0);
-        let meta = YamlPath::root().key("meta");
-        let e =
-            check_leftover_keys(&leftover("ks-opaque-types"), KeyPlace::Meta, &meta).unwrap_err();
-        assert_eq!(
-            e.message,
-            "`ks-opaque-types` (Kaitai) is not implemented yet"
-        );
         let e = check_leftover_keys(&leftover("typo"), KeyPlace::Attribute, &at).unwrap_err();
         assert!(
             e.message.starts_with("unknown key `typo` in an attribute"),

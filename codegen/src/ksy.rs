@@ -94,6 +94,9 @@ pub struct Meta {
     /// Kaitai's debug mode: changes only the API of Kaitai's own targets, so it has no effect.
     #[serde(default, rename = "ks-debug")]
     pub ks_debug: Option<bool>,
+    /// Type names declared nowhere are opaque types, defined elsewhere (see [`KsyFile::opaque_types`]).
+    #[serde(default, rename = "ks-opaque-types")]
+    pub ks_opaque_types: bool,
     /// Any other key.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,
@@ -293,6 +296,55 @@ pub struct AttrSpec {
     /// Any other key.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,
+}
+
+impl KsyFile {
+    /// With `ks-opaque-types`, the type names the file uses but neither declares nor takes
+    /// from a path (`a::b`), built-in ones included: those that name a schema file are opaque
+    /// types, imported (see `imports`).
+    pub fn opaque_types(&self) -> Vec<String> {
+        if !self.meta.ks_opaque_types {
+            return Vec::new();
+        }
+        let mut declared = vec![self.meta.id.clone()];
+        let mut used = Vec::new();
+        let mut visit = |seq: &[AttrSpec], instances: &IndexMap<String, AttrSpec>| {
+            for attr in seq.iter().chain(instances.values()) {
+                used.extend(attr.ty.iter().flat_map(type_names));
+            }
+        };
+        visit(&self.seq, &self.instances);
+        let mut nested: Vec<(&String, &TypeSpec)> = self.types.iter().collect();
+        while let Some((name, ty)) = nested.pop() {
+            declared.push(name.clone());
+            visit(&ty.seq, &ty.instances);
+            nested.extend(&ty.types);
+        }
+        let mut opaque: Vec<String> = used
+            .into_iter()
+            .filter(|name| !name.contains("::") && !declared.contains(name))
+            .collect();
+        opaque.sort();
+        opaque.dedup();
+        opaque
+    }
+}
+
+/// The type names a `type:` value names: its own, or each case of a `switch-on`, without
+/// arguments.
+fn type_names(ty: &Value) -> Vec<String> {
+    let name = |v: &Value| {
+        v.as_str()
+            .map(|s| s.split('(').next().unwrap_or(s).trim().to_owned())
+    };
+    match ty {
+        Value::Mapping(map) => map
+            .get("cases")
+            .and_then(Value::as_mapping)
+            .map(|cases| cases.values().filter_map(name).collect())
+            .unwrap_or_default(),
+        other => name(other).into_iter().collect(),
+    }
 }
 
 impl AttrSpec {

@@ -106,6 +106,16 @@ pub fn local_ident(snake: &str) -> Ident {
     Ident::new(&format!("{snake}_"), Span::call_site())
 }
 
+/// The reader of a type's own stream while a value is read by position in another (`io:`).
+pub fn own_reader_ident() -> Ident {
+    Ident::new("_own_r", Span::call_site())
+}
+
+/// The local of a reader that holds look-ahead instance `snake` once it is evaluated.
+pub fn look_ahead_cell_ident(snake: &str) -> Ident {
+    local_ident(&format!("_ahead_{snake}"))
+}
+
 /// The implicit parameter that passes a chosen byte order down (see [`is_be_ident`]).
 pub const IS_BE: &str = "_is_be";
 

@@ -261,18 +261,6 @@ fn a_layout_belongs_to_the_root() {
 }
 
 #[test]
-fn kaitai_keys_not_implemented_yet_are_named_as_such() {
-    let message =
-        error("meta:\n  id: broken\n  ks-opaque-types: true\nseq:\n  - id: data\n    size: 4\n");
-    assert!(
-        message.contains(
-            "`ks-opaque-types` (Kaitai) is not implemented yet (at meta.ks-opaque-types)"
-        ),
-        "{message}"
-    );
-}
-
-#[test]
 fn unknown_encodings_are_located() {
     let message = error(&format!(
         "{HEADER}  - id: name\n    type: str\n    size: 4\n    encoding: KLINGON-1\n"

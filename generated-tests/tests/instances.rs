@@ -153,3 +153,32 @@ fn a_table_located_by_the_entries_that_name_themselves_in_it_is_read_between_the
     assert_eq!(value.names.all.0, b"ab\0cd\0");
     assert_eq!(value.to_bytes().unwrap(), file);
 }
+
+mod evaluated_once {
+    skelcodec_macros::codec!("tests/schemas/instances/evaluated_once.ksy");
+}
+
+/// first 1; second 7 (`ahead`, at 1, is the byte at 2: 0); third 0 (`ahead` kept: at 2 it
+/// would be 0x44); part 0x44 0x44 (`peeked`, its last byte, is 0x44, so `last` is read);
+/// last 9.
+const ONCE: [u8; 6] = [1, 7, 0, 0x44, 0x44, 9];
+
+#[test]
+fn a_look_ahead_is_read_once_where_first_needed() {
+    let value = evaluated_once::EvaluatedOnce::read(&ONCE).unwrap();
+    assert_eq!((value.second, value.third), (Some(7), Some(0)));
+    assert_eq!(value.ahead.get(), 0);
+    // Needed by the root's reader through `part.peeked`, kept in the part.
+    assert_eq!(value.part.peeked.get(), 0x44);
+    assert_eq!(value.last, Some(9));
+    // Never needed while reading: read at the end, where `_io.pos - 1` is `last`.
+    assert_eq!(value.at_end.map(|v| v.get()), Some(9));
+    assert_eq!(value.to_bytes().unwrap(), ONCE);
+}
+
+#[test]
+fn an_instance_read_from_another_stream_sizes_itself_by_its_own() {
+    let value = evaluated_once::EvaluatedOnce::read(&ONCE).unwrap();
+    // `size: _io.size` is the part's 2 bytes, though read from the file's stream.
+    assert_eq!(value.part.from_file.get().unwrap().0, [1, 7]);
+}

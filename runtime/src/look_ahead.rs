@@ -2,6 +2,8 @@
 //! integer type): kept with the value they belong to for programs to read, never written and
 //! left out of documents.
 
+use std::cell::Cell;
+
 use serde::{Deserialize, Serialize};
 
 /// An integer read at a position while reading (-1 past the end). The bytes it was read from
@@ -15,6 +17,19 @@ impl LookAhead {
     /// The value as read.
     pub fn get(self) -> i64 {
         self.0
+    }
+}
+
+/// The look-ahead held in `cell`, read by `read` the first time it is asked for: a reader
+/// evaluates an instance once, where it first needs it, as Kaitai does.
+pub fn once(cell: &Cell<Option<i64>>, read: impl FnOnce() -> i64) -> i64 {
+    match cell.get() {
+        Some(value) => value,
+        None => {
+            let value = read();
+            cell.set(Some(value));
+            value
+        }
     }
 }
 
@@ -33,5 +48,12 @@ mod tests {
     fn look_aheads_do_not_make_values_differ() {
         assert_eq!(LookAhead(1), LookAhead(-1));
         assert_eq!(LookAhead(7).get(), 7);
+    }
+
+    #[test]
+    fn a_look_ahead_is_read_once() {
+        let cell = std::cell::Cell::new(None);
+        assert_eq!(super::once(&cell, || 5), 5);
+        assert_eq!(super::once(&cell, || 6), 5, "the first value is kept");
     }
 }

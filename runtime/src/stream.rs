@@ -20,7 +20,7 @@ enum Source {
 
 /// The stream a value was read from, and the position its reading ended at (`_io.pos`).
 ///
-/// Like [`crate::LookAhead`], it is not content: it equals every other `Stream`, is never
+/// It is not content: it equals every other `Stream` (as [`crate::LookAhead`] does), is never
 /// written and is left out of documents. A stream of the file costs two integers; only a
 /// decoded one copies its bytes.
 #[derive(Clone, Default)]

@@ -6,7 +6,10 @@ use quote::quote;
 use super::fixed::decode_at;
 use crate::model::*;
 use crate::repr::scalar;
-use crate::sanitization::{enum_ident, field_ident, local_ident, struct_ident, switch_enum_ident};
+use crate::sanitization::{
+    enum_ident, field_ident, local_ident, look_ahead_cell_ident, own_reader_ident, struct_ident,
+    switch_enum_ident,
+};
 use crate::typeck::ir::{self, Reading};
 /// The parameter list of a type's reader and writer.
 pub fn param_list(schema: &Schema, def: &TypeDef) -> TokenStream {
@@ -48,6 +51,9 @@ pub fn read_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
         .keeps_unclaimed(ty)
         .then(|| quote!(unclaimed: Vec::new()));
     let look_aheads = def.look_aheads().map(|instance| field_ident(&instance.id));
+    let look_ahead_cells = def
+        .look_aheads()
+        .map(|instance| look_ahead_cell_ident(&instance.id));
     let look_ahead_values = ir.look_aheads.iter();
     // Where reading ended: after the sequence and what is read by position.
     let stream = def.keeps_stream.then(|| quote!(_io: rt::Stream::of(r),));
@@ -61,10 +67,11 @@ pub fn read_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
         quote!(let #own = rt::Stream::of(r);)
     });
     let body = quote! {
+        #(let #look_ahead_cells = ::core::cell::Cell::new(::core::option::Option::None);)*
         #own_stream
         #byte_order
         #statements
-        Ok(Self { #(#fields: #locals,)* #(#look_aheads: rt::LookAhead(#look_ahead_values),)* #stream #unclaimed })
+        Ok(Self { #(#fields: #locals,)* #(#look_aheads: #look_ahead_values,)* #stream #unclaimed })
     };
     match schema.roots_imported_stream(ty) {
         true => quote!(r.in_file_root(|r| { #body })),
@@ -212,15 +219,21 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, ir: &ir::ReadField) 
         ir::Values::Elements(elements) => read_elements(schema, owner, field, elements),
         ir::Values::One(list) => read_repeated(schema, owner, field, &field.ty, list),
     };
+    let own = own_reader_ident();
     let read = match &ir.position {
         Some(ir::Position { pos, stream }) => match stream {
             // Never placed back, so read in any stream, substreams too.
             ir::PositionStream::Kept => quote!(rt::fields::read_kept(r, #pos, |r| #read)),
             ir::PositionStream::Own => quote!(rt::fields::read_at(r, #pos, |r| #read)),
-            ir::PositionStream::Root => quote!(rt::fields::read_at_root(r, #pos, |r| #read)),
-            ir::PositionStream::Of(stream) => {
-                quote!(rt::fields::read_in(r, #stream, #pos, |r| #read))
-            }
+            // The value's own `_io` stays this type's (see `Scope::in_other_stream`).
+            ir::PositionStream::Root => quote!({
+                let #own = &*r;
+                rt::fields::read_at_root(r, #pos, |r| #read)
+            }),
+            ir::PositionStream::Of(stream) => quote!({
+                let #own = &*r;
+                rt::fields::read_in(r, #stream, #pos, |r| #read)
+            }),
         },
         None => read,
     };

@@ -156,9 +156,13 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
         let ident = field_ident(&instance.id);
         let doc = docs(
             instance.doc.as_deref(),
-            &["Read at a position while reading (-1 past the end); never written, and left out of documents: the bytes there belong to other fields.".to_owned()],
+            &["Read at a position, once, where the reader first needed it (-1 past the end): never written and left out of documents, since the bytes there belong to other fields, which decide it.".to_owned()],
         );
-        quote!(#doc #[serde(skip)] pub #ident: rt::LookAhead,)
+        let ty = match &instance.kind {
+            InstanceKind::Peek { cond: Some(_), .. } => quote!(Option<rt::LookAhead>),
+            _ => quote!(rt::LookAhead),
+        };
+        quote!(#doc #[serde(skip)] pub #ident: #ty,)
     });
     let stream = def.keeps_stream.then(|| {
         quote! {

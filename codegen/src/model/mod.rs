@@ -578,14 +578,11 @@ pub struct Instance {
 }
 
 impl Instance {
-    /// A look-ahead whose position does not depend on where the stream is (`_io`): read once
-    /// the type is read and kept in the value. One at `_io.pos + n` is only read where it is
-    /// used, as Kaitai evaluates it lazily.
-    pub fn is_stored_look_ahead(&self) -> bool {
-        matches!(
-            &self.kind,
-            InstanceKind::Peek { pos, cond: None, enum_idx: None, .. } if !pos.mentions("_io")
-        )
+    /// A look-ahead (`pos` and an integer type): kept in the value, read where its type's reader
+    /// first uses it, or once the type is read (Kaitai evaluates an instance once, when first
+    /// needed, even at `_io.pos + n`).
+    pub fn is_look_ahead(&self) -> bool {
+        matches!(&self.kind, InstanceKind::Peek { .. })
     }
 }
 
@@ -915,7 +912,7 @@ impl TypeDef {
     /// Its look-ahead instances (an integer at a `pos`): read while reading and kept in the
     /// value, never written.
     pub fn look_aheads(&self) -> impl Iterator<Item = &Instance> {
-        self.instances.iter().filter(|i| i.is_stored_look_ahead())
+        self.instances.iter().filter(|i| i.is_look_ahead())
     }
 
     /// True when the type passes its own stream on (`_io` as an argument, for a

@@ -82,8 +82,11 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
     let look_aheads = def
         .look_aheads()
         .map(|instance| {
-            let value = after.int(&Expr::Name(instance.id.clone()));
-            errors.take(&instance.at.key("pos"), value)
+            let kept = after.look_ahead_read(instance).map(|(cond, raw)| match cond {
+                Some(cond) => quote!(if #cond { ::core::option::Option::Some(rt::LookAhead(#raw)) } else { ::core::option::Option::None }),
+                None => quote!(rt::LookAhead(#raw)),
+            });
+            errors.take(&instance.at.key("pos"), kept)
         })
         .collect();
     let (read_order, write_order) = match &def.endian_choice {
@@ -220,6 +223,10 @@ fn read_field(
         Some(later) => scope.reading_later(later, pass),
         None => scope,
     };
+    let values_scope = match &field.stream {
+        Stream::Of(_) | Stream::Root if field.position.is_some() => scope.in_other_stream(),
+        _ => scope.clone(),
+    };
     let at = &field.at;
     let cond = field
         .cond
@@ -254,7 +261,7 @@ fn read_field(
     let values = match &field.ty {
         FieldType::Switch(switch) if field.switches_per_element() => {
             // The selector and every case are the element's own, computed where it is read.
-            let (repeat, element) = read_repeat(field, &field.ty, &scope, errors);
+            let (repeat, element) = read_repeat(field, &field.ty, &values_scope, errors);
             let switch = read_switch(schema, field, switch, &element, errors, |ty, errors| {
                 ir::List {
                     repeat: ir::Repeat::One,
@@ -267,11 +274,11 @@ fn read_field(
             schema,
             field,
             switch,
-            &scope,
+            &values_scope,
             errors,
-            |ty, errors| read_list(schema, field, ty, &scope, errors),
+            |ty, errors| read_list(schema, field, ty, &values_scope, errors),
         )),
-        ty => ir::Values::One(read_list(schema, field, ty, &scope, errors)),
+        ty => ir::Values::One(read_list(schema, field, ty, &values_scope, errors)),
     };
     ir::ReadField {
         cond,

@@ -1,6 +1,12 @@
 meta:
   id: not_implemented
-  ks-opaque-types: true
 seq:
   - id: data
     size: 4
+  - id: copy
+    type: holder(_root)
+types:
+  holder:
+    params:
+      - id: whole
+        type: not_implemented

@@ -1,4 +1,4 @@
-// A Kaitai key skelcodec does not implement yet is refused by name, never ignored.
+// A Kaitai feature skelcodec does not implement yet is refused by name, never ignored.
 mod codec {
     skelcodec_macros::codec!("../../../../macros/tests/ui/not_implemented.ksy");
 }

@@ -30,7 +30,7 @@ use crate::model::*;
 use crate::repr::sizes::{element_len, present_len};
 use crate::repr::switch::switch_variants;
 use crate::sanitization::switch_enum_ident;
-use crate::sanitization::{enum_ident, field_ident, local_ident, variant_ident};
+use crate::sanitization::{enum_ident, field_ident, local_ident, own_reader_ident, variant_ident};
 
 /// Where an expression runs, which decides what names mean.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -273,6 +273,9 @@ pub struct Scope<'s> {
     /// computes them before it lends its stream, Kaitai once those bytes are read, so the
     /// stream's position differs (its size does not).
     outer_stream: bool,
+    /// Reading a value by position in another stream (`io:`): its expressions' `_io` is still
+    /// the type's own stream, which the reader keeps as [`own_reader_ident`] meanwhile.
+    in_other_stream: bool,
 }
 
 /// The two reads of a field read later (see [`Field::read_later`]).
@@ -303,6 +306,7 @@ impl<'s> Scope<'s> {
             later: None,
             at_writer_pos: false,
             outer_stream: false,
+            in_other_stream: false,
         }
     }
 
@@ -311,6 +315,13 @@ impl<'s> Scope<'s> {
     pub fn in_outer_stream(&self) -> Self {
         let mut scope = self.clone();
         scope.outer_stream = true;
+        scope
+    }
+
+    /// The same scope for what a reader reads from another stream (see `in_other_stream`).
+    pub fn in_other_stream(&self) -> Self {
+        let mut scope = self.clone();
+        scope.in_other_stream = true;
         scope
     }
 

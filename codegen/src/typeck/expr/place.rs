@@ -1,13 +1,13 @@
 //! Names, fields, elements and properties: what an expression reaches, and its value.
 
 use proc_macro2::TokenStream;
-use quote::{ToTokens as _, quote};
+use quote::{ToTokens as _, format_ident, quote};
 
 use super::switch::integer_switch;
 use super::text::value_property;
 use super::*;
 use crate::repr::option_tokens;
-use crate::sanitization::{IS_BE, is_be_ident, struct_ident};
+use crate::sanitization::{IS_BE, is_be_ident, look_ahead_cell_ident, struct_ident};
 
 impl<'s> Scope<'s> {
     /// `a[i]`: an element of a list, or a byte of a byte array. Out of range, a number reads as
@@ -319,10 +319,14 @@ impl<'s> Scope<'s> {
                 "`_io.{attr}` in an argument of a value read from bytes of its own (`size`, `terminator`, `process`) is not supported: Kaitai computes it once those bytes are read"
             ));
         }
+        let r = match self.in_other_stream && self.owner.is_none() {
+            true => own_reader_ident(),
+            false => format_ident!("r"),
+        };
         let (tokens, ty) = match attr {
-            "pos" => (quote!((r.pos() as i64)), Ty::Int),
-            "size" => (quote!((r.size() as i64)), Ty::Int),
-            "eof" => (quote!(r.is_eof()), Ty::Bool),
+            "pos" => (quote!((#r.pos() as i64)), Ty::Int),
+            "size" => (quote!((#r.size() as i64)), Ty::Int),
+            "eof" => (quote!(#r.is_eof()), Ty::Bool),
             other => {
                 return invalid(format!(
                     "`_io.{other}` is unknown: use `pos`, `size` or `eof`"
@@ -439,49 +443,26 @@ impl<'s> Scope<'s> {
             inner.depth += 1;
             let (tokens, ty) = match &instance.kind {
                 InstanceKind::Value { .. } => inner.instance_value(instance)?,
-                InstanceKind::Peek {
-                    pos,
-                    ty,
-                    cond,
-                    enum_idx,
-                } => {
-                    let stored = instance.is_stored_look_ahead();
-                    if stored && (self.mode == Mode::Inspect || self.owner.is_some()) {
-                        // Stored by the reader (see `emit::read::read_body`).
-                        let ident = field_ident(name);
-                        let tokens = match &self.owner {
-                            Some(owner) => quote!(#owner.#ident.get()),
-                            None => quote!(self.#ident.get()),
-                        };
-                        return Ok(Place::computed(tokens, Ty::Int));
-                    }
-                    if self.mode != Mode::Read {
-                        return Err(ExprError::NeedsStream);
-                    }
-                    let pos = inner.int(pos)?;
-                    let size = usize::from(ty.bytes);
-                    let value = crate::repr::scalar::decode(Scalar::Int(*ty), quote!(b));
-                    let read =
-                        quote!(rt::fields::peek::<#size>(r, #pos).map_or(-1, |b| #value as i64));
-                    let (read, read_ty) = match enum_idx {
-                        Some(idx) => {
-                            let name = enum_ident(&self.schema.enums[*idx]);
-                            (quote!(#name::from_raw(#read)), Ty::Enum(*idx))
+                InstanceKind::Peek { .. } => match (&self.owner, self.mode) {
+                    // What the bytes there say decides, not the value: a writer's output is
+                    // read back instead (`reads_decide_from_data`).
+                    (_, Mode::Write) => return Err(ExprError::NeedsStream),
+                    // Kept in the value by its reader.
+                    (Some(owner), _) => self.kept_look_ahead(owner.clone(), instance),
+                    (None, Mode::Inspect) => self.kept_look_ahead(quote!(self), instance),
+                    (None, Mode::Read) => {
+                        let (cond, raw) = inner.look_ahead_read(instance)?;
+                        let (value, ty) = self.look_ahead_value(instance, raw);
+                        match cond {
+                            // Kaitai does not even seek when the condition fails.
+                            Some(cond) => (
+                                quote!(if #cond { ::core::option::Option::Some(#value) } else { ::core::option::Option::None }),
+                                Ty::Opt(Box::new(ty)),
+                            ),
+                            None => (value, ty),
                         }
-                        None => (read, Ty::Int),
-                    };
-                    match cond {
-                        // Kaitai does not even seek when the condition fails.
-                        Some(cond) => {
-                            let cond = inner.bool(cond)?;
-                            (
-                                quote!(if #cond { ::core::option::Option::Some(#read) } else { ::core::option::Option::None }),
-                                Ty::Opt(Box::new(read_ty)),
-                            )
-                        }
-                        None => (read, read_ty),
                     }
-                }
+                },
             };
             return Ok(Place::computed(tokens, ty));
         }
@@ -489,6 +470,55 @@ impl<'s> Scope<'s> {
             "unknown name `{name}` in type `{}`: not a field, parameter or instance",
             def.id
         ))
+    }
+
+    /// Look-ahead `instance` as its reader reads it: its `if` (when it has one) and its raw
+    /// integer, read the first time the reader needs it (Kaitai evaluates an instance once,
+    /// when first needed, even at `_io.pos + n`).
+    pub fn look_ahead_read(
+        &self,
+        instance: &Instance,
+    ) -> Result<(Option<TokenStream>, TokenStream), ExprError> {
+        let InstanceKind::Peek { pos, ty, cond, .. } = &instance.kind else {
+            return invalid(format!("`{}` is not a look-ahead", instance.id));
+        };
+        let pos = self.int(pos)?;
+        let size = usize::from(ty.bytes);
+        let value = crate::repr::scalar::decode(Scalar::Int(*ty), quote!(b));
+        let cell = look_ahead_cell_ident(&instance.id);
+        let raw = quote!(rt::look_ahead::once(&#cell, || rt::fields::peek::<#size>(r, #pos).map_or(-1, |b| #value as i64)));
+        let cond = cond.as_ref().map(|cond| self.bool(cond)).transpose()?;
+        Ok((cond, raw))
+    }
+
+    /// The value of look-ahead `instance` whose raw integer is `raw`: an enum's when it has one.
+    fn look_ahead_value(&self, instance: &Instance, raw: TokenStream) -> (TokenStream, Ty) {
+        match &instance.kind {
+            InstanceKind::Peek {
+                enum_idx: Some(idx),
+                ..
+            } => {
+                let name = enum_ident(&self.schema.enums[*idx]);
+                (quote!(#name::from_raw(#raw)), Ty::Enum(*idx))
+            }
+            _ => (raw, Ty::Int),
+        }
+    }
+
+    /// Look-ahead `instance` as kept in `holder` (see `emit::read::read_body`): absent when its
+    /// `if` did not hold.
+    fn kept_look_ahead(&self, holder: TokenStream, instance: &Instance) -> (TokenStream, Ty) {
+        let ident = field_ident(&instance.id);
+        match &instance.kind {
+            InstanceKind::Peek { cond: Some(_), .. } => {
+                let (value, ty) = self.look_ahead_value(instance, quote!(v.get()));
+                (
+                    quote!(#holder.#ident.map(|v| #value)),
+                    Ty::Opt(Box::new(ty)),
+                )
+            }
+            _ => self.look_ahead_value(instance, quote!(#holder.#ident.get())),
+        }
     }
 
     pub(super) fn attribute(&self, base: Place<'s>, attr: &str) -> Result<Place<'s>, ExprError> {
@@ -553,14 +583,12 @@ impl<'s> Scope<'s> {
             (_, Ty::User(ty)) => {
                 let def = &self.schema.types[*ty];
                 if let Some(instance) = def.instances.iter().find(|i| i.id == attr) {
-                    if instance.is_stored_look_ahead() {
-                        let ident = field_ident(attr);
-                        return simple(quote!(#tokens.#ident.get()), Ty::Int);
-                    }
-                    if matches!(instance.kind, InstanceKind::Peek { .. }) {
-                        return invalid(format!(
-                            "`{attr}` is a look-ahead from the stream's position; only its own type can use it"
-                        ));
+                    if instance.is_look_ahead() {
+                        if self.mode == Mode::Write {
+                            return Err(ExprError::NeedsStream);
+                        }
+                        let (tokens, ty) = self.kept_look_ahead(tokens.clone(), instance);
+                        return simple(tokens, ty);
                     }
                     let (tokens, ty) = self.inside(&base, *ty).instance_value(instance)?;
                     return simple(tokens, ty);
