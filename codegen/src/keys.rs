@@ -131,16 +131,6 @@ fn text_of(value: &Value) -> Option<String> {
     crate::ksy::expr_text(value)
 }
 
-/// The encoding a Kaitai label names, or the located error for one that is unknown.
-pub fn encoding(label: &str, at: &YamlPath) -> Result<Encoding, Located> {
-    Encoding::for_label(label).ok_or_else(|| {
-        Located::new(
-            at,
-            format!("unknown encoding `{label}`: use a name Kaitai knows, such as UTF-8, ASCII, UTF-16LE, Shift_JIS, IBM437 or ISO-8859-1"),
-        )
-    })
-}
-
 /// Whether text in `encoding` is its bytes, as skelcodec keeps UTF-8 and ASCII strings; any
 /// other is decoded from its bytes (`rt::Decoded`).
 pub fn text_is_its_bytes(encoding: Encoding) -> bool {

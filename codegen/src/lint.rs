@@ -155,18 +155,19 @@ fn is_plain_name(text: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
-/// An encoding spelled otherwise than its canonical name (`utf-8`, `latin1`).
+/// An encoding spelled otherwise than its canonical name (`utf-8`, `latin1`), or one Kaitai
+/// does not know, whose text cannot be read (Kaitai warns too: its runtimes raise there).
 fn encoding_name(label: Option<&str>, owner: &YamlPath, out: &mut Vec<Located>) {
     let Some(label) = label else { return };
-    if let Some(encoding) = Encoding::for_label(label)
-        && encoding.name() != label
-    {
-        out.push(Located::new(
-            &owner.key("encoding"),
-            format!(
-                "use the canonical encoding name `{}` instead of `{label}`",
-                encoding.name()
-            ),
-        ));
-    }
+    let message = match Encoding::for_label(label) {
+        Some(encoding) if encoding.name() == label => return,
+        Some(encoding) => format!(
+            "use the canonical encoding name `{}` instead of `{label}`",
+            encoding.name()
+        ),
+        None => format!(
+            "unknown encoding `{label}`: text in it cannot be read or written; use a name Kaitai knows, such as UTF-8, ASCII, UTF-16LE, Shift_JIS, IBM437 or ISO-8859-1"
+        ),
+    };
+    out.push(Located::new(&owner.key("encoding"), message));
 }

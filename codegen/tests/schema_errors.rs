@@ -261,15 +261,20 @@ fn a_layout_belongs_to_the_root() {
 }
 
 #[test]
-fn unknown_encodings_are_located() {
-    let message = error(&format!(
-        "{HEADER}  - id: name\n    type: str\n    size: 4\n    encoding: KLINGON-1\n"
-    ));
-    assert!(
-        message.contains("unknown encoding `KLINGON-1`"),
-        "{message}"
+fn unknown_encodings_are_located_warnings_as_in_kaitai() {
+    let warnings = warnings(
+        &format!("{HEADER}  - id: name\n    type: str\n    size: 4\n    encoding: KLINGON-1\n"),
+        "schemas/broken.ksy",
     );
-    assert!(message.starts_with("schemas/broken.ksy:8:5:"), "{message}");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("unknown encoding `KLINGON-1`"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[0].starts_with("schemas/broken.ksy:8:5:"),
+        "{warnings:?}"
+    );
 }
 
 #[test]

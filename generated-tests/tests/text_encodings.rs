@@ -86,3 +86,25 @@ fn a_missing_utf16_terminator_is_an_error() {
     let err = TextEncodings::read(cut).unwrap_err().to_string();
     assert!(err.contains("title"), "{err}");
 }
+
+mod unknown_encoding {
+    skelcodec_macros::codec!("tests/schemas/unknown_encoding.ksy");
+}
+
+#[test]
+fn text_in_an_unknown_encoding_fails_where_it_is_read() {
+    // Kaitai warns of the label and raises where the text is read: here an instance, so the
+    // file reads, the instance holds the failure, and the bytes are written back as read.
+    let bytes = [2, b'h', b'i'];
+    let value = unknown_encoding::UnknownEncoding::read(&bytes).unwrap();
+    match &value.as_text {
+        skelcodec_runtime::Instance::Failed(message) => {
+            assert!(
+                message.contains("unknown encoding `KLINGON-1`"),
+                "{message}"
+            );
+        }
+        other => panic!("expected a failed instance, got {other:?}"),
+    }
+    assert_eq!(value.to_bytes().unwrap(), bytes);
+}

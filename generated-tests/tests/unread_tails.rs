@@ -63,3 +63,22 @@ fn a_type_also_read_in_place_keeps_what_its_substream_leaves() {
         "{error}"
     );
 }
+
+mod placed_in_unread {
+    skelcodec_macros::codec!("tests/schemas/placed_in_unread.ksy");
+}
+
+#[test]
+fn an_instance_placed_in_the_unread_bytes_must_agree_with_them() {
+    use placed_in_unread::PlacedInUnread;
+    let file = [4, 9, b'a', b'b', b'c'];
+    let mut value = PlacedInUnread::read(&file).unwrap();
+    assert_eq!(value.body.pair.get().unwrap().0, b"ab");
+    assert_eq!(value.body._unread.0, b"abc");
+    assert_eq!(value.to_bytes().unwrap(), file);
+    // The instance and the kept bytes say different things of the same place: refused.
+    value.body.pair =
+        skelcodec_runtime::Instance::Read(skelcodec_runtime::RawBytes(b"xy".to_vec()));
+    let error = value.to_bytes().unwrap_err().to_string();
+    assert!(error.contains("`pair`"), "{error}");
+}

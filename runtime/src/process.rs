@@ -42,6 +42,20 @@ impl Process for Unchanged {
     }
 }
 
+/// Text in an encoding Kaitai does not know (its label): reading or writing it fails, as
+/// Kaitai's runtimes raise `UnknownEncodingError` where such text is read.
+#[derive(Debug, Clone, Copy)]
+pub struct UnknownEncoding(pub &'static str);
+
+impl Process for UnknownEncoding {
+    fn decode<'d>(&self, _: &'d [u8]) -> std::result::Result<Cow<'d, [u8]>, String> {
+        Err(format!("unknown encoding `{}`", self.0))
+    }
+    fn encode<'d>(&self, _: &'d [u8]) -> std::result::Result<Cow<'d, [u8]>, String> {
+        Err(format!("unknown encoding `{}`", self.0))
+    }
+}
+
 /// `xor(key)`: every byte xored with the key's bytes in turn (an integer key is one byte, as in
 /// Kaitai). An empty key changes nothing.
 #[derive(Debug, Clone)]

@@ -130,9 +130,6 @@ fn check_file(file: &KsyFile, root: &YamlPath) -> Result<(), Located> {
             format!("endian must be `le` or `be`, not `{endian}`"),
         ));
     }
-    if let Some(encoding) = &file.meta.encoding {
-        super::check_encoding(encoding, &root.key("meta").key("encoding"))?;
-    }
     check_bit_endian(file.meta.bit_endian.as_deref(), &root.key("meta"))?;
     if let Some(version) = &file.meta.ks_version {
         check_ks_version(version, &root.key("meta").key("ks-version"))?;
@@ -278,9 +275,6 @@ fn type_defaults(
             ));
         }
     };
-    if let Some(encoding) = &meta.encoding {
-        super::check_encoding(encoding, &at.key("encoding"))?;
-    }
     let defaults = Defaults {
         byte_order,
         bit_big_endian: match meta.bit_endian.as_deref() {

@@ -17,9 +17,6 @@ impl Context {
         let Some(id) = &attr.id else {
             return Err(Located::new(at, "every attribute of `seq` needs an `id`"));
         };
-        if let Some(encoding) = &attr.encoding {
-            check_encoding(encoding, &at.key("encoding"))?;
-        }
         if attr.value.is_some() || attr.pos.is_some() || attr.io.is_some() {
             return Err(Located::new(
                 at,
@@ -195,24 +192,17 @@ impl Context {
         match ty {
             FieldType::Str { size, content, .. } => {
                 let label = attr.encoding.as_ref().or(self.encoding.as_ref());
-                let encoding = label
-                    .map(|l| crate::keys::encoding(l, &at.key("encoding")))
-                    .transpose()?
-                    .filter(|e| !crate::keys::text_is_its_bytes(*e));
-                match (encoding, &process) {
+                match (label.and_then(|l| text_process(l)), &process) {
                     (_, Some(_)) => Err(Located::new(
                         &at.key("process"),
                         "`process` applies to byte arrays and user types",
                     )),
                     (None, None) => Ok(None),
-                    (Some(encoding), None) => {
-                        let unit = encoding.unit_len() as u8;
-                        Ok(Some(Decode {
-                            size: size.clone(),
-                            content: Content { unit, ..*content },
-                            process: Some(Process::Encoding(encoding)),
-                        }))
-                    }
+                    (Some((process, unit)), None) => Ok(Some(Decode {
+                        size: size.clone(),
+                        content: Content { unit, ..*content },
+                        process: Some(process),
+                    })),
                 }
             }
             FieldType::Bytes { size, content, .. } if process.is_some() => Ok(Some(Decode {
@@ -355,6 +345,17 @@ pub(super) fn lower_valid(valid: Option<&Value>, at: &YamlPath) -> Result<Vec<Va
 }
 
 /// `process`: `xor(key)`, `rol(n)`, `ror(n)`, `zlib`, or a custom processor `a.b.name(args)`.
+/// How text in the encoding `label` names is decoded, with its code unit's length: not at all
+/// for UTF-8 and ASCII, which skelcodec keeps as their bytes. An encoding Kaitai does not know
+/// fails where a value is read in it, as Kaitai's runtimes raise there (the checker warns).
+fn text_process(label: &str) -> Option<(Process, u8)> {
+    match skelcodec_runtime::encoding::Encoding::for_label(label) {
+        Some(encoding) if crate::keys::text_is_its_bytes(encoding) => None,
+        Some(encoding) => Some((Process::Encoding(encoding), encoding.unit_len() as u8)),
+        None => Some((Process::UnknownEncoding(label.to_owned()), 1)),
+    }
+}
+
 fn parse_process(text: &str, at: &YamlPath) -> Result<Process, Located> {
     let (name, args) = super::types::split_type_args(text.trim(), at)?;
     let one_argument = |args: Vec<Expr>| -> Result<Expr, Located> {

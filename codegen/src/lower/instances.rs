@@ -64,6 +64,10 @@ pub(super) fn positioned_field(
 /// them, in any type) as read on their own (see [`Field::parse_instance`]). A schema with a
 /// `-layout` places every such value, so keeps them all plain; so do `valid` rules, which are
 /// checked on the value in its holder, and fixed `contents`, which hold no value.
+///
+/// A parse instance that uses an argument empty in the first read of a value read later (see
+/// [`Field::read_later`]: `io: _parent.storage_section._io` in rpm's index records) is held
+/// too, used or not: that first read cannot read it, and only the second one counts.
 pub(super) fn hold_parse_instances(schema: &mut Schema) {
     if schema.layout.is_some() {
         return;
@@ -72,11 +76,41 @@ pub(super) fn hold_parse_instances(schema: &mut Schema) {
         .into_iter()
         .map(str::to_owned)
         .collect();
-    for field in schema.types.iter_mut().flat_map(|def| &mut def.fields) {
-        field.parse_instance = field.position.is_some()
-            && field.valid.is_empty()
-            && !matches!(field.ty, FieldType::Contents(_))
-            && !used.contains(&field.id);
+    let empty_first: Vec<(usize, String)> = schema
+        .types
+        .iter()
+        .flat_map(|def| &def.fields)
+        .filter_map(|field| field.read_later.as_ref())
+        .flat_map(|later| later.empty_first.clone())
+        .collect();
+    for (ty, def) in schema.types.iter_mut().enumerate() {
+        let empty: Vec<&str> = empty_first
+            .iter()
+            .filter(|(t, _)| *t == ty)
+            .map(|(_, param)| param.as_str())
+            .collect();
+        let needs_empty = |field: &Field| {
+            field
+                .expressions()
+                .iter()
+                .any(|e| empty.iter().any(|param| passes(e, param)))
+        };
+        let own_users: Vec<bool> = def
+            .fields
+            .iter()
+            .map(|field| {
+                def.fields
+                    .iter()
+                    .any(|f| f.expressions().iter().any(|e| e.mentions(&field.id)))
+            })
+            .collect();
+        for (field, used_by_own) in def.fields.iter_mut().zip(own_users) {
+            let unused = !used.contains(&field.id) || (needs_empty(field) && !used_by_own);
+            field.parse_instance = field.position.is_some()
+                && field.valid.is_empty()
+                && !matches!(field.ty, FieldType::Contents(_))
+                && unused;
+        }
     }
 }
 
@@ -227,4 +261,16 @@ pub(super) fn lower_instance(
 /// The first of `keys` that the schema gives, in the order listed.
 fn first_given<'k>(keys: &[(&'k str, bool)]) -> Option<&'k str> {
     keys.iter().find_map(|&(key, given)| given.then_some(key))
+}
+
+/// True when `e` uses implicit parameter `param`: by its name, or by the context path it is
+/// made of (`_parent.storage_section._io` is `_parent_storage_section__io`).
+fn passes(e: &Expr, param: &str) -> bool {
+    let by_path = e
+        .context_path()
+        .map(|path| path.join("_"))
+        .is_some_and(|joined| joined == param || joined.starts_with(&format!("{param}_")));
+    by_path
+        || matches!(e, Expr::Name(n) if n == param)
+        || e.children().iter().any(|c| passes(c, param))
 }

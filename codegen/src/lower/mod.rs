@@ -205,9 +205,9 @@ fn keep_trailing_bytes(schema: &mut Schema) {
 
 /// Kaitai skips the bytes of a substream (`size` on a user type) that the type does not read;
 /// they are kept, so that writing is exact, in a field `_unread` at the end of every type read
-/// from a substream that does not already read to its end. A type also read without one has
-/// them from the substream's reader ([`TypeDef::unread_from_holder`]); one that places fields
-/// by position keeps the reader's error instead.
+/// from a substream whose sequence does not already read to its end. A type also read without
+/// one has them from the substream's reader ([`TypeDef::unread_from_holder`]). What the type
+/// reads by position there is written over them, and must agree with them.
 fn keep_unread_bytes(schema: &mut Schema) {
     let mut sized = vec![false; schema.types.len()];
     let mut in_place = vec![false; schema.types.len()];
@@ -224,7 +224,8 @@ fn keep_unread_bytes(schema: &mut Schema) {
         }
     }
     for (ty, def) in schema.types.iter_mut().enumerate() {
-        let reads_to_end = def.fields.last().is_some_and(|last| {
+        let in_sequence = def.fields.iter().filter(|f| f.position.is_none());
+        let reads_to_end = in_sequence.last().is_some_and(|last| {
             last.repeat == Repeat::Eos
                 || last.substream == Some(Size::Eos)
                 || matches!(
@@ -238,12 +239,7 @@ fn keep_unread_bytes(schema: &mut Schema) {
                     }
                 )
         });
-        // Values read by position but never written leave their bytes to the tail.
-        let positioned = def
-            .fields
-            .iter()
-            .any(|f| f.position.is_some() && !f.kept_as_read);
-        if ty == 0 || !sized[ty] || reads_to_end || positioned {
+        if ty == 0 || !sized[ty] || reads_to_end {
             continue;
         }
         def.unread_from_holder = in_place[ty];
@@ -252,11 +248,6 @@ fn keep_unread_bytes(schema: &mut Schema) {
         let unread = Field::added(UNREAD, doc, bytes, &def.at);
         def.fields.push(unread);
     }
-}
-
-/// An encoding must be one Kaitai knows.
-fn check_encoding(encoding: &str, at: &YamlPath) -> Result<(), Located> {
-    crate::keys::encoding(encoding, at).map(|_| ())
 }
 
 fn check_identifier(id: &str, at: &YamlPath) -> Result<(), Located> {

@@ -504,7 +504,7 @@ impl Decode {
         match &self.process {
             Some(Process::Xor(e) | Process::Rol(e) | Process::Ror(e)) => exprs.push(e),
             Some(Process::Custom { args, .. }) => exprs.extend(args),
-            Some(Process::Zlib | Process::Encoding(_)) | None => {}
+            Some(Process::Zlib | Process::Encoding(_) | Process::UnknownEncoding(_)) | None => {}
         }
         exprs
     }
@@ -523,6 +523,8 @@ pub enum Process {
     Zlib,
     /// Text in an encoding other than UTF-8: the value is its decoded UTF-8 text.
     Encoding(skelcodec_runtime::encoding::Encoding),
+    /// Text in an encoding Kaitai does not know (the label): reading or writing it fails.
+    UnknownEncoding(String),
     /// A processor the schema names (`my_fx(args)`, `a.b.my_fx`): a Rust type `MyFx` (`a::b::MyFx`)
     /// in scope where the codec is expanded, built by `MyFx::new(args)`, implementing
     /// `rt::process::Process`.

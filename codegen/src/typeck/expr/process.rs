@@ -21,6 +21,7 @@ impl Scope<'_> {
                 let variant = format_ident!("{}", encoding.variant_name());
                 quote!(rt::encoding::Encoding::#variant)
             }
+            Process::UnknownEncoding(label) => quote!(rt::process::UnknownEncoding(#label)),
             Process::Xor(key) => {
                 if let (_, Ty::Bool) = self.compile(key)? {
                     return Err(ExprError::Invalid(
