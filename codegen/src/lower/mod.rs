@@ -224,8 +224,8 @@ fn keep_unread_bytes(schema: &mut Schema) {
         }
     }
     for (ty, def) in schema.types.iter_mut().enumerate() {
-        let in_sequence = def.fields.iter().filter(|f| f.position.is_none());
-        let reads_to_end = in_sequence.last().is_some_and(|last| {
+        let mut in_sequence = def.fields.iter().filter(|f| f.position.is_none());
+        let reads_to_end = in_sequence.next_back().is_some_and(|last| {
             last.repeat == Repeat::Eos
                 || last.substream == Some(Size::Eos)
                 || matches!(
