@@ -137,6 +137,22 @@ fn instances_using_values_read_later_see_them_as_kaitai_evaluates_them_later() {
     assert!(err.to_string().contains("data"), "{err}");
 }
 
+mod storage_later {
+    skelcodec_macros::codec!("tests/schemas/instances/storage_later.ksy");
+}
+
+#[test]
+fn an_instance_in_a_stream_read_later_is_read_with_it_though_a_reader_uses_it() {
+    use storage_later::StorageLater;
+    // Records at 1 and 3 of the storage (9 2 9 5), whose first body (2) sizes the tail.
+    let file = [2, 1, 3, 9, 2, 9, 5, 0xaa, 0xbb];
+    let value = StorageLater::read(&file).unwrap();
+    let bodies: Vec<Option<&u8>> = value.records.iter().map(|r| r.body.get()).collect();
+    assert_eq!(bodies, [Some(&2), Some(&5)]);
+    assert_eq!(value.tail.0, [0xaa, 0xbb]);
+    assert_eq!(value.to_bytes().unwrap(), file);
+}
+
 #[test]
 fn a_table_located_by_the_entries_that_name_themselves_in_it_is_read_between_their_reads() {
     use names_later::NamesLater;

@@ -75,6 +75,7 @@ fn an_instance_placed_in_the_unread_bytes_must_agree_with_them() {
     let mut value = PlacedInUnread::read(&file).unwrap();
     assert_eq!(value.body.pair.get().unwrap().0, b"ab");
     assert_eq!(value.body._unread.0, b"abc");
+    assert_eq!(value.body_size(), 1);
     assert_eq!(value.to_bytes().unwrap(), file);
     // The instance and the kept bytes say different things of the same place: refused.
     value.body.pair =

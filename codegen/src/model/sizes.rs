@@ -16,9 +16,10 @@ impl Schema {
             return None;
         }
         let def = &self.types[ty];
+        // The bytes a substream leaves unread are the substream's, not the type's: none in place.
         def.fields
             .iter()
-            .filter(|f| f.position.is_none())
+            .filter(|f| f.position.is_none() && f.id != UNREAD)
             .try_fold(0usize, |total, field| {
                 total.checked_add(self.static_field_size_within(field, depth)?)
             })

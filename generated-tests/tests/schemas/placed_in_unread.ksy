@@ -7,6 +7,10 @@ seq:
   - id: body
     size: len
     type: body
+instances:
+  body_size:
+    value: sizeof<body>
+    doc: The type's own size, 1, however many bytes its substream leaves unread.
 types:
   body:
     seq:
