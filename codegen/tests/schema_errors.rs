@@ -805,3 +805,24 @@ fn a_switch_selector_uses_the_index_of_its_element_only_in_a_list() {
     assert!(message.contains("(at seq[1].type.switch-on)"), "{message}");
     assert!(message.contains("`_index` is only defined"), "{message}");
 }
+
+#[test]
+fn a_choice_between_lists_kaitai_unifies_is_unsupported_not_a_mistake() {
+    // dcmp_2's `lookup_table`: a custom table that may be absent, or a literal one. Used by
+    // nothing, it is left out with a warning; used as a count, it is refused.
+    let table = "  - id: has_custom\n    type: u1\n  - id: custom\n    size: 2\n    repeat: expr\n    repeat-expr: 2\n    if: has_custom != 0\ninstances:\n  table:\n    value: 'has_custom != 0 ? custom : [[1, 2], [3, 4]]'\n";
+    let warnings = warnings(&format!("{HEADER}{table}"), "schemas/broken.ksy");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("value instance `table` gets no method")),
+        "{warnings:?}"
+    );
+    let used = format!("{HEADER}{table}").replacen(
+        "instances:",
+        "  - id: rest\n    size: table.size\ninstances:",
+        1,
+    );
+    let message = error(&used);
+    assert!(message.contains("the branches of `?:` differ"), "{message}");
+}

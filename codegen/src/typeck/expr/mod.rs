@@ -134,7 +134,8 @@ fn invalid<T>(message: impl Into<String>) -> Result<T, ExprError> {
 }
 
 /// True when Kaitai gives two branches of `?:` of types `a` and `b` a common type: both
-/// numbers, or the same kind of value where one may be absent.
+/// numbers, the same kind of value where one may be absent, or lists of such elements (a list
+/// literal of integers is bytes to Kaitai).
 fn comparable_kinds(a: &Ty, b: &Ty) -> bool {
     let strip = |t: &Ty| match t {
         Ty::Opt(inner) => (**inner).clone(),
@@ -142,8 +143,15 @@ fn comparable_kinds(a: &Ty, b: &Ty) -> bool {
         other => other.clone(),
     };
     let numeric = |t: &Ty| matches!(t, Ty::Int | Ty::Float);
+    let bytes = |t: &Ty| matches!(t, Ty::Bytes) || *t == Ty::ListLit(Box::new(Ty::Int));
     let (a, b) = (strip(a), strip(b));
-    a == b || (numeric(&a) && numeric(&b)) || matches!((a, b), (Ty::User(_), Ty::User(_)))
+    match (&a, &b) {
+        (Ty::Array(x) | Ty::ListLit(x), Ty::Array(y) | Ty::ListLit(y)) => {
+            comparable_kinds(x, y) || (bytes(x) && bytes(y))
+        }
+        (Ty::User(_), Ty::User(_)) => true,
+        _ => a == b || (numeric(&a) && numeric(&b)),
+    }
 }
 
 /// What Kaitai accepts and skelcodec cannot compile yet (see [`ExprError::Unsupported`]).
