@@ -15,6 +15,9 @@ pub(crate) struct Canvas {
     /// The furthest position of an empty block (an empty list read by position): the file
     /// must reach it, or reading would fail to get there.
     furthest_empty: Option<(usize, &'static str)>,
+    /// Ranges claimed without their bytes by a writer that only measures what the fields
+    /// claim (see `Writer::for_coverage`).
+    claims: Vec<Range<usize>>,
 }
 
 /// One run of placed bytes and the field that placed it (for messages).
@@ -33,7 +36,12 @@ impl Run {
 impl Canvas {
     /// True when nothing was placed.
     pub(crate) fn is_empty(&self) -> bool {
-        self.runs.is_empty() && self.furthest_empty.is_none()
+        self.runs.is_empty() && self.furthest_empty.is_none() && self.claims.is_empty()
+    }
+
+    /// Claims `range` without laying bytes there: it counts in [`Canvas::coverage`] only.
+    pub(crate) fn claim(&mut self, range: Range<usize>) {
+        self.claims.push(range);
     }
 
     /// Lays `bytes` at `at`. Where they overlap bytes placed before, both must agree (a value
@@ -106,6 +114,7 @@ impl Canvas {
         if let Some((at, field)) = other.furthest_empty {
             self.paint(at, Vec::new(), field)?;
         }
+        self.claims.extend(other.claims);
         for (start, run) in other.runs {
             self.paint(start, run.bytes, run.field)?;
         }
@@ -118,12 +127,19 @@ impl Canvas {
             self.runs
                 .iter()
                 .map(|(start, run)| run.range(*start))
+                .chain(self.claims.iter().cloned())
                 .collect(),
         )
     }
 
     /// The assembled bytes: every byte from 0 to the end must be covered.
     pub(crate) fn into_bytes(self) -> Result<Vec<u8>> {
+        if let Some(claim) = self.claims.first() {
+            return Err(encode_error(
+                claim.start,
+                "a writer that only measures coverage has no bytes there".into(),
+            ));
+        }
         let mut end = 0;
         for (start, run) in &self.runs {
             if *start > end {

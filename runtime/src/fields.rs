@@ -612,7 +612,7 @@ pub fn write_at_root(
         return write_in_stream(w, pos, root_start, field, write);
     }
     let at = block_position(w, pos, 0)?;
-    let mut block = Writer::file_block(at);
+    let mut block = w.file_block(at);
     write(&mut block)?;
     w.place_in_file(at, field, block)
 }

@@ -3,11 +3,18 @@
 //! instance raises only when it is accessed. The file still reads; the document shows the
 //! error where the instance is, and the instance's bytes are written back by what holds them
 //! (the file's unclaimed bytes).
+//!
+//! Where its bytes are a known range of the file, it is read on demand, as Kaitai reads every
+//! instance: the first time a program, a document, a comparison or a writer asks for it.
+
+use std::sync::{Arc, OnceLock};
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::Reader;
 use crate::error::{ErrorKind, Result};
+use crate::on_demand::Detached;
 
 /// Key of a failed instance in documents: `{"_error": "at byte 10, …"}`.
 const FAILED_KEY: &str = "_error";
@@ -15,7 +22,10 @@ const FAILED_KEY: &str = "_error";
 const CYCLE_KEY: &str = "_cycle";
 
 /// What reading a parse instance gave.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Compared, shown and written as what reading it gives: [`Instance::resolved`] is never
+/// [`Instance::Unread`].
+#[derive(Clone)]
 pub enum Instance<T> {
     /// Its `if` does not hold: nothing was read (a document's `null`).
     Absent,
@@ -27,9 +37,90 @@ pub enum Instance<T> {
     /// It is the value being read around it, which starts at this byte (the same type at the
     /// same position of the same stream): a reference to it, written as nothing.
     Cycle(u64),
+    /// Not read yet: read the first time it is asked for ([`Instance::resolved`]).
+    Unread(Box<OnDemand<T>>),
+}
+
+/// An instance to read on demand: where, how, and once read, what it gave.
+pub struct OnDemand<T> {
+    at: Detached,
+    /// The bytes it is read from, which a writer that only measures claims without reading.
+    len: usize,
+    read: Arc<ReadFn<T>>,
+    value: OnceLock<Instance<T>>,
+}
+
+/// Reads an instance from where its reader stood.
+type ReadFn<T> = dyn Fn(&mut Reader<'_>) -> Result<T> + Send + Sync;
+
+impl<T: Clone> Clone for OnDemand<T> {
+    fn clone(&self) -> Self {
+        OnDemand {
+            at: self.at.clone(),
+            len: self.len,
+            read: self.read.clone(),
+            value: self.value.clone(),
+        }
+    }
+}
+
+impl<T> OnDemand<T> {
+    /// What reading it gives, read the first time.
+    fn resolved(&self) -> &Instance<T> {
+        self.value
+            .get_or_init(|| Instance::from_read(self.at.read(|r| (self.read)(r))))
+    }
 }
 
 impl<T> Instance<T> {
+    /// The instance whose `len` bytes start at `r`'s position, read by `read` there: on
+    /// demand when `r` reads a range of a file that can be kept (see [`Reader::detach`]), at
+    /// once otherwise. Bytes that are not there make it fail at once.
+    pub fn on_demand<F>(r: &Reader<'_>, len: i64, read: F) -> Self
+    where
+        F: Fn(&mut Reader<'_>) -> Result<T> + Send + Sync + 'static,
+    {
+        let len = match crate::arith::length(len, r).and_then(|len| r.clone().sub(len)) {
+            Ok(sub) => sub.size(),
+            Err(e) => return Instance::from_read(Err(e)),
+        };
+        match r.detach() {
+            Some(at) => Instance::Unread(Box::new(OnDemand {
+                at,
+                len,
+                read: Arc::new(read),
+                value: OnceLock::new(),
+            })),
+            None => Instance::from_read(read(&mut r.clone())),
+        }
+    }
+
+    /// The instance a read gave, flattening what reading it on demand gave.
+    pub fn from_result(read: Result<Instance<T>>) -> Self {
+        read.unwrap_or_else(|e| Instance::from_read(Err(e)))
+    }
+
+    /// What the instance is, read now if it was not yet: never [`Instance::Unread`].
+    pub fn resolved(&self) -> &Instance<T> {
+        match self {
+            Instance::Unread(on_demand) => on_demand.resolved(),
+            resolved => resolved,
+        }
+    }
+
+    /// Bytes a writer that only measures what the fields claim ([`crate::Writer::for_coverage`])
+    /// claims for an instance still unread, without reading it.
+    pub fn unread_len(&self, w: &crate::Writer) -> Option<usize> {
+        match self {
+            Instance::Unread(on_demand)
+                if w.is_for_coverage() && on_demand.value.get().is_none() =>
+            {
+                Some(on_demand.len)
+            }
+            _ => None,
+        }
+    }
+
     /// The instance a read gave: a failure is kept as the instance's own, and a cycle as a
     /// reference.
     pub fn from_read(read: Result<T>) -> Self {
@@ -42,16 +133,20 @@ impl<T> Instance<T> {
         }
     }
 
-    /// The value, when it was read.
+    /// The value, when it reads.
     pub fn get(&self) -> Option<&T> {
-        match self {
+        match self.resolved() {
             Instance::Read(value) => Some(value),
             _ => None,
         }
     }
 
-    /// The value, to edit, when it was read.
+    /// The value, to edit, when it reads.
     pub fn get_mut(&mut self) -> Option<&mut T> {
+        if let Instance::Unread(on_demand) = self {
+            on_demand.resolved();
+            *self = on_demand.value.take().unwrap_or(Instance::Absent);
+        }
         match self {
             Instance::Read(value) => Some(value),
             _ => None,
@@ -62,11 +157,10 @@ impl<T> Instance<T> {
     /// there where it does not (reading the output would not find it). A failed instance and a
     /// cycle write nothing.
     pub fn written(&self, cond: bool, w: &crate::Writer) -> Result<Option<&T>> {
-        match (cond, self) {
+        match (cond, self.resolved()) {
             (true, Instance::Read(value)) => Ok(Some(value)),
-            (true, Instance::Failed(_) | Instance::Cycle(_)) | (false, Instance::Absent) => {
-                Ok(None)
-            }
+            (true, Instance::Failed(_) | Instance::Cycle(_) | Instance::Unread(_))
+            | (false, Instance::Absent) => Ok(None),
             (true, Instance::Absent) => Err(crate::fields::encode_error(
                 w,
                 "missing, but its `if` condition holds".into(),
@@ -79,10 +173,34 @@ impl<T> Instance<T> {
     }
 }
 
+impl<T: PartialEq> PartialEq for Instance<T> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self.resolved(), other.resolved()) {
+            (Instance::Absent, Instance::Absent) => true,
+            (Instance::Read(a), Instance::Read(b)) => a == b,
+            (Instance::Failed(a), Instance::Failed(b)) => a == b,
+            (Instance::Cycle(a), Instance::Cycle(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Instance<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.resolved() {
+            Instance::Absent => f.write_str("Absent"),
+            Instance::Read(value) => f.debug_tuple("Read").field(value).finish(),
+            Instance::Failed(message) => f.debug_tuple("Failed").field(message).finish(),
+            Instance::Cycle(offset) => f.debug_tuple("Cycle").field(offset).finish(),
+            Instance::Unread(_) => f.write_str("Unread"),
+        }
+    }
+}
+
 impl<T: Serialize> Serialize for Instance<T> {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        match self {
+        match self.resolved() {
             Instance::Absent => s.serialize_none(),
             Instance::Read(value) => value.serialize(s),
             Instance::Failed(message) => {
@@ -95,6 +213,9 @@ impl<T: Serialize> Serialize for Instance<T> {
                 map.serialize_entry(CYCLE_KEY, offset)?;
                 map.end()
             }
+            Instance::Unread(_) => Err(serde::ser::Error::custom(
+                "an instance read on demand resolves to what it gave",
+            )),
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod geometry;
 pub mod instance;
 pub mod layout;
 pub mod look_ahead;
+pub mod on_demand;
 pub mod pad;
 mod pending_bits;
 pub mod present;

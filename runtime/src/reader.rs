@@ -34,6 +34,9 @@ pub struct Reader<'a> {
 pub struct FileState {
     budget: std::cell::Cell<u64>,
     visiting: std::cell::RefCell<Vec<Visit>>,
+    /// The file, shared by the instances left to read on demand (see
+    /// [`Reader::detach`]): copied once, when the first one is met.
+    input: std::cell::OnceCell<std::sync::Arc<crate::on_demand::Input>>,
 }
 
 impl FileState {
@@ -42,18 +45,38 @@ impl FileState {
         FileState {
             budget: std::cell::Cell::new(budget),
             visiting: Default::default(),
+            input: Default::default(),
         }
+    }
+
+    /// The state of a read on demand from `input`, which may still copy `budget` bytes.
+    pub(crate) fn of_input(input: std::sync::Arc<crate::on_demand::Input>, budget: u64) -> Self {
+        let state = FileState::new(budget);
+        let _ = state.input.set(input);
+        state
+    }
+
+    /// Bytes values read by position may still copy (see [`Reader::charge`]).
+    pub(crate) fn budget_left(&self) -> u64 {
+        self.budget.get()
     }
 }
 
 /// A value being read by position: its type, its stream (where its bytes are and how many)
 /// and its position there.
-#[derive(Debug, PartialEq)]
-struct Visit {
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Visit {
     /// The type's name, which identifies it within one codec.
     ty: &'static str,
     stream: (usize, usize),
     pos: usize,
+}
+
+/// Where `data` starts in `file`, when it is a range of it.
+fn offset_in(file: &[u8], data: &[u8]) -> Option<usize> {
+    let (file, data) = (file.as_ptr_range(), data.as_ptr_range());
+    (file.start <= data.start && data.end <= file.end)
+        .then(|| data.start as usize - file.start as usize)
 }
 
 /// The stream of an imported schema's root value (see [`Reader::in_file_root`]).
@@ -174,6 +197,84 @@ impl<'a> Reader<'a> {
         }
         state.visiting.borrow_mut().push(visit);
         Ok(Visiting(Some(state)))
+    }
+
+    /// This reader as a [`Detached`] one, to read from later, once the file it reads is no
+    /// longer borrowed: `None` when what it reads is not a range of the file (decoded bytes),
+    /// when bits of a byte are pending, or when it shares no [`FileState`] (a reader of one
+    /// value, not of a file).
+    pub fn detach(&self) -> Option<crate::on_demand::Detached> {
+        let state = self.shared?;
+        let in_root = |data: &[u8]| offset_in(self.root, data);
+        if self.decoded_at.is_some() || !self.pending.is_empty() {
+            return None;
+        }
+        let file_root = match self.file_root {
+            Some(root) if root.decoded_at.is_some() => return None,
+            Some(root) => Some((in_root(root.data)?, root.data.len(), root.base)),
+            None => None,
+        };
+        let input = state.input.get_or_init(|| {
+            std::sync::Arc::new(crate::on_demand::Input::new(self.root, state.budget.get()))
+        });
+        // The values being read around this one, by their range of the file: the same value
+        // met again when reading on demand is a cycle, as it is here.
+        let visiting = state
+            .visiting
+            .borrow()
+            .iter()
+            .filter_map(|visit| {
+                let start = visit.stream.0.checked_sub(self.root.as_ptr() as usize)?;
+                (start + visit.stream.1 <= self.root.len()).then(|| Visit {
+                    stream: (start, visit.stream.1),
+                    ..visit.clone()
+                })
+            })
+            .collect();
+        Some(crate::on_demand::Detached {
+            input: input.clone(),
+            data: (in_root(self.data)?, self.data.len()),
+            pos: self.pos,
+            base: self.base,
+            file_root,
+            depth: self.depth,
+            visiting,
+        })
+    }
+
+    /// Reads with a reader made from `at` over `file` (its input's bytes), sharing `state`.
+    pub(crate) fn attached<T>(
+        at: &crate::on_demand::Detached,
+        file: &'a [u8],
+        state: &'a FileState,
+        read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+    ) -> Result<T> {
+        let window =
+            |(start, len): (usize, usize)| file.get(start..start + len).unwrap_or_default();
+        *state.visiting.borrow_mut() = at
+            .visiting
+            .iter()
+            .map(|visit| Visit {
+                stream: (file.as_ptr() as usize + visit.stream.0, visit.stream.1),
+                ..visit.clone()
+            })
+            .collect();
+        let mut r = Reader {
+            data: window(at.data),
+            root: file,
+            file_root: at.file_root.map(|(start, len, base)| FileRoot {
+                data: window((start, len)),
+                base,
+                decoded_at: None,
+            }),
+            pos: at.pos,
+            base: at.base,
+            shared: Some(state),
+            depth: at.depth,
+            decoded_at: None,
+            pending: Default::default(),
+        };
+        read(&mut r)
     }
 
     /// Position relative to this reader's start.

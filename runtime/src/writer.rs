@@ -29,6 +29,8 @@ pub struct Writer {
     file_blocks: Canvas,
     /// Bits written by bit fields that do not fill a byte yet.
     pub(crate) pending: crate::pending_bits::PendingBits,
+    /// Only measures what the fields claim (see [`Writer::for_coverage`]).
+    for_coverage: bool,
 }
 
 /// Generates fixed-size primitive writers.
@@ -48,6 +50,28 @@ impl Writer {
     /// An empty writer.
     pub fn new() -> Self {
         Writer::default()
+    }
+
+    /// An empty writer that only measures which bytes of the file the fields of a value just
+    /// read claim ([`Writer::coverage`]): an instance still unread claims its bytes without
+    /// being read ([`crate::Instance::unread_len`]). Its bytes are not the file's.
+    pub fn for_coverage() -> Self {
+        Writer {
+            for_coverage: true,
+            ..Writer::default()
+        }
+    }
+
+    /// Whether this writer only measures coverage (see [`Writer::for_coverage`]).
+    pub fn is_for_coverage(&self) -> bool {
+        self.for_coverage
+    }
+
+    /// Claims the next `len` bytes without writing them: only for a writer that measures
+    /// coverage, whose bytes are then not the file's.
+    pub fn claim(&mut self, len: usize) {
+        let at = self.pos();
+        self.placed.claim(at..at.saturating_add(len));
     }
 
     /// An empty writer with room for `n` bytes.
@@ -124,14 +148,16 @@ impl Writer {
             stream_start,
             detached: self.detached,
             file_root_start: self.file_root_start,
+            for_coverage: self.for_coverage,
             ..Writer::default()
         }
     }
 
     /// An empty writer for a block placed at `at` of the whole file.
-    pub(crate) fn file_block(at: usize) -> Self {
+    pub(crate) fn file_block(&self, at: usize) -> Self {
         Writer {
             base: at,
+            for_coverage: self.for_coverage,
             ..Writer::default()
         }
     }

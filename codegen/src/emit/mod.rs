@@ -6,6 +6,7 @@ pub mod decode;
 pub mod derived;
 pub mod fixed;
 pub mod layout;
+mod on_demand;
 pub mod read;
 pub mod snapshot_tests;
 pub mod types;
@@ -313,7 +314,7 @@ fn codec_impl(
                 let root = r.visit::<Self>()?;
                 let mut value = Self::read_from(&mut r #(, #args)*)?;
                 drop(root);
-                let mut w = rt::Writer::new();
+                let mut w = rt::Writer::for_coverage();
                 value.write_to(&mut w #(, #args)*)?;
                 value.unclaimed = rt::fields::unclaimed(bytes, &w.coverage());
                 Ok(value)

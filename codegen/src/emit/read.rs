@@ -214,8 +214,20 @@ fn read_fields(schema: &Schema, ty: usize, ir: &ir::TypeIr, from: usize) -> Toke
 
 /// A `Result` expression reading the whole field (condition, repetition, switch).
 fn read_field(schema: &Schema, owner: usize, field: &Field, ir: &ir::ReadField) -> TokenStream {
+    let on_demand = super::on_demand::reads_on_demand(schema, owner, field, ir);
     let read = match &ir.values {
-        ir::Values::Switch(switch) => read_switch(schema, owner, field, switch),
+        ir::Values::Switch(switch) if on_demand => {
+            let enum_name = switch_enum_ident(schema, owner, field);
+            read_switch(switch, |case| {
+                let (ident, name) = (&case.ident, &case.name);
+                let then = quote!(.in_field(#name).map(#enum_name::#ident));
+                super::on_demand::read_on_demand(schema, &case.list.one, then)
+            })
+        }
+        ir::Values::One(list) if on_demand => {
+            super::on_demand::read_on_demand(schema, &list.one, quote!())
+        }
+        ir::Values::Switch(switch) => read_cases(schema, owner, field, switch),
         ir::Values::Elements(elements) => read_elements(schema, owner, field, elements),
         ir::Values::One(list) => read_repeated(schema, owner, field, &field.ty, list),
     };
@@ -238,12 +250,16 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, ir: &ir::ReadField) 
         None => read,
     };
     // A parse instance's failure is its own (`rt::Instance`), so its read cannot fail.
+    let instance = match on_demand {
+        true => quote!(rt::Instance::from_result(#read)),
+        false => quote!(rt::Instance::from_read(#read)),
+    };
     match (&ir.cond, field.parse_instance) {
         (None, false) => read,
         (Some(cond), false) => quote!(if #cond { #read.map(Some) } else { Ok(None) }),
-        (None, true) => quote!(Ok::<_, rt::Error>(rt::Instance::from_read(#read))),
+        (None, true) => quote!(Ok::<_, rt::Error>(#instance)),
         (Some(cond), true) => quote! {
-            Ok::<_, rt::Error>(if #cond { rt::Instance::from_read(#read) } else { rt::Instance::Absent })
+            Ok::<_, rt::Error>(if #cond { #instance } else { rt::Instance::Absent })
         },
     }
 }
@@ -351,7 +367,7 @@ fn read_elements(
     field: &Field,
     elements: &ir::Elements<Reading>,
 ) -> TokenStream {
-    let one = read_switch(schema, owner, field, &elements.switch);
+    let one = read_cases(schema, owner, field, &elements.switch);
     // Every element is one of the cases: it takes at least the fewest bytes of any.
     let min = elements
         .switch
@@ -407,7 +423,7 @@ fn read_sub(
 
 /// A `Result` expression reading one value, from the substream its field delimits when it has
 /// one, or from the bytes it is stored in when it is decoded.
-fn read_delimited(schema: &Schema, ir: &ir::One<Reading>) -> TokenStream {
+pub(super) fn read_delimited(schema: &Schema, ir: &ir::One<Reading>) -> TokenStream {
     // The arguments of a value read from bytes of its own are computed in the outer stream
     // (`_io.size`, a look-ahead), before the reader lends it.
     if let ir::Value::User { ty, args } = &ir.value
@@ -500,7 +516,7 @@ fn bulk_decoder(schema: &Schema, fixed: &Fixed) -> TokenStream {
 }
 
 /// A `Result` expression reading a single value.
-fn read_one(schema: &Schema, value: &ir::Value<Reading>) -> TokenStream {
+pub(super) fn read_one(schema: &Schema, value: &ir::Value<Reading>) -> TokenStream {
     match value {
         ir::Value::Number(s) => {
             let value = scalar::decode(*s, quote!(b));
@@ -581,17 +597,28 @@ fn read_sized(size: &ir::Size<Reading>, align: usize, wrap: TokenStream) -> Toke
     }
 }
 
-fn read_switch(
+/// A `match` on the selector of `switch` of `field`, each arm reading its case.
+fn read_cases(
     schema: &Schema,
     owner: usize,
     field: &Field,
     switch: &ir::Switch<Reading>,
 ) -> TokenStream {
     let enum_name = switch_enum_ident(schema, owner, field);
+    read_switch(switch, |case| {
+        read_variant(schema, owner, &enum_name, case, field)
+    })
+}
+
+/// A `match` on the selector of `switch`, each arm reading its case with `variant`.
+fn read_switch(
+    switch: &ir::Switch<Reading>,
+    variant: impl Fn(&ir::Case<Reading>) -> TokenStream,
+) -> TokenStream {
     let mut arms = Vec::new();
     let mut fallback = None;
     for arm in &switch.arms {
-        let read = read_variant(schema, owner, &enum_name, &arm.case, field);
+        let read = variant(&arm.case);
         match &arm.pattern {
             Some(pattern) => arms.push(quote!(#pattern => #read)),
             None => fallback = Some(quote!(_ => #read)),

@@ -24,13 +24,15 @@ pub fn write_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
         .zip(&ir.fields)
         .filter_map(|(field, field_ir)| match &field_ir.write {
             ir::WriteField::ReadOnly => None,
-            ir::WriteField::Written(written) => Some((field, written)),
+            ir::WriteField::Written(written) => Some((field, field_ir, written)),
         })
-        .map(|(field, written)| {
+        .map(|(field, field_ir, written)| {
             let ident = field_ident(&field.id);
             let name = &field.id;
             if field.parse_instance {
-                return write_parse_instance(schema, ty, field, written);
+                let on_demand =
+                    super::on_demand::reads_on_demand(schema, ty, field, &field_ir.read);
+                return write_parse_instance(schema, ty, field, written, on_demand);
             }
             let valid = valid_check(field, &written.valid, &quote!(self.#ident));
             let write = write_field(schema, ty, field, written, &quote!(self.#ident));
@@ -93,6 +95,7 @@ fn write_parse_instance(
     owner: usize,
     field: &Field,
     written: &ir::WrittenField,
+    on_demand: bool,
 ) -> TokenStream {
     let ident = field_ident(&field.id);
     let name = &field.id;
@@ -104,8 +107,16 @@ fn write_parse_instance(
         // The codec reads its output back to confirm the condition (`VERIFY_WRITES`).
         Some(None) => quote!(Ok::<_, rt::Error>(self.#ident.get())),
     };
-    quote! {
+    let write = quote! {
         if let ::core::option::Option::Some(value) = #value.in_field(#name)? { #write }
+    };
+    if !on_demand {
+        return write;
+    }
+    // Measuring what the value just read claims, an instance still unread claims its bytes.
+    let claim = write_placed(written, name, &quote!(w.claim(len);));
+    quote! {
+        if let ::core::option::Option::Some(len) = self.#ident.unread_len(w) { #claim } else { #write }
     }
 }
 

@@ -1,0 +1,140 @@
+//! Parse instances read on demand (`rt::Instance::on_demand`), as Kaitai reads every
+//! instance: which are, and how their readers keep what reading them later needs.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::model::*;
+use crate::typeck::ir::{self, Reading};
+
+/// Whether parse instance `field` of type `owner` is read on demand: each value it may hold
+/// (one, or one per case of its switch) has bytes of its own of a size known before it is read
+/// (`size`), so that a writer that only measures coverage claims them unread; is neither
+/// decoded (`process`) nor boxed (a recursive type); and is raw bytes or a value of a type
+/// whose arguments the reader can keep (numbers, flags, enum values, streams).
+pub(super) fn reads_on_demand(
+    schema: &Schema,
+    owner: usize,
+    field: &Field,
+    ir: &ir::ReadField,
+) -> bool {
+    let kept = |one: &ir::One<Reading>, ty: &FieldType| {
+        let value = match window(one) {
+            Some((_, ir::Value::User { ty, .. })) => {
+                let def = &schema.types[*ty];
+                !def.unread_from_holder && def.params.iter().all(|p| kept_argument(p.ty))
+            }
+            Some((_, ir::Value::Bytes { .. })) => true,
+            _ => false,
+        };
+        value && one.decode.is_none() && !schema.boxes(owner, field, ty)
+    };
+    let single = |list: &ir::List<Reading>| matches!(list.repeat, ir::Repeat::One);
+    field.parse_instance
+        && ir.position.is_some()
+        && match &ir.values {
+            ir::Values::One(list) => single(list) && kept(&list.one, &field.ty),
+            ir::Values::Switch(switch) => switch
+                .cases
+                .iter()
+                .all(|case| single(&case.list) && kept(&case.list.one, &case.ty)),
+            ir::Values::Elements(_) => false,
+        }
+}
+
+/// The size of the bytes of `one` known before it is read, and what is read from them: a value
+/// of a substream (`size` on a type), or raw bytes of a size.
+fn window(one: &ir::One<Reading>) -> Option<(TokenStream, &ir::Value<Reading>)> {
+    const RAW: &ir::Value<Reading> = &ir::Value::Bytes {
+        size: ir::Size::Eos,
+        align: 1,
+    };
+    let size = |size: &ir::Size<Reading>| match size {
+        ir::Size::Const(n) => {
+            let n = *n as i64;
+            Some(quote!(#n))
+        }
+        ir::Size::Computed { len, .. } => Some(len.clone()),
+        _ => None,
+    };
+    match (&one.substream, &one.value) {
+        (Some(substream), value @ ir::Value::User { .. }) => Some((size(substream)?, value)),
+        (
+            Some(substream),
+            value @ ir::Value::Bytes {
+                size: ir::Size::Eos,
+                align: 1,
+            },
+        ) => Some((size(substream)?, value)),
+        (
+            None,
+            ir::Value::Bytes {
+                size: bytes,
+                align: 1,
+            },
+        ) => Some((size(bytes)?, RAW)),
+        _ => None,
+    }
+}
+
+/// An argument a reader keeps to read later: a value, or a stream (cloned).
+fn kept_argument(ty: ParamType) -> bool {
+    matches!(
+        ty,
+        ParamType::Int(_) | ParamType::Bool | ParamType::Enum(_) | ParamType::Io
+    )
+}
+
+/// A `Result` of the `rt::Instance` of `one` (see [`reads_on_demand`]), read at `r`'s position
+/// when asked for; `then` maps what reading it gives (into its case of a switch). Its size and
+/// arguments are computed now, as they are for a value read at once, and kept.
+pub(super) fn read_on_demand(
+    schema: &Schema,
+    one: &ir::One<Reading>,
+    then: TokenStream,
+) -> TokenStream {
+    let Some((len, value)) = window(one) else {
+        // Not read on demand (see `reads_on_demand`): read now.
+        let read = super::read::read_delimited(schema, one);
+        return quote!(#read #then .map(rt::Instance::Read));
+    };
+    let (kept, value) = match value {
+        ir::Value::User { ty, args } => {
+            let params = &schema.types[*ty].params;
+            let names: Vec<_> = (0..args.len()).map(|i| format_ident!("arg{i}")).collect();
+            let kept: Vec<_> = names
+                .iter()
+                .zip(args)
+                .zip(params)
+                .map(|((name, arg), param)| match param.ty {
+                    ParamType::Io => quote!(let #name = ::core::clone::Clone::clone(#arg);),
+                    _ => quote!(let #name = #arg;),
+                })
+                .collect();
+            let passed = names
+                .iter()
+                .zip(params)
+                .map(|(name, param)| match param.ty {
+                    ParamType::Io => quote!(&#name),
+                    _ => quote!(#name),
+                })
+                .collect();
+            (
+                kept,
+                ir::Value::User {
+                    ty: *ty,
+                    args: passed,
+                },
+            )
+        }
+        other => (Vec::new(), other.clone()),
+    };
+    let read = super::read::read_one(schema, &value);
+    quote!({
+        let len: i64 = #len;
+        #(#kept)*
+        Ok(rt::Instance::on_demand(r, len, move |r| {
+            rt::fields::read_sub(r, len, |r| #read)#then
+        }))
+    })
+}
