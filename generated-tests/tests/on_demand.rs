@@ -75,8 +75,20 @@ fn a_failure_is_the_instances_own_and_shown_where_it_is() {
         document["entries"][2]["body"]["_error"].is_string(),
         "{document}"
     );
+    // Its bytes are its own (claimed when the file was read): written back as read.
+    assert_eq!(
+        value.entries[2]
+            .body
+            .held(&skelcodec_runtime::Writer::new()),
+        Some(skelcodec_runtime::instance::Held::Raw(&[9, 9]))
+    );
+    assert_eq!(value.to_bytes().unwrap(), file());
     let back: OnDemand = serde_json::from_value(document).unwrap();
     assert_eq!(back, value);
+    assert_eq!(
+        back.entries[2].body.held(&skelcodec_runtime::Writer::new()),
+        Some(skelcodec_runtime::instance::Held::Raw(&[9, 9]))
+    );
     assert_eq!(back.to_bytes().unwrap(), file());
 }
 

@@ -18,6 +18,9 @@ use crate::on_demand::Detached;
 
 /// Key of a failed instance in documents: `{"_error": "at byte 10, …"}`.
 const FAILED_KEY: &str = "_error";
+/// Key of the bytes of an instance read on demand that failed, which it holds (see
+/// [`Instance::held`]): `{"_error": "…", "_bytes": "0909"}`.
+const HELD_KEY: &str = "_bytes";
 /// Key of a cycle in documents: `{"_cycle": 2048}`, where that value starts.
 const CYCLE_KEY: &str = "_cycle";
 
@@ -48,6 +51,16 @@ pub struct OnDemand<T> {
     len: usize,
     read: Arc<ReadFn<T>>,
     value: OnceLock<Instance<T>>,
+}
+
+/// What a writer writes for an instance read on demand that holds no value (see
+/// [`Instance::held`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Held<'a> {
+    /// Its bytes, claimed without being written.
+    Claimed(usize),
+    /// Its bytes as read.
+    Raw(&'a [u8]),
 }
 
 /// Reads an instance from where its reader stood.
@@ -95,6 +108,24 @@ impl<T> Instance<T> {
         }
     }
 
+    /// An instance read on demand that failed with `message`, holding `bytes` (see
+    /// [`Instance::held`]), as a document gives it back.
+    fn failed_holding(message: String, bytes: &[u8]) -> Self
+    where
+        T: 'static,
+    {
+        let at = Detached::over(bytes);
+        let value = OnceLock::from(Instance::Failed(message.clone()));
+        Instance::Unread(Box::new(OnDemand {
+            at,
+            len: bytes.len(),
+            read: Arc::new(move |r: &mut Reader<'_>| {
+                Err(r.error(ErrorKind::Invalid(message.clone())))
+            }),
+            value,
+        }))
+    }
+
     /// The instance a read gave, flattening what reading it on demand gave.
     pub fn from_result(read: Result<Instance<T>>) -> Self {
         read.unwrap_or_else(|e| Instance::from_read(Err(e)))
@@ -108,16 +139,22 @@ impl<T> Instance<T> {
         }
     }
 
-    /// Bytes a writer that only measures what the fields claim ([`crate::Writer::for_coverage`])
-    /// claims for an instance still unread, without reading it.
-    pub fn unread_len(&self, w: &crate::Writer) -> Option<usize> {
-        match self {
-            Instance::Unread(on_demand)
-                if w.is_for_coverage() && on_demand.value.get().is_none() =>
-            {
-                Some(on_demand.len)
-            }
-            _ => None,
+    /// The bytes an instance read on demand holds without a value: a writer that only
+    /// measures what the fields claim ([`crate::Writer::for_coverage`]) claims them for one
+    /// still unread, without reading it; one that failed or is a cycle is written back as
+    /// read, since its bytes were claimed for it.
+    pub fn held(&self, w: &crate::Writer) -> Option<Held<'_>> {
+        let Instance::Unread(on_demand) = self else {
+            return None;
+        };
+        match on_demand.value.get() {
+            None if w.is_for_coverage() => Some(Held::Claimed(on_demand.len)),
+            None => match on_demand.resolved() {
+                Instance::Read(_) => None,
+                _ => Some(Held::Raw(on_demand.at.bytes(on_demand.len))),
+            },
+            Some(Instance::Read(_)) => None,
+            Some(_) => Some(Held::Raw(on_demand.at.bytes(on_demand.len))),
         }
     }
 
@@ -204,8 +241,12 @@ impl<T: Serialize> Serialize for Instance<T> {
             Instance::Absent => s.serialize_none(),
             Instance::Read(value) => value.serialize(s),
             Instance::Failed(message) => {
-                let mut map = s.serialize_map(Some(1))?;
+                let held = self.held(&crate::Writer::new());
+                let mut map = s.serialize_map(Some(1 + usize::from(held.is_some())))?;
                 map.serialize_entry(FAILED_KEY, message)?;
+                if let Some(Held::Raw(bytes)) = held {
+                    map.serialize_entry(HELD_KEY, &crate::bytes::to_hex(bytes))?;
+                }
                 map.end()
             }
             Instance::Cycle(offset) => {
@@ -220,7 +261,7 @@ impl<T: Serialize> Serialize for Instance<T> {
     }
 }
 
-impl<'de, T: for<'a> Deserialize<'a>> Deserialize<'de> for Instance<T> {
+impl<'de, T: for<'a> Deserialize<'a> + 'static> Deserialize<'de> for Instance<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         // Kaitai names cannot start with `_`, so a value never has these keys.
         let tree = serde_json::Value::deserialize(d)?;
@@ -236,6 +277,20 @@ impl<'de, T: for<'a> Deserialize<'a>> Deserialize<'de> for Instance<T> {
                 Some(message) => Ok(Instance::Failed(message.to_owned())),
                 None => Err(D::Error::custom("`_error` must be a string")),
             };
+        }
+        if let serde_json::Value::Object(map) = &tree
+            && map.len() == 2
+            && let (Some(message), Some(bytes)) = (map.get(FAILED_KEY), map.get(HELD_KEY))
+        {
+            let (Some(message), Some(bytes)) = (
+                message.as_str(),
+                bytes.as_str().and_then(|b| crate::bytes::from_hex(b).ok()),
+            ) else {
+                return Err(D::Error::custom(
+                    "`_error` must be a string and `_bytes` hexadecimal",
+                ));
+            };
+            return Ok(Instance::failed_holding(message.to_owned(), &bytes));
         }
         if let Some(offset) = only(CYCLE_KEY) {
             return match offset.as_u64() {

@@ -43,6 +43,27 @@ pub struct Detached {
 }
 
 impl Detached {
+    /// A place at the start of `bytes`, alone.
+    pub(crate) fn over(bytes: &[u8]) -> Self {
+        Detached {
+            input: Arc::new(Input::new(bytes, 0)),
+            data: (0, bytes.len()),
+            pos: 0,
+            base: 0,
+            file_root: None,
+            depth: 0,
+            visiting: Vec::new(),
+        }
+    }
+
+    /// The `len` bytes at the reader's position (fewer at the end of its stream).
+    pub(crate) fn bytes(&self, len: usize) -> &[u8] {
+        let (start, size) = self.data;
+        let from = start + self.pos.min(size);
+        let to = (from + len).min(start + size);
+        self.input.bytes.get(from..to).unwrap_or_default()
+    }
+
     /// Reads with a reader where this one stood, charging what it copies to the budget of the
     /// read that detached it.
     pub fn read<T>(&self, read: impl FnOnce(&mut Reader<'_>) -> Result<T>) -> Result<T> {

@@ -69,9 +69,18 @@ impl Writer {
 
     /// Claims the next `len` bytes without writing them: only for a writer that measures
     /// coverage, whose bytes are then not the file's.
-    pub fn claim(&mut self, len: usize) {
+    fn claim(&mut self, len: usize) {
         let at = self.pos();
         self.placed.claim(at..at.saturating_add(len));
+    }
+
+    /// Writes what an instance read on demand holds without a value (see
+    /// [`crate::Instance::held`]).
+    pub fn hold(&mut self, held: crate::instance::Held<'_>) {
+        match held {
+            crate::instance::Held::Claimed(len) => self.claim(len),
+            crate::instance::Held::Raw(bytes) => self.bytes(bytes),
+        }
     }
 
     /// An empty writer with room for `n` bytes.

@@ -113,10 +113,11 @@ fn write_parse_instance(
     if !on_demand {
         return write;
     }
-    // Measuring what the value just read claims, an instance still unread claims its bytes.
-    let claim = write_placed(written, name, &quote!(w.claim(len);));
+    // Measuring what the value just read claims, an instance still unread claims its bytes;
+    // one that could not be read writes them back.
+    let hold = write_placed(written, name, &quote!(w.hold(held);));
     quote! {
-        if let ::core::option::Option::Some(len) = self.#ident.unread_len(w) { #claim } else { #write }
+        if let ::core::option::Option::Some(held) = self.#ident.held(w) { #hold } else { #write }
     }
 }
 
