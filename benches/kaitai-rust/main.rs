@@ -12,11 +12,20 @@ use std::time::{Duration, Instant};
 
 /// The minimum and median of the times `read` takes, over at least 50 reads and half a second.
 fn time(mut read: impl FnMut() -> bool) -> Option<(Duration, Duration)> {
+    time_given(|| (), |()| read())
+}
+
+/// [`time`] for reads of what `given` makes before each one (not timed).
+fn time_given<T>(
+    mut given: impl FnMut() -> T,
+    mut read: impl FnMut(T) -> bool,
+) -> Option<(Duration, Duration)> {
     let mut times = Vec::new();
     let started = Instant::now();
     while times.len() < 50 || started.elapsed() < Duration::from_millis(500) {
+        let input = given();
         let start = Instant::now();
-        if !black_box(read()) {
+        if !black_box(read(input)) {
             return None;
         }
         times.push(start.elapsed());
@@ -32,8 +41,9 @@ fn micros(d: Duration) -> f64 {
 fn main() {
     use kaitai::KStruct as _;
     println!(
-        "{:<48} {:>9} {:>12} {:>12} {:>12} {:>12} {:>7}",
-        "font", "bytes", "kaitai min", "kaitai med", "skelc min", "skelc med", "ratio"
+        "{:<40} {:>7} | {:>9} {:>9} {:>9} {:>9} {:>5} | {:>9} {:>9} {:>5}",
+        "font", "bytes", "kaitai min", "med", "skelc min", "med", "ratio",
+        "kaitai owned", "skelc owned", "ratio"
     );
     for path in std::env::args().skip(1) {
         let Ok(bytes) = std::fs::read(&path) else { continue };
@@ -42,22 +52,45 @@ fn main() {
             kaitai_ttf::Ttf::read_into::<_, kaitai_ttf::Ttf>(&reader, None, None).is_ok()
         });
         let skelcodec = time(|| skelcodec_ttf::Ttf::read(&bytes).is_ok());
+        // Given a buffer it owns, neither copies the file.
+        let kaitai_owned = time_given(
+            || bytes.clone(),
+            |owned| {
+                let reader = kaitai::BytesReader::from(owned);
+                kaitai_ttf::Ttf::read_into::<_, kaitai_ttf::Ttf>(&reader, None, None).is_ok()
+            },
+        );
+        let skelcodec_owned = time_given(
+            || bytes.clone(),
+            |owned| skelcodec_ttf::Ttf::read_owned(owned).is_ok(),
+        );
         let name = std::path::Path::new(&path)
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let shown = |t: Option<(Duration, Duration)>| match t {
-            Some((min, med)) => (format!("{:.1} µs", micros(min)), format!("{:.1} µs", micros(med))),
-            None => ("fails".to_owned(), "fails".to_owned()),
+        let median = |t: Option<(Duration, Duration)>| match t {
+            Some((_, med)) => format!("{:.1} µs", micros(med)),
+            None => "fails".to_owned(),
         };
-        let ratio = match (kaitai, skelcodec) {
+        let minimum = |t: Option<(Duration, Duration)>| match t {
+            Some((min, _)) => format!("{:.1} µs", micros(min)),
+            None => "fails".to_owned(),
+        };
+        let ratio = |k: Option<(Duration, Duration)>, s: Option<(Duration, Duration)>| match (k, s) {
             (Some((_, k)), Some((_, s))) => format!("{:.2}", micros(s) / micros(k)),
             _ => "–".to_owned(),
         };
-        let ((kmin, kmed), (smin, smed)) = (shown(kaitai), shown(skelcodec));
         println!(
-            "{name:<48} {:>9} {kmin:>12} {kmed:>12} {smin:>12} {smed:>12} {ratio:>7}",
-            bytes.len()
+            "{name:<40} {:>7} | {:>9} {:>9} {:>9} {:>9} {:>5} | {:>9} {:>9} {:>5}",
+            bytes.len(),
+            minimum(kaitai),
+            median(kaitai),
+            minimum(skelcodec),
+            median(skelcodec),
+            ratio(kaitai, skelcodec),
+            median(kaitai_owned),
+            median(skelcodec_owned),
+            ratio(kaitai_owned, skelcodec_owned),
         );
     }
 }

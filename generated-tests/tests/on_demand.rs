@@ -134,6 +134,14 @@ fn an_edited_instance_is_written_where_it_was_read() {
 }
 
 #[test]
+fn a_file_given_to_the_reader_is_kept_instead_of_a_copy() {
+    let value = OnDemand::read_owned(file()).unwrap();
+    assert!(matches!(value.entries[0].body, Instance::Unread(_)));
+    assert_eq!(value, OnDemand::read(&file()).unwrap());
+    assert_eq!(value.to_bytes().unwrap(), file());
+}
+
+#[test]
 fn values_with_unread_instances_cross_threads() {
     fn shared<T: Send + Sync>(_: &T) {}
     let value = OnDemand::read(&file()).unwrap();

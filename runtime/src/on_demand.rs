@@ -6,13 +6,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::Result;
-use crate::reader::{FileState, Reader, Visit};
+use crate::reader::{FileState, Reader};
 
 /// A file whose instances are read on demand, and the bytes values read by position may still
 /// copy while reading them (the budget of the read that met them, which they share).
 #[derive(Debug)]
 pub struct Input {
-    bytes: Arc<[u8]>,
+    bytes: Box<[u8]>,
+    /// Where the file it copies was (its own bytes when it copies none).
+    origin: usize,
     budget: AtomicU64,
 }
 
@@ -21,8 +23,36 @@ impl Input {
     pub(crate) fn new(file: &[u8], budget: u64) -> Self {
         Input {
             bytes: file.into(),
+            origin: file.as_ptr() as usize,
             budget: AtomicU64::new(budget),
         }
+    }
+
+    /// A file given to its reader, which keeps it without copying it (see
+    /// [`FileState::with_input`]).
+    pub fn owned(file: Vec<u8>) -> Arc<Self> {
+        let bytes = file.into_boxed_slice();
+        Arc::new(Input {
+            origin: bytes.as_ptr() as usize,
+            bytes,
+            budget: AtomicU64::new(0),
+        })
+    }
+
+    /// The file.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Whether `file` is these very bytes or the file they copy (not merely equal bytes).
+    pub(crate) fn is(&self, file: &[u8]) -> bool {
+        file.len() == self.bytes.len()
+            && [self.origin, self.bytes.as_ptr() as usize].contains(&(file.as_ptr() as usize))
+    }
+
+    /// Sets the budget its instances read on demand share.
+    pub(crate) fn set_budget(&self, budget: u64) {
+        self.budget.store(budget, Ordering::Relaxed);
     }
 }
 
@@ -38,8 +68,6 @@ pub struct Detached {
     /// `_root._io` of an imported schema's root value: start, length and absolute offset.
     pub(crate) file_root: Option<(usize, usize, u64)>,
     pub(crate) depth: u32,
-    /// The values being read by position around it, their streams as ranges of the file.
-    pub(crate) visiting: Vec<Visit>,
 }
 
 impl Detached {
@@ -52,7 +80,6 @@ impl Detached {
             base: 0,
             file_root: None,
             depth: 0,
-            visiting: Vec::new(),
         }
     }
 
@@ -77,7 +104,6 @@ impl Detached {
 
 #[cfg(test)]
 mod tests {
-    use crate::error::ErrorKind;
     use crate::reader::{FileState, Reader};
 
     #[test]
@@ -109,17 +135,13 @@ mod tests {
     }
 
     #[test]
-    fn the_values_around_it_are_still_being_read() {
-        let file = [0u8; 4];
-        let state = FileState::new(100);
-        let r = Reader::new(&file).sharing(&state);
-        let _visit = r.visit::<u8>().unwrap();
-        let at = r.detach().unwrap();
-        let err = at.read(|r| r.visit::<u8>().map(drop)).unwrap_err();
-        assert!(
-            matches!(err.kind(), ErrorKind::Cycle { offset: 0 }),
-            "{err}"
-        );
-        assert!(at.read(|r| r.visit::<u16>().map(drop)).is_ok());
+    fn a_file_given_with_the_state_must_be_the_one_read() {
+        let (file, other) = (vec![1u8, 2], vec![1u8, 2]);
+        let state = FileState::new(100).with_input(super::Input::owned(other));
+        assert!(Reader::new(&file).sharing(&state).detach().is_none());
+        let input = super::Input::owned(file);
+        let state = FileState::new(100).with_input(input.clone());
+        let at = Reader::new(input.bytes()).sharing(&state).detach().unwrap();
+        assert_eq!(at.read(|r| r.read_u8()).unwrap(), 1);
     }
 }

@@ -49,6 +49,14 @@ impl FileState {
         }
     }
 
+    /// The same state, reading `input` (the file its reader reads): instances read on demand
+    /// keep it instead of a copy.
+    pub fn with_input(self, input: std::sync::Arc<crate::on_demand::Input>) -> Self {
+        input.set_budget(self.budget.get());
+        let _ = self.input.set(input);
+        self
+    }
+
     /// The state of a read on demand from `input`, which may still copy `budget` bytes.
     pub(crate) fn of_input(input: std::sync::Arc<crate::on_demand::Input>, budget: u64) -> Self {
         let state = FileState::new(budget);
@@ -64,8 +72,8 @@ impl FileState {
 
 /// A value being read by position: its type, its stream (where its bytes are and how many)
 /// and its position there.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Visit {
+#[derive(Debug, PartialEq)]
+struct Visit {
     /// The type's name, which identifies it within one codec.
     ty: &'static str,
     stream: (usize, usize),
@@ -217,20 +225,10 @@ impl<'a> Reader<'a> {
         let input = state.input.get_or_init(|| {
             std::sync::Arc::new(crate::on_demand::Input::new(self.root, state.budget.get()))
         });
-        // The values being read around this one, by their range of the file: the same value
-        // met again when reading on demand is a cycle, as it is here.
-        let visiting = state
-            .visiting
-            .borrow()
-            .iter()
-            .filter_map(|visit| {
-                let start = visit.stream.0.checked_sub(self.root.as_ptr() as usize)?;
-                (start + visit.stream.1 <= self.root.len()).then(|| Visit {
-                    stream: (start, visit.stream.1),
-                    ..visit.clone()
-                })
-            })
-            .collect();
+        // Given with the state, it must be the file this reader reads.
+        if !input.is(self.root) {
+            return None;
+        }
         Some(crate::on_demand::Detached {
             input: input.clone(),
             data: (in_root(self.data)?, self.data.len()),
@@ -238,7 +236,6 @@ impl<'a> Reader<'a> {
             base: self.base,
             file_root,
             depth: self.depth,
-            visiting,
         })
     }
 
@@ -251,14 +248,6 @@ impl<'a> Reader<'a> {
     ) -> Result<T> {
         let window =
             |(start, len): (usize, usize)| file.get(start..start + len).unwrap_or_default();
-        *state.visiting.borrow_mut() = at
-            .visiting
-            .iter()
-            .map(|visit| Visit {
-                stream: (file.as_ptr() as usize + visit.stream.0, visit.stream.1),
-                ..visit.clone()
-            })
-            .collect();
         let mut r = Reader {
             data: window(at.data),
             root: file,

@@ -297,14 +297,12 @@ fn codec_impl(
     } else {
         None
     };
-    let reader = match &budget {
-        Some(limit) => quote! {
-            let state = rt::reader::FileState::new(#limit);
-            let mut r = rt::Reader::new(bytes).sharing(&state);
-        },
+    let state = budget.map(|limit| quote!(rt::reader::FileState::new(#limit)));
+    let reader = match &state {
+        Some(_) => quote!(let mut r = rt::Reader::new(bytes).sharing(state);),
         None => quote!(let mut r = rt::Reader::new(bytes);),
     };
-    // The same whole-file read, budget included, with the defaults or with given arguments.
+    // The whole-file read, with the defaults or with given arguments.
     let read_whole = |args: &[TokenStream]| {
         if schema.has_positioned_fields() {
             // Which bytes the fields claim is known once the value is encoded again.
@@ -335,14 +333,39 @@ fn codec_impl(
             }
         }
     };
-    let read_root = read_whole(defaults);
+    let args: Vec<TokenStream> = args.iter().map(|a| quote!(#a)).collect();
+    let (read_root, read_with_args, read_owned, read_budgeted) = match &state {
+        // One reader for every entry, each with its budget (and file to keep).
+        Some(state) => {
+            let body = read_whole(&args);
+            (
+                quote!(Self::__read_whole(bytes, &#state #(, #defaults)*)),
+                quote!(Self::__read_whole(bytes, &#state #(, #args)*)),
+                // Given the file, the value keeps it for the instances it reads on demand.
+                quote! {
+                    let input = rt::on_demand::Input::owned(bytes);
+                    let bytes = input.bytes();
+                    Self::__read_whole(bytes, &#state.with_input(input.clone()) #(, #defaults)*)
+                },
+                quote! {
+                    fn __read_whole(bytes: &[u8], state: &rt::reader::FileState #params) -> rt::Result<Self> {
+                        #body
+                    }
+                },
+            )
+        }
+        None => (
+            read_whole(defaults),
+            read_whole(&args),
+            quote!(Self::read(&bytes)),
+            quote!(),
+        ),
+    };
     let read_with = (!root.params.is_empty()).then(|| {
-        let args: Vec<TokenStream> = args.iter().map(|a| quote!(#a)).collect();
-        let body = read_whole(&args);
         quote! {
             /// Decodes a whole file with explicit values for the schema's parameters.
             pub fn read_with(bytes: &[u8] #params) -> rt::Result<Self> {
-                #body
+                #read_with_args
             }
         }
     });
@@ -372,6 +395,14 @@ fn codec_impl(
             pub fn read(bytes: &[u8]) -> rt::Result<Self> {
                 #read_root
             }
+
+            /// [`Self::read`], keeping the file it is given instead of a copy for the
+            /// instances it reads on demand.
+            pub fn read_owned(bytes: Vec<u8>) -> rt::Result<Self> {
+                #read_owned
+            }
+
+            #read_budgeted
 
             #read_with
 

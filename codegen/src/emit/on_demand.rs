@@ -10,8 +10,10 @@ use crate::typeck::ir::{self, Reading};
 /// Whether parse instance `field` of type `owner` is read on demand: each value it may hold
 /// (one, or one per case of its switch) has bytes of its own of a size known before it is read
 /// (`size`), so that a writer that only measures coverage claims them unread; is neither
-/// decoded (`process`) nor boxed (a recursive type); and is raw bytes or a value of a type
-/// whose arguments the reader can keep (numbers, flags, enum values, streams).
+/// decoded (`process`) nor boxed (of a type that reaches `owner`: reading it then never meets
+/// a value being read around it, a cycle, which only a reader reading them all sees); and is
+/// raw bytes or a value of a type whose arguments the reader can keep (numbers, flags, enum
+/// values, streams).
 pub(super) fn reads_on_demand(
     schema: &Schema,
     owner: usize,
