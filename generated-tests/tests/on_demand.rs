@@ -80,14 +80,14 @@ fn a_failure_is_the_instances_own_and_shown_where_it_is() {
         value.entries[2]
             .body
             .held(&skelcodec_runtime::Writer::new()),
-        Some(skelcodec_runtime::instance::Held::Raw(&[9, 9]))
+        Some(skelcodec_runtime::writer::Held::Raw(&[9, 9]))
     );
     assert_eq!(value.to_bytes().unwrap(), file());
     let back: OnDemand = serde_json::from_value(document).unwrap();
     assert_eq!(back, value);
     assert_eq!(
         back.entries[2].body.held(&skelcodec_runtime::Writer::new()),
-        Some(skelcodec_runtime::instance::Held::Raw(&[9, 9]))
+        Some(skelcodec_runtime::writer::Held::Raw(&[9, 9]))
     );
     assert_eq!(back.to_bytes().unwrap(), file());
 }

@@ -15,6 +15,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::Reader;
 use crate::error::{ErrorKind, Result};
 use crate::on_demand::Detached;
+use crate::writer::Held;
 
 /// Key of a failed instance in documents: `{"_error": "at byte 10, …"}`.
 const FAILED_KEY: &str = "_error";
@@ -53,16 +54,6 @@ pub struct OnDemand<T> {
     value: OnceLock<Instance<T>>,
 }
 
-/// What a writer writes for an instance read on demand that holds no value (see
-/// [`Instance::held`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Held<'a> {
-    /// Its bytes, claimed without being written.
-    Claimed(usize),
-    /// Its bytes as read.
-    Raw(&'a [u8]),
-}
-
 /// Reads an instance from where its reader stood.
 type ReadFn<T> = dyn Fn(&mut Reader<'_>) -> Result<T> + Send + Sync;
 
@@ -81,7 +72,7 @@ impl<T> OnDemand<T> {
     /// What reading it gives, read the first time.
     fn resolved(&self) -> &Instance<T> {
         self.value
-            .get_or_init(|| Instance::from_read(self.at.read(|r| (self.read)(r))))
+            .get_or_init(|| Instance::from_read(Reader::read_detached(&self.at, &*self.read)))
     }
 }
 

@@ -239,13 +239,15 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// Reads with a reader made from `at` over `file` (its input's bytes), sharing `state`.
-    pub(crate) fn attached<T>(
+    /// Reads with a reader where `at` stood, charging what it copies to the budget of the read
+    /// that detached it.
+    pub fn read_detached<T>(
         at: &crate::on_demand::Detached,
-        file: &'a [u8],
-        state: &'a FileState,
-        read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+        read: impl FnOnce(&mut Reader<'_>) -> Result<T>,
     ) -> Result<T> {
+        let input = &at.input;
+        let state = FileState::of_input(input.clone(), input.budget());
+        let file = input.bytes();
         let window =
             |(start, len): (usize, usize)| file.get(start..start + len).unwrap_or_default();
         let mut r = Reader {
@@ -258,12 +260,14 @@ impl<'a> Reader<'a> {
             }),
             pos: at.pos,
             base: at.base,
-            shared: Some(state),
+            shared: Some(&state),
             depth: at.depth,
             decoded_at: None,
             pending: Default::default(),
         };
-        read(&mut r)
+        let value = read(&mut r);
+        input.set_budget(state.budget_left());
+        value
     }
 
     /// Position relative to this reader's start.
@@ -612,6 +616,45 @@ impl<'a> Reader<'a> {
 mod tests {
     use super::*;
     use crate::Writer;
+
+    #[test]
+    fn a_detached_reader_reads_where_it_stood() {
+        let file = vec![1u8, 2, 3, 4, 5, 6];
+        let state = FileState::new(100);
+        let mut r = Reader::new(&file).sharing(&state);
+        r.read_u8().unwrap();
+        let mut sub = r.sub(4).unwrap();
+        sub.read_u8().unwrap();
+        let at = sub.detach().expect("a range of the file");
+        drop(file);
+        let (pos, rest) =
+            Reader::read_detached(&at, |r| Ok((r.absolute_pos(), r.rest().to_vec()))).unwrap();
+        assert_eq!((pos, rest), (2, vec![3, 4, 5]));
+        // Reads again as often as asked, from the same place.
+        assert_eq!(Reader::read_detached(&at, |r| r.read_u8()).unwrap(), 3);
+    }
+
+    #[test]
+    fn readers_of_one_value_and_of_decoded_bytes_stay_attached() {
+        let file = [1u8, 2];
+        assert!(Reader::new(&file).detach().is_none(), "no file state");
+        let state = FileState::new(100);
+        let r = Reader::new(&file).sharing(&state);
+        let decoded = [9u8];
+        assert!(r.detached(&decoded).detach().is_none());
+    }
+
+    #[test]
+    fn a_file_given_with_the_state_must_be_the_one_read() {
+        use crate::on_demand::Input;
+        let (file, other) = (vec![1u8, 2], vec![1u8, 2]);
+        let state = FileState::new(100).with_input(Input::owned(other));
+        assert!(Reader::new(&file).sharing(&state).detach().is_none());
+        let input = Input::owned(file);
+        let state = FileState::new(100).with_input(input.clone());
+        let at = Reader::new(input.bytes()).sharing(&state).detach().unwrap();
+        assert_eq!(Reader::read_detached(&at, |r| r.read_u8()).unwrap(), 1);
+    }
 
     fn eof_at(err: &Error) -> (u64, u64, u64) {
         match err.kind() {

@@ -46,6 +46,16 @@ macro_rules! write_primitives {
     };
 }
 
+/// What a writer writes for an instance read on demand that holds no value (see
+/// [`crate::Instance::held`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Held<'a> {
+    /// Its bytes, claimed without being written.
+    Claimed(usize),
+    /// Its bytes as read.
+    Raw(&'a [u8]),
+}
+
 impl Writer {
     /// An empty writer.
     pub fn new() -> Self {
@@ -76,10 +86,10 @@ impl Writer {
 
     /// Writes what an instance read on demand holds without a value (see
     /// [`crate::Instance::held`]).
-    pub fn hold(&mut self, held: crate::instance::Held<'_>) {
+    pub fn hold(&mut self, held: Held<'_>) {
         match held {
-            crate::instance::Held::Claimed(len) => self.claim(len),
-            crate::instance::Held::Raw(bytes) => self.bytes(bytes),
+            Held::Claimed(len) => self.claim(len),
+            Held::Raw(bytes) => self.bytes(bytes),
         }
     }
 

@@ -2,7 +2,7 @@
 //! instance: which are, and how their readers keep what reading them later needs.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use crate::model::*;
 use crate::typeck::ir::{self, Reading};
@@ -46,7 +46,7 @@ pub(super) fn reads_on_demand(
 
 /// The size of the bytes of `one` known before it is read, and what is read from them: a value
 /// of a substream (`size` on a type), or raw bytes of a size.
-fn window(one: &ir::One<Reading>) -> Option<(TokenStream, &ir::Value<Reading>)> {
+pub(super) fn window(one: &ir::One<Reading>) -> Option<(TokenStream, &ir::Value<Reading>)> {
     const RAW: &ir::Value<Reading> = &ir::Value::Bytes {
         size: ir::Size::Eos,
         align: 1,
@@ -85,58 +85,4 @@ fn kept_argument(ty: ParamType) -> bool {
         ty,
         ParamType::Int(_) | ParamType::Bool | ParamType::Enum(_) | ParamType::Io
     )
-}
-
-/// A `Result` of the `rt::Instance` of `one` (see [`reads_on_demand`]), read at `r`'s position
-/// when asked for; `then` maps what reading it gives (into its case of a switch). Its size and
-/// arguments are computed now, as they are for a value read at once, and kept.
-pub(super) fn read_on_demand(
-    schema: &Schema,
-    one: &ir::One<Reading>,
-    then: TokenStream,
-) -> TokenStream {
-    let Some((len, value)) = window(one) else {
-        // Not read on demand (see `reads_on_demand`): read now.
-        let read = super::read::read_delimited(schema, one);
-        return quote!(#read #then .map(rt::Instance::Read));
-    };
-    let (kept, value) = match value {
-        ir::Value::User { ty, args } => {
-            let params = &schema.types[*ty].params;
-            let names: Vec<_> = (0..args.len()).map(|i| format_ident!("arg{i}")).collect();
-            let kept: Vec<_> = names
-                .iter()
-                .zip(args)
-                .zip(params)
-                .map(|((name, arg), param)| match param.ty {
-                    ParamType::Io => quote!(let #name = ::core::clone::Clone::clone(#arg);),
-                    _ => quote!(let #name = #arg;),
-                })
-                .collect();
-            let passed = names
-                .iter()
-                .zip(params)
-                .map(|(name, param)| match param.ty {
-                    ParamType::Io => quote!(&#name),
-                    _ => quote!(#name),
-                })
-                .collect();
-            (
-                kept,
-                ir::Value::User {
-                    ty: *ty,
-                    args: passed,
-                },
-            )
-        }
-        other => (Vec::new(), other.clone()),
-    };
-    let read = super::read::read_one(schema, &value);
-    quote!({
-        let len: i64 = #len;
-        #(#kept)*
-        Ok(rt::Instance::on_demand(r, len, move |r| {
-            rt::fields::read_sub(r, len, |r| #read)#then
-        }))
-    })
 }

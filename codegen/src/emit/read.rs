@@ -221,12 +221,10 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, ir: &ir::ReadField) 
             read_switch(switch, |case| {
                 let (ident, name) = (&case.ident, &case.name);
                 let then = quote!(.in_field(#name).map(#enum_name::#ident));
-                super::on_demand::read_on_demand(schema, &case.list.one, then)
+                read_on_demand(schema, &case.list.one, then)
             })
         }
-        ir::Values::One(list) if on_demand => {
-            super::on_demand::read_on_demand(schema, &list.one, quote!())
-        }
+        ir::Values::One(list) if on_demand => read_on_demand(schema, &list.one, quote!()),
         ir::Values::Switch(switch) => read_cases(schema, owner, field, switch),
         ir::Values::Elements(elements) => read_elements(schema, owner, field, elements),
         ir::Values::One(list) => read_repeated(schema, owner, field, &field.ty, list),
@@ -421,9 +419,62 @@ fn read_sub(
     }
 }
 
+/// A `Result` of the `rt::Instance` of `one` (see [`super::on_demand::reads_on_demand`]),
+/// read at `r`'s position when asked for; `then` maps what reading it gives (into its case of a
+/// switch). Its size and arguments are computed now, as they are for a value read at once, and
+/// kept.
+fn read_on_demand(schema: &Schema, one: &ir::One<Reading>, then: TokenStream) -> TokenStream {
+    let Some((len, value)) = super::on_demand::window(one) else {
+        // Not read on demand (see `reads_on_demand`): read now.
+        let read = read_delimited(schema, one);
+        return quote!(#read #then .map(rt::Instance::Read));
+    };
+    let (kept, value) = match value {
+        ir::Value::User { ty, args } => {
+            let params = &schema.types[*ty].params;
+            let names: Vec<_> = (0..args.len())
+                .map(|i| quote::format_ident!("arg{i}"))
+                .collect();
+            let kept: Vec<_> = names
+                .iter()
+                .zip(args)
+                .zip(params)
+                .map(|((name, arg), param)| match param.ty {
+                    ParamType::Io => quote!(let #name = ::core::clone::Clone::clone(#arg);),
+                    _ => quote!(let #name = #arg;),
+                })
+                .collect();
+            let passed = names
+                .iter()
+                .zip(params)
+                .map(|(name, param)| match param.ty {
+                    ParamType::Io => quote!(&#name),
+                    _ => quote!(#name),
+                })
+                .collect();
+            (
+                kept,
+                ir::Value::User {
+                    ty: *ty,
+                    args: passed,
+                },
+            )
+        }
+        other => (Vec::new(), other.clone()),
+    };
+    let read = read_one(schema, &value);
+    quote!({
+        let len: i64 = #len;
+        #(#kept)*
+        Ok(rt::Instance::on_demand(r, len, move |r| {
+            rt::fields::read_sub(r, len, |r| #read)#then
+        }))
+    })
+}
+
 /// A `Result` expression reading one value, from the substream its field delimits when it has
 /// one, or from the bytes it is stored in when it is decoded.
-pub(super) fn read_delimited(schema: &Schema, ir: &ir::One<Reading>) -> TokenStream {
+fn read_delimited(schema: &Schema, ir: &ir::One<Reading>) -> TokenStream {
     // The arguments of a value read from bytes of its own are computed in the outer stream
     // (`_io.size`, a look-ahead), before the reader lends it.
     if let ir::Value::User { ty, args } = &ir.value
@@ -516,7 +567,7 @@ fn bulk_decoder(schema: &Schema, fixed: &Fixed) -> TokenStream {
 }
 
 /// A `Result` expression reading a single value.
-pub(super) fn read_one(schema: &Schema, value: &ir::Value<Reading>) -> TokenStream {
+fn read_one(schema: &Schema, value: &ir::Value<Reading>) -> TokenStream {
     match value {
         ir::Value::Number(s) => {
             let value = scalar::decode(*s, quote!(b));
