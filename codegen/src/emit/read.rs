@@ -55,6 +55,11 @@ pub fn read_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
         .look_aheads()
         .map(|instance| look_ahead_cell_ident(&instance.id));
     let look_ahead_values = ir.look_aheads.iter();
+    // Evaluated before the fields move into the value, since they may use them.
+    let look_ahead_locals: Vec<_> = def
+        .look_aheads()
+        .map(|instance| local_ident(&instance.id))
+        .collect();
     // Where reading ended: after the sequence and what is read by position.
     let stream = def.keeps_stream.then(|| quote!(_io: rt::Stream::of(r),));
     let byte_order = ir.read_order.as_ref().map(|order| {
@@ -71,7 +76,8 @@ pub fn read_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
         #own_stream
         #byte_order
         #statements
-        Ok(Self { #(#fields: #locals,)* #(#look_aheads: #look_ahead_values,)* #stream #unclaimed })
+        #(let #look_ahead_locals = #look_ahead_values;)*
+        Ok(Self { #(#fields: #locals,)* #(#look_aheads: #look_ahead_locals,)* #stream #unclaimed })
     };
     match schema.roots_imported_stream(ty) {
         true => quote!(r.in_file_root(|r| { #body })),

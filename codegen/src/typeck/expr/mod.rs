@@ -173,6 +173,9 @@ struct Place<'s> {
     /// For a value of a user type: the arguments it was read with, and the scope they compile
     /// in, through which its parameters are reached.
     args: Option<Arguments<'s>>,
+    /// For a decoded value (`process`, text in another encoding): the `rt::Decoded` holding it
+    /// with its stored bytes, which its `_sizeof` counts.
+    decoded: Option<TokenStream>,
 }
 
 /// The arguments a value of a user type was read with, and the scope they compile in.
@@ -210,6 +213,7 @@ impl<'s> Place<'s> {
             element: false,
             by_ref: false,
             args: None,
+            decoded: None,
         }
     }
 
@@ -223,6 +227,7 @@ impl<'s> Place<'s> {
             element: false,
             by_ref: false,
             args: None,
+            decoded: None,
         }
     }
 

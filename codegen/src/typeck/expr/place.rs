@@ -82,6 +82,7 @@ impl<'s> Scope<'s> {
                 element: true,
                 by_ref: false,
                 args: list_args,
+                decoded: None,
             }),
             // Lists passed as parameters: the elements of a list of a user type borrow a
             // structure; `struct[]` and `io[]` are slices of references.
@@ -101,6 +102,7 @@ impl<'s> Scope<'s> {
                     element: false,
                     by_ref: false,
                     args: None,
+                    decoded: None,
                 })
             }
             (Ty::Bytes, None) => Ok(Place::computed(
@@ -562,7 +564,10 @@ impl<'s> Scope<'s> {
                 };
                 let len = match base.value_type().filter(|_| base.element) {
                     Some(element) => element_len(self.schema, element, tokens),
-                    None => present_len(self.schema, field, tokens),
+                    // A decoded value takes the bytes its holder keeps.
+                    None => {
+                        present_len(self.schema, field, base.decoded.as_ref().unwrap_or(tokens))
+                    }
                 };
                 simple(quote!(((#len) as i64)), Ty::Int)
             }
@@ -810,7 +815,10 @@ pub(super) fn stored_field<'s>(
             true,
         ),
         (true, false) => Place::stored(present, schema, field, true),
-        (false, true) => Place::stored(quote!(#tokens.value), schema, field, false),
+        (false, true) => Place {
+            decoded: Some(tokens.clone()),
+            ..Place::stored(quote!(#tokens.value), schema, field, false)
+        },
         (false, false) => Place::stored(tokens, schema, field, false),
     }
 }

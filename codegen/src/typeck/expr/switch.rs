@@ -146,6 +146,7 @@ impl<'s> Scope<'s> {
                 element: false,
                 by_ref: false,
                 args: None,
+                decoded: None,
             },
             ty => Place::computed(
                 extract(content_view(ty, case)),
