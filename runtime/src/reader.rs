@@ -207,7 +207,7 @@ impl<'a> Reader<'a> {
         Ok(Visiting(Some(state)))
     }
 
-    /// This reader as a [`Detached`] one, to read from later, once the file it reads is no
+    /// This reader as a [`crate::on_demand::Detached`] one, to read from later, once the file it reads is no
     /// longer borrowed: `None` when what it reads is not a range of the file (decoded bytes),
     /// when bits of a byte are pending, or when it shares no [`FileState`] (a reader of one
     /// value, not of a file).

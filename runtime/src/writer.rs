@@ -64,7 +64,7 @@ impl Writer {
 
     /// An empty writer that only measures which bytes of the file the fields of a value just
     /// read claim ([`Writer::coverage`]): an instance still unread claims its bytes without
-    /// being read ([`crate::Instance::unread_len`]). Its bytes are not the file's.
+    /// being read ([`crate::Instance::held`]). Its bytes are not the file's.
     pub fn for_coverage() -> Self {
         Writer {
             for_coverage: true,
