@@ -1,5 +1,6 @@
 //! Parse instances read on demand (`rt::Instance::on_demand`), as Kaitai reads every
-//! instance: which are, and how their readers keep what reading them later needs.
+//! instance: which are, and the bytes each is read from. `read.rs` emits their readers and
+//! `write.rs` their writers by this predicate.
 
 use proc_macro2::TokenStream;
 use quote::quote;
