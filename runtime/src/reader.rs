@@ -56,18 +56,6 @@ impl FileState {
         let _ = self.input.set(input);
         self
     }
-
-    /// The state of a read on demand from `input`, which may still copy `budget` bytes.
-    pub(crate) fn of_input(input: std::sync::Arc<crate::on_demand::Input>, budget: u64) -> Self {
-        let state = FileState::new(budget);
-        let _ = state.input.set(input);
-        state
-    }
-
-    /// Bytes values read by position may still copy (see [`Reader::charge`]).
-    pub(crate) fn budget_left(&self) -> u64 {
-        self.budget.get()
-    }
 }
 
 /// A value being read by position: its type, its stream (where its bytes are and how many)
@@ -246,7 +234,7 @@ impl<'a> Reader<'a> {
         read: impl FnOnce(&mut Reader<'_>) -> Result<T>,
     ) -> Result<T> {
         let input = &at.input;
-        let state = FileState::of_input(input.clone(), input.budget());
+        let state = FileState::new(input.budget()).with_input(input.clone());
         let file = input.bytes();
         let window =
             |(start, len): (usize, usize)| file.get(start..start + len).unwrap_or_default();
@@ -266,7 +254,7 @@ impl<'a> Reader<'a> {
             pending: Default::default(),
         };
         let value = read(&mut r);
-        input.set_budget(state.budget_left());
+        input.set_budget(state.budget.get());
         value
     }
 
