@@ -148,8 +148,9 @@ fn main() {
         })
         .collect();
     let suite_text = suite.display().to_string();
+    let gallery_text = import_paths[1].display().to_string();
     let source = format!(
-        "/// Where the suite was found when this crate was built.\npub const SUITE: &str = {suite_text:?};\n{modules}\n/// Every spec of the suite.\npub static SPECS: &[Spec] = &[\n{specs}];\n/// The schemas of `formats_err/`: what Kaitai and the checker say of each.\npub static FORMATS_ERR: &[FormatsErr] = &[\n{formats_err}];\n"
+        "/// Where the suite was found when this crate was built.\npub const SUITE: &str = {suite_text:?};\n/// Where the formats gallery (imported by some specs) was found when this crate was built.\npub const GALLERY: &str = {gallery_text:?};\n{modules}\n/// Every spec of the suite.\npub static SPECS: &[Spec] = &[\n{specs}];\n/// The schemas of `formats_err/`: what Kaitai and the checker say of each.\npub static FORMATS_ERR: &[FormatsErr] = &[\n{formats_err}];\n"
     );
     std::fs::write(out.join("specs.rs"), source).expect("OUT_DIR is writable");
 }
@@ -233,6 +234,7 @@ fn spec_module(schema: &CheckedSchema, kst: &Kst) -> TokenStream {
                 ::core::result::Result::Ok(value) => crate::Run {
                     read: ::core::result::Result::Ok(()),
                     asserts: value.conformance_asserts(),
+                    document: ::serde_json::to_value(&value).ok(),
                     written: ::core::option::Option::Some(
                         value
                             .to_bytes()

@@ -39,8 +39,10 @@ enum RoundTripOutcome {
 /// line per file in the order of the arguments (directories sorted), then `N/M byte-exact`.
 /// Exits with [`EXIT_ERROR`] if any file fails to decode, else [`EXIT_DIFFERENCE`] if any
 /// differs.
-pub fn roundtrip(paths: &[PathBuf], forced: Option<&str>) -> Result<ExitCode, CliError> {
-    let forced = forced_format(forced)?;
+pub fn roundtrip(
+    paths: &[PathBuf],
+    forced: Option<&'static dyn Format>,
+) -> Result<ExitCode, CliError> {
     let inputs = with_archive_entries(collect_inputs(paths)?)?;
     let mut out = std::io::stdout().lock();
     let (mut total, mut exact, mut failed) = (0usize, 0usize, false);
@@ -131,10 +133,9 @@ enum CheckOutcome {
 /// [`EXIT_ERROR`] if any file fails to decode, else [`EXIT_DIFFERENCE`] if any disagrees.
 pub fn check(
     paths: &[PathBuf],
-    forced: Option<&str>,
+    forced: Option<&'static dyn Format>,
     normalize_to: Option<&Path>,
 ) -> Result<ExitCode, CliError> {
-    let forced = forced_format(forced)?;
     let inputs = collect_inputs(paths)?;
     let inputs = if normalize_to.is_some() {
         inputs

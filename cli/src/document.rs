@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use skelcodec_formats::{DocumentError, DocumentSyntax, FORMAT_KEY, Format, VALUE_KEY};
 
-use crate::commands::{EXIT_DIFFERENCE, forced_format, format_of};
+use crate::commands::{EXIT_DIFFERENCE, format_of};
 use crate::container::read_input;
 use crate::error::CliError;
 use crate::io::{read, write_atomically, write_atomically_with};
@@ -17,10 +17,10 @@ use crate::select::{Pattern, select};
 const SUMMARY_ITEMS: usize = 3;
 
 /// What `decode` prints, and where.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct DecodeOptions<'a> {
-    /// `--format`.
-    pub forced: Option<&'a str>,
+    /// `--format` or `--schema`.
+    pub forced: Option<&'static dyn Format>,
     /// `--json`/`--yaml`; otherwise the output's extension decides, else JSON.
     pub syntax: Option<DocumentSyntax>,
     /// `-o`.
@@ -34,9 +34,8 @@ pub struct DecodeOptions<'a> {
 /// `decode`: prints (or writes) the document of a file, or the parts `--path` selects, or
 /// its summary. Exits with [`EXIT_DIFFERENCE`] when `--path` matches nothing.
 pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError> {
-    let forced = forced_format(options.forced)?;
     let (bytes, extension) = read_input(file)?;
-    let format = format_of(file, extension.as_deref(), &bytes, forced)?;
+    let format = format_of(file, extension.as_deref(), &bytes, options.forced)?;
     let syntax = options
         .syntax
         .or_else(|| options.output.and_then(DocumentSyntax::of_path))
@@ -140,11 +139,10 @@ fn unserializable(file: &Path, reason: impl ToString) -> CliError {
 /// `normalize`, recomputes the derived fields first and prints those that changed.
 pub fn encode(
     document: &Path,
-    forced: Option<&str>,
+    forced: Option<&'static dyn Format>,
     output: &Path,
     normalize: bool,
 ) -> Result<ExitCode, CliError> {
-    let forced = forced_format(forced)?;
     let text = read(document)?;
     let bad_document = |reason: String| CliError::Document {
         path: document.to_owned(),

@@ -23,7 +23,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-use skelcodec_formats::DocumentSyntax;
+use skelcodec_formats::{DocumentSyntax, Format};
 
 use crate::commands::EXIT_ERROR;
 use crate::error::CliError;
@@ -51,8 +51,30 @@ struct Cli {
 #[derive(Debug, Args)]
 struct FormatArg {
     /// Use this format instead of detecting it by magic and file extension (see `skelcodec formats`)
-    #[arg(long = "format", value_name = "ID")]
+    #[arg(long = "format", value_name = "ID", conflicts_with = "schema")]
     id: Option<String>,
+    /// Read with this Kaitai Struct schema, interpreted at run time instead of a built-in format
+    #[arg(long, value_name = "FILE.ksy")]
+    schema: Option<PathBuf>,
+    /// A directory where the schema's absolute imports (`/common/vlq_base128_le`) are found;
+    /// may be repeated
+    #[arg(
+        short = 'I',
+        long = "import-path",
+        value_name = "DIR",
+        requires = "schema"
+    )]
+    import_paths: Vec<PathBuf>,
+}
+
+impl FormatArg {
+    /// The format asked for: a built-in one by id, or the schema's.
+    fn chosen(&self) -> Result<Option<&'static dyn Format>, CliError> {
+        match &self.schema {
+            Some(path) => schema::interpreted(path, &self.import_paths).map(Some),
+            None => commands::forced_format(self.id.as_deref()),
+        }
+    }
 }
 
 /// The option shared by the commands that write a file.
@@ -267,7 +289,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
                 _ => None,
             };
             let options = document::DecodeOptions {
-                forced: format.id.as_deref(),
+                forced: format.chosen()?,
                 syntax,
                 output: output.as_deref(),
                 select: path.as_ref(),
@@ -283,9 +305,9 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             force,
         } => {
             io::refuse_overwriting_inputs(&output, &[&document], force.force)?;
-            document::encode(&document, format.id.as_deref(), &output, normalize)
+            document::encode(&document, format.chosen()?, &output, normalize)
         }
-        Command::RoundTrip { paths, format } => commands::roundtrip(&paths, format.id.as_deref()),
+        Command::RoundTrip { paths, format } => commands::roundtrip(&paths, format.chosen()?),
         Command::Check {
             paths,
             normalize,
@@ -298,7 +320,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
                 let inputs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
                 io::refuse_overwriting_inputs(out, &inputs, force.force)?;
             }
-            commands::check(&paths, format.id.as_deref(), normalize_to.as_deref())
+            commands::check(&paths, format.chosen()?, normalize_to.as_deref())
         }
         Command::Convert {
             file,

@@ -1,6 +1,7 @@
 //! `skelcodec schema`: the compiler's face for people who write schemas. `check` reports
 //! whether each schema would compile, with the located error otherwise; `expand` prints the
-//! Rust code the `codec!` macro would generate.
+//! Rust code the `codec!` macro would generate. `--schema` of the commands that read files
+//! reads with a schema interpreted at run time.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -66,4 +67,20 @@ fn compile(file: &Path, import_paths: &[PathBuf]) -> Result<String, String> {
             file.display()
         )),
     }
+}
+
+/// The format of a schema read at run time (`--schema`), for the rest of the process: its
+/// warnings are printed, a schema that does not check or that the interpreter cannot read yet
+/// is a usage error naming every reason.
+pub fn interpreted(
+    file: &Path,
+    import_paths: &[PathBuf],
+) -> Result<&'static dyn skelcodec_formats::Format, CliError> {
+    let interpreter = skelcodec_dynamic::Interpreter::load(file, import_paths)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    for warning in &interpreter.schema().warnings {
+        eprintln!("warning: {warning}");
+    }
+    let format = skelcodec_formats::interpreted::Interpreted::new(interpreter);
+    Ok(Box::leak(Box::new(format)))
 }

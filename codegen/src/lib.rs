@@ -29,7 +29,7 @@ mod lint;
 mod locate;
 mod lower;
 pub mod model;
-mod repr;
+pub mod repr;
 pub mod sanitization;
 pub mod typeck;
 
@@ -52,6 +52,14 @@ pub struct CheckedSchema {
 impl std::fmt::Debug for CheckedSchema {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.schema.fmt(f)
+    }
+}
+
+impl CheckedSchema {
+    /// The checked model alone, without what the generator renders: what an interpreter of
+    /// the schema reads.
+    pub fn into_schema(self) -> Schema {
+        self.schema
     }
 }
 

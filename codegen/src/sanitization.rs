@@ -170,6 +170,15 @@ pub fn field_ident(snake: &str) -> Ident {
     }
 }
 
+/// The key of a field in documents: its Rust name without the `r#` of a keyword, as serde
+/// spells it.
+pub fn document_key(snake: &str) -> String {
+    field_ident(snake)
+        .to_string()
+        .trim_start_matches("r#")
+        .to_owned()
+}
+
 /// A module of a processor's path (`a.b.my_fx` is `a::b::MyFx`): `self`, `super` and
 /// `crate` keep their meaning as path roots (they cannot be raw identifiers); any other name is
 /// raw, so that a keyword names a module too.

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use skelcodec_runtime::{Error, ErrorKind};
 
+pub mod interpreter;
 pub mod processors;
 
 include!(concat!(env!("OUT_DIR"), "/specs.rs"));
@@ -41,6 +42,8 @@ pub struct Run {
     pub asserts: Vec<AssertOutcome>,
     /// The value written back (when the read succeeded).
     pub written: Option<Result<Vec<u8>, String>>,
+    /// The value's JSON document (when the read succeeded).
+    pub document: Option<serde_json::Value>,
 }
 
 impl Run {
@@ -53,6 +56,7 @@ impl Run {
             }),
             asserts: Vec::new(),
             written: None,
+            document: None,
         }
     }
 }

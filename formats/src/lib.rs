@@ -4,6 +4,7 @@
 pub mod battleforge;
 pub mod gta;
 pub mod img_archive;
+pub mod interpreted;
 pub mod qfs;
 mod registry;
 pub mod rw;

@@ -180,11 +180,11 @@ impl<C: Codec> Format for Registered<C> {
 
 /// The document `decode` prints; `resources` only for formats that list their contents.
 #[derive(serde::Serialize)]
-struct Document<'v, V, R> {
-    format: &'static str,
-    value: &'v V,
+pub(crate) struct Document<'v, V, R> {
+    pub format: &'static str,
+    pub value: &'v V,
     #[serde(skip_serializing_if = "Option::is_none")]
-    resources: Option<R>,
+    pub resources: Option<R>,
 }
 
 /// The JSON tree of a document, through its text: a tree built directly holds an `f32` as the
@@ -195,14 +195,14 @@ fn json_tree<T: serde::Serialize>(document: &T) -> Result<serde_json::Value, ser
 }
 
 /// [`json_tree`], failing as a decode error would.
-fn decoded_tree<T: serde::Serialize>(document: &T) -> Result<serde_json::Value, Error> {
+pub(crate) fn decoded_tree<T: serde::Serialize>(document: &T) -> Result<serde_json::Value, Error> {
     json_tree(document)
         .map_err(|e| Error::new(0, skelcodec_runtime::ErrorKind::Invalid(e.to_string())))
 }
 
 /// Serializes `document` to `out` in `syntax`, telling a failing output (say, a closed pipe)
 /// apart from a value that cannot be serialized.
-fn write_serialized<T: serde::Serialize>(
+pub(crate) fn write_serialized<T: serde::Serialize>(
     document: &T,
     syntax: DocumentSyntax,
     out: &mut dyn io::Write,

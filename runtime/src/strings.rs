@@ -320,6 +320,17 @@ impl<'de, const N: usize> Deserialize<'de> for FixedStr<N> {
     }
 }
 
+/// The bytes of a [`FixedStr`] whose size is only known at run time (an interpreter's value):
+/// serialized as the [`FixedStr`] of those bytes is.
+#[derive(Debug, Clone, Copy)]
+pub struct FixedStrRef<'a>(pub &'a [u8]);
+
+impl Serialize for FixedStrRef<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        to_repr(self.0, true).serialize(serializer)
+    }
+}
+
 impl Serialize for VarStr {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         to_repr(&self.0, false).serialize(serializer)

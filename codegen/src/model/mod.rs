@@ -845,6 +845,15 @@ pub struct Switch {
 }
 
 impl Switch {
+    /// The case keys as written, for the error of a selector that matches none.
+    pub fn keys_as_written(&self) -> String {
+        self.cases
+            .iter()
+            .map(|c| crate::expr::to_source(&c.key))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// True when the switch, of a field repeated by `repeat`, chooses a case for each element:
     /// its selector uses the element's `_index`, or the element `_` of the list a
     /// `-for-each` follows.

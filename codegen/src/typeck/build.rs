@@ -314,7 +314,7 @@ fn read_switch(
     ir::Switch {
         selector,
         text,
-        expected: expected(switch),
+        expected: switch.keys_as_written(),
         cases,
         arms,
     }
@@ -352,16 +352,6 @@ fn switch_cases<S: ir::Stage>(
         })
         .collect();
     (cases, arms)
-}
-
-/// The case keys of a switch as written.
-fn expected(switch: &Switch) -> String {
-    switch
-        .cases
-        .iter()
-        .map(|c| crate::expr::to_source(&c.key))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The scope of one element's own expressions (size, arguments) while reading: they see its
@@ -504,7 +494,7 @@ fn write_switch(
     ir::Switch {
         selector,
         text: false,
-        expected: expected(switch),
+        expected: switch.keys_as_written(),
         cases,
         arms,
     }

@@ -1,0 +1,156 @@
+//! The suite on the interpreter (`skelcodec-dynamic`) beside the generated code: for each
+//! spec both read, the same document, or the same error (kind, offset, field path).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use skelcodec_dynamic::{Interpreter, LoadError};
+
+use crate::{Run, SPECS, Spec, Status};
+
+/// How the interpreter's read of one spec compares with the generated code's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Agreement {
+    /// The same document, or the same error.
+    Same,
+    /// Another document or error: where they part.
+    Differs(String),
+    /// The interpreter does not read the schema yet: why.
+    NotInterpreted(String),
+    /// The generated code was not compiled or could not run.
+    NoReference,
+}
+
+/// The agreement of every spec, in the suite's order.
+pub fn compare_all(suite: &Path) -> Vec<(&'static Spec, Agreement)> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let all = SPECS
+        .iter()
+        .map(|spec| (spec, compare(spec, suite)))
+        .collect();
+    std::panic::set_hook(hook);
+    all
+}
+
+/// The interpreter's read of one spec against the generated code's.
+pub fn compare(spec: &'static Spec, suite: &Path) -> Agreement {
+    let Status::Compiled(run) = spec.status else {
+        return Agreement::NoReference;
+    };
+    let Ok(data) = std::fs::read(suite.join("src").join(spec.data)) else {
+        return Agreement::NoReference;
+    };
+    let Ok(reference) = std::panic::catch_unwind(|| run(&data)) else {
+        return Agreement::NoReference;
+    };
+    let schema = suite.join("formats").join(format!("{}.ksy", spec.id));
+    let imports = [suite.join("formats/ks_path"), PathBuf::from(crate::GALLERY)];
+    let interpreter = match Interpreter::load(&schema, &imports) {
+        Ok(interpreter) => interpreter,
+        Err(LoadError::Unsupported(uses)) => {
+            return Agreement::NotInterpreted(uses.join("; "));
+        }
+        Err(e) => return Agreement::Differs(format!("the interpreter refuses the schema: {e}")),
+    };
+    let Ok(read) = std::panic::catch_unwind(|| {
+        interpreter.read(&data).map(|value| {
+            serde_json::to_value(interpreter.document(&value)).map_err(|e| e.to_string())
+        })
+    }) else {
+        return Agreement::Differs("the interpreter panicked".into());
+    };
+    agreement(&reference, read)
+}
+
+fn agreement(
+    reference: &Run,
+    read: Result<Result<serde_json::Value, String>, skelcodec_runtime::Error>,
+) -> Agreement {
+    match (&reference.read, read) {
+        (Ok(()), Ok(Ok(document))) => match &reference.document {
+            Some(expected) if *expected == document => Agreement::Same,
+            Some(expected) => Agreement::Differs(first_difference(expected, &document, "")),
+            None => Agreement::NoReference,
+        },
+        (Ok(()), Ok(Err(e))) => Agreement::Differs(format!("no document: {e}")),
+        (Err(expected), Err(e)) if expected.message == e.to_string() => Agreement::Same,
+        (Err(expected), Err(e)) => Agreement::Differs(format!(
+            "generated code: {}; interpreter: {e}",
+            expected.message
+        )),
+        (Ok(()), Err(e)) => Agreement::Differs(format!("only the interpreter fails: {e}")),
+        (Err(expected), Ok(_)) => Agreement::Differs(format!(
+            "only the generated code fails: {}",
+            expected.message
+        )),
+    }
+}
+
+/// Where two documents first differ, as a path, with both values there.
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value, path: &str) -> String {
+    use serde_json::Value::{Array, Object};
+    match (a, b) {
+        (Object(x), Object(y)) => {
+            let keys_x: Vec<_> = x.keys().collect();
+            let keys_y: Vec<_> = y.keys().collect();
+            if keys_x != keys_y {
+                return format!("{path}: keys {keys_x:?} and {keys_y:?}");
+            }
+            x.iter()
+                .find(|(k, v)| y.get(*k) != Some(v))
+                .map(|(k, v)| first_difference(v, &y[k], &format!("{path}.{k}")))
+                .unwrap_or_default()
+        }
+        (Array(x), Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find(|(_, (v, w))| v != w)
+            .map(|(i, (v, w))| first_difference(v, w, &format!("{path}[{i}]")))
+            .unwrap_or_default(),
+        _ => format!("{path}: generated {a}, interpreter {b}"),
+    }
+}
+
+/// One line per spec that differs, then the summary line.
+pub fn report(all: &[(&'static Spec, Agreement)]) -> String {
+    let mut out = String::new();
+    let (mut same, mut interpreted, mut compiled) = (0, 0, 0);
+    let mut missing: std::collections::BTreeMap<&str, usize> = Default::default();
+    for (spec, agreement) in all {
+        compiled += usize::from(*agreement != Agreement::NoReference);
+        match agreement {
+            Agreement::Same => {
+                same += 1;
+                interpreted += 1;
+            }
+            Agreement::Differs(why) => {
+                interpreted += 1;
+                let _ = writeln!(out, "{:<40} differs: {why}", spec.id);
+            }
+            Agreement::NotInterpreted(uses) => {
+                // What of the schema the interpreter does not read, without where.
+                let mut kinds: Vec<&str> = uses
+                    .split("; ")
+                    .map(|u| u.split_once(": ").map_or(u, |(_, what)| what))
+                    .collect();
+                kinds.dedup();
+                for kind in kinds {
+                    *missing.entry(kind).or_insert(0usize) += 1;
+                }
+            }
+            Agreement::NoReference => {}
+        }
+    }
+    let mut missing: Vec<(&str, usize)> = missing.into_iter().collect();
+    missing.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    for (kind, specs) in &missing {
+        let _ = writeln!(out, "not interpreted yet, {specs:>3} specs: {kind}");
+    }
+    let _ = write!(
+        out,
+        "interpreter: {interpreted}/{compiled} compiled specs interpreted, {same}/{interpreted} with the generated code's document or error"
+    );
+    out
+}

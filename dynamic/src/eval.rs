@@ -1,0 +1,489 @@
+//! Expressions evaluated on values read so far, with Kaitai's semantics as the generated code
+//! has them: integers compute in `i64` with wrapping arithmetic, `/` and `%` round towards
+//! negative infinity, an absent value equals nothing, strings compare by their bytes.
+
+use std::rc::Rc;
+
+use skelcodec_codegen::expr::{BinOp, Expr, UnaryOp};
+use skelcodec_codegen::model::{Content, FieldType, InstanceKind, Schema};
+use skelcodec_runtime as rt;
+
+use crate::value::{Io, Struct, Value};
+
+/// A value as expressions see it.
+#[derive(Debug, Clone)]
+pub(crate) enum Val {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    /// Text, by its bytes.
+    Str(Vec<u8>),
+    Bytes(Vec<u8>),
+    Enum(usize, i64),
+    Struct(Link),
+    List(Vec<Val>),
+    /// A stream and the position in it.
+    Io(Io, usize),
+    /// An absent value: it equals nothing.
+    Null,
+}
+
+/// A structure with the structures it was read in (`_parent`, `_root`).
+#[derive(Debug, Clone)]
+pub(crate) struct Link(pub Rc<Chain>);
+
+/// One structure and the link to the structure that holds it.
+#[derive(Debug)]
+pub(crate) struct Chain {
+    pub node: Rc<Struct>,
+    pub parent: Option<Link>,
+}
+
+impl Link {
+    /// A structure held by `parent` (none for the root).
+    pub fn new(node: Rc<Struct>, parent: Option<Link>) -> Self {
+        Link(Rc::new(Chain { node, parent }))
+    }
+
+    fn node(&self) -> &Rc<Struct> {
+        &self.0.node
+    }
+
+    /// The structure's type.
+    pub fn ty(&self) -> usize {
+        self.0.node.ty
+    }
+
+    /// Sets field `index` of the structure (a value read, or the elements read so far).
+    pub fn set_field(&self, index: usize, value: Value) {
+        self.0.node.fields.borrow_mut()[index] = Some(value);
+    }
+
+    fn root(&self) -> Link {
+        let mut at = self.clone();
+        while let Some(parent) = at.0.parent.clone() {
+            at = parent;
+        }
+        at
+    }
+}
+
+/// Why an expression could not be evaluated: a message, reported at the reader's position.
+pub(crate) type Evaluated = Result<Val, String>;
+
+/// The names an expression sees besides the fields of its structure.
+#[derive(Clone)]
+pub(crate) struct Scope<'s> {
+    pub schema: &'s Schema,
+    /// The structure the expression belongs to.
+    pub this: Link,
+    /// `_index` of a repeated field's element.
+    pub index: Option<i64>,
+    /// `_` of `repeat-until`: the element just read.
+    pub item: Option<Val>,
+    /// The whole file, from which value instances read by position.
+    pub file: &'s [u8],
+}
+
+impl<'s> Scope<'s> {
+    /// The scope of a structure's own expressions.
+    pub fn of(schema: &'s Schema, this: Link, file: &'s [u8]) -> Self {
+        Scope {
+            schema,
+            this,
+            index: None,
+            item: None,
+            file,
+        }
+    }
+
+    /// The structure's stream is at `pos` (`_io.pos`), while it is read.
+    pub fn at(&self, pos: usize) {
+        self.this.node().pos.set(pos);
+    }
+
+    /// Evaluates `e`.
+    pub fn eval(&self, e: &Expr) -> Evaluated {
+        match e {
+            Expr::Int(n) => int_literal(*n),
+            Expr::Float(f) => Ok(Val::Float(*f)),
+            Expr::Bool(b) => Ok(Val::Bool(*b)),
+            Expr::Str(s) => Ok(Val::Str(s.as_bytes().to_vec())),
+            Expr::Name(name) => self.name(name),
+            Expr::EnumLit { enum_name, variant } => self.enum_literal(enum_name, variant),
+            Expr::Unary(op, inner) => unary(*op, self.eval(inner)?),
+            Expr::Binary(op, a, b) => self.binary(*op, a, b),
+            Expr::Ternary(cond, then, otherwise) => match self.eval(cond)? {
+                Val::Bool(true) => self.eval(then),
+                Val::Bool(false) => self.eval(otherwise),
+                other => Err(format!("`?:` needs a condition, found {other:?}")),
+            },
+            Expr::Attr(base, name) => self.attr(base, name),
+            Expr::Method(recv, name, args) => self.method(recv, name, args),
+            Expr::Index(list, index) => {
+                let (list, index) = (self.eval(list)?, self.int(index)?);
+                let item = match list {
+                    Val::List(items) => usize::try_from(index)
+                        .ok()
+                        .and_then(|i| items.into_iter().nth(i)),
+                    Val::Bytes(bytes) => usize::try_from(index)
+                        .ok()
+                        .and_then(|i| bytes.get(i).map(|b| Val::Int(i64::from(*b)))),
+                    other => return Err(format!("cannot index {other:?}")),
+                };
+                Ok(item.unwrap_or(Val::Null))
+            }
+            Expr::Cast(inner, _) => self.eval(inner),
+            Expr::SizeOf { ty, bits } => {
+                let idx = self
+                    .schema
+                    .types
+                    .iter()
+                    .position(|t| t.id == *ty || t.id == ty.rsplit("::").next().unwrap_or(ty))
+                    .ok_or_else(|| format!("no type `{ty}`"))?;
+                let size = self
+                    .schema
+                    .static_size(idx)
+                    .ok_or_else(|| format!("`{ty}` has no fixed size"))?;
+                Ok(Val::Int(size as i64 * if *bits { 8 } else { 1 }))
+            }
+            Expr::List(items) => items
+                .iter()
+                .map(|item| self.eval(item))
+                .collect::<Result<_, _>>()
+                .map(Val::List),
+            Expr::FString(parts) => {
+                let mut out = Vec::new();
+                for part in parts {
+                    match self.eval(part)? {
+                        Val::Str(s) => out.extend(s),
+                        Val::Int(n) => out.extend(n.to_string().into_bytes()),
+                        other => return Err(format!("cannot format {other:?}")),
+                    }
+                }
+                Ok(Val::Str(out))
+            }
+        }
+    }
+
+    /// Evaluates an integer.
+    pub fn int(&self, e: &Expr) -> Result<i64, String> {
+        match self.eval(e)? {
+            Val::Int(n) => Ok(n),
+            Val::Enum(_, n) => Ok(n),
+            Val::Null => Ok(0),
+            other => Err(format!("expected an integer, found {other:?}")),
+        }
+    }
+
+    /// Evaluates a condition.
+    pub fn bool(&self, e: &Expr) -> Result<bool, String> {
+        match self.eval(e)? {
+            Val::Bool(b) => Ok(b),
+            Val::Null => Ok(false),
+            other => Err(format!("expected a boolean, found {other:?}")),
+        }
+    }
+
+    fn name(&self, name: &str) -> Evaluated {
+        match name {
+            "_index" => self
+                .index
+                .map(Val::Int)
+                .ok_or_else(|| "`_index` outside a repeated field".to_owned()),
+            "_" => self
+                .item
+                .clone()
+                .ok_or_else(|| "`_` outside `repeat-until`".to_owned()),
+            _ => member(self.schema, &self.this, name, self.file),
+        }
+    }
+
+    fn enum_literal(&self, enum_name: &str, variant: &str) -> Evaluated {
+        let last = enum_name.rsplit("::").next().unwrap_or(enum_name);
+        for (idx, def) in self.schema.enums.iter().enumerate() {
+            if def.id == last
+                && let Some(v) = def.variants.iter().find(|v| v.id == variant)
+            {
+                return Ok(Val::Enum(idx, v.value));
+            }
+        }
+        Err(format!("no enum value `{enum_name}::{variant}`"))
+    }
+
+    fn binary(&self, op: BinOp, a: &Expr, b: &Expr) -> Evaluated {
+        if matches!(op, BinOp::And | BinOp::Or) {
+            let a = self.bool(a)?;
+            // Both sides are evaluated only as far as Rust's `&&` and `||` evaluate them.
+            return Ok(Val::Bool(match op {
+                BinOp::And => a && self.bool(b)?,
+                _ => a || self.bool(b)?,
+            }));
+        }
+        let (a, b) = (self.eval(a)?, self.eval(b)?);
+        if op.is_comparison() {
+            return compare(op, &a, &b).map(Val::Bool);
+        }
+        arithmetic(op, a, b)
+    }
+
+    fn attr(&self, base: &Expr, name: &str) -> Evaluated {
+        let value = self.eval(base)?;
+        match (value, name) {
+            (Val::Struct(link), _) => member(self.schema, &link, name, self.file),
+            (Val::Io(_, pos), "pos") => Ok(Val::Int(pos as i64)),
+            (Val::Io(io, _), "size") => Ok(Val::Int(io.len as i64)),
+            (Val::Io(io, pos), "eof") => Ok(Val::Bool(pos >= io.len)),
+            (Val::List(items), "size" | "length") => Ok(Val::Int(items.len() as i64)),
+            (Val::List(items), "first") => Ok(items.into_iter().next().unwrap_or(Val::Null)),
+            (Val::List(items), "last") => Ok(items.into_iter().last().unwrap_or(Val::Null)),
+            (Val::Bytes(b), "size" | "length") => Ok(Val::Int(b.len() as i64)),
+            (Val::Bytes(b), "first") => Ok(b.first().map_or(Val::Null, |x| Val::Int((*x).into()))),
+            (Val::Bytes(b), "last") => Ok(b.last().map_or(Val::Null, |x| Val::Int((*x).into()))),
+            (Val::Bytes(b), "min") => {
+                Ok(b.iter().min().map_or(Val::Null, |x| Val::Int((*x).into())))
+            }
+            (Val::Bytes(b), "max") => {
+                Ok(b.iter().max().map_or(Val::Null, |x| Val::Int((*x).into())))
+            }
+            (Val::Str(s), "length") => {
+                Ok(Val::Int(String::from_utf8_lossy(&s).chars().count() as i64))
+            }
+            (Val::Str(s), "reverse") => Ok(Val::Str(rt::bytes::reverse_text(&s))),
+            (Val::Str(s), "to_i") => Ok(Val::Int(rt::bytes::parse_int(&s, 10))),
+            (Val::Int(n), "to_s") => Ok(Val::Str(rt::bytes::decimal(n))),
+            (Val::Float(f), "to_i") => Ok(Val::Int(f as i64)),
+            (Val::Enum(_, n), "to_i") => Ok(Val::Int(n)),
+            (Val::Bool(b), "to_i") => Ok(Val::Int(i64::from(b))),
+            (other, name) => Err(format!("no property `{name}` of {other:?}")),
+        }
+    }
+
+    fn method(&self, recv: &Expr, name: &str, args: &[Expr]) -> Evaluated {
+        let value = self.eval(recv)?;
+        match (value, name, args) {
+            (Val::Bytes(b), "to_s", _) => Ok(Val::Str(b)),
+            (Val::Str(s), "to_i", [radix]) => {
+                Ok(Val::Int(rt::bytes::parse_int(&s, self.int(radix)?)))
+            }
+            (Val::Str(s), "substring", [from, to]) => Ok(Val::Str(rt::bytes::substring(
+                &s,
+                self.int(from)?,
+                self.int(to)?,
+            ))),
+            (Val::List(items), "sum", [body]) => {
+                let mut sum = 0i64;
+                for item in items {
+                    let scope = Scope {
+                        item: Some(item),
+                        ..self.clone()
+                    };
+                    sum = sum.wrapping_add(scope.int(body)?);
+                }
+                Ok(Val::Int(sum))
+            }
+            (other, name, _) => Err(format!("no method `{name}` of {other:?}")),
+        }
+    }
+}
+
+fn int_literal(n: i128) -> Evaluated {
+    // A literal above `i64::MAX` takes the same bits, as the generated code does.
+    match (i64::try_from(n), u64::try_from(n)) {
+        (Ok(n), _) => Ok(Val::Int(n)),
+        (Err(_), Ok(unsigned)) => Ok(Val::Int(unsigned as i64)),
+        _ => Err(format!("{n} does not fit in 64 bits")),
+    }
+}
+
+fn unary(op: UnaryOp, value: Val) -> Evaluated {
+    match (op, value) {
+        (UnaryOp::Not, Val::Bool(b)) => Ok(Val::Bool(!b)),
+        (UnaryOp::Neg, Val::Int(n)) => Ok(Val::Int(n.wrapping_neg())),
+        (UnaryOp::Neg, Val::Float(f)) => Ok(Val::Float(-f)),
+        (UnaryOp::BitNot, Val::Int(n)) => Ok(Val::Int(!n)),
+        (op, other) => Err(format!("cannot apply {op:?} to {other:?}")),
+    }
+}
+
+fn arithmetic(op: BinOp, a: Val, b: Val) -> Evaluated {
+    match (a, b) {
+        (Val::Str(a), Val::Str(b)) if op == BinOp::Add => Ok(Val::Str(rt::bytes::concat(&a, &b))),
+        (Val::Int(a), Val::Int(b)) => Ok(Val::Int(match op {
+            BinOp::Add => a.wrapping_add(b),
+            BinOp::Sub => a.wrapping_sub(b),
+            BinOp::Mul => a.wrapping_mul(b),
+            BinOp::Div => rt::arith::div(a, b),
+            BinOp::Mod => rt::arith::modulo(a, b),
+            BinOp::Shl => a.wrapping_shl(b as u32),
+            BinOp::Shr => a.wrapping_shr(b as u32),
+            BinOp::BitAnd => a & b,
+            BinOp::BitOr => a | b,
+            BinOp::BitXor => a ^ b,
+            _ => return Err(format!("`{}` needs other operands", op.symbol())),
+        })),
+        (Val::Int(a), Val::Float(b)) => float_arithmetic(op, a as f64, b),
+        (Val::Float(a), Val::Int(b)) => float_arithmetic(op, a, b as f64),
+        (Val::Float(a), Val::Float(b)) => float_arithmetic(op, a, b),
+        (a, b) => Err(format!(
+            "`{}` needs numbers, found {a:?} and {b:?}",
+            op.symbol()
+        )),
+    }
+}
+
+fn float_arithmetic(op: BinOp, a: f64, b: f64) -> Evaluated {
+    Ok(Val::Float(match op {
+        BinOp::Add => a + b,
+        BinOp::Sub => a - b,
+        BinOp::Mul => a * b,
+        BinOp::Div => a / b,
+        _ => return Err(format!("`{}` needs integers", op.symbol())),
+    }))
+}
+
+/// Compares two values; an absent value equals nothing.
+pub(crate) fn compare(op: BinOp, a: &Val, b: &Val) -> Result<bool, String> {
+    use std::cmp::Ordering;
+    let order: Option<Ordering> = match (a, b) {
+        (Val::Null, _) | (_, Val::Null) => return Ok(op == BinOp::Ne),
+        (Val::Int(a), Val::Int(b)) => Some(a.cmp(b)),
+        (Val::Int(a), Val::Float(b)) => (*a as f64).partial_cmp(b),
+        (Val::Float(a), Val::Int(b)) => a.partial_cmp(&(*b as f64)),
+        (Val::Float(a), Val::Float(b)) => a.partial_cmp(b),
+        (Val::Bool(a), Val::Bool(b)) => Some(a.cmp(b)),
+        (Val::Enum(_, a), Val::Enum(_, b)) => Some(a.cmp(b)),
+        (Val::Str(a), Val::Str(b)) | (Val::Bytes(a), Val::Bytes(b)) => Some(a.cmp(b)),
+        (Val::Bytes(a), Val::List(b)) | (Val::List(b), Val::Bytes(a)) => {
+            let b: Option<Vec<u8>> = b
+                .iter()
+                .map(|v| match v {
+                    Val::Int(n) => u8::try_from(*n).ok(),
+                    _ => None,
+                })
+                .collect();
+            b.map(|b| a.as_slice().cmp(b.as_slice()))
+        }
+        (a, b) => return Err(format!("cannot compare {a:?} with {b:?}")),
+    };
+    // NaN compares unequal to everything, as `f64` does.
+    Ok(match order {
+        None => op == BinOp::Ne,
+        Some(o) => match op {
+            BinOp::Eq => o == Ordering::Equal,
+            BinOp::Ne => o != Ordering::Equal,
+            BinOp::Lt => o == Ordering::Less,
+            BinOp::Le => o != Ordering::Greater,
+            BinOp::Gt => o == Ordering::Greater,
+            _ => o != Ordering::Less,
+        },
+    })
+}
+
+/// `name` of the structure `link`: a field read so far, a parameter, an instance, or one of
+/// `_parent`, `_root`, `_io`, `_sizeof`.
+fn member(schema: &Schema, link: &Link, name: &str, file: &[u8]) -> Evaluated {
+    let node = link.node();
+    let def = &schema.types[node.ty];
+    match name {
+        "_parent" => return Ok(link.0.parent.clone().map_or(Val::Null, Val::Struct)),
+        "_root" => return Ok(Val::Struct(link.root())),
+        "_io" => return Ok(Val::Io(node.io, node.pos.get())),
+        "_sizeof" => {
+            let (start, end) = node.span.get();
+            return Ok(Val::Int(end.saturating_sub(start) as i64));
+        }
+        _ => {}
+    }
+    if let Some(i) = def.fields.iter().position(|f| f.id == name) {
+        let fields = node.fields.borrow();
+        let Some(value) = &fields[i] else {
+            return Err(format!("`{name}` is not read yet"));
+        };
+        return Ok(to_val(&def.fields[i].ty, value, link));
+    }
+    if let Some(i) = def.params.iter().position(|p| p.id == name) {
+        return Ok(node.params.get(i).cloned().unwrap_or(Val::Null));
+    }
+    if let Some(i) = def.instances.iter().position(|p| p.id == name) {
+        if let Some(known) = &node.instances.borrow()[i] {
+            return Ok(known.clone());
+        }
+        let value = instance(schema, link, i, file)?;
+        node.instances.borrow_mut()[i] = Some(value.clone());
+        return Ok(value);
+    }
+    Err(format!("`{}` has no member `{name}`", def.id))
+}
+
+/// Computes instance `i` of the structure `link`.
+fn instance(schema: &Schema, link: &Link, i: usize, file: &[u8]) -> Evaluated {
+    let scope = Scope::of(schema, link.clone(), file);
+    match &schema.types[link.node().ty].instances[i].kind {
+        InstanceKind::Value {
+            value,
+            cond,
+            enum_idx,
+        } => {
+            if let Some(cond) = cond
+                && !scope.bool(cond)?
+            {
+                return Ok(Val::Null);
+            }
+            let value = scope.eval(value)?;
+            Ok(match (enum_idx, value) {
+                (Some(idx), Val::Int(n)) => Val::Enum(*idx, n),
+                (_, value) => value,
+            })
+        }
+        InstanceKind::Peek { .. } => Err("look-ahead instances are not interpreted yet".into()),
+    }
+}
+
+/// How expressions see a stored value of type `ty`, held by the structure `holder`.
+pub(crate) fn to_val(ty: &FieldType, value: &Value, holder: &Link) -> Val {
+    let content = |raw: &[u8]| match ty {
+        FieldType::Str { content, .. } | FieldType::Bytes { content, .. } => {
+            view(raw, *content).to_vec()
+        }
+        _ => raw.to_vec(),
+    };
+    match value {
+        Value::Int(n) => Val::Int(n.as_i64()),
+        Value::F32(f) => Val::Float(f64::from(*f)),
+        Value::F64(f) => Val::Float(*f),
+        Value::Bool(b) => Val::Bool(*b),
+        Value::Enum { def, raw } => Val::Enum(*def, *raw),
+        Value::FixedStr(raw) => Val::Str(content(raw)),
+        Value::VarStr(s) => Val::Str(content(s.as_bytes())),
+        Value::Text(s) => Val::Str(content(s.as_bytes())),
+        Value::Bytes(b) => Val::Bytes(content(&b.0)),
+        Value::Unit | Value::Absent => Val::Null,
+        Value::Present => Val::Bool(true),
+        Value::Struct(node) => Val::Struct(Link::new(node.clone(), Some(holder.clone()))),
+        Value::List(items) => {
+            let elem = match ty {
+                FieldType::Array { elem, .. } => elem,
+                ty => ty,
+            };
+            Val::List(
+                items
+                    .iter()
+                    .map(|item| to_val(elem, item, holder))
+                    .collect(),
+            )
+        }
+        Value::Case(_, inner) => to_val(&FieldType::Nothing, inner, holder),
+    }
+}
+
+/// What of a string's or byte array's bytes expressions see (see [`Content`]).
+fn view(raw: &[u8], content: Content) -> &[u8] {
+    rt::bytes::content_in_units(
+        raw,
+        content.pad_right,
+        content.terminator,
+        content.include,
+        usize::from(content.unit.max(1)),
+    )
+}

@@ -1,0 +1,478 @@
+//! Reads a file with a checked schema: the interpreter of the model, reading each field as the
+//! generated reader does, with the runtime's own readers, so that values and errors (offset,
+//! field path, message) are the generated code's.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use skelcodec_codegen::model::*;
+use skelcodec_codegen::repr::switch::switch_variants;
+use skelcodec_runtime::{self as rt, ErrorKind, Reader};
+
+use crate::eval::{Link, Scope, Val, compare};
+use crate::value::{Int, Io, Struct, Value};
+
+/// What every read of one file shares.
+pub(crate) struct Ctx<'s> {
+    pub schema: &'s Schema,
+    pub file: &'s [u8],
+    /// The document keys of each type's fields (`None` for fields not in documents).
+    pub keys: Vec<Rc<[Option<Rc<str>>]>>,
+}
+
+impl<'s> Ctx<'s> {
+    pub fn new(schema: &'s Schema, file: &'s [u8]) -> Self {
+        let keys = schema
+            .types
+            .iter()
+            .map(|def| {
+                def.fields
+                    .iter()
+                    .map(|f| {
+                        f.stores_value()
+                            .then(|| Rc::from(skelcodec_codegen::sanitization::document_key(&f.id)))
+                    })
+                    .collect()
+            })
+            .collect();
+        Ctx { schema, file, keys }
+    }
+}
+
+/// Reads the whole file as the schema's root type.
+pub(crate) fn read_file(cx: &Ctx<'_>) -> rt::Result<Value> {
+    let mut r = Reader::new(cx.file);
+    let root = read_struct(cx, &mut r, 0, Vec::new(), None)?;
+    if let Some(trailing) = cx.schema.trailing_field(0) {
+        let index = cx.schema.types[0]
+            .fields
+            .iter()
+            .position(|f| std::ptr::eq(f, trailing));
+        if let Some(index) = index {
+            root.fields.borrow_mut()[index] = Some(Value::Bytes(rt::RawBytes(r.rest().to_vec())));
+        }
+    }
+    Ok(Value::Struct(root))
+}
+
+/// An error of evaluating an expression, at the reader's position.
+fn eval_error(r: &Reader<'_>, message: String) -> rt::Error {
+    r.error(ErrorKind::Invalid(message))
+}
+
+/// Reads a value of type `ty` at `r`'s position, as the generated reader does: a type of a
+/// fixed layout in one read of all its bytes (so it fails where it starts), a recursive one a
+/// level deeper (bounded by [`rt::reader::MAX_DEPTH`]).
+fn read_struct(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'_>,
+    ty: usize,
+    params: Vec<Val>,
+    parent: Option<Link>,
+) -> rt::Result<Rc<Struct>> {
+    if let Some(size) = cx.schema.fixed_size(ty) {
+        let mut whole = r.sub(size)?;
+        return read_fields(cx, &mut whole, ty, params, parent);
+    }
+    if cx.schema.is_recursive(ty) {
+        return r.nested(|r| read_fields(cx, r, ty, params, parent));
+    }
+    read_fields(cx, r, ty, params, parent)
+}
+
+/// Reads the fields of a value of type `ty` one after another.
+fn read_fields(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'_>,
+    ty: usize,
+    params: Vec<Val>,
+    parent: Option<Link>,
+) -> rt::Result<Rc<Struct>> {
+    let def = &cx.schema.types[ty];
+    let start = r.pos();
+    let node = Rc::new(Struct {
+        ty,
+        fields: RefCell::new(vec![None; def.fields.len()]),
+        params,
+        instances: RefCell::new(vec![None; def.instances.len()]),
+        io: Io {
+            start: r.absolute_pos() - r.pos() as u64,
+            len: r.size(),
+        },
+        span: Cell::new((start, start)),
+        pos: Cell::new(start),
+        keys: cx.keys[ty].clone(),
+    });
+    let link = Link::new(node.clone(), parent);
+    for (index, field) in def.fields.iter().enumerate() {
+        node.pos.set(r.pos());
+        let kept_from_holder = def.unread_from_holder && field.id == UNREAD;
+        let trailing = cx
+            .schema
+            .trailing_field(ty)
+            .is_some_and(|t| std::ptr::eq(t, field));
+        let value = if kept_from_holder || trailing {
+            // Filled by the whole-file read, or by the read of the substream.
+            Value::Bytes(rt::RawBytes::default())
+        } else {
+            read_field(cx, r, &link, index).map_err(|e| e.in_path(field_name(field)))?
+        };
+        node.fields.borrow_mut()[index] = Some(value);
+    }
+    node.pos.set(r.pos());
+    node.span.set((start, r.pos()));
+    Ok(node)
+}
+
+/// The field's name in error paths, as documents spell it.
+fn field_name(field: &Field) -> String {
+    skelcodec_codegen::sanitization::document_key(&field.id)
+}
+
+/// Reads field `index` of `link`'s structure: its condition, its repetition, its values.
+fn read_field(cx: &Ctx<'_>, r: &mut Reader<'_>, link: &Link, index: usize) -> rt::Result<Value> {
+    let field = &cx.schema.types[link.ty()].fields[index];
+    let scope = Scope::of(cx.schema, link.clone(), cx.file);
+    if let Some(cond) = &field.cond
+        && !scope.bool(cond).map_err(|m| eval_error(r, m))?
+    {
+        return Ok(Value::Absent);
+    }
+    let value = match (&field.ty, field.switches_whole_list()) {
+        (FieldType::Switch(switch), true) => {
+            let (name, ty) = choose(cx, r, &scope, switch)?;
+            let list = read_repeated(cx, r, &scope, index, &ty)
+                .map_err(|e| e.in_path(name.to_string()))?;
+            Value::Case(name, Box::new(list))
+        }
+        (ty, _) => read_repeated(cx, r, &scope, index, ty)?,
+    };
+    // A conditional field that holds nothing says only that it is there.
+    Ok(match field.is_presence_flag() {
+        true => Value::Present,
+        false => value,
+    })
+}
+
+/// Reads the values of field `index` of the scope's structure by its `repeat`. A list whose
+/// elements use the elements read before them (`_parent.cats.size`) shows those as the field
+/// while each is read, as Kaitai does.
+fn read_repeated(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'_>,
+    scope: &Scope<'_>,
+    index: usize,
+    ty: &FieldType,
+) -> rt::Result<Value> {
+    let field = &cx.schema.types[scope.this.ty()].fields[index];
+    let seeing = field.refers_to_itself();
+    let one = |r: &mut Reader<'_>, prior: &[Value]| {
+        scope.at(r.pos());
+        if seeing {
+            scope.this.set_field(index, Value::List(prior.to_vec()));
+        }
+        let scope = Scope {
+            index: Some(prior.len() as i64),
+            ..scope.clone()
+        };
+        read_sized(cx, r, &scope, field, ty)
+    };
+    let items = match &field.repeat {
+        Repeat::None => return read_sized(cx, r, scope, field, ty),
+        Repeat::Expr(count) => {
+            let count = scope.int(count).map_err(|m| eval_error(r, m))?;
+            let bulk = cx
+                .schema
+                .fixed_size_of(ty)
+                .filter(|_| field.substream.is_none() && field.decode.is_none());
+            match bulk {
+                Some(size) => read_fixed(r, count, size, |r| read_sized(cx, r, scope, field, ty))?,
+                None => {
+                    let min = cx.schema.min_size_of(ty) + field.delimiter_len();
+                    rt::fields::read_counted_seeing(r, count, min, one)?
+                }
+            }
+        }
+        Repeat::Eos => rt::fields::read_to_eos_seeing(r, one)?,
+        Repeat::Until(done) => {
+            let mut failed = None;
+            let items = rt::fields::read_until_seeing(r, one, |item, index, r| {
+                scope.at(r.pos());
+                let scope = Scope {
+                    index: Some(index as i64),
+                    item: Some(crate::eval::to_val(ty, item, &scope.this)),
+                    ..scope.clone()
+                };
+                match scope.bool(done) {
+                    Ok(done) => done,
+                    Err(message) => {
+                        failed = Some(eval_error(r, message));
+                        true
+                    }
+                }
+            })?;
+            if let Some(error) = failed {
+                return Err(error);
+            }
+            items
+        }
+        Repeat::ForEach(_) => {
+            return Err(r.error(ErrorKind::Invalid(
+                "`-for-each` is not interpreted yet".into(),
+            )));
+        }
+    };
+    Ok(Value::List(items))
+}
+
+/// Reads `count` elements of `size` bytes each as the generated code reads a list of a fixed
+/// layout (`rt::fields::read_fixed`): one bounds check for the whole list, then each element
+/// from its bytes, where it cannot fail.
+fn read_fixed(
+    r: &mut Reader<'_>,
+    count: i64,
+    size: usize,
+    mut one: impl FnMut(&mut Reader<'_>) -> rt::Result<Value>,
+) -> rt::Result<Vec<Value>> {
+    let count = rt::arith::length(count, r)?;
+    if size == 0 {
+        if count > r.remaining() {
+            return Err(r.error(ErrorKind::CountTooLarge {
+                count: count as u64,
+                elem_size: 0,
+                remaining: r.remaining() as u64,
+            }));
+        }
+        return (0..count).map(|_| one(&mut Reader::new(&[]))).collect();
+    }
+    let start = r.clone();
+    r.elements(count as u64, size)?;
+    let mut elements = start;
+    (0..count).map(|_| one(&mut elements)).collect()
+}
+
+/// Reads one value of `ty`, from a substream when the field has a `size`.
+fn read_sized(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'_>,
+    scope: &Scope<'_>,
+    field: &Field,
+    ty: &FieldType,
+) -> rt::Result<Value> {
+    let Some(size) = &field.substream else {
+        return read_one(cx, r, scope, ty);
+    };
+    let len = match size {
+        Size::Const(n) => *n as i64,
+        Size::Expr(e) => scope.int(e).map_err(|m| eval_error(r, m))?,
+        Size::Eos => r.remaining() as i64,
+        Size::Terminator {
+            byte,
+            include,
+            consume,
+            eos_error,
+        } => {
+            return rt::fields::read_terminated(r, *byte, *include, *consume, *eos_error, |r| {
+                read_one(cx, r, scope, ty)
+            });
+        }
+    };
+    let keeps_unread =
+        matches!(ty, FieldType::User { ty, .. } if cx.schema.types[*ty].unread_from_holder);
+    if !keeps_unread {
+        return rt::fields::read_sub(r, len, |r| read_one(cx, r, scope, ty));
+    }
+    let (value, rest) = rt::fields::read_sub_keeping(r, len, |r| read_one(cx, r, scope, ty))?;
+    if let (Value::Struct(node), FieldType::User { ty, .. }) = (&value, ty) {
+        let unread = cx.schema.types[*ty]
+            .fields
+            .iter()
+            .position(|f| f.id == UNREAD);
+        if let Some(i) = unread {
+            node.fields.borrow_mut()[i] = Some(Value::Bytes(rt::RawBytes(rest)));
+        }
+    }
+    Ok(value)
+}
+
+/// Reads one value of `ty` at `r`'s position.
+fn read_one(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'_>,
+    scope: &Scope<'_>,
+    ty: &FieldType,
+) -> rt::Result<Value> {
+    match ty {
+        FieldType::Number(Scalar::Int(int)) => read_int(r, *int).map(Value::Int),
+        FieldType::Number(Scalar::Float(float)) => read_float(r, *float),
+        FieldType::Enum { enum_idx, raw } => read_int(r, *raw).map(|n| Value::Enum {
+            def: *enum_idx,
+            raw: n.as_i64(),
+        }),
+        FieldType::Vlq => rt::fields::read_vlq(r).map(|n| Value::Int(Int::Unsigned(n.into()))),
+        FieldType::Str {
+            size: Size::Const(n),
+            align,
+            ..
+        } if *align <= 1 => r.bytes(*n).map(|b| Value::FixedStr(b.to_vec())),
+        FieldType::Str {
+            size,
+            align,
+            terminated,
+            ..
+        } => {
+            let raw = read_bytes(r, scope, size, *align)?;
+            Ok(match terminated {
+                true => Value::VarStr(rt::VarStr::from_raw(raw)),
+                false => Value::Text(rt::Text::from_raw(raw)),
+            })
+        }
+        FieldType::Bytes { size, align, .. } => {
+            read_bytes(r, scope, size, *align).map(|b| Value::Bytes(rt::RawBytes(b)))
+        }
+        FieldType::Contents(expected) => {
+            rt::fields::read_contents(r, expected).map(|()| Value::Unit)
+        }
+        FieldType::Nothing => Ok(Value::Unit),
+        FieldType::Array { elem, len } => {
+            // Its elements have a fixed size: the whole array is read at once, as the
+            // generated code reads it, and so fails where it starts.
+            let size = cx.schema.fixed_size_of(ty).unwrap_or(0);
+            let mut whole = r.sub(size)?;
+            let items = (0..*len)
+                .map(|index| read_one(cx, &mut whole, scope, elem).map_err(|e| e.at_index(index)))
+                .collect::<rt::Result<_>>()?;
+            Ok(Value::List(items))
+        }
+        FieldType::User { ty, args } => {
+            let params = args
+                .iter()
+                .map(|a| scope.eval(a))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|m| eval_error(r, m))?;
+            let parent = Some(scope.this.clone());
+            read_struct(cx, r, *ty, params, parent).map(Value::Struct)
+        }
+        FieldType::Switch(switch) => {
+            let (name, ty) = choose(cx, r, scope, switch)?;
+            let value = read_one(cx, r, scope, &ty).map_err(|e| e.in_path(name.to_string()))?;
+            Ok(Value::Case(name, Box::new(value)))
+        }
+        other => Err(r.error(ErrorKind::Invalid(format!(
+            "the interpreter does not read {other:?} yet"
+        )))),
+    }
+}
+
+/// The case of `switch` its selector calls for: its name in documents and its type.
+fn choose(
+    cx: &Ctx<'_>,
+    r: &Reader<'_>,
+    scope: &Scope<'_>,
+    switch: &Switch,
+) -> rt::Result<(Rc<str>, FieldType)> {
+    let selector = scope.eval(&switch.on).map_err(|m| eval_error(r, m))?;
+    let variants = switch_variants(cx.schema, switch);
+    for (arm, case) in variants.arms.iter().zip(&switch.cases) {
+        let key = scope.eval(&case.key).map_err(|m| eval_error(r, m))?;
+        if compare(skelcodec_codegen::expr::BinOp::Eq, &selector, &key).unwrap_or(false) {
+            let variant = &variants.variants[arm.variant];
+            return Ok((Rc::from(variant.name.as_str()), case.ty.clone()));
+        }
+    }
+    match (&switch.default, variants.arms.last()) {
+        (Some(default), Some(arm)) => {
+            let variant = &variants.variants[arm.variant];
+            Ok((Rc::from(variant.name.as_str()), (**default).clone()))
+        }
+        _ => Err(r.error(ErrorKind::UnknownCase {
+            value: match &selector {
+                Val::Str(s) => format!("{:?}", String::from_utf8_lossy(s)),
+                Val::Int(n) => format!("{n:?}"),
+                // As the generated enum's `Debug` shows it.
+                Val::Enum(def, n) => match cx.schema.enums[*def]
+                    .variants
+                    .iter()
+                    .find(|v| v.value == *n)
+                {
+                    Some(variant) => variant.rust_name.clone(),
+                    None => format!("Unknown({n})"),
+                },
+                other => format!("{other:?}"),
+            },
+            expected: switch.keys_as_written(),
+        })),
+    }
+}
+
+/// Reads the bytes of a string or byte array.
+fn read_bytes(
+    r: &mut Reader<'_>,
+    scope: &Scope<'_>,
+    size: &Size,
+    align: usize,
+) -> rt::Result<Vec<u8>> {
+    match size {
+        Size::Const(n) => rt::fields::read_raw(r, *n as i64, align).map(|b| b.0),
+        Size::Expr(e) => {
+            let len = scope.int(e).map_err(|m| eval_error(r, m))?;
+            rt::fields::read_raw(r, len, align).map(|b| b.0)
+        }
+        Size::Eos => Ok(r.rest().to_vec()),
+        // A consumed terminator is kept in the value so that it is written back.
+        Size::Terminator {
+            byte,
+            consume,
+            eos_error,
+            ..
+        } => r
+            .until(*byte, *consume, *consume, *eos_error)
+            .map(<[u8]>::to_vec),
+    }
+}
+
+fn read_int(r: &mut Reader<'_>, int: IntType) -> rt::Result<Int> {
+    let big = match int.order {
+        ByteOrder::Big => true,
+        ByteOrder::Little => false,
+        ByteOrder::Chosen => {
+            return Err(r.error(ErrorKind::Invalid(
+                "a byte order chosen while reading is not interpreted yet".into(),
+            )));
+        }
+    };
+    let raw = r.bytes(usize::from(int.bytes))?;
+    let mut word = [0u8; 8];
+    let unsigned = if big {
+        word[8 - raw.len()..].copy_from_slice(raw);
+        u64::from_be_bytes(word)
+    } else {
+        word[..raw.len()].copy_from_slice(raw);
+        u64::from_le_bytes(word)
+    };
+    Ok(match int.signed {
+        true => {
+            let shift = 64 - 8 * u32::from(int.bytes);
+            Int::Signed(((unsigned << shift) as i64) >> shift)
+        }
+        false => Int::Unsigned(unsigned),
+    })
+}
+
+fn read_float(r: &mut Reader<'_>, float: FloatType) -> rt::Result<Value> {
+    let big = matches!(float.order, ByteOrder::Big);
+    match float.bytes {
+        4 => r.array::<4>().map(|b| {
+            Value::F32(match big {
+                true => f32::from_be_bytes(b),
+                false => f32::from_le_bytes(b),
+            })
+        }),
+        _ => r.array::<8>().map(|b| {
+            Value::F64(match big {
+                true => f64::from_be_bytes(b),
+                false => f64::from_le_bytes(b),
+            })
+        }),
+    }
+}

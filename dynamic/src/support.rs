@@ -1,0 +1,97 @@
+//! What the interpreter reads so far: a schema that uses anything else is refused before any
+//! file is read, each use named with the place in the schema, rather than read differently
+//! from the generated code.
+
+use skelcodec_codegen::model::*;
+
+/// Every use in `schema` of what the interpreter does not read yet, with where it is.
+pub(crate) fn unsupported(schema: &Schema) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut refuse = |at: &skelcodec_codegen::YamlPath, what: &str| {
+        let use_ = format!("{at}: {what}");
+        if !found.contains(&use_) {
+            found.push(use_);
+        }
+    };
+    if schema.layout.is_some() {
+        refuse(&schema.types[0].at, "`-layout`");
+    }
+    if !schema.types[0].params.is_empty() {
+        refuse(&schema.types[0].at, "a root type with parameters");
+    }
+    for def in &schema.types {
+        if def.endian_choice.is_some() {
+            refuse(
+                &def.at,
+                "a byte order chosen while reading (`meta/endian` switch-on)",
+            );
+        }
+        if def.params.iter().any(|p| p.kept) {
+            refuse(&def.at, "a parameter kept in the value");
+        }
+        if def.keeps_stream {
+            refuse(&def.at, "a stream kept for other values' instances");
+        }
+        for instance in &def.instances {
+            if instance.is_look_ahead() {
+                refuse(
+                    &instance.at,
+                    "a look-ahead instance (`pos` with an integer type)",
+                );
+            }
+        }
+        for field in &def.fields {
+            field_uses(field, &mut refuse);
+        }
+    }
+    found
+}
+
+fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPath, &str)) {
+    let at = &field.at;
+    if field.position.is_some() || field.parse_instance {
+        refuse(at, "a value read by position (`pos`, parse instances)");
+    }
+    if field.decode.is_some() {
+        refuse(
+            at,
+            "a value decoded from its stored bytes (`process`, encodings)",
+        );
+    }
+    if !field.valid.is_empty() {
+        refuse(at, "`valid`");
+    }
+    if matches!(field.repeat, Repeat::ForEach(_)) {
+        refuse(at, "`-for-each`");
+    }
+    if field.switches_per_element() {
+        refuse(at, "a switch chosen for each element");
+    }
+    if field.scan.is_some() || field.read_later.is_some() || field.read_again {
+        refuse(at, "a value searched for or read again");
+    }
+    if field.fill_index || field.from_instance || field.parent.is_some() {
+        refuse(
+            at,
+            "`-fill-index`, `parent` or a field taken from an instance",
+        );
+    }
+    let mut types = vec![&field.ty];
+    while let Some(ty) = types.pop() {
+        match ty {
+            FieldType::Number(Scalar::Fixed { .. }) => refuse(at, "`-scale`"),
+            FieldType::Bits { .. } | FieldType::BitPadding => refuse(at, "bit fields"),
+            FieldType::Quat(_) | FieldType::Vec3(_) => refuse(at, "quaternions and vectors"),
+            FieldType::Remembered { .. } => refuse(at, "`-remember`"),
+            FieldType::Str { content, .. } if content.unit > 1 => {
+                refuse(at, "text of two-byte code units")
+            }
+            FieldType::Array { elem, .. } => types.push(elem),
+            FieldType::Switch(switch) => {
+                types.extend(switch.cases.iter().map(|c| &c.ty));
+                types.extend(switch.default.as_deref());
+            }
+            _ => {}
+        }
+    }
+}

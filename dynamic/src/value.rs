@@ -1,0 +1,192 @@
+//! Values read with a schema known only at run time, and their documents: each value
+//! serializes exactly as the generated codec's Rust value of the same schema does (the same
+//! runtime types for strings and bytes, the same keys, the same shapes of lists, options and
+//! switch cases), so that both back ends produce one document.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+use skelcodec_codegen::model::Schema;
+use skelcodec_runtime as rt;
+
+/// One value of a field, as the generated code holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// An integer, with the width and signedness it is stored with.
+    Int(Int),
+    /// A `f4`.
+    F32(f32),
+    /// A `f8`.
+    F64(f64),
+    /// A `b1` bit field.
+    Bool(bool),
+    /// A value of the schema's enum `def` (an index into its enums).
+    Enum {
+        /// The enum.
+        def: usize,
+        /// The stored integer.
+        raw: i64,
+    },
+    /// A string of a constant size (`rt::FixedStr`).
+    FixedStr(Vec<u8>),
+    /// A terminated string (`rt::VarStr`).
+    VarStr(rt::VarStr),
+    /// A string delimited by its size alone (`rt::Text`).
+    Text(rt::Text),
+    /// Raw bytes.
+    Bytes(rt::RawBytes),
+    /// A value with nothing stored (repeated `contents`, the empty case of a switch).
+    Unit,
+    /// A structure.
+    Struct(Rc<Struct>),
+    /// A repeated field.
+    List(Vec<Value>),
+    /// One case of a switch: its name in documents and its value.
+    Case(Rc<str>, Box<Value>),
+    /// A conditional field whose condition did not hold.
+    Absent,
+    /// A conditional field that holds nothing when present (`contents` with `if`).
+    Present,
+}
+
+/// An integer as stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Int {
+    /// Signed, of any width.
+    Signed(i64),
+    /// Unsigned, of any width.
+    Unsigned(u64),
+}
+
+impl Int {
+    /// The value expressions compute with: Kaitai computes in `i64`, where a `u8` above
+    /// `i64::MAX` wraps.
+    pub fn as_i64(self) -> i64 {
+        match self {
+            Int::Signed(v) => v,
+            Int::Unsigned(v) => v as i64,
+        }
+    }
+}
+
+/// A value of a user type: its fields in the order of the schema, and what its instances
+/// computed once asked.
+#[derive(Debug)]
+pub struct Struct {
+    /// The type (an index into the schema's types).
+    pub ty: usize,
+    /// One per field of the type, `None` until it is read (or when it stores no value).
+    pub fields: RefCell<Vec<Option<Value>>>,
+    /// The arguments the value was read with, as expressions see them.
+    pub(crate) params: Vec<crate::eval::Val>,
+    /// One per instance, computed the first time it is used (Kaitai evaluates an instance
+    /// once).
+    pub(crate) instances: RefCell<Vec<Option<crate::eval::Val>>>,
+    /// The value's stream: where it starts in the file and how many bytes it has.
+    pub(crate) io: Io,
+    /// Where the value starts and ends in its stream (the end once it is read).
+    pub(crate) span: Cell<(usize, usize)>,
+    /// The position in its stream while it is read (`_io.pos`).
+    pub(crate) pos: Cell<usize>,
+    /// The names of its fields in documents, shared by every value of the type.
+    pub(crate) keys: Rc<[Option<Rc<str>>]>,
+}
+
+impl PartialEq for Struct {
+    fn eq(&self, other: &Self) -> bool {
+        self.ty == other.ty && *self.fields.borrow() == *other.fields.borrow()
+    }
+}
+
+/// A stream that is a range of the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Io {
+    /// Where it starts in the file.
+    pub start: u64,
+    /// How many bytes it has.
+    pub len: usize,
+}
+
+/// A value with the schema it is a value of, which its document needs (enum names).
+pub struct Document<'a> {
+    /// The schema.
+    pub schema: &'a Schema,
+    /// The value.
+    pub value: &'a Value,
+}
+
+impl Serialize for Document<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        With(self.schema, self.value).serialize(s)
+    }
+}
+
+/// A value and its schema, serialized.
+struct With<'a, T: ?Sized>(&'a Schema, &'a T);
+
+impl Serialize for With<'_, Value> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let schema = self.0;
+        match self.1 {
+            Value::Int(Int::Signed(v)) => s.serialize_i64(*v),
+            Value::Int(Int::Unsigned(v)) => s.serialize_u64(*v),
+            Value::F32(v) => s.serialize_f32(*v),
+            Value::F64(v) => s.serialize_f64(*v),
+            Value::Bool(v) => s.serialize_bool(*v),
+            Value::Enum { def, raw } => {
+                // A value the enum names is its name; any other its number (`Unknown`).
+                match schema.enums[*def].variants.iter().find(|v| v.value == *raw) {
+                    Some(variant) => s.serialize_str(&variant.id),
+                    None => s.serialize_i64(*raw),
+                }
+            }
+            Value::FixedStr(raw) => rt::strings::FixedStrRef(raw).serialize(s),
+            Value::VarStr(v) => v.serialize(s),
+            Value::Text(v) => v.serialize(s),
+            Value::Bytes(v) => v.serialize(s),
+            Value::Unit | Value::Absent => s.serialize_none(),
+            Value::Present => s.serialize_bool(true),
+            Value::Struct(st) => With(schema, &**st).serialize(s),
+            Value::List(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(&With(schema, item))?;
+                }
+                seq.end()
+            }
+            Value::Case(name, value) => {
+                let mut map = s.serialize_map(Some(1))?;
+                map.serialize_entry(&**name, &With(schema, &**value))?;
+                map.end()
+            }
+        }
+    }
+}
+
+impl Serialize for With<'_, Struct> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (schema, st) = (self.0, self.1);
+        let fields = st.fields.borrow();
+        let def = &schema.types[st.ty];
+        let shown: Vec<(&str, &Value)> = def
+            .fields
+            .iter()
+            .zip(st.keys.iter())
+            .zip(fields.iter())
+            .filter_map(|((field, key), value)| {
+                let (key, value) = (key.as_deref()?, value.as_ref()?);
+                // Most files end with their value: documents leave the empty rest out.
+                let empty_tail =
+                    field.is_kept_tail() && matches!(value, Value::Bytes(b) if b.is_empty());
+                (!empty_tail).then_some((key, value))
+            })
+            .collect();
+        let mut map = s.serialize_map(Some(shown.len()))?;
+        for (key, value) in shown {
+            map.serialize_entry(key, &With(schema, value))?;
+        }
+        map.end()
+    }
+}

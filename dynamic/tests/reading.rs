@@ -1,0 +1,162 @@
+//! The interpreter on small schemas and files made by hand: values, documents and errors as
+//! the schema and Kaitai's semantics define them.
+
+use std::path::Path;
+
+use serde_json::json;
+use skelcodec_dynamic::{Interpreter, LoadError};
+
+fn interpreter(source: &str) -> Interpreter {
+    let schema = skelcodec_codegen::parse_schema(source, Path::new("test.ksy"))
+        .unwrap_or_else(|e| panic!("the schema checks: {e}"));
+    Interpreter::new(schema).unwrap_or_else(|e| panic!("the interpreter reads it: {e}"))
+}
+
+fn document(source: &str, bytes: &[u8]) -> serde_json::Value {
+    let interpreter = interpreter(source);
+    let value = interpreter.read(bytes).expect("the file reads");
+    serde_json::to_value(interpreter.document(&value)).expect("a document")
+}
+
+#[test]
+fn numbers_of_every_width_order_and_sign() {
+    let schema = "
+meta: {id: numbers, endian: le}
+seq:
+  - {id: a, type: u1}
+  - {id: b, type: s2}
+  - {id: c, type: u4be}
+  - {id: d, type: s8}
+  - {id: e, type: u8}
+  - {id: f, type: f4}
+";
+    let mut bytes = vec![0xff, 0xfe, 0xff, 0x12, 0x34, 0x56, 0x78];
+    bytes.extend((-3i64).to_le_bytes());
+    bytes.extend(u64::MAX.to_le_bytes());
+    bytes.extend(1.5f32.to_le_bytes());
+    // The empty rest of the file (`_trailing`) is left out of documents.
+    assert_eq!(
+        document(schema, &bytes),
+        json!({"a": 255, "b": -2, "c": 0x12345678, "d": -3, "e": u64::MAX, "f": 1.5})
+    );
+}
+
+#[test]
+fn strings_keep_every_byte_and_show_their_text() {
+    let schema = "
+meta: {id: strings, encoding: ASCII}
+seq:
+  - {id: fixed, type: str, size: 4}
+  - {id: padded, type: str, size: 4}
+  - {id: name, type: strz}
+  - {id: rest, size-eos: true}
+";
+    let bytes = b"abcdhi\0\0xyz\0\x01\x02";
+    assert_eq!(
+        document(schema, bytes),
+        json!({"fixed": "abcd", "padded": "hi", "name": "xyz", "rest": "0102"})
+    );
+}
+
+#[test]
+fn counts_sizes_switches_and_conditions_come_from_values_read_before() {
+    let schema = "
+meta: {id: records, endian: be}
+seq:
+  - {id: count, type: u1}
+  - {id: records, type: record, repeat: expr, repeat-expr: count}
+types:
+  record:
+    seq:
+      - {id: kind, type: u1, enum: kind}
+      - {id: len, type: u1}
+      - id: body
+        size: body_len
+        type:
+          switch-on: kind
+          cases:
+            kind::number: number
+            kind::text: text
+      - {id: flag, type: u1, if: kind == kind::number}
+    instances:
+      body_len: {value: len - 1}
+  number:
+    seq:
+      - {id: value, type: u2}
+  text:
+    seq:
+      - {id: value, type: str, size-eos: true, encoding: ASCII}
+enums:
+  kind: {1: number, 2: text}
+";
+    let bytes = [2, 1, 3, 0x01, 0x02, 9, 2, 4, b'a', b'b', b'c'];
+    assert_eq!(
+        document(schema, &bytes),
+        json!({
+            "count": 2,
+            "records": [
+                {"kind": "number", "len": 3, "body": {"number": {"value": 0x0102}}, "flag": 9},
+                {"kind": "text", "len": 4, "body": {"text": {"value": "abc"}}, "flag": null},
+            ],
+        })
+    );
+}
+
+#[test]
+fn repeat_until_sees_each_element_and_eos_reads_to_the_end() {
+    let schema = "
+meta: {id: lists}
+seq:
+  - {id: until_zero, type: u1, repeat: until, repeat-until: _ == 0}
+  - {id: rest, type: u1, repeat: eos}
+";
+    assert_eq!(
+        document(schema, &[5, 6, 0, 7, 8]),
+        json!({"until_zero": [5, 6, 0], "rest": [7, 8]})
+    );
+}
+
+#[test]
+fn a_failed_read_names_the_offset_and_the_field_path() {
+    let schema = "
+meta: {id: short, endian: le}
+seq:
+  - {id: header, type: header}
+types:
+  header:
+    seq:
+      - {id: magic, contents: [0x50, 0x4b]}
+      - {id: sizes, type: u4, repeat: expr, repeat-expr: 2}
+";
+    let interpreter = interpreter(schema);
+    // Two integers are one array of 8 bytes, read at once, as the generated code reads it.
+    let error = interpreter
+        .read(b"PK\x01\0\0\0\x02")
+        .expect_err("one byte short");
+    assert_eq!((error.offset(), error.path().as_str()), (2, "header.sizes"));
+    let error = interpreter.read(b"PX").expect_err("wrong magic");
+    assert_eq!((error.offset(), error.path().as_str()), (0, "header.magic"));
+}
+
+#[test]
+fn what_the_interpreter_cannot_read_yet_is_refused_with_where_it_is() {
+    let schema = "
+meta: {id: placed, endian: le}
+seq:
+  - {id: flags, type: b4}
+instances:
+  far: {pos: 16, type: u1}
+";
+    let checked = skelcodec_codegen::parse_schema(schema, Path::new("test.ksy")).unwrap();
+    match Interpreter::new(checked) {
+        Err(LoadError::Unsupported(uses)) => {
+            assert!(uses.contains(&"seq[0]: bit fields".to_owned()), "{uses:?}");
+            assert!(
+                uses.iter()
+                    .any(|u| u.starts_with("instances.far: a look-ahead")),
+                "{uses:?}"
+            );
+        }
+        other => panic!("refused with every use, got {other:?}"),
+    }
+}

@@ -1,0 +1,108 @@
+//! A format whose schema is given at run time (`--schema`): read by the interpreter
+//! (`skelcodec-dynamic`), with the documents the generated codec of that schema prints.
+
+use std::io;
+
+use skelcodec_dynamic::Interpreter;
+use skelcodec_runtime::{Error, ErrorKind, Mismatch, RoundTrip};
+
+use crate::registry::{Document, decoded_tree, write_serialized};
+use crate::{DocumentError, DocumentSyntax, EncodeError, Format};
+
+/// A schema read at run time, as a [`Format`]. Reading only, so far: what writes says so.
+pub struct Interpreted {
+    interpreter: Interpreter,
+    id: &'static str,
+    extensions: &'static [&'static str],
+}
+
+impl Interpreted {
+    /// The format of `interpreter`'s schema. Its id and extensions live as long as the
+    /// process, as the built-in formats' do: a tool loads a schema once.
+    pub fn new(interpreter: Interpreter) -> Self {
+        let schema = interpreter.schema();
+        let id: &'static str = Box::leak(schema.id.clone().into_boxed_str());
+        let extensions: Vec<&'static str> = schema
+            .extensions
+            .iter()
+            .map(|e| &*Box::leak(e.clone().into_boxed_str()))
+            .collect();
+        Interpreted {
+            id,
+            extensions: Box::leak(extensions.into_boxed_slice()),
+            interpreter,
+        }
+    }
+
+    fn not_yet(&self) -> Error {
+        Error::new(
+            0,
+            ErrorKind::Invalid(format!(
+                "`{}` is read with its schema at run time, and the interpreter does not write files yet",
+                self.id
+            )),
+        )
+    }
+}
+
+impl Format for Interpreted {
+    fn id(&self) -> &'static str {
+        self.id
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        self.extensions
+    }
+
+    fn matches(&self, bytes: &[u8]) -> bool {
+        let magic = &self.interpreter.schema().magic;
+        magic.iter().any(|m| bytes.starts_with(m))
+    }
+
+    fn decode_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error> {
+        let value = self.interpreter.read(bytes)?;
+        decoded_tree(&Document {
+            format: self.id,
+            value: &self.interpreter.document(&value),
+            resources: None::<()>,
+        })
+    }
+
+    fn write_document(
+        &self,
+        bytes: &[u8],
+        syntax: DocumentSyntax,
+        out: &mut dyn io::Write,
+    ) -> Result<(), DocumentError> {
+        let value = self.interpreter.read(bytes)?;
+        let document = Document {
+            format: self.id,
+            value: &self.interpreter.document(&value),
+            resources: None::<()>,
+        };
+        write_serialized(&document, syntax, out)
+    }
+
+    fn encode_json(&self, _value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {
+        Err(self.not_yet().into())
+    }
+
+    fn encode_json_normalized(
+        &self,
+        _value: serde_json::Value,
+    ) -> Result<(Vec<u8>, Vec<Mismatch>), EncodeError> {
+        Err(self.not_yet().into())
+    }
+
+    fn round_trip(&self, _bytes: &[u8]) -> Result<RoundTrip, Error> {
+        Err(self.not_yet())
+    }
+
+    fn check(&self, _bytes: &[u8]) -> Result<Vec<Mismatch>, Error> {
+        Err(self.not_yet())
+    }
+
+    fn normalize(&self, _bytes: &[u8]) -> Result<Vec<u8>, Error> {
+        Err(self.not_yet())
+    }
+}
