@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use skelcodec_codegen::expr::{BinOp, Expr, UnaryOp};
 use skelcodec_codegen::model::{Content, FieldType, InstanceKind, Schema};
+use skelcodec_codegen::sanitization::IS_BE;
 use skelcodec_runtime as rt;
 
 use crate::value::{Io, Struct, Value};
@@ -22,8 +23,8 @@ pub(crate) enum Val {
     Enum(usize, i64),
     Struct(Link),
     List(Vec<Val>),
-    /// A stream and the position in it.
-    Io(Io, usize),
+    /// A stream, the position in it and whether every bit of it is read.
+    Io(Io, usize, bool),
     /// An absent value: it equals nothing.
     Null,
 }
@@ -97,9 +98,9 @@ impl<'s> Scope<'s> {
         }
     }
 
-    /// The structure's stream is at `pos` (`_io.pos`), while it is read.
-    pub fn at(&self, pos: usize) {
-        self.this.node().pos.set(pos);
+    /// The structure's stream stands where `r` does (`_io.pos`, `_io.eof`), while it is read.
+    pub fn at(&self, r: &skelcodec_runtime::Reader<'_>) {
+        self.this.node().pos.set((r.pos(), r.is_eof()));
     }
 
     /// Evaluates `e`.
@@ -231,9 +232,9 @@ impl<'s> Scope<'s> {
         let value = self.eval(base)?;
         match (value, name) {
             (Val::Struct(link), _) => member(self.schema, &link, name, self.file),
-            (Val::Io(_, pos), "pos") => Ok(Val::Int(pos as i64)),
-            (Val::Io(io, _), "size") => Ok(Val::Int(io.len as i64)),
-            (Val::Io(io, pos), "eof") => Ok(Val::Bool(pos >= io.len)),
+            (Val::Io(_, pos, _), "pos") => Ok(Val::Int(pos as i64)),
+            (Val::Io(io, ..), "size") => Ok(Val::Int(io.len as i64)),
+            (Val::Io(.., eof), "eof") => Ok(Val::Bool(eof)),
             (Val::List(items), "size" | "length") => Ok(Val::Int(items.len() as i64)),
             (Val::List(items), "first") => Ok(items.into_iter().next().unwrap_or(Val::Null)),
             (Val::List(items), "last") => Ok(items.into_iter().last().unwrap_or(Val::Null)),
@@ -388,7 +389,14 @@ fn member(schema: &Schema, link: &Link, name: &str, file: &[u8]) -> Evaluated {
     match name {
         "_parent" => return Ok(link.0.parent.clone().map_or(Val::Null, Val::Struct)),
         "_root" => return Ok(Val::Struct(link.root())),
-        "_io" => return Ok(Val::Io(node.io, node.pos.get())),
+        "_io" => {
+            let (pos, eof) = node.pos.get();
+            return Ok(Val::Io(node.io, pos, eof));
+        }
+        // The byte order the type chose; a type that does not choose has it as a parameter.
+        IS_BE if node.is_be.get().is_some() => {
+            return Ok(node.is_be.get().map_or(Val::Null, Val::Bool));
+        }
         "_sizeof" => {
             let (start, end) = node.span.get();
             return Ok(Val::Int(end.saturating_sub(start) as i64));
@@ -474,6 +482,7 @@ pub(crate) fn to_val(ty: &FieldType, value: &Value, holder: &Link) -> Val {
             )
         }
         Value::Case(_, inner) => to_val(&FieldType::Nothing, inner, holder),
+        Value::Decoded(decoded) => to_val(ty, &decoded.value, holder),
     }
 }
 

@@ -5,7 +5,9 @@
 //! file (tested against each other). It reads a growing part of what the generator supports;
 //! a schema that uses anything else is refused before any file is read, each use named.
 
+mod debug;
 mod eval;
+mod process;
 mod read;
 mod support;
 mod value;

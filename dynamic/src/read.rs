@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use skelcodec_codegen::model::*;
 use skelcodec_codegen::repr::switch::switch_variants;
+use skelcodec_codegen::sanitization::IS_BE;
 use skelcodec_runtime::{self as rt, ErrorKind, Reader};
 
 use crate::eval::{Link, Scope, Val, compare};
@@ -100,12 +101,17 @@ fn read_fields(
             len: r.size(),
         },
         span: Cell::new((start, start)),
-        pos: Cell::new(start),
+        pos: Cell::new((start, r.is_eof())),
         keys: cx.keys[ty].clone(),
+        is_be: Cell::new(None),
     });
     let link = Link::new(node.clone(), parent);
+    if let Some(choice) = &def.endian_choice {
+        let scope = Scope::of(cx.schema, link.clone(), cx.file);
+        node.is_be.set(Some(choose_byte_order(r, &scope, choice)?));
+    }
     for (index, field) in def.fields.iter().enumerate() {
-        node.pos.set(r.pos());
+        node.pos.set((r.pos(), r.is_eof()));
         let kept_from_holder = def.unread_from_holder && field.id == UNREAD;
         let trailing = cx
             .schema
@@ -119,7 +125,7 @@ fn read_fields(
         };
         node.fields.borrow_mut()[index] = Some(value);
     }
-    node.pos.set(r.pos());
+    node.pos.set((r.pos(), r.is_eof()));
     node.span.set((start, r.pos()));
     Ok(node)
 }
@@ -147,11 +153,82 @@ fn read_field(cx: &Ctx<'_>, r: &mut Reader<'_>, link: &Link, index: usize) -> rt
         }
         (ty, _) => read_repeated(cx, r, &scope, index, ty)?,
     };
+    check_valid(cx, r, &scope, field, &value)?;
     // A conditional field that holds nothing says only that it is there.
     Ok(match field.is_presence_flag() {
         true => Value::Present,
         false => value,
     })
+}
+
+/// Refuses a value that breaks one of the field's `valid` rules, each checked on `_`: the
+/// value, or each element of a list. The error is where the reader stands after the field.
+fn check_valid(
+    cx: &Ctx<'_>,
+    r: &Reader<'_>,
+    scope: &Scope<'_>,
+    field: &Field,
+    value: &Value,
+) -> rt::Result<()> {
+    if field.valid.is_empty() {
+        return Ok(());
+    }
+    let element = match &field.ty {
+        FieldType::Array { elem, .. } => elem.as_ref(),
+        ty => ty,
+    };
+    let items: Vec<(Option<usize>, &Value)> = match value {
+        Value::List(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (Some(i), v))
+            .collect(),
+        value => vec![(None, value)],
+    };
+    for (index, item) in items {
+        let item_scope = Scope {
+            index: index.map(|i| i as i64),
+            item: Some(crate::eval::to_val(element, item, &scope.this)),
+            ..scope.clone()
+        };
+        for valid in &field.valid {
+            let holds = match (valid.kind, item) {
+                (ValidKind::InEnum, Value::Enum { def, raw }) => cx.schema.enums[*def]
+                    .variants
+                    .iter()
+                    .any(|v| v.value == *raw),
+                _ => item_scope.bool(&valid.rule).map_err(|m| eval_error(r, m))?,
+            };
+            if !holds {
+                let error = r.error(ErrorKind::Validation {
+                    rule: rule(valid.kind),
+                    message: format!(
+                        "expected a value {}, found {}",
+                        valid.expected,
+                        crate::debug::debug(cx.schema, item)
+                    ),
+                });
+                return Err(match index {
+                    Some(i) => error.at_index(i),
+                    None => error,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The runtime's name of the rule a `valid` key makes.
+fn rule(kind: ValidKind) -> rt::error::ValidationRule {
+    use rt::error::ValidationRule;
+    match kind {
+        ValidKind::Eq => ValidationRule::NotEqual,
+        ValidKind::Min => ValidationRule::LessThan,
+        ValidKind::Max => ValidationRule::GreaterThan,
+        ValidKind::AnyOf => ValidationRule::NotAnyOf,
+        ValidKind::InEnum => ValidationRule::NotInEnum,
+        ValidKind::Expr => ValidationRule::Expr,
+    }
 }
 
 /// Reads the values of field `index` of the scope's structure by its `repeat`. A list whose
@@ -167,7 +244,7 @@ fn read_repeated(
     let field = &cx.schema.types[scope.this.ty()].fields[index];
     let seeing = field.refers_to_itself();
     let one = |r: &mut Reader<'_>, prior: &[Value]| {
-        scope.at(r.pos());
+        scope.at(r);
         if seeing {
             scope.this.set_field(index, Value::List(prior.to_vec()));
         }
@@ -197,7 +274,7 @@ fn read_repeated(
         Repeat::Until(done) => {
             let mut failed = None;
             let items = rt::fields::read_until_seeing(r, one, |item, index, r| {
-                scope.at(r.pos());
+                scope.at(r);
                 let scope = Scope {
                     index: Some(index as i64),
                     item: Some(crate::eval::to_val(ty, item, &scope.this)),
@@ -251,7 +328,9 @@ fn read_fixed(
     (0..count).map(|_| one(&mut elements)).collect()
 }
 
-/// Reads one value of `ty`, from a substream when the field has a `size`.
+/// Reads one value of `ty` as the field delimits it: a switch chooses its case first, which
+/// is then read from the substream its `size` gives, or decoded from the bytes it is stored
+/// in (`process`, an encoding, a frame), or in place.
 fn read_sized(
     cx: &Ctx<'_>,
     r: &mut Reader<'_>,
@@ -259,6 +338,15 @@ fn read_sized(
     field: &Field,
     ty: &FieldType,
 ) -> rt::Result<Value> {
+    if let FieldType::Switch(switch) = ty {
+        let (name, case) = choose(cx, r, scope, switch)?;
+        let value =
+            read_sized(cx, r, scope, field, &case).map_err(|e| e.in_path(name.to_string()))?;
+        return Ok(Value::Case(name, Box::new(value)));
+    }
+    if let Some(decode) = &field.decode {
+        return read_decoded(cx, r, scope, decode, ty);
+    }
     let Some(size) = &field.substream else {
         return read_one(cx, r, scope, ty);
     };
@@ -295,6 +383,39 @@ fn read_sized(
     Ok(value)
 }
 
+/// Reads the bytes a value is stored in, decodes their content and reads the value from it,
+/// kept with those bytes (`rt::Decoded`).
+fn read_decoded(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'_>,
+    scope: &Scope<'_>,
+    decode: &Decode,
+    ty: &FieldType,
+) -> rt::Result<Value> {
+    let stored = match decode.wide_terminator() {
+        // A consumed terminator is kept, as the bytes of a sized value are.
+        Some((byte, unit, consume, eos_error)) => r
+            .until_unit(byte, unit, consume, consume, eos_error)?
+            .to_vec(),
+        None => read_bytes(r, scope, &decode.size, 1)?,
+    };
+    // Arguments may use `_io.pos`: they see the stream after the stored bytes, as in Kaitai.
+    scope.at(r);
+    let processor = crate::process::processor(scope, decode).map_err(|m| eval_error(r, m))?;
+    let decoded = rt::process::read_decoded(
+        r,
+        rt::RawBytes(stored),
+        &processor,
+        decode.frame(None),
+        |r| read_one(cx, r, scope, ty),
+    )?;
+    Ok(Value::Decoded(Box::new(rt::Decoded {
+        value: decoded.value,
+        rest: decoded.rest,
+        stored: decoded.stored,
+    })))
+}
+
 /// Reads one value of `ty` at `r`'s position.
 fn read_one(
     cx: &Ctx<'_>,
@@ -303,12 +424,20 @@ fn read_one(
     ty: &FieldType,
 ) -> rt::Result<Value> {
     match ty {
-        FieldType::Number(Scalar::Int(int)) => read_int(r, *int).map(Value::Int),
-        FieldType::Number(Scalar::Float(float)) => read_float(r, *float),
-        FieldType::Enum { enum_idx, raw } => read_int(r, *raw).map(|n| Value::Enum {
-            def: *enum_idx,
-            raw: n.as_i64(),
-        }),
+        FieldType::Number(Scalar::Int(int)) => {
+            let big = is_big(r, scope, int.order)?;
+            read_int(r, *int, big).map(Value::Int)
+        }
+        FieldType::Number(Scalar::Float(float)) => {
+            let big = is_big(r, scope, float.order)?;
+            read_float(r, *float, big)
+        }
+        FieldType::Enum { enum_idx, raw } => {
+            read_int(r, *raw, is_big(r, scope, raw.order)?).map(|n| Value::Enum {
+                def: *enum_idx,
+                raw: n.as_i64(),
+            })
+        }
         FieldType::Vlq => rt::fields::read_vlq(r).map(|n| Value::Int(Int::Unsigned(n.into()))),
         FieldType::Str {
             size: Size::Const(n),
@@ -330,6 +459,26 @@ fn read_one(
         FieldType::Bytes { size, align, .. } => {
             read_bytes(r, scope, size, *align).map(|b| Value::Bytes(rt::RawBytes(b)))
         }
+        FieldType::Bits {
+            width,
+            big_endian,
+            enum_idx,
+        } => {
+            let width = u32::from(*width);
+            let raw = match big_endian {
+                true => r.read_bits_be(width)?,
+                false => r.read_bits_le(width)?,
+            };
+            Ok(match (enum_idx, width) {
+                (Some(def), _) => Value::Enum {
+                    def: *def,
+                    raw: raw as i64,
+                },
+                (None, 1) => Value::Bool(raw != 0),
+                (None, _) => Value::Int(Int::Unsigned(raw)),
+            })
+        }
+        FieldType::BitPadding => Ok(Value::Int(Int::Unsigned(r.align_to_byte().into()))),
         FieldType::Contents(expected) => {
             rt::fields::read_contents(r, expected).map(|()| Value::Unit)
         }
@@ -431,16 +580,40 @@ fn read_bytes(
     }
 }
 
-fn read_int(r: &mut Reader<'_>, int: IntType) -> rt::Result<Int> {
-    let big = match int.order {
-        ByteOrder::Big => true,
-        ByteOrder::Little => false,
-        ByteOrder::Chosen => {
-            return Err(r.error(ErrorKind::Invalid(
-                "a byte order chosen while reading is not interpreted yet".into(),
-            )));
+/// Whether numbers of `order` are big-endian: a chosen order is the one the type that chooses
+/// decided (`_is_be`, passed down to the types it holds).
+fn is_big(r: &Reader<'_>, scope: &Scope<'_>, order: ByteOrder) -> rt::Result<bool> {
+    match order {
+        ByteOrder::Big => Ok(true),
+        ByteOrder::Little => Ok(false),
+        ByteOrder::Chosen => scope
+            .bool(&skelcodec_codegen::expr::Expr::Name(IS_BE.to_owned()))
+            .map_err(|m| eval_error(r, m)),
+    }
+}
+
+/// The byte order a type with a `meta/endian` switch chooses for a value: the first case whose
+/// key equals the selector, else the `_` case; with neither, the value cannot be read.
+fn choose_byte_order(r: &Reader<'_>, scope: &Scope<'_>, choice: &EndianChoice) -> rt::Result<bool> {
+    let selector = scope.eval(&choice.on).map_err(|m| eval_error(r, m))?;
+    for case in &choice.cases {
+        let key = scope.eval(&case.key).map_err(|m| eval_error(r, m))?;
+        if compare(skelcodec_codegen::expr::BinOp::Eq, &selector, &key).unwrap_or(false) {
+            return Ok(case.big);
         }
-    };
+    }
+    choice.default.ok_or_else(|| {
+        r.error(ErrorKind::UndecidedEndianness {
+            value: match &selector {
+                Val::Int(n) => format!("{n:?}"),
+                Val::Str(b) | Val::Bytes(b) => format!("{b:?}"),
+                other => format!("{other:?}"),
+            },
+        })
+    })
+}
+
+fn read_int(r: &mut Reader<'_>, int: IntType, big: bool) -> rt::Result<Int> {
     let raw = r.bytes(usize::from(int.bytes))?;
     let mut word = [0u8; 8];
     let unsigned = if big {
@@ -459,8 +632,7 @@ fn read_int(r: &mut Reader<'_>, int: IntType) -> rt::Result<Int> {
     })
 }
 
-fn read_float(r: &mut Reader<'_>, float: FloatType) -> rt::Result<Value> {
-    let big = matches!(float.order, ByteOrder::Big);
+fn read_float(r: &mut Reader<'_>, float: FloatType, big: bool) -> rt::Result<Value> {
     match float.bytes {
         4 => r.array::<4>().map(|b| {
             Value::F32(match big {

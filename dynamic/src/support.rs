@@ -20,12 +20,6 @@ pub(crate) fn unsupported(schema: &Schema) -> Vec<String> {
         refuse(&schema.types[0].at, "a root type with parameters");
     }
     for def in &schema.types {
-        if def.endian_choice.is_some() {
-            refuse(
-                &def.at,
-                "a byte order chosen while reading (`meta/endian` switch-on)",
-            );
-        }
         if def.params.iter().any(|p| p.kept) {
             refuse(&def.at, "a parameter kept in the value");
         }
@@ -52,14 +46,13 @@ fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPat
     if field.position.is_some() || field.parse_instance {
         refuse(at, "a value read by position (`pos`, parse instances)");
     }
-    if field.decode.is_some() {
-        refuse(
-            at,
-            "a value decoded from its stored bytes (`process`, encodings)",
-        );
-    }
-    if !field.valid.is_empty() {
-        refuse(at, "`valid`");
+    if let Some(Decode {
+        process: Some(Process::Custom { name, .. }),
+        ..
+    }) = &field.decode
+    {
+        // A Rust type of the crate that expands a codec: the interpreter has none.
+        refuse(at, &format!("the custom processor `{name}`"));
     }
     if matches!(field.repeat, Repeat::ForEach(_)) {
         refuse(at, "`-for-each`");
@@ -70,17 +63,16 @@ fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPat
     if field.scan.is_some() || field.read_later.is_some() || field.read_again {
         refuse(at, "a value searched for or read again");
     }
-    if field.fill_index || field.from_instance || field.parent.is_some() {
-        refuse(
-            at,
-            "`-fill-index`, `parent` or a field taken from an instance",
-        );
+    if field.fill_index {
+        refuse(at, "`-fill-index`");
+    }
+    if field.parent.is_some() {
+        refuse(at, "`parent`");
     }
     let mut types = vec![&field.ty];
     while let Some(ty) = types.pop() {
         match ty {
             FieldType::Number(Scalar::Fixed { .. }) => refuse(at, "`-scale`"),
-            FieldType::Bits { .. } | FieldType::BitPadding => refuse(at, "bit fields"),
             FieldType::Quat(_) | FieldType::Vec3(_) => refuse(at, "quaternions and vectors"),
             FieldType::Remembered { .. } => refuse(at, "`-remember`"),
             FieldType::Str { content, .. } if content.unit > 1 => {

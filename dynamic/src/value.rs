@@ -49,6 +49,8 @@ pub enum Value {
     Absent,
     /// A conditional field that holds nothing when present (`contents` with `if`).
     Present,
+    /// A value read from the decoded content of the bytes it is stored in, kept with them.
+    Decoded(Box<rt::Decoded<Value>>),
 }
 
 /// An integer as stored.
@@ -88,10 +90,13 @@ pub struct Struct {
     pub(crate) io: Io,
     /// Where the value starts and ends in its stream (the end once it is read).
     pub(crate) span: Cell<(usize, usize)>,
-    /// The position in its stream while it is read (`_io.pos`).
-    pub(crate) pos: Cell<usize>,
+    /// The position in its stream while it is read (`_io.pos`), and whether every bit of the
+    /// stream is read there (`_io.eof`).
+    pub(crate) pos: Cell<(usize, bool)>,
     /// The names of its fields in documents, shared by every value of the type.
     pub(crate) keys: Rc<[Option<Rc<str>>]>,
+    /// The byte order its type's `meta/endian` switch chose for it, when it has one.
+    pub(crate) is_be: Cell<Option<bool>>,
 }
 
 impl PartialEq for Struct {
@@ -159,6 +164,17 @@ impl Serialize for With<'_, Value> {
             Value::Case(name, value) => {
                 let mut map = s.serialize_map(Some(1))?;
                 map.serialize_entry(&**name, &With(schema, &**value))?;
+                map.end()
+            }
+            // As `rt::Decoded` serializes: the rest only when there is one.
+            Value::Decoded(decoded) => {
+                let rest = !decoded.rest.is_empty();
+                let mut map = s.serialize_map(Some(2 + usize::from(rest)))?;
+                map.serialize_entry("value", &With(schema, &decoded.value))?;
+                if rest {
+                    map.serialize_entry("rest", &decoded.rest)?;
+                }
+                map.serialize_entry("stored", &decoded.stored)?;
                 map.end()
             }
         }

@@ -139,18 +139,112 @@ types:
 }
 
 #[test]
+fn bit_fields_read_from_the_top_of_each_byte() {
+    let schema = "
+meta: {id: bits, bit-endian: be}
+seq:
+  - {id: high, type: b3}
+  - {id: low, type: b4}
+  - {id: flag, type: b1}
+  - {id: after, type: u1}
+";
+    // 101 0110 1: high, low, flag.
+    let found = document(schema, &[0b1010_1101, 7]);
+    assert_eq!(
+        (
+            &found["high"],
+            &found["low"],
+            &found["flag"],
+            &found["after"]
+        ),
+        (&json!(5), &json!(6), &json!(true), &json!(7))
+    );
+}
+
+#[test]
+fn a_value_outside_its_valid_rule_is_refused_where_the_reader_stands() {
+    let schema = "
+meta: {id: checked, endian: be}
+seq:
+  - {id: version, type: u2, valid: {min: 2, max: 5}}
+  - {id: kinds, type: u1, repeat: expr, repeat-expr: 3, valid: {any-of: [1, 2]}}
+";
+    let interpreter = interpreter(schema);
+    assert_eq!(
+        serde_json::to_value(interpreter.document(&interpreter.read(&[0, 3, 1, 2, 1]).unwrap()))
+            .unwrap(),
+        json!({"version": 3, "kinds": [1, 2, 1]})
+    );
+    let error = interpreter
+        .read(&[0, 9, 1, 2, 1])
+        .expect_err("9 is above 5");
+    assert_eq!((error.offset(), error.path().as_str()), (2, "version"));
+    assert!(
+        matches!(error.kind(), skelcodec_runtime::ErrorKind::Validation { rule, message }
+            if *rule == skelcodec_runtime::error::ValidationRule::GreaterThan && message.ends_with("found 9")),
+        "{error}"
+    );
+    let error = interpreter
+        .read(&[0, 3, 1, 7, 1])
+        .expect_err("7 is none of 1, 2");
+    assert_eq!((error.offset(), error.path().as_str()), (5, "kinds[1]"));
+}
+
+#[test]
+fn a_byte_order_chosen_while_reading_holds_for_the_types_inside() {
+    let schema = "
+meta: {id: chosen}
+seq:
+  - {id: indicator, size: 2}
+  - {id: main, type: main}
+types:
+  main:
+    meta:
+      endian:
+        switch-on: _parent.indicator
+        cases:
+          '[0x49, 0x49]': le
+          '[0x4d, 0x4d]': be
+    seq:
+      - {id: value, type: u2}
+      - {id: inner, type: inner}
+    types:
+      inner:
+        seq:
+          - {id: value, type: u4}
+";
+    let expected = |indicator: &str| json!({"indicator": indicator, "main": {"value": 1, "inner": {"value": 2}}});
+    assert_eq!(document(schema, b"II\x01\0\x02\0\0\0"), expected("4949"));
+    assert_eq!(document(schema, b"MM\0\x01\0\0\0\x02"), expected("4d4d"));
+    let error = interpreter(schema)
+        .read(b"XX\0\x01\0\0\0\x02")
+        .expect_err("no order");
+    assert_eq!((error.offset(), error.path().as_str()), (2, "main"));
+    assert!(
+        matches!(
+            error.kind(),
+            skelcodec_runtime::ErrorKind::UndecidedEndianness { .. }
+        ),
+        "{error}"
+    );
+}
+
+#[test]
 fn what_the_interpreter_cannot_read_yet_is_refused_with_where_it_is() {
     let schema = "
 meta: {id: placed, endian: le}
 seq:
-  - {id: flags, type: b4}
+  - {id: packed, size: 4, process: my_fx(3)}
 instances:
   far: {pos: 16, type: u1}
 ";
     let checked = skelcodec_codegen::parse_schema(schema, Path::new("test.ksy")).unwrap();
     match Interpreter::new(checked) {
         Err(LoadError::Unsupported(uses)) => {
-            assert!(uses.contains(&"seq[0]: bit fields".to_owned()), "{uses:?}");
+            assert!(
+                uses.contains(&"seq[0]: the custom processor `my_fx`".to_owned()),
+                "{uses:?}"
+            );
             assert!(
                 uses.iter()
                     .any(|u| u.starts_with("instances.far: a look-ahead")),

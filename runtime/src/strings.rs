@@ -321,9 +321,15 @@ impl<'de, const N: usize> Deserialize<'de> for FixedStr<N> {
 }
 
 /// The bytes of a [`FixedStr`] whose size is only known at run time (an interpreter's value):
-/// serialized as the [`FixedStr`] of those bytes is.
-#[derive(Debug, Clone, Copy)]
+/// serialized and shown (`Debug`) as the [`FixedStr`] of those bytes is.
+#[derive(Clone, Copy)]
 pub struct FixedStrRef<'a>(pub &'a [u8]);
+
+impl fmt::Debug for FixedStrRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        debug_str(f, "FixedStr", self.0)
+    }
+}
 
 impl Serialize for FixedStrRef<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

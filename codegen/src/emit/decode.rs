@@ -6,23 +6,22 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::{Decode, Size};
+use crate::model::Decode;
 use crate::repr::option_tokens;
 use crate::typeck::ir::{self, Reading, Writing};
 
 /// The `rt::process::Frame` of `decode`; `size` is the frame's size when the writer knows it.
 fn frame(decode: &Decode, size: Option<TokenStream>) -> TokenStream {
-    let content = decode.content;
-    // A terminator the reader leaves in the stream is not part of the frame.
-    let terminator = match decode.size {
-        Size::Terminator { consume: false, .. } => None,
-        _ => content.terminator,
-    };
+    let skelcodec_runtime::process::Frame {
+        terminator,
+        include,
+        pad_right,
+        unit,
+        ..
+    } = decode.frame(None);
     let terminator = option_tokens(terminator);
-    let pad_right = option_tokens(content.pad_right);
+    let pad_right = option_tokens(pad_right);
     let size = option_tokens(size);
-    let include = content.include;
-    let unit = usize::from(content.unit.max(1));
     quote!(rt::process::Frame {
         terminator: #terminator,
         include: #include,

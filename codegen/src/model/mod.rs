@@ -478,6 +478,23 @@ pub struct Decode {
 }
 
 impl Decode {
+    /// How the content sits in the stored bytes, for the reader to cut it out and the writer
+    /// to frame new content; `size`: the frame's size, when the writer knows it.
+    pub fn frame(&self, size: Option<i64>) -> skelcodec_runtime::process::Frame {
+        // A terminator the reader leaves in the stream is not part of the frame.
+        let terminator = match self.size {
+            Size::Terminator { consume: false, .. } => None,
+            _ => self.content.terminator,
+        };
+        skelcodec_runtime::process::Frame {
+            terminator,
+            include: self.content.include,
+            pad_right: self.content.pad_right,
+            size,
+            unit: usize::from(self.content.unit.max(1)),
+        }
+    }
+
     /// The terminator of text whose code units are wider than a byte (a UTF-16 NUL) when its
     /// size is one: its byte, its width, whether it is consumed and whether a missing one is an
     /// error.
