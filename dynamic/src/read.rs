@@ -311,20 +311,9 @@ fn read_fixed(
     size: usize,
     mut one: impl FnMut(&mut Reader<'_>) -> rt::Result<Value>,
 ) -> rt::Result<Vec<Value>> {
-    let count = rt::arith::length(count, r)?;
-    if size == 0 {
-        if count > r.remaining() {
-            return Err(r.error(ErrorKind::CountTooLarge {
-                count: count as u64,
-                elem_size: 0,
-                remaining: r.remaining() as u64,
-            }));
-        }
-        return (0..count).map(|_| one(&mut Reader::new(&[]))).collect();
-    }
-    let start = r.clone();
-    r.elements(count as u64, size)?;
-    let mut elements = start;
+    let at = r.absolute_pos();
+    let (count, bytes) = rt::fields::fixed_elements(r, count, size)?;
+    let mut elements = r.detached_at(bytes, at);
     (0..count).map(|_| one(&mut elements)).collect()
 }
 

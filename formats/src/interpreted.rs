@@ -6,7 +6,7 @@ use std::io;
 use skelcodec_dynamic::Interpreter;
 use skelcodec_runtime::{Error, ErrorKind, Mismatch, RoundTrip};
 
-use crate::registry::{Document, decoded_tree, write_serialized};
+use crate::registry::{document_tree, write_document_of};
 use crate::{DocumentError, DocumentSyntax, EncodeError, Format};
 
 /// A schema read at run time, as a [`Format`]. Reading only, so far: what writes says so.
@@ -61,11 +61,7 @@ impl Format for Interpreted {
 
     fn decode_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error> {
         let value = self.interpreter.read(bytes)?;
-        decoded_tree(&Document {
-            format: self.id,
-            value: &self.interpreter.document(&value),
-            resources: None::<()>,
-        })
+        document_tree(self.id, &self.interpreter.document(&value))
     }
 
     fn write_document(
@@ -75,12 +71,7 @@ impl Format for Interpreted {
         out: &mut dyn io::Write,
     ) -> Result<(), DocumentError> {
         let value = self.interpreter.read(bytes)?;
-        let document = Document {
-            format: self.id,
-            value: &self.interpreter.document(&value),
-            resources: None::<()>,
-        };
-        write_serialized(&document, syntax, out)
+        write_document_of(self.id, &self.interpreter.document(&value), syntax, out)
     }
 
     fn encode_json(&self, _value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {

@@ -126,12 +126,7 @@ impl<C: Codec> Format for Registered<C> {
     }
 
     fn decode_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error> {
-        let value = C::read(bytes)?;
-        decoded_tree(&Document {
-            format: C::FORMAT,
-            value: &value,
-            resources: None::<()>,
-        })
+        document_tree(C::FORMAT, &C::read(bytes)?)
     }
 
     fn write_document(
@@ -140,13 +135,7 @@ impl<C: Codec> Format for Registered<C> {
         syntax: DocumentSyntax,
         out: &mut dyn io::Write,
     ) -> Result<(), DocumentError> {
-        let value = C::read(bytes)?;
-        let document = Document {
-            format: C::FORMAT,
-            value: &value,
-            resources: None::<()>,
-        };
-        write_serialized(&document, syntax, out)
+        write_document_of(C::FORMAT, &C::read(bytes)?, syntax, out)
     }
 
     fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {
@@ -180,11 +169,38 @@ impl<C: Codec> Format for Registered<C> {
 
 /// The document `decode` prints; `resources` only for formats that list their contents.
 #[derive(serde::Serialize)]
-pub(crate) struct Document<'v, V, R> {
-    pub format: &'static str,
-    pub value: &'v V,
+struct Document<'v, V, R> {
+    format: &'static str,
+    value: &'v V,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub resources: Option<R>,
+    resources: Option<R>,
+}
+
+/// The JSON tree of the document of `value`, a value of format `format`.
+pub(crate) fn document_tree<V: serde::Serialize>(
+    format: &'static str,
+    value: &V,
+) -> Result<serde_json::Value, Error> {
+    decoded_tree(&Document {
+        format,
+        value,
+        resources: None::<()>,
+    })
+}
+
+/// Writes the document of `value`, a value of format `format`, to `out` in `syntax`.
+pub(crate) fn write_document_of<V: serde::Serialize>(
+    format: &'static str,
+    value: &V,
+    syntax: DocumentSyntax,
+    out: &mut dyn io::Write,
+) -> Result<(), DocumentError> {
+    let document = Document {
+        format,
+        value,
+        resources: None::<()>,
+    };
+    write_serialized(&document, syntax, out)
 }
 
 /// The JSON tree of a document, through its text: a tree built directly holds an `f32` as the
@@ -195,14 +211,14 @@ fn json_tree<T: serde::Serialize>(document: &T) -> Result<serde_json::Value, ser
 }
 
 /// [`json_tree`], failing as a decode error would.
-pub(crate) fn decoded_tree<T: serde::Serialize>(document: &T) -> Result<serde_json::Value, Error> {
+fn decoded_tree<T: serde::Serialize>(document: &T) -> Result<serde_json::Value, Error> {
     json_tree(document)
         .map_err(|e| Error::new(0, skelcodec_runtime::ErrorKind::Invalid(e.to_string())))
 }
 
 /// Serializes `document` to `out` in `syntax`, telling a failing output (say, a closed pipe)
 /// apart from a value that cannot be serialized.
-pub(crate) fn write_serialized<T: serde::Serialize>(
+fn write_serialized<T: serde::Serialize>(
     document: &T,
     syntax: DocumentSyntax,
     out: &mut dyn io::Write,

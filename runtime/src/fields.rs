@@ -16,8 +16,23 @@ pub fn read_fixed<T, const N: usize>(
     count: i64,
     decode: impl Fn(&[u8; N]) -> T,
 ) -> Result<Vec<T>> {
-    let count = length(count, r)?;
+    let (count, bytes) = fixed_elements(r, count, N)?;
     if N == 0 {
+        return Ok((0..count).map(|_| decode(&[0; N])).collect());
+    }
+    let (chunks, _) = bytes.as_chunks::<N>();
+    Ok(chunks.iter().map(decode).collect())
+}
+
+/// The bytes of `count` elements of `size` bytes each (see [`read_fixed`]), consumed, with the
+/// count: one bounds check for the whole list; elements of no bytes count as one byte each.
+pub fn fixed_elements<'a>(
+    r: &mut Reader<'a>,
+    count: i64,
+    size: usize,
+) -> Result<(usize, &'a [u8])> {
+    let count = length(count, r)?;
+    if size == 0 {
         if count > r.remaining() {
             return Err(r.error(ErrorKind::CountTooLarge {
                 count: count as u64,
@@ -25,11 +40,9 @@ pub fn read_fixed<T, const N: usize>(
                 remaining: r.remaining() as u64,
             }));
         }
-        return Ok((0..count).map(|_| decode(&[0; N])).collect());
+        return Ok((count, &[]));
     }
-    let bytes = r.elements(count as u64, N)?;
-    let (chunks, _) = bytes.as_chunks::<N>();
-    Ok(chunks.iter().map(decode).collect())
+    Ok((count, r.elements(count as u64, size)?))
 }
 
 #[cfg(test)]
