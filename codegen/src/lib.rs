@@ -16,8 +16,9 @@
 //! Errors are [`SchemaError`]s naming the schema file, the line and column, and the YAML path.
 
 // The public surface: the documents as written and as lowered, the expression language,
-// Rust names, the checker's expression compiler (the conformance runner compiles its asserts
-// with it) and snapshot tests. The stages' internals stay private.
+// Rust names and how values are held (the interpreter follows both for its documents), the
+// checker's expression compiler (the conformance runner compiles its asserts with it) and
+// snapshot tests. The stages' internals stay private.
 mod emit;
 pub mod error;
 pub mod expr;

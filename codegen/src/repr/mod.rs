@@ -1,5 +1,6 @@
 //! How schema values are held in Rust: the forms that both the expression compiler
-//! ([`crate::typeck`]) and the generator ([`crate::emit`]) spell, so that they agree.
+//! ([`crate::typeck`]) and the generator (`emit`) spell, so that they agree, and that the
+//! interpreter (`skelcodec-dynamic`) follows for its documents (switch variants).
 
 pub mod scalar;
 pub mod sizes;
