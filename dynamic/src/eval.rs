@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use skelcodec_codegen::expr::{BinOp, Expr, UnaryOp};
-use skelcodec_codegen::model::{Content, FieldType, InstanceKind, Schema};
+use skelcodec_codegen::model::{ByteOrder, Content, FieldType, InstanceKind, IntType, Schema};
 use skelcodec_codegen::sanitization::IS_BE;
 use skelcodec_runtime as rt;
 
@@ -391,7 +391,7 @@ fn member(schema: &Schema, link: &Link, name: &str, file: &[u8]) -> Evaluated {
         "_root" => return Ok(Val::Struct(link.root())),
         "_io" => {
             let (pos, eof) = node.pos.get();
-            return Ok(Val::Io(node.io, pos, eof));
+            return Ok(Val::Io(node.io.clone(), pos, eof));
         }
         // The byte order the type chose; a type that does not choose has it as a parameter.
         IS_BE if node.is_be.get().is_some() => {
@@ -414,6 +414,15 @@ fn member(schema: &Schema, link: &Link, name: &str, file: &[u8]) -> Evaluated {
         return Ok(node.params.get(i).cloned().unwrap_or(Val::Null));
     }
     if let Some(i) = def.instances.iter().position(|p| p.id == name) {
+        if let InstanceKind::Peek {
+            pos,
+            ty,
+            cond,
+            enum_idx,
+        } = &def.instances[i].kind
+        {
+            return look_ahead(schema, link, i, file, (pos, *ty, cond.as_ref(), *enum_idx));
+        }
         if let Some(known) = &node.instances.borrow()[i] {
             return Ok(known.clone());
         }
@@ -444,8 +453,56 @@ fn instance(schema: &Schema, link: &Link, i: usize, file: &[u8]) -> Evaluated {
                 (_, value) => value,
             })
         }
-        InstanceKind::Peek { .. } => Err("look-ahead instances are not interpreted yet".into()),
+        InstanceKind::Peek { .. } => Err("a look-ahead is not computed as a value".into()),
     }
+}
+
+/// Look-ahead instance `i` of the structure `link`: the integer at a position of its stream,
+/// read without moving and once (-1 past the end); its `if` is evaluated at each use, and
+/// when it does not hold nothing is read (as in Kaitai, which does not even seek).
+fn look_ahead(
+    schema: &Schema,
+    link: &Link,
+    i: usize,
+    file: &[u8],
+    (pos, int, cond, enum_idx): (&Expr, IntType, Option<&Expr>, Option<usize>),
+) -> Evaluated {
+    let scope = Scope::of(schema, link.clone(), file);
+    if let Some(cond) = cond
+        && !scope.bool(cond)?
+    {
+        return Ok(Val::Null);
+    }
+    let node = link.node();
+    let known = node.instances.borrow()[i].clone();
+    let raw = match known {
+        Some(raw) => raw,
+        None => {
+            let at = scope.int(pos)?;
+            let size = usize::from(int.bytes);
+            let bytes = node.io.bytes(file);
+            let found = usize::try_from(at)
+                .ok()
+                .and_then(|at| bytes.get(at..at.checked_add(size)?));
+            let raw = match found {
+                None => Val::Int(-1),
+                Some(b) => {
+                    let big = match int.order {
+                        ByteOrder::Big => true,
+                        ByteOrder::Little => false,
+                        ByteOrder::Chosen => scope.bool(&Expr::Name(IS_BE.to_owned()))?,
+                    };
+                    Val::Int(crate::read::decode_int(b, int, big).as_i64())
+                }
+            };
+            node.instances.borrow_mut()[i] = Some(raw.clone());
+            raw
+        }
+    };
+    Ok(match (enum_idx, raw) {
+        (Some(idx), Val::Int(n)) => Val::Enum(idx, n),
+        (_, raw) => raw,
+    })
 }
 
 /// How expressions see a stored value of type `ty`, held by the structure `holder`.

@@ -19,6 +19,8 @@ pub(crate) struct Ctx<'s> {
     pub file: &'s [u8],
     /// The document keys of each type's fields (`None` for fields not in documents).
     pub keys: Vec<Rc<[Option<Rc<str>>]>>,
+    /// Decoded streams met so far, by where their bytes are and how many: one copy each.
+    decoded: RefCell<Vec<((usize, usize), Rc<[u8]>)>>,
 }
 
 impl<'s> Ctx<'s> {
@@ -36,7 +38,42 @@ impl<'s> Ctx<'s> {
                     .collect()
             })
             .collect();
-        Ctx { schema, file, keys }
+        Ctx {
+            schema,
+            file,
+            keys,
+            decoded: RefCell::default(),
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// The stream `r` reads: a range of the file, or decoded bytes, copied once per stream
+    /// for the look-aheads of the values read from them.
+    fn stream_of(&self, r: &Reader<'_>) -> Io {
+        let data = r.data();
+        let (file, range) = (self.file.as_ptr_range(), data.as_ptr_range());
+        let in_file = file.start <= range.start && range.end <= file.end;
+        let decoded = (!in_file).then(|| {
+            let mut known = self.decoded.borrow_mut();
+            let key = (range.start as usize, data.len());
+            match known.iter().find(|(k, _)| *k == key) {
+                Some((_, bytes)) => bytes.clone(),
+                None => {
+                    let bytes: Rc<[u8]> = Rc::from(data);
+                    known.push((key, bytes.clone()));
+                    bytes
+                }
+            }
+        });
+        Io {
+            start: match in_file {
+                true => (range.start as usize - file.start as usize) as u64,
+                false => r.absolute_pos() - r.pos() as u64,
+            },
+            len: data.len(),
+            decoded,
+        }
     }
 }
 
@@ -96,10 +133,7 @@ fn read_fields(
         fields: RefCell::new(vec![None; def.fields.len()]),
         params,
         instances: RefCell::new(vec![None; def.instances.len()]),
-        io: Io {
-            start: r.absolute_pos() - r.pos() as u64,
-            len: r.size(),
-        },
+        io: cx.stream_of(r),
         span: Cell::new((start, start)),
         pos: Cell::new((start, r.is_eof())),
         keys: cx.keys[ty].clone(),
@@ -603,7 +637,12 @@ fn choose_byte_order(r: &Reader<'_>, scope: &Scope<'_>, choice: &EndianChoice) -
 }
 
 fn read_int(r: &mut Reader<'_>, int: IntType, big: bool) -> rt::Result<Int> {
-    let raw = r.bytes(usize::from(int.bytes))?;
+    r.bytes(usize::from(int.bytes))
+        .map(|raw| decode_int(raw, int, big))
+}
+
+/// The integer of layout `int` in `raw` (its bytes, as many as it has).
+pub(crate) fn decode_int(raw: &[u8], int: IntType, big: bool) -> Int {
     let mut word = [0u8; 8];
     let unsigned = if big {
         word[8 - raw.len()..].copy_from_slice(raw);
@@ -612,13 +651,13 @@ fn read_int(r: &mut Reader<'_>, int: IntType, big: bool) -> rt::Result<Int> {
         word[..raw.len()].copy_from_slice(raw);
         u64::from_le_bytes(word)
     };
-    Ok(match int.signed {
+    match int.signed {
         true => {
             let shift = 64 - 8 * u32::from(int.bytes);
             Int::Signed(((unsigned << shift) as i64) >> shift)
         }
         false => Int::Unsigned(unsigned),
-    })
+    }
 }
 
 fn read_float(r: &mut Reader<'_>, float: FloatType, big: bool) -> rt::Result<Value> {

@@ -26,14 +26,6 @@ pub(crate) fn unsupported(schema: &Schema) -> Vec<String> {
         if def.keeps_stream {
             refuse(&def.at, "a stream kept for other values' instances");
         }
-        for instance in &def.instances {
-            if instance.is_look_ahead() {
-                refuse(
-                    &instance.at,
-                    "a look-ahead instance (`pos` with an integer type)",
-                );
-            }
-        }
         for field in &def.fields {
             field_uses(field, &mut refuse);
         }

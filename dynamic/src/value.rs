@@ -106,12 +106,28 @@ impl PartialEq for Struct {
 }
 
 /// A stream that is a range of the file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Io {
-    /// Where it starts in the file.
+    /// Where it starts in the file (for decoded bytes, where the value they stand for starts).
     pub start: u64,
     /// How many bytes it has.
     pub len: usize,
+    /// Its bytes when they are decoded ones, not a range of the file (shared by the values
+    /// read from them).
+    pub decoded: Option<Rc<[u8]>>,
+}
+
+impl Io {
+    /// The stream's bytes, given the file.
+    pub fn bytes<'a>(&'a self, file: &'a [u8]) -> &'a [u8] {
+        match &self.decoded {
+            Some(bytes) => bytes,
+            None => usize::try_from(self.start)
+                .ok()
+                .and_then(|start| file.get(start..start.checked_add(self.len)?))
+                .unwrap_or_default(),
+        }
+    }
 }
 
 /// A value with the schema it is a value of, which its document needs (enum names).

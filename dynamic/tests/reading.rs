@@ -230,13 +230,47 @@ types:
 }
 
 #[test]
+fn look_aheads_read_the_integer_at_a_position_or_minus_one_past_the_end() {
+    let schema = "
+meta: {id: peeks, endian: le}
+seq:
+  - id: body
+    type:
+      switch-on: kind
+      cases:
+        1: one
+        2: two
+  - {id: tail, type: u1, if: next != -1}
+instances:
+  kind: {pos: 0, type: u1}
+  next: {pos: 2, type: u1}
+types:
+  one:
+    seq:
+      - {id: a, type: u1}
+      - {id: b, type: u1}
+  two:
+    seq:
+      - {id: a, type: u2}
+";
+    assert_eq!(
+        document(schema, &[1, 9]),
+        json!({"body": {"one": {"a": 1, "b": 9}}, "tail": null})
+    );
+    assert_eq!(
+        document(schema, &[2, 0, 7]),
+        json!({"body": {"two": {"a": 2}}, "tail": 7})
+    );
+}
+
+#[test]
 fn what_the_interpreter_cannot_read_yet_is_refused_with_where_it_is() {
     let schema = "
 meta: {id: placed, endian: le}
 seq:
   - {id: packed, size: 4, process: my_fx(3)}
 instances:
-  far: {pos: 16, type: u1}
+  far: {pos: 16, size: 2}
 ";
     let checked = skelcodec_codegen::parse_schema(schema, Path::new("test.ksy")).unwrap();
     match Interpreter::new(checked) {
@@ -247,7 +281,7 @@ instances:
             );
             assert!(
                 uses.iter()
-                    .any(|u| u.starts_with("instances.far: a look-ahead")),
+                    .any(|u| u.starts_with("instances.far: a value read by position")),
                 "{uses:?}"
             );
         }

@@ -424,8 +424,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The bytes this reader covers.
-    pub(crate) fn data(&self) -> &'a [u8] {
+    /// The bytes this reader covers: its stream (a range of the file, or decoded bytes).
+    pub fn data(&self) -> &'a [u8] {
         self.data
     }
 
