@@ -19,9 +19,12 @@ pub(crate) struct Ctx<'s> {
     pub file: &'s [u8],
     /// The document keys of each type's fields (`None` for fields not in documents).
     pub keys: Vec<Rc<[Option<Rc<str>>]>>,
-    /// Decoded streams met so far, by where their bytes are and how many: one copy each.
-    decoded: RefCell<Vec<((usize, usize), Rc<[u8]>)>>,
+    /// Decoded streams met so far: one copy each.
+    decoded: RefCell<Vec<DecodedStream>>,
 }
+
+/// A decoded stream, by where its bytes are and how many, and its copy.
+type DecodedStream = ((usize, usize), Rc<[u8]>);
 
 impl<'s> Ctx<'s> {
     pub fn new(schema: &'s Schema, file: &'s [u8]) -> Self {
