@@ -2,72 +2,12 @@
 //! has them: integers compute in `i64` with wrapping arithmetic, `/` and `%` round towards
 //! negative infinity, an absent value equals nothing, strings compare by their bytes.
 
-use std::rc::Rc;
-
 use skelcodec_codegen::expr::{BinOp, Expr, UnaryOp};
 use skelcodec_codegen::model::{ByteOrder, Content, FieldType, InstanceKind, IntType, Schema};
 use skelcodec_codegen::sanitization::IS_BE;
 use skelcodec_runtime as rt;
 
-use crate::value::{Io, Struct, Value};
-
-/// A value as expressions see it.
-#[derive(Debug, Clone)]
-pub(crate) enum Val {
-    Int(i64),
-    Float(f64),
-    Bool(bool),
-    /// Text, by its bytes.
-    Str(Vec<u8>),
-    Bytes(Vec<u8>),
-    Enum(usize, i64),
-    Struct(Link),
-    List(Vec<Val>),
-    /// A stream, the position in it and whether every bit of it is read.
-    Io(Io, usize, bool),
-    /// An absent value: it equals nothing.
-    Null,
-}
-
-/// A structure with the structures it was read in (`_parent`, `_root`).
-#[derive(Debug, Clone)]
-pub(crate) struct Link(pub Rc<Chain>);
-
-/// One structure and the link to the structure that holds it.
-#[derive(Debug)]
-pub(crate) struct Chain {
-    pub node: Rc<Struct>,
-    pub parent: Option<Link>,
-}
-
-impl Link {
-    /// A structure held by `parent` (none for the root).
-    pub fn new(node: Rc<Struct>, parent: Option<Link>) -> Self {
-        Link(Rc::new(Chain { node, parent }))
-    }
-
-    fn node(&self) -> &Rc<Struct> {
-        &self.0.node
-    }
-
-    /// The structure's type.
-    pub fn ty(&self) -> usize {
-        self.0.node.ty
-    }
-
-    /// Sets field `index` of the structure (a value read, or the elements read so far).
-    pub fn set_field(&self, index: usize, value: Value) {
-        self.0.node.fields.borrow_mut()[index] = Some(value);
-    }
-
-    fn root(&self) -> Link {
-        let mut at = self.clone();
-        while let Some(parent) = at.0.parent.clone() {
-            at = parent;
-        }
-        at
-    }
-}
+use crate::value::{Link, Val, Value};
 
 /// Why an expression could not be evaluated: a message, reported at the reader's position.
 pub(crate) type Evaluated = Result<Val, String>;
@@ -492,7 +432,7 @@ fn look_ahead(
                         ByteOrder::Little => false,
                         ByteOrder::Chosen => scope.bool(&Expr::Name(IS_BE.to_owned()))?,
                     };
-                    Val::Int(crate::read::decode_int(b, int, big).as_i64())
+                    Val::Int(crate::value::Int::decode(b, int, big).as_i64())
                 }
             };
             node.instances.borrow_mut()[i] = Some(raw.clone());

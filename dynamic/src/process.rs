@@ -9,7 +9,8 @@ use skelcodec_codegen::model::{Decode, Process};
 use skelcodec_runtime::process as rt_process;
 use skelcodec_runtime::{self as rt, encoding::Encoding};
 
-use crate::eval::{Scope, Val};
+use crate::eval::Scope;
+use crate::value::Val;
 
 /// One of the runtime's processors.
 pub(crate) enum Processor {

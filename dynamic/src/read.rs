@@ -10,8 +10,8 @@ use skelcodec_codegen::repr::switch::switch_variants;
 use skelcodec_codegen::sanitization::IS_BE;
 use skelcodec_runtime::{self as rt, ErrorKind, Reader};
 
-use crate::eval::{Link, Scope, Val, compare};
-use crate::value::{Int, Io, Struct, Value};
+use crate::eval::{Scope, compare};
+use crate::value::{Int, Io, Link, Struct, Val, Value};
 
 /// What every read of one file shares.
 pub(crate) struct Ctx<'s> {
@@ -641,26 +641,7 @@ fn choose_byte_order(r: &Reader<'_>, scope: &Scope<'_>, choice: &EndianChoice) -
 
 fn read_int(r: &mut Reader<'_>, int: IntType, big: bool) -> rt::Result<Int> {
     r.bytes(usize::from(int.bytes))
-        .map(|raw| decode_int(raw, int, big))
-}
-
-/// The integer of layout `int` in `raw` (its bytes, as many as it has).
-pub(crate) fn decode_int(raw: &[u8], int: IntType, big: bool) -> Int {
-    let mut word = [0u8; 8];
-    let unsigned = if big {
-        word[8 - raw.len()..].copy_from_slice(raw);
-        u64::from_be_bytes(word)
-    } else {
-        word[..raw.len()].copy_from_slice(raw);
-        u64::from_le_bytes(word)
-    };
-    match int.signed {
-        true => {
-            let shift = 64 - 8 * u32::from(int.bytes);
-            Int::Signed(((unsigned << shift) as i64) >> shift)
-        }
-        false => Int::Unsigned(unsigned),
-    }
+        .map(|raw| Int::decode(raw, int, big))
 }
 
 fn read_float(r: &mut Reader<'_>, float: FloatType, big: bool) -> rt::Result<Value> {

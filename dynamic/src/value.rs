@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
-use skelcodec_codegen::model::Schema;
+use skelcodec_codegen::model::{IntType, Schema};
 use skelcodec_runtime as rt;
 
 /// One value of a field, as the generated code holds it.
@@ -63,6 +63,25 @@ pub enum Int {
 }
 
 impl Int {
+    /// The integer of layout `int` in `raw` (its bytes, as many as it has), big-endian or not.
+    pub(crate) fn decode(raw: &[u8], int: IntType, big: bool) -> Int {
+        let mut word = [0u8; 8];
+        let unsigned = if big {
+            word[8 - raw.len()..].copy_from_slice(raw);
+            u64::from_be_bytes(word)
+        } else {
+            word[..raw.len()].copy_from_slice(raw);
+            u64::from_le_bytes(word)
+        };
+        match int.signed {
+            true => {
+                let shift = 64 - 8 * u32::from(int.bytes);
+                Int::Signed(((unsigned << shift) as i64) >> shift)
+            }
+            false => Int::Unsigned(unsigned),
+        }
+    }
+
     /// The value expressions compute with: Kaitai computes in `i64`, where a `u8` above
     /// `i64::MAX` wraps.
     pub fn as_i64(self) -> i64 {
@@ -82,10 +101,10 @@ pub struct Struct {
     /// One per field of the type, `None` until it is read (or when it stores no value).
     pub fields: RefCell<Vec<Option<Value>>>,
     /// The arguments the value was read with, as expressions see them.
-    pub(crate) params: Vec<crate::eval::Val>,
+    pub(crate) params: Vec<Val>,
     /// One per instance, computed the first time it is used (Kaitai evaluates an instance
     /// once).
-    pub(crate) instances: RefCell<Vec<Option<crate::eval::Val>>>,
+    pub(crate) instances: RefCell<Vec<Option<Val>>>,
     /// The value's stream: where it starts in the file and how many bytes it has.
     pub(crate) io: Io,
     /// Where the value starts and ends in its stream (the end once it is read).
@@ -220,5 +239,63 @@ impl Serialize for With<'_, Struct> {
             map.serialize_entry(key, &With(schema, value))?;
         }
         map.end()
+    }
+}
+
+/// A value as expressions see it.
+#[derive(Debug, Clone)]
+pub(crate) enum Val {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    /// Text, by its bytes.
+    Str(Vec<u8>),
+    Bytes(Vec<u8>),
+    Enum(usize, i64),
+    Struct(Link),
+    List(Vec<Val>),
+    /// A stream, the position in it and whether every bit of it is read.
+    Io(Io, usize, bool),
+    /// An absent value: it equals nothing.
+    Null,
+}
+
+/// A structure with the structures it was read in (`_parent`, `_root`).
+#[derive(Debug, Clone)]
+pub(crate) struct Link(pub Rc<Chain>);
+
+/// One structure and the link to the structure that holds it.
+#[derive(Debug)]
+pub(crate) struct Chain {
+    pub node: Rc<Struct>,
+    pub parent: Option<Link>,
+}
+
+impl Link {
+    /// A structure held by `parent` (none for the root).
+    pub fn new(node: Rc<Struct>, parent: Option<Link>) -> Self {
+        Link(Rc::new(Chain { node, parent }))
+    }
+
+    pub(crate) fn node(&self) -> &Rc<Struct> {
+        &self.0.node
+    }
+
+    /// The structure's type.
+    pub fn ty(&self) -> usize {
+        self.0.node.ty
+    }
+
+    /// Sets field `index` of the structure (a value read, or the elements read so far).
+    pub fn set_field(&self, index: usize, value: Value) {
+        self.0.node.fields.borrow_mut()[index] = Some(value);
+    }
+
+    pub(crate) fn root(&self) -> Link {
+        let mut at = self.clone();
+        while let Some(parent) = at.0.parent.clone() {
+            at = parent;
+        }
+        at
     }
 }
