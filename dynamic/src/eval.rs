@@ -24,6 +24,9 @@ pub(crate) struct Scope<'s> {
     pub item: Option<Val>,
     /// The whole file, from which value instances read by position.
     pub file: &'s [u8],
+    /// The `_parent` of the user values read in this scope when the field gives one
+    /// (`parent:`; `Some(None)` for `parent: false`), instead of `this`.
+    pub parent: Option<Option<Link>>,
 }
 
 impl<'s> Scope<'s> {
@@ -35,6 +38,7 @@ impl<'s> Scope<'s> {
             index: None,
             item: None,
             file,
+            parent: None,
         }
     }
 

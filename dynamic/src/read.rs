@@ -175,7 +175,13 @@ fn field_name(field: &Field) -> String {
 /// Reads field `index` of `link`'s structure: its condition, its repetition, its values.
 fn read_field(cx: &Ctx<'_>, r: &mut Reader<'_>, link: &Link, index: usize) -> rt::Result<Value> {
     let field = &cx.schema.types[link.ty()].fields[index];
-    let scope = Scope::of(cx.schema, link.clone(), cx.file);
+    let mut scope = Scope::of(cx.schema, link.clone(), cx.file);
+    if let Some(parent) = &field.parent {
+        scope.parent = match scope.eval(parent).map_err(|m| eval_error(r, m))? {
+            Val::Struct(link) => Some(Some(link)),
+            _ => Some(None),
+        };
+    }
     if let Some(cond) = &field.cond
         && !scope.bool(cond).map_err(|m| eval_error(r, m))?
     {
@@ -525,7 +531,10 @@ fn read_one(
                 .map(|a| scope.eval(a))
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|m| eval_error(r, m))?;
-            let parent = Some(scope.this.clone());
+            let parent = scope
+                .parent
+                .clone()
+                .unwrap_or_else(|| Some(scope.this.clone()));
             read_struct(cx, r, *ty, params, parent).map(Value::Struct)
         }
         FieldType::Switch(switch) => {

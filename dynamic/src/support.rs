@@ -49,17 +49,11 @@ fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPat
     if matches!(field.repeat, Repeat::ForEach(_)) {
         refuse(at, "`-for-each`");
     }
-    if field.switches_per_element() {
-        refuse(at, "a switch chosen for each element");
-    }
     if field.scan.is_some() || field.read_later.is_some() || field.read_again {
         refuse(at, "a value searched for or read again");
     }
     if field.fill_index {
         refuse(at, "`-fill-index`");
-    }
-    if field.parent.is_some() {
-        refuse(at, "`parent`");
     }
     let mut types = vec![&field.ty];
     while let Some(ty) = types.pop() {
