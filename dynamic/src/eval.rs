@@ -173,6 +173,11 @@ impl<'s> Scope<'s> {
     }
 
     fn attr(&self, base: &Expr, name: &str) -> Evaluated {
+        if name == "_sizeof"
+            && let Some(size) = self.field_sizeof(base)?
+        {
+            return Ok(Val::Int(size as i64));
+        }
         let value = self.eval(base)?;
         match (value, name) {
             (Val::Struct(link), _) => member(self.schema, &link, name, self.file),
@@ -202,6 +207,28 @@ impl<'s> Scope<'s> {
             (Val::Bool(b), "to_i") => Ok(Val::Int(i64::from(b))),
             (other, name) => Err(format!("no property `{name}` of {other:?}")),
         }
+    }
+
+    /// `_sizeof` of a field (`magic._sizeof`, `header.len._sizeof`): the bytes it takes, fixed
+    /// by its type or taken by its value as read; `None` when `base` names no field.
+    fn field_sizeof(&self, base: &Expr) -> Result<Option<usize>, String> {
+        let (holder, name) = match base {
+            Expr::Name(name) => (self.this.clone(), name),
+            Expr::Attr(inner, name) => match self.eval(inner)? {
+                Val::Struct(link) => (link, name),
+                _ => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        let def = &self.schema.types[holder.ty()];
+        let Some(index) = def.fields.iter().position(|f| f.id == *name) else {
+            return Ok(None);
+        };
+        if let Some(size) = self.schema.static_field_size(&def.fields[index]) {
+            return Ok(Some(size));
+        }
+        let fields = holder.node().fields.borrow();
+        Ok(fields[index].as_ref().map(stored_len))
     }
 
     fn method(&self, recv: &Expr, name: &str, args: &[Expr]) -> Evaluated {
@@ -496,4 +523,23 @@ fn view(raw: &[u8], content: Content) -> &[u8] {
         content.include,
         usize::from(content.unit.max(1)),
     )
+}
+
+/// The bytes a value as read takes: its stored bytes, a structure's span, a list's elements.
+fn stored_len(value: &Value) -> usize {
+    match value {
+        Value::Int(_) | Value::F32(_) | Value::F64(_) | Value::Bool(_) | Value::Enum { .. } => 0,
+        Value::FixedStr(raw) => raw.len(),
+        Value::VarStr(s) => s.as_bytes().len(),
+        Value::Text(s) => s.len(),
+        Value::Bytes(b) => b.0.len(),
+        Value::Unit | Value::Absent | Value::Present => 0,
+        Value::Struct(node) => {
+            let (start, end) = node.span.get();
+            end.saturating_sub(start)
+        }
+        Value::List(items) => items.iter().map(stored_len).sum(),
+        Value::Case(_, inner) => stored_len(inner),
+        Value::Decoded(decoded) => decoded.stored.0.len(),
+    }
 }

@@ -83,7 +83,7 @@ impl Ctx<'_> {
 /// Reads the whole file as the schema's root type.
 pub(crate) fn read_file(cx: &Ctx<'_>) -> rt::Result<Value> {
     let mut r = Reader::new(cx.file);
-    let root = read_struct(cx, &mut r, 0, Vec::new(), None)?;
+    let root = read_struct(cx, &mut r, 0, Vec::new(), (None, None))?;
     if let Some(trailing) = cx.schema.trailing_field(0) {
         let index = cx.schema.types[0]
             .fields
@@ -109,25 +109,28 @@ fn read_struct(
     r: &mut Reader<'_>,
     ty: usize,
     params: Vec<Val>,
-    parent: Option<Link>,
+    (parent, holder): (Option<Link>, Option<&Link>),
 ) -> rt::Result<Rc<Struct>> {
+    let context = (parent, holder);
     if let Some(size) = cx.schema.fixed_size(ty) {
         let mut whole = r.sub(size)?;
-        return read_fields(cx, &mut whole, ty, params, parent);
+        return read_fields(cx, &mut whole, ty, params, context);
     }
     if cx.schema.is_recursive(ty) {
-        return r.nested(|r| read_fields(cx, r, ty, params, parent));
+        return r.nested(|r| read_fields(cx, r, ty, params, context));
     }
-    read_fields(cx, r, ty, params, parent)
+    read_fields(cx, r, ty, params, context)
 }
 
-/// Reads the fields of a value of type `ty` one after another.
+/// Reads the fields of a value of type `ty` one after another. While it is read, the value is
+/// its holder's field (`holder`, whose field being read it is), as Kaitai's objects are
+/// visible while they are built (`_root.tag.header` from inside `tag`).
 fn read_fields(
     cx: &Ctx<'_>,
     r: &mut Reader<'_>,
     ty: usize,
     params: Vec<Val>,
-    parent: Option<Link>,
+    (parent, holder): (Option<Link>, Option<&Link>),
 ) -> rt::Result<Rc<Struct>> {
     let def = &cx.schema.types[ty];
     let start = r.pos();
@@ -141,7 +144,13 @@ fn read_fields(
         pos: Cell::new((start, r.is_eof())),
         keys: cx.keys[ty].clone(),
         is_be: Cell::new(None),
+        reading: Cell::new(None),
     });
+    if let Some(holder) = holder
+        && let Some(index) = holder.node().reading.get()
+    {
+        holder.set_field(index, Value::Struct(node.clone()));
+    }
     let link = Link::new(node.clone(), parent);
     if let Some(choice) = &def.endian_choice {
         let scope = Scope::of(cx.schema, link.clone(), cx.file);
@@ -149,6 +158,9 @@ fn read_fields(
     }
     for (index, field) in def.fields.iter().enumerate() {
         node.pos.set((r.pos(), r.is_eof()));
+        // A single value is visible while it is read; a list shows the elements read before.
+        node.reading
+            .set((field.repeat == Repeat::None).then_some(index));
         let kept_from_holder = def.unread_from_holder && field.id == UNREAD;
         let trailing = cx
             .schema
@@ -163,6 +175,7 @@ fn read_fields(
         node.fields.borrow_mut()[index] = Some(value);
     }
     node.pos.set((r.pos(), r.is_eof()));
+    node.reading.set(None);
     node.span.set((start, r.pos()));
     Ok(node)
 }
@@ -535,7 +548,7 @@ fn read_one(
                 .parent
                 .clone()
                 .unwrap_or_else(|| Some(scope.this.clone()));
-            read_struct(cx, r, *ty, params, parent).map(Value::Struct)
+            read_struct(cx, r, *ty, params, (parent, Some(&scope.this))).map(Value::Struct)
         }
         FieldType::Switch(switch) => {
             let (name, ty) = choose(cx, r, scope, switch)?;

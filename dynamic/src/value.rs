@@ -116,6 +116,8 @@ pub struct Struct {
     pub(crate) keys: Rc<[Option<Rc<str>>]>,
     /// The byte order its type's `meta/endian` switch chose for it, when it has one.
     pub(crate) is_be: Cell<Option<bool>>,
+    /// The field being read, while it is a single value (the value shows while it is built).
+    pub(crate) reading: Cell<Option<usize>>,
 }
 
 impl PartialEq for Struct {
