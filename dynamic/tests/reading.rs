@@ -264,6 +264,37 @@ types:
 }
 
 #[test]
+fn sizeof_a_field_and_a_value_seen_while_it_is_read() {
+    let schema = "
+meta: {id: sizes, endian: le}
+seq:
+  - {id: magic, contents: AB}
+  - {id: len, type: u2}
+  - {id: body, size: 8 - magic._sizeof - len._sizeof}
+  - {id: tag, type: tag}
+types:
+  tag:
+    seq:
+      - {id: header, type: header}
+      - {id: data, type: data}
+  header:
+    seq:
+      - {id: size, type: u1}
+  data:
+    seq:
+      - {id: bytes, size: _root.tag.header.size}
+";
+    assert_eq!(
+        document(schema, b"AB\x05\0wxyz\x02pq"),
+        json!({
+            "len": 5,
+            "body": "7778797a",
+            "tag": {"header": {"size": 2}, "data": {"bytes": "7071"}},
+        })
+    );
+}
+
+#[test]
 fn what_the_interpreter_cannot_read_yet_is_refused_with_where_it_is() {
     let schema = "
 meta: {id: placed, endian: le}
