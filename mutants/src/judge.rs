@@ -1,5 +1,6 @@
 //! What the compiler makes of one mutant: a located rejection, an accepted schema with its
-//! generated source, or a failure (a panic, an unlocated rejection, code that does not parse).
+//! generated source, or a failure (a panic, an unlocated rejection, code that does not parse,
+//! an interpreter that panics on the accepted schema).
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -34,10 +35,30 @@ pub fn judge(text: &str, file: &Path, import_paths: &[PathBuf]) -> Verdict {
         Ok(Err(e)) => return Verdict::Rejected(e.to_string()),
         Ok(Ok(schema)) => schema,
     };
-    match catch_unwind(AssertUnwindSafe(|| generate_source(&schema))) {
-        Err(panic) => Verdict::Failed(format!("the generator panicked: {}", said(&*panic))),
-        Ok(Err(e)) => Verdict::Failed(format!("the generated code does not parse: {e}")),
-        Ok(Ok(source)) => Verdict::Accepted(source + &processor_stubs(&schema)),
+    let source = match catch_unwind(AssertUnwindSafe(|| generate_source(&schema))) {
+        Err(panic) => {
+            return Verdict::Failed(format!("the generator panicked: {}", said(&*panic)));
+        }
+        Ok(Err(e)) => return Verdict::Failed(format!("the generated code does not parse: {e}")),
+        Ok(Ok(source)) => source + &processor_stubs(&schema),
+    };
+    match catch_unwind(AssertUnwindSafe(|| interpret(schema))) {
+        Err(panic) => Verdict::Failed(format!("the interpreter panicked: {}", said(&*panic))),
+        Ok(()) => Verdict::Accepted(source),
+    }
+}
+
+/// The interpreter on an accepted mutant, when it takes it, reading a few made-up files: it
+/// may refuse the schema or fail to read, never panic.
+fn interpret(schema: skelcodec_codegen::CheckedSchema) {
+    let Ok(interpreter) = skelcodec_dynamic::Interpreter::new(schema) else {
+        return;
+    };
+    let counting: Vec<u8> = (0..=255).collect();
+    for file in [&[][..], &[0; 64][..], &[0xff; 64][..], &counting[..]] {
+        if let Ok(value) = interpreter.read(file) {
+            let _ = serde_json::to_value(interpreter.document(&value));
+        }
     }
 }
 
