@@ -21,6 +21,8 @@ pub(crate) struct Ctx<'s> {
     pub keys: Vec<Rc<[Option<Rc<str>>]>>,
     /// Decoded streams met so far: one copy each.
     decoded: RefCell<Vec<DecodedStream>>,
+    /// Every structure read, to release what only reading needed (see [`read_file`]).
+    nodes: RefCell<Vec<Rc<Struct>>>,
 }
 
 /// A decoded stream, by where its bytes are and how many, and its copy.
@@ -46,6 +48,7 @@ impl<'s> Ctx<'s> {
             file,
             keys,
             decoded: RefCell::default(),
+            nodes: RefCell::default(),
         }
     }
 }
@@ -83,7 +86,14 @@ impl Ctx<'_> {
 /// Reads the whole file as the schema's root type.
 pub(crate) fn read_file(cx: &Ctx<'_>) -> rt::Result<Value> {
     let mut r = Reader::new(cx.file);
-    let root = read_struct(cx, &mut r, 0, Vec::new(), (None, None))?;
+    let root = read_struct(cx, &mut r, 0, Vec::new(), (None, None));
+    // What expressions kept while reading (arguments, instances computed once) may link a
+    // value to the values around it, in a cycle: only reading needs them.
+    for node in cx.nodes.take() {
+        node.params.take();
+        node.instances.take();
+    }
+    let root = root?;
     if let Some(trailing) = cx.schema.trailing_field(0) {
         let index = cx.schema.types[0]
             .fields
@@ -137,7 +147,7 @@ fn read_fields(
     let node = Rc::new(Struct {
         ty,
         fields: RefCell::new(vec![None; def.fields.len()]),
-        params,
+        params: RefCell::new(params),
         instances: RefCell::new(vec![None; def.instances.len()]),
         io: cx.stream_of(r),
         span: Cell::new((start, start)),
@@ -146,6 +156,7 @@ fn read_fields(
         is_be: Cell::new(None),
         reading: Cell::new(None),
     });
+    cx.nodes.borrow_mut().push(node.clone());
     if let Some(holder) = holder
         && let Some(index) = holder.node().reading.get()
     {

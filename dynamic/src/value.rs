@@ -101,7 +101,7 @@ pub struct Struct {
     /// One per field of the type, `None` until it is read (or when it stores no value).
     pub fields: RefCell<Vec<Option<Value>>>,
     /// The arguments the value was read with, as expressions see them.
-    pub(crate) params: Vec<Val>,
+    pub(crate) params: RefCell<Vec<Val>>,
     /// One per instance, computed the first time it is used (Kaitai evaluates an instance
     /// once).
     pub(crate) instances: RefCell<Vec<Option<Val>>>,
