@@ -15,8 +15,10 @@
 
 use skelcodec_runtime::{Codec, Error};
 
+pub mod mutants;
+
 /// Asserts what every decode error must satisfy: an offset within the input.
-fn check_error(data: &[u8], e: &Error) {
+pub fn check_error(data: &[u8], e: &Error) {
     assert!(
         e.offset() <= data.len() as u64,
         "error offset {} past the end of a {}-byte input: {e}",
