@@ -88,6 +88,21 @@ fn unnamed_attributes_and_unknown_keys() {
 }
 
 #[test]
+fn an_argument_that_reaches_itself_again_is_refused_not_recursed_into_forever() {
+    // Each element's argument is the instance of the element before, which is computed from
+    // that element's own argument: the checker followed it without end (a fuzzed mutant of
+    // kept_params.ksy overflowed the stack). Now it stops at the nesting limit, located.
+    let message = error(&format!(
+        "{HEADER}  - id: groups\n    type: 'group(_index == 0 ? \"\" : groups[_index - 1].so_far)'\n    repeat: expr\n    repeat-expr: 2\ntypes:\n  group:\n    params:\n      - id: prev\n        type: str\n    seq:\n      - id: chunk\n        type: u1\n    instances:\n      so_far:\n        value: prev + chunk\n"
+    ));
+    assert!(message.starts_with("schemas/broken.ksy:"), "{message}");
+    assert!(
+        message.contains("`+` needs numbers, found a string and an integer"),
+        "{message}"
+    );
+}
+
+#[test]
 fn yaml_syntax_errors_keep_serde_yaml_positions() {
     let message = error("meta:\n  id: [broken\n");
     assert!(message.starts_with("schemas/broken.ksy:"), "{message}");

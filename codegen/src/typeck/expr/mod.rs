@@ -186,12 +186,17 @@ struct Arguments<'s> {
 }
 
 impl<'s> Arguments<'s> {
-    /// The value of parameter `index` of the type.
-    fn value(&self, index: usize) -> Result<Place<'s>, ExprError> {
+    /// The value of parameter `index` of the type, asked for by an expression nested `depth`
+    /// deep: the argument is compiled where it is given, one level deeper still, so that an
+    /// argument that reaches itself again (an element's argument through the element before
+    /// it) ends at the nesting limit instead of recursing forever.
+    fn value(&self, index: usize, depth: usize) -> Result<Place<'s>, ExprError> {
         let Some(arg) = self.exprs.get(index) else {
             return invalid("a parameter without an argument");
         };
-        let (tokens, ty) = self.scope.compile(arg)?;
+        let mut scope = (*self.scope).clone();
+        scope.depth = scope.depth.max(depth) + 1;
+        let (tokens, ty) = scope.compile(arg)?;
         Ok(Place::computed(tokens, ty))
     }
 }

@@ -865,7 +865,7 @@ impl<'s> Scope<'s> {
         let def = &self.schema.types[ty];
         let param = &def.params[index].id;
         if let Some(args) = args {
-            return args.value(index);
+            return args.value(index, self.depth);
         }
         let home = self.home.as_deref().unwrap_or(self);
         let shares_root = param.starts_with("_root_")
