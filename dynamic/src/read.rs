@@ -191,9 +191,9 @@ fn read_fields(
     Ok(node)
 }
 
-/// The field's name in error paths, as documents spell it.
+/// The field's name in error paths: its name in the schema, as the generated reader's.
 fn field_name(field: &Field) -> String {
-    skelcodec_codegen::sanitization::document_key(&field.id)
+    field.id.clone()
 }
 
 /// Reads field `index` of `link`'s structure: its condition, its repetition, its values.
