@@ -1,5 +1,6 @@
 //! The suite on the interpreter (`skelcodec-dynamic`) beside the generated code: for each
-//! spec both read, the same document, or the same error (kind, offset, field path).
+//! spec both read, the same document, or the same error (kind, offset, field path); and for
+//! each value read, the same bytes written back (or both writers refusing it).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -11,7 +12,7 @@ use crate::{Run, SPECS, Spec, Status};
 /// How the interpreter's read of one spec compares with the generated code's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Agreement {
-    /// The same document, or the same error.
+    /// The same document and the same bytes written back, or the same error.
     Same,
     /// Another document or error: where they part.
     Differs(String),
@@ -55,12 +56,46 @@ pub fn compare(spec: &'static Spec, suite: &Path) -> Agreement {
     };
     let Ok(read) = std::panic::catch_unwind(|| {
         interpreter.read(&data).map(|value| {
-            serde_json::to_value(interpreter.document(&value)).map_err(|e| e.to_string())
+            let document =
+                serde_json::to_value(interpreter.document(&value)).map_err(|e| e.to_string());
+            (document, interpreter.write(&value))
         })
     }) else {
         return Agreement::Differs("the interpreter panicked".into());
     };
-    agreement(&reference, read)
+    let (read, written) = match read {
+        Ok((document, written)) => (Ok(document), Some(written)),
+        Err(e) => (Err(e), None),
+    };
+    match agreement(&reference, read) {
+        Agreement::Same => written_alike(reference.written.as_ref(), written),
+        other => other,
+    }
+}
+
+/// Whether both writers wrote the value read back alike: the same bytes, or both refusing.
+fn written_alike(
+    reference: Option<&Result<Vec<u8>, String>>,
+    written: Option<skelcodec_runtime::Result<Vec<u8>>>,
+) -> Agreement {
+    match (reference, written) {
+        (Some(Ok(expected)), Some(Ok(bytes))) if *expected != bytes => Agreement::Differs(format!(
+            "written back, the bytes differ at byte {}",
+            skelcodec_runtime::first_difference(expected, &bytes).unwrap_or(0)
+        )),
+        (Some(Err(_)), Some(Err(_))) | (Some(Ok(_)), Some(Ok(_))) | (None, None) => Agreement::Same,
+        (Some(Ok(_)), Some(Err(e))) => {
+            Agreement::Differs(format!("only the interpreter refuses to write: {e}"))
+        }
+        (Some(Err(e)), Some(Ok(_))) => {
+            Agreement::Differs(format!("only the generated code refuses to write: {e}"))
+        }
+        (reference, written) => Agreement::Differs(format!(
+            "one side wrote nothing: generated {:?}, interpreter {:?}",
+            reference.map(|r| r.is_ok()),
+            written.map(|w| w.is_ok())
+        )),
+    }
 }
 
 fn agreement(
@@ -150,7 +185,7 @@ pub fn report(all: &[(&'static Spec, Agreement)]) -> String {
     }
     let _ = write!(
         out,
-        "interpreter: {interpreted}/{compiled} compiled specs interpreted, {same}/{interpreted} with the generated code's document or error"
+        "interpreter: {interpreted}/{compiled} compiled specs interpreted, {same}/{interpreted} with the generated code's document or error and bytes written back"
     );
     out
 }

@@ -13,6 +13,20 @@ pub(crate) fn debug(schema: &Schema, value: &Value) -> String {
         Value::Int(Int::Unsigned(n)) => format!("{n:?}"),
         Value::F32(f) => format!("{f:?}"),
         Value::F64(f) => format!("{f:?}"),
+        Value::Fixed { raw, .. } => format!("Fixed({})", raw.as_i128()),
+        Value::Vector(components) => {
+            let name = if components.len() == 4 {
+                "Quat"
+            } else {
+                "Vec3"
+            };
+            let shown: Vec<String> = crate::value::COMPONENTS
+                .iter()
+                .zip(components)
+                .map(|(key, value)| format!("{key}: {}", debug(schema, value)))
+                .collect();
+            format!("{name} {{ {} }}", shown.join(", "))
+        }
         Value::Bool(b) => format!("{b:?}"),
         Value::Enum { def, raw } => {
             match schema.enums[*def].variants.iter().find(|v| v.value == *raw) {

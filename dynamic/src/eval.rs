@@ -22,23 +22,32 @@ pub(crate) struct Scope<'s> {
     pub index: Option<i64>,
     /// `_` of `repeat-until`: the element just read.
     pub item: Option<Val>,
-    /// The whole file, from which value instances read by position.
-    pub file: &'s [u8],
+    /// The whole file, from which value instances read by position; `None` while a value is
+    /// written, where what needs the stream (`_io`, look-aheads, sizes as read) is unknown.
+    pub file: Option<&'s [u8]>,
     /// The `_parent` of the user values read in this scope when the field gives one
     /// (`parent:`; `Some(None)` for `parent: false`), instead of `this`.
     pub parent: Option<Option<Link>>,
 }
 
 impl<'s> Scope<'s> {
-    /// The scope of a structure's own expressions.
+    /// The scope of a structure's own expressions while it is read from `file`.
     pub fn of(schema: &'s Schema, this: Link, file: &'s [u8]) -> Self {
         Scope {
             schema,
             this,
             index: None,
             item: None,
-            file,
+            file: Some(file),
             parent: None,
+        }
+    }
+
+    /// The scope of a structure's own expressions while it is written.
+    pub fn writing(schema: &'s Schema, this: Link) -> Self {
+        Scope {
+            file: None,
+            ..Scope::of(schema, this, &[])
         }
     }
 
@@ -227,6 +236,7 @@ impl<'s> Scope<'s> {
         if let Some(size) = self.schema.static_field_size(&def.fields[index]) {
             return Ok(Some(size));
         }
+        self.file.ok_or_else(needs_stream)?;
         let fields = holder.node().fields.borrow();
         Ok(fields[index].as_ref().map(stored_len))
     }
@@ -257,6 +267,12 @@ impl<'s> Scope<'s> {
             (other, name, _) => Err(format!("no method `{name}` of {other:?}")),
         }
     }
+}
+
+/// Why an expression cannot be evaluated while a value is written: the stream it reads from
+/// is the one being written.
+fn needs_stream() -> String {
+    "this needs the stream being read, which a writer does not have".to_owned()
 }
 
 fn int_literal(n: i128) -> Evaluated {
@@ -354,13 +370,14 @@ pub(crate) fn compare(op: BinOp, a: &Val, b: &Val) -> Result<bool, String> {
 
 /// `name` of the structure `link`: a field read so far, a parameter, an instance, or one of
 /// `_parent`, `_root`, `_io`, `_sizeof`.
-fn member(schema: &Schema, link: &Link, name: &str, file: &[u8]) -> Evaluated {
+fn member(schema: &Schema, link: &Link, name: &str, file: Option<&[u8]>) -> Evaluated {
     let node = link.node();
     let def = &schema.types[node.ty];
     match name {
         "_parent" => return Ok(link.0.parent.clone().map_or(Val::Null, Val::Struct)),
         "_root" => return Ok(Val::Struct(link.root())),
         "_io" => {
+            file.ok_or_else(needs_stream)?;
             let (pos, eof) = node.pos.get();
             return Ok(Val::Io(node.io.clone(), pos, eof));
         }
@@ -369,6 +386,7 @@ fn member(schema: &Schema, link: &Link, name: &str, file: &[u8]) -> Evaluated {
             return Ok(node.is_be.get().map_or(Val::Null, Val::Bool));
         }
         "_sizeof" => {
+            file.ok_or_else(needs_stream)?;
             let (start, end) = node.span.get();
             return Ok(Val::Int(end.saturating_sub(start) as i64));
         }
@@ -405,8 +423,11 @@ fn member(schema: &Schema, link: &Link, name: &str, file: &[u8]) -> Evaluated {
 }
 
 /// Computes instance `i` of the structure `link`.
-fn instance(schema: &Schema, link: &Link, i: usize, file: &[u8]) -> Evaluated {
-    let scope = Scope::of(schema, link.clone(), file);
+fn instance(schema: &Schema, link: &Link, i: usize, file: Option<&[u8]>) -> Evaluated {
+    let scope = Scope {
+        file,
+        ..Scope::of(schema, link.clone(), &[])
+    };
     match &schema.types[link.node().ty].instances[i].kind {
         InstanceKind::Value {
             value,
@@ -435,9 +456,10 @@ fn look_ahead(
     schema: &Schema,
     link: &Link,
     i: usize,
-    file: &[u8],
+    file: Option<&[u8]>,
     (pos, int, cond, enum_idx): (&Expr, IntType, Option<&Expr>, Option<usize>),
 ) -> Evaluated {
+    let file = file.ok_or_else(needs_stream)?;
     let scope = Scope::of(schema, link.clone(), file);
     if let Some(cond) = cond
         && !scope.bool(cond)?
@@ -488,6 +510,8 @@ pub(crate) fn to_val(ty: &FieldType, value: &Value, holder: &Link) -> Val {
         Value::Int(n) => Val::Int(n.as_i64()),
         Value::F32(f) => Val::Float(f64::from(*f)),
         Value::F64(f) => Val::Float(*f),
+        Value::Fixed { raw, div } => Val::Float(raw.as_i128() as f64 / f64::from(*div)),
+        Value::Vector(_) => Val::Null,
         Value::Bool(b) => Val::Bool(*b),
         Value::Enum { def, raw } => Val::Enum(*def, *raw),
         Value::FixedStr(raw) => Val::Str(content(raw)),
@@ -528,7 +552,13 @@ fn view(raw: &[u8], content: Content) -> &[u8] {
 /// The bytes a value as read takes: its stored bytes, a structure's span, a list's elements.
 fn stored_len(value: &Value) -> usize {
     match value {
-        Value::Int(_) | Value::F32(_) | Value::F64(_) | Value::Bool(_) | Value::Enum { .. } => 0,
+        Value::Int(_)
+        | Value::F32(_)
+        | Value::F64(_)
+        | Value::Fixed { .. }
+        | Value::Vector(_)
+        | Value::Bool(_)
+        | Value::Enum { .. } => 0,
         Value::FixedStr(raw) => raw.len(),
         Value::VarStr(s) => s.as_bytes().len(),
         Value::Text(s) => s.len(),

@@ -5,12 +5,14 @@
 //! file (tested against each other). It reads a growing part of what the generator supports;
 //! a schema that uses anything else is refused before any file is read, each use named.
 
+mod choice;
 mod debug;
 mod eval;
 mod process;
 mod read;
 mod support;
 mod value;
+mod write;
 
 use std::path::{Path, PathBuf};
 
@@ -78,6 +80,48 @@ impl Interpreter {
     /// Reads a whole file as the schema's root type.
     pub fn read(&self, bytes: &[u8]) -> rt::Result<Value> {
         read::read_file(&read::Ctx::new(&self.schema, bytes))
+    }
+
+    /// Writes a value of the schema's root type as a file. The output is read back, and
+    /// refused (naming the first field that would differ) unless it reads as `value`.
+    pub fn write(&self, value: &Value) -> rt::Result<Vec<u8>> {
+        let bytes = write::write_file(&self.schema, value)?;
+        match self.read(&bytes) {
+            Ok(back) if back == *value => Ok(bytes),
+            back => {
+                let document =
+                    |value: &Value| serde_json::to_value(self.document(value)).unwrap_or_default();
+                rt::reads_back_as(
+                    &document(value),
+                    back.as_ref().map(document).map_err(Clone::clone),
+                )
+                .map(|()| bytes)
+            }
+        }
+    }
+
+    /// Reads `bytes`, writes the value back and compares.
+    pub fn round_trip(&self, bytes: &[u8]) -> rt::Result<rt::RoundTrip> {
+        let output = self.write(&self.read(bytes)?)?;
+        Ok(match rt::first_difference(bytes, &output) {
+            None => rt::RoundTrip::Exact,
+            Some(offset) => rt::RoundTrip::Differs {
+                offset,
+                field: self.field_at(bytes, offset),
+                input_len: bytes.len(),
+                output_len: output.len(),
+            },
+        })
+    }
+
+    /// The path of the field that holds byte `offset` of `bytes`: reading them cut short
+    /// after it fails in that field (as [`rt::field_at`] finds it for generated code).
+    pub fn field_at(&self, bytes: &[u8], offset: usize) -> String {
+        let cut = bytes.get(..offset + 1).unwrap_or(bytes);
+        match self.read(cut) {
+            Err(e) if !e.path().is_empty() => e.path(),
+            _ => "(trailing bytes)".to_owned(),
+        }
     }
 
     /// The document of a value this interpreter read: the generated codec's for the same

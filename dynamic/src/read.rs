@@ -2,15 +2,15 @@
 //! generated reader does, with the runtime's own readers, so that values and errors (offset,
 //! field path, message) are the generated code's.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use skelcodec_codegen::model::*;
-use skelcodec_codegen::repr::switch::switch_variants;
 use skelcodec_codegen::sanitization::IS_BE;
 use skelcodec_runtime::{self as rt, ErrorKind, Reader};
 
-use crate::eval::{Scope, compare};
+use crate::choice::{self, Chosen};
+use crate::eval::Scope;
 use crate::value::{Int, Io, Link, Struct, Val, Value};
 
 /// What every read of one file shares.
@@ -144,18 +144,14 @@ fn read_fields(
 ) -> rt::Result<Rc<Struct>> {
     let def = &cx.schema.types[ty];
     let start = r.pos();
-    let node = Rc::new(Struct {
+    let node = Rc::new(Struct::new(
         ty,
-        fields: RefCell::new(vec![None; def.fields.len()]),
-        params: RefCell::new(params),
-        instances: RefCell::new(vec![None; def.instances.len()]),
-        io: cx.stream_of(r),
-        span: Cell::new((start, start)),
-        pos: Cell::new((start, r.is_eof())),
-        keys: cx.keys[ty].clone(),
-        is_be: Cell::new(None),
-        reading: Cell::new(None),
-    });
+        vec![None; def.fields.len()],
+        params,
+        cx.keys[ty].clone(),
+        (cx.stream_of(r), start, r.is_eof()),
+    ));
+    node.instances.replace(vec![None; def.instances.len()]);
     cx.nodes.borrow_mut().push(node.clone());
     if let Some(holder) = holder
         && let Some(index) = holder.node().reading.get()
@@ -480,13 +476,19 @@ fn read_one(
     ty: &FieldType,
 ) -> rt::Result<Value> {
     match ty {
-        FieldType::Number(Scalar::Int(int)) => {
-            let big = is_big(r, scope, int.order)?;
-            read_int(r, *int, big).map(Value::Int)
-        }
-        FieldType::Number(Scalar::Float(float)) => {
-            let big = is_big(r, scope, float.order)?;
-            read_float(r, *float, big)
+        FieldType::Number(scalar) => read_scalar(r, scope, *scalar),
+        FieldType::Quat(scalar) | FieldType::Vec3(scalar) => {
+            // All its bytes at once, as the generated code reads it: it fails where it starts.
+            let count = if matches!(ty, FieldType::Quat(_)) {
+                4
+            } else {
+                3
+            };
+            let mut whole = r.sub(count * scalar.size())?;
+            let components = (0..count)
+                .map(|_| read_scalar(&mut whole, scope, *scalar))
+                .collect::<rt::Result<_>>()?;
+            Ok(Value::Vector(components))
         }
         FieldType::Enum { enum_idx, raw } => {
             read_int(r, *raw, is_big(r, scope, raw.order)?).map(|n| Value::Enum {
@@ -579,21 +581,9 @@ fn choose(
     scope: &Scope<'_>,
     switch: &Switch,
 ) -> rt::Result<(Rc<str>, FieldType)> {
-    let selector = scope.eval(&switch.on).map_err(|m| eval_error(r, m))?;
-    let variants = switch_variants(cx.schema, switch);
-    for (arm, case) in variants.arms.iter().zip(&switch.cases) {
-        let key = scope.eval(&case.key).map_err(|m| eval_error(r, m))?;
-        if compare(skelcodec_codegen::expr::BinOp::Eq, &selector, &key).unwrap_or(false) {
-            let variant = &variants.variants[arm.variant];
-            return Ok((Rc::from(variant.name.as_str()), case.ty.clone()));
-        }
-    }
-    match (&switch.default, variants.arms.last()) {
-        (Some(default), Some(arm)) => {
-            let variant = &variants.variants[arm.variant];
-            Ok((Rc::from(variant.name.as_str()), (**default).clone()))
-        }
-        _ => Err(r.error(ErrorKind::UnknownCase {
+    match choice::case(cx.schema, scope, switch).map_err(|m| eval_error(r, m))? {
+        Chosen::Found(case) => Ok(case),
+        Chosen::Unmatched(selector) => Err(r.error(ErrorKind::UnknownCase {
             value: match &selector {
                 Val::Str(s) => format!("{:?}", String::from_utf8_lossy(s)),
                 Val::Int(n) => format!("{n:?}"),
@@ -651,25 +641,31 @@ fn is_big(r: &Reader<'_>, scope: &Scope<'_>, order: ByteOrder) -> rt::Result<boo
     }
 }
 
-/// The byte order a type with a `meta/endian` switch chooses for a value: the first case whose
-/// key equals the selector, else the `_` case; with neither, the value cannot be read.
+/// The byte order a type with a `meta/endian` switch chooses for a value; with no case for
+/// it, the value cannot be read.
 fn choose_byte_order(r: &Reader<'_>, scope: &Scope<'_>, choice: &EndianChoice) -> rt::Result<bool> {
-    let selector = scope.eval(&choice.on).map_err(|m| eval_error(r, m))?;
-    for case in &choice.cases {
-        let key = scope.eval(&case.key).map_err(|m| eval_error(r, m))?;
-        if compare(skelcodec_codegen::expr::BinOp::Eq, &selector, &key).unwrap_or(false) {
-            return Ok(case.big);
-        }
-    }
-    choice.default.ok_or_else(|| {
-        r.error(ErrorKind::UndecidedEndianness {
+    match choice::byte_order(scope, choice).map_err(|m| eval_error(r, m))? {
+        Chosen::Found(big) => Ok(big),
+        Chosen::Unmatched(selector) => Err(r.error(ErrorKind::UndecidedEndianness {
             value: match &selector {
                 Val::Int(n) => format!("{n:?}"),
                 Val::Str(b) | Val::Bytes(b) => format!("{b:?}"),
                 other => format!("{other:?}"),
             },
-        })
-    })
+        })),
+    }
+}
+
+/// Reads a number.
+fn read_scalar(r: &mut Reader<'_>, scope: &Scope<'_>, scalar: Scalar) -> rt::Result<Value> {
+    match scalar {
+        Scalar::Int(int) => read_int(r, int, is_big(r, scope, int.order)?).map(Value::Int),
+        Scalar::Float(float) => read_float(r, float, is_big(r, scope, float.order)?),
+        Scalar::Fixed { raw, div } => {
+            let raw = read_int(r, raw, is_big(r, scope, raw.order)?)?;
+            Ok(Value::Fixed { raw, div })
+        }
+    }
 }
 
 fn read_int(r: &mut Reader<'_>, int: IntType, big: bool) -> rt::Result<Int> {

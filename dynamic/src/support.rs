@@ -58,8 +58,6 @@ fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPat
     let mut types = vec![&field.ty];
     while let Some(ty) = types.pop() {
         match ty {
-            FieldType::Number(Scalar::Fixed { .. }) => refuse(at, "`-scale`"),
-            FieldType::Quat(_) | FieldType::Vec3(_) => refuse(at, "quaternions and vectors"),
             FieldType::Remembered { .. } => refuse(at, "`-remember`"),
             FieldType::Str { content, .. } if content.unit > 1 => {
                 refuse(at, "text of two-byte code units")

@@ -20,6 +20,15 @@ pub enum Value {
     F32(f32),
     /// A `f8`.
     F64(f64),
+    /// A fixed-point number (`-scale`): its stored integer, worth `raw / div`.
+    Fixed {
+        /// The stored integer.
+        raw: Int,
+        /// The divisor.
+        div: u32,
+    },
+    /// The components of a quaternion (x, y, z, w) or of a vector (x, y, z).
+    Vector(Vec<Value>),
     /// A `b1` bit field.
     Bool(bool),
     /// A value of the schema's enum `def` (an index into its enums).
@@ -82,6 +91,35 @@ impl Int {
         }
     }
 
+    /// Writes the integer in layout `int`, big-endian or not; false, writing nothing, when it
+    /// does not fit there.
+    pub(crate) fn write(self, int: IntType, big: bool, w: &mut rt::Writer) -> bool {
+        let value = self.as_i128();
+        let bits = 8 * u32::from(int.bytes);
+        let (min, max) = match int.signed {
+            true => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
+            false => (0, (1i128 << bits) - 1),
+        };
+        if !(min..=max).contains(&value) {
+            return false;
+        }
+        let word = value as u64;
+        let n = usize::from(int.bytes);
+        match big {
+            true => w.bytes(&word.to_be_bytes()[8 - n..]),
+            false => w.bytes(&word.to_le_bytes()[..n]),
+        }
+        true
+    }
+
+    /// The integer, whatever its signedness.
+    pub(crate) fn as_i128(self) -> i128 {
+        match self {
+            Int::Signed(v) => i128::from(v),
+            Int::Unsigned(v) => i128::from(v),
+        }
+    }
+
     /// The value expressions compute with: Kaitai computes in `i64`, where a `u8` above
     /// `i64::MAX` wraps.
     pub fn as_i64(self) -> i64 {
@@ -120,6 +158,31 @@ pub struct Struct {
     pub(crate) reading: Cell<Option<usize>>,
 }
 
+impl Struct {
+    /// A value of type `ty` with `fields`, whose document keys are `keys`, read from `io` at
+    /// `start`; its arguments are `params`.
+    pub(crate) fn new(
+        ty: usize,
+        fields: Vec<Option<Value>>,
+        params: Vec<Val>,
+        keys: Rc<[Option<Rc<str>>]>,
+        (io, start, eof): (Io, usize, bool),
+    ) -> Self {
+        Struct {
+            ty,
+            fields: RefCell::new(fields),
+            params: RefCell::new(params),
+            instances: RefCell::default(),
+            io,
+            span: Cell::new((start, start)),
+            pos: Cell::new((start, eof)),
+            keys,
+            is_be: Cell::new(None),
+            reading: Cell::new(None),
+        }
+    }
+}
+
 impl PartialEq for Struct {
     fn eq(&self, other: &Self) -> bool {
         self.ty == other.ty && *self.fields.borrow() == *other.fields.borrow()
@@ -127,7 +190,7 @@ impl PartialEq for Struct {
 }
 
 /// A stream that is a range of the file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Io {
     /// Where it starts in the file (for decoded bytes, where the value they stand for starts).
     pub start: u64,
@@ -150,6 +213,9 @@ impl Io {
         }
     }
 }
+
+/// The names of the components of a quaternion; a vector has the first three.
+pub(crate) const COMPONENTS: [&str; 4] = ["x", "y", "z", "w"];
 
 /// A value with the schema it is a value of, which its document needs (enum names).
 pub struct Document<'a> {
@@ -176,6 +242,16 @@ impl Serialize for With<'_, Value> {
             Value::Int(Int::Unsigned(v)) => s.serialize_u64(*v),
             Value::F32(v) => s.serialize_f32(*v),
             Value::F64(v) => s.serialize_f64(*v),
+            // As `rt::Fixed` serializes: the number it is worth.
+            Value::Fixed { raw, div } => s.serialize_f64(raw.as_i128() as f64 / f64::from(*div)),
+            // As `rt::Quat` and `rt::Vec3` serialize.
+            Value::Vector(components) => {
+                let mut map = s.serialize_map(Some(components.len()))?;
+                for (name, value) in COMPONENTS.iter().zip(components) {
+                    map.serialize_entry(name, &With(schema, value))?;
+                }
+                map.end()
+            }
             Value::Bool(v) => s.serialize_bool(*v),
             Value::Enum { def, raw } => {
                 // A value the enum names is its name; any other its number (`Unknown`).

@@ -85,8 +85,8 @@ impl Format for Interpreted {
         Err(self.not_yet().into())
     }
 
-    fn round_trip(&self, _bytes: &[u8]) -> Result<RoundTrip, Error> {
-        Err(self.not_yet())
+    fn round_trip(&self, bytes: &[u8]) -> Result<RoundTrip, Error> {
+        self.interpreter.round_trip(bytes)
     }
 
     fn check(&self, _bytes: &[u8]) -> Result<Vec<Mismatch>, Error> {

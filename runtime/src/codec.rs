@@ -57,28 +57,32 @@ pub trait Codec:
 
 /// Refuses `bytes` unless they decode to `value`, naming the first field that would differ.
 fn verify_reads_back<C: Codec>(value: &C, bytes: &[u8]) -> Result<()> {
-    let (offset, path, message) = match C::read(bytes) {
-        Ok(back) if back == *value => return Ok(()),
-        Ok(back) => {
-            // `==` fails on NaN floats; their serialized forms (null) compare equal.
-            let (expected, found) = (
-                serde_json::to_value(value).unwrap_or_default(),
-                serde_json::to_value(&back).unwrap_or_default(),
-            );
-            if expected == found {
-                return Ok(());
-            }
-            // Where the value would be written is not known here: the bytes are right, their
-            // reading is not.
-            (
-                0,
-                differing_path(&expected, &found),
-                "this value would read back as another: the reader decides it from the data (a \
-                 look-ahead, a remembered or scanned field, something computed from `_io`), \
-                 and the data says otherwise"
-                    .to_owned(),
-            )
-        }
+    match C::read(bytes) {
+        Ok(back) if back == *value => Ok(()),
+        back => reads_back_as(
+            &serde_json::to_value(value).unwrap_or_default(),
+            back.map(|back| serde_json::to_value(&back).unwrap_or_default()),
+        ),
+    }
+}
+
+/// Refuses bytes written for a value whose document is `expected` unless they read back as a
+/// value of that document (`back`: the document of what they read as, or the reader's error),
+/// naming the first field that would differ.
+pub fn reads_back_as(expected: &serde_json::Value, back: Result<serde_json::Value>) -> Result<()> {
+    let (offset, path, message) = match back {
+        // `==` fails on NaN floats; their serialized forms (null) compare equal.
+        Ok(found) if found == *expected => return Ok(()),
+        // Where the value would be written is not known here: the bytes are right, their
+        // reading is not.
+        Ok(found) => (
+            0,
+            differing_path(expected, &found),
+            "this value would read back as another: the reader decides it from the data (a \
+             look-ahead, a remembered or scanned field, something computed from `_io`), \
+             and the data says otherwise"
+                .to_owned(),
+        ),
         Err(e) => (
             e.offset(),
             e.path(),

@@ -39,7 +39,7 @@ pub use serde;
 
 pub use bytes::{RawBytes, from_hex, to_hex};
 pub use check::{Checker, Mismatch};
-pub use codec::{Codec, RoundTrip, field_at, first_difference, round_trip};
+pub use codec::{Codec, RoundTrip, field_at, first_difference, reads_back_as, round_trip};
 pub use error::{Error, ErrorKind, PathSegment, Result, ResultExt};
 pub use fixed::{Fixed, FixedRangeError, FixedRaw};
 pub use geometry::{Quat, Vec3};
