@@ -1297,14 +1297,49 @@ fn a_schema_the_interpreter_cannot_use_yet_is_refused_with_every_reason() {
         "{}",
         stderr(&output)
     );
-    // Writing is not interpreted yet, and says so rather than pretending.
+}
+
+#[test]
+fn roundtrip_and_encode_with_a_schema_given_at_run_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("records.ksy");
     fs::write(&schema, RECORDS_KSY).unwrap();
-    fs::write(&file, b"REC\x00").unwrap();
+    let file = dir.path().join("two.rec");
+    let bytes = b"REC\x02\x01\x02\0hi\x02\x03\0abc";
+    fs::write(&file, bytes).unwrap();
     let output = skelcodec(&[&"roundtrip", &"--schema", &schema, &file]);
-    assert_exit(&output, 2);
+    assert_exit(&output, 0);
     assert!(
-        stdout(&output).contains("does not write files yet"),
+        stdout(&output).contains("1/1 byte-exact"),
         "{}",
         stdout(&output)
     );
+    // Decoded as YAML, edited, encoded: the edit is in the file, the rest as it was.
+    let yaml = dir.path().join("two.yaml");
+    let output = skelcodec(&[&"decode", &"--schema", &schema, &"--yaml", &file]);
+    assert_exit(&output, 0);
+    let edited = stdout(&output)
+        .replace("text: hi", "text: hey")
+        .replace("len: 2", "len: 3");
+    fs::write(&yaml, edited).unwrap();
+    let out = dir.path().join("edited.rec");
+    let output = skelcodec(&[&"encode", &"--schema", &schema, &yaml, &"-o", &out]);
+    assert_exit(&output, 0);
+    assert_eq!(
+        fs::read(&out).unwrap(),
+        b"REC\x02\x01\x03\0hey\x02\x03\0abc"
+    );
+    // An edit that would not read back is refused with its path, and nothing is written.
+    let json = dir.path().join("two.json");
+    let output = skelcodec(&[&"decode", &"--schema", &schema, &file]);
+    fs::write(&json, stdout(&output).replace("\"hi\"", "\"hey\"")).unwrap();
+    let refused = dir.path().join("refused.rec");
+    let output = skelcodec(&[&"encode", &"--schema", &schema, &json, &"-o", &refused]);
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("records[0].text") && stderr(&output).contains("the size is 2"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!refused.exists());
 }

@@ -1,6 +1,7 @@
 //! The suite on the interpreter (`skelcodec-dynamic`) beside the generated code: for each
 //! spec both read, the same document, or the same error (kind, offset, field path); and for
-//! each value read, the same bytes written back (or both writers refusing it).
+//! each value read, the same bytes written back (or both writers refusing it), and again from
+//! its document.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -58,17 +59,34 @@ pub fn compare(spec: &'static Spec, suite: &Path) -> Agreement {
         interpreter.read(&data).map(|value| {
             let document =
                 serde_json::to_value(interpreter.document(&value)).map_err(|e| e.to_string());
-            (document, interpreter.write(&value))
+            let written = interpreter.write(&value);
+            let encoded = document.as_ref().map(|d| interpreter.value_of(d));
+            let encoded = match encoded {
+                Ok(Ok(from_document)) => match (interpreter.write(&from_document), &written) {
+                    (Ok(a), Ok(b)) if a != *b => Err(format!(
+                        "encoded from its document, the bytes differ at byte {}",
+                        skelcodec_runtime::first_difference(&a, b).unwrap_or(0)
+                    )),
+                    (Err(e), Ok(_)) => Err(format!("encoding its document fails: {e}")),
+                    _ => Ok(()),
+                },
+                Ok(Err(e)) => Err(format!("its document is refused: {e}")),
+                Err(_) => Ok(()),
+            };
+            (document, written, encoded)
         })
     }) else {
         return Agreement::Differs("the interpreter panicked".into());
     };
-    let (read, written) = match read {
-        Ok((document, written)) => (Ok(document), Some(written)),
-        Err(e) => (Err(e), None),
+    let (read, written, encoded) = match read {
+        Ok((document, written, encoded)) => (Ok(document), Some(written), encoded),
+        Err(e) => (Err(e), None, Ok(())),
     };
     match agreement(&reference, read) {
-        Agreement::Same => written_alike(reference.written.as_ref(), written),
+        Agreement::Same => match (written_alike(reference.written.as_ref(), written), encoded) {
+            (Agreement::Same, Err(why)) => Agreement::Differs(why),
+            (other, _) => other,
+        },
         other => other,
     }
 }

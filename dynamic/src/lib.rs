@@ -7,6 +7,7 @@
 
 mod choice;
 mod debug;
+mod document;
 mod eval;
 mod process;
 mod read;
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 use skelcodec_codegen::{CheckedSchema, Schema, SchemaError};
 use skelcodec_runtime as rt;
 
+pub use crate::document::DocumentError;
 pub use crate::value::{Document, Int, Struct, Value};
 
 /// A checked schema ready to read files.
@@ -80,6 +82,12 @@ impl Interpreter {
     /// Reads a whole file as the schema's root type.
     pub fn read(&self, bytes: &[u8]) -> rt::Result<Value> {
         read::read_file(&read::Ctx::new(&self.schema, bytes))
+    }
+
+    /// The value a document holds (the `value` of what `decode` prints): what the generated
+    /// codec's `Deserialize` accepts for the same schema, as the same value.
+    pub fn value_of(&self, document: &serde_json::Value) -> Result<Value, DocumentError> {
+        document::value_of(&self.schema, &value::document_keys(&self.schema), document)
     }
 
     /// Writes a value of the schema's root type as a file. The output is read back, and

@@ -11,14 +11,14 @@ use skelcodec_runtime::{self as rt, ErrorKind, Reader};
 
 use crate::choice::{self, Chosen};
 use crate::eval::Scope;
-use crate::value::{Int, Io, Link, Struct, Val, Value};
+use crate::value::{Int, Io, Keys, Link, Struct, Val, Value};
 
 /// What every read of one file shares.
 pub(crate) struct Ctx<'s> {
     pub schema: &'s Schema,
     pub file: &'s [u8],
-    /// The document keys of each type's fields (`None` for fields not in documents).
-    pub keys: Vec<Rc<[Option<Rc<str>>]>>,
+    /// The document keys of each type's fields.
+    pub keys: Vec<Keys>,
     /// Decoded streams met so far: one copy each.
     decoded: RefCell<Vec<DecodedStream>>,
     /// Every structure read, to release what only reading needed (see [`read_file`]).
@@ -29,24 +29,12 @@ pub(crate) struct Ctx<'s> {
 type DecodedStream = ((usize, usize), Rc<[u8]>);
 
 impl<'s> Ctx<'s> {
+    /// Reading `file` with `schema`.
     pub fn new(schema: &'s Schema, file: &'s [u8]) -> Self {
-        let keys = schema
-            .types
-            .iter()
-            .map(|def| {
-                def.fields
-                    .iter()
-                    .map(|f| {
-                        f.stores_value()
-                            .then(|| Rc::from(skelcodec_codegen::sanitization::document_key(&f.id)))
-                    })
-                    .collect()
-            })
-            .collect();
         Ctx {
             schema,
             file,
-            keys,
+            keys: crate::value::document_keys(schema),
             decoded: RefCell::default(),
             nodes: RefCell::default(),
         }

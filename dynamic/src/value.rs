@@ -151,7 +151,7 @@ pub struct Struct {
     /// stream is read there (`_io.eof`).
     pub(crate) pos: Cell<(usize, bool)>,
     /// The names of its fields in documents, shared by every value of the type.
-    pub(crate) keys: Rc<[Option<Rc<str>>]>,
+    pub(crate) keys: Keys,
     /// The byte order its type's `meta/endian` switch chose for it, when it has one.
     pub(crate) is_be: Cell<Option<bool>>,
     /// The field being read, while it is a single value (the value shows while it is built).
@@ -165,7 +165,7 @@ impl Struct {
         ty: usize,
         fields: Vec<Option<Value>>,
         params: Vec<Val>,
-        keys: Rc<[Option<Rc<str>>]>,
+        keys: Keys,
         (io, start, eof): (Io, usize, bool),
     ) -> Self {
         Struct {
@@ -212,6 +212,27 @@ impl Io {
                 .unwrap_or_default(),
         }
     }
+}
+
+/// The document keys of a type's fields, in the order of its fields (`None` for a field not
+/// in documents), shared by every value of the type.
+pub(crate) type Keys = Rc<[Option<Rc<str>>]>;
+
+/// The document keys of every type of `schema`.
+pub(crate) fn document_keys(schema: &Schema) -> Vec<Keys> {
+    schema
+        .types
+        .iter()
+        .map(|def| {
+            def.fields
+                .iter()
+                .map(|f| {
+                    f.stores_value()
+                        .then(|| Rc::from(skelcodec_codegen::sanitization::document_key(&f.id)))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The names of the components of a quaternion; a vector has the first three.

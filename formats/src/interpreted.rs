@@ -9,7 +9,8 @@ use skelcodec_runtime::{Error, ErrorKind, Mismatch, RoundTrip};
 use crate::registry::{document_tree, write_document_of};
 use crate::{DocumentError, DocumentSyntax, EncodeError, Format};
 
-/// A schema read at run time, as a [`Format`]. Reading only, so far: what writes says so.
+/// A schema read at run time, as a [`Format`]: it reads, writes and round-trips files and
+/// encodes documents; derived fields are not checked or recomputed yet, which says so.
 pub struct Interpreted {
     interpreter: Interpreter,
     id: &'static str,
@@ -38,7 +39,7 @@ impl Interpreted {
         Error::new(
             0,
             ErrorKind::Invalid(format!(
-                "`{}` is read with its schema at run time, and the interpreter does not write files yet",
+                "`{}` is read with its schema at run time, and the interpreter does not check or recompute derived fields yet",
                 self.id
             )),
         )
@@ -74,8 +75,15 @@ impl Format for Interpreted {
         write_document_of(self.id, &self.interpreter.document(&value), syntax, out)
     }
 
-    fn encode_json(&self, _value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {
-        Err(self.not_yet().into())
+    fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {
+        let value = self
+            .interpreter
+            .value_of(&value)
+            .map_err(|e| EncodeError::Json {
+                path: e.path,
+                source: serde::de::Error::custom(e.message),
+            })?;
+        Ok(self.interpreter.write(&value)?)
     }
 
     fn encode_json_normalized(

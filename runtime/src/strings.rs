@@ -312,12 +312,20 @@ impl<const N: usize> Serialize for FixedStr<N> {
 
 impl<'de, const N: usize> Deserialize<'de> for FixedStr<N> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = from_repr(Repr::deserialize(deserializer)?, Some(N))
-            .map_err(serde::de::Error::custom)?;
+        let raw = fixed_str_bytes(deserializer, N)?;
         <[u8; N]>::try_from(raw)
             .map(FixedStr)
             .map_err(|_| serde::de::Error::custom("fixed string has the wrong length"))
     }
+}
+
+/// The `len` bytes of a fixed string from its serialized form, as [`FixedStr`] deserializes
+/// them: for a size only known at run time (an interpreter's value).
+pub fn fixed_str_bytes<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    len: usize,
+) -> Result<Vec<u8>, D::Error> {
+    from_repr(Repr::deserialize(deserializer)?, Some(len)).map_err(serde::de::Error::custom)
 }
 
 /// The bytes of a [`FixedStr`] whose size is only known at run time (an interpreter's value):

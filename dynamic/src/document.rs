@@ -1,0 +1,445 @@
+//! Values from their documents: what the generated codec's `Deserialize` accepts for the same
+//! schema, the interpreter accepts, as the same value (a misspelt key is an error, an absent
+//! optional field is absent, an enum is its name or its number), and refuses the rest with the
+//! path of the place in the document.
+
+use std::rc::Rc;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value as Json;
+use skelcodec_codegen::model::*;
+use skelcodec_runtime as rt;
+
+use crate::value::{COMPONENTS, Int, Io, Keys, Struct, Value};
+
+/// Why a document is not a value of the schema: where, and what is wrong there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentError {
+    /// Where in the document (`header.entries[3].name`; empty for the root).
+    pub path: String,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl std::fmt::Display for DocumentError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.path.is_empty() {
+            true => f.write_str(&self.message),
+            false => write!(f, "{}: {}", self.path, self.message),
+        }
+    }
+}
+
+impl std::error::Error for DocumentError {}
+
+/// An error at a place below the one being parsed; its path is completed on the way up.
+struct Refused {
+    /// The path's segments, innermost first.
+    segments: Vec<Segment>,
+    message: String,
+}
+
+enum Segment {
+    Key(Rc<str>),
+    Index(usize),
+}
+
+type Parsed<T> = Result<T, Refused>;
+
+fn refuse<T>(message: impl Into<String>) -> Parsed<T> {
+    Err(Refused {
+        segments: Vec::new(),
+        message: message.into(),
+    })
+}
+
+trait Within<T> {
+    fn in_key(self, key: &Rc<str>) -> Parsed<T>;
+    fn at_index(self, index: usize) -> Parsed<T>;
+}
+
+impl<T> Within<T> for Parsed<T> {
+    fn in_key(self, key: &Rc<str>) -> Parsed<T> {
+        self.map_err(|mut e| {
+            e.segments.push(Segment::Key(key.clone()));
+            e
+        })
+    }
+
+    fn at_index(self, index: usize) -> Parsed<T> {
+        self.map_err(|mut e| {
+            e.segments.push(Segment::Index(index));
+            e
+        })
+    }
+}
+
+/// The value of the schema's root type a document holds; `keys` are each type's document
+/// keys of its fields.
+pub(crate) fn value_of(
+    schema: &Schema,
+    keys: &[Keys],
+    document: &Json,
+) -> Result<Value, DocumentError> {
+    let parser = Parser { schema, keys };
+    parser
+        .structure(0, document)
+        .map(Value::Struct)
+        .map_err(|e| {
+            let mut path = String::new();
+            for segment in e.segments.iter().rev() {
+                match segment {
+                    Segment::Key(key) if path.is_empty() => path.push_str(key),
+                    Segment::Key(key) => {
+                        path.push('.');
+                        path.push_str(key);
+                    }
+                    Segment::Index(i) => path.push_str(&format!("[{i}]")),
+                }
+            }
+            DocumentError {
+                path,
+                message: e.message,
+            }
+        })
+}
+
+struct Parser<'s> {
+    schema: &'s Schema,
+    keys: &'s [Keys],
+}
+
+impl Parser<'_> {
+    /// A value of type `ty`: a map of its fields' keys, none unknown.
+    fn structure(&self, ty: usize, document: &Json) -> Parsed<Rc<Struct>> {
+        let def = &self.schema.types[ty];
+        let keys = &self.keys[ty];
+        let Json::Object(map) = document else {
+            return refuse(format!(
+                "invalid type: {}, expected a map of the fields of `{}`",
+                kind(document),
+                def.id
+            ));
+        };
+        if let Some(unknown) = map
+            .keys()
+            .find(|k| !keys.iter().flatten().any(|key| **key == ***k))
+        {
+            let known: Vec<&str> = keys.iter().flatten().map(|k| &**k).collect();
+            return refuse(format!(
+                "unknown field `{unknown}`, expected one of `{}`",
+                known.join("`, `")
+            ));
+        }
+        let fields = def
+            .fields
+            .iter()
+            .zip(keys.iter())
+            .map(|(field, key)| {
+                let Some(key) = key else {
+                    // Not in documents: it stores nothing (`contents`).
+                    return Ok(Some(Value::Unit));
+                };
+                let value = match map.get(&**key) {
+                    None if field.is_kept_tail() => Value::Bytes(rt::RawBytes::default()),
+                    None if field.may_be_absent() => Value::Absent,
+                    None => return refuse(format!("missing field `{key}`")),
+                    Some(value) => self.field(field, value).in_key(key)?,
+                };
+                Ok(Some(value))
+            })
+            .collect::<Parsed<Vec<_>>>()?;
+        Ok(Rc::new(Struct::new(
+            ty,
+            fields,
+            Vec::new(),
+            keys.clone(),
+            (Io::default(), 0, false),
+        )))
+    }
+
+    /// The value of a field: its condition, its repetition, its values.
+    fn field(&self, field: &Field, document: &Json) -> Parsed<Value> {
+        if field.is_presence_flag() {
+            return match document {
+                Json::Null | Json::Bool(false) => Ok(Value::Absent),
+                Json::Bool(true) => Ok(Value::Present),
+                other => refuse(format!("invalid type: {}, expected a boolean", kind(other))),
+            };
+        }
+        if document.is_null() && field.may_be_absent() {
+            return Ok(Value::Absent);
+        }
+        match (&field.ty, field.switches_whole_list()) {
+            (FieldType::Switch(switch), true) => {
+                let (name, inner) = self.case(document)?;
+                let ty = choice_type(self.schema, switch, &name)?;
+                let list = self.repeated(field, &ty, inner).in_key(&name)?;
+                Ok(Value::Case(name, Box::new(list)))
+            }
+            (ty, _) => self.repeated(field, ty, document),
+        }
+    }
+
+    fn repeated(&self, field: &Field, ty: &FieldType, document: &Json) -> Parsed<Value> {
+        if field.repeat == Repeat::None {
+            return self.sized(field, ty, document);
+        }
+        let items = list(document)?;
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| self.sized(field, ty, item).at_index(i))
+            .collect::<Parsed<_>>()
+            .map(Value::List)
+    }
+
+    /// One value as the field stores it: a switch's case, a decoded value with its bytes.
+    fn sized(&self, field: &Field, ty: &FieldType, document: &Json) -> Parsed<Value> {
+        if let FieldType::Switch(switch) = ty {
+            let (name, inner) = self.case(document)?;
+            let ty = choice_type(self.schema, switch, &name)?;
+            let value = self.sized(field, &ty, inner).in_key(&name)?;
+            return Ok(Value::Case(name, Box::new(value)));
+        }
+        if field.decode.is_none() {
+            return self.one(ty, document);
+        }
+        // As `rt::Decoded` deserializes: the value, and the bytes when the document has them.
+        let Json::Object(map) = document else {
+            return refuse(format!(
+                "invalid type: {}, expected a map with `value` (and `rest`, `stored`)",
+                kind(document)
+            ));
+        };
+        let key = |k: &str| Rc::<str>::from(k);
+        let value = match map.get("value") {
+            Some(value) => self.one(ty, value).in_key(&key("value"))?,
+            None => return refuse("missing field `value`"),
+        };
+        let bytes = |name: &str| match map.get(name) {
+            None => Ok(rt::RawBytes::default()),
+            Some(b) => deserialize::<rt::RawBytes>(b).in_key(&key(name)),
+        };
+        Ok(Value::Decoded(Box::new(rt::Decoded {
+            value,
+            rest: bytes("rest")?,
+            stored: bytes("stored")?,
+        })))
+    }
+
+    /// The one case a switch's value holds: a map of its name to its value.
+    fn case<'d>(&self, document: &'d Json) -> Parsed<(Rc<str>, &'d Json)> {
+        match document {
+            Json::Object(map) if map.len() == 1 => match map.iter().next() {
+                Some((name, value)) => Ok((Rc::from(name.as_str()), value)),
+                None => refuse("a map of one case's name to its value"),
+            },
+            other => refuse(format!(
+                "invalid type: {}, expected a map of one case's name to its value",
+                kind(other)
+            )),
+        }
+    }
+
+    /// One value of `ty`.
+    fn one(&self, ty: &FieldType, document: &Json) -> Parsed<Value> {
+        match ty {
+            FieldType::Number(scalar) => scalar_of(*scalar, document),
+            FieldType::Quat(scalar) | FieldType::Vec3(scalar) => {
+                let count = if matches!(ty, FieldType::Quat(_)) {
+                    4
+                } else {
+                    3
+                };
+                let Json::Object(map) = document else {
+                    return refuse(format!("invalid type: {}, expected a map", kind(document)));
+                };
+                COMPONENTS[..count]
+                    .iter()
+                    .map(|name| match map.get(*name) {
+                        Some(c) => scalar_of(*scalar, c).in_key(&Rc::from(*name)),
+                        None => refuse(format!("missing field `{name}`")),
+                    })
+                    .collect::<Parsed<_>>()
+                    .map(Value::Vector)
+            }
+            FieldType::Enum { enum_idx, .. } => enum_of(self.schema, *enum_idx, document),
+            FieldType::Vlq => integer(document, 4, false).map(Value::Int),
+            FieldType::Str {
+                size: Size::Const(n),
+                align,
+                ..
+            } if *align <= 1 => rt::strings::fixed_str_bytes(document, *n)
+                .map(Value::FixedStr)
+                .or_else(|e| refuse(e.to_string())),
+            FieldType::Str { terminated, .. } => match terminated {
+                true => deserialize(document).map(Value::VarStr),
+                false => deserialize(document).map(Value::Text),
+            },
+            FieldType::Bytes { .. } => deserialize(document).map(Value::Bytes),
+            FieldType::Bits {
+                width, enum_idx, ..
+            } => match (enum_idx, width) {
+                (Some(def), _) => enum_of(self.schema, *def, document),
+                (None, 1) => deserialize(document).map(Value::Bool),
+                // Held in the smallest unsigned integer that has the bits.
+                (None, _) => {
+                    let bytes = (u32::from(*width).next_power_of_two().max(8) / 8) as u8;
+                    integer(document, bytes, false).map(Value::Int)
+                }
+            },
+            FieldType::BitPadding => integer(document, 1, false).map(Value::Int),
+            FieldType::Contents(_) | FieldType::Nothing => match document {
+                Json::Null => Ok(Value::Unit),
+                other => refuse(format!("invalid type: {}, expected null", kind(other))),
+            },
+            FieldType::Array { elem, len } => {
+                let items = list(document)?;
+                if items.len() != *len {
+                    return refuse(format!(
+                        "invalid length {}, expected an array of length {len}",
+                        items.len()
+                    ));
+                }
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| self.one(elem, item).at_index(i))
+                    .collect::<Parsed<_>>()
+                    .map(Value::List)
+            }
+            FieldType::User { ty, .. } => self.structure(*ty, document).map(Value::Struct),
+            FieldType::Switch(switch) => {
+                let (name, inner) = self.case(document)?;
+                let ty = choice_type(self.schema, switch, &name)?;
+                let value = self.one(&ty, inner).in_key(&name)?;
+                Ok(Value::Case(name, Box::new(value)))
+            }
+            other => refuse(format!("the interpreter does not write {other:?} yet")),
+        }
+    }
+}
+
+/// The type of the case `name` of a switch.
+fn choice_type(schema: &Schema, switch: &Switch, name: &str) -> Parsed<FieldType> {
+    match crate::choice::case_named(schema, switch, name) {
+        Some(ty) => Ok(ty),
+        None => refuse(format!("unknown variant `{name}`")),
+    }
+}
+
+fn list(document: &Json) -> Parsed<&[Json]> {
+    match document {
+        Json::Array(items) => Ok(items),
+        other => refuse(format!(
+            "invalid type: {}, expected a sequence",
+            kind(other)
+        )),
+    }
+}
+
+/// A value of a runtime type, as it deserializes itself.
+fn deserialize<T: DeserializeOwned>(document: &Json) -> Parsed<T> {
+    T::deserialize(document).or_else(|e| refuse(e.to_string()))
+}
+
+/// A number stored as `scalar`.
+fn scalar_of(scalar: Scalar, document: &Json) -> Parsed<Value> {
+    match scalar {
+        Scalar::Int(int) => integer(document, int.bytes, int.signed).map(Value::Int),
+        Scalar::Float(float) if float.bytes == 4 => deserialize(document).map(Value::F32),
+        Scalar::Float(_) => deserialize(document).map(Value::F64),
+        // As `rt::Fixed` deserializes: the nearest raw value, which must fit.
+        Scalar::Fixed { raw, div } => {
+            let v: f64 = deserialize(document)?;
+            let scaled = (v * f64::from(div)).round();
+            let (min, max) = range(raw.bytes, raw.signed);
+            if !(v.is_finite() && scaled >= min as f64 && scaled <= max as f64) {
+                return refuse(format!(
+                    "{v} is outside the range of a fixed-point value {}..={}",
+                    min as f64 / f64::from(div),
+                    max as f64 / f64::from(div)
+                ));
+            }
+            let raw = match raw.signed {
+                true => Int::Signed(scaled as i64),
+                false => Int::Unsigned(scaled as u64),
+            };
+            Ok(Value::Fixed { raw, div })
+        }
+    }
+}
+
+/// The range of an integer of `bytes` bytes.
+fn range(bytes: u8, signed: bool) -> (i128, i128) {
+    let bits = 8 * u32::from(bytes.min(8));
+    match signed {
+        true => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
+        false => (0, (1i128 << bits) - 1),
+    }
+}
+
+/// An integer of `bytes` bytes, signed or not, as serde reads one: an integral JSON number in
+/// range.
+fn integer(document: &Json, bytes: u8, signed: bool) -> Parsed<Int> {
+    let name = format!("{}{}", if signed { 'i' } else { 'u' }, 8 * u32::from(bytes));
+    let Some(n) = document
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| document.as_u64().map(i128::from))
+    else {
+        return refuse(format!("invalid type: {}, expected {name}", kind(document)));
+    };
+    let (min, max) = range(bytes, signed);
+    if !(min..=max).contains(&n) {
+        return refuse(format!("invalid value: integer `{n}`, expected {name}"));
+    }
+    Ok(match signed {
+        true => Int::Signed(n as i64),
+        false => Int::Unsigned(n as u64),
+    })
+}
+
+/// A value of enum `def`: its name, or any number (one the enum names is that name).
+fn enum_of(schema: &Schema, def: usize, document: &Json) -> Parsed<Value> {
+    let variants = &schema.enums[def].variants;
+    let raw = match document {
+        Json::String(name) => match variants.iter().find(|v| v.id == *name) {
+            Some(variant) => variant.value,
+            None => {
+                let known: Vec<&str> = variants.iter().map(|v| v.id.as_str()).collect();
+                return refuse(format!(
+                    "unknown variant `{name}`, expected one of `{}` or a number",
+                    known.join("`, `")
+                ));
+            }
+        },
+        other => match other.as_i64() {
+            Some(raw) => raw,
+            None => {
+                return refuse(format!(
+                    "invalid type: {}, expected a name of `{}` or an i64",
+                    kind(other),
+                    schema.enums[def].id
+                ));
+            }
+        },
+    };
+    Ok(Value::Enum { def, raw })
+}
+
+/// What a JSON value is, as serde's errors name it.
+fn kind(document: &Json) -> String {
+    match document {
+        Json::Null => "null".into(),
+        Json::Bool(b) => format!("boolean `{b}`"),
+        Json::Number(n) => match n.as_f64() {
+            Some(_) if n.is_f64() => format!("floating point `{n}`"),
+            _ => format!("integer `{n}`"),
+        },
+        Json::String(s) => format!("string {s:?}"),
+        Json::Array(_) => "sequence".into(),
+        Json::Object(_) => "map".into(),
+    }
+}
