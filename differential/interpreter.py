@@ -5,8 +5,10 @@ After `differential/run.sh` (which keeps, in $DIFFERENTIAL_DIR, each file under 
 and the generated codec's document or error under out/FORMAT/FILE.skelcodec.json), this reads
 every such file with `skelcodec decode --schema GALLERY/SCHEMA -I GALLERY` and compares: the
 same document (the `value` of decode's output against the generated codec's), or the same
-error (the generated codec's error message within the command's). Files of a schema the
-interpreter does not read yet are left out, as are formats with no file compared.
+error (the generated codec's error message within the command's). A file read alike must also
+be written back byte for byte by the interpreter, from its value (`roundtrip --schema`) and
+from its document (`encode --schema`). Files of a schema the interpreter does not read yet are
+left out, as are formats with no file compared.
 
     differential/interpreter.py [SKELCODEC]    (default: target/release/skelcodec)
 
@@ -16,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -46,9 +49,28 @@ def compare(schema, data, reference):
         return f"the generated codec fails ({error}), the interpreter: {run.stderr.strip()[:300]}"
     if run.returncode != 0:
         return f"only the interpreter fails: {run.stderr.strip()[:300]}"
-    if json.loads(run.stdout)["value"] == reference["document"]:
-        return "document"
-    return "the documents differ"
+    if json.loads(run.stdout)["value"] != reference["document"]:
+        return "the documents differ"
+    return written_back(schema, data, run.stdout)
+
+
+def written_back(schema, data, document):
+    """'document' when the interpreter writes the file back from its value and its document."""
+    with_schema = ["--schema", os.path.join(GALLERY, schema), "-I", GALLERY]
+    run = subprocess.run([CLI, "roundtrip", *with_schema, data], capture_output=True, text=True, timeout=300)
+    if run.returncode != 0:
+        return f"not written back byte for byte: {(run.stdout + run.stderr).strip()[-300:]}"
+    with tempfile.TemporaryDirectory() as tmp:
+        source, output = os.path.join(tmp, "doc.json"), os.path.join(tmp, "out.bin")
+        with open(source, "w") as f:
+            f.write(document)
+        run = subprocess.run([CLI, "encode", *with_schema, source, "-o", output], capture_output=True, text=True, timeout=300)
+        if run.returncode != 0:
+            return f"its document does not encode: {run.stderr.strip()[:300]}"
+        with open(output, "rb") as f, open(data, "rb") as g:
+            if f.read() != g.read():
+                return "encoded from its document, the bytes differ"
+    return "document"
 
 
 def main():

@@ -12,6 +12,7 @@ mod container;
 mod convert;
 mod document;
 mod error;
+mod explain;
 mod formats;
 mod io;
 mod package;
@@ -187,6 +188,29 @@ enum Command {
         #[command(subcommand)]
         command: PackageCommand,
     },
+    /// Show where each field of a file is: its byte range, path, type and value, read with a
+    /// schema given at run time (a read that fails is shown up to the failure, with the error)
+    Explain {
+        /// The file to explain
+        file: PathBuf,
+        /// The Kaitai Struct schema to read it with
+        #[arg(long, value_name = "FILE.ksy")]
+        schema: PathBuf,
+        /// A directory where the schema's absolute imports are found; may be repeated
+        #[arg(short = 'I', long = "import-path", value_name = "DIR")]
+        import_paths: Vec<PathBuf>,
+        /// Show only the fields at this path and below (as `decode --path` takes it)
+        #[arg(long, value_name = "PATH")]
+        path: Option<select::Pattern>,
+        /// Print JSON: `fields`, a list of records with `path`, `start`, `end` (byte offsets,
+        /// the end exclusive), `type` and `value`; and on failure `error` and `partial`, the
+        /// document as far as it was read
+        #[arg(long)]
+        json: bool,
+        /// Explain again whenever the schema or the file changes, until interrupted
+        #[arg(long)]
+        watch: bool,
+    },
     /// Check schemas (.ksy) or print the code generated for one
     Schema {
         #[command(subcommand)]
@@ -308,6 +332,25 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             document::encode(&document, format.chosen()?, &output, normalize)
         }
         Command::RoundTrip { paths, format } => commands::roundtrip(&paths, format.chosen()?),
+        Command::Explain {
+            file,
+            schema,
+            import_paths,
+            path,
+            json,
+            watch,
+        } => {
+            let options = explain::ExplainOptions {
+                schema: &schema,
+                import_paths: &import_paths,
+                select: path.as_ref(),
+                json,
+            };
+            match watch {
+                true => explain::watch(&file, &options),
+                false => explain::explain(&file, &options),
+            }
+        }
         Command::Check {
             paths,
             normalize,

@@ -68,6 +68,42 @@ impl std::str::FromStr for Pattern {
     }
 }
 
+impl Pattern {
+    /// Whether `path` (`records[0].text`) is matched by the pattern, or lies below a value
+    /// that is.
+    pub fn covers(&self, path: &str) -> bool {
+        // The paths of `path` and of each value above it, outermost first.
+        let mut prefixes = Vec::new();
+        for (at, c) in path.char_indices() {
+            if (c == '.' || c == '[') && at > 0 {
+                prefixes.push(&path[..at]);
+            }
+        }
+        if !path.is_empty() {
+            prefixes.push(path);
+        }
+        covers_from(&self.0, &prefixes)
+    }
+}
+
+/// Whether `steps` match the first paths of `prefixes` (each one level deeper), the rest
+/// lying below.
+fn covers_from(steps: &[Step], prefixes: &[&str]) -> bool {
+    let Some((first, rest)) = steps.split_first() else {
+        return true;
+    };
+    if *first == Step::AnyDepth {
+        return covers_from(rest, prefixes)
+            || prefixes
+                .split_first()
+                .is_some_and(|(_, deeper)| covers_from(steps, deeper));
+    }
+    match prefixes.split_first() {
+        Some((child, deeper)) => matches(first, child) && covers_from(rest, deeper),
+        None => false,
+    }
+}
+
 /// Every value of `root` that `pattern` matches, with its field path (`clumps[0].info`), in
 /// document order.
 pub fn select(root: &Value, pattern: &Pattern) -> Vec<(String, Value)> {

@@ -1343,3 +1343,88 @@ fn roundtrip_and_encode_with_a_schema_given_at_run_time() {
     );
     assert!(!refused.exists());
 }
+
+#[test]
+fn explain_maps_every_field_and_a_failed_read_up_to_the_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("records.ksy");
+    fs::write(&schema, RECORDS_KSY).unwrap();
+    let file = dir.path().join("two.rec");
+    fs::write(&file, b"REC\x02\x01\x02\0hi\x02\x03\0abc").unwrap();
+    let output = skelcodec(&[&"explain", &"--schema", &schema, &file]);
+    assert_exit(&output, 0);
+    // The second record's text: bytes 12..15 (0xc..0xf), 3 bytes.
+    let line = stdout(&output)
+        .lines()
+        .find(|l| l.contains("records[1].text"))
+        .map(str::to_owned)
+        .unwrap_or_default();
+    let columns: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(
+        columns,
+        ["0xc", "0xf", "3", "records[1].text", "str", "\"abc\""]
+    );
+    // Cut short, as JSON records: what was read, the error, and the tree so far.
+    fs::write(&file, b"REC\x02\x01\x02\0hi\x02\x05\0ab").unwrap();
+    let output = skelcodec(&[&"explain", &"--schema", &schema, &"--json", &file]);
+    assert_exit(&output, 2);
+    let explained: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let last = explained["fields"]
+        .as_array()
+        .and_then(|f| f.last())
+        .cloned();
+    assert_eq!(
+        last,
+        Some(
+            serde_json::json!({"path": "records[1].len", "start": 10, "end": 12, "type": "u2le", "value": 5})
+        )
+    );
+    assert_eq!(explained["error"]["offset"], 12);
+    assert_eq!(explained["error"]["path"], "records[1].text");
+    assert_eq!(explained["partial"]["records"][0]["text"], "hi");
+}
+
+#[test]
+fn explain_watch_reads_again_when_the_schema_changes() {
+    use std::io::Read as _;
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("records.ksy");
+    fs::write(&schema, RECORDS_KSY).unwrap();
+    let file = dir.path().join("two.rec");
+    fs::write(&file, b"REC\x02\x01\x02\0hi\x02\x03\0abc").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skelcodec"))
+        .args(["explain", "--watch", "--schema"])
+        .arg(&schema)
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (sender, seen) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 || sender.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut output = String::new();
+    let mut wait_for = |text: &str| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !output.contains(text) && std::time::Instant::now() < deadline {
+            if let Ok(chunk) = seen.recv_timeout(std::time::Duration::from_millis(100)) {
+                output.push_str(&String::from_utf8_lossy(&chunk));
+            }
+        }
+        output.contains(text)
+    };
+    let first = wait_for("records[1].text");
+    // A field renamed in the schema: the next explanation names it so.
+    fs::write(&schema, RECORDS_KSY.replace("id: text", "id: words")).unwrap();
+    let again = wait_for("records[1].words");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(first, "the first explanation: {output}");
+    assert!(again, "no explanation after the edit: {output}");
+}

@@ -9,6 +9,7 @@ mod choice;
 mod debug;
 mod document;
 mod eval;
+mod map;
 mod process;
 mod read;
 mod support;
@@ -21,12 +22,26 @@ use skelcodec_codegen::{CheckedSchema, Schema, SchemaError};
 use skelcodec_runtime as rt;
 
 pub use crate::document::DocumentError;
+pub use crate::map::FieldSpan;
 pub use crate::value::{Document, Int, Struct, Value};
 
 /// A checked schema ready to read files.
 #[derive(Debug)]
 pub struct Interpreter {
     schema: Schema,
+}
+
+/// A file read and mapped (see [`Interpreter::explain`]).
+#[derive(Debug)]
+pub struct Explained {
+    /// Every field, element and case read, in the order the reader completed them (a value
+    /// after its parts).
+    pub spans: Vec<FieldSpan>,
+    /// The document of what was read: the whole value, or as much as was read before the
+    /// error.
+    pub tree: Option<serde_json::Value>,
+    /// Why the read failed, when it did.
+    pub error: Option<rt::Error>,
 }
 
 /// Why a schema cannot be interpreted.
@@ -82,6 +97,30 @@ impl Interpreter {
     /// Reads a whole file as the schema's root type.
     pub fn read(&self, bytes: &[u8]) -> rt::Result<Value> {
         read::read_file(&read::Ctx::new(&self.schema, bytes))
+    }
+
+    /// Reads a whole file as [`Interpreter::read`] does, and maps it: every field, element
+    /// and case read, with its byte range, path, type and value. A read that fails is mapped
+    /// up to the failure, and its tree shows what was read by then.
+    pub fn explain(&self, bytes: &[u8]) -> Explained {
+        let cx = read::Ctx::mapping(&self.schema, bytes);
+        let read = read::read_file(&cx);
+        let map = cx
+            .map
+            .map(std::cell::RefCell::into_inner)
+            .unwrap_or_default();
+        let tree = match (&read, &map.root) {
+            (Ok(value), _) => serde_json::to_value(self.document(value)).ok(),
+            (Err(_), Some(root)) => {
+                serde_json::to_value(self.document(&Value::Struct(root.clone()))).ok()
+            }
+            (Err(_), None) => None,
+        };
+        Explained {
+            spans: map.into_spans(),
+            tree,
+            error: read.err(),
+        }
     }
 
     /// The value a document holds (the `value` of what `decode` prints): what the generated

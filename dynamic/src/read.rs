@@ -11,6 +11,7 @@ use skelcodec_runtime::{self as rt, ErrorKind, Reader};
 
 use crate::choice::{self, Chosen};
 use crate::eval::Scope;
+use crate::map::FieldMap;
 use crate::value::{Int, Io, Keys, Link, Struct, Val, Value};
 
 /// What every read of one file shares.
@@ -23,6 +24,8 @@ pub(crate) struct Ctx<'s> {
     decoded: RefCell<Vec<DecodedStream>>,
     /// Every structure read, to release what only reading needed (see [`read_file`]).
     nodes: RefCell<Vec<Rc<Struct>>>,
+    /// The field map being recorded, when one is asked for.
+    pub map: Option<RefCell<FieldMap>>,
 }
 
 /// A decoded stream, by where its bytes are and how many, and its copy.
@@ -37,17 +40,53 @@ impl<'s> Ctx<'s> {
             keys: crate::value::document_keys(schema),
             decoded: RefCell::default(),
             nodes: RefCell::default(),
+            map: None,
+        }
+    }
+
+    /// Reading `file` with `schema`, recording its field map.
+    pub fn mapping(schema: &'s Schema, file: &'s [u8]) -> Self {
+        Ctx {
+            map: Some(RefCell::default()),
+            ..Ctx::new(schema, file)
         }
     }
 }
 
 impl Ctx<'_> {
+    /// Reads with `read`, recording what it reads in the field map (when one is recorded) as
+    /// `segment` of the path, of type `ty`.
+    fn mapped(
+        &self,
+        r: &mut Reader<'_>,
+        segment: impl FnOnce() -> String,
+        ty: &FieldType,
+        read: impl FnOnce(&mut Reader<'_>) -> rt::Result<Value>,
+    ) -> rt::Result<Value> {
+        let Some(map) = &self.map else {
+            return read(r);
+        };
+        map.borrow_mut().enter(segment());
+        let start = r.absolute_pos();
+        let value = read(r);
+        let span = (start, r.absolute_pos(), !self.in_file(r));
+        map.borrow_mut()
+            .leave(self.schema, span, ty, value.as_ref().ok());
+        value
+    }
+
+    /// Whether `r` reads a range of the file (not decoded bytes).
+    fn in_file(&self, r: &Reader<'_>) -> bool {
+        let (file, range) = (self.file.as_ptr_range(), r.data().as_ptr_range());
+        file.start <= range.start && range.end <= file.end
+    }
+
     /// The stream `r` reads: a range of the file, or decoded bytes, copied once per stream
     /// for the look-aheads of the values read from them.
     fn stream_of(&self, r: &Reader<'_>) -> Io {
         let data = r.data();
         let (file, range) = (self.file.as_ptr_range(), data.as_ptr_range());
-        let in_file = file.start <= range.start && range.end <= file.end;
+        let in_file = self.in_file(r);
         let decoded = (!in_file).then(|| {
             let mut known = self.decoded.borrow_mut();
             let key = (range.start as usize, data.len());
@@ -141,6 +180,9 @@ fn read_fields(
     ));
     node.instances.replace(vec![None; def.instances.len()]);
     cx.nodes.borrow_mut().push(node.clone());
+    if let Some(map) = &cx.map {
+        map.borrow_mut().root.get_or_insert_with(|| node.clone());
+    }
     if let Some(holder) = holder
         && let Some(index) = holder.node().reading.get()
     {
@@ -165,7 +207,14 @@ fn read_fields(
             // Filled by the whole-file read, or by the read of the substream.
             Value::Bytes(rt::RawBytes::default())
         } else {
-            read_field(cx, r, &link, index).map_err(|e| e.in_path(field_name(field)))?
+            let segment = || {
+                cx.keys[ty][index]
+                    .as_deref()
+                    .unwrap_or(&field.id)
+                    .to_owned()
+            };
+            cx.mapped(r, segment, &field.ty, |r| read_field(cx, r, &link, index))
+                .map_err(|e| e.in_path(field_name(field)))?
         };
         node.fields.borrow_mut()[index] = Some(value);
     }
@@ -198,7 +247,13 @@ fn read_field(cx: &Ctx<'_>, r: &mut Reader<'_>, link: &Link, index: usize) -> rt
     let value = match (&field.ty, field.switches_whole_list()) {
         (FieldType::Switch(switch), true) => {
             let (name, ty) = choose(cx, r, &scope, switch)?;
-            let list = read_repeated(cx, r, &scope, index, &ty)
+            let list = cx
+                .mapped(
+                    r,
+                    || name.to_string(),
+                    &ty,
+                    |r| read_repeated(cx, r, &scope, index, &ty),
+                )
                 .map_err(|e| e.in_path(name.to_string()))?;
             Value::Case(name, Box::new(list))
         }
@@ -303,7 +358,17 @@ fn read_repeated(
             index: Some(prior.len() as i64),
             ..scope.clone()
         };
-        read_sized(cx, r, &scope, field, ty)
+        let read = cx.mapped(
+            r,
+            || format!("[{}]", prior.len()),
+            ty,
+            |r| read_sized(cx, r, &scope, field, ty),
+        );
+        if read.is_err() && cx.map.is_some() {
+            // A failed read's tree shows the elements read before the failure.
+            scope.this.set_field(index, Value::List(prior.to_vec()));
+        }
+        read
     };
     let items = match &field.repeat {
         Repeat::None => return read_sized(cx, r, scope, field, ty),
@@ -314,7 +379,14 @@ fn read_repeated(
                 .fixed_size_of(ty)
                 .filter(|_| field.substream.is_none() && field.decode.is_none());
             match bulk {
-                Some(size) => read_fixed(r, count, size, |r| read_sized(cx, r, scope, field, ty))?,
+                Some(size) => read_fixed(r, count, size, |r, index| {
+                    cx.mapped(
+                        r,
+                        || format!("[{index}]"),
+                        ty,
+                        |r| read_sized(cx, r, scope, field, ty),
+                    )
+                })?,
                 None => {
                     let min = cx.schema.min_size_of(ty) + field.delimiter_len();
                     rt::fields::read_counted_seeing(r, count, min, one)?
@@ -360,12 +432,12 @@ fn read_fixed(
     r: &mut Reader<'_>,
     count: i64,
     size: usize,
-    mut one: impl FnMut(&mut Reader<'_>) -> rt::Result<Value>,
+    mut one: impl FnMut(&mut Reader<'_>, usize) -> rt::Result<Value>,
 ) -> rt::Result<Vec<Value>> {
     let at = r.absolute_pos();
     let (count, bytes) = rt::fields::fixed_elements(r, count, size)?;
     let mut elements = r.detached_at(bytes, at);
-    (0..count).map(|_| one(&mut elements)).collect()
+    (0..count).map(|index| one(&mut elements, index)).collect()
 }
 
 /// Reads one value of `ty` as the field delimits it: a switch chooses its case first, which
@@ -380,8 +452,14 @@ fn read_sized(
 ) -> rt::Result<Value> {
     if let FieldType::Switch(switch) = ty {
         let (name, case) = choose(cx, r, scope, switch)?;
-        let value =
-            read_sized(cx, r, scope, field, &case).map_err(|e| e.in_path(name.to_string()))?;
+        let value = cx
+            .mapped(
+                r,
+                || name.to_string(),
+                &case,
+                |r| read_sized(cx, r, scope, field, &case),
+            )
+            .map_err(|e| e.in_path(name.to_string()))?;
         return Ok(Value::Case(name, Box::new(value)));
     }
     if let Some(decode) = &field.decode {
@@ -553,7 +631,9 @@ fn read_one(
         }
         FieldType::Switch(switch) => {
             let (name, ty) = choose(cx, r, scope, switch)?;
-            let value = read_one(cx, r, scope, &ty).map_err(|e| e.in_path(name.to_string()))?;
+            let value = cx
+                .mapped(r, || name.to_string(), &ty, |r| read_one(cx, r, scope, &ty))
+                .map_err(|e| e.in_path(name.to_string()))?;
             Ok(Value::Case(name, Box::new(value)))
         }
         other => Err(r.error(ErrorKind::Invalid(format!(

@@ -1,0 +1,160 @@
+//! `skelcodec explain`: the field map of a file read with a schema given at run time — every
+//! field, element and case with its byte range, path, type and value — as a table, or as JSON
+//! records; a read that fails is shown up to the failure, with the error. With `--watch`, the
+//! file is read and explained again whenever the schema or the file changes, so that editing a
+//! schema is a loop of seconds.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, SystemTime};
+
+use skelcodec_dynamic::{Explained, FieldSpan, Interpreter};
+
+use crate::commands::EXIT_ERROR;
+use crate::error::CliError;
+use crate::select::Pattern;
+
+/// What to explain and how to show it.
+pub struct ExplainOptions<'a> {
+    pub schema: &'a Path,
+    pub import_paths: &'a [PathBuf],
+    pub select: Option<&'a Pattern>,
+    pub json: bool,
+}
+
+/// Explains `file` once; exits 2 when the schema or the file cannot be read.
+pub fn explain(file: &Path, options: &ExplainOptions<'_>) -> Result<ExitCode, CliError> {
+    let mut out = std::io::stdout().lock();
+    let report = render(file, options)?;
+    out.write_all(report.text.as_bytes())
+        .map_err(CliError::Stdout)?;
+    Ok(match report.failed {
+        true => ExitCode::from(EXIT_ERROR),
+        false => ExitCode::SUCCESS,
+    })
+}
+
+/// Explains `file`, then again each time the schema or the file changes, until interrupted.
+pub fn watch(file: &Path, options: &ExplainOptions<'_>) -> Result<ExitCode, CliError> {
+    let mut seen = None;
+    loop {
+        let now = modified(&[options.schema, file]);
+        if seen.as_ref() != Some(&now) {
+            seen = Some(now);
+            let text = match render(file, options) {
+                Ok(report) => report.text,
+                Err(e) => format!("skelcodec: {e}\n"),
+            };
+            let mut out = std::io::stdout().lock();
+            // Clear the terminal, then the new reading: a loop of edits and looks.
+            write!(out, "\x1b[2J\x1b[H{text}").map_err(CliError::Stdout)?;
+            out.flush().map_err(CliError::Stdout)?;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// When each file was last changed (`None` for one that cannot be read now).
+fn modified(files: &[&Path]) -> Vec<Option<SystemTime>> {
+    files
+        .iter()
+        .map(|f| std::fs::metadata(f).and_then(|m| m.modified()).ok())
+        .collect()
+}
+
+/// What one explanation prints, and whether the read failed.
+struct Report {
+    text: String,
+    failed: bool,
+}
+
+fn render(file: &Path, options: &ExplainOptions<'_>) -> Result<Report, CliError> {
+    let interpreter = Interpreter::load(options.schema, options.import_paths)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let bytes = crate::io::read(file)?;
+    let explained = interpreter.explain(&bytes);
+    let spans: Vec<&FieldSpan> = explained
+        .spans
+        .iter()
+        .filter(|span| options.select.is_none_or(|p| p.covers(&span.path)))
+        .collect();
+    let text = match options.json {
+        true => json(&spans, &explained)?,
+        false => table(&spans, &explained, file),
+    };
+    Ok(Report {
+        text,
+        failed: explained.error.is_some(),
+    })
+}
+
+/// `{"fields": [records], "error": …}`; the tree as far as it was read comes with an error.
+fn json(spans: &[&FieldSpan], explained: &Explained) -> Result<String, CliError> {
+    let mut document = serde_json::json!({ "fields": spans });
+    if let Some(error) = &explained.error {
+        document["error"] = serde_json::json!({
+            "offset": error.offset(),
+            "path": error.path(),
+            "message": error.to_string(),
+        });
+        document["partial"] = explained.tree.clone().unwrap_or_default();
+    }
+    let mut text =
+        serde_json::to_string_pretty(&document).map_err(|e| CliError::Usage(e.to_string()))?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// One line per span: its range, size, path, type and value.
+fn table(spans: &[&FieldSpan], explained: &Explained, file: &Path) -> String {
+    let path_width = spans
+        .iter()
+        .map(|s| s.path.len())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 48);
+    let type_width = spans
+        .iter()
+        .map(|s| s.ty.len())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 24);
+    let mut text = format!(
+        "{:>10} {:>10} {:>8}  {:path_width$}  {:type_width$}  value\n",
+        "start", "end", "size", "path", "type"
+    );
+    for span in spans {
+        let value = span.value.as_ref().map(shown).unwrap_or_default();
+        let decoded = if span.decoded {
+            " (in decoded bytes)"
+        } else {
+            ""
+        };
+        text.push_str(&format!(
+            "{:>#10x} {:>#10x} {:>8}  {:path_width$}  {:type_width$}  {value}{decoded}\n",
+            span.start,
+            span.end,
+            span.end.saturating_sub(span.start),
+            span.path,
+            span.ty,
+        ));
+    }
+    if let Some(error) = &explained.error {
+        text.push_str(&format!(
+            "{}: cannot decode: {error}\n(the fields above are those read before the failure)\n",
+            file.display()
+        ));
+    }
+    text
+}
+
+/// A value on one line, cut to a width a terminal shows.
+fn shown(value: &serde_json::Value) -> String {
+    const WIDTH: usize = 60;
+    let text = value.to_string();
+    match text.char_indices().nth(WIDTH) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
