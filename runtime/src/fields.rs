@@ -576,14 +576,50 @@ pub fn read_kept<'a, T>(
 /// Reads with `at`, charging the bytes it reads to `r`'s budget.
 fn read_charged<'a, T>(
     r: &Reader<'_>,
-    mut at: Reader<'a>,
+    at: Reader<'a>,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
 ) -> Result<T> {
     let _visit = at.visit::<T>()?;
+    read_visiting(r, at, read)
+}
+
+/// Reads with `at`, already visiting what it reads, charging the bytes to `r`'s budget.
+fn read_visiting<'a, T>(
+    r: &Reader<'_>,
+    mut at: Reader<'a>,
+    read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+) -> Result<T> {
     let start = at.pos();
     let value = read(&mut at)?;
     r.charge((at.pos() - start) as u64)?;
     Ok(value)
+}
+
+/// Where a value read by position is: its stream and its position there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placed {
+    /// Of the reader's stream ([`read_at`]).
+    Own(i64),
+    /// Of `_root._io` ([`read_at_root`]).
+    Root(i64),
+}
+
+/// Reads a value by position for an interpreter, whose values are all of one Rust type: a
+/// value of the type named `ty` at the same position of the same stream being read around it
+/// is a cycle, as [`read_at`] finds one by Rust type.
+pub fn read_placed_as<'a, T>(
+    r: &Reader<'a>,
+    placed: Placed,
+    ty: &'static str,
+    read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
+) -> Result<T> {
+    let (mut at, pos) = match placed {
+        Placed::Own(pos) => (r.clone(), pos),
+        Placed::Root(pos) => (r.root_stream(), pos),
+    };
+    at.seek(length(pos, &at)?)?;
+    let _visit = at.visit_as(ty)?;
+    read_visiting(r, at, read)
 }
 
 /// Reads a value at position `pos` of the stream another value was read from (`io: x._io`),

@@ -172,15 +172,20 @@ impl<'a> Reader<'a> {
     /// it again would never end. That is an [`ErrorKind::Cycle`], which [`crate::Instance`]
     /// keeps as a reference. The value is being read until the guard is dropped.
     pub fn visit<T: ?Sized>(&self) -> Result<Visiting<'a>> {
-        let Some(state) = self.shared else {
-            return Ok(Visiting(None));
-        };
         // A boxed value (a recursive type) is the same value as the one it holds.
         let name = std::any::type_name::<T>();
         let ty = name
             .strip_prefix("alloc::boxed::Box<")
             .and_then(|inner| inner.strip_suffix('>'))
             .unwrap_or(name);
+        self.visit_as(ty)
+    }
+
+    /// [`Reader::visit`] for a type named `ty` (an interpreter's, whose types are not Rust's).
+    pub fn visit_as(&self, ty: &'static str) -> Result<Visiting<'a>> {
+        let Some(state) = self.shared else {
+            return Ok(Visiting(None));
+        };
         let visit = Visit {
             ty,
             stream: (self.data.as_ptr() as usize, self.data.len()),

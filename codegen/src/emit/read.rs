@@ -220,7 +220,7 @@ fn read_fields(schema: &Schema, ty: usize, ir: &ir::TypeIr, from: usize) -> Toke
 
 /// A `Result` expression reading the whole field (condition, repetition, switch).
 fn read_field(schema: &Schema, owner: usize, field: &Field, ir: &ir::ReadField) -> TokenStream {
-    let on_demand = super::on_demand::reads_on_demand(schema, owner, field, ir);
+    let on_demand = schema.reads_on_demand(owner, field);
     let read = match &ir.values {
         ir::Values::Switch(switch) if on_demand => {
             let enum_name = switch_enum_ident(schema, owner, field);
@@ -425,7 +425,7 @@ fn read_sub(
     }
 }
 
-/// A `Result` of the `rt::Instance` of `one` (see [`super::on_demand::reads_on_demand`]),
+/// A `Result` of the `rt::Instance` of `one` (see [`Schema::reads_on_demand`]),
 /// read at `r`'s position when asked for; `then` maps what reading it gives (into its case of a
 /// switch). Its size and arguments are computed now, as they are for a value read at once, and
 /// kept.

@@ -24,14 +24,13 @@ pub fn write_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
         .zip(&ir.fields)
         .filter_map(|(field, field_ir)| match &field_ir.write {
             ir::WriteField::ReadOnly => None,
-            ir::WriteField::Written(written) => Some((field, field_ir, written)),
+            ir::WriteField::Written(written) => Some((field, written)),
         })
-        .map(|(field, field_ir, written)| {
+        .map(|(field, written)| {
             let ident = field_ident(&field.id);
             let name = &field.id;
             if field.parse_instance {
-                let on_demand =
-                    super::on_demand::reads_on_demand(schema, ty, field, &field_ir.read);
+                let on_demand = schema.reads_on_demand(ty, field);
                 return write_parse_instance(schema, ty, field, written, on_demand);
             }
             let valid = valid_check(field, &written.valid, &quote!(self.#ident));

@@ -174,6 +174,15 @@ pub struct Param {
 }
 
 impl ParamType {
+    /// True when a reader can keep an argument of this type to read later (a number, boolean,
+    /// enum value or stream), as one that reads on demand does.
+    pub fn is_kept_by_readers(self) -> bool {
+        matches!(
+            self,
+            ParamType::Int(_) | ParamType::Bool | ParamType::Enum(_) | ParamType::Io
+        )
+    }
+
     /// True when a writer that lacks an argument of this type can pass a placeholder (a
     /// number, boolean, enum value, text or bytes; not a value it would read through).
     pub fn has_placeholder(self) -> bool {

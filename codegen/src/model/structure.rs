@@ -80,6 +80,51 @@ impl Schema {
         false
     }
 
+    /// Whether parse instance `field` of type `owner` is read on demand, as Kaitai reads every
+    /// instance: each value it may hold (one, or one per case of its switch) has bytes of its
+    /// own of a size known before it is read (`size`), so that a writer that only measures
+    /// coverage claims them unread; is neither decoded (`process`) nor boxed (of a type that
+    /// reaches `owner`: reading it then never meets a value being read around it, a cycle,
+    /// which only a reader reading them all sees); and is raw bytes or a value of a type whose
+    /// arguments the reader can keep.
+    pub fn reads_on_demand(&self, owner: usize, field: &Field) -> bool {
+        let sized = |size: &Size| matches!(size, Size::Const(_) | Size::Expr(_));
+        let kept = |ty: &FieldType| {
+            let value = match (&field.substream, ty) {
+                (Some(size), FieldType::User { ty, .. }) => {
+                    let def = &self.types[*ty];
+                    sized(size)
+                        && !def.unread_from_holder
+                        && def.params.iter().all(|p| p.ty.is_kept_by_readers())
+                }
+                (
+                    Some(size),
+                    FieldType::Bytes {
+                        size: Size::Eos,
+                        align: 1,
+                        ..
+                    },
+                ) => sized(size),
+                (None, FieldType::Bytes { size, align: 1, .. }) => sized(size),
+                _ => false,
+            };
+            value && field.decode.is_none() && !self.boxes(owner, field, ty)
+        };
+        field.parse_instance
+            && field.position.is_some()
+            && field.repeat == Repeat::None
+            && match &field.ty {
+                FieldType::Switch(_) if field.switches_per_element() => false,
+                FieldType::Switch(switch) => switch
+                    .cases
+                    .iter()
+                    .map(|case| &case.ty)
+                    .chain(switch.default.as_deref())
+                    .all(kept),
+                ty => kept(ty),
+            }
+    }
+
     /// True when the single values of type `ty` that `field` (of type `owner`) holds are
     /// boxed: a value that can hold its owner again needs the indirection a `Vec` gives lists.
     pub fn boxes(&self, owner: usize, field: &Field, ty: &FieldType) -> bool {
