@@ -1285,15 +1285,17 @@ fn a_schema_the_interpreter_cannot_use_yet_is_refused_with_every_reason() {
     let schema = dir.path().join("placed.ksy");
     fs::write(
         &schema,
-        "meta: {id: placed}\nseq:\n  - {id: a, type: u1}\ninstances:\n  far: {pos: 8, size: 2}\n",
+        "meta: {id: placed}\nseq:\n  - {id: a, type: sub, size: 4}\ninstances:\n  far: {io: a._io, pos: 1, type: u1}\ntypes:\n  sub:\n    seq:\n      - {id: x, type: u1}\n",
     )
     .unwrap();
     let file = dir.path().join("x.bin");
     fs::write(&file, [0u8; 10]).unwrap();
     let output = skelcodec(&[&"decode", &"--schema", &schema, &file]);
     assert_exit(&output, 2);
+    // Every use, each with its place in the schema.
     assert!(
-        stderr(&output).contains("instances.far: a value read by position"),
+        stderr(&output).contains("instances.far: a value read from another value's stream")
+            && stderr(&output).contains("types.sub: a stream kept for other values' instances"),
         "{}",
         stderr(&output)
     );

@@ -51,6 +51,8 @@ pub(crate) fn debug(schema: &Schema, value: &Value) -> String {
             decoded.rest,
             decoded.stored
         ),
+        Value::Failed { message, .. } => format!("Failed({message:?})"),
+        Value::Cycle(offset) => format!("Cycle({offset})"),
         Value::Case(name, inner) => format!("{}({})", type_ident(name), debug(schema, inner)),
         Value::Struct(node) => {
             let def = &schema.types[node.ty];

@@ -10,7 +10,7 @@ use serde_json::Value as Json;
 use skelcodec_codegen::model::*;
 use skelcodec_runtime as rt;
 
-use crate::value::{COMPONENTS, Int, Io, Keys, Struct, Value};
+use crate::value::{COMPONENTS, Int, Io, Keys, Struct, UNCLAIMED, Value};
 
 /// Why a document is not a value of the schema: where, and what is wrong there.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -121,10 +121,11 @@ impl Parser<'_> {
                 def.id
             ));
         };
-        if let Some(unknown) = map
-            .keys()
-            .find(|k| !keys.iter().flatten().any(|key| **key == ***k))
-        {
+        let keeps_unclaimed = self.schema.keeps_unclaimed(ty);
+        let known = |k: &str| {
+            keys.iter().flatten().any(|key| **key == *k) || (keeps_unclaimed && k == UNCLAIMED)
+        };
+        if let Some(unknown) = map.keys().find(|k| !known(k)) {
             let known: Vec<&str> = keys.iter().flatten().map(|k| &**k).collect();
             return refuse(format!(
                 "unknown field `{unknown}`, expected one of `{}`",
@@ -149,13 +150,21 @@ impl Parser<'_> {
                 Ok(Some(value))
             })
             .collect::<Parsed<Vec<_>>>()?;
-        Ok(Rc::new(Struct::new(
+        let value = Struct::new(
             ty,
             fields,
             Vec::new(),
             keys.clone(),
             (Io::default(), 0, false),
-        )))
+        );
+        if keeps_unclaimed {
+            let gaps = match map.get(UNCLAIMED) {
+                None => Vec::new(),
+                Some(gaps) => deserialize(gaps).in_key(&Rc::from(UNCLAIMED))?,
+            };
+            value.unclaimed.replace(Some(gaps));
+        }
+        Ok(Rc::new(value))
     }
 
     /// The value of a field: its condition, its repetition, its values.
@@ -169,6 +178,11 @@ impl Parser<'_> {
         }
         if document.is_null() && field.may_be_absent() {
             return Ok(Value::Absent);
+        }
+        if field.parse_instance
+            && let Some(value) = instance_state(document)?
+        {
+            return Ok(value);
         }
         match (&field.ty, field.switches_whole_list()) {
             (FieldType::Switch(switch), true) => {
@@ -318,6 +332,38 @@ impl Parser<'_> {
             }
             other => refuse(format!("the interpreter does not write {other:?} yet")),
         }
+    }
+}
+
+/// A parse instance that failed or is a cycle, as `rt::Instance` deserializes one:
+/// `{"_error": …}` (with `"_bytes"` when it holds some), `{"_cycle": offset}`; `None` for a
+/// value (Kaitai names cannot start with `_`, so a value never has these keys).
+fn instance_state(document: &Json) -> Parsed<Option<Value>> {
+    let Json::Object(map) = document else {
+        return Ok(None);
+    };
+    let held = match (
+        map.len(),
+        map.get("_error"),
+        map.get("_bytes"),
+        map.get("_cycle"),
+    ) {
+        (1, _, _, Some(offset)) => {
+            return match offset.as_u64() {
+                Some(offset) => Ok(Some(Value::Cycle(offset))),
+                None => refuse("`_cycle` must be a byte offset"),
+            };
+        }
+        (1, Some(_), None, _) => None,
+        (2, Some(_), Some(bytes), _) => Some(deserialize::<rt::RawBytes>(bytes)?),
+        _ => return Ok(None),
+    };
+    match map.get("_error").and_then(Json::as_str) {
+        Some(message) => Ok(Some(Value::Failed {
+            message: message.to_owned(),
+            held,
+        })),
+        None => refuse("`_error` must be a string"),
     }
 }
 

@@ -375,7 +375,7 @@ fn member(schema: &Schema, link: &Link, name: &str, file: Option<&[u8]>) -> Eval
     let def = &schema.types[node.ty];
     match name {
         "_parent" => return Ok(link.0.parent.clone().map_or(Val::Null, Val::Struct)),
-        "_root" => return Ok(Val::Struct(link.root())),
+        "_root" => return Ok(Val::Struct(file_root(schema, link))),
         "_io" => {
             file.ok_or_else(needs_stream)?;
             let (pos, eof) = node.pos.get();
@@ -412,14 +412,34 @@ fn member(schema: &Schema, link: &Link, name: &str, file: Option<&[u8]>) -> Eval
         {
             return look_ahead(schema, link, i, file, (pos, *ty, cond.as_ref(), *enum_idx));
         }
-        if let Some(known) = &node.instances.borrow()[i] {
-            return Ok(known.clone());
+        if let Some(known) = node.instance(i) {
+            return Ok(known);
         }
         let value = instance(schema, link, i, file)?;
-        node.instances.borrow_mut()[i] = Some(value.clone());
+        node.keep_instance(i, value.clone());
         return Ok(value);
     }
     Err(format!("`{}` has no member `{name}`", def.id))
+}
+
+/// `_root` of the structure `link`: the root value of the file that declares its type, as
+/// Kaitai never passes `_root` from one file's types to another's (an imported schema's
+/// types see the value of its root type that holds them); the file's root otherwise.
+fn file_root(schema: &Schema, link: &Link) -> Link {
+    let home = schema.types[link.ty()].at.file();
+    let target = schema.file_root(link.ty());
+    let mut found = None;
+    let mut at = Some(link.clone());
+    while let Some(node) = at {
+        if schema.types[node.ty()].at.file() != home {
+            break;
+        }
+        if node.ty() == target {
+            found = Some(node.clone());
+        }
+        at = node.0.parent.clone();
+    }
+    found.unwrap_or_else(|| link.root())
 }
 
 /// Computes instance `i` of the structure `link`.
@@ -467,7 +487,7 @@ fn look_ahead(
         return Ok(Val::Null);
     }
     let node = link.node();
-    let known = node.instances.borrow()[i].clone();
+    let known = node.instance(i);
     let raw = match known {
         Some(raw) => raw,
         None => {
@@ -488,7 +508,7 @@ fn look_ahead(
                     Val::Int(crate::value::Int::decode(b, int, big).as_i64())
                 }
             };
-            node.instances.borrow_mut()[i] = Some(raw.clone());
+            node.keep_instance(i, raw.clone());
             raw
         }
     };
@@ -518,7 +538,7 @@ pub(crate) fn to_val(ty: &FieldType, value: &Value, holder: &Link) -> Val {
         Value::VarStr(s) => Val::Str(content(s.as_bytes())),
         Value::Text(s) => Val::Str(content(s.as_bytes())),
         Value::Bytes(b) => Val::Bytes(content(&b.0)),
-        Value::Unit | Value::Absent => Val::Null,
+        Value::Unit | Value::Absent | Value::Failed { .. } | Value::Cycle(_) => Val::Null,
         Value::Present => Val::Bool(true),
         Value::Struct(node) => Val::Struct(Link::new(node.clone(), Some(holder.clone()))),
         Value::List(items) => {
@@ -563,7 +583,7 @@ fn stored_len(value: &Value) -> usize {
         Value::VarStr(s) => s.as_bytes().len(),
         Value::Text(s) => s.len(),
         Value::Bytes(b) => b.0.len(),
-        Value::Unit | Value::Absent | Value::Present => 0,
+        Value::Unit | Value::Absent | Value::Present | Value::Failed { .. } | Value::Cycle(_) => 0,
         Value::Struct(node) => {
             let (start, end) = node.span.get();
             end.saturating_sub(start)

@@ -9,6 +9,7 @@ mod choice;
 mod debug;
 mod document;
 mod eval;
+mod intern;
 mod map;
 mod process;
 mod read;
@@ -96,7 +97,22 @@ impl Interpreter {
 
     /// Reads a whole file as the schema's root type.
     pub fn read(&self, bytes: &[u8]) -> rt::Result<Value> {
-        read::read_file(&read::Ctx::new(&self.schema, bytes))
+        let value = read::read_file(&read::Ctx::new(&self.schema, bytes))?;
+        self.keep_unclaimed(&value, bytes)?;
+        Ok(value)
+    }
+
+    /// Keeps in a root value read from `bytes` the bytes no field claims, when some type
+    /// reads a value by position: those the value does not write where it was read.
+    fn keep_unclaimed(&self, value: &Value, bytes: &[u8]) -> rt::Result<()> {
+        if let Value::Struct(root) = value
+            && self.schema.keeps_unclaimed(root.ty)
+        {
+            let covered = write::coverage(&self.schema, value)?;
+            root.unclaimed
+                .replace(Some(rt::fields::unclaimed(bytes, &covered)));
+        }
+        Ok(())
     }
 
     /// Reads a whole file as [`Interpreter::read`] does, and maps it: every field, element
@@ -104,7 +120,8 @@ impl Interpreter {
     /// up to the failure, and its tree shows what was read by then.
     pub fn explain(&self, bytes: &[u8]) -> Explained {
         let cx = read::Ctx::mapping(&self.schema, bytes);
-        let read = read::read_file(&cx);
+        let read = read::read_file(&cx)
+            .and_then(|value| self.keep_unclaimed(&value, bytes).map(|()| value));
         let map = cx
             .map
             .map(std::cell::RefCell::into_inner)

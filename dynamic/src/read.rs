@@ -112,8 +112,20 @@ impl Ctx<'_> {
 
 /// Reads the whole file as the schema's root type.
 pub(crate) fn read_file(cx: &Ctx<'_>) -> rt::Result<Value> {
+    // Work beyond one pass over the file is budgeted as the generated reader budgets it:
+    // values read by position may copy about four times the file, and 64 MiB more.
+    let state = cx
+        .schema
+        .has_positioned_fields()
+        .then(|| rt::reader::FileState::new(4 * cx.file.len() as u64 + (64 << 20)));
     let mut r = Reader::new(cx.file);
+    if let Some(state) = &state {
+        r = r.sharing(state);
+    }
+    // The root is at 0 of the file: an instance there of its type is itself, a cycle.
+    let visiting_root = r.visit_as(crate::intern::interned("type 0"))?;
     let root = read_struct(cx, &mut r, 0, Vec::new(), (None, None));
+    drop(visiting_root);
     // What expressions kept while reading (arguments, instances computed once) may link a
     // value to the values around it, in a cycle: only reading needs them.
     for node in cx.nodes.take() {
@@ -167,6 +179,21 @@ fn read_fields(
     r: &mut Reader<'_>,
     ty: usize,
     params: Vec<Val>,
+    context: (Option<Link>, Option<&Link>),
+) -> rt::Result<Rc<Struct>> {
+    // Inside an imported schema's root value, its `_root._io` is that value's stream.
+    match cx.schema.roots_imported_stream(ty) {
+        true => r.in_file_root(|r| read_sequence(cx, r, ty, params, context)),
+        false => read_sequence(cx, r, ty, params, context),
+    }
+}
+
+/// [`read_fields`] in the stream its `_root._io` is.
+fn read_sequence(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'_>,
+    ty: usize,
+    params: Vec<Val>,
     (parent, holder): (Option<Link>, Option<&Link>),
 ) -> rt::Result<Rc<Struct>> {
     let def = &cx.schema.types[ty];
@@ -180,6 +207,10 @@ fn read_fields(
     ));
     node.instances.replace(vec![None; def.instances.len()]);
     cx.nodes.borrow_mut().push(node.clone());
+    if cx.schema.keeps_unclaimed(ty) {
+        // Found once the whole file is read (see `Interpreter::read`); none elsewhere.
+        node.unclaimed.replace(Some(Vec::new()));
+    }
     if let Some(map) = &cx.map {
         map.borrow_mut().root.get_or_insert_with(|| node.clone());
     }
@@ -213,8 +244,13 @@ fn read_fields(
                     .unwrap_or(&field.id)
                     .to_owned()
             };
-            cx.mapped(r, segment, &field.ty, |r| read_field(cx, r, &link, index))
-                .map_err(|e| e.in_path(field_name(field)))?
+            let read = cx.mapped(r, segment, &field.ty, |r| read_field(cx, r, &link, index));
+            match (read, field.parse_instance) {
+                (Ok(value), _) => value,
+                // A parse instance's failure is its own: the value is read all the same.
+                (Err(e), true) => failed_instance(cx, r, &link, index, e),
+                (Err(e), false) => return Err(e.in_path(field_name(field))),
+            }
         };
         node.fields.borrow_mut()[index] = Some(value);
     }
@@ -244,6 +280,114 @@ fn read_field(cx: &Ctx<'_>, r: &mut Reader<'_>, link: &Link, index: usize) -> rt
     {
         return Ok(Value::Absent);
     }
+    let value = match &field.position {
+        None => read_values(cx, r, &scope, index)?,
+        Some(pos) => {
+            let placed = placed(r, &scope, field, pos)?;
+            let key = visit_key(cx, link.ty(), index);
+            rt::fields::read_placed_as(r, placed, key, |r| read_values(cx, r, &scope, index))?
+        }
+    };
+    // Checked where the reader stands after the field (before one read by position).
+    check_valid(cx, r, &scope, field, &value)?;
+    // A conditional field that holds nothing says only that it is there.
+    Ok(match field.is_presence_flag() {
+        true => Value::Present,
+        false => value,
+    })
+}
+
+/// Where a field read by position is.
+fn placed(
+    r: &Reader<'_>,
+    scope: &Scope<'_>,
+    field: &Field,
+    pos: &skelcodec_codegen::expr::Expr,
+) -> rt::Result<rt::fields::Placed> {
+    let pos = scope.int(pos).map_err(|m| eval_error(r, m))?;
+    Ok(match field.stream {
+        Stream::Root => rt::fields::Placed::Root(pos),
+        _ => rt::fields::Placed::Own(pos),
+    })
+}
+
+/// What identifies the values of field `index` of type `owner` among those being read around
+/// them, for cycles: its type, as the generated reader's Rust type does.
+fn visit_key(cx: &Ctx<'_>, owner: usize, index: usize) -> &'static str {
+    let field = &cx.schema.types[owner].fields[index];
+    let mut key = match &field.ty {
+        FieldType::User { ty, .. } => format!("type {ty}"),
+        FieldType::Switch(_) => format!("switch {owner}.{index}"),
+        _ => "value".to_owned(),
+    };
+    if field.repeat != Repeat::None {
+        key = format!("list of {key}");
+    }
+    if cx.schema.reads_on_demand(owner, field) {
+        key = format!("on demand {key}");
+    }
+    crate::intern::interned(&key)
+}
+
+/// A parse instance whose read failed: a cycle, or its failure, with the bytes it holds when
+/// it reads on demand (see [`rt::Instance`]).
+fn failed_instance(cx: &Ctx<'_>, r: &Reader<'_>, link: &Link, index: usize, e: rt::Error) -> Value {
+    if let ErrorKind::Cycle { offset } = e.kind()
+        && e.has_no_path()
+    {
+        return Value::Cycle(*offset);
+    }
+    let field = &cx.schema.types[link.ty()].fields[index];
+    let mut failed = Value::Failed {
+        message: e.to_string(),
+        held: None,
+    };
+    if !cx.schema.reads_on_demand(link.ty(), field) {
+        return failed;
+    }
+    // Read on demand, it would hold the bytes of its size where it is; when they are not
+    // there, it fails for that, at once.
+    let scope = Scope::of(cx.schema, link.clone(), cx.file);
+    let size = match (&field.substream, &field.ty) {
+        (Some(size), _) | (None, FieldType::Bytes { size, .. }) => size,
+        _ => return failed,
+    };
+    let window = (|| {
+        let len = match size {
+            Size::Const(n) => *n as i64,
+            Size::Expr(e) => scope.int(e).ok()?,
+            _ => return None,
+        };
+        let (mut at, pos) = match placed(r, &scope, field, field.position.as_ref()?).ok()? {
+            rt::fields::Placed::Own(pos) => (r.clone(), pos),
+            rt::fields::Placed::Root(pos) => (r.root_stream(), pos),
+        };
+        Some(
+            rt::arith::length(pos, &at)
+                .and_then(|pos| at.seek(pos))
+                .and_then(|()| rt::arith::length(len, &at))
+                .and_then(|len| at.clone().sub(len))
+                .map(|sub| (cx.in_file(&sub), sub.data().to_vec())),
+        )
+    })();
+    match (window, &mut failed) {
+        (Some(Ok((true, bytes))), Value::Failed { held, .. }) => *held = Some(rt::RawBytes(bytes)),
+        (Some(Err(e)), Value::Failed { message, .. }) => *message = e.to_string(),
+        _ => {}
+    }
+    failed
+}
+
+/// The values of field `index` of the scope's structure, after its condition holds, where
+/// it is read.
+fn read_values(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'_>,
+    scope: &Scope<'_>,
+    index: usize,
+) -> rt::Result<Value> {
+    let field = &cx.schema.types[scope.this.ty()].fields[index];
+    let scope = scope.clone();
     let value = match (&field.ty, field.switches_whole_list()) {
         (FieldType::Switch(switch), true) => {
             let (name, ty) = choose(cx, r, &scope, switch)?;
@@ -259,12 +403,7 @@ fn read_field(cx: &Ctx<'_>, r: &mut Reader<'_>, link: &Link, index: usize) -> rt
         }
         (ty, _) => read_repeated(cx, r, &scope, index, ty)?,
     };
-    check_valid(cx, r, &scope, field, &value)?;
-    // A conditional field that holds nothing says only that it is there.
-    Ok(match field.is_presence_flag() {
-        true => Value::Present,
-        false => value,
-    })
+    Ok(value)
 }
 
 /// Refuses a value that breaks one of the field's `valid` rules, each checked on `_`: the

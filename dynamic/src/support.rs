@@ -35,8 +35,8 @@ pub(crate) fn unsupported(schema: &Schema) -> Vec<String> {
 
 fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPath, &str)) {
     let at = &field.at;
-    if field.position.is_some() || field.parse_instance {
-        refuse(at, "a value read by position (`pos`, parse instances)");
+    if field.position.is_some() && matches!(field.stream, Stream::Of(_)) {
+        refuse(at, "a value read from another value's stream (`io`)");
     }
     if let Some(Decode {
         process: Some(Process::Custom { name, .. }),

@@ -60,6 +60,17 @@ pub enum Value {
     Present,
     /// A value read from the decoded content of the bytes it is stored in, kept with them.
     Decoded(Box<rt::Decoded<Value>>),
+    /// A parse instance whose read failed (its failure is its own, as in Kaitai): the
+    /// message, and the bytes it was to be read from when it is read on demand (see
+    /// [`rt::Instance`]).
+    Failed {
+        /// The error, with its offset and the path inside the instance.
+        message: String,
+        /// The bytes it holds, written back as they were.
+        held: Option<rt::RawBytes>,
+    },
+    /// A parse instance that is the value being read around it, which starts at this byte.
+    Cycle(u64),
 }
 
 /// An integer as stored.
@@ -145,6 +156,9 @@ pub struct Struct {
     pub(crate) instances: RefCell<Vec<Option<Val>>>,
     /// The value's stream: where it starts in the file and how many bytes it has.
     pub(crate) io: Io,
+    /// The bytes of the file no field claims, with their offsets: kept by a root value when
+    /// some type reads a value by position.
+    pub(crate) unclaimed: RefCell<Option<Vec<rt::fields::Gap>>>,
     /// Where the value starts and ends in its stream (the end once it is read).
     pub(crate) span: Cell<(usize, usize)>,
     /// The position in its stream while it is read (`_io.pos`), and whether every bit of the
@@ -174,6 +188,7 @@ impl Struct {
             params: RefCell::new(params),
             instances: RefCell::default(),
             io,
+            unclaimed: RefCell::default(),
             span: Cell::new((start, start)),
             pos: Cell::new((start, eof)),
             keys,
@@ -183,9 +198,46 @@ impl Struct {
     }
 }
 
+impl Struct {
+    /// Instance `i` as computed, when it was.
+    pub(crate) fn instance(&self, i: usize) -> Option<Val> {
+        self.instances.borrow().get(i).cloned().flatten()
+    }
+
+    /// Keeps instance `i` as computed (caches are released after a read or write, and kept
+    /// again as expressions ask).
+    pub(crate) fn keep_instance(&self, i: usize, value: Val) {
+        let mut instances = self.instances.borrow_mut();
+        if instances.len() <= i {
+            instances.resize(i + 1, None);
+        }
+        instances[i] = Some(value);
+    }
+}
+
+/// Releases what expressions kept in the structures of `value` (arguments, instances computed
+/// once), which may link a value to the values around it, in a cycle.
+pub(crate) fn release(value: &Value) {
+    match value {
+        Value::Struct(node) => {
+            node.params.take();
+            node.instances.take();
+            for field in node.fields.borrow().iter().flatten() {
+                release(field);
+            }
+        }
+        Value::List(items) | Value::Vector(items) => items.iter().for_each(release),
+        Value::Case(_, inner) => release(inner),
+        Value::Decoded(decoded) => release(&decoded.value),
+        _ => {}
+    }
+}
+
 impl PartialEq for Struct {
     fn eq(&self, other: &Self) -> bool {
-        self.ty == other.ty && *self.fields.borrow() == *other.fields.borrow()
+        self.ty == other.ty
+            && *self.fields.borrow() == *other.fields.borrow()
+            && *self.unclaimed.borrow() == *other.unclaimed.borrow()
     }
 }
 
@@ -234,6 +286,9 @@ pub(crate) fn document_keys(schema: &Schema) -> Vec<Keys> {
         })
         .collect()
 }
+
+/// The document key of a root value's unclaimed bytes (see [`Struct`]).
+pub(crate) const UNCLAIMED: &str = "unclaimed";
 
 /// The names of the components of a quaternion; a vector has the first three.
 pub(crate) const COMPONENTS: [&str; 4] = ["x", "y", "z", "w"];
@@ -311,6 +366,20 @@ impl Serialize for With<'_, Value> {
                 map.serialize_entry("stored", &decoded.stored)?;
                 map.end()
             }
+            // As `rt::Instance` serializes a failure and a cycle.
+            Value::Failed { message, held } => {
+                let mut map = s.serialize_map(Some(1 + usize::from(held.is_some())))?;
+                map.serialize_entry("_error", message)?;
+                if let Some(held) = held {
+                    map.serialize_entry("_bytes", held)?;
+                }
+                map.end()
+            }
+            Value::Cycle(offset) => {
+                let mut map = s.serialize_map(Some(1))?;
+                map.serialize_entry("_cycle", offset)?;
+                map.end()
+            }
         }
     }
 }
@@ -333,9 +402,13 @@ impl Serialize for With<'_, Struct> {
                 (!empty_tail).then_some((key, value))
             })
             .collect();
-        let mut map = s.serialize_map(Some(shown.len()))?;
+        let unclaimed = st.unclaimed.borrow();
+        let mut map = s.serialize_map(Some(shown.len() + usize::from(unclaimed.is_some())))?;
         for (key, value) in shown {
             map.serialize_entry(key, &With(schema, value))?;
+        }
+        if let Some(gaps) = &*unclaimed {
+            map.serialize_entry(UNCLAIMED, gaps)?;
         }
         map.end()
     }

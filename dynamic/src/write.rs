@@ -5,7 +5,6 @@
 //! the interpreter then reads its output back, so a value that would read back as another is
 //! refused even where no check could be made.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use skelcodec_codegen::model::*;
@@ -18,28 +17,27 @@ use crate::value::{Link, Struct, Val, Value};
 /// What writing one value shares.
 struct Cx<'s> {
     schema: &'s Schema,
-    /// Every structure written, to release what only checking needed (see [`write_file`]).
-    nodes: RefCell<Vec<Rc<Struct>>>,
 }
 
 /// Writes `value`, a value of the schema's root type, as a whole file.
 pub(crate) fn write_file(schema: &Schema, value: &Value) -> rt::Result<Vec<u8>> {
+    write_with(schema, value, Writer::new())?.into_bytes()
+}
+
+/// The byte ranges of the file the fields of `value`, just read, claim (see
+/// [`Writer::for_coverage`]).
+pub(crate) fn coverage(schema: &Schema, value: &Value) -> rt::Result<Vec<std::ops::Range<usize>>> {
+    write_with(schema, value, Writer::for_coverage()).map(|w| w.coverage())
+}
+
+fn write_with(schema: &Schema, value: &Value, mut w: Writer) -> rt::Result<Writer> {
     let Value::Struct(root) = value else {
         return Err(refused(0, "the value of a file is a structure".into()));
     };
-    let cx = Cx {
-        schema,
-        nodes: RefCell::default(),
-    };
-    let mut w = Writer::new();
-    let written = write_struct(&cx, &mut w, root, None, true);
-    // Checks computed instances and arguments, which may link values in a cycle.
-    for node in cx.nodes.take() {
-        node.params.take();
-        node.instances.take();
-    }
-    written?;
-    w.into_bytes()
+    let written = write_struct(&Cx { schema }, &mut w, root, None, true);
+    // Checks computed instances and arguments.
+    crate::value::release(value);
+    written.map(|()| w)
 }
 
 fn refused(offset: usize, message: String) -> Error {
@@ -68,12 +66,28 @@ fn write_struct(
 ) -> rt::Result<()> {
     let def = &cx.schema.types[node.ty];
     node.instances.replace(vec![None; def.instances.len()]);
-    cx.nodes.borrow_mut().push(node.clone());
     let link = Link::new(node.clone(), parent);
     let scope = Scope::writing(cx.schema, link);
     if let Some(choice) = &def.endian_choice {
         node.is_be.set(Some(byte_order(w, &scope, choice, node)?));
     }
+    // Inside an imported schema's root value, its `_root._io` is that value's stream.
+    match cx.schema.roots_imported_stream(node.ty) {
+        true => w.in_file_root(|w| write_fields(cx, w, &scope, node, checked)),
+        false => write_fields(cx, w, &scope, node, checked),
+    }
+}
+
+/// Writes the fields of `node` in order, those read by position placed where they were, and
+/// a root's unclaimed bytes.
+fn write_fields(
+    cx: &Cx<'_>,
+    w: &mut Writer,
+    scope: &Scope<'_>,
+    node: &Struct,
+    checked: bool,
+) -> rt::Result<()> {
+    let def = &cx.schema.types[node.ty];
     let fields = node.fields.borrow();
     for (index, field) in def.fields.iter().enumerate() {
         if field.is_read_only() {
@@ -82,10 +96,75 @@ fn write_struct(
         let Some(value) = &fields[index] else {
             return Err(encode_error(w, "the value has no such field").in_path(field.id.clone()));
         };
-        write_field(cx, w, &scope, field, value, checked)
-            .map_err(|e| e.in_path(field.id.clone()))?;
+        let written = match &field.position {
+            Some(pos) if !matches!(value, Value::Absent) => {
+                write_placed(cx, w, scope, (node.ty, field), pos, value, checked)
+            }
+            _ => write_field(cx, w, scope, field, value, checked),
+        };
+        written.map_err(|e| e.in_path(field.id.clone()))?;
+    }
+    if cx.schema.keeps_unclaimed(node.ty) {
+        let gaps = node.unclaimed.borrow();
+        rt::fields::write_gaps(w, gaps.as_deref().unwrap_or_default())
+            .map_err(|e| e.in_field(crate::value::UNCLAIMED))?;
     }
     Ok(())
+}
+
+/// Writes a value read by position as a block placed where it was read. A parse instance that
+/// failed writes the bytes it holds when it holds some, else nothing (its bytes are kept as
+/// the file's unclaimed bytes), as does a cycle; measuring what the fields claim, one read on
+/// demand claims its bytes, as the generated reader's, still unread then, does.
+fn write_placed(
+    cx: &Cx<'_>,
+    w: &mut Writer,
+    scope: &Scope<'_>,
+    (owner, field): (usize, &Field),
+    pos: &skelcodec_codegen::expr::Expr,
+    value: &Value,
+    checked: bool,
+) -> rt::Result<()> {
+    let held = match value {
+        Value::Failed { held: None, .. } | Value::Cycle(_) => return Ok(()),
+        Value::Failed {
+            held: Some(bytes), ..
+        } => Some(rt::writer::Held::Raw(&bytes.0)),
+        _ if w.is_for_coverage() && cx.schema.reads_on_demand(owner, field) => {
+            window_len(scope, field).map(rt::writer::Held::Claimed)
+        }
+        _ => None,
+    };
+    let pos = scope
+        .int(pos)
+        .map_err(|m| encode_error(w, format!("its position cannot be computed: {m}")))?;
+    let name = crate::intern::interned(&field.id);
+    let write = |w: &mut Writer| match held {
+        Some(held) => {
+            w.hold(held);
+            Ok(())
+        }
+        None => write_field(cx, w, scope, field, value, checked),
+    };
+    match field.stream {
+        Stream::Root => rt::fields::write_at_root(w, pos, name, write),
+        _ => rt::fields::write_at(w, pos, name, write),
+    }
+}
+
+/// The size of the bytes a parse instance read on demand is read from, when it can be
+/// computed without the stream.
+fn window_len(scope: &Scope<'_>, field: &Field) -> Option<usize> {
+    let size = match (&field.substream, &field.ty) {
+        (Some(size), _) | (None, FieldType::Bytes { size, .. }) => size,
+        _ => return None,
+    };
+    let len = match size {
+        Size::Const(n) => *n as i64,
+        Size::Expr(e) => scope.int(e).ok()?,
+        _ => return None,
+    };
+    usize::try_from(len).ok()
 }
 
 /// The byte order the value chooses; one whose selector needs the stream keeps the order it
@@ -266,6 +345,23 @@ fn write_sized(
         };
         return write_decoded(cx, w, scope, decode, ty, decoded, checked);
     }
+    // Positions in a substream count from where it starts.
+    if field.substream.is_some() && matches!(ty, FieldType::User { .. }) {
+        return w.in_substream(|w| write_delimited(cx, w, scope, field, ty, value, checked));
+    }
+    write_delimited(cx, w, scope, field, ty, value, checked)
+}
+
+/// Writes one value of `ty` in place, or delimited by the field's size or terminator.
+fn write_delimited(
+    cx: &Cx<'_>,
+    w: &mut Writer,
+    scope: &Scope<'_>,
+    field: &Field,
+    ty: &FieldType,
+    value: &Value,
+    checked: bool,
+) -> rt::Result<()> {
     let start = w.pos();
     let expected = match &field.substream {
         None | Some(Size::Eos) => return write_one(cx, w, scope, ty, value, checked),

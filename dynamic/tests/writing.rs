@@ -156,3 +156,37 @@ seq:
         "{error}"
     );
 }
+
+#[test]
+fn values_read_by_position_are_placed_back_and_unclaimed_bytes_kept() {
+    let interpreter = interpreter(
+        "
+meta: {id: table, endian: le}
+seq:
+  - {id: ofs, type: u1}
+instances:
+  body: {pos: ofs, size: 2}
+  broken: {pos: 100, size: 2}
+",
+    );
+    // `body` at 4; bytes 1..4 belong to no field; `broken` is past the end.
+    let bytes = [4, 0xaa, 0xbb, 0xcc, 1, 2];
+    let value = interpreter.read(&bytes).expect("the file reads");
+    let document = serde_json::to_value(interpreter.document(&value)).expect("a document");
+    assert_eq!(document["body"], json!("0102"));
+    assert_eq!(
+        document["unclaimed"],
+        json!([{"offset": 1, "bytes": "aabbcc"}])
+    );
+    // A parse instance's failure is its own, kept in the document.
+    assert!(document["broken"]["_error"].is_string(), "{document}");
+    assert_eq!(interpreter.write(&value).expect("it writes"), bytes);
+    assert_eq!(encode(&interpreter, document.clone()), Ok(bytes.to_vec()));
+    // Edited where it was read, the rest kept.
+    let mut edited = document;
+    edited["body"] = json!("0304");
+    assert_eq!(
+        encode(&interpreter, edited),
+        Ok(vec![4, 0xaa, 0xbb, 0xcc, 3, 4])
+    );
+}
