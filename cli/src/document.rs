@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use skelcodec_formats::{DocumentError, DocumentSyntax, FORMAT_KEY, Format, VALUE_KEY};
+use skelcodec_formats::{DocumentError, DocumentSyntax, FORMAT_KEY, Format, SCHEMA_KEY, VALUE_KEY};
 
 use crate::commands::{EXIT_DIFFERENCE, format_of};
 use crate::container::read_input;
@@ -155,9 +155,18 @@ pub fn encode(
     } else {
         serde_json::from_slice(&text).map_err(|e| bad_document(format!("not valid JSON: {e}")))?
     };
-    let format: &dyn Format = match forced {
-        Some(format) => format,
-        None => {
+    let recorded = parsed.get(SCHEMA_KEY).cloned();
+    let format: &dyn Format = match (forced, recorded) {
+        (Some(format), _) => format,
+        // Read with a schema at run time: the same schema encodes it.
+        (None, Some(recorded)) => {
+            let source: skelcodec_formats::SchemaSource = serde_json::from_value(recorded)
+                .map_err(|e| {
+                    bad_document(format!("`{SCHEMA_KEY}` is not a schema's place: {e}"))
+                })?;
+            crate::schema::interpreted(&source.path, &source.import_paths)?
+        }
+        (None, None) => {
             let id = parsed
                 .get(FORMAT_KEY)
                 .and_then(|v| v.as_str())

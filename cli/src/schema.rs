@@ -81,6 +81,12 @@ pub fn interpreted(
     for warning in &interpreter.schema().warnings {
         eprintln!("warning: {warning}");
     }
-    let format = skelcodec_formats::interpreted::Interpreted::new(interpreter);
+    // Absolute, so that a document records where its schema is from wherever it is encoded.
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_owned());
+    let source = skelcodec_formats::SchemaSource {
+        path: absolute(file),
+        import_paths: import_paths.iter().map(|p| absolute(p)).collect(),
+    };
+    let format = skelcodec_formats::interpreted::Interpreted::new(interpreter, source);
     Ok(Box::leak(Box::new(format)))
 }

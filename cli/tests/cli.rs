@@ -1248,6 +1248,8 @@ fn decode_reads_with_a_schema_given_at_run_time() {
         document,
         serde_json::json!({
             "format": "records",
+            // The schema it was read with, for `encode` to find again.
+            "schema": {"path": std::path::absolute(&schema).unwrap()},
             "value": {
                 "num_records": 2,
                 "records": [
@@ -1325,7 +1327,8 @@ fn roundtrip_and_encode_with_a_schema_given_at_run_time() {
         .replace("len: 2", "len: 3");
     fs::write(&yaml, edited).unwrap();
     let out = dir.path().join("edited.rec");
-    let output = skelcodec(&[&"encode", &"--schema", &schema, &yaml, &"-o", &out]);
+    // The document says which schema it was read with: `encode` needs no `--schema`.
+    let output = skelcodec(&[&"encode", &yaml, &"-o", &out]);
     assert_exit(&output, 0);
     assert_eq!(
         fs::read(&out).unwrap(),

@@ -555,10 +555,32 @@ fn read_repeated(
             }
             items
         }
-        Repeat::ForEach(_) => {
-            return Err(r.error(ErrorKind::Invalid(
-                "`-for-each` is not interpreted yet".into(),
-            )));
+        // One element per element of a list read before, each seeing its partner as `_`.
+        Repeat::ForEach(list) => {
+            let partners = match scope.eval(list).map_err(|m| eval_error(r, m))? {
+                Val::List(items) => items,
+                other => {
+                    return Err(eval_error(
+                        r,
+                        format!("`-for-each` needs a list, found {other:?}"),
+                    ));
+                }
+            };
+            let min = cx.schema.min_size_of(ty) + field.delimiter_len();
+            rt::fields::read_each(r, &partners, min, |r, index, each| {
+                scope.at(r);
+                let scope = Scope {
+                    index: Some(index as i64),
+                    item: Some(each.clone()),
+                    ..scope.clone()
+                };
+                cx.mapped(
+                    r,
+                    || format!("[{index}]"),
+                    ty,
+                    |r| read_sized(cx, r, &scope, field, ty),
+                )
+            })?
         }
     };
     Ok(Value::List(items))

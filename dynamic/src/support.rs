@@ -13,9 +13,6 @@ pub(crate) fn unsupported(schema: &Schema) -> Vec<String> {
             found.push(use_);
         }
     };
-    if schema.layout.is_some() {
-        refuse(&schema.types[0].at, "`-layout`");
-    }
     if !schema.types[0].params.is_empty() {
         refuse(&schema.types[0].at, "a root type with parameters");
     }
@@ -46,14 +43,8 @@ fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPat
         // A Rust type of the crate that expands a codec: the interpreter has none.
         refuse(at, &format!("the custom processor `{name}`"));
     }
-    if matches!(field.repeat, Repeat::ForEach(_)) {
-        refuse(at, "`-for-each`");
-    }
     if field.scan.is_some() || field.read_later.is_some() || field.read_again {
         refuse(at, "a value searched for or read again");
-    }
-    if field.fill_index {
-        refuse(at, "`-fill-index`");
     }
     let mut types = vec![&field.ty];
     while let Some(ty) = types.pop() {

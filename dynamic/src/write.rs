@@ -281,9 +281,11 @@ fn write_repeated(
     // Elements that see the list being read see only the elements before them: checks made
     // on the whole list would not be the reader's.
     let checked = checked && !field.refers_to_itself();
+    let partners = partners(scope, field);
     for (index, item) in items.iter().enumerate() {
         let scope = Scope {
             index: Some(index as i64),
+            item: partners.as_ref().and_then(|p| p.get(index).cloned()),
             ..scope.clone()
         };
         write_sized(cx, w, &scope, field, ty, item, checked).map_err(|e| e.at_index(index))?;
@@ -316,7 +318,23 @@ fn check_list_end(
                 scope.bool(done).unwrap_or(index + 1 == items.len())
             })
         }
-        Repeat::None | Repeat::Eos | Repeat::ForEach(_) => Ok(()),
+        Repeat::ForEach(_) => match partners(scope, field) {
+            Some(partners) => rt::fields::check_count(partners.len() as i64, items.len(), w),
+            None => Ok(()),
+        },
+        Repeat::None | Repeat::Eos => Ok(()),
+    }
+}
+
+/// The list a `-for-each` field follows, one partner per element (`_` of its expressions),
+/// when it can be computed; a switch's case holds its list whole, without partners.
+fn partners(scope: &Scope<'_>, field: &Field) -> Option<Vec<Val>> {
+    match (&field.repeat, field.switches_whole_list()) {
+        (Repeat::ForEach(list), false) => match scope.eval(list) {
+            Ok(Val::List(items)) => Some(items),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -6,13 +6,15 @@ use std::io;
 use skelcodec_dynamic::Interpreter;
 use skelcodec_runtime::{Error, ErrorKind, Mismatch, RoundTrip};
 
-use crate::registry::{document_tree, write_document_of};
+use crate::registry::{SchemaSource, document_tree, write_document_of};
 use crate::{DocumentError, DocumentSyntax, EncodeError, Format};
 
 /// A schema read at run time, as a [`Format`]: it reads, writes and round-trips files and
 /// encodes documents; derived fields are not checked or recomputed yet, which says so.
 pub struct Interpreted {
     interpreter: Interpreter,
+    /// Where the schema is, recorded in documents.
+    source: SchemaSource,
     id: &'static str,
     extensions: &'static [&'static str],
 }
@@ -20,7 +22,7 @@ pub struct Interpreted {
 impl Interpreted {
     /// The format of `interpreter`'s schema. Its id and extensions live as long as the
     /// process, as the built-in formats' do: a tool loads a schema once.
-    pub fn new(interpreter: Interpreter) -> Self {
+    pub fn new(interpreter: Interpreter, source: SchemaSource) -> Self {
         let schema = interpreter.schema();
         let id: &'static str = Box::leak(schema.id.clone().into_boxed_str());
         let extensions: Vec<&'static str> = schema
@@ -29,6 +31,7 @@ impl Interpreted {
             .map(|e| &*Box::leak(e.clone().into_boxed_str()))
             .collect();
         Interpreted {
+            source,
             id,
             extensions: Box::leak(extensions.into_boxed_slice()),
             interpreter,
@@ -62,7 +65,10 @@ impl Format for Interpreted {
 
     fn decode_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error> {
         let value = self.interpreter.read(bytes)?;
-        document_tree(self.id, &self.interpreter.document(&value))
+        document_tree(
+            (self.id, Some(&self.source)),
+            &self.interpreter.document(&value),
+        )
     }
 
     fn write_document(
@@ -72,7 +78,8 @@ impl Format for Interpreted {
         out: &mut dyn io::Write,
     ) -> Result<(), DocumentError> {
         let value = self.interpreter.read(bytes)?;
-        write_document_of(self.id, &self.interpreter.document(&value), syntax, out)
+        let document = self.interpreter.document(&value);
+        write_document_of((self.id, Some(&self.source)), &document, syntax, out)
     }
 
     fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {

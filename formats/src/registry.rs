@@ -10,6 +10,20 @@ use skelcodec_runtime::{Codec, Error, Mismatch, RoundTrip};
 pub const FORMAT_KEY: &str = "format";
 /// Key of the decoded value in the JSON document.
 pub const VALUE_KEY: &str = "value";
+/// Key of the schema a document was read with at run time (`decode --schema`), so that
+/// `encode` finds it again: `{"format": id, "schema": {"path": …}, "value": …}`.
+pub const SCHEMA_KEY: &str = "schema";
+
+/// Where the schema of a format read at run time is: its file and the directories of its
+/// absolute imports, as absolute paths (a document may be encoded from elsewhere).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SchemaSource {
+    /// The `.ksy` file.
+    pub path: std::path::PathBuf,
+    /// Where its absolute imports (`/common/...`) are found.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub import_paths: Vec<std::path::PathBuf>,
+}
 
 /// Text form of a decoded document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,7 +140,7 @@ impl<C: Codec> Format for Registered<C> {
     }
 
     fn decode_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error> {
-        document_tree(C::FORMAT, &C::read(bytes)?)
+        document_tree((C::FORMAT, None), &C::read(bytes)?)
     }
 
     fn write_document(
@@ -135,7 +149,7 @@ impl<C: Codec> Format for Registered<C> {
         syntax: DocumentSyntax,
         out: &mut dyn io::Write,
     ) -> Result<(), DocumentError> {
-        write_document_of(C::FORMAT, &C::read(bytes)?, syntax, out)
+        write_document_of((C::FORMAT, None), &C::read(bytes)?, syntax, out)
     }
 
     fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {
@@ -171,6 +185,8 @@ impl<C: Codec> Format for Registered<C> {
 #[derive(serde::Serialize)]
 struct Document<'v, V, R> {
     format: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    schema: Option<&'v SchemaSource>,
     value: &'v V,
     #[serde(skip_serializing_if = "Option::is_none")]
     resources: Option<R>,
@@ -178,11 +194,12 @@ struct Document<'v, V, R> {
 
 /// The JSON tree of the document of `value`, a value of format `format`.
 pub(crate) fn document_tree<V: serde::Serialize>(
-    format: &'static str,
+    (format, schema): (&'static str, Option<&SchemaSource>),
     value: &V,
 ) -> Result<serde_json::Value, Error> {
     decoded_tree(&Document {
         format,
+        schema,
         value,
         resources: None::<()>,
     })
@@ -190,13 +207,14 @@ pub(crate) fn document_tree<V: serde::Serialize>(
 
 /// Writes the document of `value`, a value of format `format`, to `out` in `syntax`.
 pub(crate) fn write_document_of<V: serde::Serialize>(
-    format: &'static str,
+    (format, schema): (&'static str, Option<&SchemaSource>),
     value: &V,
     syntax: DocumentSyntax,
     out: &mut dyn io::Write,
 ) -> Result<(), DocumentError> {
     let document = Document {
         format,
+        schema,
         value,
         resources: None::<()>,
     };
@@ -304,6 +322,7 @@ impl Format for Package {
         let package = crate::dbpf::Dbpf::read(bytes)?;
         decoded_tree(&Document {
             format: crate::dbpf::Dbpf::FORMAT,
+            schema: None,
             value: &package,
             resources: Some(package.resources()),
         })
@@ -318,6 +337,7 @@ impl Format for Package {
         let package = crate::dbpf::Dbpf::read(bytes)?;
         let document = Document {
             format: crate::dbpf::Dbpf::FORMAT,
+            schema: None,
             value: &package,
             resources: Some(package.resources()),
         };
