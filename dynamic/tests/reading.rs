@@ -300,8 +300,13 @@ fn what_the_interpreter_cannot_read_yet_is_refused_with_where_it_is() {
 meta: {id: placed, endian: le}
 seq:
   - {id: packed, size: 4, process: my_fx(3)}
+  - {id: sub, type: sub, size: 4}
 instances:
-  far: {pos: 16, size: 2}
+  far: {io: sub._io, pos: 1, size: 2}
+types:
+  sub:
+    seq:
+      - {id: x, type: u1}
 ";
     let checked = skelcodec_codegen::parse_schema(schema, Path::new("test.ksy")).unwrap();
     match Interpreter::new(checked) {
@@ -312,7 +317,8 @@ instances:
             );
             assert!(
                 uses.iter()
-                    .any(|u| u.starts_with("instances.far: a value read by position")),
+                    .any(|u| u
+                        .starts_with("instances.far: a value read from another value's stream")),
                 "{uses:?}"
             );
         }
