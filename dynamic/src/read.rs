@@ -513,6 +513,7 @@ fn read_repeated(
         Repeat::None => return read_sized(cx, r, scope, field, ty),
         Repeat::Expr(count) => {
             let count = scope.int(count).map_err(|m| eval_error(r, m))?;
+            refuse_empty_elements(cx, r, field, ty, count)?;
             let bulk = cx
                 .schema
                 .fixed_size_of(ty)
@@ -584,6 +585,29 @@ fn read_repeated(
         }
     };
     Ok(Value::List(items))
+}
+
+/// Refuses a counted list of elements that may take no bytes, with more elements than the
+/// stream has bytes and a million more. Generated code holds such values in no memory; each
+/// of the interpreter's takes some, so that a count read from the file (4 billion) would take
+/// more memory than the file calls for. Where the interpreter differs on purpose.
+fn refuse_empty_elements(
+    cx: &Ctx<'_>,
+    r: &Reader<'_>,
+    field: &Field,
+    ty: &FieldType,
+    count: i64,
+) -> rt::Result<()> {
+    const SLACK: u64 = 1 << 20;
+    let empty = cx.schema.min_size_of(ty) + field.delimiter_len() == 0;
+    match empty && count as u64 > (r.remaining() as u64).saturating_add(SLACK) && count > 0 {
+        true => Err(r.error(ErrorKind::CountTooLarge {
+            count: count as u64,
+            elem_size: 0,
+            remaining: r.remaining() as u64,
+        })),
+        false => Ok(()),
+    }
 }
 
 /// Reads `count` elements of `size` bytes each as the generated code reads a list of a fixed

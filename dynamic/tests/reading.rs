@@ -325,3 +325,34 @@ types:
         other => panic!("refused with every use, got {other:?}"),
     }
 }
+
+#[test]
+fn a_count_of_empty_elements_far_beyond_the_file_is_refused() {
+    // Each element takes no bytes: 4 billion of them would take the interpreter's memory, not
+    // the file's (found by the schema mutants).
+    let interpreter = {
+        let schema = "
+meta: {id: empties, endian: le}
+seq:
+  - {id: count, type: u4}
+  - {id: items, type: empty, repeat: expr, repeat-expr: count}
+types:
+  empty:
+    seq:
+      - {id: x, type: u1, if: false}
+";
+        let checked = skelcodec_codegen::parse_schema(schema, Path::new("test.ksy")).unwrap();
+        Interpreter::new(checked).unwrap()
+    };
+    let error = interpreter
+        .read(&u32::MAX.to_le_bytes())
+        .expect_err("refused");
+    assert_eq!((error.offset(), error.path().as_str()), (4, "items"));
+    // A count the file's size allows is read.
+    let value = interpreter.read(&3u32.to_le_bytes()).expect("read");
+    let document = serde_json::to_value(interpreter.document(&value)).unwrap();
+    assert_eq!(
+        document,
+        json!({"count": 3, "items": [{"x": null}, {"x": null}, {"x": null}]})
+    );
+}

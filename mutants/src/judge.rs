@@ -48,16 +48,24 @@ pub fn judge(text: &str, file: &Path, import_paths: &[PathBuf]) -> Verdict {
     }
 }
 
-/// The interpreter on an accepted mutant, when it takes it, reading a few made-up files: it
-/// may refuse the schema or fail to read, never panic.
+/// The interpreter on an accepted mutant, when it takes it, reading a few made-up files,
+/// mapping them, writing what it read back and encoding its document: it may refuse the
+/// schema, fail to read or refuse to write, never panic.
 fn interpret(schema: skelcodec_codegen::CheckedSchema) {
     let Ok(interpreter) = skelcodec_dynamic::Interpreter::new(schema) else {
         return;
     };
     let counting: Vec<u8> = (0..=255).collect();
     for file in [&[][..], &[0; 64][..], &[0xff; 64][..], &counting[..]] {
-        if let Ok(value) = interpreter.read(file) {
-            let _ = serde_json::to_value(interpreter.document(&value));
+        let _ = interpreter.explain(file);
+        let Ok(value) = interpreter.read(file) else {
+            continue;
+        };
+        let _ = interpreter.write(&value);
+        if let Ok(document) = serde_json::to_value(interpreter.document(&value))
+            && let Ok(from_document) = interpreter.value_of(&document)
+        {
+            let _ = interpreter.write(&from_document);
         }
     }
 }
