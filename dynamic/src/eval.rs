@@ -120,6 +120,21 @@ impl<'s> Scope<'s> {
         }
     }
 
+    /// The size of the bytes a parse instance read on demand is read from (its `size`), when
+    /// it has one and it can be computed.
+    pub fn window_len(&self, field: &skelcodec_codegen::model::Field) -> Option<i64> {
+        use skelcodec_codegen::model::Size;
+        let size = match (&field.substream, &field.ty) {
+            (Some(size), _) | (None, FieldType::Bytes { size, .. }) => size,
+            _ => return None,
+        };
+        match size {
+            Size::Const(n) => Some(*n as i64),
+            Size::Expr(e) => self.int(e).ok(),
+            _ => None,
+        }
+    }
+
     /// Evaluates an integer.
     pub fn int(&self, e: &Expr) -> Result<i64, String> {
         match self.eval(e)? {

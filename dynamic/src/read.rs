@@ -348,16 +348,8 @@ fn failed_instance(cx: &Ctx<'_>, r: &Reader<'_>, link: &Link, index: usize, e: r
     // Read on demand, it would hold the bytes of its size where it is; when they are not
     // there, it fails for that, at once.
     let scope = Scope::of(cx.schema, link.clone(), cx.file);
-    let size = match (&field.substream, &field.ty) {
-        (Some(size), _) | (None, FieldType::Bytes { size, .. }) => size,
-        _ => return failed,
-    };
     let window = (|| {
-        let len = match size {
-            Size::Const(n) => *n as i64,
-            Size::Expr(e) => scope.int(e).ok()?,
-            _ => return None,
-        };
+        let len = scope.window_len(field)?;
         let (mut at, pos) = match placed(r, &scope, field, field.position.as_ref()?).ok()? {
             rt::fields::Placed::Own(pos) => (r.clone(), pos),
             rt::fields::Placed::Root(pos) => (r.root_stream(), pos),

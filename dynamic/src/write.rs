@@ -131,7 +131,10 @@ fn write_placed(
             held: Some(bytes), ..
         } => Some(rt::writer::Held::Raw(&bytes.0)),
         _ if w.is_for_coverage() && cx.schema.reads_on_demand(owner, field) => {
-            window_len(scope, field).map(rt::writer::Held::Claimed)
+            let len = scope
+                .window_len(field)
+                .and_then(|n| usize::try_from(n).ok());
+            len.map(rt::writer::Held::Claimed)
         }
         _ => None,
     };
@@ -150,21 +153,6 @@ fn write_placed(
         Stream::Root => rt::fields::write_at_root(w, pos, name, write),
         _ => rt::fields::write_at(w, pos, name, write),
     }
-}
-
-/// The size of the bytes a parse instance read on demand is read from, when it can be
-/// computed without the stream.
-fn window_len(scope: &Scope<'_>, field: &Field) -> Option<usize> {
-    let size = match (&field.substream, &field.ty) {
-        (Some(size), _) | (None, FieldType::Bytes { size, .. }) => size,
-        _ => return None,
-    };
-    let len = match size {
-        Size::Const(n) => *n as i64,
-        Size::Expr(e) => scope.int(e).ok()?,
-        _ => return None,
-    };
-    usize::try_from(len).ok()
 }
 
 /// The byte order the value chooses; one whose selector needs the stream keeps the order it

@@ -1,16 +1,11 @@
 //! The field map of a read (`Interpreter::explain`), on a file made by hand: each field,
 //! element and case where the bytes put it; a failed read mapped up to the failure.
 
-use std::path::Path;
+mod common;
 
+use common::interpreter;
 use serde_json::json;
-use skelcodec_dynamic::{FieldSpan, Interpreter};
-
-fn interpreter(source: &str) -> Interpreter {
-    let schema = skelcodec_codegen::parse_schema(source, Path::new("test.ksy"))
-        .unwrap_or_else(|e| panic!("the schema checks: {e}"));
-    Interpreter::new(schema).unwrap_or_else(|e| panic!("the interpreter reads it: {e}"))
-}
+use skelcodec_dynamic::FieldSpan;
 
 const SCHEMA: &str = "
 meta: {id: tagged, endian: be, encoding: ASCII}

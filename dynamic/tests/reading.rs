@@ -1,16 +1,13 @@
 //! The interpreter on small schemas and files made by hand: values, documents and errors as
 //! the schema and Kaitai's semantics define them.
 
+mod common;
+
 use std::path::Path;
 
+use common::interpreter;
 use serde_json::json;
 use skelcodec_dynamic::{Interpreter, LoadError};
-
-fn interpreter(source: &str) -> Interpreter {
-    let schema = skelcodec_codegen::parse_schema(source, Path::new("test.ksy"))
-        .unwrap_or_else(|e| panic!("the schema checks: {e}"));
-    Interpreter::new(schema).unwrap_or_else(|e| panic!("the interpreter reads it: {e}"))
-}
 
 fn document(source: &str, bytes: &[u8]) -> serde_json::Value {
     let interpreter = interpreter(source);

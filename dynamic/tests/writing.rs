@@ -1,16 +1,11 @@
 //! The interpreter's writer on small schemas and files made by hand: files written back byte
 //! for byte, documents encoded, and edits that would not read back refused with their path.
 
-use std::path::Path;
+mod common;
 
+use common::interpreter;
 use serde_json::json;
 use skelcodec_dynamic::Interpreter;
-
-fn interpreter(source: &str) -> Interpreter {
-    let schema = skelcodec_codegen::parse_schema(source, Path::new("test.ksy"))
-        .unwrap_or_else(|e| panic!("the schema checks: {e}"));
-    Interpreter::new(schema).unwrap_or_else(|e| panic!("the interpreter reads it: {e}"))
-}
 
 /// Encodes a document, or says why not (the error's path and message).
 fn encode(interpreter: &Interpreter, document: serde_json::Value) -> Result<Vec<u8>, String> {
