@@ -52,7 +52,21 @@ fn encode_error(w: &Writer, message: impl Into<String>) -> Error {
 /// A value of the wrong shape for its field: only a value not made by the reader or from a
 /// document can be one.
 fn misshapen(w: &Writer, value: &Value) -> Error {
-    encode_error(w, format!("this field cannot hold {value:?}"))
+    let held = match value {
+        Value::Int(_) | Value::Fixed { .. } => "an integer",
+        Value::F32(_) | Value::F64(_) => "a float",
+        Value::Bool(_) => "a boolean",
+        Value::Enum { .. } => "an enum value",
+        Value::FixedStr(_) | Value::VarStr(_) | Value::Text(_) => "a string",
+        Value::Bytes(_) => "bytes",
+        Value::Struct(_) => "a structure",
+        Value::List(_) | Value::Vector(_) => "a list",
+        Value::Case(..) => "a switch's case",
+        Value::Decoded(_) => "a decoded value",
+        Value::Unit | Value::Absent | Value::Present => "nothing",
+        Value::Failed { .. } | Value::Cycle(_) => "a parse instance's failure",
+    };
+    encode_error(w, format!("this field cannot hold {held}"))
 }
 
 /// Writes the fields of `node` one after another; `checked` is false where its arguments are
