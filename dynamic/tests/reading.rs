@@ -327,8 +327,8 @@ types:
 fn a_count_of_empty_elements_far_beyond_the_file_is_refused() {
     // Each element takes no bytes: 4 billion of them would take the interpreter's memory, not
     // the file's (found by the schema mutants).
-    let interpreter = {
-        let schema = "
+    let interpreter = interpreter(
+        "
 meta: {id: empties, endian: le}
 seq:
   - {id: count, type: u4}
@@ -337,10 +337,8 @@ types:
   empty:
     seq:
       - {id: x, type: u1, if: false}
-";
-        let checked = skelcodec_codegen::parse_schema(schema, Path::new("test.ksy")).unwrap();
-        Interpreter::new(checked).unwrap()
-    };
+",
+    );
     let error = interpreter
         .read(&u32::MAX.to_le_bytes())
         .expect_err("refused");
