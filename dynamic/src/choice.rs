@@ -2,6 +2,9 @@
 //! `meta/endian` switch. The reader reads what they choose; the writer checks that a value
 //! holds what they choose, so both decide by one rule.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::rc::Rc;
 
 use skelcodec_codegen::expr::BinOp;
@@ -19,48 +22,71 @@ pub(crate) enum Chosen<T> {
     Unmatched(Val),
 }
 
+/// The names documents give each switch's cases, one per arm (its cases, then its default),
+/// resolved once per switch of a schema borrowed for `'s` (a read or a write of one value).
+#[derive(Default)]
+pub(crate) struct CaseNames<'s> {
+    /// By the switch's address, stable while the schema is borrowed.
+    names: RefCell<HashMap<*const Switch, Rc<[Rc<str>]>>>,
+    borrowed: PhantomData<&'s Switch>,
+}
+
+impl<'s> CaseNames<'s> {
+    /// The names of the arms of `switch`, a switch of `schema`.
+    fn of(&self, schema: &Schema, switch: &'s Switch) -> Rc<[Rc<str>]> {
+        let mut names = self.names.borrow_mut();
+        let arms = names.entry(std::ptr::from_ref(switch)).or_insert_with(|| {
+            let variants = switch_variants(schema, switch);
+            variants
+                .arms
+                .iter()
+                .map(|arm| Rc::from(variants.variants[arm.variant].name.as_str()))
+                .collect()
+        });
+        arms.clone()
+    }
+}
+
 /// The case of `switch` its selector calls for: the first case whose key equals the selector,
-/// else the default.
-pub(crate) fn case(
+/// else the default; with its name in documents.
+pub(crate) fn case<'s>(
     schema: &Schema,
+    names: &CaseNames<'s>,
     scope: &Scope<'_>,
-    switch: &Switch,
-) -> Result<Chosen<(Rc<str>, FieldType)>, String> {
+    switch: &'s Switch,
+) -> Result<Chosen<(Rc<str>, &'s FieldType)>, String> {
     let selector = scope.eval(&switch.on)?;
-    let variants = switch_variants(schema, switch);
-    for (arm, case) in variants.arms.iter().zip(&switch.cases) {
+    let arms = names.of(schema, switch);
+    for (name, case) in arms.iter().zip(&switch.cases) {
         let key = scope.eval(&case.key)?;
         if compare(BinOp::Eq, &selector, &key).unwrap_or(false) {
-            let variant = &variants.variants[arm.variant];
-            return Ok(Chosen::Found((
-                Rc::from(variant.name.as_str()),
-                case.ty.clone(),
-            )));
+            return Ok(Chosen::Found((name.clone(), &case.ty)));
         }
     }
-    Ok(match (&switch.default, variants.arms.last()) {
-        (Some(default), Some(arm)) => {
-            let variant = &variants.variants[arm.variant];
-            Chosen::Found((Rc::from(variant.name.as_str()), (**default).clone()))
-        }
+    Ok(match (&switch.default, arms.get(switch.cases.len())) {
+        (Some(default), Some(name)) => Chosen::Found((name.clone(), &**default)),
         _ => Chosen::Unmatched(selector),
     })
 }
 
 /// The type of the case of `switch` that documents name `name`.
-pub(crate) fn case_named(schema: &Schema, switch: &Switch, name: &str) -> Option<FieldType> {
-    let variants = switch_variants(schema, switch);
-    let mut types = switch
+pub(crate) fn case_named<'s>(
+    schema: &Schema,
+    names: &CaseNames<'s>,
+    switch: &'s Switch,
+    name: &str,
+) -> Option<&'s FieldType> {
+    let types = switch
         .cases
         .iter()
         .map(|case| &case.ty)
         .chain(switch.default.as_deref());
-    variants
-        .arms
+    names
+        .of(schema, switch)
         .iter()
-        .zip(&mut types)
-        .find(|(arm, _)| variants.variants[arm.variant].name == name)
-        .map(|(_, ty)| ty.clone())
+        .zip(types)
+        .find(|(arm, _)| ***arm == *name)
+        .map(|(_, ty)| ty)
 }
 
 /// The byte order a type with a `meta/endian` switch chooses for a value: the first case

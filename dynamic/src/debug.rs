@@ -45,6 +45,7 @@ pub(crate) fn debug(schema: &Schema, value: &Value) -> String {
             let items: Vec<String> = items.iter().map(|i| debug(schema, i)).collect();
             format!("[{}]", items.join(", "))
         }
+        Value::Packed(packed) => debug(schema, &Value::List(packed.elements())),
         Value::Decoded(decoded) => format!(
             "Decoded {{ value: {}, rest: {:?}, stored: {:?} }}",
             debug(schema, &decoded.value),

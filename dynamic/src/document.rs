@@ -369,8 +369,9 @@ fn instance_state(document: &Json) -> Parsed<Option<Value>> {
 
 /// The type of the case `name` of a switch.
 fn choice_type(schema: &Schema, switch: &Switch, name: &str) -> Parsed<FieldType> {
-    match crate::choice::case_named(schema, switch, name) {
-        Some(ty) => Ok(ty),
+    let names = crate::choice::CaseNames::default();
+    match crate::choice::case_named(schema, &names, switch, name) {
+        Some(ty) => Ok(ty.clone()),
         None => refuse(format!("unknown variant `{name}`")),
     }
 }

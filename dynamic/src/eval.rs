@@ -568,6 +568,7 @@ pub(crate) fn to_val(ty: &FieldType, value: &Value, holder: &Link) -> Val {
                     .collect(),
             )
         }
+        Value::Packed(packed) => to_val(ty, &Value::List(packed.elements()), holder),
         Value::Case(_, inner) => to_val(&FieldType::Nothing, inner, holder),
         Value::Decoded(decoded) => to_val(ty, &decoded.value, holder),
     }
@@ -604,6 +605,7 @@ fn stored_len(value: &Value) -> usize {
             end.saturating_sub(start)
         }
         Value::List(items) => items.iter().map(stored_len).sum(),
+        Value::Packed(packed) => packed.bytes.len(),
         Value::Case(_, inner) => stored_len(inner),
         Value::Decoded(decoded) => decoded.stored.0.len(),
     }

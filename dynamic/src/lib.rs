@@ -11,8 +11,11 @@ mod document;
 mod eval;
 mod intern;
 mod map;
+mod packed;
+mod plan;
 mod process;
 mod read;
+mod serialize;
 mod support;
 mod value;
 mod write;
@@ -24,12 +27,15 @@ use skelcodec_runtime as rt;
 
 pub use crate::document::DocumentError;
 pub use crate::map::FieldSpan;
-pub use crate::value::{Document, Int, Struct, Value};
+pub use crate::serialize::Document;
+pub use crate::value::{Int, Packed, Struct, Value};
 
 /// A checked schema ready to read files.
 #[derive(Debug)]
 pub struct Interpreter {
     schema: Schema,
+    /// What reading asks of the schema, resolved once.
+    plan: plan::Plan,
 }
 
 /// A file read and mapped (see [`Interpreter::explain`]).
@@ -83,9 +89,11 @@ impl Interpreter {
     /// The interpreter of a checked schema.
     pub fn new(schema: CheckedSchema) -> Result<Self, LoadError> {
         match support::unsupported(&schema) {
-            uses if uses.is_empty() => Ok(Interpreter {
-                schema: schema.into_schema(),
-            }),
+            uses if uses.is_empty() => {
+                let schema = schema.into_schema();
+                let plan = plan::Plan::of(&schema);
+                Ok(Interpreter { schema, plan })
+            }
             uses => Err(LoadError::Unsupported(uses)),
         }
     }
@@ -97,7 +105,7 @@ impl Interpreter {
 
     /// Reads a whole file as the schema's root type.
     pub fn read(&self, bytes: &[u8]) -> rt::Result<Value> {
-        let value = read::read_file(&read::Ctx::new(&self.schema, bytes))?;
+        let value = read::read_file(&read::Ctx::new(&self.schema, &self.plan, bytes))?;
         self.keep_unclaimed(&value, bytes)?;
         Ok(value)
     }
@@ -119,7 +127,7 @@ impl Interpreter {
     /// and case read, with its byte range, path, type and value. A read that fails is mapped
     /// up to the failure, and its tree shows what was read by then.
     pub fn explain(&self, bytes: &[u8]) -> Explained {
-        let cx = read::Ctx::mapping(&self.schema, bytes);
+        let cx = read::Ctx::mapping(&self.schema, &self.plan, bytes);
         let read = read::read_file(&cx)
             .and_then(|value| self.keep_unclaimed(&value, bytes).map(|()| value));
         let map = cx
@@ -143,7 +151,7 @@ impl Interpreter {
     /// The value a document holds (the `value` of what `decode` prints): what the generated
     /// codec's `Deserialize` accepts for the same schema, as the same value.
     pub fn value_of(&self, document: &serde_json::Value) -> Result<Value, DocumentError> {
-        document::value_of(&self.schema, &value::document_keys(&self.schema), document)
+        document::value_of(&self.schema, &self.plan.keys(), document)
     }
 
     /// Writes a value of the schema's root type as a file. The output is read back, and

@@ -6,7 +6,8 @@ use std::rc::Rc;
 
 use skelcodec_codegen::model::{ByteOrder, FieldType, IntType, Scalar, Schema};
 
-use crate::value::{Document, Struct, Value};
+use crate::serialize::Document;
+use crate::value::{Struct, Value};
 
 /// One field, element or case read.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -72,7 +73,11 @@ impl FieldMap {
         };
         let leaf = !matches!(
             value,
-            Value::Struct(_) | Value::List(_) | Value::Case(..) | Value::Decoded(_)
+            Value::Struct(_)
+                | Value::List(_)
+                | Value::Packed(_)
+                | Value::Case(..)
+                | Value::Decoded(_)
         );
         let value = match (ty, value) {
             // Not in documents: shown as the bytes it is.

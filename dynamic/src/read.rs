@@ -12,11 +12,14 @@ use skelcodec_runtime::{self as rt, ErrorKind, Reader};
 use crate::choice::{self, Chosen};
 use crate::eval::Scope;
 use crate::map::FieldMap;
-use crate::value::{Int, Io, Keys, Link, Struct, Val, Value};
+use crate::plan::Plan;
+use crate::value::{Int, Io, Keys, Layout, Link, Packed, Struct, Val, Value};
 
 /// What every read of one file shares.
 pub(crate) struct Ctx<'s> {
     pub schema: &'s Schema,
+    /// What reading asks of each type, resolved once.
+    plan: &'s Plan,
     pub file: &'s [u8],
     /// The document keys of each type's fields.
     pub keys: Vec<Keys>,
@@ -26,6 +29,11 @@ pub(crate) struct Ctx<'s> {
     nodes: RefCell<Vec<Rc<Struct>>>,
     /// The field map being recorded, when one is asked for.
     pub map: Option<RefCell<FieldMap>>,
+    /// The layout of each type's values in packed lists, once asked (`None` for a type whose
+    /// values are not plain).
+    layouts: RefCell<Vec<Option<Option<Rc<Layout>>>>>,
+    /// The names of the switches' cases, once asked.
+    cases: choice::CaseNames<'s>,
 }
 
 /// A decoded stream, by where its bytes are and how many, and its copy.
@@ -33,22 +41,25 @@ type DecodedStream = ((usize, usize), Rc<[u8]>);
 
 impl<'s> Ctx<'s> {
     /// Reading `file` with `schema`.
-    pub fn new(schema: &'s Schema, file: &'s [u8]) -> Self {
+    pub fn new(schema: &'s Schema, plan: &'s Plan, file: &'s [u8]) -> Self {
         Ctx {
             schema,
+            plan,
             file,
-            keys: crate::value::document_keys(schema),
+            keys: plan.keys(),
             decoded: RefCell::default(),
             nodes: RefCell::default(),
             map: None,
+            layouts: RefCell::new(vec![None; schema.types.len()]),
+            cases: choice::CaseNames::default(),
         }
     }
 
     /// Reading `file` with `schema`, recording its field map.
-    pub fn mapping(schema: &'s Schema, file: &'s [u8]) -> Self {
+    pub fn mapping(schema: &'s Schema, plan: &'s Plan, file: &'s [u8]) -> Self {
         Ctx {
             map: Some(RefCell::default()),
-            ..Ctx::new(schema, file)
+            ..Ctx::new(schema, plan, file)
         }
     }
 }
@@ -73,6 +84,23 @@ impl Ctx<'_> {
         map.borrow_mut()
             .leave(self.schema, span, ty, value.as_ref().ok());
         value
+    }
+
+    /// How the elements of `field`'s list of `ty` are read from their bytes when the list can
+    /// be kept packed: not when a field map is recorded (each element has its range there)
+    /// or the elements have rules to keep.
+    fn packing(&self, field: &Field, ty: &FieldType) -> Option<Rc<Layout>> {
+        if self.map.is_some() || !field.valid.is_empty() {
+            return None;
+        }
+        let FieldType::User { ty: user, .. } = ty else {
+            return crate::packed::layout(self.schema, &self.keys, ty).map(Rc::new);
+        };
+        let mut layouts = self.layouts.borrow_mut();
+        let known = layouts.get_mut(*user)?;
+        known
+            .get_or_insert_with(|| crate::packed::layout(self.schema, &self.keys, ty).map(Rc::new))
+            .clone()
     }
 
     /// Whether `r` reads a range of the file (not decoded bytes).
@@ -133,14 +161,8 @@ pub(crate) fn read_file(cx: &Ctx<'_>) -> rt::Result<Value> {
         node.instances.take();
     }
     let root = root?;
-    if let Some(trailing) = cx.schema.trailing_field(0) {
-        let index = cx.schema.types[0]
-            .fields
-            .iter()
-            .position(|f| std::ptr::eq(f, trailing));
-        if let Some(index) = index {
-            root.fields.borrow_mut()[index] = Some(Value::Bytes(rt::RawBytes(r.rest().to_vec())));
-        }
+    if let Some(index) = cx.plan.types[0].trailing {
+        root.fields.borrow_mut()[index] = Some(Value::Bytes(rt::RawBytes(r.rest().to_vec())));
     }
     Ok(Value::Struct(root))
 }
@@ -161,11 +183,12 @@ fn read_struct(
     (parent, holder): (Option<Link>, Option<&Link>),
 ) -> rt::Result<Rc<Struct>> {
     let context = (parent, holder);
-    if let Some(size) = cx.schema.fixed_size(ty) {
+    let plan = &cx.plan.types[ty];
+    if let Some(size) = plan.fixed_size {
         let mut whole = r.sub(size)?;
         return read_fields(cx, &mut whole, ty, params, context);
     }
-    if cx.schema.is_recursive(ty) {
+    if plan.recursive {
         return r.nested(|r| read_fields(cx, r, ty, params, context));
     }
     read_fields(cx, r, ty, params, context)
@@ -182,7 +205,7 @@ fn read_fields(
     context: (Option<Link>, Option<&Link>),
 ) -> rt::Result<Rc<Struct>> {
     // Inside an imported schema's root value, its `_root._io` is that value's stream.
-    match cx.schema.roots_imported_stream(ty) {
+    match cx.plan.types[ty].roots_imported_stream {
         true => r.in_file_root(|r| read_sequence(cx, r, ty, params, context)),
         false => read_sequence(cx, r, ty, params, context),
     }
@@ -207,7 +230,7 @@ fn read_sequence(
     ));
     node.instances.replace(vec![None; def.instances.len()]);
     cx.nodes.borrow_mut().push(node.clone());
-    if cx.schema.keeps_unclaimed(ty) {
+    if cx.plan.types[ty].keeps_unclaimed {
         // Found once the whole file is read (see `Interpreter::read`); none elsewhere.
         node.unclaimed.replace(Some(Vec::new()));
     }
@@ -230,10 +253,7 @@ fn read_sequence(
         node.reading
             .set((field.repeat == Repeat::None).then_some(index));
         let kept_from_holder = def.unread_from_holder && field.id == UNREAD;
-        let trailing = cx
-            .schema
-            .trailing_field(ty)
-            .is_some_and(|t| std::ptr::eq(t, field));
+        let trailing = cx.plan.types[ty].trailing == Some(index);
         let value = if kept_from_holder || trailing {
             // Filled by the whole-file read, or by the read of the substream.
             Value::Bytes(rt::RawBytes::default())
@@ -372,8 +392,8 @@ fn failed_instance(cx: &Ctx<'_>, r: &Reader<'_>, link: &Link, index: usize, e: r
 
 /// The values of field `index` of the scope's structure, after its condition holds, where
 /// it is read.
-fn read_values(
-    cx: &Ctx<'_>,
+fn read_values<'s>(
+    cx: &Ctx<'s>,
     r: &mut Reader<'_>,
     scope: &Scope<'_>,
     index: usize,
@@ -387,8 +407,8 @@ fn read_values(
                 .mapped(
                     r,
                     || name.to_string(),
-                    &ty,
-                    |r| read_repeated(cx, r, &scope, index, &ty),
+                    ty,
+                    |r| read_repeated(cx, r, &scope, index, ty),
                 )
                 .map_err(|e| e.in_path(name.to_string()))?;
             Value::Case(name, Box::new(list))
@@ -471,12 +491,12 @@ fn rule(kind: ValidKind) -> rt::error::ValidationRule {
 /// Reads the values of field `index` of the scope's structure by its `repeat`. A list whose
 /// elements use the elements read before them (`_parent.cats.size`) shows those as the field
 /// while each is read, as Kaitai does.
-fn read_repeated(
-    cx: &Ctx<'_>,
+fn read_repeated<'s>(
+    cx: &Ctx<'s>,
     r: &mut Reader<'_>,
     scope: &Scope<'_>,
     index: usize,
-    ty: &FieldType,
+    ty: &'s FieldType,
 ) -> rt::Result<Value> {
     let field = &cx.schema.types[scope.this.ty()].fields[index];
     let seeing = field.refers_to_itself();
@@ -501,17 +521,26 @@ fn read_repeated(
         }
         read
     };
+    // Elements of a fixed size are read in bulk; plain ones are kept as their bytes.
+    let bulk = cx
+        .plan
+        .fixed_size_of(cx.schema, ty)
+        .filter(|_| field.substream.is_none() && field.decode.is_none());
+    let packing = bulk
+        .filter(|size| *size > 0)
+        .and_then(|size| Some((size, cx.packing(field, ty)?)));
     let items = match &field.repeat {
         Repeat::None => return read_sized(cx, r, scope, field, ty),
         Repeat::Expr(count) => {
             let count = scope.int(count).map_err(|m| eval_error(r, m))?;
             refuse_empty_elements(cx, r, field, ty, count)?;
-            let bulk = cx
-                .schema
-                .fixed_size_of(ty)
-                .filter(|_| field.substream.is_none() && field.decode.is_none());
-            match bulk {
-                Some(size) => read_fixed(r, count, size, |r, index| {
+            match (packing, bulk) {
+                (Some((size, layout)), _) => {
+                    return packed(cx, r, layout, size, |r| {
+                        rt::fields::fixed_elements(r, count, size).map(|(_, bytes)| bytes)
+                    });
+                }
+                (None, Some(size)) => read_fixed(r, count, size, |r, index| {
                     cx.mapped(
                         r,
                         || format!("[{index}]"),
@@ -519,13 +548,22 @@ fn read_repeated(
                         |r| read_sized(cx, r, scope, field, ty),
                     )
                 })?,
-                None => {
-                    let min = cx.schema.min_size_of(ty) + field.delimiter_len();
+                (None, None) => {
+                    let min = cx.plan.min_size_of(cx.schema, ty) + field.delimiter_len();
                     rt::fields::read_counted_seeing(r, count, min, one)?
                 }
             }
         }
-        Repeat::Eos => rt::fields::read_to_eos_seeing(r, one)?,
+        // Whole elements up to the end, from a whole byte: else the last one fails, as read
+        // one by one.
+        Repeat::Eos => match packing {
+            Some((size, layout))
+                if r.remaining() % size == 0 && r.bit_pos() == 8 * r.pos() as u64 =>
+            {
+                return packed(cx, r, layout, size, |r| Ok(r.rest()));
+            }
+            _ => rt::fields::read_to_eos_seeing(r, one)?,
+        },
         Repeat::Until(done) => {
             let mut failed = None;
             let items = rt::fields::read_until_seeing(r, one, |item, index, r| {
@@ -559,7 +597,7 @@ fn read_repeated(
                     ));
                 }
             };
-            let min = cx.schema.min_size_of(ty) + field.delimiter_len();
+            let min = cx.plan.min_size_of(cx.schema, ty) + field.delimiter_len();
             rt::fields::read_each(r, &partners, min, |r, index, each| {
                 scope.at(r);
                 let scope = Scope {
@@ -579,6 +617,24 @@ fn read_repeated(
     Ok(Value::List(items))
 }
 
+/// A list of plain elements of `size` bytes each, kept as the bytes `take` reads.
+fn packed<'a>(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'a>,
+    layout: Rc<Layout>,
+    size: usize,
+    take: impl FnOnce(&mut Reader<'a>) -> rt::Result<&'a [u8]>,
+) -> rt::Result<Value> {
+    let at = (r.absolute_pos(), cx.in_file(r));
+    let bytes = take(r)?;
+    Ok(Value::Packed(Packed {
+        layout,
+        size,
+        bytes: Rc::from(bytes),
+        at,
+    }))
+}
+
 /// Refuses a counted list of elements that may take no bytes, with more elements than the
 /// stream has bytes and a million more. Generated code holds such values in no memory; each
 /// of the interpreter's takes some, so that a count read from the file (4 billion) would take
@@ -591,7 +647,7 @@ fn refuse_empty_elements(
     count: i64,
 ) -> rt::Result<()> {
     const SLACK: u64 = 1 << 20;
-    let empty = cx.schema.min_size_of(ty) + field.delimiter_len() == 0;
+    let empty = cx.plan.min_size_of(cx.schema, ty) + field.delimiter_len() == 0;
     match empty && count as u64 > (r.remaining() as u64).saturating_add(SLACK) && count > 0 {
         true => Err(r.error(ErrorKind::CountTooLarge {
             count: count as u64,
@@ -620,12 +676,12 @@ fn read_fixed(
 /// Reads one value of `ty` as the field delimits it: a switch chooses its case first, which
 /// is then read from the substream its `size` gives, or decoded from the bytes it is stored
 /// in (`process`, an encoding, a frame), or in place.
-fn read_sized(
-    cx: &Ctx<'_>,
+fn read_sized<'s>(
+    cx: &Ctx<'s>,
     r: &mut Reader<'_>,
     scope: &Scope<'_>,
-    field: &Field,
-    ty: &FieldType,
+    field: &'s Field,
+    ty: &'s FieldType,
 ) -> rt::Result<Value> {
     if let FieldType::Switch(switch) = ty {
         let (name, case) = choose(cx, r, scope, switch)?;
@@ -633,8 +689,8 @@ fn read_sized(
             .mapped(
                 r,
                 || name.to_string(),
-                &case,
-                |r| read_sized(cx, r, scope, field, &case),
+                case,
+                |r| read_sized(cx, r, scope, field, case),
             )
             .map_err(|e| e.in_path(name.to_string()))?;
         return Ok(Value::Case(name, Box::new(value)));
@@ -680,12 +736,12 @@ fn read_sized(
 
 /// Reads the bytes a value is stored in, decodes their content and reads the value from it,
 /// kept with those bytes (`rt::Decoded`).
-fn read_decoded(
-    cx: &Ctx<'_>,
+fn read_decoded<'s>(
+    cx: &Ctx<'s>,
     r: &mut Reader<'_>,
     scope: &Scope<'_>,
     decode: &Decode,
-    ty: &FieldType,
+    ty: &'s FieldType,
 ) -> rt::Result<Value> {
     let stored = match decode.wide_terminator() {
         // A consumed terminator is kept, as the bytes of a sized value are.
@@ -712,39 +768,20 @@ fn read_decoded(
 }
 
 /// Reads one value of `ty` at `r`'s position.
-fn read_one(
-    cx: &Ctx<'_>,
+fn read_one<'s>(
+    cx: &Ctx<'s>,
     r: &mut Reader<'_>,
     scope: &Scope<'_>,
-    ty: &FieldType,
+    ty: &'s FieldType,
 ) -> rt::Result<Value> {
+    let chosen_big = match crate::packed::uses_chosen_order(ty) {
+        true => is_big(r, scope, ByteOrder::Chosen)?,
+        false => false,
+    };
+    if let Some(read) = crate::packed::read_plain(r, ty, chosen_big) {
+        return read;
+    }
     match ty {
-        FieldType::Number(scalar) => read_scalar(r, scope, *scalar),
-        FieldType::Quat(scalar) | FieldType::Vec3(scalar) => {
-            // All its bytes at once, as the generated code reads it: it fails where it starts.
-            let count = if matches!(ty, FieldType::Quat(_)) {
-                4
-            } else {
-                3
-            };
-            let mut whole = r.sub(count * scalar.size())?;
-            let components = (0..count)
-                .map(|_| read_scalar(&mut whole, scope, *scalar))
-                .collect::<rt::Result<_>>()?;
-            Ok(Value::Vector(components))
-        }
-        FieldType::Enum { enum_idx, raw } => {
-            read_int(r, *raw, is_big(r, scope, raw.order)?).map(|n| Value::Enum {
-                def: *enum_idx,
-                raw: n.as_i64(),
-            })
-        }
-        FieldType::Vlq => rt::fields::read_vlq(r).map(|n| Value::Int(Int::Unsigned(n.into()))),
-        FieldType::Str {
-            size: Size::Const(n),
-            align,
-            ..
-        } if *align <= 1 => r.bytes(*n).map(|b| Value::FixedStr(b.to_vec())),
         FieldType::Str {
             size,
             align,
@@ -787,7 +824,7 @@ fn read_one(
         FieldType::Array { elem, len } => {
             // Its elements have a fixed size: the whole array is read at once, as the
             // generated code reads it, and so fails where it starts.
-            let size = cx.schema.fixed_size_of(ty).unwrap_or(0);
+            let size = cx.plan.fixed_size_of(cx.schema, ty).unwrap_or(0);
             let mut whole = r.sub(size)?;
             let items = (0..*len)
                 .map(|index| read_one(cx, &mut whole, scope, elem).map_err(|e| e.at_index(index)))
@@ -809,7 +846,7 @@ fn read_one(
         FieldType::Switch(switch) => {
             let (name, ty) = choose(cx, r, scope, switch)?;
             let value = cx
-                .mapped(r, || name.to_string(), &ty, |r| read_one(cx, r, scope, &ty))
+                .mapped(r, || name.to_string(), ty, |r| read_one(cx, r, scope, ty))
                 .map_err(|e| e.in_path(name.to_string()))?;
             Ok(Value::Case(name, Box::new(value)))
         }
@@ -820,13 +857,13 @@ fn read_one(
 }
 
 /// The case of `switch` its selector calls for: its name in documents and its type.
-fn choose(
-    cx: &Ctx<'_>,
+fn choose<'s>(
+    cx: &Ctx<'s>,
     r: &Reader<'_>,
     scope: &Scope<'_>,
-    switch: &Switch,
-) -> rt::Result<(Rc<str>, FieldType)> {
-    match choice::case(cx.schema, scope, switch).map_err(|m| eval_error(r, m))? {
+    switch: &'s Switch,
+) -> rt::Result<(Rc<str>, &'s FieldType)> {
+    match choice::case(cx.schema, &cx.cases, scope, switch).map_err(|m| eval_error(r, m))? {
         Chosen::Found(case) => Ok(case),
         Chosen::Unmatched(selector) => Err(r.error(ErrorKind::UnknownCase {
             value: match &selector {
@@ -898,39 +935,5 @@ fn choose_byte_order(r: &Reader<'_>, scope: &Scope<'_>, choice: &EndianChoice) -
                 other => format!("{other:?}"),
             },
         })),
-    }
-}
-
-/// Reads a number.
-fn read_scalar(r: &mut Reader<'_>, scope: &Scope<'_>, scalar: Scalar) -> rt::Result<Value> {
-    match scalar {
-        Scalar::Int(int) => read_int(r, int, is_big(r, scope, int.order)?).map(Value::Int),
-        Scalar::Float(float) => read_float(r, float, is_big(r, scope, float.order)?),
-        Scalar::Fixed { raw, div } => {
-            let raw = read_int(r, raw, is_big(r, scope, raw.order)?)?;
-            Ok(Value::Fixed { raw, div })
-        }
-    }
-}
-
-fn read_int(r: &mut Reader<'_>, int: IntType, big: bool) -> rt::Result<Int> {
-    r.bytes(usize::from(int.bytes))
-        .map(|raw| Int::decode(raw, int, big))
-}
-
-fn read_float(r: &mut Reader<'_>, float: FloatType, big: bool) -> rt::Result<Value> {
-    match float.bytes {
-        4 => r.array::<4>().map(|b| {
-            Value::F32(match big {
-                true => f32::from_be_bytes(b),
-                false => f32::from_le_bytes(b),
-            })
-        }),
-        _ => r.array::<8>().map(|b| {
-            Value::F64(match big {
-                true => f64::from_be_bytes(b),
-                false => f64::from_le_bytes(b),
-            })
-        }),
     }
 }

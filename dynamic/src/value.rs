@@ -1,14 +1,11 @@
-//! Values read with a schema known only at run time, and their documents: each value
-//! serializes exactly as the generated codec's Rust value of the same schema does (the same
-//! runtime types for strings and bytes, the same keys, the same shapes of lists, options and
-//! switch cases), so that both back ends produce one document.
+//! Values read with a schema known only at run time, held as the generated code holds them
+//! (the same runtime types for strings and bytes, the same shapes of lists, options and switch
+//! cases), and the values expressions compute with.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use serde::ser::{SerializeMap, SerializeSeq};
-use serde::{Serialize, Serializer};
-use skelcodec_codegen::model::{IntType, Schema};
+use skelcodec_codegen::model::{FieldType, IntType};
 use skelcodec_runtime as rt;
 
 /// One value of a field, as the generated code holds it.
@@ -52,6 +49,9 @@ pub enum Value {
     Struct(Rc<Struct>),
     /// A repeated field.
     List(Vec<Value>),
+    /// A repeated field of plain elements, kept as the bytes it was read from (see
+    /// [`crate::packed`]): its document and its expressions decode them.
+    Packed(Packed),
     /// One case of a switch: its name in documents and its value.
     Case(Rc<str>, Box<Value>),
     /// A conditional field whose condition did not hold.
@@ -71,6 +71,34 @@ pub enum Value {
     },
     /// A parse instance that is the value being read around it, which starts at this byte.
     Cycle(u64),
+}
+
+/// A list of elements of one fixed size, each read from its bytes alone, kept as those bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Packed {
+    /// How each element is read from its bytes.
+    pub(crate) layout: Rc<Layout>,
+    /// The bytes of each element (more than none).
+    pub(crate) size: usize,
+    /// The elements' bytes, one after the other.
+    pub(crate) bytes: Rc<[u8]>,
+    /// Where the first element is: its offset in the file, and whether the list is in a
+    /// range of the file or in decoded bytes (which gives the elements' streams, `_io`).
+    pub(crate) at: (u64, bool),
+}
+
+/// How each element of a packed list is read from its bytes.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Layout {
+    /// A plain value of this type.
+    Plain(FieldType),
+    /// A structure of type `ty` whose fields are all plain values, one after the other: their
+    /// types, and their keys in documents.
+    Struct {
+        ty: usize,
+        fields: Vec<FieldType>,
+        keys: Keys,
+    },
 }
 
 /// An integer as stored.
@@ -270,149 +298,11 @@ impl Io {
 /// in documents), shared by every value of the type.
 pub(crate) type Keys = Rc<[Option<Rc<str>>]>;
 
-/// The document keys of every type of `schema`.
-pub(crate) fn document_keys(schema: &Schema) -> Vec<Keys> {
-    schema
-        .types
-        .iter()
-        .map(|def| {
-            def.fields
-                .iter()
-                .map(|f| {
-                    f.stores_value()
-                        .then(|| Rc::from(skelcodec_codegen::sanitization::document_key(&f.id)))
-                })
-                .collect()
-        })
-        .collect()
-}
-
 /// The document key of a root value's unclaimed bytes (see [`Struct`]).
 pub(crate) const UNCLAIMED: &str = "unclaimed";
 
 /// The names of the components of a quaternion; a vector has the first three.
 pub(crate) const COMPONENTS: [&str; 4] = ["x", "y", "z", "w"];
-
-/// A value with the schema it is a value of, which its document needs (enum names).
-pub struct Document<'a> {
-    /// The schema.
-    pub schema: &'a Schema,
-    /// The value.
-    pub value: &'a Value,
-}
-
-impl Serialize for Document<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        With(self.schema, self.value).serialize(s)
-    }
-}
-
-/// A value and its schema, serialized.
-struct With<'a, T: ?Sized>(&'a Schema, &'a T);
-
-impl Serialize for With<'_, Value> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let schema = self.0;
-        match self.1 {
-            Value::Int(Int::Signed(v)) => s.serialize_i64(*v),
-            Value::Int(Int::Unsigned(v)) => s.serialize_u64(*v),
-            Value::F32(v) => s.serialize_f32(*v),
-            Value::F64(v) => s.serialize_f64(*v),
-            // As `rt::Fixed` serializes: the number it is worth.
-            Value::Fixed { raw, div } => s.serialize_f64(raw.as_i128() as f64 / f64::from(*div)),
-            // As `rt::Quat` and `rt::Vec3` serialize.
-            Value::Vector(components) => {
-                let mut map = s.serialize_map(Some(components.len()))?;
-                for (name, value) in COMPONENTS.iter().zip(components) {
-                    map.serialize_entry(name, &With(schema, value))?;
-                }
-                map.end()
-            }
-            Value::Bool(v) => s.serialize_bool(*v),
-            Value::Enum { def, raw } => {
-                // A value the enum names is its name; any other its number (`Unknown`).
-                match schema.enums[*def].variants.iter().find(|v| v.value == *raw) {
-                    Some(variant) => s.serialize_str(&variant.id),
-                    None => s.serialize_i64(*raw),
-                }
-            }
-            Value::FixedStr(raw) => rt::strings::FixedStrRef(raw).serialize(s),
-            Value::VarStr(v) => v.serialize(s),
-            Value::Text(v) => v.serialize(s),
-            Value::Bytes(v) => v.serialize(s),
-            Value::Unit | Value::Absent => s.serialize_none(),
-            Value::Present => s.serialize_bool(true),
-            Value::Struct(st) => With(schema, &**st).serialize(s),
-            Value::List(items) => {
-                let mut seq = s.serialize_seq(Some(items.len()))?;
-                for item in items {
-                    seq.serialize_element(&With(schema, item))?;
-                }
-                seq.end()
-            }
-            Value::Case(name, value) => {
-                let mut map = s.serialize_map(Some(1))?;
-                map.serialize_entry(&**name, &With(schema, &**value))?;
-                map.end()
-            }
-            // As `rt::Decoded` serializes: the rest only when there is one.
-            Value::Decoded(decoded) => {
-                let rest = !decoded.rest.is_empty();
-                let mut map = s.serialize_map(Some(2 + usize::from(rest)))?;
-                map.serialize_entry("value", &With(schema, &decoded.value))?;
-                if rest {
-                    map.serialize_entry("rest", &decoded.rest)?;
-                }
-                map.serialize_entry("stored", &decoded.stored)?;
-                map.end()
-            }
-            // As `rt::Instance` serializes a failure and a cycle.
-            Value::Failed { message, held } => {
-                let mut map = s.serialize_map(Some(1 + usize::from(held.is_some())))?;
-                map.serialize_entry("_error", message)?;
-                if let Some(held) = held {
-                    map.serialize_entry("_bytes", held)?;
-                }
-                map.end()
-            }
-            Value::Cycle(offset) => {
-                let mut map = s.serialize_map(Some(1))?;
-                map.serialize_entry("_cycle", offset)?;
-                map.end()
-            }
-        }
-    }
-}
-
-impl Serialize for With<'_, Struct> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (schema, st) = (self.0, self.1);
-        let fields = st.fields.borrow();
-        let def = &schema.types[st.ty];
-        let shown: Vec<(&str, &Value)> = def
-            .fields
-            .iter()
-            .zip(st.keys.iter())
-            .zip(fields.iter())
-            .filter_map(|((field, key), value)| {
-                let (key, value) = (key.as_deref()?, value.as_ref()?);
-                // Most files end with their value: documents leave the empty rest out.
-                let empty_tail =
-                    field.is_kept_tail() && matches!(value, Value::Bytes(b) if b.is_empty());
-                (!empty_tail).then_some((key, value))
-            })
-            .collect();
-        let unclaimed = st.unclaimed.borrow();
-        let mut map = s.serialize_map(Some(shown.len() + usize::from(unclaimed.is_some())))?;
-        for (key, value) in shown {
-            map.serialize_entry(key, &With(schema, value))?;
-        }
-        if let Some(gaps) = &*unclaimed {
-            map.serialize_entry(UNCLAIMED, gaps)?;
-        }
-        map.end()
-    }
-}
 
 /// A value as expressions see it.
 #[derive(Debug, Clone)]

@@ -5,6 +5,7 @@
 //! the interpreter then reads its output back, so a value that would read back as another is
 //! refused even where no check could be made.
 
+use std::borrow::Cow;
 use std::rc::Rc;
 
 use skelcodec_codegen::model::*;
@@ -17,6 +18,8 @@ use crate::value::{Link, Struct, Val, Value};
 /// What writing one value shares.
 struct Cx<'s> {
     schema: &'s Schema,
+    /// The names of the switches' cases, once asked.
+    cases: choice::CaseNames<'s>,
 }
 
 /// Writes `value`, a value of the schema's root type, as a whole file.
@@ -34,7 +37,16 @@ fn write_with(schema: &Schema, value: &Value, mut w: Writer) -> rt::Result<Write
     let Value::Struct(root) = value else {
         return Err(refused(0, "the value of a file is a structure".into()));
     };
-    let written = write_struct(&Cx { schema }, &mut w, root, None, true);
+    let written = write_struct(
+        &Cx {
+            schema,
+            cases: choice::CaseNames::default(),
+        },
+        &mut w,
+        root,
+        None,
+        true,
+    );
     // Checks computed instances and arguments.
     crate::value::release(value);
     written.map(|()| w)
@@ -60,7 +72,7 @@ fn misshapen(w: &Writer, value: &Value) -> Error {
         Value::FixedStr(_) | Value::VarStr(_) | Value::Text(_) => "a string",
         Value::Bytes(_) => "bytes",
         Value::Struct(_) => "a structure",
-        Value::List(_) | Value::Vector(_) => "a list",
+        Value::List(_) | Value::Packed(_) | Value::Vector(_) => "a list",
         Value::Case(..) => "a switch's case",
         Value::Decoded(_) => "a decoded value",
         Value::Unit | Value::Absent | Value::Present => "nothing",
@@ -228,7 +240,7 @@ fn write_field(
         (Value::Present, ty) => write_one(cx, w, &scope, ty, &Value::Unit, checked),
         (Value::Case(name, list), FieldType::Switch(switch)) if field.switches_whole_list() => {
             let ty = held_case(cx, w, &scope, switch, name, checked)?;
-            write_repeated(cx, w, &scope, field, &ty, list, checked)
+            write_repeated(cx, w, &scope, field, ty, list, checked)
                 .map_err(|e| e.in_path(name.to_string()))
         }
         (value, ty) => write_repeated(cx, w, &scope, field, ty, value, checked),
@@ -237,18 +249,18 @@ fn write_field(
 
 /// The type of the case `name` a switch's value holds, refused when the selector calls for
 /// another.
-fn held_case(
-    cx: &Cx<'_>,
+fn held_case<'s>(
+    cx: &Cx<'s>,
     w: &Writer,
     scope: &Scope<'_>,
-    switch: &Switch,
+    switch: &'s Switch,
     name: &str,
     checked: bool,
-) -> rt::Result<FieldType> {
-    let Some(ty) = choice::case_named(cx.schema, switch, name) else {
+) -> rt::Result<&'s FieldType> {
+    let Some(ty) = choice::case_named(cx.schema, &cx.cases, switch, name) else {
         return Err(encode_error(w, format!("the switch has no case `{name}`")));
     };
-    match choice::case(cx.schema, scope, switch)
+    match choice::case(cx.schema, &cx.cases, scope, switch)
         .ok()
         .filter(|_| checked)
     {
@@ -274,9 +286,20 @@ fn write_repeated(
     if field.repeat == Repeat::None {
         return write_sized(cx, w, scope, field, ty, value, checked);
     }
-    let Value::List(items) = value else {
-        return Err(misshapen(w, value));
+    let items = match value {
+        Value::List(items) => Cow::Borrowed(items.as_slice()),
+        // Its bytes, as read, are its elements written: only their count is to be checked.
+        Value::Packed(packed) if packed.is_read_as(ty) => {
+            if let (true, Repeat::Expr(count)) = (checked, &field.repeat) {
+                check_count(w, scope, count, packed.len())?;
+            }
+            w.bytes(&packed.bytes);
+            return Ok(());
+        }
+        Value::Packed(packed) => Cow::Owned(packed.elements()),
+        _ => return Err(misshapen(w, value)),
     };
+    let items = &*items;
     if checked {
         check_list_end(w, scope, field, ty, items)?;
     }
@@ -295,6 +318,19 @@ fn write_repeated(
     Ok(())
 }
 
+/// Before writing a list of `len` elements, its count must be `len` where it can be computed.
+fn check_count(
+    w: &Writer,
+    scope: &Scope<'_>,
+    count: &skelcodec_codegen::expr::Expr,
+    len: usize,
+) -> rt::Result<()> {
+    match scope.int(count) {
+        Ok(count) => rt::fields::check_count(count, len, w),
+        Err(_) => Ok(()),
+    }
+}
+
 /// Before writing a list, what the reader uses to end it: a count must equal its length; a
 /// `repeat-until` condition must hold for its last element and no other.
 fn check_list_end(
@@ -305,10 +341,7 @@ fn check_list_end(
     items: &[Value],
 ) -> rt::Result<()> {
     match &field.repeat {
-        Repeat::Expr(count) => match scope.int(count) {
-            Ok(count) => rt::fields::check_count(count, items.len(), w),
-            Err(_) => Ok(()),
-        },
+        Repeat::Expr(count) => check_count(w, scope, count, items.len()),
         Repeat::Until(done) => {
             rt::fields::check_until(items, w, |item, index| {
                 let scope = Scope {
@@ -356,7 +389,7 @@ fn write_sized(
             return Err(misshapen(w, value));
         };
         let case = held_case(cx, w, scope, switch, name, checked)?;
-        return write_sized(cx, w, scope, field, &case, inner, checked)
+        return write_sized(cx, w, scope, field, case, inner, checked)
             .map_err(|e| e.in_path(name.to_string()));
     }
     if let Some(decode) = &field.decode {
@@ -543,7 +576,7 @@ fn write_one(
         }
         (FieldType::Switch(switch), Value::Case(name, inner)) => {
             let case = held_case(cx, w, scope, switch, name, checked)?;
-            write_one(cx, w, scope, &case, inner, checked).map_err(|e| e.in_path(name.to_string()))
+            write_one(cx, w, scope, case, inner, checked).map_err(|e| e.in_path(name.to_string()))
         }
         (_, value) => Err(misshapen(w, value)),
     }
