@@ -558,7 +558,7 @@ fn read_repeated<'s>(
         // one by one.
         Repeat::Eos => match packing {
             Some((size, layout))
-                if r.remaining() % size == 0 && r.bit_pos() == 8 * r.pos() as u64 =>
+                if r.remaining().is_multiple_of(size) && r.bit_pos() == 8 * r.pos() as u64 =>
             {
                 return packed(cx, r, layout, size, |r| Ok(r.rest()));
             }
