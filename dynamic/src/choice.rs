@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::rc::Rc;
 
-use skelcodec_codegen::expr::BinOp;
+use skelcodec_codegen::expr::{BinOp, Expr};
 use skelcodec_codegen::model::{EndianChoice, FieldType, Schema, Switch};
 use skelcodec_codegen::repr::switch::switch_variants;
 
@@ -22,26 +22,42 @@ pub(crate) enum Chosen<T> {
     Unmatched(Val),
 }
 
-/// The names documents give each switch's cases, one per arm (its cases, then its default),
-/// resolved once per switch of a schema borrowed for `'s` (a read or a write of one value).
+/// What a read or a write resolves once per switch of a schema borrowed for `'s`: its arms'
+/// names in documents (its cases, then its default) and the keys that are literals.
 #[derive(Default)]
 pub(crate) struct CaseNames<'s> {
     /// By the switch's address, stable while the schema is borrowed.
-    names: RefCell<HashMap<*const Switch, Rc<[Rc<str>]>>>,
+    arms: RefCell<HashMap<*const Switch, Rc<Arms>>>,
     borrowed: PhantomData<&'s Switch>,
 }
 
+/// A switch's arms, resolved.
+struct Arms {
+    /// Each arm's name in documents.
+    names: Vec<Rc<str>>,
+    /// Each case's key when it is a literal (most are: `1`, `"KR00"`, `kind::text`).
+    literals: Vec<Option<Val>>,
+}
+
 impl<'s> CaseNames<'s> {
-    /// The names of the arms of `switch`, a switch of `schema`.
-    fn of(&self, schema: &Schema, switch: &'s Switch) -> Rc<[Rc<str>]> {
-        let mut names = self.names.borrow_mut();
-        let arms = names.entry(std::ptr::from_ref(switch)).or_insert_with(|| {
+    /// The arms of `switch`, a switch of `schema`; literal keys are evaluated in `scope`.
+    fn of(&self, schema: &Schema, scope: Option<&Scope<'_>>, switch: &'s Switch) -> Rc<Arms> {
+        let mut arms = self.arms.borrow_mut();
+        let arms = arms.entry(std::ptr::from_ref(switch)).or_insert_with(|| {
             let variants = switch_variants(schema, switch);
-            variants
-                .arms
-                .iter()
-                .map(|arm| Rc::from(variants.variants[arm.variant].name.as_str()))
-                .collect()
+            let literal = |key: &Expr| match (key, scope) {
+                (
+                    Expr::Int(_) | Expr::Str(_) | Expr::Bool(_) | Expr::EnumLit { .. },
+                    Some(scope),
+                ) => scope.eval(key).ok(),
+                _ => None,
+            };
+            Rc::new(Arms {
+                names: (variants.arms.iter())
+                    .map(|arm| Rc::from(variants.variants[arm.variant].name.as_str()))
+                    .collect(),
+                literals: switch.cases.iter().map(|case| literal(&case.key)).collect(),
+            })
         });
         arms.clone()
     }
@@ -56,17 +72,22 @@ pub(crate) fn case<'s>(
     switch: &'s Switch,
 ) -> Result<Chosen<(Rc<str>, &'s FieldType)>, String> {
     let selector = scope.eval(&switch.on)?;
-    let arms = names.of(schema, switch);
-    for (name, case) in arms.iter().zip(&switch.cases) {
-        let key = scope.eval(&case.key)?;
-        if compare(BinOp::Eq, &selector, &key).unwrap_or(false) {
+    let arms = names.of(schema, Some(scope), switch);
+    for ((name, case), literal) in arms.names.iter().zip(&switch.cases).zip(&arms.literals) {
+        let key = match literal {
+            Some(key) => key,
+            None => &scope.eval(&case.key)?,
+        };
+        if compare(BinOp::Eq, &selector, key).unwrap_or(false) {
             return Ok(Chosen::Found((name.clone(), &case.ty)));
         }
     }
-    Ok(match (&switch.default, arms.get(switch.cases.len())) {
-        (Some(default), Some(name)) => Chosen::Found((name.clone(), &**default)),
-        _ => Chosen::Unmatched(selector),
-    })
+    Ok(
+        match (&switch.default, arms.names.get(switch.cases.len())) {
+            (Some(default), Some(name)) => Chosen::Found((name.clone(), &**default)),
+            _ => Chosen::Unmatched(selector),
+        },
+    )
 }
 
 /// The type of the case of `switch` that documents name `name`.
@@ -82,7 +103,8 @@ pub(crate) fn case_named<'s>(
         .map(|case| &case.ty)
         .chain(switch.default.as_deref());
     names
-        .of(schema, switch)
+        .of(schema, None, switch)
+        .names
         .iter()
         .zip(types)
         .find(|(arm, _)| ***arm == *name)

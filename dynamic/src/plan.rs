@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use skelcodec_codegen::model::{FieldType, Schema};
+use skelcodec_codegen::model::{Field, FieldType, Schema};
 use skelcodec_codegen::sanitization::document_key;
 
 use crate::value::Keys;
@@ -33,6 +33,10 @@ pub(crate) struct TypePlan {
     pub trailing: Option<usize>,
     /// Each field's key in documents (`None` for a field not in documents).
     pub keys: Vec<Option<String>>,
+    /// Whether each field is a list whose elements see the elements read before them.
+    pub seeing: Vec<bool>,
+    /// Whether each field is a list of the one case its switch chooses.
+    pub switches_whole_list: Vec<bool>,
 }
 
 impl Plan {
@@ -57,6 +61,8 @@ impl Plan {
                         .iter()
                         .map(|f| f.stores_value().then(|| document_key(&f.id)))
                         .collect(),
+                    seeing: fields.iter().map(Field::refers_to_itself).collect(),
+                    switches_whole_list: fields.iter().map(Field::switches_whole_list).collect(),
                 }
             })
             .collect();

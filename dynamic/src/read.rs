@@ -25,7 +25,8 @@ pub(crate) struct Ctx<'s> {
     pub keys: Vec<Keys>,
     /// Decoded streams met so far: one copy each.
     decoded: RefCell<Vec<DecodedStream>>,
-    /// Every structure read, to release what only reading needed (see [`read_file`]).
+    /// Every structure read with arguments or instances, to release what only reading needed
+    /// (see [`read_file`]).
     nodes: RefCell<Vec<Rc<Struct>>>,
     /// The field map being recorded, when one is asked for.
     pub map: Option<RefCell<FieldMap>>,
@@ -229,7 +230,9 @@ fn read_sequence(
         (cx.stream_of(r), start, r.is_eof()),
     ));
     node.instances.replace(vec![None; def.instances.len()]);
-    cx.nodes.borrow_mut().push(node.clone());
+    if !(def.params.is_empty() && def.instances.is_empty()) {
+        cx.nodes.borrow_mut().push(node.clone());
+    }
     if cx.plan.types[ty].keeps_unclaimed {
         // Found once the whole file is read (see `Interpreter::read`); none elsewhere.
         node.unclaimed.replace(Some(Vec::new()));
@@ -399,21 +402,21 @@ fn read_values<'s>(
     index: usize,
 ) -> rt::Result<Value> {
     let field = &cx.schema.types[scope.this.ty()].fields[index];
-    let scope = scope.clone();
-    let value = match (&field.ty, field.switches_whole_list()) {
+    let whole_list = cx.plan.types[scope.this.ty()].switches_whole_list[index];
+    let value = match (&field.ty, whole_list) {
         (FieldType::Switch(switch), true) => {
-            let (name, ty) = choose(cx, r, &scope, switch)?;
+            let (name, ty) = choose(cx, r, scope, switch)?;
             let list = cx
                 .mapped(
                     r,
                     || name.to_string(),
                     ty,
-                    |r| read_repeated(cx, r, &scope, index, ty),
+                    |r| read_repeated(cx, r, scope, index, ty),
                 )
                 .map_err(|e| e.in_path(name.to_string()))?;
             Value::Case(name, Box::new(list))
         }
-        (ty, _) => read_repeated(cx, r, &scope, index, ty)?,
+        (ty, _) => read_repeated(cx, r, scope, index, ty)?,
     };
     Ok(value)
 }
@@ -499,7 +502,10 @@ fn read_repeated<'s>(
     ty: &'s FieldType,
 ) -> rt::Result<Value> {
     let field = &cx.schema.types[scope.this.ty()].fields[index];
-    let seeing = field.refers_to_itself();
+    if field.repeat == Repeat::None {
+        return read_sized(cx, r, scope, field, ty);
+    }
+    let seeing = cx.plan.types[scope.this.ty()].seeing[index];
     let one = |r: &mut Reader<'_>, prior: &[Value]| {
         scope.at(r);
         if seeing {
