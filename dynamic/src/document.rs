@@ -360,8 +360,8 @@ fn instance_state(document: &Json) -> Parsed<Option<Value>> {
     };
     match map.get("_error").and_then(Json::as_str) {
         Some(message) => Ok(Some(Value::Failed {
-            message: message.to_owned(),
-            held,
+            message: message.into(),
+            held: held.map(Box::new),
         })),
         None => refuse("`_error` must be a string"),
     }

@@ -605,7 +605,7 @@ fn stored_len(value: &Value) -> usize {
             end.saturating_sub(start)
         }
         Value::List(items) => items.iter().map(stored_len).sum(),
-        Value::Packed(packed) => packed.bytes.len(),
+        Value::Packed(packed) => packed.bytes().len(),
         Value::Case(_, inner) => stored_len(inner),
         Value::Decoded(decoded) => decoded.stored.0.len(),
     }

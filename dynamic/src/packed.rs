@@ -9,7 +9,7 @@
 use std::rc::Rc;
 
 use skelcodec_codegen::model::{
-    ByteOrder, FieldType, FloatType, IntType, Repeat, Scalar, Schema, Size,
+    ByteOrder, Field, FieldType, FloatType, IntType, Repeat, Scalar, Schema, Size,
 };
 use skelcodec_runtime::{self as rt, Reader};
 
@@ -37,21 +37,8 @@ pub(crate) fn layout(schema: &Schema, keys: &[Keys], ty: &FieldType) -> Option<L
         && !schema.roots_imported_stream(*ty)
         && schema.trailing_field(*ty).is_none();
     let plain_fields = def.fields.iter().all(|f| {
-        let ty = match &f.ty {
-            FieldType::Array { elem, .. } => elem,
-            ty => ty,
-        };
-        is_plain(ty)
-            && f.repeat == Repeat::None
-            && f.cond.is_none()
-            && f.valid.is_empty()
-            && f.substream.is_none()
-            && f.decode.is_none()
-            && f.position.is_none()
-            && f.parent.is_none()
-            && f.scan.is_none()
-            && f.read_later.is_none()
-            && !(f.parse_instance || f.from_instance || f.read_again || f.kept_as_read)
+        let array_of_plain = matches!(&f.ty, FieldType::Array { elem, .. } if is_plain(elem));
+        (array_of_plain || is_plain(&f.ty)) && is_plain_field(f)
     });
     (plain_type && plain_fields).then(|| Layout::Struct {
         ty: *ty,
@@ -60,8 +47,23 @@ pub(crate) fn layout(schema: &Schema, keys: &[Keys], ty: &FieldType) -> Option<L
     })
 }
 
+/// Whether a field is read as its type's value alone, in sequence (no condition, repetition,
+/// rule, substream, position or other stream), so that a plain type makes a plain value.
+pub(crate) fn is_plain_field(f: &Field) -> bool {
+    f.repeat == Repeat::None
+        && f.cond.is_none()
+        && f.valid.is_empty()
+        && f.substream.is_none()
+        && f.decode.is_none()
+        && f.position.is_none()
+        && f.parent.is_none()
+        && f.scan.is_none()
+        && f.read_later.is_none()
+        && !(f.parse_instance || f.from_instance || f.read_again || f.kept_as_read)
+}
+
 /// Whether a value of `ty` is given by its bytes alone, in a byte order the schema fixes.
-fn is_plain(ty: &FieldType) -> bool {
+pub(crate) fn is_plain(ty: &FieldType) -> bool {
     !uses_chosen_order(ty)
         && match ty {
             FieldType::Number(_)
@@ -183,14 +185,20 @@ fn read_float(r: &mut Reader<'_>, float: FloatType, big: bool) -> rt::Result<Val
 }
 
 impl Packed {
+    /// The elements' bytes, one after the other.
+    pub fn bytes(&self) -> &[u8] {
+        let (buffer, range) = &self.source;
+        buffer.get(range.clone()).unwrap_or_default()
+    }
+
     /// How many elements the list has.
     pub fn len(&self) -> usize {
-        self.bytes.len() / self.size
+        self.bytes().len() / self.size
     }
 
     /// Whether the list has no elements.
     pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
+        self.bytes().is_empty()
     }
 
     /// Whether its elements are values of `ty`, as read.
@@ -211,7 +219,7 @@ impl Packed {
     /// Element `index`, decoded: the value the interpreter reads from its bytes.
     pub(crate) fn element(&self, index: usize) -> Value {
         let start = index * self.size;
-        let Some(bytes) = self.bytes.get(start..start + self.size) else {
+        let Some(bytes) = self.bytes().get(start..start + self.size) else {
             return undecodable();
         };
         let mut r = Reader::new(bytes);
@@ -248,7 +256,7 @@ fn decode(r: &mut Reader<'_>, ty: &FieldType) -> Value {
 /// An element its layout does not read: never met, as the layout is the reader's.
 fn undecodable() -> Value {
     Value::Failed {
-        message: "an element of a packed list that its layout does not read".to_owned(),
+        message: "an element of a packed list that its layout does not read".into(),
         held: None,
     }
 }

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use skelcodec_codegen::model::{Field, FieldType, Schema};
 use skelcodec_codegen::sanitization::document_key;
 
+use crate::packed::{is_plain, is_plain_field};
 use crate::value::Keys;
 
 /// The schema's facts, by type.
@@ -37,6 +38,8 @@ pub(crate) struct TypePlan {
     pub seeing: Vec<bool>,
     /// Whether each field is a list of the one case its switch chooses.
     pub switches_whole_list: Vec<bool>,
+    /// Whether each field is a single value of a plain type, read from its bytes alone.
+    pub plain: Vec<bool>,
 }
 
 impl Plan {
@@ -63,6 +66,9 @@ impl Plan {
                         .collect(),
                     seeing: fields.iter().map(Field::refers_to_itself).collect(),
                     switches_whole_list: fields.iter().map(Field::switches_whole_list).collect(),
+                    plain: (fields.iter())
+                        .map(|f| is_plain_field(f) && is_plain(&f.ty))
+                        .collect(),
                 }
             })
             .collect();

@@ -35,6 +35,8 @@ pub(crate) struct Ctx<'s> {
     layouts: RefCell<Vec<Option<Option<Rc<Layout>>>>>,
     /// The names of the switches' cases, once asked.
     cases: choice::CaseNames<'s>,
+    /// One copy of the file, shared by the packed lists read from it.
+    shared: std::cell::OnceCell<Rc<[u8]>>,
 }
 
 /// A decoded stream, by where its bytes are and how many, and its copy.
@@ -53,6 +55,7 @@ impl<'s> Ctx<'s> {
             map: None,
             layouts: RefCell::new(vec![None; schema.types.len()]),
             cases: choice::CaseNames::default(),
+            shared: std::cell::OnceCell::new(),
         }
     }
 
@@ -267,7 +270,14 @@ fn read_sequence(
                     .unwrap_or(&field.id)
                     .to_owned()
             };
-            let read = cx.mapped(r, segment, &field.ty, |r| read_field(cx, r, &link, index));
+            // A plain value needs none of the general reader's steps.
+            let plain = (cx.map.is_none() && cx.plan.types[ty].plain[index])
+                .then(|| crate::packed::read_plain(r, &field.ty, false))
+                .flatten();
+            let read = match plain {
+                Some(read) => read,
+                None => cx.mapped(r, segment, &field.ty, |r| read_field(cx, r, &link, index)),
+            };
             match (read, field.parse_instance) {
                 (Ok(value), _) => value,
                 // A parse instance's failure is its own: the value is read all the same.
@@ -362,7 +372,7 @@ fn failed_instance(cx: &Ctx<'_>, r: &Reader<'_>, link: &Link, index: usize, e: r
     }
     let field = &cx.schema.types[link.ty()].fields[index];
     let mut failed = Value::Failed {
-        message: e.to_string(),
+        message: e.to_string().into(),
         held: None,
     };
     if !cx.schema.reads_on_demand(link.ty(), field) {
@@ -386,8 +396,10 @@ fn failed_instance(cx: &Ctx<'_>, r: &Reader<'_>, link: &Link, index: usize, e: r
         )
     })();
     match (window, &mut failed) {
-        (Some(Ok((true, bytes))), Value::Failed { held, .. }) => *held = Some(rt::RawBytes(bytes)),
-        (Some(Err(e)), Value::Failed { message, .. }) => *message = e.to_string(),
+        (Some(Ok((true, bytes))), Value::Failed { held, .. }) => {
+            *held = Some(Box::new(rt::RawBytes(bytes)));
+        }
+        (Some(Err(e)), Value::Failed { message, .. }) => *message = e.to_string().into(),
         _ => {}
     }
     failed
@@ -623,7 +635,8 @@ fn read_repeated<'s>(
     Ok(Value::List(items))
 }
 
-/// A list of plain elements of `size` bytes each, kept as the bytes `take` reads.
+/// A list of plain elements of `size` bytes each, kept as the bytes `take` reads: a range of
+/// the file's one shared copy, or a copy of their own when they are decoded bytes.
 fn packed<'a>(
     cx: &Ctx<'_>,
     r: &mut Reader<'a>,
@@ -633,12 +646,20 @@ fn packed<'a>(
 ) -> rt::Result<Value> {
     let at = (r.absolute_pos(), cx.in_file(r));
     let bytes = take(r)?;
-    Ok(Value::Packed(Packed {
+    let source = match at.1 {
+        true => {
+            let file = cx.shared.get_or_init(|| Rc::from(cx.file));
+            let start = bytes.as_ptr() as usize - cx.file.as_ptr() as usize;
+            (file.clone(), start..start + bytes.len())
+        }
+        false => (Rc::from(bytes), 0..bytes.len()),
+    };
+    Ok(Value::Packed(Box::new(Packed {
         layout,
         size,
-        bytes: Rc::from(bytes),
+        source,
         at,
-    }))
+    })))
 }
 
 /// Refuses a counted list of elements that may take no bytes, with more elements than the

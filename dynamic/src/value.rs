@@ -51,7 +51,7 @@ pub enum Value {
     List(Vec<Value>),
     /// A repeated field of plain elements, kept as the bytes it was read from (see
     /// [`crate::packed`]): its document and its expressions decode them.
-    Packed(Packed),
+    Packed(Box<Packed>),
     /// One case of a switch: its name in documents and its value.
     Case(Rc<str>, Box<Value>),
     /// A conditional field whose condition did not hold.
@@ -65,26 +65,34 @@ pub enum Value {
     /// [`rt::Instance`]).
     Failed {
         /// The error, with its offset and the path inside the instance.
-        message: String,
+        message: Box<str>,
         /// The bytes it holds, written back as they were.
-        held: Option<rt::RawBytes>,
+        held: Option<Box<rt::RawBytes>>,
     },
     /// A parse instance that is the value being read around it, which starts at this byte.
     Cycle(u64),
 }
 
-/// A list of elements of one fixed size, each read from its bytes alone, kept as those bytes.
-#[derive(Debug, Clone, PartialEq)]
+/// A list of elements of one fixed size, each read from its bytes alone, kept as those bytes:
+/// a range of the file read (held once, shared by the lists in it) or of a copy of its own.
+#[derive(Debug, Clone)]
 pub struct Packed {
     /// How each element is read from its bytes.
     pub(crate) layout: Rc<Layout>,
     /// The bytes of each element (more than none).
     pub(crate) size: usize,
-    /// The elements' bytes, one after the other.
-    pub(crate) bytes: Rc<[u8]>,
+    /// The buffer the elements' bytes are in, and where, one after the other.
+    pub(crate) source: (Rc<[u8]>, std::ops::Range<usize>),
     /// Where the first element is: its offset in the file, and whether the list is in a
     /// range of the file or in decoded bytes (which gives the elements' streams, `_io`).
     pub(crate) at: (u64, bool),
+}
+
+/// Lists are equal when their elements are, wherever they were read.
+impl PartialEq for Packed {
+    fn eq(&self, other: &Self) -> bool {
+        self.layout == other.layout && self.size == other.size && self.bytes() == other.bytes()
+    }
 }
 
 /// How each element of a packed list is read from its bytes.

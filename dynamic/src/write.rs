@@ -293,7 +293,7 @@ fn write_repeated(
             if let (true, Repeat::Expr(count)) = (checked, &field.repeat) {
                 check_count(w, scope, count, packed.len())?;
             }
-            w.bytes(&packed.bytes);
+            w.bytes(packed.bytes());
             return Ok(());
         }
         Value::Packed(packed) => Cow::Owned(packed.elements()),
