@@ -415,7 +415,7 @@ fn member(schema: &Schema, link: &Link, name: &str, file: Option<&[u8]>) -> Eval
         return Ok(to_val(&def.fields[i].ty, value, link));
     }
     if let Some(i) = def.params.iter().position(|p| p.id == name) {
-        return Ok(node.params.borrow().get(i).cloned().unwrap_or(Val::Null));
+        return Ok(node.param(i).unwrap_or(Val::Null));
     }
     if let Some(i) = def.instances.iter().position(|p| p.id == name) {
         if let InstanceKind::Peek {

@@ -161,8 +161,7 @@ pub(crate) fn read_file(cx: &Ctx<'_>) -> rt::Result<Value> {
     // What expressions kept while reading (arguments, instances computed once) may link a
     // value to the values around it, in a cycle: only reading needs them.
     for node in cx.nodes.take() {
-        node.params.take();
-        node.instances.take();
+        node.release();
     }
     let root = root?;
     if let Some(index) = cx.plan.types[0].trailing {
@@ -232,7 +231,6 @@ fn read_sequence(
         cx.keys[ty].clone(),
         (cx.stream_of(r), start, r.is_eof()),
     ));
-    node.instances.replace(vec![None; def.instances.len()]);
     if !(def.params.is_empty() && def.instances.is_empty()) {
         cx.nodes.borrow_mut().push(node.clone());
     }
@@ -246,7 +244,7 @@ fn read_sequence(
     if let Some(holder) = holder
         && let Some(index) = holder.node().reading.get()
     {
-        holder.set_field(index, Value::Struct(node.clone()));
+        holder.set_field(index as usize, Value::Struct(node.clone()));
     }
     let link = Link::new(node.clone(), parent);
     if let Some(choice) = &def.endian_choice {
@@ -257,7 +255,7 @@ fn read_sequence(
         node.pos.set((r.pos(), r.is_eof()));
         // A single value is visible while it is read; a list shows the elements read before.
         node.reading
-            .set((field.repeat == Repeat::None).then_some(index));
+            .set((field.repeat == Repeat::None).then_some(index as u32));
         let kept_from_holder = def.unread_from_holder && field.id == UNREAD;
         let trailing = cx.plan.types[ty].trailing == Some(index);
         let value = if kept_from_holder || trailing {

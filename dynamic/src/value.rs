@@ -185,11 +185,8 @@ pub struct Struct {
     pub ty: usize,
     /// One per field of the type, `None` until it is read (or when it stores no value).
     pub fields: RefCell<Vec<Option<Value>>>,
-    /// The arguments the value was read with, as expressions see them.
-    pub(crate) params: RefCell<Vec<Val>>,
-    /// One per instance, computed the first time it is used (Kaitai evaluates an instance
-    /// once).
-    pub(crate) instances: RefCell<Vec<Option<Val>>>,
+    /// What expressions keep of it while it is read or written (none for most values).
+    kept: RefCell<Option<Box<Kept>>>,
     /// The value's stream: where it starts in the file and how many bytes it has.
     pub(crate) io: Io,
     /// The bytes of the file no field claims, with their offsets: kept by a root value when
@@ -205,7 +202,15 @@ pub struct Struct {
     /// The byte order its type's `meta/endian` switch chose for it, when it has one.
     pub(crate) is_be: Cell<Option<bool>>,
     /// The field being read, while it is a single value (the value shows while it is built).
-    pub(crate) reading: Cell<Option<usize>>,
+    pub(crate) reading: Cell<Option<u32>>,
+}
+
+/// What expressions keep of a value: the arguments it was read with, and its instances,
+/// computed the first time they are used (Kaitai evaluates an instance once).
+#[derive(Debug, Default)]
+struct Kept {
+    params: Vec<Val>,
+    instances: Vec<Option<Val>>,
 }
 
 impl Struct {
@@ -221,8 +226,12 @@ impl Struct {
         Struct {
             ty,
             fields: RefCell::new(fields),
-            params: RefCell::new(params),
-            instances: RefCell::default(),
+            kept: RefCell::new((!params.is_empty()).then(|| {
+                Box::new(Kept {
+                    params,
+                    instances: Vec::new(),
+                })
+            })),
             io,
             unclaimed: RefCell::default(),
             span: Cell::new((start, start)),
@@ -235,19 +244,48 @@ impl Struct {
 }
 
 impl Struct {
+    /// Argument `i` the value was read with.
+    pub(crate) fn param(&self, i: usize) -> Option<Val> {
+        self.kept.borrow().as_ref()?.params.get(i).cloned()
+    }
+
+    /// Keeps the arguments the value is written with.
+    pub(crate) fn keep_params(&self, params: Vec<Val>) {
+        self.kept.borrow_mut().get_or_insert_default().params = params;
+    }
+
     /// Instance `i` as computed, when it was.
     pub(crate) fn instance(&self, i: usize) -> Option<Val> {
-        self.instances.borrow().get(i).cloned().flatten()
+        self.kept
+            .borrow()
+            .as_ref()?
+            .instances
+            .get(i)
+            .cloned()
+            .flatten()
     }
 
     /// Keeps instance `i` as computed (caches are released after a read or write, and kept
     /// again as expressions ask).
     pub(crate) fn keep_instance(&self, i: usize, value: Val) {
-        let mut instances = self.instances.borrow_mut();
+        let mut kept = self.kept.borrow_mut();
+        let instances = &mut kept.get_or_insert_default().instances;
         if instances.len() <= i {
             instances.resize(i + 1, None);
         }
         instances[i] = Some(value);
+    }
+
+    /// Forgets the instances computed.
+    pub(crate) fn forget_instances(&self) {
+        if let Some(kept) = self.kept.borrow_mut().as_mut() {
+            kept.instances.clear();
+        }
+    }
+
+    /// Forgets what expressions kept (see [`release`]).
+    pub(crate) fn release(&self) {
+        self.kept.take();
     }
 }
 
@@ -256,8 +294,7 @@ impl Struct {
 pub(crate) fn release(value: &Value) {
     match value {
         Value::Struct(node) => {
-            node.params.take();
-            node.instances.take();
+            node.release();
             for field in node.fields.borrow().iter().flatten() {
                 release(field);
             }

@@ -91,7 +91,8 @@ fn write_struct(
     checked: bool,
 ) -> rt::Result<()> {
     let def = &cx.schema.types[node.ty];
-    node.instances.replace(vec![None; def.instances.len()]);
+    // Instances are computed again from the value as written.
+    node.forget_instances();
     let link = Link::new(node.clone(), parent);
     let scope = Scope::writing(cx.schema, link);
     if let Some(choice) = &def.endian_choice {
@@ -567,7 +568,7 @@ fn write_one(
         (FieldType::User { ty, args }, Value::Struct(node)) if node.ty == *ty => {
             let params: Result<Vec<Val>, String> = args.iter().map(|a| scope.eval(a)).collect();
             let checked = checked && params.is_ok();
-            node.params.replace(params.unwrap_or_default());
+            node.keep_params(params.unwrap_or_default());
             let parent = scope
                 .parent
                 .clone()
