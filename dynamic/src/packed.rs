@@ -13,13 +13,19 @@ use skelcodec_codegen::model::{
 };
 use skelcodec_runtime::{self as rt, Reader};
 
-use crate::value::{Int, Io, Keys, Layout, Packed, Struct, Value};
+use crate::value::{Element, Int, Io, Keys, Layout, Packed, Struct, Value};
 
-/// The layout of the elements of a list of `ty`, when they are plain; `keys` are the
-/// document keys of each type's fields.
-pub(crate) fn layout(schema: &Schema, keys: &[Keys], ty: &FieldType) -> Option<Layout> {
+/// The layout of the elements of a list of `ty`, each of `size` bytes, when they are plain;
+/// `keys` are the document keys of each type's fields.
+pub(crate) fn layout(
+    schema: &Schema,
+    keys: &[Keys],
+    ty: &FieldType,
+    size: usize,
+) -> Option<Layout> {
+    let layout = |element| Some(Layout { size, element });
     if is_plain(ty) {
-        return Some(Layout::Plain(ty.clone()));
+        return layout(Element::Plain(ty.clone()));
     }
     let FieldType::User { ty, args } = ty else {
         return None;
@@ -40,7 +46,10 @@ pub(crate) fn layout(schema: &Schema, keys: &[Keys], ty: &FieldType) -> Option<L
         let array_of_plain = matches!(&f.ty, FieldType::Array { elem, .. } if is_plain(elem));
         (array_of_plain || is_plain(&f.ty)) && is_plain_field(f)
     });
-    (plain_type && plain_fields).then(|| Layout::Struct {
+    if !(plain_type && plain_fields) {
+        return None;
+    }
+    layout(Element::Struct {
         ty: *ty,
         fields: def.fields.iter().map(|f| f.ty.clone()).collect(),
         keys: keys[*ty].clone(),
@@ -187,13 +196,14 @@ fn read_float(r: &mut Reader<'_>, float: FloatType, big: bool) -> rt::Result<Val
 impl Packed {
     /// The elements' bytes, one after the other.
     pub fn bytes(&self) -> &[u8] {
-        let (buffer, range) = &self.source;
-        buffer.get(range.clone()).unwrap_or_default()
+        let start = u64::from(self.range.0).saturating_sub(self.page.at) as usize;
+        let end = start + self.range.1 as usize;
+        self.page.bytes.get(start..end).unwrap_or_default()
     }
 
     /// How many elements the list has.
     pub fn len(&self) -> usize {
-        self.bytes().len() / self.size
+        self.bytes().len() / self.layout.size
     }
 
     /// Whether the list has no elements.
@@ -203,9 +213,9 @@ impl Packed {
 
     /// Whether its elements are values of `ty`, as read.
     pub(crate) fn is_read_as(&self, ty: &FieldType) -> bool {
-        match &*self.layout {
-            Layout::Plain(plain) => plain == ty,
-            Layout::Struct { ty: layout, .. } => {
+        match &self.layout.element {
+            Element::Plain(plain) => plain == ty,
+            Element::Struct { ty: layout, .. } => {
                 matches!(ty, FieldType::User { ty, .. } if ty == layout)
             }
         }
@@ -218,25 +228,25 @@ impl Packed {
 
     /// Element `index`, decoded: the value the interpreter reads from its bytes.
     pub(crate) fn element(&self, index: usize) -> Value {
-        let start = index * self.size;
-        let Some(bytes) = self.bytes().get(start..start + self.size) else {
+        let size = self.layout.size;
+        let start = index * size;
+        let Some(bytes) = self.bytes().get(start..start + size) else {
             return undecodable();
         };
         let mut r = Reader::new(bytes);
-        match &*self.layout {
-            Layout::Plain(ty) => decode(&mut r, ty),
-            Layout::Struct { ty, fields, keys } => {
+        match &self.layout.element {
+            Element::Plain(ty) => decode(&mut r, ty),
+            Element::Struct { ty, fields, keys } => {
                 let values = fields.iter().map(|f| Some(decode(&mut r, f))).collect();
                 // The stream a structure of a fixed size is read from: its own bytes.
-                let (offset, in_file) = self.at;
                 let io = Io {
-                    start: offset + start as u64,
-                    len: self.size,
-                    decoded: (!in_file).then(|| Rc::from(bytes)),
+                    start: u64::from(self.range.0) + start as u64,
+                    len: size,
+                    decoded: None,
                 };
                 let node = Struct::new(*ty, values, Vec::new(), keys.clone(), (io, 0, false));
-                node.pos.set((self.size, true));
-                node.span.set((0, self.size));
+                node.pos.set((size, true));
+                node.span.set((0, size));
                 Value::Struct(Rc::new(node))
             }
         }

@@ -13,7 +13,7 @@ use crate::choice::{self, Chosen};
 use crate::eval::Scope;
 use crate::map::FieldMap;
 use crate::plan::Plan;
-use crate::value::{Int, Io, Keys, Layout, Link, Packed, Struct, Val, Value};
+use crate::value::{Int, Io, Keys, Layout, Link, Packed, Page, Struct, Val, Value};
 
 /// What every read of one file shares.
 pub(crate) struct Ctx<'s> {
@@ -35,8 +35,8 @@ pub(crate) struct Ctx<'s> {
     layouts: RefCell<Vec<Option<Option<Rc<Layout>>>>>,
     /// The names of the switches' cases, once asked.
     cases: choice::CaseNames<'s>,
-    /// One copy of the file, shared by the packed lists read from it.
-    shared: std::cell::OnceCell<Rc<[u8]>>,
+    /// Copies of the file's pages, shared by the packed lists read from them.
+    pages: RefCell<Vec<Option<Rc<Page>>>>,
 }
 
 /// A decoded stream, by where its bytes are and how many, and its copy.
@@ -55,7 +55,7 @@ impl<'s> Ctx<'s> {
             map: None,
             layouts: RefCell::new(vec![None; schema.types.len()]),
             cases: choice::CaseNames::default(),
-            shared: std::cell::OnceCell::new(),
+            pages: RefCell::default(),
         }
     }
 
@@ -93,18 +93,43 @@ impl Ctx<'_> {
     /// How the elements of `field`'s list of `ty` are read from their bytes when the list can
     /// be kept packed: not when a field map is recorded (each element has its range there)
     /// or the elements have rules to keep.
-    fn packing(&self, field: &Field, ty: &FieldType) -> Option<Rc<Layout>> {
-        if self.map.is_some() || !field.valid.is_empty() {
+    fn packing(&self, field: &Field, ty: &FieldType, size: usize) -> Option<Rc<Layout>> {
+        if self.map.is_some() || !field.valid.is_empty() || size == 0 {
             return None;
         }
+        let layout = || crate::packed::layout(self.schema, &self.keys, ty, size).map(Rc::new);
         let FieldType::User { ty: user, .. } = ty else {
-            return crate::packed::layout(self.schema, &self.keys, ty).map(Rc::new);
+            return layout();
         };
         let mut layouts = self.layouts.borrow_mut();
-        let known = layouts.get_mut(*user)?;
-        known
-            .get_or_insert_with(|| crate::packed::layout(self.schema, &self.keys, ty).map(Rc::new))
-            .clone()
+        layouts.get_mut(*user)?.get_or_insert_with(layout).clone()
+    }
+
+    /// A copy of the part of the file that holds `bytes`, which start at `start`: their page
+    /// (copied once, when first asked), or a copy of their own when they cross pages. Pages are
+    /// small enough for the allocator to serve from memory it reuses.
+    fn page(&self, start: usize, bytes: &[u8]) -> Rc<Page> {
+        const PAGE: usize = 1 << 16;
+        let (index, end) = (start / PAGE, start + bytes.len());
+        if end > (index + 1) * PAGE {
+            return Rc::new(Page {
+                at: start as u64,
+                bytes: bytes.to_vec(),
+            });
+        }
+        let mut pages = self.pages.borrow_mut();
+        if pages.len() <= index {
+            pages.resize(index + 1, None);
+        }
+        let copy = || {
+            let at = index * PAGE;
+            let bytes = self.file.get(at..(at + PAGE).min(self.file.len()));
+            Rc::new(Page {
+                at: at as u64,
+                bytes: bytes.unwrap_or_default().to_vec(),
+            })
+        };
+        pages[index].get_or_insert_with(copy).clone()
     }
 
     /// Whether `r` reads a range of the file (not decoded bytes).
@@ -542,21 +567,21 @@ fn read_repeated<'s>(
         .plan
         .fixed_size_of(cx.schema, ty)
         .filter(|_| field.substream.is_none() && field.decode.is_none());
-    let packing = bulk
-        .filter(|size| *size > 0)
-        .and_then(|size| Some((size, cx.packing(field, ty)?)));
+    let packing = bulk.and_then(|size| cx.packing(field, ty, size));
     let items = match &field.repeat {
         Repeat::None => return read_sized(cx, r, scope, field, ty),
         Repeat::Expr(count) => {
             let count = scope.int(count).map_err(|m| eval_error(r, m))?;
             refuse_empty_elements(cx, r, field, ty, count)?;
-            match (packing, bulk) {
-                (Some((size, layout)), _) => {
-                    return packed(cx, r, layout, size, |r| {
-                        rt::fields::fixed_elements(r, count, size).map(|(_, bytes)| bytes)
-                    });
-                }
-                (None, Some(size)) => read_fixed(r, count, size, |r, index| {
+            if let Some(layout) = packing
+                && let Some(list) = packed(cx, r, layout.clone(), |r| {
+                    rt::fields::fixed_elements(r, count, layout.size).map(|(_, bytes)| bytes)
+                })
+            {
+                return list;
+            }
+            match bulk {
+                Some(size) => read_fixed(r, count, size, |r, index| {
                     cx.mapped(
                         r,
                         || format!("[{index}]"),
@@ -564,7 +589,7 @@ fn read_repeated<'s>(
                         |r| read_sized(cx, r, scope, field, ty),
                     )
                 })?,
-                (None, None) => {
+                None => {
                     let min = cx.plan.min_size_of(cx.schema, ty) + field.delimiter_len();
                     rt::fields::read_counted_seeing(r, count, min, one)?
                 }
@@ -573,10 +598,12 @@ fn read_repeated<'s>(
         // Whole elements up to the end, from a whole byte: else the last one fails, as read
         // one by one.
         Repeat::Eos => match packing {
-            Some((size, layout))
-                if r.remaining().is_multiple_of(size) && r.bit_pos() == 8 * r.pos() as u64 =>
+            Some(layout)
+                if r.remaining().is_multiple_of(layout.size)
+                    && r.bit_pos() == 8 * r.pos() as u64
+                    && let Some(list) = packed(cx, r, layout.clone(), |r| Ok(r.rest())) =>
             {
-                return packed(cx, r, layout, size, |r| Ok(r.rest()));
+                return list;
             }
             _ => rt::fields::read_to_eos_seeing(r, one)?,
         },
@@ -633,31 +660,28 @@ fn read_repeated<'s>(
     Ok(Value::List(items))
 }
 
-/// A list of plain elements of `size` bytes each, kept as the bytes `take` reads: a range of
-/// the file's one shared copy, or a copy of their own when they are decoded bytes.
+/// A list of plain elements kept as the bytes `take` reads: a range of the copy of the page of
+/// the file they are in, or of a copy of their own when they cross pages. `None` for a list in
+/// decoded bytes, or beyond 4 GiB, read element by element.
 fn packed<'a>(
     cx: &Ctx<'_>,
     r: &mut Reader<'a>,
     layout: Rc<Layout>,
-    size: usize,
     take: impl FnOnce(&mut Reader<'a>) -> rt::Result<&'a [u8]>,
-) -> rt::Result<Value> {
-    let at = (r.absolute_pos(), cx.in_file(r));
-    let bytes = take(r)?;
-    let source = match at.1 {
-        true => {
-            let file = cx.shared.get_or_init(|| Rc::from(cx.file));
-            let start = bytes.as_ptr() as usize - cx.file.as_ptr() as usize;
-            (file.clone(), start..start + bytes.len())
-        }
-        false => (Rc::from(bytes), 0..bytes.len()),
-    };
-    Ok(Value::Packed(Box::new(Packed {
-        layout,
-        size,
-        source,
-        at,
-    })))
+) -> Option<rt::Result<Value>> {
+    if !cx.in_file(r) || u32::try_from(cx.file.len()).is_err() {
+        return None;
+    }
+    Some(take(r).map(|bytes| {
+        let start = bytes.as_ptr() as usize - cx.file.as_ptr() as usize;
+        let range = (start as u32, bytes.len() as u32);
+        let page = cx.page(start, bytes);
+        Value::Packed(Packed {
+            layout,
+            page,
+            range,
+        })
+    }))
 }
 
 /// Refuses a counted list of elements that may take no bytes, with more elements than the

@@ -51,7 +51,7 @@ pub enum Value {
     List(Vec<Value>),
     /// A repeated field of plain elements, kept as the bytes it was read from (see
     /// [`crate::packed`]): its document and its expressions decode them.
-    Packed(Box<Packed>),
+    Packed(Packed),
     /// One case of a switch: its name in documents and its value.
     Case(Rc<str>, Box<Value>),
     /// A conditional field whose condition did not hold.
@@ -74,30 +74,46 @@ pub enum Value {
 }
 
 /// A list of elements of one fixed size, each read from its bytes alone, kept as those bytes:
-/// a range of the file read (held once, shared by the lists in it) or of a copy of its own.
+/// a range of a copy of part of the file, shared by the lists read from that part. (Small
+/// enough to be held in a [`Value`] without a box of its own.)
 #[derive(Debug, Clone)]
 pub struct Packed {
     /// How each element is read from its bytes.
     pub(crate) layout: Rc<Layout>,
-    /// The bytes of each element (more than none).
-    pub(crate) size: usize,
-    /// The buffer the elements' bytes are in, and where, one after the other.
-    pub(crate) source: (Rc<[u8]>, std::ops::Range<usize>),
-    /// Where the first element is: its offset in the file, and whether the list is in a
-    /// range of the file or in decoded bytes (which gives the elements' streams, `_io`).
-    pub(crate) at: (u64, bool),
+    /// The copy the elements' bytes are in.
+    pub(crate) page: Rc<Page>,
+    /// Where the elements' bytes start in the file, and how many there are.
+    pub(crate) range: (u32, u32),
+}
+
+/// A copy of part of a file.
+#[derive(Debug)]
+pub(crate) struct Page {
+    /// Where the copy starts in the file.
+    pub at: u64,
+    /// The bytes.
+    pub bytes: Vec<u8>,
 }
 
 /// Lists are equal when their elements are, wherever they were read.
 impl PartialEq for Packed {
     fn eq(&self, other: &Self) -> bool {
-        self.layout == other.layout && self.size == other.size && self.bytes() == other.bytes()
+        self.layout == other.layout && self.bytes() == other.bytes()
     }
 }
 
 /// How each element of a packed list is read from its bytes.
 #[derive(Debug, PartialEq)]
-pub(crate) enum Layout {
+pub(crate) struct Layout {
+    /// The bytes of each element (more than none).
+    pub size: usize,
+    /// What they hold.
+    pub element: Element,
+}
+
+/// What the bytes of each element of a packed list hold.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Element {
     /// A plain value of this type.
     Plain(FieldType),
     /// A structure of type `ty` whose fields are all plain values, one after the other: their
@@ -121,13 +137,11 @@ pub enum Int {
 impl Int {
     /// The integer of layout `int` in `raw` (its bytes, as many as it has), big-endian or not.
     pub(crate) fn decode(raw: &[u8], int: IntType, big: bool) -> Int {
-        let mut word = [0u8; 8];
-        let unsigned = if big {
-            word[8 - raw.len()..].copy_from_slice(raw);
-            u64::from_be_bytes(word)
-        } else {
-            word[..raw.len()].copy_from_slice(raw);
-            u64::from_le_bytes(word)
+        // Byte by byte: a copy of a few bytes of varying length into a word costs a call.
+        let push = |word: u64, byte: &u8| (word << 8) | u64::from(*byte);
+        let unsigned = match big {
+            true => raw.iter().fold(0, push),
+            false => raw.iter().rev().fold(0, push),
         };
         match int.signed {
             true => {

@@ -129,3 +129,34 @@ fn a_list_whose_last_element_is_cut_short_fails_where_it_is() {
     assert!(message.contains("words"), "{message}");
     assert_eq!(error.offset(), bytes.len() as u64 - 1, "{message}");
 }
+
+#[test]
+fn a_long_list_across_the_file_and_one_in_decoded_bytes_read_as_any_other() {
+    let schema = "
+meta: {id: long, endian: le}
+seq:
+  - {id: skip, size: 65530}
+  - {id: count, type: u4}
+  - {id: numbers, type: u4, repeat: expr, repeat-expr: count}
+  - {id: hidden, size: 8, process: xor(0xff), type: pairs}
+types:
+  pairs:
+    seq:
+      - {id: pairs, type: u2, repeat: eos}
+";
+    let interpreter = interpreter(schema);
+    let mut bytes = vec![0; 65530];
+    bytes.extend(20_000u32.to_le_bytes());
+    (0..20_000u32).for_each(|n| bytes.extend((n * 3).to_le_bytes()));
+    bytes.extend([1u8, 0, 2, 0, 3, 0, 4, 0].map(|b| b ^ 0xff));
+    let value = interpreter.read(&bytes).expect("the file reads");
+    let document = serde_json::to_value(interpreter.document(&value)).expect("a document");
+    let numbers = document["numbers"].as_array().expect("a list");
+    assert_eq!(numbers.len(), 20_000);
+    assert_eq!(
+        (numbers[0].clone(), numbers[19_999].clone()),
+        (json!(0), json!(59_997))
+    );
+    assert_eq!(document["hidden"]["value"]["pairs"], json!([1, 2, 3, 4]));
+    assert_eq!(interpreter.write(&value).expect("it writes"), bytes);
+}
