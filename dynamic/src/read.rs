@@ -132,6 +132,16 @@ impl Ctx<'_> {
         pages[index].get_or_insert_with(copy).clone()
     }
 
+    /// Forgets the copies of decoded streams within `bytes`, which are about to be freed: a
+    /// stream decoded later at the same address is another.
+    fn forget_decoded(&self, bytes: &[u8]) {
+        let range = bytes.as_ptr_range();
+        let (start, end) = (range.start as usize, range.end as usize);
+        self.decoded
+            .borrow_mut()
+            .retain(|((at, len), _)| !(start <= *at && at + len <= end));
+    }
+
     /// Whether `r` reads a range of the file (not decoded bytes).
     fn in_file(&self, r: &Reader<'_>) -> bool {
         let (file, range) = (self.file.as_ptr_range(), r.data().as_ptr_range());
@@ -336,9 +346,10 @@ fn read_field(cx: &Ctx<'_>, r: &mut Reader<'_>, link: &Link, index: usize) -> rt
     {
         return Ok(Value::Absent);
     }
-    let value = match &field.position {
-        None => read_values(cx, r, &scope, index)?,
-        Some(pos) => {
+    let value = match (&field.position, &field.stream) {
+        (None, _) => read_values(cx, r, &scope, index)?,
+        (Some(pos), Stream::Of(stream)) => read_in_stream(cx, r, &scope, index, (stream, pos))?,
+        (Some(pos), _) => {
             let placed = placed(r, &scope, field, pos)?;
             let key = visit_key(cx, link.ty(), index);
             rt::fields::read_placed_as(r, placed, key, |r| read_values(cx, r, &scope, index))?
@@ -351,6 +362,35 @@ fn read_field(cx: &Ctx<'_>, r: &mut Reader<'_>, link: &Link, index: usize) -> rt
         true => Value::Present,
         false => value,
     })
+}
+
+/// Reads field `index` of the scope's structure at a position of another value's stream
+/// (`io: x._io`), from that stream's start: a range of the file, or decoded bytes.
+fn read_in_stream(
+    cx: &Ctx<'_>,
+    r: &Reader<'_>,
+    scope: &Scope<'_>,
+    index: usize,
+    (stream, pos): (
+        &skelcodec_codegen::expr::Expr,
+        &skelcodec_codegen::expr::Expr,
+    ),
+) -> rt::Result<Value> {
+    let io = match scope.eval(stream).map_err(|m| eval_error(r, m))? {
+        Val::Io(io, ..) => io,
+        _ => return Err(eval_error(r, "`io` needs a value's stream".to_owned())),
+    };
+    let pos = scope.int(pos).map_err(|m| eval_error(r, m))?;
+    let key = visit_key(cx, scope.this.ty(), index);
+    let read = |at: &mut Reader<'_>| read_values(cx, at, scope, index);
+    match &io.decoded {
+        Some(bytes) => rt::fields::read_in_as(r, r.detached_at(bytes, io.start), pos, key, read),
+        None => {
+            let start = usize::try_from(io.start).unwrap_or(usize::MAX);
+            let at = r.whole_file().region(start, io.len)?;
+            rt::fields::read_in_as(r, at, pos, key, read)
+        }
+    }
 }
 
 /// Where a field read by position is.
@@ -807,7 +847,12 @@ fn read_decoded<'s>(
         rt::RawBytes(stored),
         &processor,
         decode.frame(None),
-        |r| read_one(cx, r, scope, ty),
+        |r| {
+            let value = read_one(cx, r, scope, ty);
+            // The decoded bytes are freed after this: their address may be reused.
+            cx.forget_decoded(r.data());
+            value
+        },
     )?;
     Ok(Value::Decoded(Box::new(rt::Decoded {
         value: decoded.value,

@@ -20,9 +20,6 @@ pub(crate) fn unsupported(schema: &Schema) -> Vec<String> {
         if def.params.iter().any(|p| p.kept) {
             refuse(&def.at, "a parameter kept in the value");
         }
-        if def.keeps_stream {
-            refuse(&def.at, "a stream kept for other values' instances");
-        }
         for field in &def.fields {
             field_uses(field, &mut refuse);
         }
@@ -32,9 +29,6 @@ pub(crate) fn unsupported(schema: &Schema) -> Vec<String> {
 
 fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPath, &str)) {
     let at = &field.at;
-    if field.position.is_some() && matches!(field.stream, Stream::Of(_)) {
-        refuse(at, "a value read from another value's stream (`io`)");
-    }
     if let Some(Decode {
         process: Some(Process::Custom { name, .. }),
         ..

@@ -351,3 +351,41 @@ types:
         json!({"count": 3, "items": [{"x": null}, {"x": null}, {"x": null}]})
     );
 }
+
+#[test]
+fn an_instance_reads_in_another_values_stream_and_kept_streams_answer_for_their_values() {
+    let schema = "
+meta: {id: other_stream, endian: le}
+seq:
+  - {id: a, size: 4, type: slot}
+  - {id: b, size: 4, type: slot}
+  - {id: reader, type: peek}
+  - {id: tail, type: u1, if: 'b._io.size == 4'}
+types:
+  slot:
+    seq:
+      - {id: first, type: u1}
+  peek:
+    seq:
+      - {id: dummy, type: u1}
+    instances:
+      in_b:
+        io: _parent.b._io
+        pos: 2
+        type: u2
+";
+    let bytes = [1, 0, 0, 0, 2, 0, 0x34, 0x12, 9, 7];
+    let interpreter = interpreter(schema);
+    let value = interpreter.read(&bytes).expect("the file reads");
+    assert_eq!(
+        serde_json::to_value(interpreter.document(&value)).expect("a document"),
+        json!({
+            "a": {"first": 1, "_unread": "000000"},
+            "b": {"first": 2, "_unread": "003412"},
+            "reader": {"dummy": 9, "in_b": 0x1234},
+            "tail": 7,
+        })
+    );
+    // The instance's bytes are `b`'s, written with it.
+    assert_eq!(interpreter.write(&value).expect("it writes"), bytes);
+}

@@ -636,6 +636,20 @@ pub fn read_in<'a, T>(
     read_charged(r, at, read)
 }
 
+/// Reads a value at position `pos` of another value's stream, which `at` reads from its start,
+/// for an interpreter ([`read_in`]); a cycle is found by the name of the type read.
+pub fn read_in_as<'b, T>(
+    r: &Reader<'_>,
+    mut at: Reader<'b>,
+    pos: i64,
+    ty: &'static str,
+    read: impl FnOnce(&mut Reader<'b>) -> Result<T>,
+) -> Result<T> {
+    at.seek(length(pos, &at)?)?;
+    let _visit = at.visit_as(ty)?;
+    read_visiting(r, at, read)
+}
+
 /// Writes a value read by position as a block placed at `pos` of the stream being written
 /// (see [`Writer::place`], [`Writer::in_substream`]).
 pub fn write_at(

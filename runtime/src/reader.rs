@@ -440,8 +440,8 @@ impl<'a> Reader<'a> {
     }
 
     /// A reader over `len` bytes at `start` of this one (whose base it extends), at their
-    /// start.
-    pub(crate) fn region(&self, start: usize, len: usize) -> Result<Reader<'a>> {
+    /// start: of the whole file ([`Reader::whole_file`]), another value's stream.
+    pub fn region(&self, start: usize, len: usize) -> Result<Reader<'a>> {
         let mut at = self.clone();
         at.seek(start)?;
         let mut region = at.sub(len)?;
