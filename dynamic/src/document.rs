@@ -8,6 +8,7 @@ use std::rc::Rc;
 use serde::de::DeserializeOwned;
 use serde_json::Value as Json;
 use skelcodec_codegen::model::*;
+use skelcodec_codegen::sanitization::document_key;
 use skelcodec_runtime as rt;
 
 use crate::value::{COMPONENTS, Int, Io, Keys, Struct, UNCLAIMED, Value};
@@ -122,11 +123,19 @@ impl Parser<'_> {
             ));
         };
         let keeps_unclaimed = self.schema.keeps_unclaimed(ty);
+        let kept: Vec<(&Param, String)> = (def.params.iter())
+            .filter(|p| p.kept)
+            .map(|p| (p, document_key(&p.id)))
+            .collect();
         let known = |k: &str| {
-            keys.iter().flatten().any(|key| **key == *k) || (keeps_unclaimed && k == UNCLAIMED)
+            keys.iter().flatten().any(|key| **key == *k)
+                || kept.iter().any(|(_, key)| key == k)
+                || (keeps_unclaimed && k == UNCLAIMED)
         };
         if let Some(unknown) = map.keys().find(|k| !known(k)) {
-            let known: Vec<&str> = keys.iter().flatten().map(|k| &**k).collect();
+            let known: Vec<&str> = (kept.iter().map(|(_, k)| k.as_str()))
+                .chain(keys.iter().flatten().map(|k| &**k))
+                .collect();
             return refuse(format!(
                 "unknown field `{unknown}`, expected one of `{}`",
                 known.join("`, `")
@@ -150,6 +159,13 @@ impl Parser<'_> {
                 Ok(Some(value))
             })
             .collect::<Parsed<Vec<_>>>()?;
+        let args = kept
+            .iter()
+            .map(|(param, key)| match map.get(key) {
+                None => refuse(format!("missing field `{key}`")),
+                Some(arg) => self.arg(param, arg).in_key(&Rc::from(key.as_str())),
+            })
+            .collect::<Parsed<Vec<_>>>()?;
         let value = Struct::new(
             ty,
             fields,
@@ -157,6 +173,7 @@ impl Parser<'_> {
             keys.clone(),
             (Io::default(), 0, false),
         );
+        value.keep_args(args);
         if keeps_unclaimed {
             let gaps = match map.get(UNCLAIMED) {
                 None => Vec::new(),
@@ -165,6 +182,16 @@ impl Parser<'_> {
             value.unclaimed.replace(Some(gaps));
         }
         Ok(Rc::new(value))
+    }
+
+    /// The argument a value keeps for its kept parameter `param`: a number, boolean or enum
+    /// value, as the generated value's field.
+    fn arg(&self, param: &Param, document: &Json) -> Parsed<Value> {
+        match param.ty {
+            ParamType::Bool => deserialize::<bool>(document).map(Value::Bool),
+            ParamType::Enum(def) => enum_of(self.schema, def, document),
+            _ => deserialize::<i64>(document).map(|n| Value::Int(Int::Signed(n))),
+        }
     }
 
     /// The value of a field: its condition, its repetition, its values.

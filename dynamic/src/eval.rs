@@ -70,7 +70,7 @@ impl<'s> Scope<'s> {
             Expr::Ternary(cond, then, otherwise) => match self.eval(cond)? {
                 Val::Bool(true) => self.eval(then),
                 Val::Bool(false) => self.eval(otherwise),
-                other => Err(format!("`?:` needs a condition, found {other:?}")),
+                other => Err(format!("`?:` needs a condition, found {other}")),
             },
             Expr::Attr(base, name) => self.attr(base, name),
             Expr::Method(recv, name, args) => self.method(recv, name, args),
@@ -83,7 +83,7 @@ impl<'s> Scope<'s> {
                     Val::Bytes(bytes) => usize::try_from(index)
                         .ok()
                         .and_then(|i| bytes.get(i).map(|b| Val::Int(i64::from(*b)))),
-                    other => return Err(format!("cannot index {other:?}")),
+                    other => return Err(format!("cannot index {other}")),
                 };
                 Ok(item.unwrap_or(Val::Null))
             }
@@ -112,7 +112,7 @@ impl<'s> Scope<'s> {
                     match self.eval(part)? {
                         Val::Str(s) => out.extend(s),
                         Val::Int(n) => out.extend(n.to_string().into_bytes()),
-                        other => return Err(format!("cannot format {other:?}")),
+                        other => return Err(format!("cannot format {other}")),
                     }
                 }
                 Ok(Val::Str(out))
@@ -141,7 +141,7 @@ impl<'s> Scope<'s> {
             Val::Int(n) => Ok(n),
             Val::Enum(_, n) => Ok(n),
             Val::Null => Ok(0),
-            other => Err(format!("expected an integer, found {other:?}")),
+            other => Err(format!("expected an integer, found {other}")),
         }
     }
 
@@ -150,7 +150,7 @@ impl<'s> Scope<'s> {
         match self.eval(e)? {
             Val::Bool(b) => Ok(b),
             Val::Null => Ok(false),
-            other => Err(format!("expected a boolean, found {other:?}")),
+            other => Err(format!("expected a boolean, found {other}")),
         }
     }
 
@@ -211,6 +211,17 @@ impl<'s> Scope<'s> {
             (Val::List(items), "size" | "length") => Ok(Val::Int(items.len() as i64)),
             (Val::List(items), "first") => Ok(items.into_iter().next().unwrap_or(Val::Null)),
             (Val::List(items), "last") => Ok(items.into_iter().last().unwrap_or(Val::Null)),
+            (Val::List(items), "min" | "max") => {
+                let better = if name == "min" { BinOp::Lt } else { BinOp::Gt };
+                let mut best: Option<Val> = None;
+                for item in items {
+                    best = Some(match best {
+                        Some(best) if !compare(better, &item, &best)? => best,
+                        _ => item,
+                    });
+                }
+                best.ok_or_else(|| format!("`{name}` of an empty list"))
+            }
             (Val::Bytes(b), "size" | "length") => Ok(Val::Int(b.len() as i64)),
             (Val::Bytes(b), "first") => Ok(b.first().map_or(Val::Null, |x| Val::Int((*x).into()))),
             (Val::Bytes(b), "last") => Ok(b.last().map_or(Val::Null, |x| Val::Int((*x).into()))),
@@ -229,7 +240,7 @@ impl<'s> Scope<'s> {
             (Val::Float(f), "to_i") => Ok(Val::Int(f as i64)),
             (Val::Enum(_, n), "to_i") => Ok(Val::Int(n)),
             (Val::Bool(b), "to_i") => Ok(Val::Int(i64::from(b))),
-            (other, name) => Err(format!("no property `{name}` of {other:?}")),
+            (other, name) => Err(format!("no property `{name}` of {other}")),
         }
     }
 
@@ -279,7 +290,7 @@ impl<'s> Scope<'s> {
                 }
                 Ok(Val::Int(sum))
             }
-            (other, name, _) => Err(format!("no method `{name}` of {other:?}")),
+            (other, name, _) => Err(format!("no method `{name}` of {other}")),
         }
     }
 }
@@ -305,7 +316,7 @@ fn unary(op: UnaryOp, value: Val) -> Evaluated {
         (UnaryOp::Neg, Val::Int(n)) => Ok(Val::Int(n.wrapping_neg())),
         (UnaryOp::Neg, Val::Float(f)) => Ok(Val::Float(-f)),
         (UnaryOp::BitNot, Val::Int(n)) => Ok(Val::Int(!n)),
-        (op, other) => Err(format!("cannot apply {op:?} to {other:?}")),
+        (op, other) => Err(format!("cannot apply {op:?} to {other}")),
     }
 }
 

@@ -39,12 +39,12 @@ pub(crate) fn processor(scope: &Scope<'_>, decode: &Decode) -> Result<Processor,
                     .iter()
                     .map(|v| match v {
                         Val::Int(n) => Ok(*n),
-                        other => Err(format!("an `xor` key of {other:?}")),
+                        other => Err(format!("an `xor` key of {other}")),
                     })
                     .collect::<Result<_, _>>()?;
                 rt_process::Xor::new(rt::bytes::from_ints(&ints))
             }
-            other => return Err(format!("an `xor` key of {other:?}")),
+            other => return Err(format!("an `xor` key of {other}")),
         }),
         Process::Rol(n) => Processor::Rotate(rt_process::Rotate::left(scope.int(n)?)),
         Process::Ror(n) => Processor::Rotate(rt_process::Rotate::right(scope.int(n)?)),

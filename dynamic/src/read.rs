@@ -259,6 +259,10 @@ fn read_sequence(
 ) -> rt::Result<Rc<Struct>> {
     let def = &cx.schema.types[ty];
     let start = r.pos();
+    let args = (def.params.iter().zip(&params))
+        .filter(|(param, _)| param.kept)
+        .map(|(param, arg)| Value::of_arg(param.ty, arg))
+        .collect();
     let node = Rc::new(Struct::new(
         ty,
         vec![None; def.fields.len()],
@@ -266,6 +270,7 @@ fn read_sequence(
         cx.keys[ty].clone(),
         (cx.stream_of(r), start, r.is_eof()),
     ));
+    node.keep_args(args);
     if !(def.params.is_empty() && def.instances.is_empty()) {
         cx.nodes.borrow_mut().push(node.clone());
     }
@@ -355,7 +360,11 @@ fn read_field(cx: &Ctx<'_>, r: &mut Reader<'_>, link: &Link, index: usize) -> rt
             rt::fields::read_placed_as(r, placed, key, |r| read_values(cx, r, &scope, index))?
         }
     };
-    // Checked where the reader stands after the field (before one read by position).
+    // Checked where the reader stands after the field (before one read by position), with
+    // the field read: a rule may name it (`valid: 'idx == 9 ? false : has_next'`).
+    if !field.valid.is_empty() {
+        link.set_field(index, value.clone());
+    }
     check_valid(cx, r, &scope, field, &value)?;
     // A conditional field that holds nothing says only that it is there.
     Ok(match field.is_presence_flag() {
@@ -676,7 +685,7 @@ fn read_repeated<'s>(
                 other => {
                     return Err(eval_error(
                         r,
-                        format!("`-for-each` needs a list, found {other:?}"),
+                        format!("`-for-each` needs a list, found {other}"),
                     ));
                 }
             };

@@ -6,6 +6,7 @@
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use skelcodec_codegen::model::Schema;
+use skelcodec_codegen::sanitization::document_key;
 use skelcodec_runtime as rt;
 
 use crate::value::{COMPONENTS, Int, Struct, UNCLAIMED, Value};
@@ -126,8 +127,18 @@ impl Serialize for With<'_, Struct> {
                 (!empty_tail).then_some((key, value))
             })
             .collect();
+        // The arguments of kept parameters come first, as the generated value's fields do.
+        let args = st.args();
+        let kept: Vec<String> = (def.params.iter())
+            .filter(|p| p.kept)
+            .map(|p| document_key(&p.id))
+            .collect();
         let unclaimed = st.unclaimed.borrow();
-        let mut map = s.serialize_map(Some(shown.len() + usize::from(unclaimed.is_some())))?;
+        let len = args.len() + shown.len() + usize::from(unclaimed.is_some());
+        let mut map = s.serialize_map(Some(len))?;
+        for (key, value) in kept.iter().zip(args.iter()) {
+            map.serialize_entry(key, &With(schema, value))?;
+        }
         for (key, value) in shown {
             map.serialize_entry(key, &With(schema, value))?;
         }

@@ -17,9 +17,6 @@ pub(crate) fn unsupported(schema: &Schema) -> Vec<String> {
         refuse(&schema.types[0].at, "a root type with parameters");
     }
     for def in &schema.types {
-        if def.params.iter().any(|p| p.kept) {
-            refuse(&def.at, "a parameter kept in the value");
-        }
         for field in &def.fields {
             field_uses(field, &mut refuse);
         }

@@ -5,7 +5,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use skelcodec_codegen::model::{FieldType, IntType};
+use skelcodec_codegen::model::{FieldType, IntType, ParamType};
 use skelcodec_runtime as rt;
 
 /// One value of a field, as the generated code holds it.
@@ -225,6 +225,8 @@ pub struct Struct {
 struct Kept {
     params: Vec<Val>,
     instances: Vec<Option<Val>>,
+    /// The arguments of its type's kept parameters, as read: part of the value.
+    args: Vec<Value>,
 }
 
 impl Struct {
@@ -243,7 +245,7 @@ impl Struct {
             kept: RefCell::new((!params.is_empty()).then(|| {
                 Box::new(Kept {
                     params,
-                    instances: Vec::new(),
+                    ..Kept::default()
                 })
             })),
             io,
@@ -299,7 +301,43 @@ impl Struct {
 
     /// Forgets what expressions kept (see [`release`]).
     pub(crate) fn release(&self) {
-        self.kept.take();
+        let mut kept = self.kept.borrow_mut();
+        match kept.as_mut() {
+            Some(kept) if !kept.args.is_empty() => {
+                kept.params.clear();
+                kept.instances.clear();
+            }
+            _ => *kept = None,
+        }
+    }
+
+    /// The arguments of its type's kept parameters (see [`skelcodec_codegen::model::Param::kept`]), in their order.
+    pub(crate) fn args(&self) -> std::cell::Ref<'_, [Value]> {
+        std::cell::Ref::map(self.kept.borrow(), |kept| {
+            kept.as_ref().map_or(&[][..], |kept| &kept.args[..])
+        })
+    }
+
+    /// Keeps the arguments of its type's kept parameters.
+    pub(crate) fn keep_args(&self, args: Vec<Value>) {
+        if !args.is_empty() {
+            self.kept.borrow_mut().get_or_insert_default().args = args;
+        }
+    }
+}
+
+impl Value {
+    /// The value a kept parameter of type `ty` holds for the argument `arg` (see
+    /// [`skelcodec_codegen::model::Param::kept`]): a number, boolean or enum value, as the generated value's field.
+    pub(crate) fn of_arg(ty: ParamType, arg: &Val) -> Value {
+        match (ty, arg) {
+            (ParamType::Enum(def), Val::Int(raw) | Val::Enum(_, raw)) => {
+                Value::Enum { def, raw: *raw }
+            }
+            (_, Val::Bool(b)) => Value::Bool(*b),
+            (_, Val::Int(n) | Val::Enum(_, n)) => Value::Int(Int::Signed(*n)),
+            _ => Value::Absent,
+        }
     }
 }
 
@@ -324,6 +362,7 @@ impl PartialEq for Struct {
     fn eq(&self, other: &Self) -> bool {
         self.ty == other.ty
             && *self.fields.borrow() == *other.fields.borrow()
+            && *self.args() == *other.args()
             && *self.unclaimed.borrow() == *other.unclaimed.borrow()
     }
 }
@@ -379,6 +418,34 @@ pub(crate) enum Val {
     Io(Io, usize, bool),
     /// An absent value: it equals nothing.
     Null,
+}
+
+/// A value as error messages name it: a number, a short text, or its kind (a structure or a
+/// list is not printed whole).
+impl std::fmt::Display for Val {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const SHOWN: usize = 32;
+        match self {
+            Val::Int(n) => write!(f, "{n}"),
+            Val::Float(x) => write!(f, "{x}"),
+            Val::Bool(b) => write!(f, "{b}"),
+            Val::Str(s) => {
+                let text = String::from_utf8_lossy(&s[..s.len().min(SHOWN)]);
+                let more = if s.len() > SHOWN { "…" } else { "" };
+                write!(f, "the string {text:?}{more}")
+            }
+            Val::Bytes(b) => {
+                let hex = rt::bytes::to_hex(&b[..b.len().min(SHOWN)]);
+                let more = if b.len() > SHOWN { "…" } else { "" };
+                write!(f, "the bytes {hex}{more}")
+            }
+            Val::Enum(_, n) => write!(f, "the enum value {n}"),
+            Val::Struct(_) => write!(f, "a structure"),
+            Val::List(items) => write!(f, "a list of {} elements", items.len()),
+            Val::Io(..) => write!(f, "a stream"),
+            Val::Null => write!(f, "nothing"),
+        }
+    }
 }
 
 /// A structure with the structures it was read in (`_parent`, `_root`).

@@ -12,6 +12,7 @@ use skelcodec_codegen::model::*;
 use skelcodec_runtime::{self as rt, Error, ErrorKind, Writer};
 
 use crate::choice::{self, Chosen};
+use crate::debug::debug;
 use crate::eval::Scope;
 use crate::value::{Link, Struct, Val, Value};
 
@@ -180,6 +181,36 @@ fn write_placed(
         Stream::Root => rt::fields::write_at_root(w, pos, name, write),
         _ => rt::fields::write_at(w, pos, name, write),
     }
+}
+
+/// Refuses a value whose kept arguments (see [`Param::kept`]) are not those it is written
+/// with, as the generated writer does.
+fn check_kept_args(
+    cx: &Cx<'_>,
+    w: &Writer,
+    def: &TypeDef,
+    node: &Struct,
+    params: &[Val],
+) -> rt::Result<()> {
+    let kept = def
+        .params
+        .iter()
+        .zip(params)
+        .filter(|(p, _)| p.kept && !p.writers_lack);
+    for ((param, arg), stored) in kept.zip(node.args().iter()) {
+        let written = Value::of_arg(param.ty, arg);
+        if *stored != written {
+            let (stored, written) = (debug(cx.schema, stored), debug(cx.schema, &written));
+            return Err(encode_error(
+                w,
+                format!(
+                    "this value keeps the argument {stored} it was read with, but is written with {written}: set it to the new one"
+                ),
+            )
+            .in_field(crate::intern::interned(&param.id)));
+        }
+    }
+    Ok(())
 }
 
 /// The byte order the value chooses; one whose selector needs the stream keeps the order it
@@ -568,7 +599,11 @@ fn write_one(
         (FieldType::User { ty, args }, Value::Struct(node)) if node.ty == *ty => {
             let params: Result<Vec<Val>, String> = args.iter().map(|a| scope.eval(a)).collect();
             let checked = checked && params.is_ok();
-            node.keep_params(params.unwrap_or_default());
+            let params = params.unwrap_or_default();
+            if checked {
+                check_kept_args(cx, w, &cx.schema.types[*ty], node, &params)?;
+            }
+            node.keep_params(params);
             let parent = scope
                 .parent
                 .clone()

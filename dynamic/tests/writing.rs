@@ -185,3 +185,45 @@ instances:
         Ok(vec![4, 0xaa, 0xbb, 0xcc, 3, 4])
     );
 }
+
+#[test]
+fn a_kept_argument_is_in_the_document_and_an_edit_that_changes_it_is_refused() {
+    let interpreter = interpreter(
+        "
+meta: {id: groups}
+seq:
+  - id: groups
+    type: 'group(_index != 0 ? groups[_index - 1].total : 0)'
+    repeat: until
+    repeat-until: not _.has_next
+types:
+  group:
+    params:
+      - {id: before, type: u8}
+    seq:
+      - {id: b, type: u1}
+    instances:
+      has_next: {value: (b & 0x80) != 0}
+      total: {value: before + (b & 0x7f)}
+",
+    );
+    let bytes = [0x81, 0x82, 0x03];
+    let value = interpreter.read(&bytes).expect("the file reads");
+    let document = serde_json::to_value(interpreter.document(&value)).expect("a document");
+    assert_eq!(
+        document,
+        json!({"groups": [
+            {"before": 0, "b": 0x81},
+            {"before": 1, "b": 0x82},
+            {"before": 3, "b": 3},
+        ]})
+    );
+    assert_eq!(encode(&interpreter, document.clone()), Ok(bytes.to_vec()));
+    let mut edited = document;
+    edited["groups"][0]["b"] = json!(0x85);
+    let refused = encode(&interpreter, edited).expect_err("group 1 was read with 1, not 5");
+    assert!(
+        refused.contains("groups.1.before") || refused.contains("groups[1].before"),
+        "{refused}"
+    );
+}
