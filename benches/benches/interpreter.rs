@@ -13,10 +13,12 @@ use skelcodec_runtime::Codec;
 
 const ROUNDS: usize = 7;
 
-/// One format: its schema, its corpus folder, and the generated codec.
+/// One format: its schema, its corpus folder and the suffix of its files there, and the
+/// generated codec.
 struct Format {
     schema: &'static str,
     folder: &'static str,
+    suffix: &'static str,
     codec: Generated,
 }
 
@@ -45,19 +47,42 @@ fn generated<C: Codec>() -> Generated {
 }
 
 fn formats() -> Vec<Format> {
-    let of = |schema, folder, codec| Format {
+    let of = |schema, (folder, suffix), codec| Format {
         schema,
         folder,
+        suffix,
         codec,
     };
     vec![
-        of("ifp.ksy", "ifp", generated::<skelcodec_formats::ifp::Ifp>()),
-        of("dff.ksy", "rw", generated::<skelcodec_formats::dff::Dff>()),
-        of("img.ksy", "img", generated::<skelcodec_formats::img::Img>()),
+        of(
+            "ifp.ksy",
+            ("ifp", ""),
+            generated::<skelcodec_formats::ifp::Ifp>(),
+        ),
+        of(
+            "dff.ksy",
+            ("rw", ""),
+            generated::<skelcodec_formats::dff::Dff>(),
+        ),
+        of(
+            "img.ksy",
+            ("img", ""),
+            generated::<skelcodec_formats::img::Img>(),
+        ),
+        of(
+            "sims2_anim.ksy",
+            ("sims2", "an"),
+            generated::<skelcodec_formats::sims2_anim::Sims2Anim>(),
+        ),
+        of(
+            "dbpf.ksy",
+            ("sims2", ".package"),
+            generated::<skelcodec_formats::dbpf::Dbpf>(),
+        ),
     ]
 }
 
-fn files(dir: &Path) -> Vec<Vec<u8>> {
+fn files(dir: &Path, suffix: &str) -> Vec<Vec<u8>> {
     let mut paths: Vec<PathBuf> = Vec::new();
     let mut stack = vec![dir.to_owned()];
     while let Some(dir) = stack.pop() {
@@ -65,7 +90,7 @@ fn files(dir: &Path) -> Vec<Vec<u8>> {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
-            } else {
+            } else if path.to_string_lossy().ends_with(suffix) {
                 paths.push(path);
             }
         }
@@ -102,7 +127,7 @@ fn main() {
     for format in formats() {
         let interpreter = Interpreter::load(&root.join("schemas").join(format.schema), &[])
             .expect("the interpreter takes the schema");
-        let files = files(&corpus.join(format.folder));
+        let files = files(&corpus.join(format.folder), format.suffix);
         let mb = files.iter().map(Vec::len).sum::<usize>() as f64 / 1e6;
         // Same document, same bytes, before anything is timed.
         for bytes in &files {

@@ -37,6 +37,8 @@ pub(crate) struct Ctx<'s> {
     cases: choice::CaseNames<'s>,
     /// Copies of the file's pages, shared by the packed lists read from them.
     pages: RefCell<Vec<Option<Rc<Page>>>>,
+    /// The fields read later being read the first time, whose listed arguments are empty.
+    first_reads: RefCell<Vec<&'s ReadLater>>,
 }
 
 /// A decoded stream, by where its bytes are and how many, and its copy.
@@ -56,6 +58,7 @@ impl<'s> Ctx<'s> {
             layouts: RefCell::new(vec![None; schema.types.len()]),
             cases: choice::CaseNames::default(),
             pages: RefCell::default(),
+            first_reads: RefCell::default(),
         }
     }
 
@@ -68,7 +71,7 @@ impl<'s> Ctx<'s> {
     }
 }
 
-impl Ctx<'_> {
+impl<'s> Ctx<'s> {
     /// Reads with `read`, recording what it reads in the field map (when one is recorded) as
     /// `segment` of the path, of type `ty`.
     fn mapped(
@@ -140,6 +143,29 @@ impl Ctx<'_> {
         self.decoded
             .borrow_mut()
             .retain(|((at, len), _)| !(start <= *at && at + len <= end));
+    }
+
+    /// Runs `read`, the first read of a field read later (when `later` is one) with the
+    /// arguments it lists empty.
+    fn first_read<T>(&self, later: Option<&'s ReadLater>, read: impl FnOnce() -> T) -> T {
+        let Some(later) = later else {
+            return read();
+        };
+        self.first_reads.borrow_mut().push(later);
+        let value = read();
+        self.first_reads.borrow_mut().pop();
+        value
+    }
+
+    /// Whether parameter `param` of type `ty` is passed an empty argument here.
+    fn is_empty_first(&self, ty: usize, param: &str) -> bool {
+        let first_reads = self.first_reads.borrow();
+        (first_reads.iter()).any(|later| {
+            later
+                .empty_first
+                .iter()
+                .any(|(t, p)| *t == ty && p == param)
+        })
     }
 
     /// Whether `r` reads a range of the file (not decoded bytes).
@@ -291,7 +317,13 @@ fn read_sequence(
         let scope = Scope::of(cx.schema, link.clone(), cx.file);
         node.is_be.set(Some(choose_byte_order(r, &scope, choice)?));
     }
+    // Fields read later (see `Field::read_later`): where they started and ended.
+    let mut waiting = Vec::new();
     for (index, field) in def.fields.iter().enumerate() {
+        let read_later = match &field.read_later {
+            Some(_) => Some(rt::fields::byte_start(r).map_err(|e| e.in_path(field_name(field)))?),
+            None => None,
+        };
         node.pos.set((r.pos(), r.is_eof()));
         // A single value is visible while it is read; a list shows the elements read before.
         node.reading
@@ -314,7 +346,9 @@ fn read_sequence(
                 .flatten();
             let read = match plain {
                 Some(read) => read,
-                None => cx.mapped(r, segment, &field.ty, |r| read_field(cx, r, &link, index)),
+                None => cx.first_read(field.read_later.as_ref(), || {
+                    cx.mapped(r, segment, &field.ty, |r| read_field(cx, r, &link, index))
+                }),
             };
             match (read, field.parse_instance) {
                 (Ok(value), _) => value,
@@ -324,11 +358,44 @@ fn read_sequence(
             }
         };
         node.fields.borrow_mut()[index] = Some(value);
+        if let Some(start) = read_later {
+            waiting.push((index, start, r.pos()));
+        }
+        read_again_after(cx, r, &link, &mut waiting, &field.id)?;
     }
     node.pos.set((r.pos(), r.is_eof()));
     node.reading.set(None);
     node.span.set((start, r.pos()));
     Ok(node)
+}
+
+/// Reads again, each from where it started, the fields read later whose instances use the
+/// field `after`, just read (Kaitai evaluates those instances lazily): `waiting` holds each
+/// such field with where it started and ended, and it must end there again.
+fn read_again_after(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'_>,
+    link: &Link,
+    waiting: &mut Vec<(usize, usize, usize)>,
+    after: &str,
+) -> rt::Result<()> {
+    if waiting.is_empty() {
+        return Ok(());
+    }
+    let fields = &cx.schema.types[link.ty()].fields;
+    let is_now =
+        |index: usize| (fields[index].read_later.as_ref()).is_some_and(|l| l.after == after);
+    let (now, others) = waiting.drain(..).partition(|(index, ..)| is_now(*index));
+    *waiting = others;
+    for (index, start, end) in now {
+        // The field read again is the one being read now (a single value shows while it is).
+        let single = fields[index].repeat == Repeat::None;
+        link.node().reading.set(single.then_some(index as u32));
+        let value = rt::fields::read_once_more(r, start, end, |r| read_field(cx, r, link, index))
+            .map_err(|e| e.in_path(field_name(&fields[index])))?;
+        link.set_field(index, value);
+    }
+    Ok(())
 }
 
 /// The field's name in error paths: its name in the schema, as the generated reader's.
@@ -590,7 +657,14 @@ fn read_repeated<'s>(
         return read_sized(cx, r, scope, field, ty);
     }
     let seeing = cx.plan.types[scope.this.ty()].seeing[index];
+    // A list whose elements' instances use the list is read again once complete (Kaitai
+    // evaluates those instances then): where each element starts.
+    let again = seeing && field.read_again;
+    let starts = RefCell::new(Vec::new());
     let one = |r: &mut Reader<'_>, prior: &[Value]| {
+        if again {
+            rt::fields::element_start(r, &mut starts.borrow_mut())?;
+        }
         scope.at(r);
         if seeing {
             scope.this.set_field(index, Value::List(prior.to_vec()));
@@ -615,7 +689,7 @@ fn read_repeated<'s>(
     let bulk = cx
         .plan
         .fixed_size_of(cx.schema, ty)
-        .filter(|_| field.substream.is_none() && field.decode.is_none());
+        .filter(|_| field.substream.is_none() && field.decode.is_none() && !again);
     let packing = bulk.and_then(|size| cx.packing(field, ty, size));
     let items = match &field.repeat {
         Repeat::None => return read_sized(cx, r, scope, field, ty),
@@ -706,6 +780,20 @@ fn read_repeated<'s>(
             })?
         }
     };
+    if !again {
+        return Ok(Value::List(items));
+    }
+    // Each element again, from where it started, seeing the whole list.
+    scope.this.set_field(index, Value::List(items.clone()));
+    let starts = starts.into_inner();
+    let items = rt::fields::read_again(r, &starts, items, |r, at, _| {
+        scope.at(r);
+        let scope = Scope {
+            index: Some(at as i64),
+            ..scope.clone()
+        };
+        read_sized(cx, r, &scope, field, ty)
+    })?;
     Ok(Value::List(items))
 }
 
@@ -935,9 +1023,12 @@ fn read_one<'s>(
             Ok(Value::List(items))
         }
         FieldType::User { ty, args } => {
-            let params = args
-                .iter()
-                .map(|a| scope.eval(a))
+            let def = &cx.schema.types[*ty];
+            let params = (args.iter().zip(&def.params))
+                .map(|(arg, param)| match cx.is_empty_first(*ty, &param.id) {
+                    true => Ok(empty_argument(param)),
+                    false => scope.eval(arg),
+                })
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|m| eval_error(r, m))?;
             let parent = scope
@@ -956,6 +1047,24 @@ fn read_one<'s>(
         other => Err(r.error(ErrorKind::Invalid(format!(
             "the interpreter does not read {other:?} yet"
         )))),
+    }
+}
+
+/// The argument a parameter is passed the first time a field read later is read, when the
+/// value it comes from is read after it (as the generated reader's).
+fn empty_argument(param: &Param) -> Val {
+    match param.ty {
+        ParamType::Int(_) => Val::Int(0),
+        ParamType::Bool => Val::Bool(false),
+        ParamType::Enum(def) => Val::Enum(def, 0),
+        ParamType::Io | ParamType::IoList => Val::Io(Io::default(), 0, true),
+        ParamType::Str => Val::Str(Vec::new()),
+        ParamType::Bytes => Val::Bytes(Vec::new()),
+        ParamType::IntList
+        | ParamType::UserList(_)
+        | ParamType::AnyStructList
+        | ParamType::StrList => Val::List(Vec::new()),
+        ParamType::User(_) | ParamType::OptUser(_) | ParamType::AnyStruct => Val::Null,
     }
 }
 

@@ -34,8 +34,8 @@ fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPat
         // A Rust type of the crate that expands a codec: the interpreter has none.
         refuse(at, &format!("the custom processor `{name}`"));
     }
-    if field.scan.is_some() || field.read_later.is_some() || field.read_again {
-        refuse(at, "a value searched for or read again");
+    if field.scan.is_some() {
+        refuse(at, "a value searched for (`-scan`)");
     }
     let mut types = vec![&field.ty];
     while let Some(ty) = types.pop() {

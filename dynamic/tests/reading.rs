@@ -383,3 +383,31 @@ types:
     // The instance's bytes are `b`'s, written with it.
     assert_eq!(interpreter.write(&value).expect("it writes"), bytes);
 }
+
+#[test]
+fn a_value_whose_instances_use_a_later_one_is_read_again_after_it() {
+    let schema = "
+meta: {id: later, endian: le, encoding: ASCII}
+seq:
+  - {id: count, type: u1}
+  - {id: entries, type: entry, repeat: expr, repeat-expr: count}
+  - {id: strings, type: strings, size-eos: true}
+types:
+  entry:
+    seq:
+      - {id: ofs, type: u1}
+    instances:
+      name: {io: _root.strings._io, pos: ofs, type: strz}
+  strings:
+    seq:
+      - {id: first, type: strz}
+";
+    let bytes = [2, 0, 3, b'a', b'b', 0, b'c', b'd', 0];
+    let interpreter = interpreter(schema);
+    let value = interpreter.read(&bytes).expect("the file reads");
+    let document = serde_json::to_value(interpreter.document(&value)).expect("a document");
+    // Read the first time before `strings`, the names are read again once it is.
+    assert_eq!(document["entries"][0]["name"], json!("ab"));
+    assert_eq!(document["entries"][1]["name"], json!("cd"));
+    assert_eq!(interpreter.write(&value).expect("it writes"), bytes);
+}
