@@ -1287,7 +1287,7 @@ fn a_schema_the_interpreter_cannot_use_yet_is_refused_with_every_reason() {
     let schema = dir.path().join("placed.ksy");
     fs::write(
         &schema,
-        "meta: {id: placed}\nseq:\n  - {id: a, type: sub, size: 4}\ninstances:\n  far: {io: a._io, pos: 1, type: u1}\ntypes:\n  sub:\n    seq:\n      - {id: x, type: u1}\n",
+        "meta: {id: placed}\nparams:\n  - {id: key, type: u1}\nseq:\n  - {id: a, size: 4, process: my_fx(key)}\n",
     )
     .unwrap();
     let file = dir.path().join("x.bin");
@@ -1296,8 +1296,8 @@ fn a_schema_the_interpreter_cannot_use_yet_is_refused_with_every_reason() {
     assert_exit(&output, 2);
     // Every use, each with its place in the schema.
     assert!(
-        stderr(&output).contains("instances.far: a value read from another value's stream")
-            && stderr(&output).contains("types.sub: a stream kept for other values' instances"),
+        stderr(&output).contains(": a root type with parameters")
+            && stderr(&output).contains("seq[0]: the custom processor `my_fx`"),
         "{}",
         stderr(&output)
     );

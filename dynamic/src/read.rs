@@ -973,6 +973,7 @@ fn read_one<'s>(
         return read;
     }
     match ty {
+        FieldType::Vlq => rt::fields::read_vlq(r).map(|n| Value::Int(Int::Unsigned(n.into()))),
         FieldType::Str {
             size,
             align,

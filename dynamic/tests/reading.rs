@@ -411,3 +411,13 @@ types:
     assert_eq!(document["entries"][1]["name"], json!("cd"));
     assert_eq!(interpreter.write(&value).expect("it writes"), bytes);
 }
+
+#[test]
+fn a_dotnet_length_reads_as_its_integer() {
+    let schema = "
+meta: {id: vlq}
+seq:
+  - {id: len, type: vlq_base128_le}
+";
+    assert_eq!(document(schema, &[0x96, 0x01]), json!({"len": 150}));
+}

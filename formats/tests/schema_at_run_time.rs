@@ -1,0 +1,86 @@
+//! The corpus read with the project's schemas given at run time (the interpreter behind
+//! `--schema`): every file gives the built-in format's document and is written back byte for
+//! byte, from its value and from its document. Without the corpus (`../shared/corpus` or
+//! `$SKELCODEC_CORPUS`) it says so and checks nothing.
+
+use std::path::{Path, PathBuf};
+
+use skelcodec_dynamic::Interpreter;
+use skelcodec_runtime::Codec;
+
+/// The files under `dir` whose names end with `suffix`, in order.
+fn files(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.to_string_lossy().ends_with(suffix) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Reads every file of `folder` ending with `suffix` with `schema` at run time and with the
+/// built-in codec `C`; returns how many files were compared.
+fn same_as_built_in<C: Codec + serde::Serialize>(
+    corpus: &Path,
+    schema: &str,
+    (folder, suffix): (&str, &str),
+) -> usize {
+    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    let interpreter = Interpreter::load(&schemas.join(schema), &[])
+        .unwrap_or_else(|e| panic!("the interpreter takes {schema}: {e}"));
+    let paths = files(&corpus.join(folder), suffix);
+    for path in &paths {
+        let bytes = std::fs::read(path).expect("a corpus file reads");
+        let built_in = C::read(&bytes).expect("the built-in format reads the corpus");
+        let value = interpreter
+            .read(&bytes)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let document = serde_json::to_value(interpreter.document(&value)).expect("a document");
+        assert_eq!(
+            document,
+            serde_json::to_value(&built_in).expect("a document"),
+            "{}: the documents differ",
+            path.display()
+        );
+        let written = interpreter.write(&value).expect("the value is written");
+        assert!(
+            written == bytes,
+            "{}: written back otherwise",
+            path.display()
+        );
+        let from_document = interpreter
+            .value_of(&document)
+            .expect("the document is a value");
+        let encoded = interpreter
+            .write(&from_document)
+            .expect("the document encodes");
+        assert!(encoded == bytes, "{}: encoded otherwise", path.display());
+    }
+    paths.len()
+}
+
+#[test]
+fn the_corpus_reads_with_the_schemas_given_at_run_time_as_with_the_built_in_formats() {
+    let Some(corpus) = skelcodec_runtime::corpus::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
+        eprintln!("the corpus is absent: nothing compared");
+        return;
+    };
+    use skelcodec_formats::{dbpf, dff, ifp, img, sims2_anim};
+    let compared = [
+        same_as_built_in::<ifp::Ifp>(&corpus, "ifp.ksy", ("ifp", "")),
+        same_as_built_in::<dff::Dff>(&corpus, "dff.ksy", ("rw", "")),
+        same_as_built_in::<img::Img>(&corpus, "img.ksy", ("img", "")),
+        same_as_built_in::<sims2_anim::Sims2Anim>(&corpus, "sims2_anim.ksy", ("sims2", "an")),
+        same_as_built_in::<dbpf::Dbpf>(&corpus, "dbpf.ksy", ("sims2", ".package")),
+    ];
+    eprintln!("corpus with schemas at run time: {compared:?} files alike");
+    assert!(compared.iter().all(|n| *n > 0), "{compared:?}");
+}
