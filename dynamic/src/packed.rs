@@ -1,5 +1,5 @@
-//! Plain values, which their bytes alone give (numbers in a byte order the schema fixes,
-//! strings and byte arrays of a constant size, structures of such fields only), and lists of
+//! Plain values, which their bytes alone give (numbers in a byte order the schema fixes, bit
+//! fields, strings and byte arrays of a constant size, structures of such fields only), and lists of
 //! them kept packed: the bytes a list was read from, decoded element by element only when a
 //! document, an expression or an edit uses it. The generated code reads such a list in bulk
 //! at about the speed of a copy; holding each element as a structure of values would make the
@@ -78,7 +78,9 @@ pub(crate) fn is_plain(ty: &FieldType) -> bool {
             FieldType::Number(_)
             | FieldType::Quat(_)
             | FieldType::Vec3(_)
-            | FieldType::Enum { .. } => true,
+            | FieldType::Enum { .. }
+            | FieldType::Bits { .. }
+            | FieldType::BitPadding => true,
             FieldType::Str {
                 size: Size::Const(_),
                 align,
@@ -151,7 +153,34 @@ pub(crate) fn read_plain(
             align,
             ..
         } if *align <= 1 => rt::fields::read_raw(r, *n as i64, *align).map(Value::Bytes),
+        FieldType::Bits {
+            width,
+            big_endian,
+            enum_idx,
+        } => read_bits(r, u32::from(*width), *big_endian, *enum_idx),
+        FieldType::BitPadding => Ok(Value::Int(Int::Unsigned(r.align_to_byte().into()))),
         _ => return None,
+    })
+}
+
+/// Reads a bit field: an integer of `width` bits, a boolean of one, or a value of an enum.
+fn read_bits(
+    r: &mut Reader<'_>,
+    width: u32,
+    big_endian: bool,
+    enum_idx: Option<usize>,
+) -> rt::Result<Value> {
+    let raw = match big_endian {
+        true => r.read_bits_be(width)?,
+        false => r.read_bits_le(width)?,
+    };
+    Ok(match (enum_idx, width) {
+        (Some(def), _) => Value::Enum {
+            def,
+            raw: raw as i64,
+        },
+        (None, 1) => Value::Bool(raw != 0),
+        (None, _) => Value::Int(Int::Unsigned(raw)),
     })
 }
 

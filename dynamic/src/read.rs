@@ -989,26 +989,6 @@ fn read_one<'s>(
         FieldType::Bytes { size, align, .. } => {
             read_bytes(r, scope, size, *align).map(|b| Value::Bytes(rt::RawBytes(b)))
         }
-        FieldType::Bits {
-            width,
-            big_endian,
-            enum_idx,
-        } => {
-            let width = u32::from(*width);
-            let raw = match big_endian {
-                true => r.read_bits_be(width)?,
-                false => r.read_bits_le(width)?,
-            };
-            Ok(match (enum_idx, width) {
-                (Some(def), _) => Value::Enum {
-                    def: *def,
-                    raw: raw as i64,
-                },
-                (None, 1) => Value::Bool(raw != 0),
-                (None, _) => Value::Int(Int::Unsigned(raw)),
-            })
-        }
-        FieldType::BitPadding => Ok(Value::Int(Int::Unsigned(r.align_to_byte().into()))),
         FieldType::Contents(expected) => {
             rt::fields::read_contents(r, expected).map(|()| Value::Unit)
         }
