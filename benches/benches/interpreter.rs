@@ -5,7 +5,7 @@
 //! interpreter ÷ generated. Both must give the same document and the same bytes first.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use skelcodec_dynamic::Interpreter;
@@ -83,19 +83,7 @@ fn formats() -> Vec<Format> {
 }
 
 fn files(dir: &Path, suffix: &str) -> Vec<Vec<u8>> {
-    let mut paths: Vec<PathBuf> = Vec::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.to_string_lossy().ends_with(suffix) {
-                paths.push(path);
-            }
-        }
-    }
-    paths.sort();
+    let paths = skelcodec_runtime::corpus::files_under(dir, suffix);
     paths.iter().filter_map(|p| std::fs::read(p).ok()).collect()
 }
 

@@ -101,6 +101,24 @@ pub fn corpus_dir(manifest_dir: &str) -> Option<PathBuf> {
     CorpusLocation::shared(manifest_dir).dir_or_announce()
 }
 
+/// The files below `dir` (in every folder under it) whose names end with `suffix`, in order.
+pub fn files_under(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_owned()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.to_string_lossy().ends_with(suffix) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
 /// Writes a line to standard error directly: libtest captures `eprintln!`, not the stream.
 pub fn announce_skip(message: &str) {
     use std::io::Write;
