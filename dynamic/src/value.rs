@@ -49,8 +49,9 @@ pub enum Value {
     Struct(Rc<Struct>),
     /// A repeated field.
     List(Vec<Value>),
-    /// A repeated field of plain elements, kept as the bytes it was read from (see
-    /// [`crate::packed`]): its document and its expressions decode them.
+    /// A repeated field of plain elements (numbers, bit fields, strings of a constant size,
+    /// structures of only such fields), kept as the bytes it was read from: its document and
+    /// its expressions decode them.
     Packed(Packed),
     /// One case of a switch: its name in documents and its value.
     Case(Rc<str>, Box<Value>),
