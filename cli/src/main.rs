@@ -267,6 +267,10 @@ enum SchemaCommand {
         /// A directory where absolute imports (`/common/vlq`) are looked up (repeatable)
         #[arg(short = 'I', long = "import-path", value_name = "DIR")]
         import_paths: Vec<PathBuf>,
+        /// Also list each schema's derived fields (sizes and counts `check` reports and
+        /// `normalize` recomputes), those inferred from their use and those declared
+        #[arg(long)]
+        explain_derived: bool,
     },
     /// Print the Rust code generated for a schema (what `codec!` expands to)
     Expand {
@@ -405,8 +409,9 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
                 SchemaCommand::Check {
                     files,
                     import_paths,
+                    explain_derived,
                 },
-        } => schema::check(&files, &import_paths),
+        } => schema::check(&files, &import_paths, explain_derived),
         Command::Schema {
             command: SchemaCommand::Expand { file, import_paths },
         } => schema::expand(&file, &import_paths),

@@ -11,13 +11,23 @@ use crate::commands::EXIT_DIFFERENCE;
 use crate::error::CliError;
 
 /// Prints `ok FILE` for every schema the compiler accepts (and its located warnings, on
-/// stderr) and its located error for every other; exits 1 when any is rejected.
-pub fn check(files: &[PathBuf], import_paths: &[PathBuf]) -> Result<ExitCode, CliError> {
+/// stderr), with `explain_derived` followed by its derived fields, and its located error for
+/// every other; exits 1 when any is rejected.
+pub fn check(
+    files: &[PathBuf],
+    import_paths: &[PathBuf],
+    explain_derived: bool,
+) -> Result<ExitCode, CliError> {
     let mut out = std::io::stdout().lock();
     let mut rejected = 0;
     for file in files {
         match compile(file, import_paths) {
-            Ok(_) => writeln!(out, "ok {}", file.display()).map_err(CliError::Stdout)?,
+            Ok((schema, _)) => {
+                writeln!(out, "ok {}", file.display()).map_err(CliError::Stdout)?;
+                if explain_derived {
+                    write_derivations(&mut out, &schema).map_err(CliError::Stdout)?;
+                }
+            }
             Err(message) => {
                 rejected += 1;
                 eprintln!("{message}");
@@ -34,7 +44,7 @@ pub fn check(files: &[PathBuf], import_paths: &[PathBuf]) -> Result<ExitCode, Cl
 /// Prints the code generated for a schema; a rejected schema is a located error (exit 1).
 pub fn expand(file: &Path, import_paths: &[PathBuf]) -> Result<ExitCode, CliError> {
     match compile(file, import_paths) {
-        Ok(source) => {
+        Ok((_, source)) => {
             let mut out = std::io::stdout().lock();
             out.write_all(source.as_bytes()).map_err(CliError::Stdout)?;
             Ok(ExitCode::SUCCESS)
@@ -46,10 +56,33 @@ pub fn expand(file: &Path, import_paths: &[PathBuf]) -> Result<ExitCode, CliErro
     }
 }
 
-/// The formatted generated code, or the message saying why there is none. The generator is
-/// meant never to fail on a schema the checker accepts; should it, the failure is reported as
-/// a bug in skelcodec rather than a crash.
-fn compile(file: &Path, import_paths: &[PathBuf]) -> Result<String, String> {
+/// One line per derived field: `type.field = expression`, and whether the schema declares it
+/// or what it was inferred from.
+fn write_derivations(
+    out: &mut impl std::io::Write,
+    schema: &skelcodec_codegen::Schema,
+) -> std::io::Result<()> {
+    for (def, field, derived) in schema.derived_fields() {
+        let expression = skelcodec_codegen::expr::to_source(derived);
+        let origin = match &field.derived_inferred {
+            Some(inferred) => format!(
+                "inferred: `{}` is the {} of `{}`",
+                field.id, inferred.role, inferred.user
+            ),
+            None => "declared".to_owned(),
+        };
+        writeln!(out, "  {}.{} = {expression}  ({origin})", def.id, field.id)?;
+    }
+    Ok(())
+}
+
+/// The checked schema and its formatted generated code, or the message saying why there is
+/// none. The generator is meant never to fail on a schema the checker accepts; should it, the
+/// failure is reported as a bug in skelcodec rather than a crash.
+fn compile(
+    file: &Path,
+    import_paths: &[PathBuf],
+) -> Result<(skelcodec_codegen::CheckedSchema, String), String> {
     let schema =
         skelcodec_codegen::load_schema_with(file, import_paths).map_err(|e| e.to_string())?;
     for warning in &schema.warnings {
@@ -57,7 +90,7 @@ fn compile(file: &Path, import_paths: &[PathBuf]) -> Result<String, String> {
     }
     let generated = std::panic::catch_unwind(|| skelcodec_codegen::generate_source(&schema));
     match generated {
-        Ok(Ok(source)) => Ok(source),
+        Ok(Ok(source)) => Ok((schema, source)),
         Ok(Err(e)) => Err(format!(
             "{}: skelcodec bug: the generated code does not parse: {e}",
             file.display()

@@ -92,6 +92,7 @@ pub fn parse_schema_with(
         imports::error_in(source, &e.path, e.message)
     };
     let mut schema = lower::lower(&documents).map_err(locate)?;
+    typeck::infer::infer_derived(&mut schema);
     let (ir, unavailable) = typeck::check(&schema).map_err(|(first, others)| {
         // In the order of the schema's text, the schema's own file first.
         let mut all: Vec<SchemaError> = std::iter::once(first).chain(others).map(locate).collect();

@@ -2,7 +2,9 @@
 //! compiled when the crate is built with `SKELCODEC_DIFFERENTIAL=1` (see `build.rs`), each seen
 //! through JSON documents as the gallery crate sees its own.
 
-pub use skelcodec_gallery::{Codec, EditReport, Format, document, edit_property, encode};
+pub use skelcodec_gallery::{
+    Codec, EditReport, Format, Normalize, document, edit_property, encode,
+};
 
 include!(concat!(env!("OUT_DIR"), "/formats.rs"));
 

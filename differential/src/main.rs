@@ -5,12 +5,16 @@
 //! one JSON object: `{"read": true, "document": …, "written_back": "byte-exact"}` (or what went
 //! wrong writing the document back), or `{"read": false, "error": …}`. A panic of the codec is
 //! reported as an error. The runner (`run.sh`) starts one process per file, under a time limit.
+//!
+//! `skelcodec-differential edit FORMAT FILE EDITS`: runs the edit property on the file twice,
+//! edits written as edited and normalized first, and prints both reports (`edits.py` sums
+//! them by format).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::process::ExitCode;
 
 use serde_json::{Map, Value, json};
-use skelcodec_differential::{FORMATS, GALLERY, format};
+use skelcodec_differential::{FORMATS, GALLERY, Normalize, format};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -30,11 +34,46 @@ fn main() -> ExitCode {
             println!("{}", read(id, file));
             ExitCode::SUCCESS
         }
+        ["edit", id, file, edits] => {
+            println!("{}", edit(id, file, edits.parse().unwrap_or(60)));
+            ExitCode::SUCCESS
+        }
         _ => {
-            eprintln!("usage: skelcodec-differential formats | read FORMAT FILE");
+            eprintln!(
+                "usage: skelcodec-differential formats | read FORMAT FILE | edit FORMAT FILE EDITS"
+            );
             ExitCode::from(2)
         }
     }
+}
+
+/// The edit property on one file, with edits written as edited (`before`: what a user gets
+/// without `normalize()`) and normalized first (`after`).
+fn edit(id: &str, file: &str, edits: usize) -> Value {
+    let Some(Ok(codec)) = format(id).map(|f| f.codec) else {
+        return json!({ "error": format!("no codec for {id}") });
+    };
+    let Ok(bytes) = std::fs::read(file) else {
+        return json!({ "error": format!("cannot read {file}") });
+    };
+    std::panic::set_hook(Box::new(|_| {}));
+    let run =
+        |normalize| match catch_unwind(AssertUnwindSafe(|| (codec.edit)(&bytes, edits, normalize)))
+        {
+            Ok(report) => json!({
+                "unreadable": report.unreadable,
+                "not_faithful": report.not_faithful,
+                "edits": report.edits,
+                "refused_by_document": report.refused_by_document,
+                "refused_by_writer": report.refused_by_writer,
+                "refusals": report.refusals,
+                "written": report.written,
+                "undone": report.undone,
+                "corrupted": report.corrupted,
+            }),
+            Err(panic) => json!({ "error": format!("panicked: {}", message(&*panic)) }),
+        };
+    json!({ "before": run(Normalize::No), "after": run(Normalize::Yes) })
 }
 
 /// The report on one file.

@@ -7,6 +7,7 @@
 
 mod choice;
 mod debug;
+mod derived;
 mod document;
 mod eval;
 mod intern;
@@ -170,6 +171,18 @@ impl Interpreter {
                 .map(|()| bytes)
             }
         }
+    }
+
+    /// The derived fields of `value` (sizes and counts, declared with `-derived` or inferred
+    /// from their use), here and below, whose stored value disagrees with the content.
+    pub fn check(&self, value: &Value) -> rt::Result<Vec<rt::Mismatch>> {
+        derived::check(&self.schema, value)
+    }
+
+    /// Recomputes every derived field of `value` from the content, as the generated code's
+    /// `normalize()` does; returns those that changed, with their stored and recomputed values.
+    pub fn normalize(&self, value: &Value) -> rt::Result<Vec<rt::Mismatch>> {
+        derived::normalize(&self.schema, value)
     }
 
     /// Reads `bytes`, writes the value back and compares.

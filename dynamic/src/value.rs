@@ -153,16 +153,25 @@ impl Int {
         }
     }
 
-    /// Writes the integer in layout `int`, big-endian or not; false, writing nothing, when it
-    /// does not fit there.
-    pub(crate) fn write(self, int: IntType, big: bool, w: &mut rt::Writer) -> bool {
-        let value = self.as_i128();
+    /// `value` stored in layout `int`, when it fits there.
+    pub(crate) fn fitting(value: i128, int: IntType) -> Option<Int> {
         let bits = 8 * u32::from(int.bytes);
         let (min, max) = match int.signed {
             true => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
             false => (0, (1i128 << bits) - 1),
         };
-        if !(min..=max).contains(&value) {
+        match int.signed {
+            _ if !(min..=max).contains(&value) => None,
+            true => Some(Int::Signed(value as i64)),
+            false => Some(Int::Unsigned(value as u64)),
+        }
+    }
+
+    /// Writes the integer in layout `int`, big-endian or not; false, writing nothing, when it
+    /// does not fit there.
+    pub(crate) fn write(self, int: IntType, big: bool, w: &mut rt::Writer) -> bool {
+        let value = self.as_i128();
+        if Int::fitting(value, int).is_none() {
             return false;
         }
         let word = value as u64;

@@ -21,20 +21,34 @@ struct Cx<'s> {
     schema: &'s Schema,
     /// The names of the switches' cases, once asked.
     cases: choice::CaseNames<'s>,
+    /// Measuring: nothing is checked, and each structure's span is where it is written.
+    measuring: bool,
 }
 
 /// Writes `value`, a value of the schema's root type, as a whole file.
 pub(crate) fn write_file(schema: &Schema, value: &Value) -> rt::Result<Vec<u8>> {
-    write_with(schema, value, Writer::new())?.into_bytes()
+    write_with(schema, value, Writer::new(), false)?.into_bytes()
 }
 
 /// The byte ranges of the file the fields of `value`, just read, claim (see
 /// [`Writer::for_coverage`]).
 pub(crate) fn coverage(schema: &Schema, value: &Value) -> rt::Result<Vec<std::ops::Range<usize>>> {
-    write_with(schema, value, Writer::for_coverage()).map(|w| w.coverage())
+    write_with(schema, value, Writer::for_coverage(), false).map(|w| w.coverage())
 }
 
-fn write_with(schema: &Schema, value: &Value, mut w: Writer) -> rt::Result<Writer> {
+/// Writes `value` without checking what the reader will use to find its way (sizes, counts,
+/// conditions), so that each structure's span is the bytes it takes as it is: what a derived
+/// size measures.
+pub(crate) fn measure(schema: &Schema, value: &Value) -> rt::Result<()> {
+    write_with(schema, value, Writer::new(), true).map(drop)
+}
+
+fn write_with(
+    schema: &Schema,
+    value: &Value,
+    mut w: Writer,
+    measuring: bool,
+) -> rt::Result<Writer> {
     let Value::Struct(root) = value else {
         return Err(refused(0, "the value of a file is a structure".into()));
     };
@@ -42,11 +56,12 @@ fn write_with(schema: &Schema, value: &Value, mut w: Writer) -> rt::Result<Write
         &Cx {
             schema,
             cases: choice::CaseNames::default(),
+            measuring,
         },
         &mut w,
         root,
         None,
-        true,
+        !measuring,
     );
     // Checks computed instances and arguments.
     crate::value::release(value);
@@ -99,11 +114,16 @@ fn write_struct(
     if let Some(choice) = &def.endian_choice {
         node.is_be.set(Some(byte_order(w, &scope, choice, node)?));
     }
+    let start = w.pos();
     // Inside an imported schema's root value, its `_root._io` is that value's stream.
     match cx.schema.roots_imported_stream(node.ty) {
-        true => w.in_file_root(|w| write_fields(cx, w, &scope, node, checked)),
-        false => write_fields(cx, w, &scope, node, checked),
+        true => w.in_file_root(|w| write_fields(cx, w, &scope, node, checked))?,
+        false => write_fields(cx, w, &scope, node, checked)?,
     }
+    if cx.measuring {
+        node.span.set((start, w.pos()));
+    }
+    Ok(())
 }
 
 /// Writes the fields of `node` in order, those read by position placed where they were, and

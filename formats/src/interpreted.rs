@@ -4,13 +4,13 @@
 use std::io;
 
 use skelcodec_dynamic::Interpreter;
-use skelcodec_runtime::{Error, ErrorKind, Mismatch, RoundTrip};
+use skelcodec_runtime::{Error, Mismatch, RoundTrip};
 
 use crate::registry::{SchemaSource, document_tree, write_document_of};
 use crate::{DocumentError, DocumentSyntax, EncodeError, Format};
 
-/// A schema read at run time, as a [`Format`]: it reads, writes and round-trips files and
-/// encodes documents; derived fields are not checked or recomputed yet, which says so.
+/// A schema read at run time, as a [`Format`]: it reads, writes and round-trips files, encodes
+/// documents, and checks and recomputes derived fields.
 pub struct Interpreted {
     interpreter: Interpreter,
     /// Where the schema is, recorded in documents.
@@ -36,16 +36,6 @@ impl Interpreted {
             extensions: Box::leak(extensions.into_boxed_slice()),
             interpreter,
         }
-    }
-
-    fn not_yet(&self) -> Error {
-        Error::new(
-            0,
-            ErrorKind::Invalid(format!(
-                "`{}` is read with its schema at run time, and the interpreter does not check or recompute derived fields yet",
-                self.id
-            )),
-        )
     }
 }
 
@@ -83,32 +73,42 @@ impl Format for Interpreted {
     }
 
     fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {
-        let value = self
-            .interpreter
-            .value_of(&value)
-            .map_err(|e| EncodeError::Json {
-                path: e.path,
-                source: serde::de::Error::custom(e.message),
-            })?;
+        let value = self.value_of(&value)?;
         Ok(self.interpreter.write(&value)?)
     }
 
     fn encode_json_normalized(
         &self,
-        _value: serde_json::Value,
+        value: serde_json::Value,
     ) -> Result<(Vec<u8>, Vec<Mismatch>), EncodeError> {
-        Err(self.not_yet().into())
+        let value = self.value_of(&value)?;
+        let changed = self.interpreter.normalize(&value)?;
+        Ok((self.interpreter.write(&value)?, changed))
     }
 
     fn round_trip(&self, bytes: &[u8]) -> Result<RoundTrip, Error> {
         self.interpreter.round_trip(bytes)
     }
 
-    fn check(&self, _bytes: &[u8]) -> Result<Vec<Mismatch>, Error> {
-        Err(self.not_yet())
+    fn check(&self, bytes: &[u8]) -> Result<Vec<Mismatch>, Error> {
+        self.interpreter.check(&self.interpreter.read(bytes)?)
     }
 
-    fn normalize(&self, _bytes: &[u8]) -> Result<Vec<u8>, Error> {
-        Err(self.not_yet())
+    fn normalize(&self, bytes: &[u8]) -> Result<Vec<u8>, Error> {
+        let value = self.interpreter.read(bytes)?;
+        self.interpreter.normalize(&value)?;
+        self.interpreter.write(&value)
+    }
+}
+
+impl Interpreted {
+    /// The value a document's `value` part holds.
+    fn value_of(&self, value: &serde_json::Value) -> Result<skelcodec_dynamic::Value, EncodeError> {
+        self.interpreter
+            .value_of(value)
+            .map_err(|e| EncodeError::Json {
+                path: e.path,
+                source: serde::de::Error::custom(e.message),
+            })
     }
 }

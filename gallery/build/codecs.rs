@@ -2,8 +2,8 @@
 //! `skelcodec-differential` (each includes this file as a module): every schema goes through
 //! the skelcodec compiler into `OUT_DIR`, and becomes a module of the including crate with its
 //! codec seen through documents; a schema the compiler rejects is recorded with its message.
-//! The including crate's root must have `Format`, `Codec`, `EditReport`, `document`, `encode`
-//! and `edit_property` (the gallery's own, re-exported by the differential crate).
+//! The including crate's root must have `Format`, `Codec`, `EditReport`, `Normalize`,
+//! `document`, `encode` and `edit_property` (the gallery's own, re-exported by the differential crate).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -40,7 +40,7 @@ pub fn write_formats(gallery: &Path, schemas: &[(String, Vec<String>)], out: &Pa
                 std::fs::write(&file, code).expect("OUT_DIR is writable");
                 let _ = writeln!(
                     modules,
-                    "#[allow(warnings, clippy::all, missing_docs)] pub mod {id} {{ include!({:?}); pub fn edit(bytes: &[u8], edits: usize) -> crate::EditReport {{ crate::edit_property::<{root}>(bytes, edits) }} pub const CODEC: crate::Codec = crate::Codec {{ edit, document: crate::document::<{root}>, encode: crate::encode::<{root}> }}; }}",
+                    "#[allow(warnings, clippy::all, missing_docs)] pub mod {id} {{ include!({:?}); pub fn edit(bytes: &[u8], edits: usize, normalize: crate::Normalize) -> crate::EditReport {{ crate::edit_property::<{root}>(bytes, edits, normalize) }} pub const CODEC: crate::Codec = crate::Codec {{ edit, document: crate::document::<{root}>, encode: crate::encode::<{root}> }}; }}",
                     file.display().to_string()
                 );
                 format!("Ok({id}::CODEC)")

@@ -1,7 +1,8 @@
 //! Real files of the public Kaitai formats gallery through skelcodec. The edit property: a file
 //! is decoded to its JSON document, one leaf at a time is changed (a number, a boolean, a byte
-//! of a byte string, a string), the document read back into a value and encoded; a writer may
-//! refuse, but every write it accepts must read back as the edited value.
+//! of a byte string, a string), the document read back into a value, normalized (its derived
+//! sizes and counts recomputed) and encoded; a writer may refuse, but every write it accepts
+//! must read back as the edited value.
 
 pub mod files;
 
@@ -23,8 +24,9 @@ pub struct Format {
 /// A generated codec seen through JSON documents, as the command line sees it.
 #[derive(Debug, Clone, Copy)]
 pub struct Codec {
-    /// Runs the edit property on one file, asking for this many edits.
-    pub edit: fn(&[u8], usize) -> EditReport,
+    /// Runs the edit property on one file, asking for this many edits, each normalized before
+    /// it is written or not.
+    pub edit: fn(&[u8], usize, Normalize) -> EditReport,
     /// Decodes a file to its document.
     pub document: fn(&[u8]) -> Result<Value, String>,
     /// Encodes a document (the writer's refusal says its path).
@@ -43,6 +45,15 @@ pub fn encode<T: skelcodec_runtime::Codec>(document: Value) -> Result<Vec<u8>, S
     value.to_bytes().map_err(|e| e.to_string())
 }
 
+/// Whether an edited value is normalized before it is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Normalize {
+    /// Written as edited: what a user who fixes no size by hand gets from `encode`.
+    No,
+    /// `normalize()` first, as `encode --normalize` does.
+    Yes,
+}
+
 /// What the edit property found on one file.
 #[derive(Debug, Default)]
 pub struct EditReport {
@@ -54,16 +65,25 @@ pub struct EditReport {
     pub edits: usize,
     /// Edits the document itself refused (a number out of its type's range, bad hex).
     pub refused_by_document: usize,
-    /// Edits the writer refused, with their path.
+    /// Edits the writer (or `normalize()`) refused, with their path.
     pub refused_by_writer: usize,
+    /// The writer's refusals by kind (see [`refusal_kind`]).
+    pub refusals: std::collections::BTreeMap<&'static str, usize>,
     /// Edits written and read back as the edited value.
     pub written: usize,
+    /// Of those, edits of a derived field that `normalize()` set back to what the content
+    /// implies (written, but not as edited).
+    pub undone: usize,
     /// Edits written that read back otherwise, or not at all: what must never happen.
     pub corrupted: Vec<String>,
 }
 
 /// Runs the edit property on `bytes` as a `T`, with about `edits` edits spread over its leaves.
-pub fn edit_property<T: skelcodec_runtime::Codec>(bytes: &[u8], edits: usize) -> EditReport {
+pub fn edit_property<T: skelcodec_runtime::Codec>(
+    bytes: &[u8],
+    edits: usize,
+    normalize: Normalize,
+) -> EditReport {
     let mut report = EditReport::default();
     let value = match T::read(bytes) {
         Ok(value) => value,
@@ -103,15 +123,29 @@ pub fn edit_property<T: skelcodec_runtime::Codec>(bytes: &[u8], edits: usize) ->
         if let Some(leaf) = edited.pointer_mut(&path) {
             *leaf = changed.clone();
         }
-        let Ok(edited) = serde_json::from_value::<T>(edited) else {
+        let Ok(mut edited) = serde_json::from_value::<T>(edited) else {
             report.refused_by_document += 1;
             continue;
         };
-        let Ok(written) = edited.to_bytes() else {
-            report.refused_by_writer += 1;
-            continue;
+        let normalized = match normalize {
+            Normalize::Yes => edited.normalize(),
+            Normalize::No => Ok(()),
+        };
+        let written = match normalized.and_then(|()| edited.to_bytes()) {
+            Ok(written) => written,
+            Err(e) => {
+                report.refused_by_writer += 1;
+                *report
+                    .refusals
+                    .entry(refusal_kind(&e.to_string()))
+                    .or_default() += 1;
+                continue;
+            }
         };
         let expected = serde_json::to_value(&edited).ok();
+        if expected.as_ref().and_then(|e| e.pointer(&path)) != Some(&changed) {
+            report.undone += 1;
+        }
         match T::read(&written) {
             Ok(back) if serde_json::to_value(&back).ok() == expected => report.written += 1,
             Ok(_) => report
@@ -123,6 +157,24 @@ pub fn edit_property<T: skelcodec_runtime::Codec>(bytes: &[u8], edits: usize) ->
         }
     }
     report
+}
+
+/// What a writer's refusal is about, by its message: a size or count that disagrees with its
+/// value, a switch's selector, a condition, a value that would read back as another, or
+/// anything else.
+pub fn refusal_kind(message: &str) -> &'static str {
+    const KINDS: [(&str, &str); 6] = [
+        ("the size is", "size"),
+        ("the count is", "count"),
+        ("selector", "selector"),
+        ("`if` condition", "condition"),
+        ("read back", "reads back as another"),
+        ("does not fit", "out of range"),
+    ];
+    KINDS
+        .iter()
+        .find(|(text, _)| message.contains(text))
+        .map_or("other", |(_, kind)| kind)
 }
 
 /// Every leaf of a document, with its JSON pointer; absent values (`null`) are left alone.

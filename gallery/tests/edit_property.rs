@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use skelcodec_gallery::{FORMATS, GALLERY, files};
+use skelcodec_gallery::{FORMATS, GALLERY, Normalize, files};
 
 /// Files per format, and edits per file.
 const FILES_PER_FORMAT: usize = 6;
@@ -35,12 +35,12 @@ fn every_accepted_edit_of_a_real_file_reads_back_as_edited() {
         };
         compiled += 1;
         let paths = files::find(format.extensions, FILES_PER_FORMAT, &extra);
-        let (mut edits, mut written, mut refused, mut unreadable) = (0, 0, 0, 0);
+        let (mut edits, mut written, mut undone, mut refused, mut unreadable) = (0, 0, 0, 0, 0);
         for path in &paths {
             let Ok(bytes) = std::fs::read(path) else {
                 continue;
             };
-            let report = edit(&bytes, EDITS_PER_FILE);
+            let report = edit(&bytes, EDITS_PER_FILE, Normalize::Yes);
             let shown = path.display();
             if let Some(e) = &report.unreadable {
                 unreadable += 1;
@@ -62,6 +62,7 @@ fn every_accepted_edit_of_a_real_file_reads_back_as_edited() {
             }
             edits += report.edits;
             written += report.written;
+            undone += report.undone;
             refused += report.refused_by_writer + report.refused_by_document;
             failures.extend(
                 report
@@ -71,7 +72,7 @@ fn every_accepted_edit_of_a_real_file_reads_back_as_edited() {
             );
         }
         eprintln!(
-            "{}: {} files ({unreadable} unreadable), {edits} edits: {written} written and read back as edited, {refused} refused",
+            "{}: {} files ({unreadable} unreadable), {edits} edits: {written} written and read back ({undone} of them edits of a derived field that normalize() set back), {refused} refused",
             format.id,
             paths.len()
         );

@@ -125,9 +125,12 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
             let rust_ty = field_type(schema, ty, f);
             let mut extra = Vec::new();
             if let Some(derived) = &f.derived {
+                let inferred = f.derived_inferred.as_ref().map_or(String::new(), |i| {
+                    format!(" (inferred: it is the {} of `{}`)", i.role, i.user)
+                });
                 extra.push(String::new());
                 extra.push(format!(
-                    "Derived: `{}`. Stored as read; `check()` reports a disagreement, `normalize()` recomputes it.",
+                    "Derived{inferred}: `{}`. Stored as read; `check()` reports a disagreement, `normalize()` recomputes it.",
                     source_of(derived)
                 ));
             }

@@ -59,7 +59,12 @@ impl Context {
             },
         };
         let cond = parse_optional_expr(attr.cond.as_ref(), &at.key("if"))?;
-        let derived = parse_optional_expr(attr.derived.as_ref(), &at.key("-derived"))?;
+        // `-derived: false` turns inference off for the field.
+        let never_derived = attr.derived == Some(Value::Bool(false));
+        let derived = match never_derived {
+            true => None,
+            false => parse_optional_expr(attr.derived.as_ref(), &at.key("-derived"))?,
+        };
         let ty = self.lower_field_type(schema, attr, at)?;
         if attr.enum_name.is_some()
             && !matches!(
@@ -157,6 +162,8 @@ impl Context {
             repeat,
             derived,
             untrusted,
+            derived_inferred: None,
+            never_derived,
             substream,
             decode,
             valid: lower_valid(attr.valid.as_ref(), &at.key("valid"))?,

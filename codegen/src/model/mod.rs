@@ -232,6 +232,16 @@ pub enum ParamType {
     IoList,
 }
 
+/// A derivation inferred from a plain schema: the later field that uses the derived one, and
+/// as what (its `size`, or its `repeat-expr` count).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inferred {
+    /// The field whose size or count the derived field gives.
+    pub user: String,
+    /// What the derived field is to it: `size` or `count`.
+    pub role: &'static str,
+}
+
 /// An attribute of `seq`.
 #[derive(Debug, Clone)]
 pub struct Field {
@@ -245,8 +255,13 @@ pub struct Field {
     pub cond: Option<Expr>,
     /// Repetition.
     pub repeat: Repeat,
-    /// `-derived`: how the stored value follows from the content.
+    /// `-derived`: how the stored value follows from the content, declared or inferred.
     pub derived: Option<Expr>,
+    /// Where [`Field::derived`] was inferred from, when the schema did not declare it: the
+    /// field's one use (see `typeck::infer`).
+    pub derived_inferred: Option<Inferred>,
+    /// `-derived: false`: never derived, not even by inference.
+    pub never_derived: bool,
     /// `-untrusted`: a derived value that reading never believes (a stated size that may lie);
     /// the checker rejects every read-time expression that uses it.
     pub untrusted: bool,
@@ -296,6 +311,17 @@ pub struct Field {
     pub fill_index: bool,
     /// Where it is declared.
     pub at: YamlPath,
+}
+
+impl Schema {
+    /// Every derived field, declared or inferred, with its type and derivation.
+    pub fn derived_fields(&self) -> impl Iterator<Item = (&TypeDef, &Field, &Expr)> {
+        self.types.iter().flat_map(|def| {
+            def.fields
+                .iter()
+                .filter_map(move |f| Some((def, f, f.derived.as_ref()?)))
+        })
+    }
 }
 
 impl Field {
@@ -432,6 +458,8 @@ impl Field {
             cond: None,
             repeat: Repeat::None,
             derived: None,
+            derived_inferred: None,
+            never_derived: false,
             untrusted: false,
             substream: None,
             decode: None,

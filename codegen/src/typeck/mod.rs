@@ -11,6 +11,7 @@
 
 mod build;
 pub mod expr;
+pub(crate) mod infer;
 pub(crate) mod ir;
 
 use self::expr::{ExprError, Mode, Scope, Ty, describe};

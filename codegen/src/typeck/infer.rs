@@ -1,0 +1,256 @@
+//! Derivations inferred from plain Kaitai schemas. An integer field whose one use is the
+//! `size` of a later field (directly or through an invertible expression: `len - 4`,
+//! `n * 16`) or its `repeat-expr` count is derived from that field, as if it said
+//! `-derived: body._sizeof + 4` or `-derived: items.size`: `check()` reports a disagreement
+//! and `normalize()` recomputes it, so that an edit that grows a value needs no size fixed by
+//! hand. Nothing is inferred for a field used twice or from another type, nor through an
+//! expression that cannot be inverted; `-derived: false` turns inference off and a declared
+//! `-derived` always wins. An inferred derivation must compile where `check()` runs, or it is
+//! dropped: inference never makes a schema fail.
+
+use super::expr::{Mode, Scope};
+use crate::expr::{BinOp, Expr, UnaryOp};
+use crate::model::*;
+
+/// Sets [`Field::derived`] (and [`Field::derived_inferred`]) of every field whose derivation
+/// can be inferred.
+pub(crate) fn infer_derived(schema: &mut Schema) {
+    let reached = reached_names(schema);
+    for ty in 0..schema.types.len() {
+        // Offsets and sizes of a root laid out by `-layout` are the layout's.
+        if ty == 0 && schema.layout.is_some() {
+            continue;
+        }
+        let found: Vec<(usize, Expr, Inferred)> = (0..schema.types[ty].fields.len())
+            .filter_map(|index| {
+                let (derived, inferred) = inference(schema, ty, index, &reached)?;
+                let scope = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
+                scope.int(&derived).ok()?;
+                Some((index, derived, inferred))
+            })
+            .collect();
+        for (index, derived, inferred) in found {
+            let field = &mut schema.types[ty].fields[index];
+            field.derived = Some(derived);
+            field.derived_inferred = Some(inferred);
+        }
+    }
+}
+
+/// The derivation of field `index` of type `ty`, when it has exactly one use that can be
+/// inverted.
+fn inference(
+    schema: &Schema,
+    ty: usize,
+    index: usize,
+    reached: &[String],
+) -> Option<(Expr, Inferred)> {
+    let def = &schema.types[ty];
+    let field = &def.fields[index];
+    let candidate = field.derived.is_none()
+        && !field.never_derived
+        && !field.untrusted
+        && matches!(field.ty, FieldType::Number(Scalar::Int(_)) | FieldType::Vlq)
+        && field.repeat == Repeat::None
+        && field.cond.is_none()
+        && field.position.is_none()
+        && !field.from_instance
+        && !field.kept_as_read
+        && !reached.contains(&field.id);
+    if !candidate {
+        return None;
+    }
+    let name = field.id.as_str();
+    let uses: usize = measuring_expressions(def)
+        .into_iter()
+        .map(|e| mentions(e, name))
+        .sum();
+    if uses != 1 {
+        return None;
+    }
+    // The one use: the size or count of a later field, present whenever the type is.
+    def.fields[index + 1..]
+        .iter()
+        .filter(|user| user.cond.is_none() && !user.from_instance && user.position.is_none())
+        .find_map(|user| {
+            let (expr, role, measure) = measured_use(user)?;
+            let derived = invert(expr, name, measure)?;
+            let inferred = Inferred {
+                user: user.id.clone(),
+                role,
+            };
+            Some((derived, inferred))
+        })
+}
+
+/// What a field's size or count expression is, which of the two it is, and what measures
+/// it on the finished value: `user._sizeof` for a size, `user.size` for a count.
+fn measured_use(user: &Field) -> Option<(&Expr, &'static str, Expr)> {
+    let name = Expr::Name(user.id.clone());
+    let sizeof = || Expr::Attr(Box::new(name.clone()), "_sizeof".into());
+    if let Repeat::Expr(count) = &user.repeat {
+        return Some((count, "count", Expr::Attr(Box::new(name), "size".into())));
+    }
+    if user.repeat != Repeat::None {
+        return None;
+    }
+    let size = match (&user.substream, &user.decode, &user.ty) {
+        (Some(Size::Expr(size)), _, _) => size,
+        (
+            _,
+            Some(Decode {
+                size: Size::Expr(size),
+                ..
+            }),
+            _,
+        ) => size,
+        (
+            None,
+            None,
+            FieldType::Bytes {
+                size: Size::Expr(size),
+                align: 0 | 1,
+                ..
+            }
+            | FieldType::Str {
+                size: Size::Expr(size),
+                align: 0 | 1,
+                ..
+            },
+        ) => size,
+        _ => return None,
+    };
+    Some((size, "size", sizeof()))
+}
+
+/// `name` as a function of `measure`, where `expr` (which mentions `name` once) equals
+/// `measure`: `name` itself, or `name` with constants added, subtracted or multiplied.
+fn invert(expr: &Expr, name: &str, measure: Expr) -> Option<Expr> {
+    let op = |op, a: Expr, b: &Expr| Expr::Binary(op, Box::new(a), Box::new(b.clone()));
+    match expr {
+        Expr::Name(n) if n == name => Some(measure),
+        Expr::Binary(BinOp::Add, a, k) | Expr::Binary(BinOp::Add, k, a) if is_constant(k) => {
+            invert(a, name, op(BinOp::Sub, measure, k))
+        }
+        Expr::Binary(BinOp::Sub, a, k) if is_constant(k) => {
+            invert(a, name, op(BinOp::Add, measure, k))
+        }
+        Expr::Binary(BinOp::Sub, k, a) if is_constant(k) => invert(
+            a,
+            name,
+            Expr::Binary(BinOp::Sub, k.clone(), Box::new(measure)),
+        ),
+        // `n * 16`: a measure that is no multiple of 16 leaves the writer's check to refuse.
+        Expr::Binary(BinOp::Mul, a, k) | Expr::Binary(BinOp::Mul, k, a) if matches!(k.as_ref(), Expr::Int(n) if *n > 0) => {
+            invert(a, name, op(BinOp::Div, measure, k))
+        }
+        _ => None,
+    }
+}
+
+/// An expression of literals alone (`4`, `sizeof<header>`, `2 * 8`).
+fn is_constant(e: &Expr) -> bool {
+    match e {
+        Expr::Int(_) | Expr::SizeOf { .. } => true,
+        Expr::Unary(UnaryOp::Neg, a) => is_constant(a),
+        Expr::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, a, b) => {
+            is_constant(a) && is_constant(b)
+        }
+        _ => false,
+    }
+}
+
+/// The expressions of a type that may size, count, place or pass on a value: all but those
+/// that only test one (`if`, `repeat-until`, `valid`, a switch's selector, `to-string`),
+/// which a derived value does not disturb: the writer checks them against it.
+fn measuring_expressions(def: &TypeDef) -> Vec<&Expr> {
+    let mut testing: Vec<&Expr> = def.to_string.iter().collect();
+    for field in &def.fields {
+        testing.extend(&field.cond);
+        if let Repeat::Until(done) = &field.repeat {
+            testing.push(done);
+        }
+        testing.extend(field.valid.iter().map(|v| &v.rule));
+        let mut types = vec![&field.ty];
+        while let Some(ty) = types.pop() {
+            if let FieldType::Switch(switch) = ty {
+                testing.push(&switch.on);
+                types.extend(switch.cases.iter().map(|c| &c.ty));
+                types.extend(switch.default.as_deref());
+            }
+        }
+    }
+    let derived = def.fields.iter().filter_map(|f| f.derived.as_ref());
+    def.expressions()
+        .into_iter()
+        .filter(|e| !testing.iter().any(|t| std::ptr::eq(*t, *e)))
+        .chain(derived)
+        .collect()
+}
+
+/// How often `e` names `name` itself.
+fn mentions(e: &Expr, name: &str) -> usize {
+    let own = usize::from(matches!(e, Expr::Name(n) if n == name));
+    own + e
+        .children()
+        .into_iter()
+        .map(|c| mentions(c, name))
+        .sum::<usize>()
+}
+
+/// The names some measuring expression (see [`measuring_expressions`]) reaches as a member
+/// of another value (`_parent.len`, `header.len`, `_root.len`): a field with such a name could
+/// size or count something in another type, so none is inferred. `x.size` of a list or byte array is no such use: only members of values
+/// that may be structures count (those reached through `_parent`, `_root`, a value of a user
+/// type, or anything the names of fields cannot tell).
+fn reached_names(schema: &Schema) -> Vec<String> {
+    let structures: Vec<&str> = schema
+        .types
+        .iter()
+        .flat_map(|def| {
+            let fields = def
+                .fields
+                .iter()
+                .filter(|f| !f.ty.user_types().is_empty())
+                .map(|f| f.id.as_str());
+            let params = def
+                .params
+                .iter()
+                .filter(|p| !matches!(p.ty, ParamType::Int(_) | ParamType::Bool))
+                .map(|p| p.id.as_str());
+            let instances = def.instances.iter().map(|i| i.id.as_str());
+            fields.chain(params).chain(instances)
+        })
+        .collect();
+    let mut reached = Vec::new();
+    for def in &schema.types {
+        for e in measuring_expressions(def) {
+            members(e, &structures, &mut reached);
+        }
+    }
+    reached
+}
+
+/// Adds to `out` the members `e` reaches of values that may be structures.
+fn members(e: &Expr, structures: &[&str], out: &mut Vec<String>) {
+    if let Expr::Attr(base, attr) = e
+        && may_be_structure(base, structures)
+    {
+        out.push(attr.clone());
+    }
+    for child in e.children() {
+        members(child, structures, out);
+    }
+}
+
+fn may_be_structure(base: &Expr, structures: &[&str]) -> bool {
+    match base {
+        Expr::Name(n) | Expr::Attr(_, n) => {
+            (n.starts_with('_') && n != "_io") || structures.contains(&n.as_str())
+        }
+        Expr::Index(list, _) => may_be_structure(list, structures),
+        // A method's result, a cast, a choice: not told apart by names.
+        Expr::Method(..) | Expr::Cast(..) | Expr::Ternary(..) => true,
+        _ => false,
+    }
+}
