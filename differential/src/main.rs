@@ -67,6 +67,8 @@ fn edit(id: &str, file: &str, edits: usize) -> Value {
                 "refused_by_document": report.refused_by_document,
                 "refused_by_writer": report.refused_by_writer,
                 "refusals": report.refusals,
+                "refused": report.refused,
+                "disagreements": report.disagreements,
                 "written": report.written,
                 "undone": report.undone,
                 "corrupted": report.corrupted,

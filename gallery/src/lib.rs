@@ -61,6 +61,9 @@ pub struct EditReport {
     pub unreadable: Option<String>,
     /// The unedited value did not write back byte for byte, or its document not as itself.
     pub not_faithful: Option<String>,
+    /// What `check()` reports on the unedited value: derived fields (declared or inferred)
+    /// that disagree with a real file.
+    pub disagreements: Vec<String>,
     /// Edits tried.
     pub edits: usize,
     /// Edits the document itself refused (a number out of its type's range, bad hex).
@@ -69,6 +72,8 @@ pub struct EditReport {
     pub refused_by_writer: usize,
     /// The writer's refusals by kind (see [`refusal_kind`]).
     pub refusals: std::collections::BTreeMap<&'static str, usize>,
+    /// The writer's refusals, with the edit refused (`path = value: message`).
+    pub refused: Vec<String>,
     /// Edits written and read back as the edited value.
     pub written: usize,
     /// Of those, edits of a derived field that `normalize()` set back to what the content
@@ -110,6 +115,7 @@ pub fn edit_property<T: skelcodec_runtime::Codec>(
             return report;
         }
     }
+    report.disagreements = value.check().iter().map(ToString::to_string).collect();
     let mut leaves = Vec::new();
     collect_leaves(&document, &mut String::new(), &mut leaves);
     let candidates: Vec<(String, Value)> = leaves
@@ -135,10 +141,9 @@ pub fn edit_property<T: skelcodec_runtime::Codec>(
             Ok(written) => written,
             Err(e) => {
                 report.refused_by_writer += 1;
-                *report
-                    .refusals
-                    .entry(refusal_kind(&e.to_string()))
-                    .or_default() += 1;
+                let message = e.to_string();
+                *report.refusals.entry(refusal_kind(&message)).or_default() += 1;
+                report.refused.push(format!("{path} = {changed}: {message}"));
                 continue;
             }
         };

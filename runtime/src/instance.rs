@@ -169,10 +169,12 @@ impl<T> Instance<T> {
         }
     }
 
-    /// The value, to edit, when it reads.
+    /// The value, to edit, when it reads. One that does not read keeps the bytes it holds,
+    /// to be written back as they are.
     pub fn get_mut(&mut self) -> Option<&mut T> {
-        if let Instance::Unread(on_demand) = self {
-            on_demand.resolved();
+        if let Instance::Unread(on_demand) = self
+            && matches!(on_demand.resolved(), Instance::Read(_))
+        {
             *self = on_demand.value.take().unwrap_or(Instance::Absent);
         }
         match self {
@@ -334,6 +336,14 @@ mod tests {
         }
         assert!(serde_json::from_str::<Instance<u8>>(r#"{"_error":1}"#).is_err());
         assert!(serde_json::from_str::<Instance<u8>>("300").is_err());
+    }
+
+    #[test]
+    fn a_failure_holding_bytes_keeps_them_when_asked_for_editing() {
+        let mut failed = Instance::<u8>::failed_holding("bad".into(), &[1, 2, 3]);
+        assert_eq!(failed.get_mut(), None);
+        let w = crate::Writer::new();
+        assert!(matches!(failed.held(&w), Some(Held::Raw([1, 2, 3]))));
     }
 
     #[test]
