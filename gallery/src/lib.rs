@@ -143,7 +143,9 @@ pub fn edit_property<T: skelcodec_runtime::Codec>(
                 report.refused_by_writer += 1;
                 let message = e.to_string();
                 *report.refusals.entry(refusal_kind(&message)).or_default() += 1;
-                report.refused.push(format!("{path} = {changed}: {message}"));
+                report
+                    .refused
+                    .push(format!("{path} = {changed}: {message}"));
                 continue;
             }
         };

@@ -174,6 +174,21 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
     {
         let ident = field_ident(&field.id);
         let name = &field.id;
+        // A conditional field follows the content only where it is present.
+        if field.cond.is_some() {
+            compares.push(quote! {
+                if let Some(stored) = self.#ident {
+                    c.compare(#name, i128::from(stored), i128::from(#computed));
+                }
+            });
+            recomputes.push(quote! {
+                if self.#ident.is_some() {
+                    let computed = #computed;
+                    self.#ident = Some(rt::arith::narrow(computed, 0).in_field(#name)?);
+                }
+            });
+            continue;
+        }
         compares.push(quote!(c.compare(#name, i128::from(self.#ident), i128::from(#computed));));
         recomputes.push(quote! {
             let computed = #computed;

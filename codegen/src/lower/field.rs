@@ -87,10 +87,10 @@ impl Context {
                 "`-derived` applies to integer fields (sizes, counts, offsets)",
             ));
         }
-        if derived.is_some() && (repeat != Repeat::None || cond.is_some()) {
+        if derived.is_some() && repeat != Repeat::None {
             return Err(Located::new(
                 &at.key("-derived"),
-                "a `-derived` field cannot be repeated or conditional",
+                "a `-derived` field cannot be repeated",
             ));
         }
         let untrusted = attr.untrusted == Some(true);

@@ -52,7 +52,6 @@ fn inference(
         && !field.untrusted
         && matches!(field.ty, FieldType::Number(Scalar::Int(_)) | FieldType::Vlq)
         && field.repeat == Repeat::None
-        && field.cond.is_none()
         && field.position.is_none()
         && !field.from_instance
         && !field.kept_as_read
@@ -68,19 +67,28 @@ fn inference(
     if uses != 1 {
         return None;
     }
-    // The one use: the size or count of a later field, present whenever the type is.
-    def.fields[index + 1..]
-        .iter()
-        .filter(|user| user.cond.is_none() && !user.from_instance && user.position.is_none())
-        .find_map(|user| {
-            let (expr, role, measure) = measured_use(user)?;
-            let derived = invert(expr, name, measure)?;
-            let inferred = Inferred {
-                user: user.id.clone(),
-                role,
-            };
-            Some((derived, inferred))
-        })
+    // The one use: the size or count of a later field (or one read by position).
+    let (user, role, derived) = def.fields[index + 1..].iter().find_map(|user| {
+        let (expr, role, measure) = measured_use(user)?;
+        Some((user, role, invert(expr, name, measure)?))
+    })?;
+    // Where the user may be absent, the field follows it only when it is present: under the
+    // same condition, or keeping its stored value otherwise.
+    let derived = match (&field.cond, &user.cond) {
+        (_, None) => derived,
+        (Some(own), Some(theirs)) if own == theirs => derived,
+        (Some(_), Some(_)) => return None,
+        (None, Some(cond)) => Expr::Ternary(
+            Box::new(cond.clone()),
+            Box::new(derived),
+            Box::new(Expr::Name(field.id.clone())),
+        ),
+    };
+    let inferred = Inferred {
+        user: user.id.clone(),
+        role,
+    };
+    Some((derived, inferred))
 }
 
 /// What a field's size or count expression is, which of the two it is, and what measures

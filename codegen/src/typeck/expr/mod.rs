@@ -174,7 +174,8 @@ struct Place<'s> {
     /// in, through which its parameters are reached.
     args: Option<Arguments<'s>>,
     /// For a decoded value (`process`, text in another encoding): the `rt::Decoded` holding it
-    /// with its stored bytes, which its `_sizeof` counts.
+    /// with its stored bytes, which its `_sizeof` counts (an `Option` of a reference to it
+    /// when the value may be absent).
     decoded: Option<TokenStream>,
 }
 

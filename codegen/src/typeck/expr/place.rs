@@ -524,6 +524,16 @@ impl<'s> Scope<'s> {
     }
 
     pub(super) fn attribute(&self, base: Place<'s>, attr: &str) -> Result<Place<'s>, ExprError> {
+        // A decoded value that may be absent takes the bytes its holder keeps, or none.
+        if let ("_sizeof", true, Some(field), Some(holder)) =
+            (attr, base.optional, base.field, &base.decoded)
+        {
+            let len = present_len(self.schema, field, &quote!(present));
+            return Ok(Place::computed(
+                quote!(#holder.map_or(0i64, |present| (#len) as i64)),
+                Ty::Int,
+            ));
+        }
         if base.optional {
             return self.optional_attribute(base, attr);
         }
@@ -808,12 +818,15 @@ pub(super) fn stored_field<'s>(
         false => quote!(#tokens.as_ref()),
     };
     match (field.may_be_absent(), decoded) {
-        (true, true) => Place::stored(
-            quote!(#present.map(|decoded| &decoded.value)),
-            schema,
-            field,
-            true,
-        ),
+        (true, true) => Place {
+            decoded: Some(present.clone()),
+            ..Place::stored(
+                quote!(#present.map(|decoded| &decoded.value)),
+                schema,
+                field,
+                true,
+            )
+        },
         (true, false) => Place::stored(present, schema, field, true),
         (false, true) => Place {
             decoded: Some(tokens.clone()),
