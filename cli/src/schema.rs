@@ -62,8 +62,7 @@ fn write_derivations(
     out: &mut impl std::io::Write,
     schema: &skelcodec_codegen::Schema,
 ) -> std::io::Result<()> {
-    for (def, field, derived) in schema.derived_fields() {
-        let expression = skelcodec_codegen::expr::to_source(derived);
+    for (def, field, derivation) in schema.derived_fields() {
         let origin = match &field.derived_inferred {
             Some(inferred) => format!(
                 "inferred: `{}` is the {} of `{}`",
@@ -71,7 +70,7 @@ fn write_derivations(
             ),
             None => "declared".to_owned(),
         };
-        writeln!(out, "  {}.{} = {expression}  ({origin})", def.id, field.id)?;
+        writeln!(out, "  {}.{} = {derivation}  ({origin})", def.id, field.id)?;
     }
     Ok(())
 }

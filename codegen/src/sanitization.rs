@@ -106,6 +106,16 @@ pub fn local_ident(snake: &str) -> Ident {
     Ident::new(&format!("{snake}_"), Span::call_site())
 }
 
+/// Where the bytes a checksum field covers start, while its type is written.
+pub fn checksum_start_ident(field: &str) -> Ident {
+    Ident::new(&format!("_{field}_covers_from"), Span::call_site())
+}
+
+/// The value a checksum field is written as (stored, or recomputed).
+pub fn checksum_written_ident(field: &str) -> Ident {
+    Ident::new(&format!("_{field}_written"), Span::call_site())
+}
+
 /// The reader of a type's own stream while a value is read by position in another (`io:`).
 pub fn own_reader_ident() -> Ident {
     Ident::new("_own_r", Span::call_site())

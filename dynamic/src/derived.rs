@@ -1,7 +1,8 @@
 //! `check` and `normalize` of a value read with a schema at run time, as the generated code's
 //! methods do: every derived field (declared with `-derived`, or inferred from its use as a
 //! size or count) is compared with, or recomputed from, the value as it would be written, and
-//! `-fill: index` padding with the bytes it should hold. Sizes are measured by writing the
+//! `-fill: index` padding with the bytes it should hold. (Checksums are the writer's: see
+//! `Interpreter::check`.) Sizes are measured by writing the
 //! value once without the writer's checks, which leaves each structure's span where it is
 //! written.
 

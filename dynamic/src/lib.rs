@@ -176,13 +176,37 @@ impl Interpreter {
     /// The derived fields of `value` (sizes and counts, declared with `-derived` or inferred
     /// from their use), here and below, whose stored value disagrees with the content.
     pub fn check(&self, value: &Value) -> rt::Result<Vec<rt::Mismatch>> {
-        derived::check(&self.schema, value)
+        let mut found = derived::check(&self.schema, value)?;
+        found.extend(self.checksum_mismatches(value));
+        Ok(found)
     }
 
     /// Recomputes every derived field of `value` from the content, as the generated code's
     /// `normalize()` does; returns those that changed, with their stored and recomputed values.
+    /// Checksums cover bytes, which only the writer has: the value is written with them
+    /// recomputed and read again.
     pub fn normalize(&self, value: &Value) -> rt::Result<Vec<rt::Mismatch>> {
-        derived::normalize(&self.schema, value)
+        let mut changed = derived::normalize(&self.schema, value)?;
+        if let (true, Value::Struct(root)) = (self.schema.has_checksums(), value) {
+            changed.extend(self.checksum_mismatches(value));
+            let w = write::write_into(&self.schema, value, rt::Writer::recomputing_checksums())?;
+            if let Value::Struct(fresh) = self.read(&w.into_bytes()?)? {
+                root.take_from(&fresh);
+            }
+        }
+        Ok(changed)
+    }
+
+    /// The checksums of `value` that disagree with the bytes they cover, named by the path of
+    /// their field; none when the value cannot be written (its writer says why).
+    fn checksum_mismatches(&self, value: &Value) -> Vec<rt::Mismatch> {
+        if !self.schema.has_checksums() {
+            return Vec::new();
+        }
+        match write::write_into(&self.schema, value, rt::Writer::new()) {
+            Ok(w) => rt::checksum::disagreements_of(w, |bytes, at| self.field_at(bytes, at)),
+            Err(_) => Vec::new(),
+        }
     }
 
     /// Reads `bytes`, writes the value back and compares.

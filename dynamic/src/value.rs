@@ -334,6 +334,14 @@ impl Struct {
             self.kept.borrow_mut().get_or_insert_default().args = args;
         }
     }
+
+    /// Becomes `other`, a value of the same type (read again): its fields, arguments and
+    /// unclaimed bytes.
+    pub(crate) fn take_from(&self, other: &Struct) {
+        self.fields.replace(other.fields.take());
+        self.unclaimed.replace(other.unclaimed.take());
+        self.kept.replace(other.kept.take());
+    }
 }
 
 impl Value {

@@ -14,7 +14,7 @@ use skelcodec_runtime::{self as rt, Error, ErrorKind, Writer};
 use crate::choice::{self, Chosen};
 use crate::debug::debug;
 use crate::eval::Scope;
-use crate::value::{Link, Struct, Val, Value};
+use crate::value::{Int, Link, Struct, Val, Value};
 
 /// What writing one value shares.
 struct Cx<'s> {
@@ -34,6 +34,12 @@ pub(crate) fn write_file(schema: &Schema, value: &Value) -> rt::Result<Vec<u8>> 
 /// [`Writer::for_coverage`]).
 pub(crate) fn coverage(schema: &Schema, value: &Value) -> rt::Result<Vec<std::ops::Range<usize>>> {
     write_with(schema, value, Writer::for_coverage(), false).map(|w| w.coverage())
+}
+
+/// Writes `value` with `w`: a writer that recomputes checksums, or one whose disagreeing
+/// checksums are then asked (see `rt::checksum`).
+pub(crate) fn write_into(schema: &Schema, value: &Value, w: Writer) -> rt::Result<Writer> {
+    write_with(schema, value, w, false)
 }
 
 /// Writes `value` without checking what the reader will use to find its way (sizes, counts,
@@ -137,12 +143,28 @@ fn write_fields(
 ) -> rt::Result<()> {
     let def = &cx.schema.types[node.ty];
     let fields = node.fields.borrow();
+    // Where the bytes each checksum covers start, once written.
+    let mut covered_from = vec![0; def.fields.len()];
     for (index, field) in def.fields.iter().enumerate() {
         if field.is_read_only() {
             continue;
         }
         let Some(value) = &fields[index] else {
             return Err(encode_error(w, "the value has no such field").in_path(field.id.clone()));
+        };
+        for (at, start) in covered_from.iter_mut().enumerate() {
+            let covers = def.fields[at].checksum.as_ref();
+            if covers.is_some_and(|c| c.over.first() == Some(&field.id)) {
+                *start = w.pos();
+            }
+        }
+        let recomputed;
+        let value = match &field.checksum {
+            Some(checksum) => {
+                recomputed = checksum_written(w, checksum, covered_from[index], value);
+                &recomputed
+            }
+            None => value,
         };
         let written = match &field.position {
             Some(pos) if !matches!(value, Value::Absent) => {
@@ -158,6 +180,26 @@ fn write_fields(
             .map_err(|e| e.in_field(crate::value::UNCLAIMED))?;
     }
     Ok(())
+}
+
+/// The value a checksum field is written as: as stored, or recomputed by a writer that
+/// recomputes checksums (see `rt::checksum`) from the bytes written since `start`.
+fn checksum_written(w: &mut Writer, checksum: &Checksum, start: usize, stored: &Value) -> Value {
+    let algorithm = match checksum.algorithm {
+        ChecksumAlgorithm::Crc32 => rt::checksum::Algorithm::Crc32,
+        ChecksumAlgorithm::Adler32 => rt::checksum::Algorithm::Adler32,
+    };
+    let as_number = match stored {
+        Value::Int(n) => n.as_i64() as u32,
+        Value::Bytes(b) => rt::checksum::Held::to_u32(b),
+        _ => 0,
+    };
+    match (w.checksum(algorithm, start, as_number), stored) {
+        (None, _) => stored.clone(),
+        (Some(sum), Value::Bytes(b)) => Value::Bytes(rt::checksum::Held::written(b, Some(sum))),
+        (Some(sum), Value::Int(Int::Signed(_))) => Value::Int(Int::Signed(i64::from(sum as i32))),
+        (Some(sum), _) => Value::Int(Int::Unsigned(sum.into())),
+    }
 }
 
 /// Writes a value read by position as a block placed where it was read. A parse instance that

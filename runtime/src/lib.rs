@@ -10,6 +10,7 @@ pub mod bits;
 pub mod bytes;
 mod canvas;
 pub mod check;
+pub mod checksum;
 pub mod codec;
 pub mod corpus;
 pub mod encoding;

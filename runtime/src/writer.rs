@@ -31,6 +31,10 @@ pub struct Writer {
     pub(crate) pending: crate::pending_bits::PendingBits,
     /// Only measures what the fields claim (see [`Writer::for_coverage`]).
     for_coverage: bool,
+    /// Writes checksums recomputed rather than as stored (see [`Writer::checksum`]).
+    recomputes_checksums: bool,
+    /// Checksums written as stored that disagree with the bytes they cover.
+    checksum_disagreements: Vec<crate::checksum::Disagreement>,
 }
 
 /// Generates fixed-size primitive writers.
@@ -70,6 +74,47 @@ impl Writer {
             for_coverage: true,
             ..Writer::default()
         }
+    }
+
+    /// An empty writer that writes every checksum recomputed from the bytes it covers.
+    pub fn recomputing_checksums() -> Self {
+        Writer {
+            recomputes_checksums: true,
+            ..Writer::default()
+        }
+    }
+
+    /// For a checksum stored as `stored`, covering the sequential bytes written since
+    /// position `start`: the value to write instead when this writer recomputes checksums; a
+    /// disagreement is noted otherwise (see [`Writer::checksum_disagreements`]).
+    pub fn checksum(
+        &mut self,
+        algorithm: crate::checksum::Algorithm,
+        start: usize,
+        stored: u32,
+    ) -> Option<u32> {
+        let covered = self
+            .buf
+            .get(start.saturating_sub(self.base)..)
+            .unwrap_or_default();
+        let computed = algorithm.of(covered);
+        if self.recomputes_checksums {
+            return Some(computed);
+        }
+        if computed != stored {
+            self.checksum_disagreements
+                .push(crate::checksum::Disagreement {
+                    offset: self.pos(),
+                    stored,
+                    computed,
+                });
+        }
+        None
+    }
+
+    /// The checksums written as stored that disagree with the bytes they cover.
+    pub fn checksum_disagreements(&self) -> &[crate::checksum::Disagreement] {
+        &self.checksum_disagreements
     }
 
     /// Whether this writer only measures coverage (see [`Writer::for_coverage`]).
@@ -168,6 +213,7 @@ impl Writer {
             detached: self.detached,
             file_root_start: self.file_root_start,
             for_coverage: self.for_coverage,
+            recomputes_checksums: self.recomputes_checksums,
             ..Writer::default()
         }
     }
@@ -177,6 +223,7 @@ impl Writer {
         Writer {
             base: at,
             for_coverage: self.for_coverage,
+            recomputes_checksums: self.recomputes_checksums,
             ..Writer::default()
         }
     }
@@ -231,6 +278,8 @@ impl Writer {
                 )),
             ));
         }
+        self.checksum_disagreements
+            .extend(block.checksum_disagreements);
         self.placed.paint(at, block.buf, field)?;
         self.placed.merge(block.placed)?;
         self.place_in_file_canvas(block.file_blocks)
@@ -247,6 +296,8 @@ impl Writer {
         if !self.detached {
             return self.place(at, field, block);
         }
+        self.checksum_disagreements
+            .extend(block.checksum_disagreements);
         self.file_blocks.paint(at, block.buf, field)?;
         self.file_blocks.merge(block.placed)
     }

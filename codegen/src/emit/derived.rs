@@ -19,7 +19,7 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            (i == 0 && schema.layout.is_some())
+            (i == 0 && (schema.layout.is_some() || schema.has_checksums()))
                 || t.fields.iter().any(|f| f.derived.is_some() || f.fill_index)
         })
         .collect();
@@ -223,6 +223,10 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
     } else {
         (quote!(), quote!(), quote!())
     };
+    // Checksums cover bytes, which only the writer has: the root is written with them
+    // recomputed and read again, once every size is.
+    let recompute_checksums =
+        (ty == 0 && schema.has_checksums()).then(|| quote!(rt::checksum::recompute(self)?;));
     quote! {
         /// Records every derived field, here and below, whose stored value disagrees with the content.
         pub fn check_into(&self, c: &mut rt::Checker) {
@@ -237,6 +241,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
             #(#normalize_children)*
             #(#recomputes)*
             #move_blocks
+            #recompute_checksums
             Ok(())
         }
     }

@@ -387,6 +387,16 @@ fn codec_impl(
     } else {
         (quote!(Vec::new()), quote!(Ok(())))
     };
+    // Checksums cover bytes, which only the writer has: it computes them (`normalize` of the
+    // root recomputes them last).
+    let check = match schema.has_checksums() {
+        true => quote! {
+            let mut found = { #check };
+            found.extend(rt::checksum::mismatches(self));
+            found
+        },
+        false => check,
+    };
     let title = schema.title.as_deref().unwrap_or(&schema.id);
     let doc = format!(" Decodes a whole {title} file.");
     quote! {

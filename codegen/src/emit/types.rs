@@ -124,6 +124,14 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
             let ident = field_ident(&f.id);
             let rust_ty = field_type(schema, ty, f);
             let mut extra = Vec::new();
+            if let Some(checksum) = &f.checksum {
+                extra.push(String::new());
+                extra.push(format!(
+                    "Derived: the {} of the bytes `{}` are written as. Stored as read; `check()` reports a disagreement, `normalize()` recomputes it.",
+                    checksum.algorithm.name(),
+                    checksum.over.join("`, `")
+                ));
+            }
             if let Some(derived) = &f.derived {
                 let inferred = f.derived_inferred.as_ref().map_or(String::new(), |i| {
                     format!(" (inferred: it is the {} of `{}`)", i.role, i.user)

@@ -11,7 +11,10 @@ use super::fixed::encode_at;
 use crate::model::*;
 use crate::repr::scalar;
 use crate::repr::sizes::element_len;
-use crate::sanitization::{field_ident, local_ident, struct_ident, switch_enum_ident};
+use crate::sanitization::{
+    checksum_start_ident, checksum_written_ident, field_ident, local_ident, struct_ident,
+    switch_enum_ident,
+};
 use crate::typeck::ir::{self, Writing};
 
 /// The body of `write_to` for a type with a variable layout.
@@ -34,8 +37,13 @@ pub fn write_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
                 return write_parse_instance(schema, ty, field, written, on_demand);
             }
             let valid = valid_check(field, &written.valid, &quote!(self.#ident));
-            let write = write_field(schema, ty, field, written, &quote!(self.#ident));
-            write_placed(written, name, &quote!(#valid #write))
+            let starts = checksum_starts(def, field);
+            let (checksum, access) = match &field.checksum {
+                Some(checksum) => checksum_written(field, checksum),
+                None => (quote!(), quote!(self.#ident)),
+            };
+            let write = write_field(schema, ty, field, written, &access);
+            write_placed(written, name, &quote!(#starts #valid #checksum #write))
         });
     // A writer that is passed a placeholder cannot compare: the codec reads its output back.
     let kept_params = def
@@ -65,6 +73,39 @@ pub fn write_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
         true => quote!(w.in_file_root(|w| { #body })),
         false => body,
     }
+}
+
+/// Before `field`: where the bytes of the checksums that cover it first start.
+fn checksum_starts(def: &TypeDef, field: &Field) -> TokenStream {
+    let starts = def
+        .fields
+        .iter()
+        .filter(|f| {
+            f.checksum
+                .as_ref()
+                .is_some_and(|c| c.over.first() == Some(&field.id))
+        })
+        .map(|f| checksum_start_ident(&f.id));
+    quote!(#(let #starts = w.pos();)*)
+}
+
+/// The value a checksum field is written as: as stored, or recomputed by a writer that
+/// recomputes checksums (see `rt::checksum`); and where it is.
+fn checksum_written(field: &Field, checksum: &Checksum) -> (TokenStream, TokenStream) {
+    let ident = field_ident(&field.id);
+    let start = checksum_start_ident(&field.id);
+    let written = checksum_written_ident(&field.id);
+    let algorithm = match checksum.algorithm {
+        ChecksumAlgorithm::Crc32 => quote!(rt::checksum::Algorithm::Crc32),
+        ChecksumAlgorithm::Adler32 => quote!(rt::checksum::Algorithm::Adler32),
+    };
+    let statement = quote! {
+        let #written = rt::checksum::Held::written(
+            &self.#ident,
+            w.checksum(#algorithm, #start, rt::checksum::Held::to_u32(&self.#ident)),
+        );
+    };
+    (statement, quote!(#written))
 }
 
 /// Writes a block placed at `pos` (a value read by position) of the type's own stream, or of

@@ -61,7 +61,12 @@ impl Context {
         let cond = parse_optional_expr(attr.cond.as_ref(), &at.key("if"))?;
         // `-derived: false` turns inference off for the field.
         let never_derived = attr.derived == Some(Value::Bool(false));
-        let derived = match never_derived {
+        let checksum = attr
+            .derived
+            .as_ref()
+            .and_then(|d| checksum(d, &at.key("-derived")))
+            .transpose()?;
+        let derived = match never_derived || checksum.is_some() {
             true => None,
             false => parse_optional_expr(attr.derived.as_ref(), &at.key("-derived"))?,
         };
@@ -85,6 +90,20 @@ impl Context {
             return Err(Located::new(
                 &at.key("-derived"),
                 "`-derived` applies to integer fields (sizes, counts, offsets)",
+            ));
+        }
+        let holds_checksum = matches!(
+            ty,
+            FieldType::Number(Scalar::Int(IntType { bytes: 4, .. }))
+                | FieldType::Bytes {
+                    size: Size::Const(4),
+                    ..
+                }
+        );
+        if checksum.is_some() && (!holds_checksum || repeat != Repeat::None || cond.is_some()) {
+            return Err(Located::new(
+                &at.key("-derived"),
+                "a checksum is held by a single field of 4 bytes: a `u4`, or `size: 4` (big-endian)",
             ));
         }
         if derived.is_some() && repeat != Repeat::None {
@@ -164,6 +183,7 @@ impl Context {
             untrusted,
             derived_inferred: None,
             never_derived,
+            checksum,
             substream,
             decode,
             valid: lower_valid(attr.valid.as_ref(), &at.key("valid"))?,
@@ -355,6 +375,41 @@ pub(super) fn lower_valid(valid: Option<&Value>, at: &YamlPath) -> Result<Vec<Va
 /// How text in the encoding `label` names is decoded, with its code unit's length: not at all
 /// for UTF-8 and ASCII, which skelcodec keeps as their bytes. An encoding Kaitai does not know
 /// fails where a value is read in it, as Kaitai's runtimes raise there (the checker warns).
+/// `-derived: crc32(a, b)` (or `adler32`): the checksum it names, `None` for an expression.
+fn checksum(derived: &Value, at: &YamlPath) -> Option<Result<Checksum, Located>> {
+    let text = crate::ksy::expr_text(derived)?;
+    let (name, rest) = text.trim().split_once('(')?;
+    let algorithm = match name.trim() {
+        "crc32" => ChecksumAlgorithm::Crc32,
+        "adler32" => ChecksumAlgorithm::Adler32,
+        _ => return None,
+    };
+    let over: Vec<String> = rest
+        .strip_suffix(')')
+        .unwrap_or_default()
+        .split(',')
+        .map(|name| name.trim().to_owned())
+        .collect();
+    let names_fields = rest.ends_with(')')
+        && over.iter().all(|name| {
+            name.starts_with(|c: char| c.is_ascii_lowercase())
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        });
+    Some(match names_fields {
+        true => Ok(Checksum { algorithm, over }),
+        false => Err(Located::new(
+            at,
+            format!(
+                "`{}(…)` takes the names of the fields it covers: `{}(type, body)`",
+                algorithm.name(),
+                algorithm.name()
+            ),
+        )),
+    })
+}
+
 fn text_process(label: &str) -> Option<(Process, u8)> {
     match skelcodec_runtime::encoding::Encoding::for_label(label) {
         Some(encoding) if crate::keys::text_is_its_bytes(encoding) => None,

@@ -106,8 +106,10 @@ impl Schema {
             .fields
             .iter()
             .map(|field| {
-                // A `valid` must be checked, which bulk decoding would skip.
+                // A `valid` must be checked, which bulk decoding would skip; a checksum is
+                // computed by the writer as it writes.
                 if field.cond.is_some()
+                    || field.checksum.is_some()
                     || field.repeat != Repeat::None
                     || field.substream.is_some()
                     || field.decode.is_some()

@@ -232,6 +232,35 @@ pub enum ParamType {
     IoList,
 }
 
+/// A checksum a field holds (`-derived: crc32(type, body)`): of the bytes the named fields of
+/// its type are written as, one after another.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checksum {
+    /// How it is computed.
+    pub algorithm: ChecksumAlgorithm,
+    /// The fields it covers, in order.
+    pub over: Vec<String>,
+}
+
+/// The checksums a field can hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChecksumAlgorithm {
+    /// CRC-32 (zlib, PNG, ZIP, gzip).
+    Crc32,
+    /// Adler-32 (zlib streams).
+    Adler32,
+}
+
+impl ChecksumAlgorithm {
+    /// Its name in schemas.
+    pub fn name(self) -> &'static str {
+        match self {
+            ChecksumAlgorithm::Crc32 => "crc32",
+            ChecksumAlgorithm::Adler32 => "adler32",
+        }
+    }
+}
+
 /// A derivation inferred from a plain schema: the later field that uses the derived one, and
 /// as what (its `size`, or its `repeat-expr` count).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -262,6 +291,8 @@ pub struct Field {
     pub derived_inferred: Option<Inferred>,
     /// `-derived: false`: never derived, not even by inference.
     pub never_derived: bool,
+    /// `-derived: crc32(a, b)`: a checksum of the bytes other fields are written as.
+    pub checksum: Option<Checksum>,
     /// `-untrusted`: a derived value that reading never believes (a stated size that may lie);
     /// the checker rejects every read-time expression that uses it.
     pub untrusted: bool,
@@ -314,12 +345,25 @@ pub struct Field {
 }
 
 impl Schema {
-    /// Every derived field, declared or inferred, with its type and derivation.
-    pub fn derived_fields(&self) -> impl Iterator<Item = (&TypeDef, &Field, &Expr)> {
+    /// True when some field holds a checksum (`-derived: crc32(…)`), which the writer computes.
+    pub fn has_checksums(&self) -> bool {
+        self.types
+            .iter()
+            .any(|def| def.fields.iter().any(|f| f.checksum.is_some()))
+    }
+
+    /// Every derived field, declared or inferred, with its type and its derivation as a schema
+    /// says it (`body._sizeof + 4`, `crc32(type_raw, body)`).
+    pub fn derived_fields(&self) -> impl Iterator<Item = (&TypeDef, &Field, String)> {
         self.types.iter().flat_map(|def| {
-            def.fields
-                .iter()
-                .filter_map(move |f| Some((def, f, f.derived.as_ref()?)))
+            def.fields.iter().filter_map(move |f| {
+                let derivation = match (&f.derived, &f.checksum) {
+                    (Some(derived), _) => crate::expr::to_source(derived),
+                    (None, Some(c)) => format!("{}({})", c.algorithm.name(), c.over.join(", ")),
+                    (None, None) => return None,
+                };
+                Some((def, f, derivation))
+            })
         })
     }
 }
@@ -460,6 +504,7 @@ impl Field {
             derived: None,
             derived_inferred: None,
             never_derived: false,
+            checksum: None,
             untrusted: false,
             substream: None,
             decode: None,

@@ -48,6 +48,7 @@ fn inference(
     let def = &schema.types[ty];
     let field = &def.fields[index];
     let candidate = field.derived.is_none()
+        && field.checksum.is_none()
         && !field.never_derived
         && !field.untrusted
         && matches!(field.ty, FieldType::Number(Scalar::Int(_)) | FieldType::Vlq)

@@ -30,8 +30,11 @@ pub(crate) fn check(schema: &Schema) -> Result<(ir::Ir, Vec<Located>), (Located,
     let live = live_instances(schema);
     let mut warnings = Vec::new();
     for (ty, def) in schema.types.iter().enumerate() {
-        for field in &def.fields {
+        for (index, field) in def.fields.iter().enumerate() {
             note(check_field(schema, field));
+            if let Some(checksum) = &field.checksum {
+                note(check_checksum(def, index, checksum));
+            }
         }
         if let Some(choice) = &def.endian_choice {
             note(check_byte_order(schema, ty, choice));
@@ -265,6 +268,37 @@ fn check_field(schema: &Schema, field: &Field) -> Result<(), Located> {
             format!(
                 "processor `{name}` has the Rust name of a type or enum of this schema, which would stand for it: name it by its module (`my_mod.{name}`) or rename it"
             ),
+        ));
+    }
+    Ok(())
+}
+
+/// A checksum covers fields of its own type read in sequence before it, one after another:
+/// the writer computes it over the bytes it has just written.
+fn check_checksum(def: &TypeDef, index: usize, checksum: &Checksum) -> Result<(), Located> {
+    let at = def.fields[index].at.key("-derived");
+    let positions: Vec<Option<usize>> = checksum
+        .over
+        .iter()
+        .map(|name| def.fields[..index].iter().position(|f| f.id == *name))
+        .collect();
+    let in_sequence = |i: usize| {
+        let field = &def.fields[i];
+        field.position.is_none() && !field.from_instance && !field.parse_instance
+    };
+    let covered = match positions.iter().copied().collect::<Option<Vec<usize>>>() {
+        Some(covered) if covered.iter().all(|&i| in_sequence(i)) => covered,
+        _ => {
+            return Err(Located::new(
+                &at,
+                "a checksum covers fields of its type read in sequence before it",
+            ));
+        }
+    };
+    if covered.windows(2).any(|pair| pair[1] != pair[0] + 1) {
+        return Err(Located::new(
+            &at,
+            "a checksum covers fields that follow one another, named in their order",
         ));
     }
     Ok(())

@@ -1,0 +1,155 @@
+//! Sizes and counts a plain Kaitai schema leaves to the reader, followed by `check()` and
+//! `normalize()` through inference, and a CRC-32 declared with `-derived: crc32(…)`, by the
+//! generated code and by the interpreter alike. The file is built by hand from the schema
+//! (`tests/schemas/chunked.ksy`); its CRCs were computed with Python's `zlib.crc32`.
+
+mod chunked {
+    skelcodec_macros::codec!("tests/schemas/chunked.ksy");
+}
+
+use chunked::{ChunkBody, Chunked};
+
+const SCHEMA: &str = "tests/schemas/chunked.ksy";
+
+/// `CHNK`, a header of 3 bytes counted with its length of 2, two notes (`hi`, `you`), two
+/// marks, two spare bytes, a `TEXT` chunk (`title\0old`) and the `END ` chunk.
+const FILE: &str = concat!(
+    "43484e4b",
+    "0005686472",
+    "02",
+    "026869",
+    "03796f75",
+    "020109",
+    "02",
+    "0000",
+    "00000009",
+    "54455854",
+    "7469746c65006f6c64",
+    "8831264c",
+    "00000000",
+    "454e4420",
+    "58f17d10",
+);
+
+/// `zlib.crc32(b"TEXTtitle\0a new, longer title")`.
+const EDITED_TEXT_CRC: u32 = 0x99fb_4e75;
+
+fn file() -> Vec<u8> {
+    skelcodec_runtime::from_hex(FILE).expect("the fixture is hex")
+}
+
+/// The value with a note and the chunk's text grown: every size that follows them is stale.
+fn edited(value: &mut Chunked) {
+    value.notes[0].text = "hello there".into();
+    let ChunkBody::TextBody(body) = &mut value.chunks[0].body else {
+        panic!("the first chunk is a text chunk");
+    };
+    body.text = "a new, longer title".into();
+}
+
+#[test]
+fn a_real_layout_agrees_with_every_derivation() {
+    let value = Chunked::read(&file()).expect("the fixture reads");
+    assert_eq!(value.check(), Vec::new());
+    assert_eq!(value.to_bytes().unwrap(), file());
+    let mut normalized = value.clone();
+    normalized.normalize().unwrap();
+    assert_eq!(normalized, value, "normalize() changes nothing that agrees");
+}
+
+#[test]
+fn an_edit_that_grows_values_is_refused_until_normalized_then_reads_back() {
+    let mut value = Chunked::read(&file()).unwrap();
+    edited(&mut value);
+    let refused = value.to_bytes().unwrap_err().to_string();
+    assert!(refused.contains("notes[0].text"), "{refused}");
+    let stale: Vec<String> = value.check().iter().map(|m| m.path.clone()).collect();
+    assert_eq!(
+        stale,
+        ["notes[0].len_text", "chunks[0].len_body"],
+        "the CRC is checked once the sizes agree"
+    );
+    value.normalize().unwrap();
+    assert_eq!(value.check(), Vec::new());
+    assert_eq!(value.notes[0].len_text, 11);
+    assert_eq!(value.chunks[0].len_body, 25);
+    assert_eq!(value.chunks[0].crc, EDITED_TEXT_CRC);
+    let bytes = value.to_bytes().unwrap();
+    assert_eq!(Chunked::read(&bytes).unwrap(), value);
+    // The chunk as PNG readers see it: its length, then kind and body, then their CRC.
+    let chunk = bytes
+        .windows(4)
+        .position(|w| w == b"TEXT")
+        .expect("the chunk is there")
+        - 4;
+    assert_eq!(bytes[chunk..chunk + 4], 25u32.to_be_bytes());
+    assert_eq!(
+        bytes[chunk + 8 + 25..chunk + 12 + 25],
+        EDITED_TEXT_CRC.to_be_bytes()
+    );
+}
+
+#[test]
+fn a_stale_checksum_is_reported_with_its_path_and_recomputed() {
+    let mut bytes = file();
+    let crc = bytes.len() - 16;
+    bytes[crc] ^= 0xff;
+    let mut value = Chunked::read(&bytes).expect("a stale CRC still reads");
+    assert_eq!(value.to_bytes().unwrap(), bytes, "written as stored");
+    let stale = value.check();
+    assert_eq!(stale.len(), 1, "{stale:?}");
+    assert_eq!(stale[0].path, "chunks[0].crc");
+    assert_eq!(stale[0].computed, 0x8831_264c);
+    value.normalize().unwrap();
+    assert_eq!(value.to_bytes().unwrap(), file());
+}
+
+#[test]
+fn what_is_not_inferred_stays_as_stored() {
+    let mut value = Chunked::read(&file()).unwrap();
+    // `num_marks` is used twice and `reserved` says `-derived: false`: neither follows.
+    value.marks.push(4);
+    value.spare.0.push(0);
+    // The checksums are recomputed by writing: a count that disagrees is refused there.
+    let refused = value.normalize().unwrap_err().to_string();
+    assert!(
+        refused.contains("the count is 2 but the list has 3"),
+        "{refused}"
+    );
+    assert_eq!((value.num_marks, value.reserved), (2, 2));
+    value.marks.pop();
+    let refused = value.normalize().unwrap_err().to_string();
+    assert!(
+        refused.contains("the size is 2 but the value has 3"),
+        "{refused}"
+    );
+    assert_eq!(value.reserved, 2);
+}
+
+#[test]
+fn the_interpreter_checks_and_normalizes_as_the_generated_code_does() {
+    let schema = skelcodec_codegen::load_schema(std::path::Path::new(SCHEMA)).unwrap();
+    let interpreter = skelcodec_dynamic::Interpreter::new(schema).unwrap();
+    let mut generated = Chunked::read(&file()).unwrap();
+    edited(&mut generated);
+    let document = serde_json::to_value(&generated).unwrap();
+    let value = interpreter.value_of(&document).unwrap();
+    let paths = |found: Vec<skelcodec_runtime::Mismatch>| -> Vec<String> {
+        found.into_iter().map(|m| m.path).collect()
+    };
+    assert_eq!(
+        paths(interpreter.check(&value).unwrap()),
+        paths(generated.check())
+    );
+    let changed = interpreter.normalize(&value).unwrap();
+    assert_eq!(
+        paths(changed),
+        ["notes[0].len_text", "chunks[0].len_body", "chunks[0].crc"]
+    );
+    generated.normalize().unwrap();
+    assert_eq!(
+        interpreter.write(&value).unwrap(),
+        generated.to_bytes().unwrap()
+    );
+    assert_eq!(interpreter.check(&value).unwrap(), Vec::new());
+}
