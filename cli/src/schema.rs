@@ -68,6 +68,7 @@ fn write_derivations(
                 "inferred: `{}` is the {} of `{}`",
                 field.id, inferred.role, inferred.user
             ),
+            None if field.padding => "inferred: padding sized by a derived field".to_owned(),
             None => "declared".to_owned(),
         };
         writeln!(out, "  {}.{} = {derivation}  ({origin})", def.id, field.id)?;

@@ -1282,6 +1282,55 @@ fn decode_reads_with_a_schema_given_at_run_time() {
 }
 
 #[test]
+fn sizes_and_counts_of_a_plain_schema_follow_an_edit_through_encode_normalize() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("records.ksy");
+    fs::write(&schema, RECORDS_KSY).unwrap();
+    let output = skelcodec(&[&"schema", &"check", &"--explain-derived", &schema]);
+    assert_exit(&output, 0);
+    let explained = stdout(&output);
+    for line in [
+        "records.num_records = records.size  (inferred: `num_records` is the count of `records`)",
+        "record.len = text._sizeof  (inferred: `len` is the size of `text`)",
+    ] {
+        assert!(explained.contains(line), "{explained}");
+    }
+    let file = dir.path().join("two.rec");
+    fs::write(&file, b"REC\x02\x01\x02\0hi\x02\x03\0abc").unwrap();
+    let mut document = decode_to_json_with(&schema, &file);
+    document["value"]["records"][0]["text"] = "a longer text".into();
+    document["value"]["records"].as_array_mut().unwrap().pop();
+    let edited = dir.path().join("edited.json");
+    fs::write(&edited, document.to_string()).unwrap();
+    let out = dir.path().join("edited.rec");
+    let output = skelcodec(&[&"encode", &edited, &"-o", &out]);
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("the count is 2 but the list has 1"),
+        "{}",
+        stderr(&output)
+    );
+    let output = skelcodec(&[&"encode", &"--normalize", &edited, &"-o", &out]);
+    assert_exit(&output, 0);
+    let changed = stdout(&output);
+    assert!(
+        changed.contains("normalized records[0].len: stored 2, computed 13")
+            && changed.contains("normalized num_records: stored 2, computed 1"),
+        "{changed}"
+    );
+    assert_eq!(fs::read(&out).unwrap(), b"REC\x01\x01\x0d\0a longer text");
+    let output = skelcodec(&[&"check", &"--schema", &schema, &out]);
+    assert_exit(&output, 0);
+}
+
+/// The document `decode --schema` prints for `file`.
+fn decode_to_json_with(schema: &Path, file: &Path) -> serde_json::Value {
+    let output = skelcodec(&[&"decode", &"--schema", &schema, &file]);
+    assert_exit(&output, 0);
+    serde_json::from_str(&stdout(&output)).unwrap()
+}
+
+#[test]
 fn a_schema_the_interpreter_cannot_use_yet_is_refused_with_every_reason() {
     let dir = tempfile::tempdir().unwrap();
     let schema = dir.path().join("placed.ksy");

@@ -6,23 +6,24 @@
 //! value once without the writer's checks, which leaves each structure's span where it is
 //! written.
 
-use skelcodec_codegen::model::{FieldType, Scalar, Schema};
+use skelcodec_codegen::model::{FieldType, Scalar, Schema, Size};
 use skelcodec_runtime::{self as rt, Error, ErrorKind, Mismatch};
 
 use crate::eval::Scope;
 use crate::value::{Int, Link, Value};
 
-/// How often a value is measured again: a recomputed `vlq` may change its own size.
-const MEASURES: usize = 4;
+/// How often a value is measured again: a recomputed `vlq` may change its own size, and a
+/// value written back into a slot the sizes that measure it (once per slot nested in another).
+const MEASURES: usize = 8;
 
 /// The derived fields of `value`, here and below, whose stored value disagrees with the
 /// content.
 pub(crate) fn check(schema: &Schema, value: &Value) -> rt::Result<Vec<Mismatch>> {
     refuse_layout(schema)?;
     crate::write::measure(schema, value)?;
-    let mut found = Vec::new();
-    visit(schema, value, None, &mut Vec::new(), &mut found, false)?;
-    Ok(found)
+    let mut pass = Pass::default();
+    visit(schema, value, None, &mut Vec::new(), &mut pass)?;
+    Ok(pass.found)
 }
 
 /// Recomputes every derived field of `value` from its content; returns those that changed,
@@ -32,9 +33,13 @@ pub(crate) fn normalize(schema: &Schema, value: &Value) -> rt::Result<Vec<Mismat
     let mut changed: Vec<Mismatch> = Vec::new();
     for _ in 0..MEASURES {
         crate::write::measure(schema, value)?;
-        let mut found = Vec::new();
-        visit(schema, value, None, &mut Vec::new(), &mut found, true)?;
-        if found.is_empty() {
+        let mut pass = Pass {
+            set: true,
+            ..Pass::default()
+        };
+        visit(schema, value, None, &mut Vec::new(), &mut pass)?;
+        let Pass { found, synced, .. } = pass;
+        if found.is_empty() && !synced {
             return Ok(changed);
         }
         for mismatch in found {
@@ -91,59 +96,68 @@ fn path_of(steps: &[Step], last: &str) -> String {
     path + last
 }
 
-/// Visits the structures in `value`, innermost first, recording in `found` each derived field
-/// that disagrees with the content, and with `set` recomputing it.
+/// What one visit of a value finds, and does.
+#[derive(Default)]
+struct Pass {
+    /// The derived fields that disagree with the content.
+    found: Vec<Mismatch>,
+    /// Recompute them (and write values back into their slots).
+    set: bool,
+    /// Some slot's bytes changed: the value is to be measured again.
+    synced: bool,
+}
+
+/// Visits the structures in `value`, innermost first, recording in `pass` each derived field
+/// that disagrees with the content, and recomputing it when the pass sets them.
 fn visit(
     schema: &Schema,
     value: &Value,
     parent: Option<&Link>,
     steps: &mut Vec<Step>,
-    found: &mut Vec<Mismatch>,
-    set: bool,
+    pass: &mut Pass,
 ) -> rt::Result<()> {
     match value {
         Value::Struct(node) => {
             let link = Link::new(node.clone(), parent.cloned());
             let def = &schema.types[node.ty];
-            {
-                let fields = node.fields.borrow();
-                for (field, held) in def.fields.iter().zip(fields.iter()) {
-                    if let Some(held) = held {
-                        steps.push(Step::Field(crate::intern::interned(&field.id)));
-                        visit(schema, held, Some(&link), steps, found, set)?;
-                        steps.pop();
-                    }
+            // Values read from slots first, written back into them once normalized, then
+            // everything else (the slots among it).
+            let slotted = crate::sync::slotted_fields(schema, node.ty);
+            let rest = (0..def.fields.len()).filter(|i| !slotted.contains(i));
+            for index in slotted.iter().copied().chain(rest) {
+                let held = node.fields.borrow()[index].clone();
+                if let Some(held) = held {
+                    steps.push(Step::Field(crate::intern::interned(&def.fields[index].id)));
+                    visit(schema, &held, Some(&link), steps, pass)?;
+                    steps.pop();
+                }
+                if pass.set && slotted.contains(&index) {
+                    pass.synced |= crate::sync::write_back(schema, &link, index)?;
                 }
             }
-            recompute(schema, &link, steps, found, set)
+            recompute(schema, &link, steps, pass)
         }
         Value::List(items) => items.iter().enumerate().try_for_each(|(i, item)| {
             steps.push(Step::Index(i));
-            let visited = visit(schema, item, parent, steps, found, set);
+            let visited = visit(schema, item, parent, steps, pass);
             steps.pop();
             visited
         }),
         Value::Case(name, inner) => {
             steps.push(Step::Field(crate::intern::interned(name)));
-            let visited = visit(schema, inner, parent, steps, found, set);
+            let visited = visit(schema, inner, parent, steps, pass);
             steps.pop();
             visited
         }
-        Value::Decoded(decoded) => visit(schema, &decoded.value, parent, steps, found, set),
+        Value::Decoded(decoded) => visit(schema, &decoded.value, parent, steps, pass),
         // Packed lists hold plain values, which have nothing derived.
         _ => Ok(()),
     }
 }
 
-/// Compares (and with `set` recomputes) the derived fields and index fills of the structure
+/// Compares (and when the pass sets them, recomputes) the derived fields and index fills of the structure
 /// `link`.
-fn recompute(
-    schema: &Schema,
-    link: &Link,
-    steps: &[Step],
-    found: &mut Vec<Mismatch>,
-    set: bool,
-) -> rt::Result<()> {
+fn recompute(schema: &Schema, link: &Link, steps: &[Step], pass: &mut Pass) -> rt::Result<()> {
     let def = &schema.types[link.ty()];
     let scope = Scope::of(schema, link.clone(), &[]);
     for (index, field) in def.fields.iter().enumerate() {
@@ -160,26 +174,47 @@ fn recompute(
             if stored == i128::from(computed) {
                 continue;
             }
-            found.push(Mismatch {
+            pass.found.push(Mismatch {
                 path: path(),
                 stored,
                 computed: computed.into(),
             });
-            if set {
+            if pass.set {
                 let held = stored_int(&field.ty, computed)
                     .ok_or_else(|| refused(format!("{computed} does not fit the field")))?;
                 link.set_field(index, Value::Int(held));
+            }
+        } else if field.padding
+            && let Some(Value::Bytes(pad)) = &stored
+            && let FieldType::Bytes {
+                size: Size::Expr(size),
+                ..
+            } = &field.ty
+        {
+            let size = scope.int(size).map_err(refused)?;
+            if pad.0.len() as i64 == size {
+                continue;
+            }
+            pass.found.push(Mismatch {
+                path: path(),
+                stored: pad.0.len() as i128,
+                computed: size.into(),
+            });
+            if pass.set {
+                let mut pad = pad.clone();
+                rt::fields::resize_padding(&mut pad.0, size).map_err(|e| e.in_path(path()))?;
+                link.set_field(index, Value::Bytes(pad));
             }
         } else if field.fill_index
             && let Some(Value::Bytes(mut pad)) = stored
             && let Some((at, expected)) = rt::fields::index_fill_mismatch(&pad.0)
         {
-            found.push(Mismatch {
+            pass.found.push(Mismatch {
                 path: path(),
                 stored: at.into(),
                 computed: expected.into(),
             });
-            if set {
+            if pass.set {
                 rt::fields::fill_with_index(&mut pad.0);
                 link.set_field(index, Value::Bytes(pad));
             }

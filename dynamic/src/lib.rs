@@ -18,6 +18,7 @@ mod process;
 mod read;
 mod serialize;
 mod support;
+mod sync;
 mod value;
 mod write;
 

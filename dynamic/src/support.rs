@@ -16,12 +16,33 @@ pub(crate) fn unsupported(schema: &Schema) -> Vec<String> {
     if !schema.types[0].params.is_empty() {
         refuse(&schema.types[0].at, "a root type with parameters");
     }
-    for def in &schema.types {
+    // Only what a file of the root type can hold: an imported schema's other types are not.
+    for def in reached_types(schema)
+        .into_iter()
+        .map(|ty| &schema.types[ty])
+    {
         for field in &def.fields {
             field_uses(field, &mut refuse);
         }
     }
     found
+}
+
+/// The types a value of the root type can hold, at any depth, the root first.
+fn reached_types(schema: &Schema) -> Vec<usize> {
+    let mut reached = vec![0];
+    let mut next = 0;
+    while let Some(&ty) = reached.get(next) {
+        next += 1;
+        for field in &schema.types[ty].fields {
+            for held in field.ty.user_types() {
+                if !reached.contains(&held) {
+                    reached.push(held);
+                }
+            }
+        }
+    }
+    reached
 }
 
 fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPath, &str)) {

@@ -36,6 +36,33 @@ pub(crate) fn coverage(schema: &Schema, value: &Value) -> rt::Result<Vec<std::op
     write_with(schema, value, Writer::for_coverage(), false).map(|w| w.coverage())
 }
 
+/// The bytes `value`, of `field` of the structure `link`, is written as on its own, without
+/// the writer's checks (a value read from another value's stream, written back into it).
+pub(crate) fn field_bytes(
+    schema: &Schema,
+    link: &Link,
+    field: &Field,
+    value: &Value,
+) -> rt::Result<Vec<u8>> {
+    let cx = Cx {
+        schema,
+        cases: choice::CaseNames::default(),
+        measuring: false,
+    };
+    let mut w = Writer::new();
+    let written = write_field(
+        &cx,
+        &mut w,
+        &Scope::writing(schema, link.clone()),
+        field,
+        value,
+        false,
+    );
+    crate::value::release(value);
+    written?;
+    w.into_bytes()
+}
+
 /// Writes `value` with `w`: a writer that recomputes checksums, or one whose disagreeing
 /// checksums are then asked (see `rt::checksum`).
 pub(crate) fn write_into(schema: &Schema, value: &Value, w: Writer) -> rt::Result<Writer> {
@@ -147,6 +174,11 @@ fn write_fields(
     let mut covered_from = vec![0; def.fields.len()];
     for (index, field) in def.fields.iter().enumerate() {
         if field.is_read_only() {
+            // Measured too, where they are not written: their sizes are derived as well.
+            if let (true, Some(value)) = (cx.measuring, &fields[index]) {
+                write_field(cx, &mut Writer::new(), scope, field, value, false)
+                    .map_err(|e| e.in_path(field.id.clone()))?;
+            }
             continue;
         }
         let Some(value) = &fields[index] else {

@@ -918,6 +918,23 @@ pub fn index_fill_mismatch(pad: &[u8]) -> Option<(u8, u8)> {
         .map(|(i, &b)| (b, i as u8))
 }
 
+/// Resizes padding that follows a derived field to `size` bytes: cut short, or extended with
+/// zeros (by at most 64 KiB: padding is small, and a size computed from a hostile value must
+/// not allocate without bound).
+pub fn resize_padding(pad: &mut Vec<u8>, size: i64) -> Result<()> {
+    const MOST_GROWN: usize = 1 << 16;
+    match usize::try_from(size) {
+        Ok(size) if size <= pad.len().saturating_add(MOST_GROWN) => {
+            pad.resize(size, 0);
+            Ok(())
+        }
+        _ => Err(Error::new(
+            0,
+            ErrorKind::Invalid(format!("padding of {size} bytes")),
+        )),
+    }
+}
+
 /// Rewrites padding to hold its index (00 01 02 …).
 pub fn fill_with_index(pad: &mut [u8]) {
     for (i, b) in pad.iter_mut().enumerate() {

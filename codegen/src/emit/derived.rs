@@ -20,7 +20,9 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
         .enumerate()
         .map(|(i, t)| {
             (i == 0 && (schema.layout.is_some() || schema.has_checksums()))
-                || t.fields.iter().any(|f| f.derived.is_some() || f.fill_index)
+                || t.fields
+                    .iter()
+                    .any(|f| f.derived.is_some() || f.padding || f.fill_index)
         })
         .collect();
     // Propagate to containing types until nothing changes.
@@ -193,6 +195,22 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
         recomputes.push(quote! {
             let computed = #computed;
             self.#ident = rt::arith::narrow(computed, 0).in_field(#name)?;
+        });
+    }
+    for (field, size) in def
+        .fields
+        .iter()
+        .zip(&ir.fields)
+        .filter_map(|(f, i)| Some((f, i.padding.as_ref()?)))
+    {
+        let ident = field_ident(&field.id);
+        let name = &field.id;
+        compares.push(quote! {
+            c.compare(#name, self.#ident.0.len() as i128, i128::from(#size));
+        });
+        recomputes.push(quote! {
+            let size = #size;
+            rt::fields::resize_padding(&mut self.#ident.0, size).in_field(#name)?;
         });
     }
     for field in def.fields.iter().filter(|f| f.fill_index) {

@@ -184,6 +184,7 @@ impl Context {
             derived_inferred: None,
             never_derived,
             checksum,
+            padding: false,
             substream,
             decode,
             valid: lower_valid(attr.valid.as_ref(), &at.key("valid"))?,

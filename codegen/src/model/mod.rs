@@ -293,6 +293,10 @@ pub struct Field {
     pub never_derived: bool,
     /// `-derived: crc32(a, b)`: a checksum of the bytes other fields are written as.
     pub checksum: Option<Checksum>,
+    /// Raw bytes whose size follows a derived field (RIFF's pad byte, `size: len % 2`):
+    /// `normalize()` resizes them, with zeros, to the size their expression gives (inferred,
+    /// see `typeck::infer`).
+    pub padding: bool,
     /// `-untrusted`: a derived value that reading never believes (a stated size that may lie);
     /// the checker rejects every read-time expression that uses it.
     pub untrusted: bool,
@@ -357,10 +361,20 @@ impl Schema {
     pub fn derived_fields(&self) -> impl Iterator<Item = (&TypeDef, &Field, String)> {
         self.types.iter().flat_map(|def| {
             def.fields.iter().filter_map(move |f| {
-                let derivation = match (&f.derived, &f.checksum) {
-                    (Some(derived), _) => crate::expr::to_source(derived),
-                    (None, Some(c)) => format!("{}({})", c.algorithm.name(), c.over.join(", ")),
-                    (None, None) => return None,
+                let derivation = match (&f.derived, &f.checksum, &f.ty) {
+                    (Some(derived), ..) => crate::expr::to_source(derived),
+                    (None, Some(c), _) => {
+                        format!("{}({})", c.algorithm.name(), c.over.join(", "))
+                    }
+                    (
+                        None,
+                        None,
+                        FieldType::Bytes {
+                            size: Size::Expr(size),
+                            ..
+                        },
+                    ) if f.padding => format!("{} zero bytes", crate::expr::to_source(size)),
+                    _ => return None,
                 };
                 Some((def, f, derivation))
             })
@@ -505,6 +519,7 @@ impl Field {
             derived_inferred: None,
             never_derived: false,
             checksum: None,
+            padding: false,
             untrusted: false,
             substream: None,
             decode: None,

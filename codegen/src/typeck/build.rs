@@ -130,6 +130,9 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
                     derived: field.derived.as_ref().map(|derived| {
                         errors.take(&field.at.key("-derived"), inspect.int(derived))
                     }),
+                    padding: padding_size(field)
+                        .filter(|_| field.padding)
+                        .map(|size| errors.take(&field.at.key("size"), inspect.int(size))),
                 };
                 errors.met.truncate(before + 1);
                 field_ir
@@ -142,6 +145,25 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
         write_order,
         to_string,
         methods,
+    }
+}
+
+/// The size expression of raw bytes that may be padding following a derived field.
+pub(super) fn padding_size(field: &Field) -> Option<&Expr> {
+    match &field.ty {
+        FieldType::Bytes {
+            size: Size::Expr(size),
+            align: 0 | 1,
+            ..
+        } if field.repeat == Repeat::None
+            && field.cond.is_none()
+            && field.decode.is_none()
+            && field.substream.is_none()
+            && field.valid.is_empty() =>
+        {
+            Some(size)
+        }
+        _ => None,
     }
 }
 

@@ -8,6 +8,7 @@
 //! `-derived` always wins. An inferred derivation must compile where `check()` runs, or it is
 //! dropped: inference never makes a schema fail.
 
+use super::build::padding_size;
 use super::expr::{Mode, Scope};
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::*;
@@ -21,30 +22,39 @@ pub(crate) fn infer_derived(schema: &mut Schema) {
         if ty == 0 && schema.layout.is_some() {
             continue;
         }
-        let found: Vec<(usize, Expr, Inferred)> = (0..schema.types[ty].fields.len())
+        let scope = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
+        let found: Vec<(usize, Expr, Inferred, Vec<usize>)> = (0..schema.types[ty].fields.len())
             .filter_map(|index| {
-                let (derived, inferred) = inference(schema, ty, index, &reached)?;
-                let scope = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
+                let (derived, inferred, padding) = inference(schema, ty, index, &reached)?;
                 scope.int(&derived).ok()?;
-                Some((index, derived, inferred))
+                let def = &schema.types[ty];
+                let sizes = padding.iter().filter_map(|&p| padding_size(&def.fields[p]));
+                sizes
+                    .map(|size| scope.int(size))
+                    .collect::<Result<Vec<_>, _>>()
+                    .ok()?;
+                Some((index, derived, inferred, padding))
             })
             .collect();
-        for (index, derived, inferred) in found {
-            let field = &mut schema.types[ty].fields[index];
-            field.derived = Some(derived);
-            field.derived_inferred = Some(inferred);
+        for (index, derived, inferred, padding) in found {
+            let fields = &mut schema.types[ty].fields;
+            fields[index].derived = Some(derived);
+            fields[index].derived_inferred = Some(inferred);
+            for p in padding {
+                fields[p].padding = true;
+            }
         }
     }
 }
 
 /// The derivation of field `index` of type `ty`, when it has exactly one use that can be
-/// inverted.
+/// inverted, and the padding that follows it (raw bytes sized by it alone, `len % 2`).
 fn inference(
     schema: &Schema,
     ty: usize,
     index: usize,
     reached: &[String],
-) -> Option<(Expr, Inferred)> {
+) -> Option<(Expr, Inferred, Vec<usize>)> {
     let def = &schema.types[ty];
     let field = &def.fields[index];
     let candidate = field.derived.is_none()
@@ -65,14 +75,28 @@ fn inference(
         .into_iter()
         .map(|e| mentions(e, name))
         .sum();
-    if uses != 1 {
+    // Raw bytes sized by the field alone, but not as its measure (`len % 2`), are padding
+    // that follows it.
+    let padding: Vec<usize> = (index + 1..def.fields.len())
+        .filter(|&p| {
+            padding_size(&def.fields[p]).is_some_and(|size| {
+                mentions(size, name) == 1
+                    && names_only(size, name)
+                    && invert(size, name, Expr::Int(0)).is_none()
+            })
+        })
+        .collect();
+    if uses != 1 + padding.len() {
         return None;
     }
     // The one use: the size or count of a later field (or one read by position).
-    let (user, role, derived) = def.fields[index + 1..].iter().find_map(|user| {
-        let (expr, role, measure) = measured_use(user)?;
-        Some((user, role, invert(expr, name, measure)?))
-    })?;
+    let (user, role, derived) = (index + 1..def.fields.len())
+        .filter(|p| !padding.contains(p))
+        .find_map(|p| {
+            let user = &def.fields[p];
+            let (expr, role, measure) = measured_use(user)?;
+            Some((user, role, invert(expr, name, measure)?))
+        })?;
     // Where the user may be absent, the field follows it only when it is present: under the
     // same condition, or keeping its stored value otherwise.
     let derived = match (&field.cond, &user.cond) {
@@ -89,7 +113,16 @@ fn inference(
         user: user.id.clone(),
         role,
     };
-    Some((derived, inferred))
+    Some((derived, inferred, padding))
+}
+
+/// True when `e` names nothing but `name` (and literals): `len % 2`, `(4 - len % 4) % 4`.
+fn names_only(e: &Expr, name: &str) -> bool {
+    match e {
+        Expr::Name(n) => n == name,
+        Expr::Attr(..) | Expr::Method(..) | Expr::Index(..) | Expr::Cast(..) => false,
+        _ => e.children().into_iter().all(|c| names_only(c, name)),
+    }
 }
 
 /// What a field's size or count expression is, which of the two it is, and what measures

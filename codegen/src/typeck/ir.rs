@@ -72,6 +72,9 @@ pub struct FieldIr {
     pub write: WriteField,
     /// `-derived`: the value it should have, computed from the finished value (`i64`).
     pub derived: Option<Rust>,
+    /// Of padding that follows a derived field ([`crate::model::Field::padding`]): the size
+    /// it should have, computed from the finished value (`i64`).
+    pub padding: Option<Rust>,
 }
 
 /// The stages that compile a field's expressions: the reader has the stream, the writer may
