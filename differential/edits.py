@@ -7,13 +7,14 @@ builds `skelcodec-differential` with every format compiled in), this runs
 document (numbers moved by one, zeroed and doubled, booleans flipped, strings and byte strings
 changed, grown and shrunk), each written once as edited ("before": what a user who fixes no
 size by hand gets) and once normalized first ("after": `encode --normalize`). Prints per
-format the edits, those the writer refused before and after, those written after that were
-refused before, edits of a derived field that normalize() set back, and the writes that read
-back as another value (which must be none); then the refusals by kind.
+format the edits, those the writer refused before and after, edits of a derived field that
+normalize() set back, the writes that read back as another value, and what check() reports on
+the unedited files (derivations that do not hold on a real file); the last two must be none.
+Then the refusals by kind.
 
     differential/edits.py [--bin SKELCODEC_DIFFERENTIAL] [--edits N] [--only png,zip] [--json OUT]
 
-Exits with 1 when a write reads back as another value.
+Exits with 1 when a write reads back as another value or check() disagrees with a real file.
 """
 import argparse
 import collections
@@ -55,6 +56,7 @@ def main():
     table = {}
     kinds = {"before": collections.Counter(), "after": collections.Counter()}
     corrupted = []
+    disagreements = []
     for fmt in formats():
         if only and fmt not in only:
             continue
@@ -73,28 +75,35 @@ def main():
             row["refused_after"] += after["refused_by_writer"]
             row["undone"] += after["undone"]
             row["corrupted"] += len(after["corrupted"]) + len(before["corrupted"])
+            # check() on the unedited file: a derivation that does not hold on a real file.
+            row["disagree"] += len(after.get("disagreements", []))
+            disagreements += [f"{fmt}/{name}: {d}" for d in after.get("disagreements", [])]
             corrupted += [f"{fmt}/{name}: {c}" for c in after["corrupted"] + before["corrupted"]]
             for when in ("before", "after"):
                 kinds[when].update(report[when]["refusals"])
         if row["files"]:
             table[fmt] = row
-    print(f"{'format':24} {'files':>5} {'edits':>6} {'refused':>8} {'after':>6} {'undone':>6} {'corrupt':>7}")
+    print(f"{'format':24} {'files':>5} {'edits':>6} {'refused':>8} {'after':>6} {'undone':>6} "
+          f"{'corrupt':>7} {'disagree':>8}")
     total = collections.Counter()
     for fmt, row in table.items():
         total.update(row)
         print(f"{fmt:24} {row['files']:5} {row['edits']:6} {row['refused_before']:8} "
-              f"{row['refused_after']:6} {row['undone']:6} {row['corrupted']:7}")
+              f"{row['refused_after']:6} {row['undone']:6} {row['corrupted']:7} {row['disagree']:8}")
     print(f"{'total (' + str(len(table)) + ' formats)':24} {total['files']:5} {total['edits']:6} "
           f"{total['refused_before']:8} {total['refused_after']:6} {total['undone']:6} "
-          f"{total['corrupted']:7}")
+          f"{total['corrupted']:7} {total['disagree']:8}")
     for when in ("before", "after"):
         print(f"refusals {when}: " + ", ".join(f"{k} {n}" for k, n in kinds[when].most_common()))
     for line in corrupted[:20]:
         print("CORRUPTED", line)
+    for line in disagreements[:20]:
+        print("DISAGREES", line)
     if args.json:
         with open(args.json, "w") as out:
-            json.dump({"formats": table, "kinds": kinds, "corrupted": corrupted}, out, indent=1)
-    return 1 if corrupted else 0
+            json.dump({"formats": table, "kinds": kinds, "corrupted": corrupted,
+                       "disagreements": disagreements}, out, indent=1)
+    return 1 if corrupted or disagreements else 0
 
 
 if __name__ == "__main__":

@@ -122,7 +122,7 @@ fn visit(
             let def = &schema.types[node.ty];
             // Values read from slots first, written back into them once normalized, then
             // everything else (the slots among it).
-            let slotted = crate::sync::slotted_fields(schema, node.ty);
+            let slotted = schema.slotted_fields(node.ty);
             let rest = (0..def.fields.len()).filter(|i| !slotted.contains(i));
             for index in slotted.iter().copied().chain(rest) {
                 let held = node.fields.borrow()[index].clone();

@@ -918,6 +918,41 @@ pub fn index_fill_mismatch(pad: &[u8]) -> Option<(u8, u8)> {
         .map(|(i, &b)| (b, i as u8))
 }
 
+/// Which bytes of a slot a value read from it was read from (see [`write_into_slot`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replaced {
+    /// From its position to the end of the slot: the value reads to the end of its stream.
+    ToEnd,
+    /// Up to and with the first of this byte: a terminated value.
+    Terminated(u8),
+    /// This many bytes: a value of a fixed size.
+    Size(usize),
+}
+
+/// Writes `bytes`, a value read at `pos` of a slot's stream (a value that keeps its
+/// substream's bytes, `slot`), into the slot in place of those it was read from; true when
+/// the slot changed. Nothing is written where those bytes cannot be found.
+pub fn write_into_slot(slot: &mut Vec<u8>, pos: i64, replaced: Replaced, bytes: &[u8]) -> bool {
+    let Some(start) = usize::try_from(pos).ok().filter(|&p| p <= slot.len()) else {
+        return false;
+    };
+    let end = match replaced {
+        Replaced::ToEnd => Some(slot.len()),
+        Replaced::Terminated(byte) => slot[start..]
+            .iter()
+            .position(|&b| b == byte)
+            .map(|at| start + at + 1),
+        Replaced::Size(size) => Some(start.saturating_add(size)).filter(|&end| end <= slot.len()),
+    };
+    match end {
+        Some(end) if slot[start..end] != *bytes => {
+            slot.splice(start..end, bytes.iter().copied());
+            true
+        }
+        _ => false,
+    }
+}
+
 /// Resizes padding that follows a derived field to `size` bytes: cut short, or extended with
 /// zeros (by at most 64 KiB: padding is small, and a size computed from a hostile value must
 /// not allocate without bound).

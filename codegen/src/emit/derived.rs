@@ -23,6 +23,7 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
                 || t.fields
                     .iter()
                     .any(|f| f.derived.is_some() || f.padding || f.fill_index)
+                || !schema.slotted_fields(i).is_empty()
         })
         .collect();
     // Propagate to containing types until nothing changes.
@@ -227,10 +228,19 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
         .fields
         .iter()
         .map(|f| visit_children(schema, ty, f, needs, Visit::Check));
-    let normalize_children = def
-        .fields
+    // Values read from slots first, written back into them once normalized, then the rest
+    // (the slots among it), whose sizes then measure what was written back.
+    let slotted = schema.slotted_fields(ty);
+    let written_back = slotted.iter().filter_map(|&index| {
+        let slot = ir.fields[index].slot.as_ref()?;
+        Some(super::slots::write_back(schema, ty, index, slot))
+    });
+    let rest = (0..def.fields.len()).filter(|i| !slotted.contains(i));
+    let normalize_children = slotted
         .iter()
-        .map(|f| visit_children(schema, ty, f, needs, Visit::Normalize));
+        .map(|&i| visit_children(schema, ty, &def.fields[i], needs, Visit::Normalize))
+        .chain(written_back.collect::<Vec<_>>())
+        .chain(rest.map(|i| visit_children(schema, ty, &def.fields[i], needs, Visit::Normalize)));
     // Offsets derived from the layout are the root's, and depend on every size below.
     let (check_offsets, clear_free_space, move_blocks) = if ty == 0 {
         (

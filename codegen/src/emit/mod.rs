@@ -8,6 +8,7 @@ pub mod fixed;
 pub mod layout;
 mod on_demand;
 pub mod read;
+mod slots;
 pub mod snapshot_tests;
 pub mod types;
 pub mod valid;

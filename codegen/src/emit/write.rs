@@ -213,7 +213,7 @@ fn write_field(
 }
 
 /// Statements writing a field whose value is at `access`.
-fn write_present(
+pub(super) fn write_present(
     schema: &Schema,
     owner: usize,
     field: &Field,

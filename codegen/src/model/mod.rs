@@ -6,10 +6,12 @@
 mod fixed;
 mod live;
 mod sizes;
+mod slots;
 mod structure;
 
 pub use self::fixed::{Fixed, FixedKind};
 pub use self::live::{live_instances, names_read_and_written, read_and_written};
+pub use self::slots::SlotSpan;
 
 use crate::error::YamlPath;
 use crate::expr::Expr;

@@ -133,6 +133,7 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
                     padding: padding_size(field)
                         .filter(|_| field.padding)
                         .map(|size| errors.take(&field.at.key("size"), inspect.int(size))),
+                    slot: slot_write(schema, ty, field),
                 };
                 errors.met.truncate(before + 1);
                 field_ir
@@ -146,6 +147,39 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
         to_string,
         methods,
     }
+}
+
+/// How a value read from a slot is written back into it, when its position and its writer
+/// compile where `normalize()` runs; `None` otherwise (it stays as read, and an edit of it is
+/// refused), never an error.
+fn slot_write(schema: &Schema, ty: usize, field: &Field) -> Option<ir::SlotWrite> {
+    let path = schema.slot_path(ty, field)?;
+    let mut steps = Vec::new();
+    let mut holder = ty;
+    for name in &path {
+        let step = schema.types[holder].fields.iter().find(|f| f.id == *name)?;
+        steps.push((step.id.clone(), step.may_be_absent()));
+        holder = *step.ty.user_types().first()?;
+    }
+    let inspect = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
+    let pos = inspect.int(field.position.as_ref()?).ok()?;
+    // Written as a field of its holder, in sequence, with the checks of any writer.
+    let in_sequence = Field {
+        kept_as_read: false,
+        position: None,
+        stream: Stream::Own,
+        ..field.clone()
+    };
+    let mut scratch = Errors::default();
+    let ir::WriteField::Written(written) = write_field(schema, ty, &in_sequence, &mut scratch)
+    else {
+        return None;
+    };
+    (scratch.met.is_empty() && !scratch.from_stream).then_some(ir::SlotWrite {
+        path: steps,
+        pos,
+        written,
+    })
 }
 
 /// The size expression of raw bytes that may be padding following a derived field.

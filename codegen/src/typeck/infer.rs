@@ -90,8 +90,9 @@ fn inference(
         return None;
     }
     // The one use: the size or count of a later field (or one read by position).
+    // A parse instance read on its own may have failed, and measures nothing then.
     let (user, role, derived) = (index + 1..def.fields.len())
-        .filter(|p| !padding.contains(p))
+        .filter(|&p| !padding.contains(&p) && !def.fields[p].parse_instance)
         .find_map(|p| {
             let user = &def.fields[p];
             let (expr, role, measure) = measured_use(user)?;

@@ -75,6 +75,19 @@ pub struct FieldIr {
     /// Of padding that follows a derived field ([`crate::model::Field::padding`]): the size
     /// it should have, computed from the finished value (`i64`).
     pub padding: Option<Rust>,
+    /// Of a value read from a slot ([`crate::model::Schema::slot_path`]): how `normalize()`
+    /// writes it back into the slot.
+    pub slot: Option<SlotWrite>,
+}
+
+/// How a value read from a slot is written back into it.
+pub struct SlotWrite {
+    /// The fields to the slot, from the value's holder, and whether each may be absent.
+    pub path: Vec<(String, bool)>,
+    /// Its position in the slot's stream (`i64`), computed from the finished value.
+    pub pos: Rust,
+    /// How it is written on its own.
+    pub written: Box<WrittenField>,
 }
 
 /// The stages that compile a field's expressions: the reader has the stream, the writer may

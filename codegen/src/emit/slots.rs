@@ -1,0 +1,77 @@
+//! `normalize()` writes each value read from a slot (see [`Schema::slot_path`]) back into the
+//! slot's bytes, in place of those it was read from, before the sizes that measure the slot
+//! are recomputed: the interpreter does the same (`dynamic/src/sync.rs`).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::model::*;
+use crate::repr::switch::switch_variants;
+use crate::sanitization::{field_ident, switch_enum_ident};
+use crate::typeck::ir::SlotWrite;
+
+/// Statements writing field `index` of `owner`, read from a slot, back into it.
+pub fn write_back(schema: &Schema, owner: usize, index: usize, slot: &SlotWrite) -> TokenStream {
+    let field = &schema.types[owner].fields[index];
+    let ident = field_ident(&field.id);
+    let present = if field.parse_instance {
+        quote!(self.#ident.get())
+    } else if field.may_be_absent() {
+        quote!(self.#ident.as_ref())
+    } else {
+        quote!(::core::option::Option::Some(&self.#ident))
+    };
+    let write =
+        super::write::write_present(schema, owner, field, &slot.written.values, &quote!(value));
+    let replaced = replaced(schema, owner, field);
+    let pos = &slot.pos;
+    let mut target = quote!(::core::option::Option::Some(&mut *self));
+    for (step, optional) in &slot.path {
+        let step = field_ident(step);
+        target = match optional {
+            true => quote!(#target.and_then(|holder| holder.#step.as_mut())),
+            false => quote!(#target.map(|holder| &mut holder.#step)),
+        };
+    }
+    let unread = field_ident(UNREAD);
+    quote! {
+        let pos = #pos;
+        let written = #present.map(|value| {
+            let mut writer = rt::Writer::new();
+            let bytes = (|| -> rt::Result<()> {
+                let w = &mut writer;
+                #write
+                Ok(())
+            })();
+            (bytes.and_then(|()| writer.into_bytes()), #replaced)
+        });
+        if let (Some((Ok(bytes), Some(replaced))), Some(slot)) = (written, #target) {
+            rt::fields::write_into_slot(&mut slot.#unread.0, pos, replaced, &bytes);
+        }
+    }
+}
+
+/// An `Option<rt::fields::Replaced>` expression: which bytes of its slot `value` was read from
+/// (by the case a switch holds).
+fn replaced(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
+    let of = |ty: &FieldType| match schema.slot_span(field, ty) {
+        Some(SlotSpan::ToEnd) => quote!(Some(rt::fields::Replaced::ToEnd)),
+        Some(SlotSpan::Terminated(byte)) => quote!(Some(rt::fields::Replaced::Terminated(#byte))),
+        Some(SlotSpan::Size(size)) => quote!(Some(rt::fields::Replaced::Size(#size))),
+        None => quote!(None),
+    };
+    match &field.ty {
+        FieldType::Switch(switch) if field.repeat == Repeat::None => {
+            let enum_name = switch_enum_ident(schema, owner, field);
+            let arms = switch_variants(schema, switch)
+                .variants
+                .into_iter()
+                .map(|v| {
+                    let (variant, replaced) = (&v.ident, of(v.ty));
+                    quote!(#enum_name::#variant(..) => #replaced,)
+                });
+            quote!(match value { #(#arms)* #[allow(unreachable_patterns)] _ => None })
+        }
+        ty => of(ty),
+    }
+}
