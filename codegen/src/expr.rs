@@ -84,17 +84,7 @@ impl Expr {
     /// A `_root` path is passed down whole (`_root_header_len`) only into the types read inside
     /// `_root.header` (see [`crate::model::RootPlace`]); elsewhere its first name is (`_root_header`).
     pub fn context_path(&self) -> Option<Vec<&str>> {
-        let mut path = Vec::new();
-        let mut base = self;
-        while let Expr::Attr(inner, attr) = base {
-            path.push(attr.as_str());
-            base = inner;
-        }
-        let Expr::Name(start) = base else {
-            return None;
-        };
-        path.push(start);
-        path.reverse();
+        let path = self.names()?;
         let [start, middle @ .., last] = path.as_slice() else {
             return None;
         };
@@ -135,6 +125,22 @@ impl Expr {
     pub fn mentions(&self, name: &str) -> bool {
         matches!(self, Expr::Name(n) if n == name)
             || self.children().iter().any(|c| c.mentions(name))
+    }
+
+    /// The names of a path of attributes (`a.b.c`: `a`, `b`, `c`); `None` for anything else.
+    pub fn names(&self) -> Option<Vec<&str>> {
+        let mut names = Vec::new();
+        let mut base = self;
+        while let Expr::Attr(inner, attr) = base {
+            names.push(attr.as_str());
+            base = inner;
+        }
+        let Expr::Name(start) = base else {
+            return None;
+        };
+        names.push(start);
+        names.reverse();
+        Some(names)
     }
 
     /// A `_root.a.b` path as the root type itself names it (`a.b`).

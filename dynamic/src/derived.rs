@@ -7,7 +7,7 @@
 //! written.
 
 use skelcodec_codegen::model::{FieldType, Scalar, Schema, Size};
-use skelcodec_runtime::{self as rt, Error, ErrorKind, Mismatch};
+use skelcodec_runtime::{self as rt, Error, ErrorKind, Mismatch, PathSegment};
 
 use crate::eval::Scope;
 use crate::value::{Int, Link, Value};
@@ -71,29 +71,9 @@ fn refuse_layout(schema: &Schema) -> rt::Result<()> {
     }
 }
 
-/// The path segments to a value: field names and indexes.
-enum Step {
-    Field(&'static str),
-    Index(usize),
-}
-
-fn path_of(steps: &[Step], last: &str) -> String {
-    let mut path = String::new();
-    for step in steps {
-        match step {
-            Step::Field(name) => {
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                path.push_str(name);
-            }
-            Step::Index(i) => path.push_str(&format!("[{i}]")),
-        }
-    }
-    if !path.is_empty() {
-        path.push('.');
-    }
-    path + last
+/// The path of `last` below `steps` (fields and indexes), as errors and checks spell it.
+fn path_of(steps: &[PathSegment], last: &'static str) -> String {
+    rt::error::render_path(steps.iter().chain([&PathSegment::Field(last)]))
 }
 
 /// What one visit of a value finds, and does.
@@ -113,7 +93,7 @@ fn visit(
     schema: &Schema,
     value: &Value,
     parent: Option<&Link>,
-    steps: &mut Vec<Step>,
+    steps: &mut Vec<PathSegment>,
     pass: &mut Pass,
 ) -> rt::Result<()> {
     match value {
@@ -127,7 +107,9 @@ fn visit(
             for index in slotted.iter().copied().chain(rest) {
                 let held = node.fields.borrow()[index].clone();
                 if let Some(held) = held {
-                    steps.push(Step::Field(crate::intern::interned(&def.fields[index].id)));
+                    steps.push(PathSegment::Field(crate::intern::interned(
+                        &def.fields[index].id,
+                    )));
                     visit(schema, &held, Some(&link), steps, pass)?;
                     steps.pop();
                 }
@@ -138,13 +120,13 @@ fn visit(
             recompute(schema, &link, steps, pass)
         }
         Value::List(items) => items.iter().enumerate().try_for_each(|(i, item)| {
-            steps.push(Step::Index(i));
+            steps.push(PathSegment::Index(i));
             let visited = visit(schema, item, parent, steps, pass);
             steps.pop();
             visited
         }),
         Value::Case(name, inner) => {
-            steps.push(Step::Field(crate::intern::interned(name)));
+            steps.push(PathSegment::Field(crate::intern::interned(name)));
             let visited = visit(schema, inner, parent, steps, pass);
             steps.pop();
             visited
@@ -157,11 +139,16 @@ fn visit(
 
 /// Compares (and when the pass sets them, recomputes) the derived fields and index fills of the structure
 /// `link`.
-fn recompute(schema: &Schema, link: &Link, steps: &[Step], pass: &mut Pass) -> rt::Result<()> {
+fn recompute(
+    schema: &Schema,
+    link: &Link,
+    steps: &[PathSegment],
+    pass: &mut Pass,
+) -> rt::Result<()> {
     let def = &schema.types[link.ty()];
     let scope = Scope::of(schema, link.clone(), &[]);
     for (index, field) in def.fields.iter().enumerate() {
-        let path = || path_of(steps, &field.id);
+        let path = || path_of(steps, crate::intern::interned(&field.id));
         let refused =
             |message: String| Error::new(0, ErrorKind::Invalid(format!("{}: {message}", path())));
         let stored = link.node().fields.borrow()[index].clone();

@@ -194,9 +194,9 @@ impl std::error::Error for Error {}
 /// Result with [`Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// Renders segments given outermost-first. Shared by [`Error::path`] and the checker so
-/// both report paths in the same notation.
-pub(crate) fn render_path<'a>(segments: impl Iterator<Item = &'a PathSegment>) -> String {
+/// Renders segments given outermost-first. Shared by [`Error::path`], the checker and the
+/// interpreter's, so that all report paths in the same notation.
+pub fn render_path<'a>(segments: impl Iterator<Item = &'a PathSegment>) -> String {
     use fmt::Write;
     let mut out = String::new();
     for segment in segments {

@@ -41,23 +41,14 @@ impl Schema {
         if attr != "_sizeof" {
             return None;
         }
-        let mut names = Vec::new();
-        let mut at = base.as_ref();
-        while let Expr::Attr(inner, name) = at {
-            names.push(name.as_str());
-            at = inner;
-        }
-        let Expr::Name(first) = at else {
-            return None;
+        let names = base.names()?;
+        let (owner, names) = match names.split_first()? {
+            (&"_root", rest) => (self.file_root(ty), rest),
+            _ => (ty, &names[..]),
         };
-        let mut owner = ty;
-        if first == "_root" {
-            owner = self.file_root(ty);
-        } else {
-            names.push(first);
-        }
-        let (last, path) = names.split_first()?;
-        for name in path.iter().rev() {
+        let mut owner = owner;
+        let (last, path) = names.split_last()?;
+        for name in path {
             let field = self.types[owner].fields.iter().find(|f| f.id == *name)?;
             owner = match (&field.ty, &field.repeat, &field.cond) {
                 (FieldType::User { ty, .. }, Repeat::None, None) => *ty,

@@ -30,17 +30,7 @@ impl Schema {
         let Stream::Of(Expr::Attr(slot, io)) = &field.stream else {
             return None;
         };
-        let mut names = Vec::new();
-        let mut path = slot.as_ref();
-        while let Expr::Attr(base, name) = path {
-            names.push(name.as_str());
-            path = base;
-        }
-        let Expr::Name(first) = path else {
-            return None;
-        };
-        names.push(first);
-        names.reverse();
+        let names = slot.names()?;
         let mut ty = owner;
         for name in &names {
             let step = self.types[ty].fields.iter().find(|f| f.id == *name)?;
