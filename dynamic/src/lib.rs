@@ -205,7 +205,7 @@ impl Interpreter {
             return Vec::new();
         }
         match write::write_into(&self.schema, value, rt::Writer::new()) {
-            Ok(w) => rt::checksum::disagreements_of(w, |bytes, at| self.field_at(bytes, at)),
+            Ok(w) => w.into_checksum_mismatches(|bytes, at| self.field_at(bytes, at)),
             Err(_) => Vec::new(),
         }
     }

@@ -1,7 +1,7 @@
 //! Checksums a derived field can be (`-derived: crc32(a, b)`): computed by the writer over the
-//! bytes it has just written for the named fields. A writer writes a checksum as stored and
-//! notes a disagreement (`check()`), or, recomputing, writes the checksum of the bytes
-//! (`normalize()`).
+//! bytes it has just written for the named fields ([`crate::Writer::checksum`]). A writer
+//! writes a checksum as stored and notes a disagreement (`check()`), or, recomputing, writes
+//! the checksum of the bytes (`normalize()`; see [`crate::codec::recompute_checksums`]).
 
 /// CRC-32 (ISO-HDLC: zlib, PNG, ZIP, gzip).
 pub fn crc32(bytes: &[u8]) -> u32 {
@@ -98,46 +98,6 @@ impl Held for crate::RawBytes {
 /// A checksum stored as 4 bytes, big-endian (PNG's CRC), read as a number.
 pub fn from_stored(bytes: &[u8]) -> Option<u32> {
     bytes.try_into().ok().map(u32::from_be_bytes)
-}
-
-/// The checksums of `value` that disagree with the bytes they cover, each named by the path
-/// of its field (what `check()` adds for a schema with checksums); none when the value cannot
-/// be written (its writer says why).
-pub fn mismatches<C: crate::Codec>(value: &C) -> Vec<crate::Mismatch> {
-    let mut w = crate::Writer::new();
-    match value.write(&mut w) {
-        Ok(()) => disagreements_of(w, crate::codec::field_at::<C>),
-        Err(_) => Vec::new(),
-    }
-}
-
-/// The checksums a writer that has written a whole value found to disagree, each named by
-/// `field_at` (the path of the field holding a byte of the output).
-pub fn disagreements_of(
-    w: crate::Writer,
-    field_at: impl Fn(&[u8], usize) -> String,
-) -> Vec<crate::Mismatch> {
-    let found = w.checksum_disagreements().to_vec();
-    let Ok(bytes) = w.into_bytes() else {
-        return Vec::new();
-    };
-    found
-        .into_iter()
-        .map(|d| crate::Mismatch {
-            path: field_at(&bytes, d.offset),
-            stored: d.stored.into(),
-            computed: d.computed.into(),
-        })
-        .collect()
-}
-
-/// Writes `value` with every checksum recomputed and reads it back (the last step of
-/// `normalize()` for a schema with checksums: they cover bytes, which only the writer has).
-pub fn recompute<C: crate::Codec>(value: &mut C) -> crate::Result<()> {
-    let mut w = crate::Writer::recomputing_checksums();
-    value.write(&mut w)?;
-    *value = C::read(&w.into_bytes()?)?;
-    Ok(())
 }
 
 #[cfg(test)]

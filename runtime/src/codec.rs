@@ -174,6 +174,26 @@ pub fn field_at<C: Codec>(bytes: &[u8], offset: usize) -> String {
     }
 }
 
+/// The checksums of `value` that disagree with the bytes they cover, each named by the path
+/// of its field (what `check()` adds for a schema with checksums); none when the value cannot
+/// be written (its writer says why).
+pub fn checksum_mismatches<C: Codec>(value: &C) -> Vec<Mismatch> {
+    let mut w = Writer::new();
+    match value.write(&mut w) {
+        Ok(()) => w.into_checksum_mismatches(field_at::<C>),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Writes `value` with every checksum recomputed and reads it back (the last step of
+/// `normalize()` for a schema with checksums: they cover bytes, which only the writer has).
+pub fn recompute_checksums<C: Codec>(value: &mut C) -> Result<()> {
+    let mut w = Writer::recomputing_checksums();
+    value.write(&mut w)?;
+    *value = C::read(&w.into_bytes()?)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

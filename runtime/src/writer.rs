@@ -117,6 +117,27 @@ impl Writer {
         &self.checksum_disagreements
     }
 
+    /// Of a writer that has written a whole value: the checksums that disagree, each named by
+    /// `field_at` (the path of the field holding a byte of the output); none when the output
+    /// cannot be made.
+    pub fn into_checksum_mismatches(
+        mut self,
+        field_at: impl Fn(&[u8], usize) -> String,
+    ) -> Vec<crate::Mismatch> {
+        let found = std::mem::take(&mut self.checksum_disagreements);
+        let Ok(bytes) = self.into_bytes() else {
+            return Vec::new();
+        };
+        found
+            .into_iter()
+            .map(|d| crate::Mismatch {
+                path: field_at(&bytes, d.offset),
+                stored: d.stored.into(),
+                computed: d.computed.into(),
+            })
+            .collect()
+    }
+
     /// Whether this writer only measures coverage (see [`Writer::for_coverage`]).
     pub fn is_for_coverage(&self) -> bool {
         self.for_coverage

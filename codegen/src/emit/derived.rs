@@ -254,7 +254,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
     // Checksums cover bytes, which only the writer has: the root is written with them
     // recomputed and read again, once every size is.
     let recompute_checksums =
-        (ty == 0 && schema.has_checksums()).then(|| quote!(rt::checksum::recompute(self)?;));
+        (ty == 0 && schema.has_checksums()).then(|| quote!(rt::codec::recompute_checksums(self)?;));
     quote! {
         /// Records every derived field, here and below, whose stored value disagrees with the content.
         pub fn check_into(&self, c: &mut rt::Checker) {

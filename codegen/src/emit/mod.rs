@@ -393,7 +393,7 @@ fn codec_impl(
     let check = match schema.has_checksums() {
         true => quote! {
             let mut found = { #check };
-            found.extend(rt::checksum::mismatches(self));
+            found.extend(rt::codec::checksum_mismatches(self));
             found
         },
         false => check,
