@@ -9,6 +9,10 @@ mod decoded_sizeof {
     skelcodec_macros::codec!("tests/schemas/regressions/decoded_sizeof.ksy");
 }
 
+mod placed_padding {
+    skelcodec_macros::codec!("tests/schemas/regressions/placed_padding.ksy");
+}
+
 #[test]
 fn a_look_ahead_may_use_a_fields_stream_once_the_type_is_read() {
     use look_ahead_after_substream::LookAheadAfterSubstream;
@@ -32,4 +36,23 @@ fn the_size_of_decoded_text_is_its_stored_bytes() {
         format!("{mismatches:?}").contains("total"),
         "{mismatches:?}"
     );
+}
+
+#[test]
+fn bytes_read_by_position_are_not_resized_as_padding() {
+    use placed_padding::PlacedPadding;
+    use skelcodec_runtime::Codec as _;
+    let file = [3, 0, 0, 0, b'a', b'b', b'c'];
+    let mut value = PlacedPadding::read(&file).unwrap();
+    assert!(value.check().is_empty());
+    // `len` sizes both, so it is not derived: an edit of the data stays refused.
+    value.data.0.push(b'd');
+    value.normalize().unwrap();
+    assert_eq!(value.len, 3);
+    assert_eq!(
+        value.pad_byte.get().map(|b| b.0.len()),
+        Some(1),
+        "kept as read"
+    );
+    assert!(value.to_bytes().is_err());
 }

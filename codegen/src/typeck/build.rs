@@ -182,7 +182,8 @@ fn slot_write(schema: &Schema, ty: usize, field: &Field) -> Option<ir::SlotWrite
     })
 }
 
-/// The size expression of raw bytes that may be padding following a derived field.
+/// The size expression of raw bytes that may be padding following a derived field: read in
+/// sequence, always present, held as they are.
 pub(super) fn padding_size(field: &Field) -> Option<&Expr> {
     match &field.ty {
         FieldType::Bytes {
@@ -191,6 +192,8 @@ pub(super) fn padding_size(field: &Field) -> Option<&Expr> {
             ..
         } if field.repeat == Repeat::None
             && field.cond.is_none()
+            && field.position.is_none()
+            && !field.from_instance
             && field.decode.is_none()
             && field.substream.is_none()
             && field.valid.is_empty() =>
