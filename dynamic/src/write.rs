@@ -174,10 +174,10 @@ fn write_fields(
     let mut covered_from = vec![0; def.fields.len()];
     for (index, field) in def.fields.iter().enumerate() {
         if field.is_read_only() {
-            // Measured too, where they are not written: their sizes are derived as well.
+            // Measured too, where they are not written: their sizes are derived as well. One
+            // that cannot be written (a failed instance) has nothing to measure.
             if let (true, Some(value)) = (cx.measuring, &fields[index]) {
-                write_field(cx, &mut Writer::new(), scope, field, value, false)
-                    .map_err(|e| e.in_path(field.id.clone()))?;
+                let _ = write_field(cx, &mut Writer::new(), scope, field, value, false);
             }
             continue;
         }
