@@ -8,7 +8,7 @@
 //! has a fixed one. The sizes that measure the slot then follow as any derived size does.
 
 use skelcodec_codegen::expr::Expr;
-use skelcodec_codegen::model::{Field, FieldType, Repeat, Schema, SlotSpan};
+use skelcodec_codegen::model::{Field, FieldType, Repeat, Schema, SlotSpan, Stream};
 use skelcodec_runtime as rt;
 use skelcodec_runtime::fields::Replaced;
 
@@ -21,11 +21,15 @@ use crate::value::{Link, Val, Value};
 /// be told.
 pub(crate) fn write_back(schema: &Schema, link: &Link, index: usize) -> rt::Result<bool> {
     let field = &schema.types[link.ty()].fields[index];
-    let (Some(path), Some(pos)) = (schema.slot_path(link.ty(), field), &field.position) else {
+    let (Some(_), Stream::Of(Expr::Attr(slot, _)), Some(pos)) = (
+        schema.slot_path(link.ty(), field),
+        &field.stream,
+        &field.position,
+    ) else {
         return Ok(false);
     };
     let scope = Scope::of(schema, link.clone(), &[]);
-    let (Ok(Val::Struct(slot)), Ok(pos)) = (scope.eval(&slot_expr(&path)), scope.int(pos)) else {
+    let (Ok(Val::Struct(slot)), Ok(pos)) = (scope.eval(slot), scope.int(pos)) else {
         return Ok(false);
     };
     let value = match link.node().fields.borrow()[index].clone() {
@@ -51,13 +55,6 @@ pub(crate) fn write_back(schema: &Schema, link: &Link, index: usize) -> rt::Resu
         slot.set_field(0, Value::Bytes(bytes));
     }
     Ok(changed)
-}
-
-/// The expression of a path of fields (`chunk.data_slot`).
-fn slot_expr(path: &[&str]) -> Expr {
-    let mut names = path.iter().map(|name| name.to_string());
-    let first = Expr::Name(names.next().unwrap_or_default());
-    names.fold(first, |base, name| Expr::Attr(Box::new(base), name))
 }
 
 /// Which bytes of its slot `value`, of `field`, was read from (by the case a switch holds).

@@ -256,7 +256,7 @@ pub fn check_count(count: i64, len: usize, w: &Writer) -> Result<()> {
         Err(encode_error(
             w,
             format!(
-                "the count is {count} but the list has {len} elements (run normalize() after editing)"
+                "the count is {count} but the list has {len} elements (normalize() recomputes a derived count)"
             ),
         ))
     }
@@ -302,7 +302,7 @@ pub fn check_len(expected: i64, len: usize, w: &Writer) -> Result<()> {
         Err(encode_error(
             w,
             format!(
-                "the size is {expected} but the value has {len} bytes (run normalize() after editing)"
+                "the size is {expected} but the value has {len} bytes (normalize() recomputes a derived size)"
             ),
         ))
     }
