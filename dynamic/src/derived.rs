@@ -6,7 +6,7 @@
 //! value once without the writer's checks, which leaves each structure's span where it is
 //! written.
 
-use skelcodec_codegen::model::{FieldType, Scalar, Schema, Size};
+use skelcodec_codegen::model::{Field, FieldType, Scalar, Schema, Size};
 use skelcodec_runtime::{self as rt, Error, ErrorKind, Mismatch, PathSegment};
 
 use crate::eval::Scope;
@@ -104,17 +104,19 @@ fn visit(
             // everything else (the slots among it).
             let slotted = schema.slotted_fields(node.ty);
             let rest = (0..def.fields.len()).filter(|i| !slotted.contains(i));
-            for index in slotted.iter().copied().chain(rest) {
-                let held = node.fields.borrow()[index].clone();
-                if let Some(held) = held {
-                    steps.push(PathSegment::Field(crate::intern::interned(
-                        &def.fields[index].id,
-                    )));
-                    visit(schema, &held, Some(&link), steps, pass)?;
-                    steps.pop();
-                }
-                if pass.set && slotted.contains(&index) {
-                    pass.synced |= crate::sync::write_back(schema, &link, index)?;
+            {
+                // What is set below is the fields of other structures (a slot's, a child's).
+                let fields = node.fields.borrow();
+                for index in slotted.iter().copied().chain(rest) {
+                    if let Some(held) = &fields[index] {
+                        let name = crate::intern::interned(&def.fields[index].id);
+                        steps.push(PathSegment::Field(name));
+                        visit(schema, held, Some(&link), steps, pass)?;
+                        steps.pop();
+                    }
+                    if pass.set && slotted.contains(&index) {
+                        pass.synced |= crate::sync::write_back(schema, &link, index)?;
+                    }
                 }
             }
             recompute(schema, &link, steps, pass)
@@ -147,7 +149,8 @@ fn recompute(
 ) -> rt::Result<()> {
     let def = &schema.types[link.ty()];
     let scope = Scope::of(schema, link.clone(), &[]);
-    for (index, field) in def.fields.iter().enumerate() {
+    let derived = |f: &&Field| f.derived.is_some() || f.padding || f.fill_index;
+    for (index, field) in def.fields.iter().enumerate().filter(|(_, f)| derived(f)) {
         let path = || path_of(steps, crate::intern::interned(&field.id));
         let refused =
             |message: String| Error::new(0, ErrorKind::Invalid(format!("{}: {message}", path())));
