@@ -71,6 +71,7 @@ fn edit(id: &str, file: &str, edits: usize) -> Value {
                 "disagreements": report.disagreements,
                 "written": report.written,
                 "undone": report.undone,
+                "dropped": report.dropped,
                 "corrupted": report.corrupted,
             }),
             Err(panic) => json!({ "error": format!("panicked: {}", message(&*panic)) }),

@@ -6,10 +6,11 @@
 //! value once without the writer's checks, which leaves each structure's span where it is
 //! written.
 
-use skelcodec_codegen::model::{Field, FieldType, Scalar, Schema, Size};
+use skelcodec_codegen::model::{Field, FieldType, Scalar, Schema, Size, UNREAD};
 use skelcodec_runtime::{self as rt, Error, ErrorKind, Mismatch, PathSegment};
 
 use crate::eval::Scope;
+use crate::plan::Plan;
 use crate::value::{Int, Link, Value};
 
 /// How often a value is measured again: a recomputed `vlq` may change its own size, and a
@@ -18,24 +19,31 @@ const MEASURES: usize = 8;
 
 /// The derived fields of `value`, here and below, whose stored value disagrees with the
 /// content.
-pub(crate) fn check(schema: &Schema, value: &Value) -> rt::Result<Vec<Mismatch>> {
+pub(crate) fn check(schema: &Schema, plan: &Plan, value: &Value) -> rt::Result<Vec<Mismatch>> {
     refuse_layout(schema)?;
     crate::write::measure(schema, value)?;
-    let mut pass = Pass::default();
+    let mut pass = Pass {
+        found: Vec::new(),
+        set: false,
+        synced: false,
+        plan,
+    };
     visit(schema, value, None, &mut Vec::new(), &mut pass)?;
     Ok(pass.found)
 }
 
 /// Recomputes every derived field of `value` from its content; returns those that changed,
 /// with their stored and recomputed values.
-pub(crate) fn normalize(schema: &Schema, value: &Value) -> rt::Result<Vec<Mismatch>> {
+pub(crate) fn normalize(schema: &Schema, plan: &Plan, value: &Value) -> rt::Result<Vec<Mismatch>> {
     refuse_layout(schema)?;
     let mut changed: Vec<Mismatch> = Vec::new();
     for _ in 0..MEASURES {
         crate::write::measure(schema, value)?;
         let mut pass = Pass {
+            found: Vec::new(),
             set: true,
-            ..Pass::default()
+            synced: false,
+            plan,
         };
         visit(schema, value, None, &mut Vec::new(), &mut pass)?;
         let Pass { found, synced, .. } = pass;
@@ -77,14 +85,15 @@ fn path_of(steps: &[PathSegment], last: &'static str) -> String {
 }
 
 /// What one visit of a value finds, and does.
-#[derive(Default)]
-struct Pass {
+struct Pass<'p> {
     /// The derived fields that disagree with the content.
     found: Vec<Mismatch>,
     /// Recompute them (and write values back into their slots).
     set: bool,
     /// Some slot's bytes changed: the value is to be measured again.
     synced: bool,
+    /// What reading asks of each type, to read a value again from its slot's bytes.
+    plan: &'p Plan,
 }
 
 /// Visits the structures in `value`, innermost first, recording in `pass` each derived field
@@ -94,7 +103,7 @@ fn visit(
     value: &Value,
     parent: Option<&Link>,
     steps: &mut Vec<PathSegment>,
-    pass: &mut Pass,
+    pass: &mut Pass<'_>,
 ) -> rt::Result<()> {
     match value {
         Value::Struct(node) => {
@@ -114,8 +123,8 @@ fn visit(
                         visit(schema, held, Some(&link), steps, pass)?;
                         steps.pop();
                     }
-                    if pass.set && slotted.contains(&index) {
-                        pass.synced |= crate::sync::write_back(schema, &link, index)?;
+                    if slotted.contains(&index) {
+                        sync_slot(schema, &link, index, steps, pass)?;
                     }
                 }
             }
@@ -139,15 +148,42 @@ fn visit(
     }
 }
 
+/// Writes the value of field `index` of `link` back into the slot it was read from, or, when
+/// the pass only checks, records the slot as disagreeing where it would change.
+fn sync_slot(
+    schema: &Schema,
+    link: &Link,
+    index: usize,
+    steps: &mut Vec<PathSegment>,
+    pass: &mut Pass<'_>,
+) -> rt::Result<()> {
+    if pass.set {
+        pass.synced |= crate::sync::write_back(schema, pass.plan, link, index)?;
+    } else if let Some((path, (held, written))) =
+        crate::sync::slot_mismatch(schema, pass.plan, link, index)
+    {
+        let depth = steps.len();
+        steps.extend(path.into_iter().map(PathSegment::Field));
+        pass.found.push(Mismatch {
+            path: path_of(steps, crate::intern::interned(UNREAD)),
+            stored: held as i128,
+            computed: written as i128,
+        });
+        steps.truncate(depth);
+    }
+    Ok(())
+}
+
 /// Compares (and when the pass sets them, recomputes) the derived fields and index fills of the structure
 /// `link`.
 fn recompute(
     schema: &Schema,
     link: &Link,
     steps: &[PathSegment],
-    pass: &mut Pass,
+    pass: &mut Pass<'_>,
 ) -> rt::Result<()> {
     let def = &schema.types[link.ty()];
+    follow_kept_args(schema, link, steps, pass);
     let scope = Scope::of(schema, link.clone(), &[]);
     let derived = |f: &&Field| f.derived.is_some() || f.padding || f.fill_index;
     for (index, field) in def.fields.iter().enumerate().filter(|(_, f)| derived(f)) {
@@ -155,6 +191,15 @@ fn recompute(
         let refused =
             |message: String| Error::new(0, ErrorKind::Invalid(format!("{}: {message}", path())));
         let stored = link.node().fields.borrow()[index].clone();
+        // A measure of a value read on its own holds only while it is held.
+        let unheld = def.held_user(field).is_some_and(|user| {
+            !link.node().fields.borrow()[user]
+                .as_ref()
+                .is_some_and(Value::is_held)
+        });
+        if unheld {
+            continue;
+        }
         if let Some(derived) = &field.derived {
             let computed = scope.int(derived).map_err(refused)?;
             let stored = match stored {
@@ -211,6 +256,34 @@ fn recompute(
         }
     }
     Ok(())
+}
+
+/// Compares (and when the pass sets them, sets) the kept arguments of the structure `link`
+/// (see [`skelcodec_codegen::model::Param::kept`]) with those the measure just passed it, as
+/// the generated code compares them with those its holder passes.
+fn follow_kept_args(schema: &Schema, link: &Link, steps: &[PathSegment], pass: &mut Pass<'_>) {
+    let node = link.node();
+    let measured = node.measured_args();
+    let kept = schema.types[link.ty()].params.iter().filter(|p| p.kept);
+    for (j, (param, written)) in kept.zip(measured).enumerate() {
+        let stored = node.args().get(j).and_then(Value::arg_as_int);
+        let (false, Some(stored), Some(computed)) =
+            (param.writers_lack, stored, written.arg_as_int())
+        else {
+            continue;
+        };
+        if stored == computed {
+            continue;
+        }
+        pass.found.push(Mismatch {
+            path: path_of(steps, crate::intern::interned(&param.id)),
+            stored,
+            computed,
+        });
+        if pass.set {
+            node.set_arg(j, written);
+        }
+    }
 }
 
 /// `value` as a field of type `ty` holds it, when it fits.

@@ -177,7 +177,7 @@ impl Interpreter {
     /// The derived fields of `value` (sizes and counts, declared with `-derived` or inferred
     /// from their use), here and below, whose stored value disagrees with the content.
     pub fn check(&self, value: &Value) -> rt::Result<Vec<rt::Mismatch>> {
-        let mut found = derived::check(&self.schema, value)?;
+        let mut found = derived::check(&self.schema, &self.plan, value)?;
         found.extend(self.checksum_mismatches(value));
         Ok(found)
     }
@@ -187,7 +187,7 @@ impl Interpreter {
     /// Checksums cover bytes, which only the writer has: the value is written with them
     /// recomputed and read again.
     pub fn normalize(&self, value: &Value) -> rt::Result<Vec<rt::Mismatch>> {
-        let mut changed = derived::normalize(&self.schema, value)?;
+        let mut changed = derived::normalize(&self.schema, &self.plan, value)?;
         if let (true, Value::Struct(root)) = (self.schema.has_checksums(), value) {
             changed.extend(self.checksum_mismatches(value));
             let w = write::write_into(&self.schema, value, rt::Writer::recomputing_checksums())?;

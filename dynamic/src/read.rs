@@ -231,6 +231,22 @@ pub(crate) fn read_file(cx: &Ctx<'_>) -> rt::Result<Value> {
     Ok(Value::Struct(root))
 }
 
+/// The bytes of `old` a value of type `ty` (one that needs no arguments) read at `pos` was
+/// read from, found by reading it there again: a value read from a slot, written back into it
+/// (see `sync`).
+pub(crate) fn read_again(
+    schema: &Schema,
+    plan: &Plan,
+    ty: usize,
+    old: &[u8],
+    pos: i64,
+) -> Option<rt::fields::Replaced> {
+    let cx = Ctx::new(schema, plan, old);
+    rt::fields::Replaced::as_read(old, pos, |r| {
+        read_struct(&cx, r, ty, Vec::new(), (None, None)).map(drop)
+    })
+}
+
 /// An error of evaluating an expression, at the reader's position.
 fn eval_error(r: &Reader<'_>, message: String) -> rt::Error {
     r.error(ErrorKind::Invalid(message))
@@ -285,10 +301,7 @@ fn read_sequence(
 ) -> rt::Result<Rc<Struct>> {
     let def = &cx.schema.types[ty];
     let start = r.pos();
-    let args = (def.params.iter().zip(&params))
-        .filter(|(param, _)| param.kept)
-        .map(|(param, arg)| Value::of_arg(param.ty, arg))
-        .collect();
+    let args = Value::kept_args(def, &params);
     let node = Rc::new(Struct::new(
         ty,
         vec![None; def.fields.len()],

@@ -14,41 +14,29 @@ use skelcodec_runtime::fields::Replaced;
 
 use crate::choice::{self, CaseNames};
 use crate::eval::Scope;
+use crate::plan::Plan;
 use crate::value::{Link, Val, Value};
 
 /// Writes the value of field `index` of `link` into the slot it was read from; true when the
 /// slot's bytes changed. Nothing is done where the slot or the bytes the value replaces cannot
 /// be told.
-pub(crate) fn write_back(schema: &Schema, link: &Link, index: usize) -> rt::Result<bool> {
+pub(crate) fn write_back(
+    schema: &Schema,
+    plan: &Plan,
+    link: &Link,
+    index: usize,
+) -> rt::Result<bool> {
+    let Some(Slotted {
+        slot,
+        mut bytes,
+        pos,
+        replaced,
+        value,
+    }) = slotted(schema, plan, link, index)
+    else {
+        return Ok(false);
+    };
     let field = &schema.types[link.ty()].fields[index];
-    let (Some(_), Stream::Of(Expr::Attr(slot, _)), Some(pos)) = (
-        schema.slot_path(link.ty(), field),
-        &field.stream,
-        &field.position,
-    ) else {
-        return Ok(false);
-    };
-    let scope = Scope::of(schema, link.clone(), &[]);
-    let (Ok(Val::Struct(slot)), Ok(pos)) = (scope.eval(slot), scope.int(pos)) else {
-        return Ok(false);
-    };
-    let value = match link.node().fields.borrow()[index].clone() {
-        Some(value)
-            if !matches!(
-                value,
-                Value::Absent | Value::Failed { .. } | Value::Cycle(_)
-            ) =>
-        {
-            value
-        }
-        _ => return Ok(false),
-    };
-    let Some(Value::Bytes(mut bytes)) = slot.node().fields.borrow()[0].clone() else {
-        return Ok(false);
-    };
-    let Some(replaced) = replaced(schema, field, &value) else {
-        return Ok(false);
-    };
     let written = crate::write::field_bytes(schema, link, field, &value)?;
     let changed = rt::fields::write_into_slot(&mut bytes.0, pos, replaced, &written);
     if changed {
@@ -57,8 +45,87 @@ pub(crate) fn write_back(schema: &Schema, link: &Link, index: usize) -> rt::Resu
     Ok(changed)
 }
 
-/// Which bytes of its slot `value`, of `field`, was read from (by the case a switch holds).
-fn replaced(schema: &Schema, field: &Field, value: &Value) -> Option<Replaced> {
+/// For `check()`: the path below `link` of the slot field `index` was read from, with how many
+/// bytes the slot holds where it was read and how many it is written as now, when they
+/// differ (`normalize()` would write it back).
+pub(crate) fn slot_mismatch(
+    schema: &Schema,
+    plan: &Plan,
+    link: &Link,
+    index: usize,
+) -> Option<(Vec<&'static str>, (usize, usize))> {
+    let Slotted {
+        bytes,
+        pos,
+        replaced,
+        value,
+        ..
+    } = slotted(schema, plan, link, index)?;
+    let field = &schema.types[link.ty()].fields[index];
+    let written = crate::write::field_bytes(schema, link, field, &value).ok()?;
+    let found = rt::fields::slot_mismatch(&bytes.0, pos, replaced, &written)?;
+    let path = schema.slot_path(link.ty(), field)?;
+    Some((
+        path.into_iter().map(crate::intern::interned).collect(),
+        found,
+    ))
+}
+
+/// A value read from a slot, and what writing it back needs.
+struct Slotted {
+    /// The slot.
+    slot: Link,
+    /// The slot's bytes.
+    bytes: rt::RawBytes,
+    /// Where in them the value was read.
+    pos: i64,
+    /// Which of them it was read from.
+    replaced: Replaced,
+    /// The value.
+    value: Value,
+}
+
+/// Field `index` of `link` as read from its slot, when the slot and the bytes the value was
+/// read from can be told.
+fn slotted(schema: &Schema, plan: &Plan, link: &Link, index: usize) -> Option<Slotted> {
+    let field = &schema.types[link.ty()].fields[index];
+    let (Some(_), Stream::Of(Expr::Attr(slot, _)), Some(pos)) = (
+        schema.slot_path(link.ty(), field),
+        &field.stream,
+        &field.position,
+    ) else {
+        return None;
+    };
+    let scope = Scope::of(schema, link.clone(), &[]);
+    let (Ok(Val::Struct(slot)), Ok(pos)) = (scope.eval(slot), scope.int(pos)) else {
+        return None;
+    };
+    let value = link.node().fields.borrow()[index]
+        .clone()
+        .filter(Value::is_held)?;
+    let Some(Value::Bytes(bytes)) = slot.node().fields.borrow()[0].clone() else {
+        return None;
+    };
+    let replaced = replaced(schema, plan, field, &value, &bytes.0, pos)?;
+    Some(Slotted {
+        slot,
+        bytes,
+        pos,
+        replaced,
+        value,
+    })
+}
+
+/// Which bytes of its slot (`old`) `value`, of `field`, was read from at `pos` (by the case a
+/// switch holds).
+fn replaced(
+    schema: &Schema,
+    plan: &Plan,
+    field: &Field,
+    value: &Value,
+    old: &[u8],
+    pos: i64,
+) -> Option<Replaced> {
     let ty = match (&field.ty, value) {
         (FieldType::Switch(switch), Value::Case(name, _)) if field.repeat == Repeat::None => {
             choice::case_named(schema, &CaseNames::default(), switch, name)?
@@ -69,5 +136,6 @@ fn replaced(schema: &Schema, field: &Field, value: &Value) -> Option<Replaced> {
         SlotSpan::ToEnd => Replaced::ToEnd,
         SlotSpan::Terminated(byte) => Replaced::Terminated(byte),
         SlotSpan::Size(size) => Replaced::Size(size),
+        SlotSpan::AsRead(ty) => crate::read::read_again(schema, plan, ty, old, pos)?,
     })
 }

@@ -5,7 +5,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use skelcodec_codegen::model::{FieldType, IntType, ParamType};
+use skelcodec_codegen::model::{FieldType, IntType, ParamType, TypeDef};
 use skelcodec_runtime as rt;
 
 /// One value of a field, as the generated code holds it.
@@ -237,6 +237,9 @@ struct Kept {
     instances: Vec<Option<Val>>,
     /// The arguments of its type's kept parameters, as read: part of the value.
     args: Vec<Value>,
+    /// The arguments of its type's kept parameters it was last measured with (see
+    /// `write::measure`): those `check()` compares `args` with.
+    measured_args: Vec<Value>,
 }
 
 impl Struct {
@@ -328,6 +331,33 @@ impl Struct {
         })
     }
 
+    /// The arguments of its type's kept parameters it was last measured with.
+    pub(crate) fn measured_args(&self) -> Vec<Value> {
+        self.kept
+            .borrow()
+            .as_ref()
+            .map_or(Vec::new(), |kept| kept.measured_args.clone())
+    }
+
+    /// Keeps the arguments of its type's kept parameters it is measured with.
+    pub(crate) fn keep_measured_args(&self, args: Vec<Value>) {
+        if !args.is_empty() {
+            self.kept.borrow_mut().get_or_insert_default().measured_args = args;
+        }
+    }
+
+    /// Sets the argument of its type's `j`th kept parameter.
+    pub(crate) fn set_arg(&self, j: usize, arg: Value) {
+        if let Some(held) = self
+            .kept
+            .borrow_mut()
+            .as_mut()
+            .and_then(|k| k.args.get_mut(j))
+        {
+            *held = arg;
+        }
+    }
+
     /// Keeps the arguments of its type's kept parameters.
     pub(crate) fn keep_args(&self, args: Vec<Value>) {
         if !args.is_empty() {
@@ -345,6 +375,31 @@ impl Struct {
 }
 
 impl Value {
+    /// The arguments of `def`'s kept parameters among `params` (its arguments), as its values
+    /// keep them.
+    pub(crate) fn kept_args(def: &TypeDef, params: &[Val]) -> Vec<Value> {
+        (def.params.iter().zip(params))
+            .filter(|(param, _)| param.kept)
+            .map(|(param, arg)| Value::of_arg(param.ty, arg))
+            .collect()
+    }
+
+    /// A kept argument (see [`Value::of_arg`]) as a number, as `check()` reports it.
+    pub(crate) fn arg_as_int(&self) -> Option<i128> {
+        match self {
+            Value::Int(n) => Some(n.as_i128()),
+            Value::Bool(b) => Some(i128::from(*b)),
+            Value::Enum { raw, .. } => Some(i128::from(*raw)),
+            _ => None,
+        }
+    }
+
+    /// True for a value that is there: not absent, and not an instance that failed or is a
+    /// cycle.
+    pub(crate) fn is_held(&self) -> bool {
+        !matches!(self, Value::Absent | Value::Failed { .. } | Value::Cycle(_))
+    }
+
     /// The value a kept parameter of type `ty` holds for the argument `arg` (see
     /// [`skelcodec_codegen::model::Param::kept`]): a number, boolean or enum value, as the generated value's field.
     pub(crate) fn of_arg(ty: ParamType, arg: &Val) -> Value {

@@ -694,8 +694,12 @@ fn write_one(
             let params: Result<Vec<Val>, String> = args.iter().map(|a| scope.eval(a)).collect();
             let checked = checked && params.is_ok();
             let params = params.unwrap_or_default();
+            let def = &cx.schema.types[*ty];
             if checked {
-                check_kept_args(cx, w, &cx.schema.types[*ty], node, &params)?;
+                check_kept_args(cx, w, def, node, &params)?;
+            }
+            if cx.measuring {
+                node.keep_measured_args(Value::kept_args(def, &params));
             }
             node.keep_params(params);
             let parent = scope

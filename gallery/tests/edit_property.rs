@@ -68,6 +68,7 @@ fn every_accepted_edit_of_a_real_file_reads_back_as_edited() {
                 report
                     .corrupted
                     .iter()
+                    .chain(&report.dropped)
                     .map(|c| format!("{}: {shown}: {c}", format.id)),
             );
         }

@@ -7,6 +7,10 @@ mod chunked {
     skelcodec_macros::codec!("tests/schemas/chunked.ksy");
 }
 
+mod blobs {
+    skelcodec_macros::codec!("tests/schemas/blobs.ksy");
+}
+
 use chunked::{ChunkBody, Chunked};
 
 const SCHEMA: &str = "tests/schemas/chunked.ksy";
@@ -152,4 +156,52 @@ fn the_interpreter_checks_and_normalizes_as_the_generated_code_does() {
         generated.to_bytes().unwrap()
     );
     assert_eq!(interpreter.check(&value).unwrap(), Vec::new());
+}
+
+/// Two entries: `ab` at 4, and one whose body (at 200) is past the end and cannot be read.
+const UNREAD_BODY: &[u8] = b"\x04\x02\xc8\x05ab";
+
+/// Two entries: `ab` at 4 and `c` at 6.
+const BLOBS: &[u8] = b"\x04\x02\x06\x01abc";
+
+fn blobs_interpreter() -> skelcodec_dynamic::Interpreter {
+    let schema = std::path::Path::new("tests/schemas/blobs.ksy");
+    skelcodec_dynamic::Interpreter::new(skelcodec_codegen::load_schema(schema).unwrap()).unwrap()
+}
+
+#[test]
+fn a_body_that_could_not_be_read_measures_nothing() {
+    let value = blobs::Blobs::read(UNREAD_BODY).expect("the fixture reads");
+    assert!(
+        value.entries[1].body.get().is_none(),
+        "the second body is past the end"
+    );
+    assert_eq!(value.check(), Vec::new());
+    let mut normalized = value.clone();
+    normalized.normalize().unwrap();
+    assert_eq!(normalized, value, "the size of an unread body is kept");
+    let interpreter = blobs_interpreter();
+    let interpreted = interpreter
+        .value_of(&serde_json::to_value(&value).unwrap())
+        .unwrap();
+    assert_eq!(interpreter.check(&interpreted).unwrap(), Vec::new());
+    assert_eq!(interpreter.normalize(&interpreted).unwrap(), Vec::new());
+}
+
+#[test]
+fn a_size_follows_a_body_read_on_its_own() {
+    let mut value = blobs::Blobs::read(BLOBS).expect("the fixture reads");
+    assert_eq!(value.check(), Vec::new());
+    *value.entries[1].body.get_mut().unwrap() = "cde".into();
+    let document = serde_json::to_value(&value).unwrap();
+    assert!(value.to_bytes().is_err(), "the size is stale");
+    value.normalize().unwrap();
+    assert_eq!((value.entries[0].len, value.entries[1].len), (2, 3));
+    let expected = b"\x04\x02\x06\x03abcde";
+    assert_eq!(value.to_bytes().unwrap(), expected);
+    assert_eq!(blobs::Blobs::read(expected).unwrap(), value);
+    let interpreter = blobs_interpreter();
+    let interpreted = interpreter.value_of(&document).unwrap();
+    interpreter.normalize(&interpreted).unwrap();
+    assert_eq!(interpreter.write(&interpreted).unwrap(), expected);
 }

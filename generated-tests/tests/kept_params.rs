@@ -44,3 +44,41 @@ fn the_writer_refuses_a_kept_argument_that_no_longer_matches() {
     assert_eq!(back, value);
     assert_eq!(back.value(), 130);
 }
+
+#[test]
+fn check_reports_and_normalize_sets_the_kept_arguments_an_edit_changed() {
+    let mut value = KeptParams::read(&FILE).unwrap();
+    value.groups[0].chunk = 2;
+    value.groups[1].idx = 5;
+    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        found,
+        [
+            "groups[1].idx: stored 5, computed 1",
+            "groups[1].prev_value: stored 1, computed 2"
+        ]
+    );
+    let document = serde_json::to_value(&value).unwrap();
+    value.normalize().unwrap();
+    assert_eq!((value.groups[1].idx, value.groups[1].prev_value), (1, 2));
+    assert_eq!(value.check(), Vec::new());
+    assert_eq!(value.to_bytes().unwrap(), [0x82, 0x01, 7, 5]);
+    // The interpreter reports and sets the same.
+    let schema = std::path::Path::new("tests/schemas/kept_params.ksy");
+    let interpreter =
+        skelcodec_dynamic::Interpreter::new(skelcodec_codegen::load_schema(schema).unwrap())
+            .unwrap();
+    let interpreted = interpreter.value_of(&document).unwrap();
+    let found: Vec<String> = (interpreter.check(&interpreted).unwrap().iter())
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "groups[1].idx: stored 5, computed 1",
+            "groups[1].prev_value: stored 1, computed 2"
+        ]
+    );
+    interpreter.normalize(&interpreted).unwrap();
+    assert_eq!(interpreter.write(&interpreted).unwrap(), [0x82, 0x01, 7, 5]);
+}

@@ -1,10 +1,14 @@
 //! A value read from a slot's stream (`io: chunk.data_slot._io`, RIFF's idiom) is written
 //! back into the slot by `normalize()`, and the sizes that measure the slot follow, in the
-//! generated code and the interpreter alike. The file is built by hand from the schema
-//! (`tests/schemas/slots.ksy`).
+//! generated code and the interpreter alike. The files are built by hand from the schemas
+//! (`tests/schemas/slots.ksy`, `tests/schemas/slot_header.ksy`).
 
 mod slots {
     skelcodec_macros::codec!("tests/schemas/slots.ksy");
+}
+
+mod slot_header {
+    skelcodec_macros::codec!("tests/schemas/slot_header.ksy");
 }
 
 use skelcodec_runtime::VarStr;
@@ -23,8 +27,11 @@ fn an_edited_value_is_written_back_into_its_slot_and_the_sizes_follow() {
     assert_eq!(value.check(), Vec::new());
     value.content.get_mut().expect("the content is read").title =
         VarStr::from_text("a longer title", 1);
-    // Until it is normalized, the slot holds the old bytes and the edit would not read back.
+    // Until it is normalized, the slot holds the old bytes and the edit would not read back:
+    // `check()` says so (its 5 bytes, where the content is written as 17).
     assert!(value.to_bytes().is_err());
+    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    assert_eq!(found, ["chunk.data_slot._unread: stored 5, computed 17"]);
     value.normalize().unwrap();
     assert_eq!(value.chunk.len, 17);
     assert_eq!(value.chunk.pad_byte.0, [0]);
@@ -50,6 +57,59 @@ fn the_interpreter_writes_the_same_bytes() {
     let value = interpreter
         .value_of(&serde_json::to_value(&generated).unwrap())
         .unwrap();
+    assert_eq!(interpreter.check(&value).unwrap(), generated.check());
     interpreter.normalize(&value).unwrap();
     assert_eq!(interpreter.write(&value).unwrap(), EDITED);
+}
+
+/// A header of kind 1 (with `extra` = 0x0302), then two bytes of the slot that nothing reads.
+const HEADER: &[u8] = b"\x05\x01\x02\x03zz";
+
+/// The headers of [`HEADER`] edited, each as normalized and written by both back ends.
+#[test]
+fn a_value_that_does_not_read_its_whole_slot_replaces_the_bytes_it_was_read_from() {
+    use slot_header::SlotHeader;
+    let schema = std::path::Path::new("tests/schemas/slot_header.ksy");
+    let interpreter =
+        skelcodec_dynamic::Interpreter::new(skelcodec_codegen::load_schema(schema).unwrap())
+            .unwrap();
+    let edits: [(Option<u16>, u8, &[u8]); 2] = [
+        // The same size: the two bytes of `extra` change in place.
+        (Some(7), 1, b"\x05\x01\x07\x00zz"),
+        // `extra` gone: the content shrinks by two bytes, the unread tail stays.
+        (None, 0, b"\x03\x00zz"),
+    ];
+    for (extra, kind, expected) in edits {
+        let mut value = SlotHeader::read(HEADER).unwrap();
+        let header = value.header.get_mut().unwrap();
+        (header.kind, header.extra) = (kind, extra);
+        assert!(
+            value.to_bytes().is_err(),
+            "the slot still holds the old header"
+        );
+        let found = value.check();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].path, "chunk.data_slot._unread");
+        let document = serde_json::to_value(&value).unwrap();
+        value.normalize().unwrap();
+        assert_eq!(value.to_bytes().unwrap(), expected);
+        assert_eq!(SlotHeader::read(expected).unwrap(), value);
+        let interpreted = interpreter.value_of(&document).unwrap();
+        assert_eq!(interpreter.check(&interpreted).unwrap(), found);
+        interpreter.normalize(&interpreted).unwrap();
+        assert_eq!(interpreter.write(&interpreted).unwrap(), expected);
+    }
+}
+
+#[test]
+fn an_edit_of_the_slot_s_own_bytes_is_reported_as_the_values_would_undo_it() {
+    let mut value = Slots::read(FILE).unwrap();
+    value.chunk.data_slot._unread.0[0] = b'z';
+    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        found,
+        [
+            "chunk.data_slot._unread: its 5 bytes differ from those the values read from them are written as"
+        ]
+    );
 }

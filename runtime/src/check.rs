@@ -17,11 +17,19 @@ pub struct Mismatch {
 
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: stored {}, computed {}",
-            self.path, self.stored, self.computed
-        )
+        // Only a slot's bytes (see `Checker::slot_differs`) differ at the same length.
+        match self.stored == self.computed {
+            true => write!(
+                f,
+                "{}: its {} bytes differ from those the values read from them are written as",
+                self.path, self.stored
+            ),
+            false => write!(
+                f,
+                "{}: stored {}, computed {}",
+                self.path, self.stored, self.computed
+            ),
+        }
     }
 }
 
@@ -63,6 +71,13 @@ impl Checker {
         if stored != computed {
             self.record(field, stored, computed);
         }
+    }
+
+    /// Records a slot at current path + `field` whose bytes differ from those a value read
+    /// from them is written as (see [`crate::fields::slot_mismatch`]): how many it holds, and
+    /// how many the value writes.
+    pub fn slot_differs(&mut self, field: &'static str, (held, written): (usize, usize)) {
+        self.record(field, held as i128, written as i128);
     }
 
     #[cold]

@@ -929,13 +929,26 @@ pub enum Replaced {
     Size(usize),
 }
 
-/// Writes `bytes`, a value read at `pos` of a slot's stream (a value that keeps its
-/// substream's bytes, `slot`), into the slot in place of those it was read from; true when
-/// the slot changed. Nothing is written where those bytes cannot be found.
-pub fn write_into_slot(slot: &mut Vec<u8>, pos: i64, replaced: Replaced, bytes: &[u8]) -> bool {
-    let Some(start) = usize::try_from(pos).ok().filter(|&p| p <= slot.len()) else {
-        return false;
-    };
+impl Replaced {
+    /// The bytes of `slot` a value read at `pos` was read from, found by reading it there
+    /// again (`read`, the value's reader): `None` when the slot's bytes no longer read as one.
+    pub fn as_read(
+        slot: &[u8],
+        pos: i64,
+        read: impl FnOnce(&mut Reader<'_>) -> Result<()>,
+    ) -> Option<Replaced> {
+        let start = usize::try_from(pos).ok()?;
+        let mut r = Reader::new(slot);
+        r.seek(start).ok()?;
+        read(&mut r).ok()?;
+        Some(Replaced::Size(r.pos() - start))
+    }
+}
+
+/// The bytes of `slot` a value read at `pos` was read from, as `replaced` tells them; `None`
+/// where they cannot be found.
+fn replaced_range(slot: &[u8], pos: i64, replaced: Replaced) -> Option<std::ops::Range<usize>> {
+    let start = usize::try_from(pos).ok().filter(|&p| p <= slot.len())?;
     let end = match replaced {
         Replaced::ToEnd => Some(slot.len()),
         Replaced::Terminated(byte) => slot[start..]
@@ -943,14 +956,34 @@ pub fn write_into_slot(slot: &mut Vec<u8>, pos: i64, replaced: Replaced, bytes: 
             .position(|&b| b == byte)
             .map(|at| start + at + 1),
         Replaced::Size(size) => Some(start.saturating_add(size)).filter(|&end| end <= slot.len()),
-    };
-    match end {
-        Some(end) if slot[start..end] != *bytes => {
-            slot.splice(start..end, bytes.iter().copied());
+    }?;
+    Some(start..end)
+}
+
+/// Writes `bytes`, a value read at `pos` of a slot's stream (a value that keeps its
+/// substream's bytes, `slot`), into the slot in place of those it was read from; true when
+/// the slot changed. Nothing is written where those bytes cannot be found.
+pub fn write_into_slot(slot: &mut Vec<u8>, pos: i64, replaced: Replaced, bytes: &[u8]) -> bool {
+    match replaced_range(slot, pos, replaced) {
+        Some(range) if slot[range.clone()] != *bytes => {
+            slot.splice(range, bytes.iter().copied());
             true
         }
         _ => false,
     }
+}
+
+/// What `check()` reports of a slot whose bytes a value read at `pos` was read from differ
+/// from `bytes`, the value as it is written now (see [`write_into_slot`]): how many bytes the
+/// slot holds there, and how many the value writes.
+pub fn slot_mismatch(
+    slot: &[u8],
+    pos: i64,
+    replaced: Replaced,
+    bytes: &[u8],
+) -> Option<(usize, usize)> {
+    let range = replaced_range(slot, pos, replaced)?;
+    (slot[range.clone()] != *bytes).then_some((range.len(), bytes.len()))
 }
 
 /// Resizes padding that follows a derived field to `size` bytes: cut short, or extended with

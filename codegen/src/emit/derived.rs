@@ -20,9 +20,9 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
         .enumerate()
         .map(|(i, t)| {
             (i == 0 && (schema.layout.is_some() || schema.has_checksums()))
-                || t.fields
-                    .iter()
-                    .any(|f| f.derived.is_some() || f.padding || f.fill_index)
+                || t.fields.iter().any(|f| {
+                    f.derived.is_some() || f.padding || f.fill_index || passes_kept_args(schema, f)
+                })
                 || !schema.slotted_fields(i).is_empty()
         })
         .collect();
@@ -43,6 +43,79 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
         if !changed {
             return needs;
         }
+    }
+}
+
+/// True when `field`'s values have kept parameters (see [`Param::kept`]) whose arguments
+/// `check()` compares and `normalize()` sets.
+fn passes_kept_args(schema: &Schema, field: &Field) -> bool {
+    field.ty.user_types().iter().any(|&child| {
+        schema.types[child]
+            .params
+            .iter()
+            .any(|p| p.kept && !p.writers_lack)
+    })
+}
+
+/// Statements comparing (`check()`) or setting (`normalize()`) the kept arguments of the
+/// values of `field` with those it passes them (`kept`, see [`TypeIr`]'s fields).
+fn kept_args(
+    schema: &Schema,
+    field: &Field,
+    kept: &[(usize, TokenStream)],
+    visit: Visit,
+) -> TokenStream {
+    let FieldType::User { ty: child, .. } = &field.ty else {
+        return quote!();
+    };
+    if kept.is_empty() {
+        return quote!();
+    }
+    let ident = field_ident(&field.id);
+    let name = &field.id;
+    let params = kept.iter().map(|(i, _)| &schema.types[*child].params[*i]);
+    let locals: Vec<_> = (0..kept.len())
+        .map(|i| quote::format_ident!("kept_{i}"))
+        .collect();
+    let args = kept.iter().map(|(_, arg)| arg);
+    let repeated = field.repeat != Repeat::None;
+    let item = match repeated {
+        true => quote!(self.#ident[index]),
+        false => quote!(self.#ident),
+    };
+    let body = match visit {
+        Visit::Normalize => {
+            let fields = params.map(|p| field_ident(&p.id));
+            quote! {
+                #(let #locals = #args;)*
+                #(#item.#fields = #locals;)*
+            }
+        }
+        Visit::Check => {
+            let compares = params.zip(&locals).map(|(p, local)| {
+                let (field, id) = (field_ident(&p.id), &p.id);
+                let as_int = |v: TokenStream| match p.ty {
+                    ParamType::Enum(_) => quote!(i128::from(#v.raw())),
+                    _ => quote!(i128::from(#v)),
+                };
+                let (stored, computed) = (as_int(quote!(#item.#field)), as_int(quote!(#local)));
+                quote!(c.compare(#id, #stored, #computed);)
+            });
+            let enter_index = repeated.then(|| quote!(c.enter_index(index);));
+            let leave_index = repeated.then(|| quote!(c.leave();));
+            quote! {
+                #(let #locals = #args;)*
+                c.enter_field(#name);
+                #enter_index
+                #(#compares)*
+                #leave_index
+                c.leave();
+            }
+        }
+    };
+    match repeated {
+        true => quote!(for index in 0..self.#ident.len() { #body }),
+        false => quote!({ #body }),
     }
 }
 
@@ -178,25 +251,41 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
         let ident = field_ident(&field.id);
         let name = &field.id;
         // A conditional field follows the content only where it is present.
-        if field.cond.is_some() {
-            compares.push(quote! {
-                if let Some(stored) = self.#ident {
-                    c.compare(#name, i128::from(stored), i128::from(#computed));
-                }
-            });
-            recomputes.push(quote! {
-                if self.#ident.is_some() {
+        let (compare, recompute) = if field.cond.is_some() {
+            (
+                quote! {
+                    if let Some(stored) = self.#ident {
+                        c.compare(#name, i128::from(stored), i128::from(#computed));
+                    }
+                },
+                quote! {
+                    if self.#ident.is_some() {
+                        let computed = #computed;
+                        self.#ident = Some(rt::arith::narrow(computed, 0).in_field(#name)?);
+                    }
+                },
+            )
+        } else {
+            (
+                quote!(c.compare(#name, i128::from(self.#ident), i128::from(#computed));),
+                quote! {
                     let computed = #computed;
-                    self.#ident = Some(rt::arith::narrow(computed, 0).in_field(#name)?);
-                }
-            });
-            continue;
+                    self.#ident = rt::arith::narrow(computed, 0).in_field(#name)?;
+                },
+            )
+        };
+        // A measure of a value read on its own holds only while it is held.
+        match def.held_user(field) {
+            Some(user) => {
+                let user = field_ident(&def.fields[user].id);
+                compares.push(quote!(if self.#user.get().is_some() { #compare }));
+                recomputes.push(quote!(if self.#user.get().is_some() { #recompute }));
+            }
+            None => {
+                compares.push(compare);
+                recomputes.push(recompute);
+            }
         }
-        compares.push(quote!(c.compare(#name, i128::from(self.#ident), i128::from(#computed));));
-        recomputes.push(quote! {
-            let computed = #computed;
-            self.#ident = rt::arith::narrow(computed, 0).in_field(#name)?;
-        });
     }
     for (field, size) in def
         .fields
@@ -228,6 +317,13 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
         .fields
         .iter()
         .map(|f| visit_children(schema, ty, f, needs, Visit::Check));
+    // Kept arguments follow what their holder passes, before the values are normalized.
+    let kept = |visit| {
+        (def.fields.iter().zip(&ir.fields))
+            .map(move |(f, i)| kept_args(schema, f, &i.kept_args, visit))
+            .collect::<Vec<_>>()
+    };
+    let (check_kept, set_kept) = (kept(Visit::Check), kept(Visit::Normalize));
     // Values read from slots first, written back into them once normalized, then the rest
     // (the slots among it), whose sizes then measure what was written back.
     let slotted = schema.slotted_fields(ty);
@@ -235,6 +331,11 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
         let slot = ir.fields[index].slot.as_ref()?;
         Some(super::slots::write_back(schema, ty, index, slot))
     });
+    let checked_back = slotted.iter().filter_map(|&index| {
+        let slot = ir.fields[index].slot.as_ref()?;
+        Some(super::slots::check_back(schema, ty, index, slot))
+    });
+    let check_children = checked_back.chain(check_children);
     let rest = (0..def.fields.len()).filter(|i| !slotted.contains(i));
     let normalize_children = slotted
         .iter()
@@ -259,6 +360,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
         /// Records every derived field, here and below, whose stored value disagrees with the content.
         pub fn check_into(&self, c: &mut rt::Checker) {
             #(#compares)*
+            #(#check_kept)*
             #(#check_children)*
             #check_offsets
         }
@@ -266,6 +368,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
         /// Recomputes every derived field from the content, innermost first.
         pub fn normalize(&mut self) -> rt::Result<()> {
             #clear_free_space
+            #(#set_kept)*
             #(#normalize_children)*
             #(#recomputes)*
             #move_blocks

@@ -7,11 +7,51 @@ use quote::quote;
 
 use crate::model::*;
 use crate::repr::switch::switch_variants;
-use crate::sanitization::{field_ident, switch_enum_ident};
+use crate::sanitization::{field_ident, struct_ident, switch_enum_ident};
 use crate::typeck::ir::SlotWrite;
 
 /// Statements writing field `index` of `owner`, read from a slot, back into it.
 pub fn write_back(schema: &Schema, owner: usize, index: usize, slot: &SlotWrite) -> TokenStream {
+    let written = written(schema, owner, index, slot);
+    let unread = field_ident(UNREAD);
+    let mut target = quote!(::core::option::Option::Some(&mut *self));
+    for (step, optional) in &slot.path {
+        let step = field_ident(step);
+        target = match optional {
+            true => quote!(#target.and_then(|holder| holder.#step.as_mut())),
+            false => quote!(#target.map(|holder| &mut holder.#step)),
+        };
+    }
+    quote! {{
+        #written
+        if let (Some((Ok(bytes), Some(replaced))), Some(slot)) = (written, #target) {
+            rt::fields::write_into_slot(&mut slot.#unread.0, pos, replaced, &bytes);
+        }
+    }}
+}
+
+/// Statements recording, for `check()`, a slot whose bytes differ from those field `index` of
+/// `owner`, read from it, is written as now: `normalize()` would write it back.
+pub fn check_back(schema: &Schema, owner: usize, index: usize, slot: &SlotWrite) -> TokenStream {
+    let written = written(schema, owner, index, slot);
+    let steps: Vec<&str> = slot.path.iter().map(|(step, _)| step.as_str()).collect();
+    let leave = steps.iter().map(|_| quote!(c.leave();));
+    quote! {{
+        #written
+        if let (Some((Ok(bytes), Some(replaced))), Some(old)) = (written, old)
+            && let Some(found) = rt::fields::slot_mismatch(old, pos, replaced, &bytes)
+        {
+            #(c.enter_field(#steps);)*
+            c.slot_differs(#UNREAD, found);
+            #(#leave)*
+        }
+    }}
+}
+
+/// Statements binding `pos` (where field `index` of `owner` was read in its slot), `old` (the
+/// slot's bytes) and `written`: the value's bytes as written now, and which bytes of the slot
+/// it was read from.
+fn written(schema: &Schema, owner: usize, index: usize, slot: &SlotWrite) -> TokenStream {
     let field = &schema.types[owner].fields[index];
     let ident = field_ident(&field.id);
     let present = if field.parse_instance {
@@ -25,17 +65,19 @@ pub fn write_back(schema: &Schema, owner: usize, index: usize, slot: &SlotWrite)
         super::write::write_present(schema, owner, field, &slot.written.values, &quote!(value));
     let replaced = replaced(schema, owner, field);
     let pos = &slot.pos;
-    let mut target = quote!(::core::option::Option::Some(&mut *self));
+    let unread = field_ident(UNREAD);
+    let mut old = quote!(::core::option::Option::Some(&*self));
     for (step, optional) in &slot.path {
         let step = field_ident(step);
-        target = match optional {
-            true => quote!(#target.and_then(|holder| holder.#step.as_mut())),
-            false => quote!(#target.map(|holder| &mut holder.#step)),
+        old = match optional {
+            true => quote!(#old.and_then(|holder| holder.#step.as_ref())),
+            false => quote!(#old.map(|holder| &holder.#step)),
         };
     }
-    let unread = field_ident(UNREAD);
     quote! {
         let pos = #pos;
+        #[allow(unused_variables)]
+        let old = #old.map(|slot| slot.#unread.0.as_slice());
         let written = #present.map(|value| {
             let mut writer = rt::Writer::new();
             let bytes = (|| -> rt::Result<()> {
@@ -45,19 +87,24 @@ pub fn write_back(schema: &Schema, owner: usize, index: usize, slot: &SlotWrite)
             })();
             (bytes.and_then(|()| writer.into_bytes()), #replaced)
         });
-        if let (Some((Ok(bytes), Some(replaced))), Some(slot)) = (written, #target) {
-            rt::fields::write_into_slot(&mut slot.#unread.0, pos, replaced, &bytes);
-        }
     }
 }
 
-/// An `Option<rt::fields::Replaced>` expression: which bytes of its slot `value` was read from
-/// (by the case a switch holds).
+/// An `Option<rt::fields::Replaced>` expression: which bytes of its slot (`old`) `value` was
+/// read from (by the case a switch holds).
 fn replaced(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
     let of = |ty: &FieldType| match schema.slot_span(field, ty) {
         Some(SlotSpan::ToEnd) => quote!(Some(rt::fields::Replaced::ToEnd)),
         Some(SlotSpan::Terminated(byte)) => quote!(Some(rt::fields::Replaced::Terminated(#byte))),
         Some(SlotSpan::Size(size)) => quote!(Some(rt::fields::Replaced::Size(#size))),
+        Some(SlotSpan::AsRead(ty)) => {
+            let name = struct_ident(&schema.types[ty]);
+            quote! {
+                old.and_then(|old| {
+                    rt::fields::Replaced::as_read(old, pos, |r| #name::read_from(r).map(drop))
+                })
+            }
+        }
         None => quote!(None),
     };
     match &field.ty {

@@ -1036,6 +1036,16 @@ pub struct EnumVariant {
 }
 
 impl TypeDef {
+    /// The index of the parse instance (see [`Field::parse_instance`]) whose size or count
+    /// `field`'s inferred derivation measures: read on its own, it may be unread or have failed,
+    /// and the derivation holds only while it is held.
+    pub fn held_user(&self, field: &Field) -> Option<usize> {
+        let user = &field.derived_inferred.as_ref()?.user;
+        self.fields
+            .iter()
+            .position(|f| f.id == *user && f.parse_instance)
+    }
+
     /// Its look-ahead instances (an integer at a `pos`): read while reading and kept in the
     /// value, never written.
     pub fn look_aheads(&self) -> impl Iterator<Item = &Instance> {

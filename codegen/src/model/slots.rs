@@ -16,6 +16,9 @@ pub enum SlotSpan {
     Terminated(u8),
     /// This many bytes: a value of a fixed size.
     Size(usize),
+    /// As many bytes as a value of this type (one that needs no arguments) read again there
+    /// takes: the old bytes say how long the old value was.
+    AsRead(usize),
 }
 
 impl Schema {
@@ -97,7 +100,14 @@ impl Schema {
                 ..
             } => Some(SlotSpan::Terminated(*byte)),
             ty if self.reads_to_end(ty, 0) => Some(SlotSpan::ToEnd),
-            ty => self.fixed_size_of(ty).map(SlotSpan::Size),
+            ty => self.fixed_size_of(ty).map(SlotSpan::Size).or(match ty {
+                FieldType::User { ty, args }
+                    if args.is_empty() && self.types[*ty].params.is_empty() =>
+                {
+                    Some(SlotSpan::AsRead(*ty))
+                }
+                _ => None,
+            }),
         }
     }
 

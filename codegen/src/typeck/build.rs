@@ -134,6 +134,7 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
                         .filter(|_| field.padding)
                         .map(|size| errors.take(&field.at.key("size"), inspect.int(size))),
                     slot: slot_write(schema, ty, field),
+                    kept_args: kept_args(schema, ty, field),
                 };
                 errors.met.truncate(before + 1);
                 field_ir
@@ -180,6 +181,42 @@ fn slot_write(schema: &Schema, ty: usize, field: &Field) -> Option<ir::SlotWrite
         pos,
         written,
     })
+}
+
+/// The arguments `field` of type `ty` passes to its values' kept parameters (see
+/// [`Param::kept`]), where `check()` and `normalize()` run: a field held plainly (in sequence,
+/// not a switch, not conditional), each argument that compiles there; the others stay as read
+/// (the writer refuses a value written with another), never an error.
+fn kept_args(schema: &Schema, ty: usize, field: &Field) -> Vec<(usize, Rust)> {
+    let FieldType::User { ty: child, args } = &field.ty else {
+        return Vec::new();
+    };
+    let plain = field.cond.is_none()
+        && field.position.is_none()
+        && !field.from_instance
+        && !field.kept_as_read
+        && field.decode.is_none()
+        && field.substream.is_none();
+    if !plain {
+        return Vec::new();
+    }
+    let inspect = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
+    let scope = match field.repeat {
+        Repeat::None => inspect,
+        _ => inspect.with_index(quote::quote!(index)),
+    };
+    let params = &schema.types[*child].params;
+    (args.iter().zip(params).enumerate())
+        .filter(|(_, (_, param))| {
+            param.kept
+                && !param.writers_lack
+                && matches!(
+                    param.ty,
+                    ParamType::Int(_) | ParamType::Bool | ParamType::Enum(_)
+                )
+        })
+        .filter_map(|(index, (arg, param))| Some((index, scope.argument(param, arg).ok()?)))
+        .collect()
 }
 
 /// The size expression of raw bytes that may be padding following a derived field: read in

@@ -89,10 +89,10 @@ fn inference(
     if uses != 1 + padding.len() {
         return None;
     }
-    // The one use: the size or count of a later field (or one read by position).
-    // A parse instance read on its own may have failed, and measures nothing then.
+    // The one use: the size or count of a later field (or one read by position; one read
+    // on its own measures only while it is held, see `TypeDef::held_user`).
     let (user, role, derived) = (index + 1..def.fields.len())
-        .filter(|&p| !padding.contains(&p) && !def.fields[p].parse_instance)
+        .filter(|&p| !padding.contains(&p))
         .find_map(|p| {
             let user = &def.fields[p];
             let (expr, role, measure) = measured_use(user)?;

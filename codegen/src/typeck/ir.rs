@@ -78,6 +78,11 @@ pub struct FieldIr {
     /// Of a value read from a slot ([`crate::model::Schema::slot_path`]): how `normalize()`
     /// writes it back into the slot.
     pub slot: Option<SlotWrite>,
+    /// Of a field of a user type with kept parameters ([`crate::model::Param::kept`]): each
+    /// one's index among the type's parameters, and the argument the field passes it,
+    /// computed from the finished value (an element's `_index` is `index`): `check()` compares
+    /// the values' kept arguments with them, `normalize()` sets them.
+    pub kept_args: Vec<(usize, Rust)>,
 }
 
 /// How a value read from a slot is written back into it.
