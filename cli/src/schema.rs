@@ -73,6 +73,13 @@ fn write_derivations(
         };
         writeln!(out, "  {}.{} = {derivation}  ({origin})", def.id, field.id)?;
     }
+    for (def, path, derivation, inferred) in schema.derived_member_fields() {
+        writeln!(
+            out,
+            "  {}.{path} = {derivation}  (inferred: `{path}` is the {} of `{}`)",
+            def.id, inferred.role, inferred.user
+        )?;
+    }
     Ok(())
 }
 

@@ -184,6 +184,7 @@ fn recompute(
 ) -> rt::Result<()> {
     let def = &schema.types[link.ty()];
     follow_kept_args(schema, link, steps, pass);
+    recompute_members(schema, link, steps, pass)?;
     let scope = Scope::of(schema, link.clone(), &[]);
     let derived = |f: &&Field| f.derived.is_some() || f.padding || f.fill_index;
     for (index, field) in def.fields.iter().enumerate().filter(|(_, f)| derived(f)) {
@@ -202,23 +203,7 @@ fn recompute(
         }
         if let Some(derived) = &field.derived {
             let computed = scope.int(derived).map_err(refused)?;
-            let stored = match stored {
-                Some(Value::Int(n)) => n.as_i128(),
-                _ => continue,
-            };
-            if stored == i128::from(computed) {
-                continue;
-            }
-            pass.found.push(Mismatch {
-                path: path(),
-                stored,
-                computed: computed.into(),
-            });
-            if pass.set {
-                let held = stored_int(&field.ty, computed)
-                    .ok_or_else(|| refused(format!("{computed} does not fit the field")))?;
-                link.set_field(index, Value::Int(held));
-            }
+            settle(link, (index, field), computed, path(), pass)?;
         } else if field.padding
             && let Some(Value::Bytes(pad)) = &stored
             && let FieldType::Bytes {
@@ -284,6 +269,77 @@ fn follow_kept_args(schema: &Schema, link: &Link, steps: &[PathSegment], pass: &
             node.set_arg(j, written);
         }
     }
+}
+
+/// Compares field `index` of `link`, a derived integer, with `computed`, recording a
+/// mismatch at `path`; sets it when the pass sets them.
+fn settle(
+    link: &Link,
+    (index, field): (usize, &Field),
+    computed: i64,
+    path: String,
+    pass: &mut Pass<'_>,
+) -> rt::Result<()> {
+    let stored = match &link.node().fields.borrow()[index] {
+        Some(Value::Int(n)) => n.as_i128(),
+        _ => return Ok(()),
+    };
+    if stored == i128::from(computed) {
+        return Ok(());
+    }
+    if pass.set {
+        let held = stored_int(&field.ty, computed).ok_or_else(|| {
+            let message = format!("{path}: {computed} does not fit the field");
+            Error::new(0, ErrorKind::Invalid(message))
+        })?;
+        link.set_field(index, Value::Int(held));
+    }
+    pass.found.push(Mismatch {
+        path,
+        stored,
+        computed: computed.into(),
+    });
+    Ok(())
+}
+
+/// Compares (and when the pass sets them, recomputes) the fields of the values `link` holds
+/// that are derived from its content (see
+/// [`skelcodec_codegen::model::TypeDef::derived_members`]).
+fn recompute_members(
+    schema: &Schema,
+    link: &Link,
+    steps: &[PathSegment],
+    pass: &mut Pass<'_>,
+) -> rt::Result<()> {
+    let def = &schema.types[link.ty()];
+    let scope = Scope::of(schema, link.clone(), &[]);
+    for member in &def.derived_members {
+        let step = &def.fields[member.step];
+        let child = match &link.node().fields.borrow()[member.step] {
+            Some(Value::Struct(child)) => child.clone(),
+            _ => continue,
+        };
+        let field = &schema.types[child.ty].fields[member.field];
+        let held =
+            |user: usize| (link.node().fields.borrow()[user].as_ref()).is_some_and(Value::is_held);
+        if def.held(&member.inferred).is_some_and(|user| !held(user)) {
+            continue;
+        }
+        let path = path_of(
+            &[
+                steps,
+                &[PathSegment::Field(crate::intern::interned(&step.id))],
+            ]
+            .concat(),
+            crate::intern::interned(&field.id),
+        );
+        let computed = scope
+            .int(&member.derived)
+            .map_err(|m| Error::new(0, ErrorKind::Invalid(format!("{path}: {m}"))))?;
+        let child = Link::new(child, Some(link.clone()));
+        settle(&child, (member.field, field), computed, path, pass)?;
+    }
+    Ok(())
 }
 
 /// `value` as a field of type `ty` holds it, when it fits.

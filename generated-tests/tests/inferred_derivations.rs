@@ -11,6 +11,10 @@ mod blobs {
     skelcodec_macros::codec!("tests/schemas/blobs.ksy");
 }
 
+mod header_sizes {
+    skelcodec_macros::codec!("tests/schemas/header_sizes.ksy");
+}
+
 use chunked::{ChunkBody, Chunked};
 
 const SCHEMA: &str = "tests/schemas/chunked.ksy";
@@ -204,4 +208,35 @@ fn a_size_follows_a_body_read_on_its_own() {
     let interpreted = interpreter.value_of(&document).unwrap();
     interpreter.normalize(&interpreted).unwrap();
     assert_eq!(interpreter.write(&interpreted).unwrap(), expected);
+}
+
+#[test]
+fn a_header_s_sizes_and_counts_follow_the_values_after_it() {
+    use header_sizes::HeaderSizes;
+    let mut value = HeaderSizes::read(b"HS\x03\x00\x02abc\x07\x08").expect("the fixture reads");
+    assert_eq!(value.check(), Vec::new());
+    value.data = "hello".into();
+    value.items.push(9);
+    let expected = [
+        "header.len_data: stored 3, computed 5",
+        "header.num_items: stored 2, computed 3",
+    ];
+    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    assert_eq!(found, expected);
+    let document = serde_json::to_value(&value).unwrap();
+    value.normalize().unwrap();
+    let edited = b"HS\x05\x00\x03hello\x07\x08\x09";
+    assert_eq!(value.to_bytes().unwrap(), edited);
+    assert_eq!(HeaderSizes::read(edited).unwrap(), value);
+    let schema = std::path::Path::new("tests/schemas/header_sizes.ksy");
+    let interpreter =
+        skelcodec_dynamic::Interpreter::new(skelcodec_codegen::load_schema(schema).unwrap())
+            .unwrap();
+    let interpreted = interpreter.value_of(&document).unwrap();
+    let found: Vec<String> = (interpreter.check(&interpreted).unwrap().iter())
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(found, expected);
+    interpreter.normalize(&interpreted).unwrap();
+    assert_eq!(interpreter.write(&interpreted).unwrap(), edited);
 }

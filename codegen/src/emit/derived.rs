@@ -20,6 +20,7 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
         .enumerate()
         .map(|(i, t)| {
             (i == 0 && (schema.layout.is_some() || schema.has_checksums()))
+                || !t.derived_members.is_empty()
                 || t.fields.iter().any(|f| {
                     f.derived.is_some() || f.padding || f.fill_index || passes_kept_args(schema, f)
                 })
@@ -237,6 +238,26 @@ fn visit_children(
     }
 }
 
+/// A derivation's comparison and recomputation, done only while the value it measures is held
+/// when that is a value read on its own (field `held` of `def`).
+fn while_held(
+    def: &TypeDef,
+    held: Option<usize>,
+    compare: TokenStream,
+    recompute: TokenStream,
+) -> (TokenStream, TokenStream) {
+    match held {
+        Some(user) => {
+            let user = field_ident(&def.fields[user].id);
+            (
+                quote!(if self.#user.get().is_some() { #compare }),
+                quote!(if self.#user.get().is_some() { #recompute }),
+            )
+        }
+        None => (compare, recompute),
+    }
+}
+
 /// `check_into` and `normalize` of a type that holds derived fields.
 pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> TokenStream {
     let def = &schema.types[ty];
@@ -274,18 +295,32 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
                 },
             )
         };
-        // A measure of a value read on its own holds only while it is held.
-        match def.held_user(field) {
-            Some(user) => {
-                let user = field_ident(&def.fields[user].id);
-                compares.push(quote!(if self.#user.get().is_some() { #compare }));
-                recomputes.push(quote!(if self.#user.get().is_some() { #recompute }));
-            }
-            None => {
-                compares.push(compare);
-                recomputes.push(recompute);
-            }
-        }
+        let (compare, recompute) = while_held(def, def.held_user(field), compare, recompute);
+        compares.push(compare);
+        recomputes.push(recompute);
+    }
+    for (member, computed) in def.derived_members.iter().zip(&ir.derived_members) {
+        let step = &def.fields[member.step];
+        let Some(&child) = step.ty.user_types().first() else {
+            continue;
+        };
+        let field = &schema.types[child].fields[member.field];
+        let (step_ident, step_name) = (field_ident(&step.id), &step.id);
+        let (ident, name) = (field_ident(&field.id), &field.id);
+        let compare = quote! {
+            c.enter_field(#step_name);
+            c.compare(#name, i128::from(self.#step_ident.#ident), i128::from(#computed));
+            c.leave();
+        };
+        let recompute = quote! {
+            let computed = #computed;
+            self.#step_ident.#ident =
+                rt::arith::narrow(computed, 0).in_field(#name).in_field(#step_name)?;
+        };
+        let held = def.held(&member.inferred);
+        let (compare, recompute) = while_held(def, held, compare, recompute);
+        compares.push(compare);
+        recomputes.push(recompute);
     }
     for (field, size) in def
         .fields

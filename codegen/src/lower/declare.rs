@@ -90,6 +90,7 @@ pub fn declare<'f>(files: &[&'f KsyFile]) -> Result<Declared<'f>, Located> {
             keeps_stream: false,
             unread_from_holder: false,
             root_place: None,
+            derived_members: Vec::new(),
             at: at.clone(),
         });
         let defaults = Defaults {
@@ -216,6 +217,7 @@ fn declare_nested<'f>(
             keeps_stream: false,
             unread_from_holder: false,
             root_place: None,
+            derived_members: Vec::new(),
             at,
         });
         declared.parts.push(Parts {

@@ -118,8 +118,25 @@ pub struct TypeDef {
     /// The root field inside which every value of the type is read, when there is one: there
     /// `_root.f.x` is passed down from `f`'s own `x` while `f` is still being read.
     pub root_place: Option<RootPlace>,
+    /// Fields of the values it holds derived from its own content (`header.len_image =
+    /// data._sizeof`): inferred where such a field's one use is a size or count in this type.
+    pub derived_members: Vec<DerivedMember>,
     /// Where it is declared.
     pub at: YamlPath,
+}
+
+/// An integer field of a value held by a type, derived from the holder's content (see
+/// [`TypeDef::derived_members`]): `check()` of the holder compares it, `normalize()` sets it.
+#[derive(Debug, Clone)]
+pub struct DerivedMember {
+    /// The holder's field holding the value: a plain field of a user type.
+    pub step: usize,
+    /// The derived field of that value.
+    pub field: usize,
+    /// Its derivation, an integer in the holder's scope.
+    pub derived: Expr,
+    /// What it was inferred from: the holder's field whose size or count it is.
+    pub inferred: Inferred,
 }
 
 /// When a field is read once more (see [`Field::read_later`]).
@@ -356,6 +373,24 @@ impl Schema {
         self.types
             .iter()
             .any(|def| def.fields.iter().any(|f| f.checksum.is_some()))
+    }
+
+    /// Every field of a held value derived in its holder (see [`TypeDef::derived_members`]):
+    /// the holder, the field's path from it (`header.len_image`), its derivation as a schema
+    /// would say it, and what it was inferred from.
+    pub fn derived_member_fields(
+        &self,
+    ) -> impl Iterator<Item = (&TypeDef, String, String, &Inferred)> {
+        self.types.iter().flat_map(move |def| {
+            def.derived_members.iter().filter_map(move |member| {
+                let step = &def.fields[member.step];
+                let child = *step.ty.user_types().first()?;
+                let field = &self.types[child].fields[member.field];
+                let path = format!("{}.{}", step.id, field.id);
+                let derivation = crate::expr::to_source(&member.derived);
+                Some((def, path, derivation, &member.inferred))
+            })
+        })
     }
 
     /// Every derived field, declared or inferred, with its type and its derivation as a schema
@@ -1040,10 +1075,15 @@ impl TypeDef {
     /// `field`'s inferred derivation measures: read on its own, it may be unread or have failed,
     /// and the derivation holds only while it is held.
     pub fn held_user(&self, field: &Field) -> Option<usize> {
-        let user = &field.derived_inferred.as_ref()?.user;
+        self.held(field.derived_inferred.as_ref()?)
+    }
+
+    /// The index of the parse instance of this type an inferred derivation measures, when its
+    /// user is one (see [`TypeDef::held_user`]).
+    pub fn held(&self, inferred: &Inferred) -> Option<usize> {
         self.fields
             .iter()
-            .position(|f| f.id == *user && f.parse_instance)
+            .position(|f| f.id == inferred.user && f.parse_instance)
     }
 
     /// Its look-ahead instances (an integer at a `pos`): read while reading and kept in the

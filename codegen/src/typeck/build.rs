@@ -140,6 +140,14 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
                 field_ir
             })
             .collect();
+    let derived_members = def
+        .derived_members
+        .iter()
+        .map(|member| {
+            let at = def.fields[member.step].at.key("size");
+            errors.take(&at, inspect.int(&member.derived))
+        })
+        .collect();
     ir::TypeIr {
         fields,
         look_aheads,
@@ -147,6 +155,7 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
         write_order,
         to_string,
         methods,
+        derived_members,
     }
 }
 

@@ -42,6 +42,9 @@ pub struct TypeIr {
     pub to_string: Option<Rust>,
     /// One per instance, in order: the body and type of its method, when it gets one.
     pub methods: Vec<Option<(Rust, Ty)>>,
+    /// One per [`crate::model::TypeDef::derived_members`], in order: the value it should have,
+    /// computed from the finished value (`i64`).
+    pub derived_members: Vec<Rust>,
 }
 
 /// A `meta/endian` switch: each case's test (a `bool`) and whether it means big-endian, then

@@ -3,10 +3,13 @@
 //! `n * 16`) or its `repeat-expr` count is derived from that field, as if it said
 //! `-derived: body._sizeof + 4` or `-derived: items.size`: `check()` reports a disagreement
 //! and `normalize()` recomputes it, so that an edit that grows a value needs no size fixed by
-//! hand. Nothing is inferred for a field used twice or from another type, nor through an
-//! expression that cannot be inverted; `-derived: false` turns inference off and a declared
-//! `-derived` always wins. An inferred derivation must compile where `check()` runs, or it is
+//! hand. A field of a held value whose one use is such a size or count in its holder
+//! (`data: size: header.len`) is derived there (see [`members`]). Nothing is inferred for a
+//! field used twice, nor through an expression that cannot be inverted; `-derived: false`
+//! turns inference off and a declared `-derived` always wins. An inferred derivation must compile where `check()` runs, or it is
 //! dropped: inference never makes a schema fail.
+
+mod members;
 
 use super::build::padding_size;
 use super::expr::{Mode, Scope};
@@ -45,6 +48,21 @@ pub(crate) fn infer_derived(schema: &mut Schema) {
             }
         }
     }
+    members::infer_members(schema);
+}
+
+/// True for a field a derivation may be inferred for: a plain integer in sequence, neither
+/// declared derived (or not) nor a checksum, nor kept as read.
+fn is_candidate(field: &Field) -> bool {
+    field.derived.is_none()
+        && field.checksum.is_none()
+        && !field.never_derived
+        && !field.untrusted
+        && matches!(field.ty, FieldType::Number(Scalar::Int(_)) | FieldType::Vlq)
+        && field.repeat == Repeat::None
+        && field.position.is_none()
+        && !field.from_instance
+        && !field.kept_as_read
 }
 
 /// The derivation of field `index` of type `ty`, when it has exactly one use that can be
@@ -57,17 +75,7 @@ fn inference(
 ) -> Option<(Expr, Inferred, Vec<usize>)> {
     let def = &schema.types[ty];
     let field = &def.fields[index];
-    let candidate = field.derived.is_none()
-        && field.checksum.is_none()
-        && !field.never_derived
-        && !field.untrusted
-        && matches!(field.ty, FieldType::Number(Scalar::Int(_)) | FieldType::Vlq)
-        && field.repeat == Repeat::None
-        && field.position.is_none()
-        && !field.from_instance
-        && !field.kept_as_read
-        && !reached.contains(&field.id);
-    if !candidate {
+    if !is_candidate(field) || reached.contains(&field.id) {
         return None;
     }
     let name = field.id.as_str();
@@ -82,7 +90,7 @@ fn inference(
             padding_size(&def.fields[p]).is_some_and(|size| {
                 mentions(size, name) == 1
                     && names_only(size, name)
-                    && invert(size, name, Expr::Int(0)).is_none()
+                    && invert(size, &Expr::Name(name.into()), Expr::Int(0)).is_none()
             })
         })
         .collect();
@@ -96,7 +104,7 @@ fn inference(
         .find_map(|p| {
             let user = &def.fields[p];
             let (expr, role, measure) = measured_use(user)?;
-            Some((user, role, invert(expr, name, measure)?))
+            Some((user, role, invert(expr, &Expr::Name(name.into()), measure)?))
         })?;
     // Where the user may be absent, the field follows it only when it is present: under the
     // same condition, or keeping its stored value otherwise.
@@ -104,17 +112,18 @@ fn inference(
         (_, None) => derived,
         (Some(own), Some(theirs)) if own == theirs => derived,
         (Some(_), Some(_)) => return None,
-        (None, Some(cond)) => Expr::Ternary(
-            Box::new(cond.clone()),
-            Box::new(derived),
-            Box::new(Expr::Name(field.id.clone())),
-        ),
+        (None, Some(cond)) => while_present(cond, derived, Expr::Name(field.id.clone())),
     };
     let inferred = Inferred {
         user: user.id.clone(),
         role,
     };
     Some((derived, inferred, padding))
+}
+
+/// `derived` where `cond` (a user's condition) holds, `stored` (the field itself) otherwise.
+fn while_present(cond: &Expr, derived: Expr, stored: Expr) -> Expr {
+    Expr::Ternary(Box::new(cond.clone()), Box::new(derived), Box::new(stored))
 }
 
 /// True when `e` names nothing but `name` (and literals): `len % 2`, `(4 - len % 4) % 4`.
@@ -166,26 +175,27 @@ fn measured_use(user: &Field) -> Option<(&Expr, &'static str, Expr)> {
     Some((size, "size", sizeof()))
 }
 
-/// `name` as a function of `measure`, where `expr` (which mentions `name` once) equals
-/// `measure`: `name` itself, or `name` with constants added, subtracted or multiplied.
-fn invert(expr: &Expr, name: &str, measure: Expr) -> Option<Expr> {
+/// `target` (a field's name, or a member `header.len`) as a function of `measure`, where
+/// `expr` (which mentions `target` once) equals `measure`: `target` itself, or `target` with
+/// constants added, subtracted or multiplied.
+fn invert(expr: &Expr, target: &Expr, measure: Expr) -> Option<Expr> {
     let op = |op, a: Expr, b: &Expr| Expr::Binary(op, Box::new(a), Box::new(b.clone()));
     match expr {
-        Expr::Name(n) if n == name => Some(measure),
+        e if e == target => Some(measure),
         Expr::Binary(BinOp::Add, a, k) | Expr::Binary(BinOp::Add, k, a) if is_constant(k) => {
-            invert(a, name, op(BinOp::Sub, measure, k))
+            invert(a, target, op(BinOp::Sub, measure, k))
         }
         Expr::Binary(BinOp::Sub, a, k) if is_constant(k) => {
-            invert(a, name, op(BinOp::Add, measure, k))
+            invert(a, target, op(BinOp::Add, measure, k))
         }
         Expr::Binary(BinOp::Sub, k, a) if is_constant(k) => invert(
             a,
-            name,
+            target,
             Expr::Binary(BinOp::Sub, k.clone(), Box::new(measure)),
         ),
         // `n * 16`: a measure that is no multiple of 16 leaves the writer's check to refuse.
         Expr::Binary(BinOp::Mul, a, k) | Expr::Binary(BinOp::Mul, k, a) if matches!(k.as_ref(), Expr::Int(n) if *n > 0) => {
-            invert(a, name, op(BinOp::Div, measure, k))
+            invert(a, target, op(BinOp::Div, measure, k))
         }
         _ => None,
     }
