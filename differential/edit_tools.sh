@@ -118,4 +118,12 @@ expect "skelcodec check" "no disagreements" "$cli" check --schema "$gallery/medi
 expect "Python's wave reads the samples" "8820" python3 -c "import wave; print(wave.open('$work/b.wav').getnframes())"
 expect "ffprobe reads the title" "A considerably longer title" ffprobe -hide_banner "$work/b.wav"
 
+echo "== WAV: the format chunk's sample rate edited (a chunk that does not read its whole slot)"
+edit "$gallery/media/wav.ksy" "$work/a.wav" "
+f = [c for c in d['value']['subchunks'] if 'format_chunk_type' in (c.get('chunk_data') or {})][0]
+f['chunk_data']['format_chunk_type']['n_samples_per_sec'] = 22050
+" "$work/c.wav"
+expect "skelcodec check" "no disagreements" "$cli" check --schema "$gallery/media/wav.ksy" -I "$gallery" "$work/c.wav"
+expect "Python's wave reads the new rate" "22050" python3 -c "import wave; print(wave.open('$work/c.wav').getframerate())"
+
 exit $failed

@@ -192,13 +192,11 @@ fn recompute(
         let refused =
             |message: String| Error::new(0, ErrorKind::Invalid(format!("{}: {message}", path())));
         let stored = link.node().fields.borrow()[index].clone();
-        // A measure of a value read on its own holds only while it is held.
-        let unheld = def.held_user(field).is_some_and(|user| {
-            !link.node().fields.borrow()[user]
-                .as_ref()
-                .is_some_and(Value::is_held)
-        });
-        if unheld {
+        // A measure of a value read on its own that failed holds nothing.
+        if def
+            .held_user(field)
+            .is_some_and(|user| !measured(link, user))
+        {
             continue;
         }
         if let Some(derived) = &field.derived {
@@ -271,6 +269,12 @@ fn follow_kept_args(schema: &Schema, link: &Link, steps: &[PathSegment], pass: &
     }
 }
 
+/// True when field `index` of `link`, a value read on its own, was read or is absent: what it
+/// measures can be told.
+fn measured(link: &Link, index: usize) -> bool {
+    (link.node().fields.borrow()[index].as_ref()).is_none_or(Value::is_measured)
+}
+
 /// Compares field `index` of `link`, a derived integer, with `computed`, recording a
 /// mismatch at `path`; sets it when the pass sets them.
 fn settle(
@@ -320,9 +324,10 @@ fn recompute_members(
             _ => continue,
         };
         let field = &schema.types[child.ty].fields[member.field];
-        let held =
-            |user: usize| (link.node().fields.borrow()[user].as_ref()).is_some_and(Value::is_held);
-        if def.held(&member.inferred).is_some_and(|user| !held(user)) {
+        if def
+            .held(&member.inferred)
+            .is_some_and(|user| !measured(link, user))
+        {
             continue;
         }
         let path = path_of(

@@ -394,6 +394,12 @@ impl Value {
         }
     }
 
+    /// True for a value whose size can be told: not an instance that failed or is a cycle
+    /// (an absent one measures 0).
+    pub(crate) fn is_measured(&self) -> bool {
+        !matches!(self, Value::Failed { .. } | Value::Cycle(_))
+    }
+
     /// True for a value that is there: not absent, and not an instance that failed or is a
     /// cycle.
     pub(crate) fn is_held(&self) -> bool {

@@ -136,8 +136,7 @@ fn what_is_not_inferred_stays_as_stored() {
 
 #[test]
 fn the_interpreter_checks_and_normalizes_as_the_generated_code_does() {
-    let schema = skelcodec_codegen::load_schema(std::path::Path::new(SCHEMA)).unwrap();
-    let interpreter = skelcodec_dynamic::Interpreter::new(schema).unwrap();
+    let interpreter = skelcodec_generated_tests::interpreter(SCHEMA);
     let mut generated = Chunked::read(&file()).unwrap();
     edited(&mut generated);
     let document = serde_json::to_value(&generated).unwrap();
@@ -169,8 +168,7 @@ const UNREAD_BODY: &[u8] = b"\x04\x02\xc8\x05ab";
 const BLOBS: &[u8] = b"\x04\x02\x06\x01abc";
 
 fn blobs_interpreter() -> skelcodec_dynamic::Interpreter {
-    let schema = std::path::Path::new("tests/schemas/blobs.ksy");
-    skelcodec_dynamic::Interpreter::new(skelcodec_codegen::load_schema(schema).unwrap()).unwrap()
+    skelcodec_generated_tests::interpreter("tests/schemas/blobs.ksy")
 }
 
 #[test]
@@ -228,15 +226,27 @@ fn a_header_s_sizes_and_counts_follow_the_values_after_it() {
     let edited = b"HS\x05\x00\x03hello\x07\x08\x09";
     assert_eq!(value.to_bytes().unwrap(), edited);
     assert_eq!(HeaderSizes::read(edited).unwrap(), value);
-    let schema = std::path::Path::new("tests/schemas/header_sizes.ksy");
-    let interpreter =
-        skelcodec_dynamic::Interpreter::new(skelcodec_codegen::load_schema(schema).unwrap())
-            .unwrap();
+    let interpreter = skelcodec_generated_tests::interpreter("tests/schemas/header_sizes.ksy");
     let interpreted = interpreter.value_of(&document).unwrap();
-    let found: Vec<String> = (interpreter.check(&interpreted).unwrap().iter())
-        .map(ToString::to_string)
-        .collect();
+    let found = skelcodec_generated_tests::interpreted_check(&interpreter, &interpreted);
     assert_eq!(found, expected);
     interpreter.normalize(&interpreted).unwrap();
     assert_eq!(interpreter.write(&interpreted).unwrap(), edited);
+}
+
+#[test]
+fn the_size_of_an_absent_body_read_on_its_own_is_set_back() {
+    // The second entry has no body (`if: len != 0`); an edit gives it a length.
+    let file = b"\x04\x02\x00\x00ab";
+    let mut value = blobs::Blobs::read(file).expect("the fixture reads");
+    value.entries[1].len = 3;
+    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    assert_eq!(found, ["entries[1].len: stored 3, computed 0"]);
+    let document = serde_json::to_value(&value).unwrap();
+    value.normalize().unwrap();
+    assert_eq!(value.to_bytes().unwrap(), file);
+    let interpreter = blobs_interpreter();
+    let interpreted = interpreter.value_of(&document).unwrap();
+    interpreter.normalize(&interpreted).unwrap();
+    assert_eq!(interpreter.write(&interpreted).unwrap(), file);
 }

@@ -64,14 +64,9 @@ fn check_reports_and_normalize_sets_the_kept_arguments_an_edit_changed() {
     assert_eq!(value.check(), Vec::new());
     assert_eq!(value.to_bytes().unwrap(), [0x82, 0x01, 7, 5]);
     // The interpreter reports and sets the same.
-    let schema = std::path::Path::new("tests/schemas/kept_params.ksy");
-    let interpreter =
-        skelcodec_dynamic::Interpreter::new(skelcodec_codegen::load_schema(schema).unwrap())
-            .unwrap();
+    let interpreter = skelcodec_generated_tests::interpreter("tests/schemas/kept_params.ksy");
     let interpreted = interpreter.value_of(&document).unwrap();
-    let found: Vec<String> = (interpreter.check(&interpreted).unwrap().iter())
-        .map(ToString::to_string)
-        .collect();
+    let found = skelcodec_generated_tests::interpreted_check(&interpreter, &interpreted);
     assert_eq!(
         found,
         [

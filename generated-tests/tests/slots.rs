@@ -50,8 +50,7 @@ fn the_pad_byte_follows_the_length() {
 
 #[test]
 fn the_interpreter_writes_the_same_bytes() {
-    let schema = skelcodec_codegen::load_schema(std::path::Path::new("tests/schemas/slots.ksy"));
-    let interpreter = skelcodec_dynamic::Interpreter::new(schema.unwrap()).unwrap();
+    let interpreter = skelcodec_generated_tests::interpreter("tests/schemas/slots.ksy");
     let mut generated = Slots::read(FILE).unwrap();
     generated.content.get_mut().unwrap().title = VarStr::from_text("a longer title", 1);
     let value = interpreter
@@ -69,10 +68,7 @@ const HEADER: &[u8] = b"\x05\x01\x02\x03zz";
 #[test]
 fn a_value_that_does_not_read_its_whole_slot_replaces_the_bytes_it_was_read_from() {
     use slot_header::SlotHeader;
-    let schema = std::path::Path::new("tests/schemas/slot_header.ksy");
-    let interpreter =
-        skelcodec_dynamic::Interpreter::new(skelcodec_codegen::load_schema(schema).unwrap())
-            .unwrap();
+    let interpreter = skelcodec_generated_tests::interpreter("tests/schemas/slot_header.ksy");
     let edits: [(Option<u16>, u8, &[u8]); 2] = [
         // The same size: the two bytes of `extra` change in place.
         (Some(7), 1, b"\x05\x01\x07\x00zz"),

@@ -491,7 +491,8 @@ fn move_or_copy_seq_item(doc: &mut Value, sites: &Sites, rng: &mut Rng) -> Optio
         seq.insert(i + 1, copy);
         return Some(format!("{} duplicated", show(&at)));
     }
-    let mut item = seq.remove(i);
+    // An earlier mutation of the same mutant may have shortened the sequence.
+    let mut item = (i < seq.len()).then(|| seq.remove(i))?;
     let map = item.as_mapping_mut()?;
     let id = map.remove("id")?.as_str()?.to_owned();
     map.insert("pos".into(), Value::from(rng.below(4) as u64));

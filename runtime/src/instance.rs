@@ -169,6 +169,12 @@ impl<T> Instance<T> {
         }
     }
 
+    /// True when it was read, or is absent because its `if` does not hold: the sizes that
+    /// measure it can be told (one that failed, or is a cycle, measures nothing).
+    pub fn is_measured(&self) -> bool {
+        matches!(self.resolved(), Instance::Read(_) | Instance::Absent)
+    }
+
     /// The value, to edit, when it reads. One that does not read keeps the bytes it holds,
     /// to be written back as they are.
     pub fn get_mut(&mut self) -> Option<&mut T> {

@@ -238,8 +238,9 @@ fn visit_children(
     }
 }
 
-/// A derivation's comparison and recomputation, done only while the value it measures is held
-/// when that is a value read on its own (field `held` of `def`).
+/// A derivation's comparison and recomputation, done only where the value it measures, when
+/// that is a value read on its own (field `held` of `def`), was read or is absent (not where
+/// it failed).
 fn while_held(
     def: &TypeDef,
     held: Option<usize>,
@@ -250,8 +251,8 @@ fn while_held(
         Some(user) => {
             let user = field_ident(&def.fields[user].id);
             (
-                quote!(if self.#user.get().is_some() { #compare }),
-                quote!(if self.#user.get().is_some() { #recompute }),
+                quote!(if self.#user.is_measured() { #compare }),
+                quote!(if self.#user.is_measured() { #recompute }),
             )
         }
         None => (compare, recompute),

@@ -1073,7 +1073,7 @@ pub struct EnumVariant {
 impl TypeDef {
     /// The index of the parse instance (see [`Field::parse_instance`]) whose size or count
     /// `field`'s inferred derivation measures: read on its own, it may be unread or have failed,
-    /// and the derivation holds only while it is held.
+    /// and the derivation holds only where it was read or is absent (not where it failed).
     pub fn held_user(&self, field: &Field) -> Option<usize> {
         self.held(field.derived_inferred.as_ref()?)
     }

@@ -5,8 +5,9 @@ meta:
   encoding: ASCII
 doc: |
   Each entry's `len` is the size of its body, a parse instance read at `ofs` on its own (TTF's
-  and ICO's tables, PE's sections): inferred as `body._sizeof`, it follows the body while the
-  body is held, and keeps its stored value where the body could not be read.
+  and ICO's tables, PE's sections): inferred as `len != 0 ? body._sizeof : len`, it follows the
+  body where it was read or is absent (an edited `len` of an absent body is set back to 0), and
+  keeps its stored value where the body could not be read.
 seq:
   - id: entries
     type: entry
@@ -24,3 +25,4 @@ types:
         pos: ofs
         size: len
         type: str
+        if: len != 0

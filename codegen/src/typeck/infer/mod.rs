@@ -98,7 +98,7 @@ fn inference(
         return None;
     }
     // The one use: the size or count of a later field (or one read by position; one read
-    // on its own measures only while it is held, see `TypeDef::held_user`).
+    // on its own measures nothing where it failed, see `TypeDef::held_user`).
     let (user, role, derived) = (index + 1..def.fields.len())
         .filter(|&p| !padding.contains(&p))
         .find_map(|p| {
