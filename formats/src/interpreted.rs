@@ -37,6 +37,16 @@ impl Interpreted {
             interpreter,
         }
     }
+
+    /// The value a document's `value` part holds.
+    fn value_of(&self, value: &serde_json::Value) -> Result<skelcodec_dynamic::Value, EncodeError> {
+        self.interpreter
+            .value_of(value)
+            .map_err(|e| EncodeError::Json {
+                path: e.path,
+                source: serde::de::Error::custom(e.message),
+            })
+    }
 }
 
 impl Format for Interpreted {
@@ -98,17 +108,5 @@ impl Format for Interpreted {
         let value = self.interpreter.read(bytes)?;
         self.interpreter.normalize(&value)?;
         self.interpreter.write(&value)
-    }
-}
-
-impl Interpreted {
-    /// The value a document's `value` part holds.
-    fn value_of(&self, value: &serde_json::Value) -> Result<skelcodec_dynamic::Value, EncodeError> {
-        self.interpreter
-            .value_of(value)
-            .map_err(|e| EncodeError::Json {
-                path: e.path,
-                source: serde::de::Error::custom(e.message),
-            })
     }
 }

@@ -42,11 +42,10 @@ impl Schema {
             return None;
         }
         let names = base.names()?;
-        let (owner, names) = match names.split_first()? {
+        let (mut owner, names) = match names.split_first()? {
             (&"_root", rest) => (self.file_root(ty), rest),
             _ => (ty, &names[..]),
         };
-        let mut owner = owner;
         let (last, path) = names.split_last()?;
         for name in path {
             let field = self.types[owner].fields.iter().find(|f| f.id == *name)?;
