@@ -241,7 +241,7 @@ fn visit_children(
 /// A derivation's comparison and recomputation, done only where the value it measures, when
 /// that is a value read on its own (field `held` of `def`), was read or is absent (not where
 /// it failed).
-fn while_held(
+fn where_measured(
     def: &TypeDef,
     held: Option<usize>,
     compare: TokenStream,
@@ -296,7 +296,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
                 },
             )
         };
-        let (compare, recompute) = while_held(def, def.held_user(field), compare, recompute);
+        let (compare, recompute) = where_measured(def, def.held_user(field), compare, recompute);
         compares.push(compare);
         recomputes.push(recompute);
     }
@@ -319,7 +319,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
                 rt::arith::narrow(computed, 0).in_field(#name).in_field(#step_name)?;
         };
         let held = def.held(&member.inferred);
-        let (compare, recompute) = while_held(def, held, compare, recompute);
+        let (compare, recompute) = where_measured(def, held, compare, recompute);
         compares.push(compare);
         recomputes.push(recompute);
     }
