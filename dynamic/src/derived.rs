@@ -22,12 +22,7 @@ const MEASURES: usize = 8;
 pub(crate) fn check(schema: &Schema, plan: &Plan, value: &Value) -> rt::Result<Vec<Mismatch>> {
     refuse_layout(schema)?;
     crate::write::measure(schema, value)?;
-    let mut pass = Pass {
-        found: Vec::new(),
-        set: false,
-        synced: false,
-        plan,
-    };
+    let mut pass = Pass::new(plan, false);
     visit(schema, value, None, &mut Vec::new(), &mut pass)?;
     Ok(pass.found)
 }
@@ -39,12 +34,7 @@ pub(crate) fn normalize(schema: &Schema, plan: &Plan, value: &Value) -> rt::Resu
     let mut changed: Vec<Mismatch> = Vec::new();
     for _ in 0..MEASURES {
         crate::write::measure(schema, value)?;
-        let mut pass = Pass {
-            found: Vec::new(),
-            set: true,
-            synced: false,
-            plan,
-        };
+        let mut pass = Pass::new(plan, true);
         visit(schema, value, None, &mut Vec::new(), &mut pass)?;
         let Pass { found, synced, .. } = pass;
         if found.is_empty() && !synced {
@@ -94,6 +84,18 @@ struct Pass<'p> {
     synced: bool,
     /// What reading asks of each type, to read a value again from its slot's bytes.
     plan: &'p Plan,
+}
+
+impl<'p> Pass<'p> {
+    /// A pass that finds nothing yet; `set`: it recomputes what it finds.
+    fn new(plan: &'p Plan, set: bool) -> Self {
+        Pass {
+            found: Vec::new(),
+            set,
+            synced: false,
+            plan,
+        }
+    }
 }
 
 /// Visits the structures in `value`, innermost first, recording in `pass` each derived field

@@ -259,6 +259,22 @@ fn where_measured(
     }
 }
 
+/// Comparing (`check()`) and setting (`normalize()`) the derived integer `name` at `place`
+/// with `computed`; `outer`: the fields it is reached through, innermost first, for errors.
+fn compare_and_set(
+    place: TokenStream,
+    (name, outer): (&str, &[&str]),
+    computed: &TokenStream,
+) -> (TokenStream, TokenStream) {
+    (
+        quote!(c.compare(#name, i128::from(#place), i128::from(#computed));),
+        quote! {
+            let computed = #computed;
+            #place = rt::arith::narrow(computed, 0).in_field(#name) #(.in_field(#outer))* ?;
+        },
+    )
+}
+
 /// `check_into` and `normalize` of a type that holds derived fields.
 pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> TokenStream {
     let def = &schema.types[ty];
@@ -288,13 +304,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
                 },
             )
         } else {
-            (
-                quote!(c.compare(#name, i128::from(self.#ident), i128::from(#computed));),
-                quote! {
-                    let computed = #computed;
-                    self.#ident = rt::arith::narrow(computed, 0).in_field(#name)?;
-                },
-            )
+            compare_and_set(quote!(self.#ident), (name, &[]), computed)
         };
         let (compare, recompute) = where_measured(def, def.held_user(field), compare, recompute);
         compares.push(compare);
@@ -308,16 +318,9 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
         let field = &schema.types[child].fields[member.field];
         let (step_ident, step_name) = (field_ident(&step.id), &step.id);
         let (ident, name) = (field_ident(&field.id), &field.id);
-        let compare = quote! {
-            c.enter_field(#step_name);
-            c.compare(#name, i128::from(self.#step_ident.#ident), i128::from(#computed));
-            c.leave();
-        };
-        let recompute = quote! {
-            let computed = #computed;
-            self.#step_ident.#ident =
-                rt::arith::narrow(computed, 0).in_field(#name).in_field(#step_name)?;
-        };
+        let place = quote!(self.#step_ident.#ident);
+        let (compare, recompute) = compare_and_set(place, (name, &[step_name]), computed);
+        let compare = quote!(c.enter_field(#step_name); #compare c.leave(););
         let held = def.held(&member.inferred);
         let (compare, recompute) = where_measured(def, held, compare, recompute);
         compares.push(compare);
