@@ -76,6 +76,26 @@ impl Expr {
         }
     }
 
+    /// This expression with each expression directly inside it replaced by `f` of it.
+    pub fn map_children(&self, f: &mut impl FnMut(&Expr) -> Expr) -> Expr {
+        let mut boxed = |e: &Expr| Box::new(f(e));
+        match self {
+            Expr::Unary(op, a) => Expr::Unary(*op, boxed(a)),
+            Expr::Attr(a, name) => Expr::Attr(boxed(a), name.clone()),
+            Expr::Cast(a, ty) => Expr::Cast(boxed(a), ty.clone()),
+            Expr::Binary(op, a, b) => Expr::Binary(*op, boxed(a), boxed(b)),
+            Expr::Index(a, b) => Expr::Index(boxed(a), boxed(b)),
+            Expr::Ternary(a, b, c) => Expr::Ternary(boxed(a), boxed(b), boxed(c)),
+            Expr::Method(a, name, args) => {
+                let recv = boxed(a);
+                Expr::Method(recv, name.clone(), args.iter().map(&mut *f).collect())
+            }
+            Expr::List(items) => Expr::List(items.iter().map(f).collect()),
+            Expr::FString(items) => Expr::FString(items.iter().map(f).collect()),
+            leaf => leaf.clone(),
+        }
+    }
+
     /// The names `_parent` and `_root` reach, as a path of attribute names from one of them
     /// (`["_parent", "_parent", "len"]`, `["_root", "header", "len"]`): what one implicit
     /// parameter holds. `_parent` is followed by `_parent`s and one name, `_root` by names.

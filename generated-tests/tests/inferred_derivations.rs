@@ -211,7 +211,8 @@ fn a_size_follows_a_body_read_on_its_own() {
 #[test]
 fn a_header_s_sizes_and_counts_follow_the_values_after_it() {
     use header_sizes::HeaderSizes;
-    let mut value = HeaderSizes::read(b"HS\x03\x00\x02abc\x07\x08").expect("the fixture reads");
+    let mut value =
+        HeaderSizes::read(b"HS\x03\x00\x02abc\x07\x08\x01xy\x08\x00z").expect("the fixture reads");
     assert_eq!(value.check(), Vec::new());
     value.data = "hello".into();
     value.items.push(9);
@@ -223,7 +224,34 @@ fn a_header_s_sizes_and_counts_follow_the_values_after_it() {
     assert_eq!(found, expected);
     let document = serde_json::to_value(&value).unwrap();
     value.normalize().unwrap();
-    let edited = b"HS\x05\x00\x03hello\x07\x08\x09";
+    let edited = b"HS\x05\x00\x03hello\x07\x08\x09\x01xy\x08\x00z";
+    assert_eq!(value.to_bytes().unwrap(), edited);
+    assert_eq!(HeaderSizes::read(edited).unwrap(), value);
+    let interpreter = skelcodec_generated_tests::interpreter("tests/schemas/header_sizes.ksy");
+    let interpreted = interpreter.value_of(&document).unwrap();
+    let found = skelcodec_generated_tests::interpreted_check(&interpreter, &interpreted);
+    assert_eq!(found, expected);
+    interpreter.normalize(&interpreted).unwrap();
+    assert_eq!(interpreter.write(&interpreted).unwrap(), edited);
+}
+
+#[test]
+fn sizes_through_constant_sizes_and_root_constants_follow_their_values() {
+    use header_sizes::HeaderSizes;
+    let file = b"HS\x00\x00\x00\x01xy\x08\x00z";
+    let mut value = HeaderSizes::read(file).expect("the fixture reads");
+    assert_eq!(value.check(), Vec::new());
+    value.note = "wxyz".into();
+    value.tail = "zzz".into();
+    let expected = [
+        "len_note: stored 1, computed 2",
+        "len_tail: stored 8, computed 10",
+    ];
+    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    assert_eq!(found, expected);
+    let document = serde_json::to_value(&value).unwrap();
+    value.normalize().unwrap();
+    let edited = b"HS\x00\x00\x00\x02wxyz\x0a\x00zzz";
     assert_eq!(value.to_bytes().unwrap(), edited);
     assert_eq!(HeaderSizes::read(edited).unwrap(), value);
     let interpreter = skelcodec_generated_tests::interpreter("tests/schemas/header_sizes.ksy");

@@ -4,7 +4,9 @@
 //! or count, so it is derived in the holder (see [`TypeDef::derived_members`]), as
 //! `header.len_image = data._sizeof`.
 
-use super::{Scope, invert, is_candidate, measured_use, measuring_expressions, while_present};
+use super::{
+    Scope, folded, invert, is_candidate, measured_use, measuring_expressions, while_present,
+};
 use crate::expr::Expr;
 use crate::model::*;
 use crate::typeck::expr::Mode;
@@ -56,7 +58,8 @@ fn members_of(schema: &Schema, ty: usize, step: usize) -> Vec<DerivedMember> {
             let target = Expr::Attr(Box::new(Expr::Name(holder.id.clone())), field.id.clone());
             let (user, role, derived) = def.fields.iter().enumerate().find_map(|(u, user)| {
                 let (expr, role, measure) = measured_use(user).filter(|_| u != step)?;
-                Some((user, role, invert(expr, &target, measure)?))
+                let expr = folded(schema, ty, expr);
+                Some((user, role, invert(&expr, &target, measure)?))
             })?;
             let derived = match &user.cond {
                 None => derived,

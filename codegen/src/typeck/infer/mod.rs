@@ -104,7 +104,12 @@ fn inference(
         .find_map(|p| {
             let user = &def.fields[p];
             let (expr, role, measure) = measured_use(user)?;
-            Some((user, role, invert(expr, &Expr::Name(name.into()), measure)?))
+            let expr = folded(schema, ty, expr);
+            Some((
+                user,
+                role,
+                invert(&expr, &Expr::Name(name.into()), measure)?,
+            ))
         })?;
     // Where the user may be absent, the field follows it only when it is present: under the
     // same condition, or keeping its stored value otherwise.
@@ -201,6 +206,19 @@ fn invert(expr: &Expr, target: &Expr, measure: Expr) -> Option<Expr> {
     }
 }
 
+/// `e` with the sizes every value of a field has (`magic._sizeof`) and the root's constants
+/// (`_root.len_sector`) as literals, in type `ty`: constants to invert through
+/// (`ofs_data - magic._sizeof - ofs_data._sizeof`, `size_grain * _root.len_sector`).
+fn folded(schema: &Schema, ty: usize, e: &Expr) -> Expr {
+    if let Some(size) = schema.static_path_size(ty, e) {
+        return Expr::Int(size as i128);
+    }
+    match schema.root_constant(ty, e) {
+        Some(value) if is_constant(value) => value.clone(),
+        _ => e.map_children(&mut |c| folded(schema, ty, c)),
+    }
+}
+
 /// An expression of literals alone (`4`, `sizeof<header>`, `2 * 8`).
 fn is_constant(e: &Expr) -> bool {
     match e {
@@ -241,8 +259,11 @@ fn measuring_expressions(def: &TypeDef) -> Vec<&Expr> {
         .collect()
 }
 
-/// How often `e` names `name` itself.
+/// How often `e` names `name` itself: its size (`name._sizeof`) is no use of its value.
 fn mentions(e: &Expr, name: &str) -> usize {
+    if matches!(e, Expr::Attr(_, attr) if attr == "_sizeof") {
+        return 0;
+    }
     let own = usize::from(matches!(e, Expr::Name(n) if n == name));
     own + e
         .children()
