@@ -54,6 +54,12 @@ pub enum Expr {
     /// An f-string `f"len={len}"`: its text (string literals) and the values put in it, in
     /// order.
     FString(Vec<Expr>),
+    /// Whether a value that may be absent (a field with `if`) is present. No Kaitai syntax:
+    /// only inferred derivations (a flag that follows its field's presence) hold it.
+    Present(Box<Expr>),
+    /// Whether a switch value holds the case of this name (as documents name it). No Kaitai
+    /// syntax: only inferred derivations (a selector that follows the case held) hold it.
+    Holds(Box<Expr>, String),
 }
 
 impl Expr {
@@ -67,7 +73,11 @@ impl Expr {
     /// The expressions directly inside this one.
     pub fn children(&self) -> Vec<&Expr> {
         match self {
-            Expr::Unary(_, a) | Expr::Attr(a, _) | Expr::Cast(a, _) => vec![a],
+            Expr::Unary(_, a)
+            | Expr::Attr(a, _)
+            | Expr::Cast(a, _)
+            | Expr::Present(a)
+            | Expr::Holds(a, _) => vec![a],
             Expr::Binary(_, a, b) | Expr::Index(a, b) => vec![a, b],
             Expr::Ternary(a, b, c) => vec![a, b, c],
             Expr::Method(a, _, args) => std::iter::once(a.as_ref()).chain(args).collect(),
@@ -83,6 +93,8 @@ impl Expr {
             Expr::Unary(op, a) => Expr::Unary(*op, boxed(a)),
             Expr::Attr(a, name) => Expr::Attr(boxed(a), name.clone()),
             Expr::Cast(a, ty) => Expr::Cast(boxed(a), ty.clone()),
+            Expr::Present(a) => Expr::Present(boxed(a)),
+            Expr::Holds(a, case) => Expr::Holds(boxed(a), case.clone()),
             Expr::Binary(op, a, b) => Expr::Binary(*op, boxed(a), boxed(b)),
             Expr::Index(a, b) => Expr::Index(boxed(a), boxed(b)),
             Expr::Ternary(a, b, c) => Expr::Ternary(boxed(a), boxed(b), boxed(c)),
@@ -407,6 +419,8 @@ pub fn to_source(e: &Expr) -> String {
                 .collect();
             format!("f\"{parts}\"")
         }
+        Expr::Present(value) => format!("present({})", to_source(value)),
+        Expr::Holds(value, case) => format!("({} is {case})", to_source(value)),
     }
 }
 

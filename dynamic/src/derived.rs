@@ -288,17 +288,19 @@ fn settle(
 ) -> rt::Result<()> {
     let stored = match &link.node().fields.borrow()[index] {
         Some(Value::Int(n)) => n.as_i128(),
+        // A flag is derived as 1 or 0.
+        Some(Value::Bool(flag)) => i128::from(*flag),
         _ => return Ok(()),
     };
     if stored == i128::from(computed) {
         return Ok(());
     }
     if pass.set {
-        let held = stored_int(&field.ty, computed).ok_or_else(|| {
+        let held = stored_value(&field.ty, computed).ok_or_else(|| {
             let message = format!("{path}: {computed} does not fit the field");
             Error::new(0, ErrorKind::Invalid(message))
         })?;
-        link.set_field(index, Value::Int(held));
+        link.set_field(index, held);
     }
     pass.found.push(Mismatch {
         path,
@@ -350,10 +352,13 @@ fn recompute_members(
 }
 
 /// `value` as a field of type `ty` holds it, when it fits.
-fn stored_int(ty: &FieldType, value: i64) -> Option<Int> {
+fn stored_value(ty: &FieldType, value: i64) -> Option<Value> {
     match ty {
-        FieldType::Number(Scalar::Int(int)) => Int::fitting(value.into(), *int),
-        FieldType::Vlq => u32::try_from(value).ok().map(|n| Int::Unsigned(n.into())),
+        FieldType::Number(Scalar::Int(int)) => Int::fitting(value.into(), *int).map(Value::Int),
+        FieldType::Vlq => u32::try_from(value)
+            .ok()
+            .map(|n| Value::Int(Int::Unsigned(n.into()))),
+        FieldType::Bits { width: 1, .. } => Some(Value::Bool(value != 0)),
         _ => None,
     }
 }

@@ -2,7 +2,7 @@
 //! has them: integers compute in `i64` with wrapping arithmetic, `/` and `%` round towards
 //! negative infinity, an absent value equals nothing, strings compare by their bytes.
 
-use skelcodec_codegen::expr::{BinOp, Expr, UnaryOp};
+use skelcodec_codegen::expr::{BinOp, Expr, UnaryOp, to_source};
 use skelcodec_codegen::model::{ByteOrder, Content, FieldType, InstanceKind, IntType, Schema};
 use skelcodec_codegen::sanitization::IS_BE;
 use skelcodec_runtime as rt;
@@ -88,6 +88,15 @@ impl<'s> Scope<'s> {
                 Ok(item.unwrap_or(Val::Null))
             }
             Expr::Cast(inner, _) => self.eval(inner),
+            Expr::Present(value) => self
+                .stored(value, |v| !matches!(v, Value::Absent))
+                .map(Val::Bool),
+            Expr::Holds(value, case) => self
+                .stored(
+                    value,
+                    |v| matches!(v, Value::Case(name, _) if **name == *case),
+                )
+                .map(Val::Bool),
             Expr::SizeOf { ty, bits } => {
                 let idx = self
                     .schema
@@ -165,6 +174,22 @@ impl<'s> Scope<'s> {
                 .clone()
                 .ok_or_else(|| "`_` outside `repeat-until`".to_owned()),
             _ => member(self.schema, &self.this, name, self.file),
+        }
+    }
+
+    /// `test` of the value as stored of `value`, a field of this structure read already (what
+    /// it holds, not what expressions see of it: a present `contents` is no value to them).
+    fn stored<T>(&self, value: &Expr, test: impl FnOnce(&Value) -> T) -> Result<T, String> {
+        let node = self.this.node();
+        let fields = &self.schema.types[node.ty].fields;
+        let index = match value {
+            Expr::Name(name) => fields.iter().position(|f| f.id == *name),
+            _ => None,
+        };
+        let stored = node.fields.borrow();
+        match index.and_then(|i| stored[i].as_ref()) {
+            Some(value) => Ok(test(value)),
+            None => Err(format!("`{}` is no field read already", to_source(value))),
         }
     }
 

@@ -278,3 +278,63 @@ fn the_size_of_an_absent_body_read_on_its_own_is_set_back() {
     interpreter.normalize(&interpreted).unwrap();
     assert_eq!(interpreter.write(&interpreted).unwrap(), file);
 }
+
+mod choices {
+    skelcodec_macros::codec!("tests/schemas/choices.ksy");
+}
+
+#[test]
+fn selectors_and_flags_follow_the_case_held_and_the_fields_present() {
+    use choices::Choices;
+    let file = b"\x80\xc0ab\x00\x05\x01\x07\x08";
+    let value = Choices::read(file).expect("the fixture reads");
+    assert_eq!(value.check(), Vec::new());
+    // Another case, a field added and two removed, every flag and selector left as it was.
+    let mut document = serde_json::to_value(&value).unwrap();
+    document["name"] = serde_json::Value::Null;
+    document["note"] = serde_json::Value::Null;
+    document["long_tail"] = serde_json::json!(0x0102);
+    document["body"] = serde_json::json!({"text": {"len": 2, "value": "hi"}});
+    let mut value: Choices = serde_json::from_value(document.clone()).unwrap();
+    let expected = [
+        "flags.has_name: stored 1, computed 0",
+        "has_note: stored 1, computed 0",
+        "is_short: stored 1, computed 0",
+        "kind: stored 1, computed 2",
+    ];
+    let mut found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    found.sort();
+    assert_eq!(found, expected);
+    assert!(value.to_bytes().is_err(), "the stale selector is refused");
+    value.normalize().unwrap();
+    let edited = b"\x00\x00\x02\x01\x02\x02hi";
+    assert_eq!(value.to_bytes().unwrap(), edited);
+    assert_eq!(Choices::read(edited).unwrap(), value);
+    let interpreter = skelcodec_generated_tests::interpreter("tests/schemas/choices.ksy");
+    let interpreted = interpreter.value_of(&document).unwrap();
+    let mut found = skelcodec_generated_tests::interpreted_check(&interpreter, &interpreted);
+    found.sort();
+    assert_eq!(found, expected);
+    interpreter.normalize(&interpreted).unwrap();
+    assert_eq!(interpreter.write(&interpreted).unwrap(), edited);
+}
+
+#[test]
+fn a_value_of_the_default_case_keeps_its_selector() {
+    use choices::Choices;
+    // `kind` 9 calls for the default case; a point's key is 1.
+    let file = b"\x00\x40\x09\x2a";
+    let value = Choices::read(file).expect("the fixture reads");
+    assert_eq!(value.check(), Vec::new());
+    let mut document = serde_json::to_value(&value).unwrap();
+    document["body"] = serde_json::json!({"point": {"x": 1, "y": 2}});
+    let mut edited: Choices = serde_json::from_value(document).unwrap();
+    let found: Vec<String> = edited.check().iter().map(ToString::to_string).collect();
+    assert_eq!(found, ["kind: stored 9, computed 1"]);
+    edited.normalize().unwrap();
+    assert_eq!(edited.to_bytes().unwrap(), b"\x00\x40\x01\x01\x02");
+    // Unedited, a value of the default case keeps its selector.
+    let mut value = value;
+    value.normalize().unwrap();
+    assert_eq!(value.to_bytes().unwrap(), file);
+}

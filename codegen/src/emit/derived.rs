@@ -259,18 +259,25 @@ fn where_measured(
     }
 }
 
-/// Comparing (`check()`) and setting (`normalize()`) the derived integer `name` at `place`
-/// with `computed`; `outer`: the fields it is reached through, innermost first, for errors.
+/// Comparing (`check()`) and setting (`normalize()`) the derived integer (or flag) `field` at
+/// `place` with `computed`; `outer`: the fields it is reached through, innermost first, for
+/// errors.
 fn compare_and_set(
     place: TokenStream,
-    (name, outer): (&str, &[&str]),
+    (field, outer): (&Field, &[&str]),
     computed: &TokenStream,
 ) -> (TokenStream, TokenStream) {
+    let name = &field.id;
+    let stored = match field.ty {
+        // A flag is derived as 1 or 0.
+        FieldType::Bits { width: 1, .. } => quote!(computed != 0),
+        _ => quote!(rt::arith::narrow(computed, 0).in_field(#name) #(.in_field(#outer))* ?),
+    };
     (
         quote!(c.compare(#name, i128::from(#place), i128::from(#computed));),
         quote! {
             let computed = #computed;
-            #place = rt::arith::narrow(computed, 0).in_field(#name) #(.in_field(#outer))* ?;
+            #place = #stored;
         },
     )
 }
@@ -304,7 +311,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
                 },
             )
         } else {
-            compare_and_set(quote!(self.#ident), (name, &[]), computed)
+            compare_and_set(quote!(self.#ident), (field, &[]), computed)
         };
         let (compare, recompute) = where_measured(def, def.held_user(field), compare, recompute);
         compares.push(compare);
@@ -317,9 +324,9 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
         };
         let field = &schema.types[child].fields[member.field];
         let (step_ident, step_name) = (field_ident(&step.id), &step.id);
-        let (ident, name) = (field_ident(&field.id), &field.id);
+        let ident = field_ident(&field.id);
         let place = quote!(self.#step_ident.#ident);
-        let (compare, recompute) = compare_and_set(place, (name, &[step_name]), computed);
+        let (compare, recompute) = compare_and_set(place, (field, &[step_name]), computed);
         let compare = quote!(c.enter_field(#step_name); #compare c.leave(););
         let held = def.held(&member.inferred);
         let (compare, recompute) = where_measured(def, held, compare, recompute);

@@ -775,6 +775,19 @@ impl<'s> Scope<'s> {
             Expr::Method(recv, name, args) => self.method(recv, name, args),
             Expr::List(items) => list_literal(self, items),
             Expr::FString(parts) => self.fstring(parts),
+            Expr::Present(value) => {
+                let place = self.place(value)?;
+                let tokens = &place.tokens;
+                Ok((
+                    if place.optional {
+                        quote!(#tokens.is_some())
+                    } else {
+                        quote!(true)
+                    },
+                    Ty::Bool,
+                ))
+            }
+            Expr::Holds(value, case) => self.holds(value, case),
             Expr::SizeOf { ty, bits } => {
                 let size = number_type(ty).map(NumberType::size).or_else(|| {
                     let user = self.schema.resolve_type(self.ty, ty)?;

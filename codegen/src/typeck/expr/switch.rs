@@ -109,6 +109,30 @@ impl<'s> Scope<'s> {
         }
     }
 
+    /// Whether the switch value `value` (a field holding one case) holds the case `case`.
+    pub(super) fn holds(&self, value: &Expr, case: &str) -> Compiled {
+        let place = self.place(value)?;
+        let Some(FieldType::Switch(switch)) = place.field.map(|f| &f.ty) else {
+            return invalid("only a switch value holds a case");
+        };
+        let Some((owner, field)) = switch_field(self.schema, switch)
+            .filter(|(_, f)| f.repeat == Repeat::None && !place.element)
+        else {
+            return invalid("only a switch value of one case holds a case");
+        };
+        let variants = switch_variants(self.schema, switch).variants;
+        let Some(variant) = variants.iter().find(|v| v.name == case) else {
+            return invalid(format!("the switch has no case `{case}`"));
+        };
+        let (enum_name, ident) = (switch_enum_ident(self.schema, owner, field), &variant.ident);
+        let tokens = &place.tokens;
+        let holds = match place.optional {
+            true => quote!(matches!(#tokens, ::core::option::Option::Some(#enum_name::#ident(..)))),
+            false => quote!(matches!(&#tokens, #enum_name::#ident(..))),
+        };
+        Ok((holds, Ty::Bool))
+    }
+
     /// The case of a switch value whose type satisfies `pick`, absent when the value holds
     /// another case; `None` when no case does or `base` is not a switch field.
     pub(super) fn case_of(

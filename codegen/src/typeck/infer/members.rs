@@ -93,7 +93,7 @@ fn uses(schema: &Schema, child: usize, name: &str) -> usize {
 }
 
 /// How often `e` reaches a member called `name` (`x.name`, `_parent.name`).
-fn member_mentions(e: &Expr, name: &str) -> usize {
+pub(super) fn member_mentions(e: &Expr, name: &str) -> usize {
     let own = usize::from(matches!(e, Expr::Attr(_, attr) if attr == name));
     own + (e.children().into_iter())
         .map(|c| member_mentions(c, name))

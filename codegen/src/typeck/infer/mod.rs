@@ -9,6 +9,7 @@
 //! turns inference off and a declared `-derived` always wins. An inferred derivation must compile where `check()` runs, or it is
 //! dropped: inference never makes a schema fail.
 
+mod choices;
 mod members;
 
 use super::build::padding_size;
@@ -48,6 +49,7 @@ pub(crate) fn infer_derived(schema: &mut Schema) {
             }
         }
     }
+    choices::infer_choices(schema);
     members::infer_members(schema);
 }
 
