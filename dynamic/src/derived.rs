@@ -6,7 +6,8 @@
 //! value once without the writer's checks, which leaves each structure's span where it is
 //! written.
 
-use skelcodec_codegen::model::{Field, FieldType, Scalar, Schema, Size, UNREAD};
+use skelcodec_codegen::expr::Expr;
+use skelcodec_codegen::model::{Field, FieldType, Repeat, Scalar, Schema, Size, UNREAD};
 use skelcodec_runtime::{self as rt, Error, ErrorKind, Mismatch, PathSegment};
 
 use crate::eval::Scope;
@@ -201,7 +202,11 @@ fn recompute(
         {
             continue;
         }
-        if let Some(derived) = &field.derived {
+        if let Some(derived) = &field.derived
+            && field.repeat != Repeat::None
+        {
+            settle_elements(&scope, (index, field), derived, path(), pass).map_err(refused)?;
+        } else if let Some(derived) = &field.derived {
             let computed = scope.int(derived).map_err(refused)?;
             settle(link, (index, field), computed, path(), pass)?;
         } else if field.padding
@@ -307,6 +312,52 @@ fn settle(
         stored,
         computed: computed.into(),
     });
+    Ok(())
+}
+
+/// Compares each element of field `index` of the structure of `scope`, a list of derived
+/// integers, with its derivation at its `_index`, recording mismatches under `path`; sets them
+/// when the pass sets them.
+fn settle_elements(
+    scope: &Scope<'_>,
+    (index, field): (usize, &Field),
+    derived: &Expr,
+    path: String,
+    pass: &mut Pass<'_>,
+) -> Result<(), String> {
+    let link = &scope.this;
+    let mut elements = match &link.node().fields.borrow()[index] {
+        Some(Value::List(items)) => items.clone(),
+        Some(Value::Packed(packed)) => packed.elements(),
+        _ => return Ok(()),
+    };
+    let mut changed = false;
+    for (at, element) in elements.iter_mut().enumerate() {
+        let Value::Int(stored) = element else {
+            continue;
+        };
+        let scope = Scope {
+            index: Some(at as i64),
+            ..scope.clone()
+        };
+        let computed = scope.int(derived)?;
+        if stored.as_i128() == i128::from(computed) {
+            continue;
+        }
+        pass.found.push(Mismatch {
+            path: format!("{path}[{at}]"),
+            stored: stored.as_i128(),
+            computed: computed.into(),
+        });
+        if pass.set {
+            *element = stored_value(&field.ty, computed)
+                .ok_or_else(|| format!("{path}[{at}]: {computed} does not fit the field"))?;
+            changed = true;
+        }
+    }
+    if changed {
+        link.set_field(index, Value::List(elements));
+    }
     Ok(())
 }
 

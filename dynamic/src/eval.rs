@@ -272,6 +272,11 @@ impl<'s> Scope<'s> {
     /// `_sizeof` of a field (`magic._sizeof`, `header.len._sizeof`): the bytes it takes, fixed
     /// by its type or taken by its value as read; `None` when `base` names no field.
     fn field_sizeof(&self, base: &Expr) -> Result<Option<usize>, String> {
+        if let Expr::Index(list, at) = base
+            && let Expr::Name(name) = list.as_ref()
+        {
+            return self.element_sizeof(name, self.int(at)?);
+        }
         let (holder, name) = match base {
             Expr::Name(name) => (self.this.clone(), name),
             Expr::Attr(inner, name) => match self.eval(inner)? {
@@ -290,6 +295,25 @@ impl<'s> Scope<'s> {
         self.file.ok_or_else(needs_stream)?;
         let fields = holder.node().fields.borrow();
         Ok(fields[index].as_ref().map(stored_len))
+    }
+
+    /// `_sizeof` of element `at` of the list field `name` of this structure (`segments[_index]`):
+    /// the bytes it takes as read; `None` when `name` is no list field or has no such element.
+    fn element_sizeof(&self, name: &str, at: i64) -> Result<Option<usize>, String> {
+        let def = &self.schema.types[self.this.ty()];
+        let Some(index) = def.fields.iter().position(|f| f.id == name) else {
+            return Ok(None);
+        };
+        self.file.ok_or_else(needs_stream)?;
+        let fields = self.this.node().fields.borrow();
+        let at = usize::try_from(at).ok();
+        Ok(match (&fields[index], at) {
+            (Some(Value::List(items)), Some(at)) => items.get(at).map(stored_len),
+            (Some(Value::Packed(packed)), Some(at)) => {
+                (at < packed.len()).then_some(packed.layout.size)
+            }
+            _ => None,
+        })
     }
 
     fn method(&self, recv: &Expr, name: &str, args: &[Expr]) -> Evaluated {

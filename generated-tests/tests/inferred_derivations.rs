@@ -338,3 +338,43 @@ fn a_value_of_the_default_case_keeps_its_selector() {
     value.normalize().unwrap();
     assert_eq!(value.to_bytes().unwrap(), file);
 }
+
+mod lacing {
+    skelcodec_macros::codec!("tests/schemas/lacing.ksy");
+}
+
+#[test]
+fn a_table_of_sizes_follows_the_elements_it_sizes() {
+    use lacing::Lacing;
+    let file = b"\x02\x01\x03abcd\x03\x00\x02\x00xyz";
+    let value = Lacing::read(file).expect("the fixture reads");
+    assert_eq!(value.check(), Vec::new());
+    let interpreter = skelcodec_generated_tests::interpreter("tests/schemas/lacing.ksy");
+    let read = interpreter
+        .read(file)
+        .expect("the interpreter reads the fixture");
+    assert_eq!(
+        skelcodec_generated_tests::interpreted_check(&interpreter, &read),
+        Vec::<String>::new()
+    );
+    let mut document = serde_json::to_value(&value).unwrap();
+    document["segments"][0] = serde_json::json!("6161");
+    document["records"][1]["name"] = serde_json::json!("zzz");
+    let mut value: Lacing = serde_json::from_value(document.clone()).unwrap();
+    let expected = [
+        "lens[0]: stored 1, computed 2",
+        "record_lens[1]: stored 2, computed 4",
+    ];
+    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    assert_eq!(found, expected);
+    assert!(value.to_bytes().is_err(), "the stale sizes are refused");
+    value.normalize().unwrap();
+    let edited = b"\x02\x02\x03aabcd\x03\x00\x04\x00xyzzz";
+    assert_eq!(value.to_bytes().unwrap(), edited);
+    assert_eq!(Lacing::read(edited).unwrap(), value);
+    let interpreted = interpreter.value_of(&document).unwrap();
+    let found = skelcodec_generated_tests::interpreted_check(&interpreter, &interpreted);
+    assert_eq!(found, expected);
+    interpreter.normalize(&interpreted).unwrap();
+    assert_eq!(interpreter.write(&interpreted).unwrap(), edited);
+}

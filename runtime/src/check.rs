@@ -69,7 +69,23 @@ impl Checker {
     #[inline]
     pub fn compare(&mut self, field: &'static str, stored: i128, computed: i128) {
         if stored != computed {
-            self.record(field, stored, computed);
+            self.record(&[PathSegment::Field(field)], stored, computed);
+        }
+    }
+
+    /// Records a mismatch at element `index` of the list `field` at the current path when
+    /// stored != computed.
+    #[inline]
+    pub fn compare_element(
+        &mut self,
+        field: &'static str,
+        index: usize,
+        stored: i128,
+        computed: i128,
+    ) {
+        if stored != computed {
+            let tail = [PathSegment::Field(field), PathSegment::Index(index)];
+            self.record(&tail, stored, computed);
         }
     }
 
@@ -77,14 +93,13 @@ impl Checker {
     /// from them is written as (see [`crate::fields::slot_mismatch`]): how many it holds, and
     /// how many the value writes.
     pub fn slot_differs(&mut self, field: &'static str, (held, written): (usize, usize)) {
-        self.record(field, held as i128, written as i128);
+        self.record(&[PathSegment::Field(field)], held as i128, written as i128);
     }
 
     #[cold]
     #[inline(never)]
-    fn record(&mut self, field: &'static str, stored: i128, computed: i128) {
-        let last = PathSegment::Field(field);
-        let path = render_path(self.path.iter().chain(std::iter::once(&last)));
+    fn record(&mut self, tail: &[PathSegment], stored: i128, computed: i128) {
+        let path = render_path(self.path.iter().chain(tail));
         self.found.push(Mismatch {
             path,
             stored,

@@ -295,8 +295,25 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
     {
         let ident = field_ident(&field.id);
         let name = &field.id;
-        // A conditional field follows the content only where it is present.
-        let (compare, recompute) = if field.cond.is_some() {
+        // A list follows the content element by element; a conditional field only where
+        // it is present.
+        let (compare, recompute) = if field.repeat != Repeat::None {
+            (
+                quote! {
+                    for index in 0..self.#ident.len() {
+                        let stored = i128::from(self.#ident[index]);
+                        c.compare_element(#name, index, stored, i128::from(#computed));
+                    }
+                },
+                quote! {
+                    for index in 0..self.#ident.len() {
+                        let computed = #computed;
+                        self.#ident[index] =
+                            rt::arith::narrow(computed, 0).at_index(index).in_field(#name)?;
+                    }
+                },
+            )
+        } else if field.cond.is_some() {
             (
                 quote! {
                     if let Some(stored) = self.#ident {

@@ -116,30 +116,31 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
             InstanceKind::Peek { .. } => None,
         })
         .collect();
-    let fields =
-        def.fields
-            .iter()
-            .enumerate()
-            .map(|(index, field)| {
-                // The first error of each field is reported: the others often follow from it.
-                let before = errors.met.len();
-                let field_ir = ir::FieldIr {
-                    read: read_field(schema, ty, index, field, Pass::First, errors),
-                    read_again: read_again(schema, ty, index, field, errors),
-                    write: write_field(schema, ty, field, errors),
-                    derived: field.derived.as_ref().map(|derived| {
-                        errors.take(&field.at.key("-derived"), inspect.int(derived))
-                    }),
-                    padding: padding_size(field)
-                        .filter(|_| field.padding)
-                        .map(|size| errors.take(&field.at.key("size"), inspect.int(size))),
-                    slot: slot_write(schema, ty, field),
-                    kept_args: kept_args(schema, ty, field),
-                };
-                errors.met.truncate(before + 1);
-                field_ir
-            })
-            .collect();
+    let fields = def
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(index, field)| {
+            // The first error of each field is reported: the others often follow from it.
+            let before = errors.met.len();
+            let field_ir = ir::FieldIr {
+                read: read_field(schema, ty, index, field, Pass::First, errors),
+                read_again: read_again(schema, ty, index, field, errors),
+                write: write_field(schema, ty, field, errors),
+                derived: field.derived.as_ref().map(|derived| {
+                    let scope = inspect.for_derived(field);
+                    errors.take(&field.at.key("-derived"), scope.int(derived))
+                }),
+                padding: padding_size(field)
+                    .filter(|_| field.padding)
+                    .map(|size| errors.take(&field.at.key("size"), inspect.int(size))),
+                slot: slot_write(schema, ty, field),
+                kept_args: kept_args(schema, ty, field),
+            };
+            errors.met.truncate(before + 1);
+            field_ir
+        })
+        .collect();
     let derived_members = def
         .derived_members
         .iter()

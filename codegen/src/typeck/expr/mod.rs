@@ -375,6 +375,15 @@ impl<'s> Scope<'s> {
         scope
     }
 
+    /// The scope of `field`'s derivation: one element of the list (`_index` is the Rust
+    /// `index`) when the field is repeated.
+    pub fn for_derived(&self, field: &Field) -> Self {
+        match field.repeat {
+            Repeat::None => self.clone(),
+            _ => self.with_index(quote!(index)),
+        }
+    }
+
     /// The same scope outside the elements of a list, where `_index` is not defined: what is
     /// the same for every element (the arguments an earlier element was read with, when they
     /// do not differ from one element to the next).

@@ -29,8 +29,10 @@ pub(crate) fn infer_derived(schema: &mut Schema) {
         let scope = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
         let found: Vec<(usize, Expr, Inferred, Vec<usize>)> = (0..schema.types[ty].fields.len())
             .filter_map(|index| {
-                let (derived, inferred, padding) = inference(schema, ty, index, &reached)?;
-                scope.int(&derived).ok()?;
+                let (derived, inferred, padding) = inference(schema, ty, index, &reached)
+                    .or_else(|| element_sizes(schema, ty, index, &reached))?;
+                let field = &schema.types[ty].fields[index];
+                scope.for_derived(field).int(&derived).ok()?;
                 let def = &schema.types[ty];
                 let sizes = padding.iter().filter_map(|&p| padding_size(&def.fields[p]));
                 sizes
@@ -128,6 +130,56 @@ fn inference(
     Some((derived, inferred, padding))
 }
 
+/// The derivation of field `index` of type `ty` when it is a list of integers whose one use
+/// is the size of each element of a later list as long (Ogg's lacing values:
+/// `segments: size: len_segments[_index]`): each element is derived from the element it sizes,
+/// `len_segments[_index] = segments[_index]._sizeof`.
+fn element_sizes(
+    schema: &Schema,
+    ty: usize,
+    index: usize,
+    reached: &[String],
+) -> Option<(Expr, Inferred, Vec<usize>)> {
+    let def = &schema.types[ty];
+    let field = &def.fields[index];
+    if !matches!(field.repeat, Repeat::Expr(_)) || field.cond.is_some() {
+        return None;
+    }
+    let single = Field {
+        repeat: Repeat::None,
+        ..field.clone()
+    };
+    if !is_candidate(&single) || !matches!(field.ty, FieldType::Number(_)) {
+        return None;
+    }
+    let name = field.id.as_str();
+    let uses: usize = measuring_expressions(def)
+        .into_iter()
+        .map(|e| mentions(e, name))
+        .sum();
+    if uses != 1 || reached.contains(&field.id) {
+        return None;
+    }
+    let element = |list: &str| {
+        let index = Box::new(Expr::Name("_index".into()));
+        Expr::Index(Box::new(Expr::Name(list.into())), index)
+    };
+    let (user, derived) = def.fields[index + 1..].iter().find_map(|user| {
+        // As many elements: the same count.
+        if user.repeat != field.repeat || user.cond.is_some() {
+            return None;
+        }
+        let size = folded(schema, ty, size_of_each(user)?);
+        let measure = Expr::Attr(Box::new(element(&user.id)), "_sizeof".into());
+        Some((user, invert(&size, &element(name), measure)?))
+    })?;
+    let inferred = Inferred {
+        user: user.id.clone(),
+        role: "element sizes",
+    };
+    Some((derived, inferred, Vec::new()))
+}
+
 /// `derived` where `cond` (a user's condition) holds, `stored` (the field itself) otherwise.
 fn while_present(cond: &Expr, derived: Expr, stored: Expr) -> Expr {
     Expr::Ternary(Box::new(cond.clone()), Box::new(derived), Box::new(stored))
@@ -153,6 +205,12 @@ fn measured_use(user: &Field) -> Option<(&Expr, &'static str, Expr)> {
     if user.repeat != Repeat::None {
         return None;
     }
+    Some((size_of_each(user)?, "size", sizeof()))
+}
+
+/// The size of each value of `user` (of the one value when it is not repeated), when it is an
+/// expression.
+fn size_of_each(user: &Field) -> Option<&Expr> {
     let size = match (&user.substream, &user.decode, &user.ty) {
         (Some(Size::Expr(size)), _, _) => size,
         (
@@ -179,7 +237,7 @@ fn measured_use(user: &Field) -> Option<(&Expr, &'static str, Expr)> {
         ) => size,
         _ => return None,
     };
-    Some((size, "size", sizeof()))
+    Some(size)
 }
 
 /// `target` (a field's name, or a member `header.len`) as a function of `measure`, where
