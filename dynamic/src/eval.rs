@@ -177,8 +177,9 @@ impl<'s> Scope<'s> {
         }
     }
 
-    /// `test` of the value as stored of `value`, a field of this structure read already (what
-    /// it holds, not what expressions see of it: a present `contents` is no value to them).
+    /// `test` of the value as stored of `value`, a field of this structure (what it holds, not
+    /// what expressions see of it: a present `contents` is no value to them); an instance not
+    /// read is absent.
     fn stored<T>(&self, value: &Expr, test: impl FnOnce(&Value) -> T) -> Result<T, String> {
         let node = self.this.node();
         let fields = &self.schema.types[node.ty].fields;
@@ -187,9 +188,9 @@ impl<'s> Scope<'s> {
             _ => None,
         };
         let stored = node.fields.borrow();
-        match index.and_then(|i| stored[i].as_ref()) {
-            Some(value) => Ok(test(value)),
-            None => Err(format!("`{}` is no field read already", to_source(value))),
+        match index {
+            Some(i) => Ok(test(stored[i].as_ref().unwrap_or(&Value::Absent))),
+            None => Err(format!("`{}` is no field", to_source(value))),
         }
     }
 

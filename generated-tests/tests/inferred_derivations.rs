@@ -378,3 +378,38 @@ fn a_table_of_sizes_follows_the_elements_it_sizes() {
     interpreter.normalize(&interpreted).unwrap();
     assert_eq!(interpreter.write(&interpreted).unwrap(), edited);
 }
+
+mod chunk_ids {
+    skelcodec_macros::codec!("tests/schemas/chunk_ids.ksy");
+}
+
+#[test]
+fn a_chunk_id_named_by_an_alias_follows_the_case_its_slot_holds() {
+    use chunk_ids::ChunkIds;
+    // A name chunk, a size chunk, and a chunk whose id calls for no case.
+    let file = b"\x01\x03ab\x00\x02\x02\x05\x06\x09\x01\x7f";
+    let value = ChunkIds::read(file).expect("the fixture reads");
+    assert_eq!(value.check(), Vec::new());
+    let mut document = serde_json::to_value(&value).unwrap();
+    document["chunks"][0]["chunk"]["id"] = serde_json::json!(2);
+    document["chunks"][2]["chunk"]["id"] = serde_json::json!(8);
+    let mut edited: ChunkIds = serde_json::from_value(document.clone()).unwrap();
+    // The name chunk's id is set back; the third holds no case, so its id is the user's.
+    let expected = ["chunks[0].chunk.id: stored 2, computed 1"];
+    let found: Vec<String> = edited.check().iter().map(ToString::to_string).collect();
+    assert_eq!(found, expected);
+    edited.normalize().unwrap();
+    let written = b"\x01\x03ab\x00\x02\x02\x05\x06\x08\x01\x7f";
+    assert_eq!(edited.to_bytes().unwrap(), written);
+    let interpreter = skelcodec_generated_tests::interpreter("tests/schemas/chunk_ids.ksy");
+    let read = interpreter
+        .read(file)
+        .expect("the interpreter reads the fixture");
+    let found = skelcodec_generated_tests::interpreted_check(&interpreter, &read);
+    assert_eq!(found, Vec::<String>::new());
+    let interpreted = interpreter.value_of(&document).unwrap();
+    let found = skelcodec_generated_tests::interpreted_check(&interpreter, &interpreted);
+    assert_eq!(found, expected);
+    interpreter.normalize(&interpreted).unwrap();
+    assert_eq!(interpreter.write(&interpreted).unwrap(), written);
+}

@@ -7,7 +7,7 @@
 //! (`if: has_name`, `if: not is_short`, or `if: flags.has_name` of a held header) follows
 //! that field's presence. Like sizes, nothing is inferred for a field used twice.
 
-use super::members::member_mentions;
+use super::members::{member_mentions, plain_holder};
 use super::{Scope, folded, is_candidate, mentions, while_present};
 use crate::expr::{Expr, UnaryOp};
 use crate::model::*;
@@ -19,23 +19,38 @@ const SELECTOR: &str = "selector";
 const FLAG: &str = "presence flag";
 
 /// Sets the derivations of the selectors and flags of every type (fields of the type, and
-/// flags of a value it holds, see [`TypeDef::derived_members`]).
+/// those of a value it holds, see [`TypeDef::derived_members`]).
 pub(super) fn infer_choices(schema: &mut Schema) {
     let mut own = Vec::new();
     let mut members = Vec::new();
     for ty in 0..schema.types.len() {
         let scope = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
+        let compiles = |derived: &Expr| scope.int(derived).is_ok();
         for index in 0..schema.types[ty].fields.len() {
-            let choice = selector(schema, ty, index).or_else(|| flag(schema, ty, index));
-            if let Some((derived, inferred)) = choice.filter(|(d, _)| scope.int(d).is_ok()) {
+            if let Some((derived, inferred)) = flag(schema, ty, index).filter(|(d, _)| compiles(d))
+            {
                 own.push((ty, index, derived, inferred));
             }
             members.extend(
-                held_flags(schema, ty, index)
-                    .into_iter()
-                    .filter(|m| scope.int(&m.derived).is_ok())
+                (held_flags(schema, ty, index).into_iter())
+                    .filter(|m| compiles(&m.derived))
                     .map(|m| (ty, m)),
             );
+            match selector(schema, ty, index) {
+                Some((Target::Own(field), derived, inferred)) if compiles(&derived) => {
+                    own.push((ty, field, derived, inferred));
+                }
+                Some((Target::Member { step, field }, derived, inferred)) if compiles(&derived) => {
+                    let member = DerivedMember {
+                        step,
+                        field,
+                        derived,
+                        inferred,
+                    };
+                    members.push((ty, member));
+                }
+                _ => {}
+            }
         }
     }
     for (ty, index, derived, inferred) in own {
@@ -48,33 +63,34 @@ pub(super) fn infer_choices(schema: &mut Schema) {
     }
 }
 
-/// The derivation of field `index` of `ty` as the selector of a later switch: one key per
-/// case type, each an integer.
-fn selector(schema: &Schema, ty: usize, index: usize) -> Option<(Expr, Inferred)> {
+/// The field a selector names: one of its type, directly or through a value instance
+/// (`chunk_id: value: chunk.id`), or one of a value the type holds (`chunk.id`).
+enum Target {
+    Own(usize),
+    Member { step: usize, field: usize },
+}
+
+/// The selector of the switch field `index` of `ty`, when its keys (integers, or values of an
+/// enum) each call for a case type of their own and its one use is that switch: the field it
+/// is and its derivation from the case held.
+fn selector(schema: &Schema, ty: usize, index: usize) -> Option<(Target, Expr, Inferred)> {
     let def = &schema.types[ty];
-    let field = &def.fields[index];
-    if !is_candidate(field) || !used_once_here(schema, ty, &field.id) {
+    let user = &def.fields[index];
+    let FieldType::Switch(switch) = &user.ty else {
+        return None;
+    };
+    if user.repeat != Repeat::None {
         return None;
     }
-    let (user, switch) = def.fields[index + 1..]
-        .iter()
-        .find_map(|user| match &user.ty {
-            FieldType::Switch(switch) if switch.on == Expr::Name(field.id.clone()) => {
-                Some((user, switch))
-            }
-            _ => None,
-        })?;
-    if user.repeat != Repeat::None || !(field.cond.is_none() || field.cond == user.cond) {
-        return None;
-    }
+    let (target, stored) = selected_field(schema, ty, &switch.on)?;
     let chosen = switch_variants(schema, switch);
     let times_chosen = |variant| chosen.arms.iter().filter(|a| a.variant == variant).count();
-    let mut derived = Expr::Name(field.id.clone());
+    let mut derived = stored;
     for arm in chosen.arms.iter().rev() {
         // The default case keeps the stored selector: it stands for every other value.
         let Some(key) = arm.key else { continue };
-        let key = folded(schema, ty, key);
-        if !matches!(key, Expr::Int(_)) || times_chosen(arm.variant) != 1 {
+        let key = integer_key(schema, ty, key)?;
+        if times_chosen(arm.variant) != 1 {
             return None;
         }
         let case = chosen.variants[arm.variant].name.clone();
@@ -85,7 +101,66 @@ fn selector(schema: &Schema, ty: usize, index: usize) -> Option<(Expr, Inferred)
         user: user.id.clone(),
         role: SELECTOR,
     };
-    Some((derived, inferred))
+    Some((target, derived, inferred))
+}
+
+/// The field `on` (a switch's selector in `ty`) names, when that is its one use, and the
+/// selector's stored value as an integer.
+fn selected_field(schema: &Schema, ty: usize, on: &Expr) -> Option<(Target, Expr)> {
+    let def = &schema.types[ty];
+    let Expr::Name(name) = on else { return None };
+    if !used_once_here(schema, ty, name) {
+        return None;
+    }
+    let aliased = def.instances.iter().find_map(|i| match &i.kind {
+        InstanceKind::Value {
+            value, cond: None, ..
+        } if i.id == *name => Some(value),
+        _ => None,
+    });
+    let stored = match aliased {
+        Some(value) => value,
+        None => on,
+    };
+    match stored {
+        Expr::Name(name) => {
+            let index = def.fields.iter().position(|f| f.id == *name)?;
+            let field = &def.fields[index];
+            // Through an alias, the field's one use is the alias.
+            let once = aliased.is_none() || used_once_here(schema, ty, name);
+            (is_candidate(field) && field.cond.is_none() && once)
+                .then(|| (Target::Own(index), stored.clone()))
+        }
+        Expr::Attr(base, name) => {
+            let Expr::Name(holder) = base.as_ref() else {
+                return None;
+            };
+            let step = def.fields.iter().position(|f| f.id == *holder)?;
+            let child = plain_holder(def, step)?;
+            let field = schema.types[child]
+                .fields
+                .iter()
+                .position(|f| f.id == *name)?;
+            let once = used_once_as_member(schema, (ty, step), child, name);
+            let plain = is_candidate(&schema.types[child].fields[field]);
+            (once && plain && schema.types[child].fields[field].cond.is_none())
+                .then(|| (Target::Member { step, field }, stored.clone()))
+        }
+        _ => None,
+    }
+}
+
+/// A case key as the integer it stands for: an integer, or a value of an enum.
+fn integer_key(schema: &Schema, ty: usize, key: &Expr) -> Option<Expr> {
+    match folded(schema, ty, key) {
+        key @ Expr::Int(_) => Some(key),
+        Expr::EnumLit { enum_name, variant } => {
+            let def = &schema.enums[schema.resolve_enum(ty, &enum_name)?];
+            let value = def.variants.iter().find(|v| v.id == variant)?.value;
+            Some(Expr::Int(value.into()))
+        }
+        _ => None,
+    }
 }
 
 /// The derivation of field `index` of `ty` as the flag of a later field's presence.
@@ -113,15 +188,14 @@ fn flag(schema: &Schema, ty: usize, index: usize) -> Option<(Expr, Inferred)> {
 fn held_flags(schema: &Schema, ty: usize, step: usize) -> Vec<DerivedMember> {
     let def = &schema.types[ty];
     let holder = &def.fields[step];
-    let FieldType::User { ty: child, .. } = holder.ty else {
+    let Some(child) = plain_holder(def, step).filter(|&child| child != ty) else {
         return Vec::new();
     };
-    if child == ty || holder.cond.is_some() || holder.repeat != Repeat::None {
-        return Vec::new();
-    }
     let child_def = &schema.types[child];
     (child_def.fields.iter().enumerate())
-        .filter(|(_, field)| is_flag(field) && used_once_as_member(schema, child, &field.id))
+        .filter(|(_, field)| {
+            is_flag(field) && used_once_as_member(schema, (ty, step), child, &field.id)
+        })
         .filter_map(|(index, field)| {
             let target = Expr::Attr(Box::new(Expr::Name(holder.id.clone())), field.id.clone());
             let (derived, user) = def.fields[step + 1..]
@@ -185,13 +259,48 @@ fn used_once_here(schema: &Schema, ty: usize, name: &str) -> bool {
     here == 1 && member_uses(schema, name) == 0
 }
 
-/// True when the expressions of the schema reach `name` once, as a member, and those of
-/// `child` (whose field it is) never by itself.
-fn used_once_as_member(schema: &Schema, child: usize, name: &str) -> bool {
+/// True when the member `name` of the value field `step` of `ty` holds is reached once, by
+/// `ty`'s expressions (`holder.name`), and otherwise only as a member of other holders' own
+/// values (`chunk.id` of another type); `child`'s own expressions never name it.
+fn used_once_as_member(
+    schema: &Schema,
+    (ty, step): (usize, usize),
+    child: usize,
+    name: &str,
+) -> bool {
     let own: usize = (schema.types[child].expressions().into_iter())
         .map(|e| mentions(e, name))
         .sum();
-    own == 0 && member_uses(schema, name) == 1
+    let holder = schema.types[ty].fields[step].id.as_str();
+    let mut here = 0;
+    for (owner, def) in schema.types.iter().enumerate() {
+        for e in def.expressions() {
+            for base in member_bases(e, name) {
+                match base {
+                    Expr::Name(h) if owner == ty && h == holder => here += 1,
+                    // A value of the type's own, or its stream: not this holder's.
+                    Expr::Name(h) if h == "_io" || def.fields.iter().any(|f| f.id == *h) => {}
+                    // `_parent.x`, a parameter, an instance, an element: it may be this one.
+                    _ => return false,
+                }
+            }
+        }
+    }
+    own == 0 && here == 1
+}
+
+/// The values whose member `name` `e` reaches (`base` of each `base.name`).
+fn member_bases<'e>(e: &'e Expr, name: &str) -> Vec<&'e Expr> {
+    let mut found = Vec::new();
+    if let Expr::Attr(base, attr) = e
+        && attr == name
+    {
+        found.push(base.as_ref());
+    }
+    for child in e.children() {
+        found.extend(member_bases(child, name));
+    }
+    found
 }
 
 /// How often the expressions of the schema reach a member called `name`.

@@ -38,18 +38,9 @@ pub(super) fn infer_members(schema: &mut Schema) {
 fn members_of(schema: &Schema, ty: usize, step: usize) -> Vec<DerivedMember> {
     let def = &schema.types[ty];
     let holder = &def.fields[step];
-    let FieldType::User { ty: child, .. } = holder.ty else {
+    let Some(child) = plain_holder(def, step).filter(|&child| child != ty) else {
         return Vec::new();
     };
-    let plain = holder.cond.is_none()
-        && holder.repeat == Repeat::None
-        && holder.position.is_none()
-        && !holder.from_instance
-        && !holder.kept_as_read
-        && holder.decode.is_none();
-    if !plain || child == ty {
-        return Vec::new();
-    }
     let child_def = &schema.types[child];
     (child_def.fields.iter().enumerate())
         .filter(|(_, field)| is_candidate(field) && field.cond.is_none())
@@ -76,6 +67,22 @@ fn members_of(schema: &Schema, ty: usize, step: usize) -> Vec<DerivedMember> {
             })
         })
         .collect()
+}
+
+/// The type of the value field `step` of `def` holds, when it holds one value of a user type
+/// in sequence, stored as read: a holder whose fields may be derived from its content.
+pub(super) fn plain_holder(def: &TypeDef, step: usize) -> Option<usize> {
+    let holder = &def.fields[step];
+    let FieldType::User { ty: child, .. } = holder.ty else {
+        return None;
+    };
+    let plain = holder.cond.is_none()
+        && holder.repeat == Repeat::None
+        && holder.position.is_none()
+        && !holder.from_instance
+        && !holder.kept_as_read
+        && holder.decode.is_none();
+    plain.then_some(child)
 }
 
 /// How often the measuring expressions of every type name `name` as a member of a value, and
