@@ -189,7 +189,8 @@ fn recompute(
     follow_kept_args(schema, link, steps, pass);
     recompute_members(schema, link, steps, pass)?;
     let scope = Scope::of(schema, link.clone(), &[]);
-    let derived = |f: &&Field| f.derived.is_some() || f.padding || f.fill_index;
+    let derived =
+        |f: &&Field| f.derived.is_some() || f.padding || f.fill_index || f.is_reencoded_text();
     for (index, field) in def.fields.iter().enumerate().filter(|(_, f)| derived(f)) {
         let path = || path_of(steps, crate::intern::interned(&field.id));
         let refused =
@@ -229,6 +230,21 @@ fn recompute(
                 let mut pad = pad.clone();
                 rt::fields::resize_padding(&mut pad.0, size).map_err(|e| e.in_path(path()))?;
                 link.set_field(index, Value::Bytes(pad));
+            }
+        } else if let Some(Value::Decoded(text)) = &stored
+            && let Some(new) = scope.reencoded(field, text)
+        {
+            pass.found.push(Mismatch {
+                path: format!("{}.stored", path()),
+                stored: text.stored.0.len() as i128,
+                computed: new.len() as i128,
+            });
+            if pass.set {
+                let text = rt::Decoded {
+                    stored: rt::RawBytes(new),
+                    ..(**text).clone()
+                };
+                link.set_field(index, Value::Decoded(Box::new(text)));
             }
         } else if field.fill_index
             && let Some(Value::Bytes(mut pad)) = stored

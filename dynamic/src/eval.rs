@@ -3,7 +3,9 @@
 //! negative infinity, an absent value equals nothing, strings compare by their bytes.
 
 use skelcodec_codegen::expr::{BinOp, Expr, UnaryOp, to_source};
-use skelcodec_codegen::model::{ByteOrder, Content, FieldType, InstanceKind, IntType, Schema};
+use skelcodec_codegen::model::{
+    ByteOrder, Content, Field, FieldType, InstanceKind, IntType, Schema,
+};
 use skelcodec_codegen::sanitization::IS_BE;
 use skelcodec_runtime as rt;
 
@@ -295,7 +297,40 @@ impl<'s> Scope<'s> {
         }
         self.file.ok_or_else(needs_stream)?;
         let fields = holder.node().fields.borrow();
-        Ok(fields[index].as_ref().map(stored_len))
+        let Some(value) = fields[index].as_ref() else {
+            return Ok(None);
+        };
+        if let Value::Decoded(decoded) = value
+            && let Some(len) = self.decoded_text_len(&def.fields[index], decoded)
+        {
+            return Ok(Some(len));
+        }
+        Ok(Some(stored_len(value)))
+    }
+
+    /// The bytes the re-encoded text `decoded` of `field` (see
+    /// [`Field::is_reencoded_text`]) is written as, as the generated code measures it.
+    fn decoded_text_len(&self, field: &Field, decoded: &rt::Decoded<Value>) -> Option<usize> {
+        field.is_reencoded_text().then(|| {
+            let stored = decoded.stored.0.len();
+            self.reencoded(field, decoded)
+                .map_or(stored, |new| new.len())
+        })
+    }
+
+    /// The new stored bytes of the re-encoded text `decoded` of `field`, once its text no
+    /// longer encodes to those it has (see `rt::process::restored`).
+    pub(crate) fn reencoded(&self, field: &Field, decoded: &rt::Decoded<Value>) -> Option<Vec<u8>> {
+        let decode = field
+            .decode
+            .as_ref()
+            .filter(|_| field.is_reencoded_text())?;
+        let Value::Text(text) = &decoded.value else {
+            return None;
+        };
+        let processor = crate::process::processor(self, decode).ok()?;
+        let data = (text.as_bytes(), decoded.rest.0.as_slice());
+        rt::process::restored(&processor, data, &decoded.stored.0, decode.frame(None))
     }
 
     /// `_sizeof` of element `at` of the list field `name` of this structure (`segments[_index]`):

@@ -108,3 +108,49 @@ fn text_in_an_unknown_encoding_fails_where_it_is_read() {
     }
     assert_eq!(value.to_bytes().unwrap(), bytes);
 }
+
+#[test]
+fn edited_text_is_measured_and_stored_as_its_new_bytes() {
+    // `greeting_len` is inferred from `greeting`: it measures the bytes the text is written as;
+    // the bytes kept with the text are those of the old text until normalized.
+    let mut value = TextEncodings::read(&file(HELLO_SJIS)).unwrap();
+    value.greeting.value = "はい".into();
+    let expected = [
+        "greeting_len: stored 10, computed 4",
+        "greeting.stored: stored 10, computed 4",
+    ];
+    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    assert_eq!(found, expected);
+    let document = serde_json::to_value(&value).unwrap();
+    value.normalize().unwrap();
+    let hai = file(&[0x82, 0xcd, 0x82, 0xa2]);
+    assert_eq!(value.to_bytes().unwrap(), hai);
+    assert_eq!(
+        TextEncodings::read(&hai).unwrap(),
+        value,
+        "it reads back as itself"
+    );
+    let interpreter = skelcodec_generated_tests::interpreter("tests/schemas/text_encodings.ksy");
+    let interpreted = interpreter.value_of(&document).unwrap();
+    let found = skelcodec_generated_tests::interpreted_check(&interpreter, &interpreted);
+    assert_eq!(found, expected);
+    interpreter.normalize(&interpreted).unwrap();
+    assert_eq!(interpreter.write(&interpreted).unwrap(), hai);
+}
+
+#[test]
+fn stored_bytes_the_text_does_not_encode_to_are_reported_and_encoded_again() {
+    // さようなら's bytes kept with こんにちは: the text is what the value holds.
+    let mut value = TextEncodings::read(&file(HELLO_SJIS)).unwrap();
+    value.greeting.stored.0 = vec![0x82, 0xb3, 0x82, 0xe6, 0x82, 0xa4, 0x82, 0xc8, 0x82, 0xe7];
+    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        found,
+        [
+            "greeting.stored: its 10 bytes differ from those the values read from them are written as"
+        ]
+    );
+    value.normalize().unwrap();
+    assert_eq!(value.check(), Vec::new());
+    assert_eq!(value.to_bytes().unwrap(), file(HELLO_SJIS));
+}

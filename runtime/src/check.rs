@@ -17,7 +17,7 @@ pub struct Mismatch {
 
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Only a slot's bytes (see `Checker::slot_differs`) differ at the same length.
+        // Only bytes (see `Checker::bytes_differ`) differ at the same length.
         match self.stored == self.computed {
             true => write!(
                 f,
@@ -89,10 +89,11 @@ impl Checker {
         }
     }
 
-    /// Records a slot at current path + `field` whose bytes differ from those a value read
-    /// from them is written as (see [`crate::fields::slot_mismatch`]): how many it holds, and
-    /// how many the value writes.
-    pub fn slot_differs(&mut self, field: &'static str, (held, written): (usize, usize)) {
+    /// Records bytes at current path + `field` that differ from those the values read from
+    /// them are written as (a slot's, see [`crate::fields::slot_mismatch`]; a decoded value's
+    /// stored bytes, see [`crate::process::restored`]): how many it holds, and how many the
+    /// values write.
+    pub fn bytes_differ(&mut self, field: &'static str, (held, written): (usize, usize)) {
         self.record(&[PathSegment::Field(field)], held as i128, written as i128);
     }
 

@@ -317,7 +317,47 @@ pub fn stored_bytes<'s>(
     stored: &'s [u8],
     frame: Frame,
 ) -> Result<Cow<'s, [u8]>> {
-    let error = |message: String| crate::fields::encode_error(w, message);
+    framed(process, data, stored, frame).map_err(|message| crate::fields::encode_error(w, message))
+}
+
+/// The new bytes of a value whose decoded bytes are `value`'s then `rest`, in a frame without
+/// padding, once its stored bytes no longer decode to them (it was edited): what the writer
+/// writes for it. `None` while they still do, or where the value cannot be encoded (the writer
+/// refuses it).
+pub fn restored(
+    process: &impl Process,
+    (value, rest): (&[u8], &[u8]),
+    stored: &[u8],
+    frame: Frame,
+) -> Option<Vec<u8>> {
+    let data = match rest.is_empty() {
+        true => Cow::Borrowed(value),
+        false => Cow::Owned([value, rest].concat()),
+    };
+    match framed(process, &data, stored, frame) {
+        Ok(Cow::Owned(bytes)) => Some(bytes),
+        Ok(Cow::Borrowed(_)) | Err(_) => None,
+    }
+}
+
+/// How many bytes a value is written as (see [`restored`]): its `_sizeof`, its new bytes'
+/// once edited.
+pub fn written_len(
+    process: &impl Process,
+    data: (&[u8], &[u8]),
+    stored: &[u8],
+    frame: Frame,
+) -> usize {
+    restored(process, data, stored, frame).map_or(stored.len(), |bytes| bytes.len())
+}
+
+/// [`stored_bytes`], refused with the reason.
+fn framed<'s>(
+    process: &impl Process,
+    data: &[u8],
+    stored: &'s [u8],
+    frame: Frame,
+) -> std::result::Result<Cow<'s, [u8]>, String> {
     if !stored.is_empty() {
         let unchanged = process
             .decode(frame.content(stored))
@@ -326,7 +366,7 @@ pub fn stored_bytes<'s>(
             return Ok(Cow::Borrowed(stored));
         }
     }
-    let encoded = process.encode(data).map_err(error)?;
+    let encoded = process.encode(data)?;
     let mut bytes = encoded.to_vec();
     if let Some(t) = frame.terminator.filter(|_| !frame.include) {
         // A terminator of code units starts at a multiple of their size.
@@ -340,9 +380,9 @@ pub fn stored_bytes<'s>(
         }
     }
     if frame.content(&bytes) != encoded.as_ref() {
-        return Err(error(
+        return Err(
             "the new value's bytes hold its terminator or end with its padding, so it would not read back".into(),
-        ));
+        );
     }
     Ok(Cow::Owned(bytes))
 }

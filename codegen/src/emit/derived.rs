@@ -7,6 +7,7 @@ use quote::quote;
 
 use super::layout;
 use crate::model::*;
+use crate::repr::sizes;
 use crate::repr::switch::switch_variants;
 use crate::sanitization::field_ident;
 use crate::sanitization::switch_enum_ident;
@@ -22,7 +23,11 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
             (i == 0 && (schema.layout.is_some() || schema.has_checksums()))
                 || !t.derived_members.is_empty()
                 || t.fields.iter().any(|f| {
-                    f.derived.is_some() || f.padding || f.fill_index || passes_kept_args(schema, f)
+                    f.derived.is_some()
+                        || f.padding
+                        || f.fill_index
+                        || f.is_reencoded_text()
+                        || passes_kept_args(schema, f)
                 })
                 || !schema.slotted_fields(i).is_empty()
         })
@@ -282,6 +287,31 @@ fn compare_and_set(
     )
 }
 
+/// Comparing (`check()`) the stored bytes of the re-encoded text `field` (see
+/// [`Field::is_reencoded_text`]) with those its text is written as, and setting them
+/// (`normalize()`), so that the value reads back as itself.
+fn reencoded_text(field: &Field) -> (TokenStream, TokenStream) {
+    let (ident, name) = (field_ident(&field.id), &field.id);
+    let restored = sizes::reencoded_text(field, "restored", &quote!(text));
+    let on_text = |borrow: TokenStream, body: TokenStream| match field.cond.is_some() {
+        true => quote!(if let Some(text) = #borrow self.#ident { #body }),
+        false => quote!({ let text = #borrow self.#ident; #body }),
+    };
+    let compare = quote! {
+        if let Some(new) = #restored {
+            c.enter_field(#name);
+            c.bytes_differ("stored", (text.stored.0.len(), new.len()));
+            c.leave();
+        }
+    };
+    let set = quote! {
+        if let Some(new) = #restored {
+            text.stored = rt::RawBytes(new);
+        }
+    };
+    (on_text(quote!(&), compare), on_text(quote!(&mut), set))
+}
+
 /// `check_into` and `normalize` of a type that holds derived fields.
 pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> TokenStream {
     let def = &schema.types[ty];
@@ -365,6 +395,11 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
             let size = #size;
             rt::fields::resize_padding(&mut self.#ident.0, size).in_field(#name)?;
         });
+    }
+    for field in def.fields.iter().filter(|f| f.is_reencoded_text()) {
+        let (compare, recompute) = reencoded_text(field);
+        compares.push(compare);
+        recomputes.push(recompute);
     }
     for field in def.fields.iter().filter(|f| f.fill_index) {
         let ident = field_ident(&field.id);

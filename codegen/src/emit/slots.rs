@@ -42,7 +42,7 @@ pub fn check_back(schema: &Schema, owner: usize, index: usize, slot: &SlotWrite)
             && let Some(found) = rt::fields::slot_mismatch(old, pos, replaced, &bytes)
         {
             #(c.enter_field(#steps);)*
-            c.slot_differs(#UNREAD, found);
+            c.bytes_differ(#UNREAD, found);
             #(#leave)*
         }
     }}

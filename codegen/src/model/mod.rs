@@ -522,6 +522,23 @@ impl Field {
         self.kept_as_read
     }
 
+    /// True for decoded text (not a list, not read by position) stored as its encoding alone:
+    /// no terminator, no padding, an encoding every value shares. Such text is measured by the
+    /// bytes it is written as (`_sizeof`); `check()` reports stored bytes its edited text no
+    /// longer encodes to, and `normalize()` encodes them again.
+    pub fn is_reencoded_text(&self) -> bool {
+        let constant = |d: &Decode| {
+            matches!(
+                d.process,
+                None | Some(Process::Zlib | Process::Encoding(_) | Process::UnknownEncoding(_))
+            )
+        };
+        matches!(self.ty, FieldType::Str { .. })
+            && self.repeat == Repeat::None
+            && !self.parse_instance
+            && (self.decode.as_ref()).is_some_and(|d| d.frames_nothing() && constant(d))
+    }
+
     /// True when the field's value may be absent: it has an `if`, or it is a parse instance
     /// (absent, failed or a cycle).
     pub fn may_be_absent(&self) -> bool {
@@ -627,6 +644,13 @@ impl Decode {
             size,
             unit: usize::from(self.content.unit.max(1)),
         }
+    }
+
+    /// True when the stored bytes are the content alone: no terminator, no padding. A value
+    /// so stored is written as its processor encodes it, whatever size it had.
+    pub fn frames_nothing(&self) -> bool {
+        let frame = self.frame(None);
+        frame.terminator.is_none() && frame.pad_right.is_none()
     }
 
     /// The terminator of text whose code units are wider than a byte (a UTF-16 NUL) when its

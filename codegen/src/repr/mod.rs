@@ -9,7 +9,7 @@ pub mod switch;
 use proc_macro2::TokenStream;
 use quote::{ToTokens as _, quote};
 
-use crate::model::{Field, Param, ParamType, Schema};
+use crate::model::{Decode, Field, Param, ParamType, Process, Schema};
 use crate::sanitization::{enum_ident, struct_ident};
 
 /// An `Option` expression of `value`, spelled with its full path.
@@ -18,6 +18,23 @@ pub fn option_tokens(value: Option<impl quote::ToTokens>) -> TokenStream {
         Some(v) => quote!(::core::option::Option::Some(#v)),
         None => quote!(::core::option::Option::None),
     }
+}
+
+/// The processor every value of `decode` shares, when its arguments are none (an encoding,
+/// zlib, no processing): an `impl rt::process::Process` expression that holds anywhere.
+pub fn constant_processor(decode: &Decode) -> Option<TokenStream> {
+    Some(match &decode.process {
+        None => quote!(rt::process::Unchanged),
+        Some(Process::Zlib) => quote!(rt::process::Zlib),
+        Some(Process::Encoding(encoding)) => {
+            let variant = quote::format_ident!("{}", encoding.variant_name());
+            quote!(rt::encoding::Encoding::#variant)
+        }
+        Some(Process::UnknownEncoding(label)) => quote!(rt::process::UnknownEncoding(#label)),
+        Some(Process::Xor(_) | Process::Rol(_) | Process::Ror(_) | Process::Custom { .. }) => {
+            return None;
+        }
+    })
 }
 
 /// One stored value of `field` reached through `tokens` (a reference to it): a decoded value

@@ -51,11 +51,12 @@ pub fn values_len(
         n => quote!((#len + #n)),
     };
     let single = field.repeat == Repeat::None || field.switches_per_element();
-    // A decoded value takes the bytes it is stored in.
+    // A decoded value takes the bytes it is stored in (text, those it is written as).
     if field.decode.is_some() {
-        return match single {
-            true => quote!(#access.stored.0.len()),
-            false => quote!(#access.iter().map(|item| item.stored.0.len()).sum::<usize>()),
+        return match (single, reencoded_text(field, "written_len", access)) {
+            (true, Some(len)) => len,
+            (true, None) => quote!(#access.stored.0.len()),
+            (false, _) => quote!(#access.iter().map(|item| item.stored.0.len()).sum::<usize>()),
         };
     }
     if single {
@@ -193,4 +194,30 @@ fn bit_len_body(schema: &Schema, ty: usize) -> TokenStream {
         #(#steps)*
         bits.div_ceil(8)
     }}
+}
+
+/// A call of `rt::process::{function}` (`written_len`, `restored`) on the decoded text of
+/// `field` at `item` (an `rt::Decoded<rt::Text>`), when it is re-encoded text (see
+/// [`Field::is_reencoded_text`]).
+pub fn reencoded_text(field: &Field, function: &str, item: &TokenStream) -> Option<TokenStream> {
+    let decode = field
+        .decode
+        .as_ref()
+        .filter(|_| field.is_reencoded_text())?;
+    let processor = super::constant_processor(decode)?;
+    let function = quote::format_ident!("{function}");
+    let unit = decode.frame(None).unit;
+    let frame = quote!(rt::process::Frame {
+        terminator: ::core::option::Option::None,
+        include: false,
+        pad_right: ::core::option::Option::None,
+        size: ::core::option::Option::None,
+        unit: #unit,
+    });
+    Some(quote!(rt::process::#function(
+        &#processor,
+        (#item.value.as_bytes(), &#item.rest.0),
+        &#item.stored.0,
+        #frame,
+    )))
 }

@@ -1,11 +1,12 @@
 //! Processors (`process: xor(key)`, `rol(n)`, custom ones): their arguments are expressions.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::{ExprError, Scope, Ty};
 use crate::expr::Expr;
 use crate::model::{Decode, Process};
+use crate::repr::constant_processor;
 use crate::sanitization::{module_ident, type_ident};
 
 impl Scope<'_> {
@@ -16,12 +17,10 @@ impl Scope<'_> {
             return Ok(quote!(rt::process::Unchanged));
         };
         Ok(match process {
-            Process::Zlib => quote!(rt::process::Zlib),
-            Process::Encoding(encoding) => {
-                let variant = format_ident!("{}", encoding.variant_name());
-                quote!(rt::encoding::Encoding::#variant)
+            Process::Zlib | Process::Encoding(_) | Process::UnknownEncoding(_) => {
+                // No arguments: the same processor everywhere.
+                constant_processor(decode).unwrap_or_else(|| quote!(rt::process::Unchanged))
             }
-            Process::UnknownEncoding(label) => quote!(rt::process::UnknownEncoding(#label)),
             Process::Xor(key) => {
                 if let (_, Ty::Bool) = self.compile(key)? {
                     return Err(ExprError::Invalid(

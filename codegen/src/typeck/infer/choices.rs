@@ -3,7 +3,9 @@
 //! each call for a type of their own (`section_type` of `body: switch-on: section_type`) is
 //! derived from the case the value holds, as if it said
 //! `-derived: '(body is local_file) ? 0x0403 : … : section_type'` (a value of a case no key
-//! calls for keeps the stored selector); a `b1` flag whose one use is a later field's `if`
+//! calls for keeps the stored selector; keys may be values of an enum, and the selector a value
+//! instance naming the field, RIFF's `chunk_id: chunk.id`, a held value's field derived in its
+//! holder); a `b1` flag whose one use is a later field's `if`
 //! (`if: has_name`, `if: not is_short`, or `if: flags.has_name` of a held header) follows
 //! that field's presence. Like sizes, nothing is inferred for a field used twice.
 

@@ -6,8 +6,10 @@
 //! hand. A field of a held value whose one use is such a size or count in its holder
 //! (`data: size: header.len`) is derived there (see [`members`]). Nothing is inferred for a
 //! field used twice, nor through an expression that cannot be inverted; `-derived: false`
-//! turns inference off and a declared `-derived` always wins. An inferred derivation must compile where `check()` runs, or it is
-//! dropped: inference never makes a schema fail.
+//! turns inference off and a declared `-derived` always wins. A list of integers whose one use
+//! is the size of each element of a later list as long follows those elements one by one.
+//! Selectors and flags are inferred alike (see [`choices`]). An inferred derivation must compile
+//! where `check()` runs, or it is dropped: inference never makes a schema fail.
 
 mod choices;
 mod members;
