@@ -39,3 +39,31 @@ pub fn interpreted_check(
     let found = interpreter.check(value).expect("the value is checked");
     found.iter().map(ToString::to_string).collect()
 }
+
+/// Holds the interpreter of the schema at `path` to what the generated code made of an edited
+/// value whose document is `document`: its `check()` reports `found` (in any order), and its
+/// `normalize()` makes it write `written`.
+pub fn assert_interpreter_agrees(
+    path: &str,
+    document: &serde_json::Value,
+    found: &[&str],
+    written: &[u8],
+) {
+    let interpreter = interpreter(path);
+    let value = interpreter
+        .value_of(document)
+        .expect("the document is a value");
+    let mut reported = interpreted_check(&interpreter, &value);
+    let mut found: Vec<String> = found.iter().map(ToString::to_string).collect();
+    reported.sort();
+    found.sort();
+    assert_eq!(reported, found, "what the interpreter's check() reports");
+    interpreter
+        .normalize(&value)
+        .expect("the interpreter normalizes");
+    let bytes = interpreter.write(&value).expect("the interpreter writes");
+    assert_eq!(
+        bytes, written,
+        "what the interpreter writes once normalized"
+    );
+}

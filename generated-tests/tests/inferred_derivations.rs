@@ -227,12 +227,12 @@ fn a_header_s_sizes_and_counts_follow_the_values_after_it() {
     let edited = b"HS\x05\x00\x03hello\x07\x08\x09\x01xy\x08\x00z";
     assert_eq!(value.to_bytes().unwrap(), edited);
     assert_eq!(HeaderSizes::read(edited).unwrap(), value);
-    let interpreter = skelcodec_generated_tests::interpreter("tests/schemas/header_sizes.ksy");
-    let interpreted = interpreter.value_of(&document).unwrap();
-    let found = skelcodec_generated_tests::interpreted_check(&interpreter, &interpreted);
-    assert_eq!(found, expected);
-    interpreter.normalize(&interpreted).unwrap();
-    assert_eq!(interpreter.write(&interpreted).unwrap(), edited);
+    skelcodec_generated_tests::assert_interpreter_agrees(
+        "tests/schemas/header_sizes.ksy",
+        &document,
+        &expected,
+        edited,
+    );
 }
 
 #[test]
@@ -254,12 +254,12 @@ fn sizes_through_constant_sizes_and_root_constants_follow_their_values() {
     let edited = b"HS\x00\x00\x00\x02wxyz\x0a\x00zzz";
     assert_eq!(value.to_bytes().unwrap(), edited);
     assert_eq!(HeaderSizes::read(edited).unwrap(), value);
-    let interpreter = skelcodec_generated_tests::interpreter("tests/schemas/header_sizes.ksy");
-    let interpreted = interpreter.value_of(&document).unwrap();
-    let found = skelcodec_generated_tests::interpreted_check(&interpreter, &interpreted);
-    assert_eq!(found, expected);
-    interpreter.normalize(&interpreted).unwrap();
-    assert_eq!(interpreter.write(&interpreted).unwrap(), edited);
+    skelcodec_generated_tests::assert_interpreter_agrees(
+        "tests/schemas/header_sizes.ksy",
+        &document,
+        &expected,
+        edited,
+    );
 }
 
 #[test]
@@ -310,13 +310,12 @@ fn selectors_and_flags_follow_the_case_held_and_the_fields_present() {
     let edited = b"\x00\x00\x02\x01\x02\x02hi";
     assert_eq!(value.to_bytes().unwrap(), edited);
     assert_eq!(Choices::read(edited).unwrap(), value);
-    let interpreter = skelcodec_generated_tests::interpreter("tests/schemas/choices.ksy");
-    let interpreted = interpreter.value_of(&document).unwrap();
-    let mut found = skelcodec_generated_tests::interpreted_check(&interpreter, &interpreted);
-    found.sort();
-    assert_eq!(found, expected);
-    interpreter.normalize(&interpreted).unwrap();
-    assert_eq!(interpreter.write(&interpreted).unwrap(), edited);
+    skelcodec_generated_tests::assert_interpreter_agrees(
+        "tests/schemas/choices.ksy",
+        &document,
+        &expected,
+        edited,
+    );
 }
 
 #[test]
@@ -372,11 +371,8 @@ fn a_table_of_sizes_follows_the_elements_it_sizes() {
     let edited = b"\x02\x02\x03aabcd\x03\x00\x04\x00xyzzz";
     assert_eq!(value.to_bytes().unwrap(), edited);
     assert_eq!(Lacing::read(edited).unwrap(), value);
-    let interpreted = interpreter.value_of(&document).unwrap();
-    let found = skelcodec_generated_tests::interpreted_check(&interpreter, &interpreted);
-    assert_eq!(found, expected);
-    interpreter.normalize(&interpreted).unwrap();
-    assert_eq!(interpreter.write(&interpreted).unwrap(), edited);
+    let path = "tests/schemas/lacing.ksy";
+    skelcodec_generated_tests::assert_interpreter_agrees(path, &document, &expected, edited);
 }
 
 mod chunk_ids {
@@ -407,9 +403,6 @@ fn a_chunk_id_named_by_an_alias_follows_the_case_its_slot_holds() {
         .expect("the interpreter reads the fixture");
     let found = skelcodec_generated_tests::interpreted_check(&interpreter, &read);
     assert_eq!(found, Vec::<String>::new());
-    let interpreted = interpreter.value_of(&document).unwrap();
-    let found = skelcodec_generated_tests::interpreted_check(&interpreter, &interpreted);
-    assert_eq!(found, expected);
-    interpreter.normalize(&interpreted).unwrap();
-    assert_eq!(interpreter.write(&interpreted).unwrap(), written);
+    let path = "tests/schemas/chunk_ids.ksy";
+    skelcodec_generated_tests::assert_interpreter_agrees(path, &document, &expected, written);
 }

@@ -130,12 +130,12 @@ fn edited_text_is_measured_and_stored_as_its_new_bytes() {
         value,
         "it reads back as itself"
     );
-    let interpreter = skelcodec_generated_tests::interpreter("tests/schemas/text_encodings.ksy");
-    let interpreted = interpreter.value_of(&document).unwrap();
-    let found = skelcodec_generated_tests::interpreted_check(&interpreter, &interpreted);
-    assert_eq!(found, expected);
-    interpreter.normalize(&interpreted).unwrap();
-    assert_eq!(interpreter.write(&interpreted).unwrap(), hai);
+    skelcodec_generated_tests::assert_interpreter_agrees(
+        "tests/schemas/text_encodings.ksy",
+        &document,
+        &expected,
+        &hai,
+    );
 }
 
 #[test]

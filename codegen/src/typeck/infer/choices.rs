@@ -138,7 +138,7 @@ fn selected_field(schema: &Schema, ty: usize, on: &Expr) -> Option<(Target, Expr
                 return None;
             };
             let step = def.fields.iter().position(|f| f.id == *holder)?;
-            let child = plain_holder(def, step)?;
+            let child = plain_holder(schema, ty, step)?;
             let field = schema.types[child]
                 .fields
                 .iter()
@@ -190,7 +190,7 @@ fn flag(schema: &Schema, ty: usize, index: usize) -> Option<(Expr, Inferred)> {
 fn held_flags(schema: &Schema, ty: usize, step: usize) -> Vec<DerivedMember> {
     let def = &schema.types[ty];
     let holder = &def.fields[step];
-    let Some(child) = plain_holder(def, step).filter(|&child| child != ty) else {
+    let Some(child) = plain_holder(schema, ty, step) else {
         return Vec::new();
     };
     let child_def = &schema.types[child];

@@ -5,7 +5,8 @@
 //! `header.len_image = data._sizeof`.
 
 use super::{
-    Scope, folded, invert, is_candidate, measured_use, measuring_expressions, while_present,
+    Scope, folded, invert, is_candidate, measured_use, measuring_expressions, measuring_uses,
+    while_present,
 };
 use crate::expr::Expr;
 use crate::model::*;
@@ -38,7 +39,7 @@ pub(super) fn infer_members(schema: &mut Schema) {
 fn members_of(schema: &Schema, ty: usize, step: usize) -> Vec<DerivedMember> {
     let def = &schema.types[ty];
     let holder = &def.fields[step];
-    let Some(child) = plain_holder(def, step).filter(|&child| child != ty) else {
+    let Some(child) = plain_holder(schema, ty, step) else {
         return Vec::new();
     };
     let child_def = &schema.types[child];
@@ -69,10 +70,10 @@ fn members_of(schema: &Schema, ty: usize, step: usize) -> Vec<DerivedMember> {
         .collect()
 }
 
-/// The type of the value field `step` of `def` holds, when it holds one value of a user type
-/// in sequence, stored as read: a holder whose fields may be derived from its content.
-pub(super) fn plain_holder(def: &TypeDef, step: usize) -> Option<usize> {
-    let holder = &def.fields[step];
+/// The type of the value field `step` of type `ty` holds, when it holds one value of another
+/// user type in sequence, stored as read: a holder whose fields may be derived from its content.
+pub(super) fn plain_holder(schema: &Schema, ty: usize, step: usize) -> Option<usize> {
+    let holder = &schema.types[ty].fields[step];
     let FieldType::User { ty: child, .. } = holder.ty else {
         return None;
     };
@@ -82,7 +83,7 @@ pub(super) fn plain_holder(def: &TypeDef, step: usize) -> Option<usize> {
         && !holder.from_instance
         && !holder.kept_as_read
         && holder.decode.is_none();
-    plain.then_some(child)
+    (plain && child != ty).then_some(child)
 }
 
 /// How often the measuring expressions of every type name `name` as a member of a value, and
@@ -92,11 +93,7 @@ fn uses(schema: &Schema, child: usize, name: &str) -> usize {
         .flat_map(measuring_expressions)
         .map(|e| member_mentions(e, name))
         .sum();
-    let own: usize = measuring_expressions(&schema.types[child])
-        .into_iter()
-        .map(|e| super::mentions(e, name))
-        .sum();
-    as_member + own
+    as_member + measuring_uses(&schema.types[child], name)
 }
 
 /// How often `e` reaches a member called `name` (`x.name`, `_parent.name`).

@@ -85,10 +85,7 @@ fn inference(
         return None;
     }
     let name = field.id.as_str();
-    let uses: usize = measuring_expressions(def)
-        .into_iter()
-        .map(|e| mentions(e, name))
-        .sum();
+    let uses = measuring_uses(def, name);
     // Raw bytes sized by the field alone, but not as its measure (`len % 2`), are padding
     // that follows it.
     let padding: Vec<usize> = (index + 1..def.fields.len())
@@ -155,11 +152,7 @@ fn element_sizes(
         return None;
     }
     let name = field.id.as_str();
-    let uses: usize = measuring_expressions(def)
-        .into_iter()
-        .map(|e| mentions(e, name))
-        .sum();
-    if uses != 1 || reached.contains(&field.id) {
+    if measuring_uses(def, name) != 1 || reached.contains(&field.id) {
         return None;
     }
     let element = |list: &str| {
@@ -319,6 +312,13 @@ fn measuring_expressions(def: &TypeDef) -> Vec<&Expr> {
         .filter(|e| !testing.iter().any(|t| std::ptr::eq(*t, *e)))
         .chain(derived)
         .collect()
+}
+
+/// How often the measuring expressions of `def` (see [`measuring_expressions`]) name `name`.
+fn measuring_uses(def: &TypeDef, name: &str) -> usize {
+    (measuring_expressions(def).into_iter())
+        .map(|e| mentions(e, name))
+        .sum()
 }
 
 /// How often `e` names `name` itself: its size (`name._sizeof`) is no use of its value.
