@@ -148,12 +148,7 @@ impl<'s> Scope<'s> {
 
     /// Evaluates an integer.
     pub fn int(&self, e: &Expr) -> Result<i64, String> {
-        match self.eval(e)? {
-            Val::Int(n) => Ok(n),
-            Val::Enum(_, n) => Ok(n),
-            Val::Null => Ok(0),
-            other => Err(format!("expected an integer, found {other}")),
-        }
+        self.eval(e)?.into_int()
     }
 
     /// Evaluates a condition.
@@ -328,7 +323,7 @@ impl<'s> Scope<'s> {
         let Value::Text(text) = &decoded.value else {
             return None;
         };
-        let processor = crate::process::processor(self, decode).ok()?;
+        let processor = crate::process::processor(decode, &|e| self.eval(e)).ok()?;
         let data = (text.as_bytes(), decoded.rest.0.as_slice());
         rt::process::restored(&processor, data, &decoded.stored.0, decode.frame(None))
     }

@@ -9,8 +9,8 @@ use skelcodec_codegen::model::{Decode, Process};
 use skelcodec_runtime::process as rt_process;
 use skelcodec_runtime::{self as rt, encoding::Encoding};
 
-use crate::eval::Scope;
 use crate::value::Val;
+use skelcodec_codegen::expr::Expr;
 
 /// One of the runtime's processors.
 pub(crate) enum Processor {
@@ -22,8 +22,12 @@ pub(crate) enum Processor {
     Rotate(rt_process::Rotate),
 }
 
-/// The processor of `decode`, its arguments evaluated in `scope`.
-pub(crate) fn processor(scope: &Scope<'_>, decode: &Decode) -> Result<Processor, String> {
+/// The processor of `decode`, its arguments evaluated by `eval` (a scope's).
+pub(crate) fn processor(
+    decode: &Decode,
+    eval: &dyn Fn(&Expr) -> Result<Val, String>,
+) -> Result<Processor, String> {
+    let int = |e: &Expr| eval(e)?.into_int();
     let Some(process) = &decode.process else {
         return Ok(Processor::Unchanged);
     };
@@ -31,7 +35,7 @@ pub(crate) fn processor(scope: &Scope<'_>, decode: &Decode) -> Result<Processor,
         Process::Zlib => Processor::Zlib,
         Process::Encoding(encoding) => Processor::Encoding(*encoding),
         Process::UnknownEncoding(label) => Processor::UnknownEncoding(label.clone()),
-        Process::Xor(key) => Processor::Xor(match scope.eval(key)? {
+        Process::Xor(key) => Processor::Xor(match eval(key)? {
             Val::Int(n) => rt_process::Xor::new(n),
             Val::Bytes(b) | Val::Str(b) => rt_process::Xor::new(b),
             Val::List(items) => {
@@ -46,8 +50,8 @@ pub(crate) fn processor(scope: &Scope<'_>, decode: &Decode) -> Result<Processor,
             }
             other => return Err(format!("an `xor` key of {other}")),
         }),
-        Process::Rol(n) => Processor::Rotate(rt_process::Rotate::left(scope.int(n)?)),
-        Process::Ror(n) => Processor::Rotate(rt_process::Rotate::right(scope.int(n)?)),
+        Process::Rol(n) => Processor::Rotate(rt_process::Rotate::left(int(n)?)),
+        Process::Ror(n) => Processor::Rotate(rt_process::Rotate::right(int(n)?)),
         Process::Custom { name, .. } => {
             return Err(format!("the custom processor `{name}` is not interpreted"));
         }

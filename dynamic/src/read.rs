@@ -951,7 +951,8 @@ fn read_decoded<'s>(
     };
     // Arguments may use `_io.pos`: they see the stream after the stored bytes, as in Kaitai.
     scope.at(r);
-    let processor = crate::process::processor(scope, decode).map_err(|m| eval_error(r, m))?;
+    let processor =
+        crate::process::processor(decode, &|e| scope.eval(e)).map_err(|m| eval_error(r, m))?;
     let decoded = rt::process::read_decoded(
         r,
         rt::RawBytes(stored),

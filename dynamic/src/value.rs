@@ -501,6 +501,18 @@ pub(crate) enum Val {
 
 /// A value as error messages name it: a number, a short text, or its kind (a structure or a
 /// list is not printed whole).
+impl Val {
+    /// The value as an integer, where an expression needs one: an enum's value, 0 for nothing
+    /// (an absent number).
+    pub(crate) fn into_int(self) -> Result<i64, String> {
+        match self {
+            Val::Int(n) | Val::Enum(_, n) => Ok(n),
+            Val::Null => Ok(0),
+            other => Err(format!("expected an integer, found {other}")),
+        }
+    }
+}
+
 impl std::fmt::Display for Val {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         const SHOWN: usize = 32;

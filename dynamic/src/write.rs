@@ -580,7 +580,7 @@ fn write_decoded(
         Size::Expr(e) => scope.int(e).ok(),
         Size::Eos | Size::Terminator { .. } => None,
     };
-    let Ok(processor) = crate::process::processor(scope, decode) else {
+    let Ok(processor) = crate::process::processor(decode, &|e| scope.eval(e)) else {
         // Arguments computed from the stream: the bytes as read are written, and reading the
         // output back refuses an edit they do not hold.
         w.bytes(&decoded.stored.0);
