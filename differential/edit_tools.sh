@@ -8,9 +8,10 @@
 #
 # Needs ImageMagick (`convert`, `identify`), ffmpeg (`ffprobe` too), gzip and Python 3, as the
 # differential run's producers do (tools.sh). PNG's chunk CRC is declared on a copy of the
-# gallery's png.ksy (`-derived: crc32(type_raw, body)`), made in a temporary directory. ID3v2 is
-# left out: its tag size is a synchsafe integer, which no rule inverts yet (an edit that grows a
-# frame is refused). Exits with 1 when any check fails.
+# gallery's png.ksy (`-derived: crc32(type_raw, body)`), made in a temporary directory. ID3v2's
+# tag size is a synchsafe integer, which no rule inverts yet: a frame grows within the room the
+# tag leaves after its frames, and growing it further is refused (not written). Exits with 1
+# when any check fails.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cli=${1:-$here/../target/release/skelcodec}
@@ -125,5 +126,21 @@ f['chunk_data']['format_chunk_type']['n_samples_per_sec'] = 22050
 " "$work/c.wav"
 expect "skelcodec check" "no disagreements" "$cli" check --schema "$gallery/media/wav.ksy" -I "$gallery" "$work/c.wav"
 expect "Python's wave reads the new rate" "22050" python3 -c "import wave; print(wave.open('$work/c.wav').getframerate())"
+
+echo "== ID3v2.3: a title grown within the tag's room, then past it"
+ffmpeg -hide_banner -loglevel error -y -f lavfi -i "sine=frequency=440:duration=0.2" \
+    -id3v2_version 3 -metadata title="Short title" "$work/a.mp3"
+edit "$gallery/media/id3v2_3.ksy" "$work/a.mp3" "
+t = [f for f in d['value']['tag']['frames'] if f['id'] == 'TIT2'][0]
+t['data'] = '00' + b'Short title, +5'.hex()
+" "$work/b.mp3"
+expect "skelcodec check" "no disagreements" "$cli" check --schema "$gallery/media/id3v2_3.ksy" -I "$gallery" "$work/b.mp3"
+expect "ffprobe reads the title" "title=Short title, +5" ffprobe -v error -show_entries format_tags=title -of default=nw=1 "$work/b.mp3"
+edit "$gallery/media/id3v2_3.ksy" "$work/a.mp3" "
+t = [f for f in d['value']['tag']['frames'] if f['id'] == 'TIT2'][0]
+t['data'] = '00' + b'Short title, and a good deal longer'.hex()
+" "$work/c.mp3"
+expect "a title grown past the tag's room is refused, not written" "missing" \
+    sh -c "test -e '$work/c.mp3' && echo written || echo missing"
 
 exit $failed
