@@ -7,31 +7,41 @@
 //! written.
 
 use skelcodec_codegen::expr::Expr;
-use skelcodec_codegen::model::{Field, FieldType, Repeat, Scalar, Schema, Size, UNREAD};
+use skelcodec_codegen::model::{Field, FieldType, Repeat, Schema, Size, UNREAD};
 use skelcodec_runtime::{self as rt, Error, ErrorKind, Mismatch, PathSegment};
 
 use crate::eval::Scope;
 use crate::plan::Plan;
-use crate::value::{Int, Link, Value};
+use crate::value::{Link, Value};
 
 /// How often a value is measured again: a recomputed `vlq` may change its own size, and a
 /// value written back into a slot the sizes that measure it (once per slot nested in another).
 const MEASURES: usize = 8;
 
 /// The derived fields of `value`, here and below, whose stored value disagrees with the
-/// content.
+/// content, then the root's offsets that disagree with its `-layout`.
 pub(crate) fn check(schema: &Schema, plan: &Plan, value: &Value) -> rt::Result<Vec<Mismatch>> {
-    refuse_layout(schema)?;
     crate::write::measure(schema, value)?;
     let mut pass = Pass::new(plan, false);
     visit(schema, value, None, &mut Vec::new(), &mut pass)?;
-    Ok(pass.found)
+    let mut found = pass.found;
+    if let Value::Struct(root) = value {
+        found.extend(crate::layout::check(schema, &Link::new(root.clone(), None)));
+    }
+    Ok(found)
 }
 
-/// Recomputes every derived field of `value` from its content; returns those that changed,
+/// Recomputes every derived field of `value` from its content, then moves the blocks of the
+/// root's `-layout` (the free-space lists emptied first); returns the fields that changed,
 /// with their stored and recomputed values.
 pub(crate) fn normalize(schema: &Schema, plan: &Plan, value: &Value) -> rt::Result<Vec<Mismatch>> {
-    refuse_layout(schema)?;
+    let root = match value {
+        Value::Struct(root) => Some(Link::new(root.clone(), None)),
+        _ => None,
+    };
+    if let Some(root) = &root {
+        crate::layout::clear_free_space(schema, root);
+    }
     let mut changed: Vec<Mismatch> = Vec::new();
     for _ in 0..MEASURES {
         crate::write::measure(schema, value)?;
@@ -39,6 +49,9 @@ pub(crate) fn normalize(schema: &Schema, plan: &Plan, value: &Value) -> rt::Resu
         visit(schema, value, None, &mut Vec::new(), &mut pass)?;
         let Pass { found, synced, .. } = pass;
         if found.is_empty() && !synced {
+            if let Some(root) = &root {
+                changed.extend(crate::layout::move_blocks(schema, root)?);
+            }
             return Ok(changed);
         }
         for mismatch in found {
@@ -54,20 +67,6 @@ pub(crate) fn normalize(schema: &Schema, plan: &Plan, value: &Value) -> rt::Resu
             "the derived fields do not settle after {MEASURES} measures"
         )),
     ))
-}
-
-/// Offsets laid out by `-layout` follow every size below them: only the generated code moves
-/// blocks yet.
-fn refuse_layout(schema: &Schema) -> rt::Result<()> {
-    match schema.layout {
-        Some(_) => Err(Error::new(
-            0,
-            ErrorKind::Invalid(
-                "offsets laid out by `-layout` are checked and recomputed by the generated code only, not yet with the schema at run time".into(),
-            ),
-        )),
-        None => Ok(()),
-    }
 }
 
 /// The path of `last` below `steps` (fields and indexes), as errors and checks spell it.
@@ -317,7 +316,7 @@ fn settle(
         return Ok(());
     }
     if pass.set {
-        let held = stored_value(&field.ty, computed).ok_or_else(|| {
+        let held = Value::of_int(&field.ty, computed).ok_or_else(|| {
             let message = format!("{path}: {computed} does not fit the field");
             Error::new(0, ErrorKind::Invalid(message))
         })?;
@@ -366,7 +365,7 @@ fn settle_elements(
             computed: computed.into(),
         });
         if pass.set {
-            *element = stored_value(&field.ty, computed)
+            *element = Value::of_int(&field.ty, computed)
                 .ok_or_else(|| format!("{path}[{at}]: {computed} does not fit the field"))?;
             changed = true;
         }
@@ -416,16 +415,4 @@ fn recompute_members(
         settle(&child, (member.field, field), computed, path, pass)?;
     }
     Ok(())
-}
-
-/// `value` as a field of type `ty` holds it, when it fits.
-fn stored_value(ty: &FieldType, value: i64) -> Option<Value> {
-    match ty {
-        FieldType::Number(Scalar::Int(int)) => Int::fitting(value.into(), *int).map(Value::Int),
-        FieldType::Vlq => u32::try_from(value)
-            .ok()
-            .map(|n| Value::Int(Int::Unsigned(n.into()))),
-        FieldType::Bits { width: 1, .. } => Some(Value::Bool(value != 0)),
-        _ => None,
-    }
 }

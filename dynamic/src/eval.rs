@@ -263,6 +263,9 @@ impl<'s> Scope<'s> {
             (Val::Float(f), "to_i") => Ok(Val::Int(f as i64)),
             (Val::Enum(_, n), "to_i") => Ok(Val::Int(n)),
             (Val::Bool(b), "to_i") => Ok(Val::Int(i64::from(b))),
+            // What an absent value holds is absent too (the generated code's `map_or`): the
+            // size of an absent list reads as 0.
+            (Val::Null, _) => Ok(Val::Null),
             (other, name) => Err(format!("no property `{name}` of {other}")),
         }
     }
@@ -677,7 +680,7 @@ fn view(raw: &[u8], content: Content) -> &[u8] {
 }
 
 /// The bytes a value as read takes: its stored bytes, a structure's span, a list's elements.
-fn stored_len(value: &Value) -> usize {
+pub(crate) fn stored_len(value: &Value) -> usize {
     match value {
         Value::Int(_)
         | Value::F32(_)

@@ -11,6 +11,7 @@ mod derived;
 mod document;
 mod eval;
 mod intern;
+mod layout;
 mod map;
 mod packed;
 mod plan;

@@ -5,7 +5,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use skelcodec_codegen::model::{FieldType, IntType, ParamType, TypeDef};
+use skelcodec_codegen::model::{FieldType, IntType, ParamType, Scalar, TypeDef};
 use skelcodec_runtime as rt;
 
 /// One value of a field, as the generated code holds it.
@@ -375,6 +375,18 @@ impl Struct {
 }
 
 impl Value {
+    /// The integer `value` as a field of type `ty` holds it (a flag: 1 or 0), when it fits.
+    pub(crate) fn of_int(ty: &FieldType, value: i64) -> Option<Value> {
+        match ty {
+            FieldType::Number(Scalar::Int(int)) => Int::fitting(value.into(), *int).map(Value::Int),
+            FieldType::Vlq => u32::try_from(value)
+                .ok()
+                .map(|n| Value::Int(Int::Unsigned(n.into()))),
+            FieldType::Bits { width: 1, .. } => Some(Value::Bool(value != 0)),
+            _ => None,
+        }
+    }
+
     /// The arguments of `def`'s kept parameters among `params` (its arguments), as its values
     /// keep them.
     pub(crate) fn kept_args(def: &TypeDef, params: &[Val]) -> Vec<Value> {

@@ -271,6 +271,11 @@ fn write_placed(
         }
         None => write_field(cx, w, scope, field, value, checked),
     };
+    // A measure takes each block's length alone: where it lands is the layout's, which may
+    // be about to move it (an edit that grows a block makes it overlap the next one).
+    if cx.measuring {
+        return write(&mut Writer::new());
+    }
     match field.stream {
         Stream::Root => rt::fields::write_at_root(w, pos, name, write),
         _ => rt::fields::write_at(w, pos, name, write),

@@ -40,6 +40,21 @@ fn mismatches(value: &SectorArchive) -> Vec<String> {
     value.check().iter().map(ToString::to_string).collect()
 }
 
+const SCHEMA: &str = "tests/schemas/sector_archive.ksy";
+
+/// The interpreter reads `bytes` with the same offsets reported as the generated code's.
+fn interpreter_reports(bytes: &[u8], found: &[String]) {
+    let interpreter = skelcodec_generated_tests::interpreter(SCHEMA);
+    let value = interpreter
+        .read(bytes)
+        .expect("the interpreter reads the archive");
+    assert_eq!(
+        skelcodec_generated_tests::interpreted_check(&interpreter, &value),
+        found,
+        "what the interpreter's check() reports"
+    );
+}
+
 #[test]
 fn a_packed_archive_agrees_with_its_layout() {
     // Header and table end at 18; the first sector boundary after them is 32 (sector 2).
@@ -47,6 +62,7 @@ fn a_packed_archive_agrees_with_its_layout() {
     let value = SectorArchive::read(&bytes).unwrap();
     assert_eq!(value.to_bytes().unwrap(), bytes);
     assert_eq!(mismatches(&value), Vec::<String>::new());
+    interpreter_reports(&bytes, &[]);
 }
 
 #[test]
@@ -61,6 +77,7 @@ fn a_gap_or_an_order_other_than_the_listed_one_is_reported() {
             "names_offset: stored 96, computed 64"
         ]
     );
+    interpreter_reports(&gap, &mismatches(&value));
     // The names before the files: the listed order puts them last.
     let names_first = archive(&[(3, b"hello"), (4, b"abc")], Some((32, b"a\0b\0")));
     let value = SectorArchive::read(&names_first).unwrap();
@@ -72,6 +89,7 @@ fn a_gap_or_an_order_other_than_the_listed_one_is_reported() {
             "names_offset: stored 32, computed 64"
         ]
     );
+    interpreter_reports(&names_first, &mismatches(&value));
 }
 
 #[test]
@@ -81,6 +99,8 @@ fn normalize_moves_the_blocks_after_a_grown_file_to_the_next_sectors() {
     value.files[0].data = RawBytes(vec![7; 20]);
     // Written as is, the size disagrees with the data: refused.
     assert!(value.to_bytes().is_err());
+    let document = serde_json::to_value(&value).unwrap();
+    let found = mismatches(&value);
     value.normalize().unwrap();
     let sectors: Vec<u16> = value.files.iter().map(|f| f.sector).collect();
     assert_eq!((sectors, value.names_offset), (vec![2, 4], 80));
@@ -89,6 +109,8 @@ fn normalize_moves_the_blocks_after_a_grown_file_to_the_next_sectors() {
         written,
         archive(&[(2, &[7; 20]), (4, b"abc")], Some((80, b"a\0b\0")))
     );
+    let found: Vec<&str> = found.iter().map(String::as_str).collect();
+    skelcodec_generated_tests::assert_interpreter_agrees(SCHEMA, &document, &found, &written);
     let reread = SectorArchive::read(&written).unwrap();
     assert_eq!(reread.files, value.files);
     assert_eq!(reread.names, value.names);
@@ -113,8 +135,11 @@ fn an_absent_block_keeps_its_offset_and_stale_bytes_are_dropped() {
         mismatches(&value),
         ["files[1].sector: stored 4, computed 3"]
     );
+    let document = serde_json::to_value(&value).unwrap();
     value.normalize().unwrap();
     assert_eq!((value.files[1].sector, value.names_offset), (3, 0));
     let written = value.to_bytes().unwrap();
     assert_eq!(written, archive(&[(2, b"hello"), (3, b"abc")], None));
+    let found = ["files[1].sector: stored 4, computed 3"];
+    skelcodec_generated_tests::assert_interpreter_agrees(SCHEMA, &document, &found, &written);
 }
