@@ -406,3 +406,21 @@ fn a_chunk_id_named_by_an_alias_follows_the_case_its_slot_holds() {
     let path = "tests/schemas/chunk_ids.ksy";
     skelcodec_generated_tests::assert_interpreter_agrees(path, &document, &expected, written);
 }
+
+#[test]
+fn a_count_of_several_lists_follows_the_first() {
+    use lacing::Lacing;
+    // `num` counts `lens`, `segments`, `record_lens` and `records`: it follows `lens`.
+    let file = b"\x02\x01\x03abcd\x03\x00\x02\x00xyz";
+    let value = Lacing::read(file).expect("the fixture reads");
+    let mut document = serde_json::to_value(&value).unwrap();
+    document["num"] = serde_json::json!(3);
+    let mut value: Lacing = serde_json::from_value(document.clone()).unwrap();
+    let expected = ["num: stored 3, computed 2"];
+    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    assert_eq!(found, expected);
+    value.normalize().unwrap();
+    assert_eq!(value.to_bytes().unwrap(), file);
+    let path = "tests/schemas/lacing.ksy";
+    skelcodec_generated_tests::assert_interpreter_agrees(path, &document, &expected, file);
+}

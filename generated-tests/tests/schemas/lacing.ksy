@@ -6,6 +6,7 @@ doc: |
   Ogg's lacing values: a list of integers whose one use is the size of each element of a
   later list as long (`size: lens[_index]`). Each is derived from the element it sizes,
   `lens[_index] = segments[_index]._sizeof` (`records[_index]._sizeof + 1` for `records`).
+  `num`, the count of all four lists, follows the first.
 seq:
   - id: num
     type: u1

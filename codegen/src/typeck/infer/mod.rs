@@ -97,7 +97,7 @@ fn inference(
             })
         })
         .collect();
-    if uses != 1 + padding.len() {
+    if uses != 1 + padding.len() && !shared_count(def, index) {
         return None;
     }
     // The one use: the size or count of a later field (or one read by position; one read
@@ -173,6 +173,21 @@ fn element_sizes(
         role: "element sizes",
     };
     Some((derived, inferred, Vec::new()))
+}
+
+/// True when every use of field `index` of `def` is the same `repeat-expr` count of several
+/// later lists (Ogg's `num_segments` of its lacing values and of its segments): it follows
+/// the first, and the writer refuses the others where their lengths differ.
+fn shared_count(def: &TypeDef, index: usize) -> bool {
+    let name = def.fields[index].id.as_str();
+    let counts: Vec<&Expr> = (def.fields[index + 1..].iter())
+        .filter_map(|f| match &f.repeat {
+            Repeat::Expr(count) if mentions(count, name) > 0 => Some(count),
+            _ => None,
+        })
+        .collect();
+    let uses: usize = counts.iter().map(|c| mentions(c, name)).sum();
+    counts.len() > 1 && counts.iter().all(|c| *c == counts[0]) && uses == measuring_uses(def, name)
 }
 
 /// `derived` where `cond` (a user's condition) holds, `stored` (the field itself) otherwise.
