@@ -30,6 +30,11 @@ pub fn interpreter(path: &str) -> skelcodec_dynamic::Interpreter {
     skelcodec_dynamic::Interpreter::new(schema).expect("the schema is interpreted")
 }
 
+/// What `check()` reports on a value of the generated code, each mismatch as it prints.
+pub fn checked(value: &impl skelcodec_runtime::Codec) -> Vec<String> {
+    value.check().iter().map(ToString::to_string).collect()
+}
+
 /// What the interpreter's `check()` reports on `value`, each as the generated code's
 /// mismatches print.
 pub fn interpreted_check(

@@ -220,7 +220,7 @@ fn a_header_s_sizes_and_counts_follow_the_values_after_it() {
         "header.len_data: stored 3, computed 5",
         "header.num_items: stored 2, computed 3",
     ];
-    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    let found = skelcodec_generated_tests::checked(&value);
     assert_eq!(found, expected);
     let document = serde_json::to_value(&value).unwrap();
     value.normalize().unwrap();
@@ -247,7 +247,7 @@ fn sizes_through_constant_sizes_and_root_constants_follow_their_values() {
         "len_note: stored 1, computed 2",
         "len_tail: stored 8, computed 10",
     ];
-    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    let found = skelcodec_generated_tests::checked(&value);
     assert_eq!(found, expected);
     let document = serde_json::to_value(&value).unwrap();
     value.normalize().unwrap();
@@ -268,7 +268,7 @@ fn the_size_of_an_absent_body_read_on_its_own_is_set_back() {
     let file = b"\x04\x02\x00\x00ab";
     let mut value = blobs::Blobs::read(file).expect("the fixture reads");
     value.entries[1].len = 3;
-    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    let found = skelcodec_generated_tests::checked(&value);
     assert_eq!(found, ["entries[1].len: stored 3, computed 0"]);
     let document = serde_json::to_value(&value).unwrap();
     value.normalize().unwrap();
@@ -302,7 +302,7 @@ fn selectors_and_flags_follow_the_case_held_and_the_fields_present() {
         "is_short: stored 1, computed 0",
         "kind: stored 1, computed 2",
     ];
-    let mut found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    let mut found = skelcodec_generated_tests::checked(&value);
     found.sort();
     assert_eq!(found, expected);
     assert!(value.to_bytes().is_err(), "the stale selector is refused");
@@ -328,7 +328,7 @@ fn a_value_of_the_default_case_keeps_its_selector() {
     let mut document = serde_json::to_value(&value).unwrap();
     document["body"] = serde_json::json!({"point": {"x": 1, "y": 2}});
     let mut edited: Choices = serde_json::from_value(document).unwrap();
-    let found: Vec<String> = edited.check().iter().map(ToString::to_string).collect();
+    let found = skelcodec_generated_tests::checked(&edited);
     assert_eq!(found, ["kind: stored 9, computed 1"]);
     edited.normalize().unwrap();
     assert_eq!(edited.to_bytes().unwrap(), b"\x00\x40\x01\x01\x02");
@@ -364,7 +364,7 @@ fn a_table_of_sizes_follows_the_elements_it_sizes() {
         "lens[0]: stored 1, computed 2",
         "record_lens[1]: stored 2, computed 4",
     ];
-    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    let found = skelcodec_generated_tests::checked(&value);
     assert_eq!(found, expected);
     assert!(value.to_bytes().is_err(), "the stale sizes are refused");
     value.normalize().unwrap();
@@ -392,7 +392,7 @@ fn a_chunk_id_named_by_an_alias_follows_the_case_its_slot_holds() {
     let mut edited: ChunkIds = serde_json::from_value(document.clone()).unwrap();
     // The name chunk's id is set back; the third holds no case, so its id is the user's.
     let expected = ["chunks[0].chunk.id: stored 2, computed 1"];
-    let found: Vec<String> = edited.check().iter().map(ToString::to_string).collect();
+    let found = skelcodec_generated_tests::checked(&edited);
     assert_eq!(found, expected);
     edited.normalize().unwrap();
     let written = b"\x01\x03ab\x00\x02\x02\x05\x06\x08\x01\x7f";
@@ -417,7 +417,7 @@ fn a_count_of_several_lists_follows_the_first() {
     document["num"] = serde_json::json!(3);
     let mut value: Lacing = serde_json::from_value(document.clone()).unwrap();
     let expected = ["num: stored 3, computed 2"];
-    let found: Vec<String> = value.check().iter().map(ToString::to_string).collect();
+    let found = skelcodec_generated_tests::checked(&value);
     assert_eq!(found, expected);
     value.normalize().unwrap();
     assert_eq!(value.to_bytes().unwrap(), file);

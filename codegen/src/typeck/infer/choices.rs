@@ -9,7 +9,7 @@
 //! (`if: has_name`, `if: not is_short`, or `if: flags.has_name` of a held header) follows
 //! that field's presence. Like sizes, nothing is inferred for a field used twice.
 
-use super::members::{member_mentions, plain_holder};
+use super::members::{held_fields, member_mentions, plain_holder};
 use super::{Scope, folded, is_candidate, mentions, while_present};
 use crate::expr::{Expr, UnaryOp};
 use crate::model::*;
@@ -189,17 +189,14 @@ fn flag(schema: &Schema, ty: usize, index: usize) -> Option<(Expr, Inferred)> {
 /// `if` of a later field of `ty` (`if: flags.has_name`).
 fn held_flags(schema: &Schema, ty: usize, step: usize) -> Vec<DerivedMember> {
     let def = &schema.types[ty];
-    let holder = &def.fields[step];
-    let Some(child) = plain_holder(schema, ty, step) else {
+    let Some((child, fields)) = held_fields(schema, ty, step) else {
         return Vec::new();
     };
-    let child_def = &schema.types[child];
-    (child_def.fields.iter().enumerate())
-        .filter(|(_, field)| {
+    fields
+        .filter(|(_, field, _)| {
             is_flag(field) && used_once_as_member(schema, (ty, step), child, &field.id)
         })
-        .filter_map(|(index, field)| {
-            let target = Expr::Attr(Box::new(Expr::Name(holder.id.clone())), field.id.clone());
+        .filter_map(|(index, _, target)| {
             let (derived, user) = def.fields[step + 1..]
                 .iter()
                 .find_map(|user| Some((presence(user.cond.as_ref()?, &target, user)?, user)))?;

@@ -38,16 +38,13 @@ pub(super) fn infer_members(schema: &mut Schema) {
 /// The derivations of the fields of the value field `step` of `ty` holds.
 fn members_of(schema: &Schema, ty: usize, step: usize) -> Vec<DerivedMember> {
     let def = &schema.types[ty];
-    let holder = &def.fields[step];
-    let Some(child) = plain_holder(schema, ty, step) else {
+    let Some((child, fields)) = held_fields(schema, ty, step) else {
         return Vec::new();
     };
-    let child_def = &schema.types[child];
-    (child_def.fields.iter().enumerate())
-        .filter(|(_, field)| is_candidate(field) && field.cond.is_none())
-        .filter(|(_, field)| uses(schema, child, &field.id) == 1)
-        .filter_map(|(index, field)| {
-            let target = Expr::Attr(Box::new(Expr::Name(holder.id.clone())), field.id.clone());
+    fields
+        .filter(|(_, field, _)| is_candidate(field) && field.cond.is_none())
+        .filter(|(_, field, _)| uses(schema, child, &field.id) == 1)
+        .filter_map(|(index, _, target)| {
             let (user, role, derived) = def.fields.iter().enumerate().find_map(|(u, user)| {
                 let (expr, role, measure) = measured_use(user).filter(|_| u != step)?;
                 let expr = folded(schema, ty, expr);
@@ -84,6 +81,23 @@ pub(super) fn plain_holder(schema: &Schema, ty: usize, step: usize) -> Option<us
         && !holder.kept_as_read
         && holder.decode.is_none();
     (plain && child != ty).then_some(child)
+}
+
+/// The type of the value field `step` of `ty` holds (see [`plain_holder`]) and its fields,
+/// each with its index and its name as a member of the holder (`header.len`).
+pub(super) fn held_fields(
+    schema: &Schema,
+    ty: usize,
+    step: usize,
+) -> Option<(usize, impl Iterator<Item = (usize, &Field, Expr)>)> {
+    let child = plain_holder(schema, ty, step)?;
+    let holder = &schema.types[ty].fields[step].id;
+    let fields = schema.types[child].fields.iter().enumerate();
+    let member = |field: &Field| Expr::Attr(Box::new(Expr::Name(holder.clone())), field.id.clone());
+    Some((
+        child,
+        fields.map(move |(index, field)| (index, field, member(field))),
+    ))
 }
 
 /// How often the measuring expressions of every type name `name` as a member of a value, and
