@@ -80,6 +80,19 @@ fn write_derivations(
             def.id, inferred.role, inferred.user
         )?;
     }
+    for (def, offset, block, unit) in schema.relocated_offsets() {
+        let per_unit = if unit > 1 {
+            format!(" / {unit}")
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "  {}.{} = where `{}` is placed{per_unit}  (inferred: `{}` is the position of `{}`; \
+             normalize() moves it to the end of the file when it no longer fits)",
+            def.id, offset.id, block.id, offset.id, block.id
+        )?;
+    }
     Ok(())
 }
 

@@ -134,7 +134,7 @@ fn find_field(schema: &Schema, owner: usize, id: &str, at: &YamlPath) -> Result<
 }
 
 /// The stored integer field and unit of a `pos` written `offset` or `offset * unit`.
-fn offset_of(schema: &Schema, owner: usize, pos: &Expr) -> Option<(usize, u64)> {
+pub(crate) fn offset_of(schema: &Schema, owner: usize, pos: &Expr) -> Option<(usize, u64)> {
     let (name, unit) = match pos {
         Expr::Name(name) => (name, 1),
         Expr::Binary(BinOp::Mul, a, b) => match (a.as_ref(), b.as_ref()) {

@@ -116,6 +116,11 @@ pub fn checksum_written_ident(field: &str) -> Ident {
     Ident::new(&format!("_{field}_written"), Span::call_site())
 }
 
+/// The value the offset `field` of a relocatable block is written as (see `rt::relocation`).
+pub fn offset_written_ident(field: &str) -> Ident {
+    Ident::new(&format!("_{field}_placed"), Span::call_site())
+}
+
 /// The reader of a type's own stream while a value is read by position in another (`io:`).
 pub fn own_reader_ident() -> Ident {
     Ident::new("_own_r", Span::call_site())

@@ -180,7 +180,43 @@ impl Interpreter {
     pub fn check(&self, value: &Value) -> rt::Result<Vec<rt::Mismatch>> {
         let mut found = derived::check(&self.schema, &self.plan, value)?;
         found.extend(self.checksum_mismatches(value));
+        let moved = self.relocation_mismatches(value, &found);
+        found.extend(moved);
         Ok(found)
+    }
+
+    /// The offsets `normalize()` would set by moving blocks (see `rt::relocation`), but those
+    /// `found` names, as the generated code's `check()` finds them: on a copy of `value`,
+    /// normalized, compared by documents.
+    fn relocation_mismatches(&self, value: &Value, found: &[rt::Mismatch]) -> Vec<rt::Mismatch> {
+        if !self.schema.has_relocations() {
+            return Vec::new();
+        }
+        let document = |value: &Value| serde_json::to_value(self.document(value)).ok();
+        let Some(before) = document(value) else {
+            return Vec::new();
+        };
+        let Ok(copy) = self.value_of(&before) else {
+            return Vec::new();
+        };
+        match self.normalize(&copy).ok().and_then(|_| document(&copy)) {
+            Some(after) => rt::codec::changed_numbers(&before, &after, found),
+            None => Vec::new(),
+        }
+    }
+
+    /// Moves the relocatable blocks of `value` that no longer fit where their offsets say
+    /// (see `rt::relocation`): written with the planned offsets and read again.
+    fn relocate_blocks(&self, root: &Struct, value: &Value) -> rt::Result<()> {
+        let planning = write::write_into(&self.schema, value, rt::Writer::planning_relocations())?;
+        let Some(moves) = planning.into_relocation_plan()? else {
+            return Ok(());
+        };
+        let w = write::write_into(&self.schema, value, rt::Writer::relocating(moves))?;
+        if let Value::Struct(fresh) = self.read(&w.into_bytes()?)? {
+            root.take_from(&fresh);
+        }
+        Ok(())
     }
 
     /// Recomputes every derived field of `value` from the content, as the generated code's
@@ -189,6 +225,9 @@ impl Interpreter {
     /// recomputed and read again.
     pub fn normalize(&self, value: &Value) -> rt::Result<Vec<rt::Mismatch>> {
         let mut changed = derived::normalize(&self.schema, &self.plan, value)?;
+        if let (true, Value::Struct(root)) = (self.schema.has_relocations(), value) {
+            self.relocate_blocks(root, value)?;
+        }
         if let (true, Value::Struct(root)) = (self.schema.has_checksums(), value) {
             changed.extend(self.checksum_mismatches(value));
             let w = write::write_into(&self.schema, value, rt::Writer::recomputing_checksums())?;

@@ -191,16 +191,32 @@ fn write_fields(
             }
         }
         let recomputed;
-        let value = match &field.checksum {
-            Some(checksum) => {
+        let value = match (&field.checksum, offset_unit(def, index)) {
+            (Some(checksum), _) => {
                 recomputed = checksum_written(w, checksum, covered_from[index], value);
                 &recomputed
             }
-            None => value,
+            (None, Some(unit)) => {
+                recomputed = offset_written(w, field, offset_key(value), unit, value)
+                    .map_err(|e| e.in_path(field.id.clone()))?;
+                &recomputed
+            }
+            (None, None) => value,
         };
+        // The key of a relocatable block's offset: the offset's place while it is written.
+        let relocation = field.relocation.and_then(|r| {
+            let offset = fields[r.offset].as_ref()?;
+            Some((offset_key(offset), r.unit))
+        });
         let written = match &field.position {
             Some(pos) if !matches!(value, Value::Absent) => {
-                write_placed(cx, w, scope, (node.ty, field), pos, value, checked)
+                let placed = Placed {
+                    owner: node.ty,
+                    field,
+                    pos,
+                    relocation,
+                };
+                write_placed(cx, w, scope, placed, value, checked)
             }
             _ => write_field(cx, w, scope, field, value, checked),
         };
@@ -212,6 +228,41 @@ fn write_fields(
             .map_err(|e| e.in_field(crate::value::UNCLAIMED))?;
     }
     Ok(())
+}
+
+/// The unit of the offset field `index` of `def` counts a relocatable block's position in
+/// (see `rt::relocation`), when it is one.
+fn offset_unit(def: &TypeDef, index: usize) -> Option<u64> {
+    let r = def.fields.iter().find_map(|f| f.relocation.filter(|r| r.offset == index))?;
+    Some(r.unit)
+}
+
+/// The key of an offset field while its value is written: the value's address, which the
+/// writer that plans and the one that moves see alike (see `rt::relocation`).
+fn offset_key(value: &Value) -> usize {
+    std::ptr::from_ref(value).addr()
+}
+
+/// The value the offset of a relocatable block is written as: where the writer places the
+/// block, or as stored.
+fn offset_written(
+    w: &Writer,
+    field: &Field,
+    key: usize,
+    unit: u64,
+    stored: &Value,
+) -> rt::Result<Value> {
+    let Value::Int(n) = stored else {
+        return Ok(stored.clone());
+    };
+    let at = rt::fields::relocated_offset(w, key, unit, n.as_i128())?;
+    match i64::try_from(at).ok().and_then(|at| Value::of_int(&field.ty, at)) {
+        Some(moved) => Ok(moved),
+        None => Err(encode_error(
+            w,
+            format!("the block would move to {at}, past what the offset can hold"),
+        )),
+    }
 }
 
 /// The value a checksum field is written as: as stored, or recomputed by a writer that
@@ -242,11 +293,16 @@ fn write_placed(
     cx: &Cx<'_>,
     w: &mut Writer,
     scope: &Scope<'_>,
-    (owner, field): (usize, &Field),
-    pos: &skelcodec_codegen::expr::Expr,
+    placed: Placed<'_>,
     value: &Value,
     checked: bool,
 ) -> rt::Result<()> {
+    let Placed {
+        owner,
+        field,
+        pos,
+        relocation,
+    } = placed;
     let held = match value {
         Value::Failed { held: None, .. } | Value::Cycle(_) => return Ok(()),
         Value::Failed {
@@ -276,10 +332,21 @@ fn write_placed(
     if cx.measuring {
         return write(&mut Writer::new());
     }
-    match field.stream {
-        Stream::Root => rt::fields::write_at_root(w, pos, name, write),
-        _ => rt::fields::write_at(w, pos, name, write),
+    let in_file = field.stream == Stream::Root;
+    match (relocation, in_file) {
+        (Some(offset), _) => rt::fields::write_at_relocatable(w, pos, in_file, name, offset, write),
+        (None, true) => rt::fields::write_at_root(w, pos, name, write),
+        (None, false) => rt::fields::write_at(w, pos, name, write),
     }
+}
+
+/// A field read by position, with the type that holds it, its position and, for a
+/// relocatable block, the key and unit of its offset.
+struct Placed<'a> {
+    owner: usize,
+    field: &'a Field,
+    pos: &'a skelcodec_codegen::expr::Expr,
+    relocation: Option<(usize, u64)>,
 }
 
 /// Refuses a value whose kept arguments (see [`Param::kept`]) are not those it is written

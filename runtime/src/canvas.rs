@@ -132,6 +132,47 @@ impl Canvas {
         )
     }
 
+    /// Where the covered bytes end: past the last run, or at the furthest empty block.
+    pub(crate) fn end(&self) -> usize {
+        let runs = self
+            .runs
+            .iter()
+            .next_back()
+            .map_or(0, |(s, r)| r.range(*s).end);
+        runs.max(self.furthest_empty.map_or(0, |(at, _)| at))
+    }
+
+    /// True when some byte before [`Canvas::end`] is covered by nothing.
+    pub(crate) fn has_holes(&self) -> bool {
+        let covered = self.coverage();
+        match covered.first() {
+            None => self.end() > 0,
+            Some(first) => first.start > 0 || covered.len() > 1 || first.end < self.end(),
+        }
+    }
+
+    /// Covers every byte no run covers before [`Canvas::end`] with zeros.
+    pub(crate) fn fill_holes(&mut self) {
+        let end = self.end();
+        let mut at = 0;
+        let mut holes = Vec::new();
+        for range in self.coverage().into_iter().chain(std::iter::once(end..end)) {
+            if at < range.start {
+                holes.push(at..range.start);
+            }
+            at = at.max(range.end);
+        }
+        for hole in holes {
+            self.runs.insert(
+                hole.start,
+                Run {
+                    bytes: vec![0; hole.len()],
+                    field: "unclaimed",
+                },
+            );
+        }
+    }
+
     /// The assembled bytes: every byte from 0 to the end must be covered.
     pub(crate) fn into_bytes(self) -> Result<Vec<u8>> {
         if let Some(claim) = self.claims.first() {

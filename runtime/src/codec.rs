@@ -194,6 +194,96 @@ pub fn recompute_checksums<C: Codec>(value: &mut C) -> Result<()> {
     Ok(())
 }
 
+/// Moves the relocatable blocks of `value` that no longer fit where their offsets say to the
+/// end of the file, and covers bytes nothing covers with zeros (see [`crate::relocation`]):
+/// `value` is written with the planned offsets and read again. Nothing changes when every
+/// block fits.
+pub fn relocate_blocks<C: Codec>(value: &mut C) -> Result<()> {
+    let mut planning = Writer::planning_relocations();
+    value.write(&mut planning)?;
+    let Some(moves) = planning.into_relocation_plan()? else {
+        return Ok(());
+    };
+    let mut w = Writer::relocating(moves);
+    value.write(&mut w)?;
+    *value = C::read(&w.into_bytes()?)?;
+    Ok(())
+}
+
+/// The offsets `normalize()` would set by moving blocks ([`relocate_blocks`]), each named by
+/// its path, once the sizes and counts `found` names are recomputed (what `check()` adds for a
+/// schema with relocatable blocks); none when the value cannot be normalized.
+pub fn relocation_mismatches<C: Codec>(value: &C, found: &[Mismatch]) -> Vec<Mismatch> {
+    let mut moved = value.clone();
+    if moved.normalize().is_err() || moved == *value {
+        return Vec::new();
+    }
+    match (serde_json::to_value(value), serde_json::to_value(&moved)) {
+        (Ok(before), Ok(after)) => changed_numbers(&before, &after, found),
+        _ => Vec::new(),
+    }
+}
+
+/// Every integer of the document `before` that `after` holds another value at, by its path,
+/// but those `found` names already; the bytes no field claims (`unclaimed`) are no field's.
+pub fn changed_numbers(
+    before: &serde_json::Value,
+    after: &serde_json::Value,
+    found: &[Mismatch],
+) -> Vec<Mismatch> {
+    let mut changed = Vec::new();
+    collect_changed_numbers(before, after, &mut String::new(), &mut changed);
+    changed.retain(|c| !found.iter().any(|f| f.path == c.path));
+    changed
+}
+
+fn collect_changed_numbers(
+    before: &serde_json::Value,
+    after: &serde_json::Value,
+    path: &mut String,
+    found: &mut Vec<Mismatch>,
+) {
+    use serde_json::Value;
+    let len = path.len();
+    match (before, after) {
+        (Value::Number(x), Value::Number(y)) if x != y => {
+            if let (Some(stored), Some(computed)) = (as_i128(x), as_i128(y)) {
+                found.push(Mismatch {
+                    path: path.clone(),
+                    stored,
+                    computed,
+                });
+            }
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            for (key, left) in x.iter().filter(|(key, _)| *key != "unclaimed" || len > 0) {
+                if let Some(right) = y.get(key) {
+                    if !path.is_empty() {
+                        path.push('.');
+                    }
+                    path.push_str(key);
+                    collect_changed_numbers(left, right, path, found);
+                    path.truncate(len);
+                }
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            for (i, (left, right)) in x.iter().zip(y).enumerate() {
+                path.push_str(&format!("[{i}]"));
+                collect_changed_numbers(left, right, path, found);
+                path.truncate(len);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn as_i128(n: &serde_json::Number) -> Option<i128> {
+    n.as_i64()
+        .map(i128::from)
+        .or_else(|| n.as_u64().map(i128::from))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

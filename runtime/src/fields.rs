@@ -680,6 +680,56 @@ pub fn write_at_root(
     w.place_in_file(at, field, block)
 }
 
+/// Writes a value read by position whose offset follows where it is placed (see
+/// [`crate::relocation`]): as [`write_at`] (`in_file`: [`write_at_root`]), but set aside for
+/// the plan by a writer that plans relocations, and where the plan moved it by one that
+/// relocates. `offset` is the key of its offset field and the unit the offset counts in.
+pub fn write_at_relocatable(
+    w: &mut Writer,
+    pos: i64,
+    in_file: bool,
+    field: &'static str,
+    offset: (usize, u64),
+    write: impl FnOnce(&mut Writer) -> Result<()>,
+) -> Result<()> {
+    if !w.places_in_file(in_file) {
+        return match in_file {
+            true => write_at_root(w, pos, field, write),
+            false => write_at(w, pos, field, write),
+        };
+    }
+    let at = match w.moved(offset.0) {
+        Some(at) => usize::try_from(at)
+            .map_err(|_| encode_error(w, "a block past the address space".into()))?,
+        None => block_position(w, pos, 0)?,
+    };
+    let mut block = w.block(at, 0);
+    write(&mut block)?;
+    w.place_relocatable(at, field, offset, block)
+}
+
+/// The value an offset field `key` of a relocatable block (see [`write_at_relocatable`]) is
+/// written as: where the plan moved its block, in units of `unit`, or as stored.
+pub fn relocated_offset<T: TryFrom<u64>>(
+    w: &Writer,
+    key: usize,
+    unit: u64,
+    stored: T,
+) -> Result<T> {
+    let Some(at) = w.moved(key) else {
+        return Ok(stored);
+    };
+    T::try_from(at / unit.max(1)).map_err(|_| {
+        encode_error(
+            w,
+            format!(
+                "the block would move to byte {at}, past what the {} storing its offset can hold",
+                std::any::type_name::<T>()
+            ),
+        )
+    })
+}
+
 /// Places the block `write` writes at `pos` of the stream of `w` that starts at `start`.
 fn write_in_stream(
     w: &mut Writer,
@@ -689,6 +739,11 @@ fn write_in_stream(
     write: impl FnOnce(&mut Writer) -> Result<()>,
 ) -> Result<()> {
     let at = block_position(w, pos, start)?;
+    // A block placed in a stream other than the file's moves with the bytes that stream
+    // starts in.
+    if start != 0 || !w.places_in_file(false) {
+        w.anchor();
+    }
     let mut block = w.block(at, start);
     write(&mut block)?;
     w.place(at, field, block)

@@ -27,6 +27,7 @@ mod pending_bits;
 pub mod present;
 pub mod process;
 pub mod reader;
+pub mod relocation;
 pub mod stream;
 pub mod strings;
 #[cfg(feature = "testing")]

@@ -2,6 +2,7 @@
 
 use crate::canvas::Canvas;
 use crate::error::{Error, ErrorKind, Result};
+use crate::relocation;
 
 /// A growable byte sink.
 ///
@@ -35,6 +36,8 @@ pub struct Writer {
     recomputes_checksums: bool,
     /// Checksums written as stored that disagree with the bytes they cover.
     checksum_disagreements: Vec<crate::checksum::Disagreement>,
+    /// Blocks whose offset follows where they are placed (see [`crate::relocation`]).
+    relocation: relocation::State,
 }
 
 /// Generates fixed-size primitive writers.
@@ -74,6 +77,77 @@ impl Writer {
             for_coverage: true,
             ..Writer::default()
         }
+    }
+
+    /// An empty writer that plans where relocatable blocks go ([`Writer::into_relocation_plan`]).
+    pub fn planning_relocations() -> Self {
+        let mut w = Writer::default();
+        w.relocation.mode = relocation::Mode::Planning;
+        w
+    }
+
+    /// An empty writer that writes relocatable blocks where `moves` puts them (their offsets
+    /// with them: [`crate::fields::relocated_offset`]) and zeros in every byte nothing covers.
+    pub fn relocating(moves: relocation::Moves) -> Self {
+        let mut w = Writer::default();
+        w.relocation.mode = relocation::Mode::Moving(std::sync::Arc::new(moves));
+        w
+    }
+
+    /// Of a planning writer that has written a whole value: where its relocatable blocks go,
+    /// or `None` when they all fit where their offsets say and every byte is covered.
+    pub fn into_relocation_plan(mut self) -> Result<Option<relocation::Moves>> {
+        self.flush_bits();
+        let mut canvas = self.placed;
+        canvas.paint(self.base, self.buf, "the sequential content")?;
+        Ok(relocation::plan(&mut canvas, self.relocation.deferred))
+    }
+
+    /// Where the plan moved the block whose offset field is `key` (see [`crate::relocation`]).
+    pub(crate) fn moved(&self, key: usize) -> Option<u64> {
+        self.relocation.moved(key)
+    }
+
+    /// True when a block placed in this writer's stream (`in_file`: in the whole file) is
+    /// in the file's own stream, where a relocatable block may move.
+    pub(crate) fn places_in_file(&self, in_file: bool) -> bool {
+        let stream_is_file = match in_file {
+            true => self.file_root_start.is_none(),
+            false => !self.relocation.bounded && self.stream_start == 0,
+        };
+        stream_is_file && !self.detached
+    }
+
+    /// Places a relocatable `block` at `at`: set aside for the plan when this writer plans and
+    /// nothing is placed relative to it, placed at once otherwise.
+    pub(crate) fn place_relocatable(
+        &mut self,
+        at: usize,
+        field: &'static str,
+        (key, unit): (usize, u64),
+        mut block: Writer,
+    ) -> Result<()> {
+        let planning = matches!(self.relocation.mode, relocation::Mode::Planning);
+        if !planning || block.relocation.anchored {
+            return self.place(at, field, block);
+        }
+        block.flush_bits();
+        let bytes = std::mem::take(&mut block.buf);
+        self.relocation.deferred.push(relocation::Deferred {
+            at,
+            bytes,
+            field,
+            key,
+            unit,
+        });
+        // Its own bytes are set aside; what it placed is placed.
+        self.adopt_nested(block)
+    }
+
+    /// Notes a block placed relative to a stream other than the file (see
+    /// [`crate::relocation::State::anchored`]).
+    pub(crate) fn anchor(&mut self) {
+        self.relocation.anchored = true;
     }
 
     /// An empty writer that writes every checksum recomputed from the bytes it covers.
@@ -196,8 +270,10 @@ impl Writer {
     pub fn in_substream(&mut self, write: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
         let start = self.pos();
         let outer = std::mem::replace(&mut self.stream_start, start);
+        let bounded = std::mem::replace(&mut self.relocation.bounded, true);
         let written = write(self);
         self.stream_start = outer;
+        self.relocation.bounded = bounded;
         written
     }
 
@@ -205,8 +281,10 @@ impl Writer {
     /// is the stream the value is written in (see [`crate::Reader::in_file_root`]).
     pub fn in_file_root(&mut self, write: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
         let outer = self.file_root_start.replace(self.stream_start);
+        let bounded = std::mem::replace(&mut self.relocation.bounded, true);
         let written = write(self);
         self.file_root_start = outer;
+        self.relocation.bounded = bounded;
         written
     }
 
@@ -235,6 +313,7 @@ impl Writer {
             file_root_start: self.file_root_start,
             for_coverage: self.for_coverage,
             recomputes_checksums: self.recomputes_checksums,
+            relocation: self.relocation.nested(self.relocation.bounded),
             ..Writer::default()
         }
     }
@@ -245,6 +324,7 @@ impl Writer {
             base: at,
             for_coverage: self.for_coverage,
             recomputes_checksums: self.recomputes_checksums,
+            relocation: self.relocation.nested(false),
             ..Writer::default()
         }
     }
@@ -272,6 +352,9 @@ impl Writer {
         }
         let mut canvas = self.placed;
         canvas.paint(self.base, self.buf, "the sequential content")?;
+        if matches!(self.relocation.mode, relocation::Mode::Moving(_)) {
+            canvas.fill_holes();
+        }
         canvas.into_bytes()
     }
 
@@ -284,7 +367,7 @@ impl Writer {
 
     /// Places `block`, written by `field`, at absolute position `at`, with the blocks placed
     /// while producing it. Refused where it disagrees with bytes already written or placed.
-    pub fn place(&mut self, at: usize, field: &'static str, block: Writer) -> Result<()> {
+    pub fn place(&mut self, at: usize, field: &'static str, mut block: Writer) -> Result<()> {
         let end = at.saturating_add(block.buf.len());
         let from = at.max(self.base);
         let to = end.min(self.pos());
@@ -299,9 +382,16 @@ impl Writer {
                 )),
             ));
         }
+        self.placed
+            .paint(at, std::mem::take(&mut block.buf), field)?;
+        self.adopt_nested(block)
+    }
+
+    /// Takes over what `block` placed while it was written, and what it noted.
+    fn adopt_nested(&mut self, block: Writer) -> Result<()> {
         self.checksum_disagreements
             .extend(block.checksum_disagreements);
-        self.placed.paint(at, block.buf, field)?;
+        self.relocation.adopt(block.relocation);
         self.placed.merge(block.placed)?;
         self.place_in_file_canvas(block.file_blocks)
     }

@@ -20,7 +20,8 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            (i == 0 && (schema.layout.is_some() || schema.has_checksums()))
+            (i == 0
+                && (schema.layout.is_some() || schema.has_checksums() || schema.has_relocations()))
                 || !t.derived_members.is_empty()
                 || t.fields.iter().any(|f| {
                     f.derived.is_some()
@@ -454,6 +455,9 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
     // recomputed and read again, once every size is.
     let recompute_checksums =
         (ty == 0 && schema.has_checksums()).then(|| quote!(rt::codec::recompute_checksums(self)?;));
+    // Blocks move once their sizes are final, before the checksums cover the bytes moved.
+    let relocate =
+        (ty == 0 && schema.has_relocations()).then(|| quote!(rt::codec::relocate_blocks(self)?;));
     quote! {
         /// Records every derived field, here and below, whose stored value disagrees with the content.
         pub fn check_into(&self, c: &mut rt::Checker) {
@@ -470,6 +474,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
             #(#normalize_children)*
             #(#recomputes)*
             #move_blocks
+            #relocate
             #recompute_checksums
             Ok(())
         }

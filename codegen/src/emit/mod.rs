@@ -390,10 +390,17 @@ fn codec_impl(
     };
     // Checksums cover bytes, which only the writer has: it computes them (`normalize` of the
     // root recomputes them last).
-    let check = match schema.has_checksums() {
+    let checksums = schema
+        .has_checksums()
+        .then(|| quote!(found.extend(rt::codec::checksum_mismatches(self));));
+    let relocations = schema
+        .has_relocations()
+        .then(|| quote!(found.extend(rt::codec::relocation_mismatches(self, &found));));
+    let check = match checksums.is_some() || relocations.is_some() {
         true => quote! {
             let mut found = { #check };
-            found.extend(rt::codec::checksum_mismatches(self));
+            #checksums
+            #relocations
             found
         },
         false => check,

@@ -12,8 +12,8 @@ use crate::model::*;
 use crate::repr::scalar;
 use crate::repr::sizes::element_len;
 use crate::sanitization::{
-    checksum_start_ident, checksum_written_ident, field_ident, local_ident, struct_ident,
-    switch_enum_ident,
+    checksum_start_ident, checksum_written_ident, field_ident, local_ident, offset_written_ident,
+    struct_ident, switch_enum_ident,
 };
 use crate::typeck::ir::{self, Writing};
 
@@ -38,9 +38,10 @@ pub fn write_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
             }
             let valid = valid_check(field, &written.valid, &quote!(self.#ident));
             let starts = checksum_starts(def, field);
-            let (checksum, access) = match &field.checksum {
-                Some(checksum) => checksum_written(field, checksum),
-                None => (quote!(), quote!(self.#ident)),
+            let (checksum, access) = match (&field.checksum, written.offset_unit) {
+                (Some(checksum), _) => checksum_written(field, checksum),
+                (None, Some(unit)) => offset_written(field, unit),
+                (None, None) => (quote!(), quote!(self.#ident)),
             };
             let write = write_field(schema, ty, field, written, &access);
             write_placed(written, name, &quote!(#starts #valid #checksum #write))
@@ -108,18 +109,43 @@ fn checksum_written(field: &Field, checksum: &Checksum) -> (TokenStream, TokenSt
     (statement, quote!(#written))
 }
 
+/// The value the offset of a relocatable block is written as: where the writer places the
+/// block (see `rt::relocation`), in units of `unit`, or as stored.
+fn offset_written(field: &Field, unit: u64) -> (TokenStream, TokenStream) {
+    let (ident, name) = (field_ident(&field.id), &field.id);
+    let written = offset_written_ident(&field.id);
+    let key = offset_key(&field.id);
+    let statement = quote! {
+        let #written = rt::fields::relocated_offset(w, #key, #unit, self.#ident).in_field(#name)?;
+    };
+    (statement, quote!(#written))
+}
+
+/// The key of offset field `id` while the value is written: its address (see
+/// `rt::relocation`).
+fn offset_key(id: &str) -> TokenStream {
+    let ident = field_ident(id);
+    quote!(::core::ptr::addr_of!(self.#ident).addr())
+}
+
 /// Writes a block placed at `pos` (a value read by position) of the type's own stream, or of
 /// the whole file. The block's own writes name the field; so do the checks of its placement.
 fn write_placed(written: &ir::WrittenField, name: &str, write: &TokenStream) -> TokenStream {
     let Some(pos) = &written.pos else {
         return write.clone();
     };
-    let write_at = match written.pos_in_file {
-        true => quote!(write_at_root),
-        false => quote!(write_at),
+    let in_file = written.pos_in_file;
+    let (function, args) = match (&written.relocation, in_file) {
+        (Some((offset, unit)), _) => {
+            let key = offset_key(offset);
+            let args = quote!(#in_file, #name, (#key, #unit));
+            (quote!(write_at_relocatable), args)
+        }
+        (None, true) => (quote!(write_at_root), quote!(#name)),
+        (None, false) => (quote!(write_at), quote!(#name)),
     };
     quote! {
-        rt::fields::#write_at(w, #pos, #name, |w| {
+        rt::fields::#function(w, #pos, #args, |w| {
             #write
             Ok(())
         })

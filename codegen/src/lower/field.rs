@@ -182,6 +182,7 @@ impl Context {
             derived,
             untrusted,
             derived_inferred: None,
+            relocation: None,
             never_derived,
             checksum,
             padding: false,

@@ -290,6 +290,16 @@ pub struct Inferred {
     pub role: &'static str,
 }
 
+/// The offset of a relocatable block (see [`Field::relocation`]): a plain integer field of the
+/// same type, and the unit it counts in (`pos: sector * 512`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Relocation {
+    /// The index of the offset field.
+    pub offset: usize,
+    /// Bytes per unit of the offset.
+    pub unit: u64,
+}
+
 /// An attribute of `seq`.
 #[derive(Debug, Clone)]
 pub struct Field {
@@ -308,6 +318,10 @@ pub struct Field {
     /// Where [`Field::derived`] was inferred from, when the schema did not declare it: the
     /// field's one use (see `typeck::infer`).
     pub derived_inferred: Option<Inferred>,
+    /// Read by position at an offset that follows where the block is placed (inferred where
+    /// the offset's one use is this `pos`): `normalize()` moves a block that no longer fits
+    /// where its offset says to the end of the file and sets the offset (`rt::relocation`).
+    pub relocation: Option<Relocation>,
     /// `-derived: false`: never derived, not even by inference.
     pub never_derived: bool,
     /// `-derived: crc32(a, b)`: a checksum of the bytes other fields are written as.
@@ -368,6 +382,24 @@ pub struct Field {
 }
 
 impl Schema {
+    /// True when some block's offset follows where it is placed (see [`Field::relocation`]).
+    pub fn has_relocations(&self) -> bool {
+        self.types
+            .iter()
+            .any(|def| def.fields.iter().any(|f| f.relocation.is_some()))
+    }
+
+    /// Every offset that follows where its block is placed (see [`Field::relocation`]): the
+    /// type, the offset field, the block and the unit the offset counts in.
+    pub fn relocated_offsets(&self) -> impl Iterator<Item = (&TypeDef, &Field, &Field, u64)> {
+        self.types.iter().flat_map(|def| {
+            def.fields.iter().filter_map(move |block| {
+                let r = block.relocation?;
+                Some((def, &def.fields[r.offset], block, r.unit))
+            })
+        })
+    }
+
     /// True when some field holds a checksum (`-derived: crc32(…)`), which the writer computes.
     pub fn has_checksums(&self) -> bool {
         self.types
@@ -571,6 +603,7 @@ impl Field {
             repeat: Repeat::None,
             derived: None,
             derived_inferred: None,
+            relocation: None,
             never_derived: false,
             checksum: None,
             padding: false,

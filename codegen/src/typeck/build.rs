@@ -573,9 +573,19 @@ fn write_field(schema: &Schema, ty: usize, field: &Field, errors: &mut Errors) -
         )),
         ty => ir::Values::One(write_list(schema, field, ty, &scope, errors)),
     };
+    let fields = &schema.types[ty].fields;
+    let relocation = field
+        .relocation
+        .map(|r| (fields[r.offset].id.clone(), r.unit));
+    let offset_unit = fields.iter().find_map(|block| {
+        let r = block.relocation?;
+        (fields[r.offset].id == field.id).then_some(r.unit)
+    });
     ir::WriteField::Written(Box::new(ir::WrittenField {
         pos,
         pos_in_file: field.stream == Stream::Root,
+        relocation,
+        offset_unit,
         cond,
         valid,
         values,

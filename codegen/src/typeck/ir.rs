@@ -195,6 +195,12 @@ pub struct WrittenField {
     /// `io: _root._io`: `pos` is a position in the whole file, not in the type's own stream
     /// (which may be a substream).
     pub pos_in_file: bool,
+    /// A block whose offset follows where it is placed (see
+    /// [`crate::model::Field::relocation`]): the offset field and the unit it counts in.
+    pub relocation: Option<(String, u64)>,
+    /// The unit of the offset this field stores for such a block: written where the plan
+    /// places the block.
+    pub offset_unit: Option<u64>,
     /// `if`: a `bool`.
     pub cond: Option<Writer>,
     /// The `valid` rules: whether each holds for `item`.

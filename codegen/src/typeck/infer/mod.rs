@@ -13,6 +13,7 @@
 
 mod choices;
 mod members;
+mod relocations;
 
 use super::build::padding_size;
 use super::expr::{Mode, Scope};
@@ -55,6 +56,7 @@ pub(crate) fn infer_derived(schema: &mut Schema) {
     }
     choices::infer_choices(schema);
     members::infer_members(schema);
+    relocations::infer_relocations(schema, &reached);
 }
 
 /// True for a field a derivation may be inferred for: a plain integer in sequence, neither

@@ -1,0 +1,157 @@
+//! Blocks read by position whose offset follows where they are placed: the compiler infers it
+//! where the offset's one use is the block's `pos`. When an edit makes such a block disagree
+//! with bytes it overlaps (it grew into the next block, or its offset was set into other data)
+//! or leaves bytes that nothing covers, `normalize()` writes the value twice
+//! ([`crate::codec::relocate_blocks`]): once to plan, where each such block that no longer
+//! fits where its offset says moves to the end of the file (in the order written), and once
+//! with the planned offsets and zeros in every byte left uncovered; the value is then read
+//! again from those bytes. Only blocks of the file's own stream move, and only those nothing
+//! else is placed relative to; a block is known by the address of its offset field while the
+//! value is written (`key`), which both writes share.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::canvas::Canvas;
+
+/// The planned position in the file of each relocated block, by the key of its offset field.
+pub type Moves = BTreeMap<usize, u64>;
+
+/// How a writer treats relocatable blocks.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum Mode {
+    /// Where their offsets say.
+    #[default]
+    AsStored,
+    /// Set aside, to be placed by [`plan`].
+    Planning,
+    /// Where the plan moved them, with zeros in the bytes nothing covers.
+    Moving(Arc<Moves>),
+}
+
+/// A relocatable block set aside while planning.
+#[derive(Debug, Clone)]
+pub(crate) struct Deferred {
+    pub at: usize,
+    pub bytes: Vec<u8>,
+    pub field: &'static str,
+    pub key: usize,
+    pub unit: u64,
+}
+
+/// What a writer knows of relocation.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct State {
+    pub mode: Mode,
+    /// The relocatable blocks set aside while planning, with those of the blocks it placed.
+    pub deferred: Vec<Deferred>,
+    /// Writing in a substream (a sized value, an imported root): its positions are not the
+    /// file's, so its blocks do not move.
+    pub bounded: bool,
+    /// Something was placed relative to a stream that starts in this writer's bytes: they
+    /// cannot move without it.
+    pub anchored: bool,
+}
+
+impl State {
+    /// The state of a writer for a block (or a substream) of a writer in this state.
+    pub(crate) fn nested(&self, bounded: bool) -> State {
+        State {
+            mode: self.mode.clone(),
+            bounded,
+            ..State::default()
+        }
+    }
+
+    /// Takes over the deferred blocks of a block placed by this writer.
+    pub(crate) fn adopt(&mut self, block: State) {
+        self.deferred.extend(block.deferred);
+        self.anchored |= block.anchored;
+    }
+
+    /// Where the plan moved the block whose offset field is `key`.
+    pub(crate) fn moved(&self, key: usize) -> Option<u64> {
+        match &self.mode {
+            Mode::Moving(moves) => moves.get(&key).copied(),
+            _ => None,
+        }
+    }
+}
+
+/// Paints each deferred block, in the order written, where its offset says, or, where it
+/// disagrees with bytes there (the sequential bytes, blocks that do not move, those painted
+/// before it), at the end of the file (a multiple of its unit); `None` when nothing moved and every byte
+/// is covered (the value needs no second write).
+pub(crate) fn plan(canvas: &mut Canvas, deferred: Vec<Deferred>) -> Option<Moves> {
+    let mut moved = Vec::new();
+    for block in deferred {
+        // A refused placement leaves the canvas as it was.
+        if canvas
+            .paint(block.at, block.bytes.clone(), block.field)
+            .is_err()
+        {
+            moved.push(block);
+        }
+    }
+    let mut moves = Moves::new();
+    for block in moved {
+        let unit = usize::try_from(block.unit.max(1)).unwrap_or(usize::MAX);
+        let at = canvas.end().div_ceil(unit).saturating_mul(unit);
+        // Past every byte painted: only the address space can refuse it, and then it stays
+        // where it was (the second write refuses it there).
+        if canvas.paint(at, block.bytes, block.field).is_ok() {
+            moves.insert(block.key, at as u64);
+        }
+    }
+    (!moves.is_empty() || canvas.has_holes()).then_some(moves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn deferred(at: usize, bytes: &[u8], key: usize, unit: u64) -> Deferred {
+        Deferred {
+            at,
+            bytes: bytes.to_vec(),
+            field: "block",
+            key,
+            unit,
+        }
+    }
+
+    #[test]
+    fn blocks_that_fit_stay_and_nothing_is_planned() {
+        let mut canvas = Canvas::default();
+        canvas.paint(0, vec![1; 4], "header").unwrap();
+        let blocks = vec![deferred(4, &[2, 2], 1, 1), deferred(6, &[3], 2, 1)];
+        assert_eq!(plan(&mut canvas, blocks), None);
+    }
+
+    #[test]
+    fn a_block_that_disagrees_moves_to_the_end_at_a_multiple_of_its_unit() {
+        let mut canvas = Canvas::default();
+        canvas.paint(0, vec![1; 4], "header").unwrap();
+        // Grown from 2 bytes into the next block, which is written later: that one moves.
+        let blocks = vec![deferred(4, &[2, 2, 2], 1, 1), deferred(6, &[3, 3], 2, 1)];
+        let moves = plan(&mut canvas, blocks).unwrap();
+        assert_eq!(moves, Moves::from([(2, 7)]));
+        let mut canvas2 = Canvas::default();
+        canvas2.paint(0, vec![1; 5], "header").unwrap();
+        let moves = plan(&mut canvas2, vec![deferred(2, &[7], 9, 4)]).unwrap();
+        assert_eq!(moves, Moves::from([(9, 8)]));
+    }
+
+    #[test]
+    fn a_hole_alone_asks_for_the_second_write() {
+        let mut canvas = Canvas::default();
+        canvas.paint(0, vec![1; 4], "header").unwrap();
+        let moves = plan(&mut canvas, vec![deferred(10, &[2], 1, 1)]).unwrap();
+        assert!(moves.is_empty());
+        canvas.fill_holes();
+        assert_eq!(
+            canvas.into_bytes().unwrap(),
+            [1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2]
+        );
+    }
+}
