@@ -185,8 +185,8 @@ impl Interpreter {
         Ok(found)
     }
 
-    /// The offsets `normalize()` would set by moving blocks (see `rt::relocation`), but those
-    /// `found` names, as the generated code's `check()` finds them: on a copy of `value`,
+    /// What `normalize()` would change by moving blocks (see `rt::relocation`), but what
+    /// `found` names, as the generated code's `check()` finds it: on a copy of `value`,
     /// normalized, compared by documents.
     fn relocation_mismatches(&self, value: &Value, found: &[rt::Mismatch]) -> Vec<rt::Mismatch> {
         if !self.schema.has_relocations() {
@@ -200,7 +200,7 @@ impl Interpreter {
             return Vec::new();
         };
         match self.normalize(&copy).ok().and_then(|_| document(&copy)) {
-            Some(after) => rt::codec::changed_numbers(&before, &after, found),
+            Some(after) => rt::codec::changed_leaves(&before, &after, found),
             None => Vec::new(),
         }
     }
@@ -213,7 +213,15 @@ impl Interpreter {
             return Ok(());
         };
         let w = write::write_into(&self.schema, value, rt::Writer::relocating(moves))?;
-        if let Value::Struct(fresh) = self.read(&w.into_bytes()?)? {
+        let moved = self.read(&w.into_bytes()?)?;
+        let document = |value: &Value| serde_json::to_value(self.document(value)).ok();
+        if let (Some(before), Some(after)) = (document(value), document(&moved)) {
+            let offsets: Vec<&str> = (self.schema.relocated_offsets())
+                .map(|(_, offset, _, _)| offset.id.as_str())
+                .collect();
+            rt::codec::moves_only_offsets(&before, &after, &offsets)?;
+        }
+        if let Value::Struct(fresh) = moved {
             root.take_from(&fresh);
         }
         Ok(())

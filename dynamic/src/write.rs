@@ -233,7 +233,10 @@ fn write_fields(
 /// The unit of the offset field `index` of `def` counts a relocatable block's position in
 /// (see `rt::relocation`), when it is one.
 fn offset_unit(def: &TypeDef, index: usize) -> Option<u64> {
-    let r = def.fields.iter().find_map(|f| f.relocation.filter(|r| r.offset == index))?;
+    let r = def
+        .fields
+        .iter()
+        .find_map(|f| f.relocation.filter(|r| r.offset == index))?;
     Some(r.unit)
 }
 
@@ -256,7 +259,10 @@ fn offset_written(
         return Ok(stored.clone());
     };
     let at = rt::fields::relocated_offset(w, key, unit, n.as_i128())?;
-    match i64::try_from(at).ok().and_then(|at| Value::of_int(&field.ty, at)) {
+    match i64::try_from(at)
+        .ok()
+        .and_then(|at| Value::of_int(&field.ty, at))
+    {
         Some(moved) => Ok(moved),
         None => Err(encode_error(
             w,

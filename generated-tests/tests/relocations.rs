@@ -1,7 +1,8 @@
 //! Offsets a plain Kaitai schema leaves to the reader, followed by `normalize()` through
 //! inference: a block whose offset's one use is its `pos` moves to the end of the file when an
 //! edit makes it disagree with the bytes where it lies, and the bytes it leaves become zeros no
-//! field claims. The generated code and the interpreter alike. The file is built by hand from
+//! field claims; `check()` names every offset and gap that changes. The generated code and the
+//! interpreter alike. The file is built by hand from
 //! the schema (`tests/schemas/string_table.ksy`).
 
 mod string_table {
@@ -69,6 +70,8 @@ fn a_grown_string_moves_to_the_end_and_leaves_zeros() {
         &[
             "entries[0].len_text: stored 2, computed 5",
             "entries[0].ofs_text: stored 19, computed 31",
+            "unclaimed[0].bytes: stored 1, computed 3",
+            "unclaimed[0].offset: stored 21, computed 19",
         ],
         concat!(
             "5354424c",
@@ -95,7 +98,10 @@ fn an_offset_set_into_other_data_is_set_again() {
     assert!(refused.contains("overlaps"), "{refused}");
     assert_normalizes(
         value,
-        &["entries[1].ofs_text: stored 0, computed 31"],
+        &[
+            "entries[1].ofs_text: stored 0, computed 31",
+            "unclaimed[0].bytes: stored 1, computed 7",
+        ],
         concat!(
             "5354424c", "0200", "07", "0200", "13000000", "0300", "1f000000", "6869", "00",
             "000000", "000000", "616263", "796f75",
@@ -119,6 +125,8 @@ fn a_block_placed_in_units_moves_to_a_whole_unit_after_the_rest() {
             "entries[0].len_text: stored 2, computed 5",
             "entries[0].ofs_text: stored 19, computed 28",
             "sector_blob: stored 1, computed 9",
+            "unclaimed[0].bytes: stored 1, computed 3",
+            "unclaimed[0].offset: stored 21, computed 19",
         ],
         concat!(
             "5354424c",

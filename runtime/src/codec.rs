@@ -198,7 +198,10 @@ pub fn recompute_checksums<C: Codec>(value: &mut C) -> Result<()> {
 /// end of the file, and covers bytes nothing covers with zeros (see [`crate::relocation`]):
 /// `value` is written with the planned offsets and read again. Nothing changes when every
 /// block fits.
-pub fn relocate_blocks<C: Codec>(value: &mut C) -> Result<()> {
+/// `offsets`: the names of the offset fields, the only values besides the unclaimed bytes that
+/// moving may change; a value that would read back otherwise is refused, naming the first
+/// value that would differ.
+pub fn relocate_blocks<C: Codec>(value: &mut C, offsets: &[&str]) -> Result<()> {
     let mut planning = Writer::planning_relocations();
     value.write(&mut planning)?;
     let Some(moves) = planning.into_relocation_plan()? else {
@@ -206,38 +209,102 @@ pub fn relocate_blocks<C: Codec>(value: &mut C) -> Result<()> {
     };
     let mut w = Writer::relocating(moves);
     value.write(&mut w)?;
-    *value = C::read(&w.into_bytes()?)?;
+    let moved = C::read(&w.into_bytes()?)?;
+    if let (Ok(before), Ok(after)) = (serde_json::to_value(&*value), serde_json::to_value(&moved)) {
+        moves_only_offsets(&before, &after, offsets)?;
+    }
+    *value = moved;
     Ok(())
 }
 
-/// The offsets `normalize()` would set by moving blocks ([`relocate_blocks`]), each named by
-/// its path, once the sizes and counts `found` names are recomputed (what `check()` adds for a
-/// schema with relocatable blocks); none when the value cannot be normalized.
+/// Refuses a value moved by [`relocate_blocks`] (its document `after`) that differs from what
+/// it was (`before`) anywhere but in the unclaimed bytes and the integers named `offsets`.
+pub fn moves_only_offsets(
+    before: &serde_json::Value,
+    after: &serde_json::Value,
+    offsets: &[&str],
+) -> Result<()> {
+    let changed = changed_leaves(before, after, &[]);
+    let same_shape = match (before, after) {
+        (serde_json::Value::Object(x), serde_json::Value::Object(y)) => {
+            let fields = |m: &serde_json::Map<String, serde_json::Value>| {
+                m.iter()
+                    .filter(|(k, _)| *k != "unclaimed")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect::<Vec<_>>()
+            };
+            fields(x)
+                .iter()
+                .zip(fields(y).iter())
+                .all(|((k, a), (l, b))| k == l && shaped_alike(a, b))
+                && x.len() == y.len()
+        }
+        _ => shaped_alike(before, after),
+    };
+    let unexpected = changed.iter().find(|c| {
+        let last = c.path.rsplit(['.', '[']).next().unwrap_or_default();
+        !c.path.starts_with("unclaimed") && !offsets.contains(&last)
+    });
+    match unexpected {
+        None if same_shape => Ok(()),
+        found => Err(Error::new(
+            0,
+            ErrorKind::Encode(
+                "moving the blocks that no longer fit where their offsets say would change \
+                 what they read as"
+                    .into(),
+            ),
+        )
+        .in_path(found.map_or_else(String::new, |c| c.path.clone()))),
+    }
+}
+
+/// What `normalize()` would change beyond the sizes and counts `found` names: the offsets it
+/// sets by moving blocks ([`relocate_blocks`]) and the bytes no field claims it re-derives,
+/// each named by its path (what `check()` adds for a schema with relocatable blocks); none
+/// when the value cannot be normalized.
 pub fn relocation_mismatches<C: Codec>(value: &C, found: &[Mismatch]) -> Vec<Mismatch> {
     let mut moved = value.clone();
     if moved.normalize().is_err() || moved == *value {
         return Vec::new();
     }
     match (serde_json::to_value(value), serde_json::to_value(&moved)) {
-        (Ok(before), Ok(after)) => changed_numbers(&before, &after, found),
+        (Ok(before), Ok(after)) => changed_leaves(&before, &after, found),
         _ => Vec::new(),
     }
 }
 
-/// Every integer of the document `before` that `after` holds another value at, by its path,
-/// but those `found` names already; the bytes no field claims (`unclaimed`) are no field's.
-pub fn changed_numbers(
+/// True when two documents have the same keys and lists of the same lengths throughout.
+fn shaped_alike(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| shaped_alike(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(v, w)| shaped_alike(v, w))
+        }
+        _ => true,
+    }
+}
+
+/// Every leaf of the document `before` that `after` holds another value at, by its path, but
+/// those `found` names already: an integer with its two values, a string with its two lengths
+/// (of bytes, for bytes written as hex).
+pub fn changed_leaves(
     before: &serde_json::Value,
     after: &serde_json::Value,
     found: &[Mismatch],
 ) -> Vec<Mismatch> {
     let mut changed = Vec::new();
-    collect_changed_numbers(before, after, &mut String::new(), &mut changed);
+    collect_changed_leaves(before, after, &mut String::new(), &mut changed);
     changed.retain(|c| !found.iter().any(|f| f.path == c.path));
     changed
 }
 
-fn collect_changed_numbers(
+fn collect_changed_leaves(
     before: &serde_json::Value,
     after: &serde_json::Value,
     path: &mut String,
@@ -245,37 +312,50 @@ fn collect_changed_numbers(
 ) {
     use serde_json::Value;
     let len = path.len();
-    match (before, after) {
-        (Value::Number(x), Value::Number(y)) if x != y => {
-            if let (Some(stored), Some(computed)) = (as_i128(x), as_i128(y)) {
-                found.push(Mismatch {
-                    path: path.clone(),
-                    stored,
-                    computed,
-                });
-            }
-        }
+    let values = match (before, after) {
+        (Value::Number(x), Value::Number(y)) if x != y => as_i128(x).zip(as_i128(y)),
+        (Value::String(x), Value::String(y)) if x != y => Some((text_len(x), text_len(y))),
         (Value::Object(x), Value::Object(y)) => {
-            for (key, left) in x.iter().filter(|(key, _)| *key != "unclaimed" || len > 0) {
+            for (key, left) in x {
                 if let Some(right) = y.get(key) {
                     if !path.is_empty() {
                         path.push('.');
                     }
                     path.push_str(key);
-                    collect_changed_numbers(left, right, path, found);
+                    collect_changed_leaves(left, right, path, found);
                     path.truncate(len);
                 }
             }
+            None
         }
         (Value::Array(x), Value::Array(y)) => {
             for (i, (left, right)) in x.iter().zip(y).enumerate() {
                 path.push_str(&format!("[{i}]"));
-                collect_changed_numbers(left, right, path, found);
+                collect_changed_leaves(left, right, path, found);
                 path.truncate(len);
             }
+            None
         }
-        _ => {}
+        _ => None,
+    };
+    if let Some((stored, computed)) = values {
+        found.push(Mismatch {
+            path: path.clone(),
+            stored,
+            computed,
+        });
     }
+}
+
+/// The length of a string of a document: in bytes for bytes (hex), in characters otherwise.
+fn text_len(text: &str) -> i128 {
+    let hex = text.len().is_multiple_of(2) && text.bytes().all(|b| b.is_ascii_hexdigit());
+    let len = if hex {
+        text.len() / 2
+    } else {
+        text.chars().count()
+    };
+    len as i128
 }
 
 fn as_i128(n: &serde_json::Number) -> Option<i128> {

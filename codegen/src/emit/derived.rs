@@ -456,8 +456,12 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
     let recompute_checksums =
         (ty == 0 && schema.has_checksums()).then(|| quote!(rt::codec::recompute_checksums(self)?;));
     // Blocks move once their sizes are final, before the checksums cover the bytes moved.
-    let relocate =
-        (ty == 0 && schema.has_relocations()).then(|| quote!(rt::codec::relocate_blocks(self)?;));
+    let relocate = (ty == 0 && schema.has_relocations()).then(|| {
+        let offsets = schema
+            .relocated_offsets()
+            .map(|(_, offset, _, _)| &offset.id);
+        quote!(rt::codec::relocate_blocks(self, &[#(#offsets),*])?;)
+    });
     quote! {
         /// Records every derived field, here and below, whose stored value disagrees with the content.
         pub fn check_into(&self, c: &mut rt::Checker) {
