@@ -63,6 +63,26 @@ pub(crate) fn field_bytes(
     w.into_bytes()
 }
 
+/// The bytes `value`, the value of `field` of `link`, is written as on its own, when it places
+/// nothing by position (what a value read from the end of the file is written back as, see
+/// `Schema::from_file_end`).
+pub(crate) fn own_bytes(
+    schema: &Schema,
+    link: &Link,
+    field: &Field,
+    value: &Value,
+) -> rt::Result<Option<Vec<u8>>> {
+    let cx = Cx {
+        schema,
+        cases: choice::CaseNames::default(),
+        measuring: false,
+    };
+    let scope = Scope::writing(schema, link.clone());
+    let bytes = rt::fields::own_bytes(|w| write_field(&cx, w, &scope, field, value, false));
+    crate::value::release(value);
+    bytes
+}
+
 /// Writes `value` with `w`: a writer that recomputes checksums, or one whose disagreeing
 /// checksums are then asked (see `rt::checksum`).
 pub(crate) fn write_into(schema: &Schema, value: &Value, w: Writer) -> rt::Result<Writer> {

@@ -194,6 +194,14 @@ pub fn recompute_checksums<C: Codec>(value: &mut C) -> Result<()> {
     Ok(())
 }
 
+/// The length of the file `value` is written as (with the bytes no field claims), when it
+/// can be written.
+pub fn written_len<C: Codec>(value: &C) -> Option<u64> {
+    let mut w = Writer::new();
+    value.write(&mut w).ok()?;
+    w.into_bytes().ok().map(|bytes| bytes.len() as u64)
+}
+
 /// Moves the relocatable blocks of `value` that no longer fit where their offsets say to the
 /// end of the file, and covers bytes nothing covers with zeros (see [`crate::relocation`]):
 /// `value` is written with the planned offsets and read again. Nothing changes when every

@@ -1015,6 +1015,71 @@ fn replaced_range(slot: &[u8], pos: i64, replaced: Replaced) -> Option<std::ops:
     Some(start..end)
 }
 
+/// The bytes of a value `write` writes on its own, when it places nothing by position (what a
+/// value read at a position counted from the end of the file is written back as, see
+/// [`write_into_gaps`]).
+pub fn own_bytes(write: impl FnOnce(&mut Writer) -> Result<()>) -> Result<Option<Vec<u8>>> {
+    let mut w = Writer::new();
+    write(&mut w)?;
+    match w.places_nothing() {
+        true => w.into_bytes().map(Some),
+        false => Ok(None),
+    }
+}
+
+/// Writes `bytes`, a value read at `at` of the file that no field writes (`pos: _io.size -
+/// 769`: its bytes are the file's unclaimed bytes), into the gaps that hold them; true when a
+/// byte changed. Nothing is written unless gaps cover every byte of it.
+pub fn write_into_gaps(gaps: &mut [Gap], at: u64, bytes: &[u8]) -> bool {
+    let Some(overlaps) = covering_gaps(gaps, at, bytes.len()) else {
+        return false;
+    };
+    let mut changed = false;
+    for (gap, range, from) in overlaps {
+        let written = &bytes[from..from + range.len()];
+        let held = &mut gaps[gap].bytes.0[range];
+        changed |= held != written;
+        held.copy_from_slice(written);
+    }
+    changed
+}
+
+/// For `check()`: the index of the first gap whose bytes differ from `bytes` written at `at`
+/// (see [`write_into_gaps`]), with its length; none where they agree or the gaps do not cover
+/// them.
+pub fn gaps_mismatch(gaps: &[Gap], at: u64, bytes: &[u8]) -> Option<(usize, usize)> {
+    covering_gaps(gaps, at, bytes.len())?
+        .into_iter()
+        .find(|(gap, range, from)| {
+            gaps[*gap].bytes.0[range.clone()] != bytes[*from..][..range.len()]
+        })
+        .map(|(gap, _, _)| (gap, gaps[gap].bytes.0.len()))
+}
+
+/// The gaps that hold the bytes `at..at + len`, each with the range of its bytes among them and
+/// where that range starts in them; `None` unless they hold every one.
+fn covering_gaps(
+    gaps: &[Gap],
+    at: u64,
+    len: usize,
+) -> Option<Vec<(usize, std::ops::Range<usize>, usize)>> {
+    let end = at.checked_add(len as u64)?;
+    let overlaps: Vec<_> = (gaps.iter().enumerate())
+        .filter_map(|(index, gap)| {
+            let gap_end = gap.offset.saturating_add(gap.bytes.0.len() as u64);
+            let (start, stop) = (gap.offset.max(at), gap_end.min(end));
+            if start >= stop {
+                return None;
+            }
+            let from = usize::try_from(start - gap.offset).ok()?;
+            let to = usize::try_from(stop - gap.offset).ok()?;
+            Some((index, from..to, usize::try_from(start - at).ok()?))
+        })
+        .collect();
+    let covered: usize = overlaps.iter().map(|(_, range, _)| range.len()).sum();
+    (covered == len).then_some(overlaps)
+}
+
 /// Writes `bytes`, a value read at `pos` of a slot's stream (a value that keeps its
 /// substream's bytes, `slot`), into the slot in place of those it was read from; true when
 /// the slot changed. Nothing is written where those bytes cannot be found.
@@ -1166,6 +1231,28 @@ mod tests {
         assert_eq!(padded_len(5, 4), 8);
         assert_eq!(padded_len(8, 4), 8);
         assert_eq!(padded_len(-3, 4), -3);
+    }
+
+    #[test]
+    fn values_from_the_end_are_written_into_the_gaps_that_hold_them() {
+        let gap = |offset: u64, bytes: &[u8]| Gap {
+            offset,
+            bytes: crate::RawBytes(bytes.to_vec()),
+        };
+        let mut gaps = vec![gap(4, &[1, 2, 3]), gap(7, &[4, 5]), gap(12, &[6])];
+        // 5..9 spans two gaps that touch.
+        assert_eq!(gaps_mismatch(&gaps, 5, &[2, 3, 4, 5]), None);
+        assert_eq!(gaps_mismatch(&gaps, 5, &[2, 9, 4, 5]), Some((0, 3)));
+        assert!(write_into_gaps(&mut gaps, 5, &[2, 9, 8, 5]));
+        assert_eq!(
+            (gaps[0].bytes.0.as_slice(), gaps[1].bytes.0.as_slice()),
+            (&[1, 2, 9][..], &[8, 5][..])
+        );
+        assert!(!write_into_gaps(&mut gaps, 5, &[2, 9, 8, 5]));
+        // 8..13 needs bytes no gap holds (9..12): nothing is written, nothing reported.
+        assert!(!write_into_gaps(&mut gaps, 8, &[0; 5]));
+        assert_eq!(gaps_mismatch(&gaps, 8, &[0; 5]), None);
+        assert_eq!(gaps[1].bytes.0, [8, 5]);
     }
 
     #[test]

@@ -212,6 +212,11 @@ impl Writer {
             .collect()
     }
 
+    /// True when nothing was placed by position (see [`Writer::place`]).
+    pub fn places_nothing(&self) -> bool {
+        self.placed.is_empty() && self.file_blocks.is_empty()
+    }
+
     /// Whether this writer only measures coverage (see [`Writer::for_coverage`]).
     pub fn is_for_coverage(&self) -> bool {
         self.for_coverage

@@ -21,7 +21,12 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
         .enumerate()
         .map(|(i, t)| {
             (i == 0
-                && (schema.layout.is_some() || schema.has_checksums() || schema.has_relocations()))
+                && (schema.layout.is_some()
+                    || schema.has_checksums()
+                    || schema.has_relocations()
+                    || t.fields
+                        .iter()
+                        .any(|f| schema.from_file_end(i, f).is_some())))
                 || !t.derived_members.is_empty()
                 || t.fields.iter().any(|f| {
                     f.derived.is_some()
@@ -434,7 +439,15 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
         let slot = ir.fields[index].slot.as_ref()?;
         Some(super::slots::check_back(schema, ty, index, slot))
     });
-    let check_children = checked_back.chain(check_children);
+    // Values read from the end of the file are the root's unclaimed bytes.
+    let ends = || {
+        (def.fields.iter().enumerate()).filter_map(|(i, _)| Some((i, ir.fields[i].end.as_ref()?)))
+    };
+    let checked_at_end = ends().map(|(i, end)| super::slots::check_back_at_end(schema, i, end));
+    let written_at_end: Vec<TokenStream> = ends()
+        .map(|(i, end)| super::slots::write_back_at_end(schema, i, end))
+        .collect();
+    let check_children = checked_back.chain(check_children).chain(checked_at_end);
     let rest = (0..def.fields.len()).filter(|i| !slotted.contains(i));
     let normalize_children = slotted
         .iter()
@@ -478,6 +491,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
             #(#normalize_children)*
             #(#recomputes)*
             #move_blocks
+            #(#written_at_end)*
             #relocate
             #recompute_checksums
             Ok(())

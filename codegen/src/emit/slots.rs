@@ -8,7 +8,7 @@ use quote::quote;
 use crate::model::*;
 use crate::repr::switch::switch_variants;
 use crate::sanitization::{field_ident, struct_ident, switch_enum_ident};
-use crate::typeck::ir::SlotWrite;
+use crate::typeck::ir::{EndWrite, SlotWrite};
 
 /// Statements writing field `index` of `owner`, read from a slot, back into it.
 pub fn write_back(schema: &Schema, owner: usize, index: usize, slot: &SlotWrite) -> TokenStream {
@@ -53,14 +53,7 @@ pub fn check_back(schema: &Schema, owner: usize, index: usize, slot: &SlotWrite)
 /// it was read from.
 fn written(schema: &Schema, owner: usize, index: usize, slot: &SlotWrite) -> TokenStream {
     let field = &schema.types[owner].fields[index];
-    let ident = field_ident(&field.id);
-    let present = if field.parse_instance {
-        quote!(self.#ident.get())
-    } else if field.may_be_absent() {
-        quote!(self.#ident.as_ref())
-    } else {
-        quote!(::core::option::Option::Some(&self.#ident))
-    };
+    let present = present(field);
     let write =
         super::write::write_present(schema, owner, field, &slot.written.values, &quote!(value));
     let replaced = replaced(schema, owner, field);
@@ -86,6 +79,63 @@ fn written(schema: &Schema, owner: usize, index: usize, slot: &SlotWrite) -> Tok
                 Ok(())
             })();
             (bytes.and_then(|()| writer.into_bytes()), #replaced)
+        });
+    }
+}
+
+/// An `Option<&T>` expression: the value of `field` of `self`, when it has one.
+fn present(field: &Field) -> TokenStream {
+    let ident = field_ident(&field.id);
+    if field.parse_instance {
+        quote!(self.#ident.get())
+    } else if field.may_be_absent() {
+        quote!(self.#ident.as_ref())
+    } else {
+        quote!(::core::option::Option::Some(&self.#ident))
+    }
+}
+
+/// Statements writing field `index` of the root, read from the end of the file, back into the
+/// unclaimed bytes that hold it (see [`Schema::from_file_end`]).
+pub fn write_back_at_end(schema: &Schema, index: usize, end: &EndWrite) -> TokenStream {
+    let own_bytes = own_bytes_at_end(schema, index, end);
+    quote! {{
+        #own_bytes
+        if let (Some(at), Some(bytes)) = (at, bytes.transpose()?.flatten()) {
+            rt::fields::write_into_gaps(&mut self.unclaimed, at, &bytes);
+        }
+    }}
+}
+
+/// Statements recording, for `check()`, unclaimed bytes that differ from those field `index`
+/// of the root, read from the end of the file, is written as now.
+pub fn check_back_at_end(schema: &Schema, index: usize, end: &EndWrite) -> TokenStream {
+    let own_bytes = own_bytes_at_end(schema, index, end);
+    quote! {{
+        #own_bytes
+        if let (Some(at), Some(Ok(Some(bytes)))) = (at, bytes)
+            && let Some((_, len)) = rt::fields::gaps_mismatch(&self.unclaimed, at, &bytes)
+        {
+            c.bytes_differ("unclaimed", (len, len));
+        }
+    }}
+}
+
+/// Statements binding `at` (where field `index` of the root starts, counted from the end of
+/// the file as written now) and `bytes`: what it is written as, when it is present (and
+/// places nothing by position), or why it cannot be written.
+fn own_bytes_at_end(schema: &Schema, index: usize, end: &EndWrite) -> TokenStream {
+    let field = &schema.types[0].fields[index];
+    let (present, name, from_end) = (present(field), &field.id, end.from_end);
+    let write = super::write::write_present(schema, 0, field, &end.written.values, &quote!(value));
+    quote! {
+        let at = rt::codec::written_len(self).and_then(|len| len.checked_sub(#from_end));
+        let bytes = #present.map(|value| {
+            rt::fields::own_bytes(|w| {
+                #write
+                Ok(())
+            })
+            .in_field(#name)
         });
     }
 }

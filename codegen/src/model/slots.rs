@@ -22,6 +22,25 @@ pub enum SlotSpan {
 }
 
 impl Schema {
+    /// Of a field of the root read at a position counted back from the end of the file (`pos:
+    /// _io.size - 769`: PCX's palette, ID3v1's tag): that count. Such a field is kept as read
+    /// (a writer has no stream); its bytes are the file's unclaimed bytes, into which
+    /// `normalize()` writes it back.
+    pub fn from_file_end(&self, ty: usize, field: &Field) -> Option<u64> {
+        let in_file = matches!(field.stream, Stream::Own | Stream::Root);
+        if !self.keeps_unclaimed(ty) || !field.kept_as_read || !in_file {
+            return None;
+        }
+        let Expr::Binary(crate::expr::BinOp::Sub, size, back) = field.position.as_ref()? else {
+            return None;
+        };
+        let (Expr::Attr(io, attr), Expr::Int(back)) = (size.as_ref(), back.as_ref()) else {
+            return None;
+        };
+        let io_size = matches!(io.as_ref(), Expr::Name(name) if name == "_io") && attr == "size";
+        io_size.then(|| u64::try_from(*back).ok()).flatten()
+    }
+
     /// For a field of `owner` read from a slot's stream: the fields leading to the slot from
     /// `owner` (`["chunk", "data_slot"]`; a step may be conditional). `None` for any other
     /// field, for a path through a list or a value read on its own, and for an owner with

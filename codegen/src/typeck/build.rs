@@ -135,6 +135,7 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
                     .filter(|_| field.padding)
                     .map(|size| errors.take(&field.at.key("size"), inspect.int(size))),
                 slot: slot_write(schema, ty, field),
+                end: end_write(schema, ty, field),
                 kept_args: kept_args(schema, ty, field),
             };
             errors.met.truncate(before + 1);
@@ -174,7 +175,25 @@ fn slot_write(schema: &Schema, ty: usize, field: &Field) -> Option<ir::SlotWrite
     }
     let inspect = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
     let pos = inspect.int(field.position.as_ref()?).ok()?;
-    // Written as a field of its holder, in sequence, with the checks of any writer.
+    Some(ir::SlotWrite {
+        path: steps,
+        pos,
+        written: written_on_its_own(schema, ty, field)?,
+    })
+}
+
+/// How a value read from the end of the file (see [`Schema::from_file_end`]) is written back
+/// into the file's unclaimed bytes, when its writer compiles where `normalize()` runs.
+fn end_write(schema: &Schema, ty: usize, field: &Field) -> Option<ir::EndWrite> {
+    Some(ir::EndWrite {
+        from_end: schema.from_file_end(ty, field)?,
+        written: written_on_its_own(schema, ty, field)?,
+    })
+}
+
+/// How a value kept as read is written on its own: as a field of its holder, in sequence,
+/// with the checks of any writer; `None` where a check would need the input stream.
+fn written_on_its_own(schema: &Schema, ty: usize, field: &Field) -> Option<Box<ir::WrittenField>> {
     let in_sequence = Field {
         kept_as_read: false,
         position: None,
@@ -186,11 +205,7 @@ fn slot_write(schema: &Schema, ty: usize, field: &Field) -> Option<ir::SlotWrite
     else {
         return None;
     };
-    (scratch.met.is_empty() && !scratch.from_stream).then_some(ir::SlotWrite {
-        path: steps,
-        pos,
-        written,
-    })
+    (scratch.met.is_empty() && !scratch.from_stream).then_some(written)
 }
 
 /// The arguments `field` of type `ty` passes to its values' kept parameters (see

@@ -81,6 +81,9 @@ pub struct FieldIr {
     /// Of a value read from a slot ([`crate::model::Schema::slot_path`]): how `normalize()`
     /// writes it back into the slot.
     pub slot: Option<SlotWrite>,
+    /// Of a value read at a position counted from the end of the file: how `normalize()`
+    /// writes it back into the file's unclaimed bytes.
+    pub end: Option<EndWrite>,
     /// Of a field of a user type with kept parameters ([`crate::model::Param::kept`]): each
     /// one's index among the type's parameters, and the argument the field passes it,
     /// computed from the finished value (an element's `_index` is `index`): `check()` compares
@@ -94,6 +97,15 @@ pub struct SlotWrite {
     pub path: Vec<(String, bool)>,
     /// Its position in the slot's stream (`i64`), computed from the finished value.
     pub pos: Rust,
+    /// How it is written on its own.
+    pub written: Box<WrittenField>,
+}
+
+/// How a value read at a position counted from the end of the file (`pos: _io.size - 769`),
+/// which no field writes, is written back into the file's unclaimed bytes that hold it.
+pub struct EndWrite {
+    /// How far from the end it starts.
+    pub from_end: u64,
     /// How it is written on its own.
     pub written: Box<WrittenField>,
 }
