@@ -245,9 +245,9 @@ impl Interpreter {
             let Some(gaps) = gaps.as_mut() else { continue };
             if write {
                 rt::fields::write_into_gaps(gaps, at, &bytes);
-            } else if let Some((_, len)) = rt::fields::gaps_mismatch(gaps, at, &bytes) {
+            } else if let Some((index, len)) = rt::fields::gaps_mismatch(gaps, at, &bytes) {
                 found.push(rt::Mismatch {
-                    path: value::UNCLAIMED.to_owned(),
+                    path: format!("{}[{index}].bytes", value::UNCLAIMED),
                     stored: len as i128,
                     computed: len as i128,
                 });

@@ -27,8 +27,9 @@ fn an_edited_palette_is_written_back_into_the_bytes_that_hold_it() {
     value.palette.get_mut().expect("read").colors[1] = 9;
     let refused = value.to_bytes().unwrap_err().to_string();
     assert!(refused.contains("read back as another"), "{refused}");
-    let found =
-        ["unclaimed: its 10 bytes differ from those the values read from them are written as"];
+    let found = [
+        "unclaimed[0].bytes: its 10 bytes differ from those the values read from them are written as",
+    ];
     assert_eq!(checked(&value), found);
     let document = serde_json::to_value(&value).expect("a document");
     value

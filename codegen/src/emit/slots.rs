@@ -114,9 +114,13 @@ pub fn check_back_at_end(schema: &Schema, index: usize, end: &EndWrite) -> Token
     quote! {{
         #own_bytes
         if let (Some(at), Some(Ok(Some(bytes)))) = (at, bytes)
-            && let Some((_, len)) = rt::fields::gaps_mismatch(&self.unclaimed, at, &bytes)
+            && let Some((index, len)) = rt::fields::gaps_mismatch(&self.unclaimed, at, &bytes)
         {
-            c.bytes_differ("unclaimed", (len, len));
+            c.enter_field("unclaimed");
+            c.enter_index(index);
+            c.bytes_differ("bytes", (len, len));
+            c.leave();
+            c.leave();
         }
     }}
 }
