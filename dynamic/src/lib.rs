@@ -18,6 +18,7 @@ mod plan;
 mod process;
 mod read;
 mod serialize;
+mod settle;
 mod support;
 mod sync;
 mod value;
@@ -181,29 +182,9 @@ impl Interpreter {
         let mut found = derived::check(&self.schema, &self.plan, value)?;
         found.extend(self.values_at_end(value, false)?);
         found.extend(self.checksum_mismatches(value));
-        let moved = self.relocation_mismatches(value, &found);
-        found.extend(moved);
+        let settled = settle::mismatches(self, value, &found);
+        found.extend(settled);
         Ok(found)
-    }
-
-    /// What `normalize()` would change by moving blocks (see `rt::relocation`), but what
-    /// `found` names, as the generated code's `check()` finds it: on a copy of `value`,
-    /// normalized, compared by documents.
-    fn relocation_mismatches(&self, value: &Value, found: &[rt::Mismatch]) -> Vec<rt::Mismatch> {
-        if !self.schema.has_relocations() {
-            return Vec::new();
-        }
-        let document = |value: &Value| serde_json::to_value(self.document(value)).ok();
-        let Some(before) = document(value) else {
-            return Vec::new();
-        };
-        let Ok(copy) = self.value_of(&before) else {
-            return Vec::new();
-        };
-        match self.normalize(&copy).ok().and_then(|_| document(&copy)) {
-            Some(after) => rt::codec::changed_leaves(&before, &after, found),
-            None => Vec::new(),
-        }
     }
 
     /// The values of the root read from the end of the file (see `Schema::from_file_end`),
@@ -256,28 +237,6 @@ impl Interpreter {
         Ok(found)
     }
 
-    /// Moves the relocatable blocks of `value` that no longer fit where their offsets say
-    /// (see `rt::relocation`): written with the planned offsets and read again.
-    fn relocate_blocks(&self, root: &Struct, value: &Value) -> rt::Result<()> {
-        let planning = write::write_into(&self.schema, value, rt::Writer::planning_relocations())?;
-        let Some(moves) = planning.into_relocation_plan()? else {
-            return Ok(());
-        };
-        let w = write::write_into(&self.schema, value, rt::Writer::relocating(moves))?;
-        let moved = self.read(&w.into_bytes()?)?;
-        let document = |value: &Value| serde_json::to_value(self.document(value)).ok();
-        if let (Some(before), Some(after)) = (document(value), document(&moved)) {
-            let offsets: Vec<&str> = (self.schema.relocated_offsets())
-                .map(|(_, offset, _, _)| offset.id.as_str())
-                .collect();
-            rt::codec::moves_only_offsets(&before, &after, &offsets)?;
-        }
-        if let Value::Struct(fresh) = moved {
-            root.take_from(&fresh);
-        }
-        Ok(())
-    }
-
     /// Recomputes every derived field of `value` from the content, as the generated code's
     /// `normalize()` does; returns those that changed, with their stored and recomputed values.
     /// Checksums cover bytes, which only the writer has: the value is written with them
@@ -285,8 +244,8 @@ impl Interpreter {
     pub fn normalize(&self, value: &Value) -> rt::Result<Vec<rt::Mismatch>> {
         let mut changed = derived::normalize(&self.schema, &self.plan, value)?;
         self.values_at_end(value, true)?;
-        if let (true, Value::Struct(root)) = (self.schema.has_relocations(), value) {
-            self.relocate_blocks(root, value)?;
+        if let (true, Value::Struct(root)) = (self.schema.settles(), value) {
+            settle::settle(self, root, value)?;
         }
         if let (true, Value::Struct(root)) = (self.schema.has_checksums(), value) {
             changed.extend(self.checksum_mismatches(value));

@@ -28,6 +28,7 @@ pub mod present;
 pub mod process;
 pub mod reader;
 pub mod relocation;
+pub mod settle;
 pub mod stream;
 pub mod strings;
 #[cfg(feature = "testing")]

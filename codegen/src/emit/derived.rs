@@ -23,7 +23,7 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
             (i == 0
                 && (schema.layout.is_some()
                     || schema.has_checksums()
-                    || schema.has_relocations()
+                    || schema.settles()
                     || t.fields
                         .iter()
                         .any(|f| schema.from_file_end(i, f).is_some())))
@@ -468,12 +468,19 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
     // recomputed and read again, once every size is.
     let recompute_checksums =
         (ty == 0 && schema.has_checksums()).then(|| quote!(rt::codec::recompute_checksums(self)?;));
-    // Blocks move once their sizes are final, before the checksums cover the bytes moved.
-    let relocate = (ty == 0 && schema.has_relocations()).then(|| {
+    // Blocks move and views are read again once sizes are final, before the checksums cover
+    // the bytes moved.
+    let relocate = (ty == 0 && schema.settles()).then(|| {
         let offsets = schema
             .relocated_offsets()
             .map(|(_, offset, _, _)| &offset.id);
-        quote!(rt::codec::relocate_blocks(self, &[#(#offsets),*])?;)
+        let views = schema.view_names();
+        quote! {
+            rt::settle::settle(self, rt::settle::MayChange {
+                offsets: &[#(#offsets),*],
+                views: &[#(#views),*],
+            })?;
+        }
     });
     quote! {
         /// Records every derived field, here and below, whose stored value disagrees with the content.

@@ -393,14 +393,14 @@ fn codec_impl(
     let checksums = schema
         .has_checksums()
         .then(|| quote!(found.extend(rt::codec::checksum_mismatches(self));));
-    let relocations = schema
-        .has_relocations()
-        .then(|| quote!(found.extend(rt::codec::relocation_mismatches(self, &found));));
-    let check = match checksums.is_some() || relocations.is_some() {
+    let settled = schema
+        .settles()
+        .then(|| quote!(found.extend(rt::settle::mismatches(self, &found));));
+    let check = match checksums.is_some() || settled.is_some() {
         true => quote! {
             let mut found = { #check };
             #checksums
-            #relocations
+            #settled
             found
         },
         false => check,

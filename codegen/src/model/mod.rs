@@ -400,6 +400,24 @@ impl Schema {
         })
     }
 
+    /// The names of the fields kept as read (see [`Field::kept_as_read`]): views of bytes
+    /// other values hold, which `normalize()` reads again (`rt::settle`).
+    pub fn view_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = (self.types.iter())
+            .flat_map(|def| def.fields.iter().filter(|f| f.kept_as_read))
+            .map(|f| f.id.as_str())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
+    /// True when `normalize()` ends by writing the value and reading it again: blocks may move
+    /// (see [`Field::relocation`]) or views be read again (see [`Schema::view_names`]).
+    pub fn settles(&self) -> bool {
+        self.has_relocations() || !self.view_names().is_empty()
+    }
+
     /// True when some field holds a checksum (`-derived: crc32(…)`), which the writer computes.
     pub fn has_checksums(&self) -> bool {
         self.types
