@@ -127,7 +127,7 @@ f['chunk_data']['format_chunk_type']['n_samples_per_sec'] = 22050
 expect "skelcodec check" "no disagreements" "$cli" check --schema "$gallery/media/wav.ksy" -I "$gallery" "$work/c.wav"
 expect "Python's wave reads the new rate" "22050" python3 -c "import wave; print(wave.open('$work/c.wav').getframerate())"
 
-echo "== ID3v2.3: a title grown within the tag's room, then past it"
+echo "== ID3v2.3: a title grown within the tag's room, then past it, and shrunk"
 ffmpeg -hide_banner -loglevel error -y -f lavfi -i "sine=frequency=440:duration=0.2" \
     -id3v2_version 3 -metadata title="Short title" "$work/a.mp3"
 edit "$gallery/media/id3v2_3.ksy" "$work/a.mp3" "
@@ -142,5 +142,11 @@ t['data'] = '00' + b'Short title, and a good deal longer'.hex()
 " "$work/c.mp3"
 expect "a title grown past the tag's room is refused, not written" "missing" \
     sh -c "test -e '$work/c.mp3' && echo written || echo missing"
+edit "$gallery/media/id3v2_3.ksy" "$work/a.mp3" "
+t = [f for f in d['value']['tag']['frames'] if f['id'] == 'TIT2'][0]
+t['data'] = '00' + b'Tiny'.hex()
+" "$work/d.mp3"
+expect "a title shrunk: skelcodec check" "no disagreements" "$cli" check --schema "$gallery/media/id3v2_3.ksy" -I "$gallery" "$work/d.mp3"
+expect "a title shrunk: ffprobe reads it" "title=Tiny" ffprobe -v error -show_entries format_tags=title -of default=nw=1 "$work/d.mp3"
 
 exit $failed
