@@ -130,23 +130,22 @@ expect "Python's wave reads the new rate" "22050" python3 -c "import wave; print
 echo "== ID3v2.3: a title grown within the tag's room, then past it, and shrunk"
 ffmpeg -hide_banner -loglevel error -y -f lavfi -i "sine=frequency=440:duration=0.2" \
     -id3v2_version 3 -metadata title="Short title" "$work/a.mp3"
-edit "$gallery/media/id3v2_3.ksy" "$work/a.mp3" "
+id3=$gallery/media/id3v2_3.ksy
+# $1: the new title, $2: output; then, unless $3 is "refused", check it and ffprobe it.
+retitle() {
+    edit "$id3" "$work/a.mp3" "
 t = [f for f in d['value']['tag']['frames'] if f['id'] == 'TIT2'][0]
-t['data'] = '00' + b'Short title, +5'.hex()
-" "$work/b.mp3"
-expect "skelcodec check" "no disagreements" "$cli" check --schema "$gallery/media/id3v2_3.ksy" -I "$gallery" "$work/b.mp3"
-expect "ffprobe reads the title" "title=Short title, +5" ffprobe -v error -show_entries format_tags=title -of default=nw=1 "$work/b.mp3"
-edit "$gallery/media/id3v2_3.ksy" "$work/a.mp3" "
-t = [f for f in d['value']['tag']['frames'] if f['id'] == 'TIT2'][0]
-t['data'] = '00' + b'Short title, and a good deal longer'.hex()
-" "$work/c.mp3"
-expect "a title grown past the tag's room is refused, not written" "missing" \
-    sh -c "test -e '$work/c.mp3' && echo written || echo missing"
-edit "$gallery/media/id3v2_3.ksy" "$work/a.mp3" "
-t = [f for f in d['value']['tag']['frames'] if f['id'] == 'TIT2'][0]
-t['data'] = '00' + b'Tiny'.hex()
-" "$work/d.mp3"
-expect "a title shrunk: skelcodec check" "no disagreements" "$cli" check --schema "$gallery/media/id3v2_3.ksy" -I "$gallery" "$work/d.mp3"
-expect "a title shrunk: ffprobe reads it" "title=Tiny" ffprobe -v error -show_entries format_tags=title -of default=nw=1 "$work/d.mp3"
+t['data'] = '00' + b'$1'.hex()
+" "$2"
+    if [ "${3:-}" = refused ]; then
+        expect "'$1' is refused, not written" "missing" sh -c "test -e '$2' && echo written || echo missing"
+        return
+    fi
+    expect "'$1': skelcodec check" "no disagreements" "$cli" check --schema "$id3" -I "$gallery" "$2"
+    expect "'$1': ffprobe reads it" "title=$1" ffprobe -v error -show_entries format_tags=title -of default=nw=1 "$2"
+}
+retitle "Short title, +5" "$work/b.mp3"
+retitle "Short title, and a good deal longer" "$work/c.mp3" refused
+retitle "Tiny" "$work/d.mp3"
 
 exit $failed
