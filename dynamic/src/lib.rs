@@ -180,60 +180,10 @@ impl Interpreter {
     /// from their use), here and below, whose stored value disagrees with the content.
     pub fn check(&self, value: &Value) -> rt::Result<Vec<rt::Mismatch>> {
         let mut found = derived::check(&self.schema, &self.plan, value)?;
-        found.extend(self.values_at_end(value, false)?);
+        found.extend(sync::values_at_end(self, value, false)?);
         found.extend(self.checksum_mismatches(value));
         let settled = settle::mismatches(self, value, &found);
         found.extend(settled);
-        Ok(found)
-    }
-
-    /// The values of the root read from the end of the file (see `Schema::from_file_end`),
-    /// written back into the unclaimed bytes that hold them as the generated code's
-    /// `normalize()` does (`write`), or compared with them as its `check()` does: the
-    /// unclaimed bytes that differ.
-    fn values_at_end(&self, value: &Value, write: bool) -> rt::Result<Vec<rt::Mismatch>> {
-        let Value::Struct(root) = value else {
-            return Ok(Vec::new());
-        };
-        let def = &self.schema.types[root.ty];
-        let ends: Vec<(usize, u64)> = (def.fields.iter().enumerate())
-            .filter_map(|(i, f)| Some((i, self.schema.from_file_end(root.ty, f)?)))
-            .collect();
-        if ends.is_empty() {
-            return Ok(Vec::new());
-        }
-        let file_len = write::write_into(&self.schema, value, rt::Writer::new())
-            .and_then(rt::Writer::into_bytes)
-            .map_or(0, |bytes| bytes.len() as u64);
-        let link = value::Link::new(root.clone(), None);
-        let mut found = Vec::new();
-        for (index, from_end) in ends {
-            let field = &def.fields[index];
-            let held = root.fields.borrow()[index].clone();
-            let present = held
-                .filter(|v| !matches!(v, Value::Absent | Value::Failed { .. } | Value::Cycle(_)));
-            let (Some(at), Some(held)) = (file_len.checked_sub(from_end), present) else {
-                continue;
-            };
-            let bytes = write::own_bytes(&self.schema, &link, field, &held)
-                .map_err(|e| e.in_path(field.id.clone()));
-            let bytes = match (bytes, write) {
-                (Ok(Some(bytes)), _) => bytes,
-                (Err(e), true) => return Err(e),
-                _ => continue,
-            };
-            let mut gaps = root.unclaimed.borrow_mut();
-            let Some(gaps) = gaps.as_mut() else { continue };
-            if write {
-                rt::fields::write_into_gaps(gaps, at, &bytes);
-            } else if let Some((index, len)) = rt::fields::gaps_mismatch(gaps, at, &bytes) {
-                found.push(rt::Mismatch {
-                    path: format!("{}[{index}].bytes", value::UNCLAIMED),
-                    stored: len as i128,
-                    computed: len as i128,
-                });
-            }
-        }
         Ok(found)
     }
 
@@ -243,7 +193,7 @@ impl Interpreter {
     /// recomputed and read again.
     pub fn normalize(&self, value: &Value) -> rt::Result<Vec<rt::Mismatch>> {
         let mut changed = derived::normalize(&self.schema, &self.plan, value)?;
-        self.values_at_end(value, true)?;
+        sync::values_at_end(self, value, true)?;
         if let (true, Value::Struct(root)) = (self.schema.settles(), value) {
             settle::settle(self, root, value)?;
         }

@@ -6,12 +6,15 @@
 //! position, in place of the bytes it was read from: all of them to the end of the stream when
 //! it reads to its end, up to and with its terminator when it is terminated, its size when it
 //! has a fixed one. The sizes that measure the slot then follow as any derived size does.
+//! Values of the root read from the end of the file (`pos: _io.size - 769`) are written back
+//! alike, into the file's unclaimed bytes that hold them.
 
 use skelcodec_codegen::expr::Expr;
 use skelcodec_codegen::model::{Field, FieldType, Repeat, Schema, SlotSpan, Stream};
 use skelcodec_runtime as rt;
 use skelcodec_runtime::fields::Replaced;
 
+use crate::Interpreter;
 use crate::choice::{self, CaseNames};
 use crate::eval::Scope;
 use crate::plan::Plan;
@@ -138,4 +141,59 @@ fn replaced(
         SlotSpan::Size(size) => Replaced::Size(size),
         SlotSpan::AsRead(ty) => crate::read::read_again(schema, plan, ty, old, pos)?,
     })
+}
+
+/// The values of the root read from the end of the file (see `Schema::from_file_end`),
+/// written back into the unclaimed bytes that hold them as the generated code's
+/// `normalize()` does (`write`), or compared with them as its `check()` does: the
+/// unclaimed bytes that differ.
+pub(crate) fn values_at_end(
+    interpreter: &Interpreter,
+    value: &Value,
+    write: bool,
+) -> rt::Result<Vec<rt::Mismatch>> {
+    let Value::Struct(root) = value else {
+        return Ok(Vec::new());
+    };
+    let schema = interpreter.schema();
+    let def = &schema.types[root.ty];
+    let ends: Vec<(usize, u64)> = (def.fields.iter().enumerate())
+        .filter_map(|(i, f)| Some((i, schema.from_file_end(root.ty, f)?)))
+        .collect();
+    if ends.is_empty() {
+        return Ok(Vec::new());
+    }
+    let file_len = crate::write::write_into(schema, value, rt::Writer::new())
+        .and_then(rt::Writer::into_bytes)
+        .map_or(0, |bytes| bytes.len() as u64);
+    let link = Link::new(root.clone(), None);
+    let mut found = Vec::new();
+    for (index, from_end) in ends {
+        let field = &def.fields[index];
+        let held = root.fields.borrow()[index].clone();
+        let present =
+            held.filter(|v| !matches!(v, Value::Absent | Value::Failed { .. } | Value::Cycle(_)));
+        let (Some(at), Some(held)) = (file_len.checked_sub(from_end), present) else {
+            continue;
+        };
+        let bytes = crate::write::own_bytes(schema, &link, field, &held)
+            .map_err(|e| e.in_path(field.id.clone()));
+        let bytes = match (bytes, write) {
+            (Ok(Some(bytes)), _) => bytes,
+            (Err(e), true) => return Err(e),
+            _ => continue,
+        };
+        let mut gaps = root.unclaimed.borrow_mut();
+        let Some(gaps) = gaps.as_mut() else { continue };
+        if write {
+            rt::fields::write_into_gaps(gaps, at, &bytes);
+        } else if let Some((index, len)) = rt::fields::gaps_mismatch(gaps, at, &bytes) {
+            found.push(rt::Mismatch {
+                path: format!("{}[{index}].bytes", crate::value::UNCLAIMED),
+                stored: len as i128,
+                computed: len as i128,
+            });
+        }
+    }
+    Ok(found)
 }
