@@ -17,6 +17,9 @@ use crate::io::{Input, collect_inputs, extension, write_atomically};
 pub const EXIT_DIFFERENCE: u8 = 1;
 /// Exit status for usage, decode and encode errors.
 pub const EXIT_ERROR: u8 = 2;
+/// Exit status when standard output is a pipe whose reader has gone: 128 + SIGPIPE, as for a
+/// process the signal ends.
+pub const EXIT_BROKEN_PIPE: u8 = 141;
 
 /// What `roundtrip` found for one input.
 enum RoundTripOutcome {

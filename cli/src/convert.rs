@@ -24,6 +24,8 @@ pub struct ConvertOptions {
 struct Converted {
     bytes: Vec<u8>,
     dropped: Vec<String>,
+    /// The file was already of the target version.
+    already: bool,
 }
 
 /// The conversions of one format.
@@ -100,6 +102,8 @@ pub fn convert(
 enum FolderOutcome {
     /// Of no known format, or of one that does not convert to the target.
     Skipped,
+    /// Already of the target version: nothing written.
+    Already,
     /// Written to `output`; `dropped` is what `--lossy` dropped.
     Converted {
         output: PathBuf,
@@ -110,7 +114,8 @@ enum FolderOutcome {
 }
 
 /// `convert FOLDER`: every file under `dir` whose format converts to `to`, written under
-/// `output` at the same relative path; other files are skipped. Files are converted on every
+/// `output` at the same relative path; other files are skipped, and those already of version
+/// `to` are reported so (`skip IN already anp3`) and not written. Files are converted on every
 /// core and reported in input order (`ok IN -> OUT`, `FAIL IN why`), then `N/M converted`.
 pub fn convert_folder(
     dir: &Path,
@@ -134,22 +139,26 @@ pub fn convert_folder(
         let relative = input.path.strip_prefix(dir).unwrap_or(&input.path);
         let target = output.join(relative);
         let written = (conversions.convert)(&input.path, &bytes, to, options).and_then(|c| {
+            if c.already {
+                return Ok(None);
+            }
             if let Some(parent) = target.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| CliError::io(parent, e))?;
             }
             write_atomically(&target, &c.bytes)?;
-            Ok(c.dropped)
+            Ok(Some(c.dropped))
         });
         match written {
-            Ok(dropped) => FolderOutcome::Converted {
+            Ok(Some(dropped)) => FolderOutcome::Converted {
                 output: target,
                 dropped,
             },
+            Ok(None) => FolderOutcome::Already,
             Err(e) => FolderOutcome::Failed(e),
         }
     };
     let mut out = std::io::stdout().lock();
-    let (mut total, mut converted) = (0usize, 0usize);
+    let (mut total, mut converted, mut already) = (0usize, 0usize, 0usize);
     let mut skipped = Vec::new();
     run_ordered(&inputs, outcome_of, |input, outcome| {
         let path = input.path.display();
@@ -157,6 +166,10 @@ pub fn convert_folder(
             FolderOutcome::Skipped => {
                 skipped.push(input.path.as_path());
                 return Ok(());
+            }
+            FolderOutcome::Already => {
+                already += 1;
+                return writeln!(out, "skip  {path}  already {to}").map_err(CliError::Stdout);
             }
             FolderOutcome::Converted { output, dropped } => {
                 converted += 1;
@@ -174,8 +187,13 @@ pub fn convert_folder(
             .try_for_each(|line| writeln!(out, "{line}"))
             .map_err(CliError::Stdout)
     })?;
-    writeln!(out, "{converted}/{total} converted to {to}").map_err(CliError::Stdout)?;
-    if total == 0 {
+    let already_there = match already {
+        0 => String::new(),
+        n => format!(", {n} already {to}"),
+    };
+    writeln!(out, "{converted}/{total} converted to {to}{already_there}")
+        .map_err(CliError::Stdout)?;
+    if total == 0 && already == 0 {
         return Err(nothing_to_do(&skipped));
     }
     Ok(if converted < total {
@@ -202,6 +220,7 @@ fn convert_ifp(
         compress: options.compress,
         lossy: options.lossy,
     };
+    let already = package.version() == target;
     let converted = package
         .converted(target, options)
         .map_err(|e| CliError::Document {
@@ -218,6 +237,7 @@ fn convert_ifp(
     Ok(Converted {
         bytes,
         dropped: converted.dropped.iter().map(ToString::to_string).collect(),
+        already,
     })
 }
 
@@ -241,6 +261,7 @@ fn convert_gsa(
             path: file.to_owned(),
             source,
         })?;
+    let already = animation.version() == Some(target);
     let converted = animation
         .converted(target)
         .map_err(|e| CliError::Document {
@@ -254,5 +275,6 @@ fn convert_gsa(
     Ok(Converted {
         bytes,
         dropped: Vec::new(),
+        already,
     })
 }

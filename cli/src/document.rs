@@ -36,10 +36,19 @@ pub struct DecodeOptions<'a> {
 pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError> {
     let (bytes, extension) = read_input(file)?;
     let format = format_of(file, extension.as_deref(), &bytes, options.forced)?;
-    let syntax = options
-        .syntax
-        .or_else(|| options.output.and_then(DocumentSyntax::of_path))
-        .unwrap_or(DocumentSyntax::Json);
+    let named = options.output.and_then(DocumentSyntax::of_path);
+    if let (Some(chosen), Some(named), Some(output)) = (options.syntax, named, options.output)
+        && chosen != named
+    {
+        return Err(CliError::Usage(format!(
+            "{} names a {} file, but --{} writes {}: rename it or drop the flag (nothing was written)",
+            output.display(),
+            syntax_name(named),
+            syntax_name(chosen).to_lowercase(),
+            syntax_name(chosen)
+        )));
+    }
+    let syntax = options.syntax.or(named).unwrap_or(DocumentSyntax::Json);
     if options.select.is_none() && !options.summary {
         return write_output(options.output, |out| {
             format
@@ -59,7 +68,11 @@ pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError
             .map(|(path, value)| serde_json::json!({ "path": path, "value": value }))
             .collect();
         if parts.is_empty() {
-            eprintln!("skelcodec: {}: nothing matches the path", file.display());
+            let stopped = crate::select::dead_end(&document[VALUE_KEY], pattern);
+            eprintln!(
+                "skelcodec: {}: nothing matches the path ({stopped})",
+                file.display()
+            );
             return Ok(ExitCode::from(EXIT_DIFFERENCE));
         }
         document = serde_json::Value::Array(parts);
@@ -75,6 +88,14 @@ pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError
         out.write_all(text.as_bytes())
             .map_err(|e| output_error(options.output, e))
     })
+}
+
+/// What a syntax is called.
+fn syntax_name(syntax: DocumentSyntax) -> &'static str {
+    match syntax {
+        DocumentSyntax::Json => "JSON",
+        DocumentSyntax::Yaml => "YAML",
+    }
 }
 
 /// `value` as JSON or YAML text, ending with a newline.
@@ -148,12 +169,17 @@ pub fn encode(
         path: document.to_owned(),
         reason,
     };
-    let mut parsed: serde_json::Value = if DocumentSyntax::of_path(document)
-        == Some(DocumentSyntax::Yaml)
-    {
-        serde_yaml::from_slice(&text).map_err(|e| bad_document(format!("not valid YAML: {e}")))?
-    } else {
-        serde_json::from_slice(&text).map_err(|e| bad_document(format!("not valid JSON: {e}")))?
+    let json = || -> Result<serde_json::Value, CliError> {
+        serde_json::from_slice(&text).map_err(|e| bad_document(format!("not valid JSON: {e}")))
+    };
+    let yaml = || -> Result<serde_json::Value, CliError> {
+        serde_yaml::from_slice(&text).map_err(|e| bad_document(format!("not valid YAML: {e}")))
+    };
+    let mut parsed = match DocumentSyntax::of_path(document) {
+        Some(DocumentSyntax::Yaml) => yaml()?,
+        // Standard input has no extension: JSON, or else YAML.
+        None if crate::io::is_stdio(document) => json().or_else(|_| yaml())?,
+        _ => json()?,
     };
     let recorded = parsed.get(SCHEMA_KEY).cloned();
     let format: &dyn Format = match (forced, recorded) {

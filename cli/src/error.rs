@@ -66,6 +66,16 @@ pub enum CliError {
 }
 
 impl CliError {
+    /// True for a write to a pipe whose reader has gone (`skelcodec check DIR | head -1`).
+    pub fn is_broken_pipe(&self) -> bool {
+        let source = match self {
+            CliError::Stdout(source) => source,
+            CliError::Io { path, source } if crate::io::is_stdio(path) => source,
+            _ => return false,
+        };
+        source.kind() == io::ErrorKind::BrokenPipe
+    }
+
     /// Wraps an I/O error with the file it happened on.
     pub fn io(path: impl Into<PathBuf>, source: io::Error) -> Self {
         CliError::Io {

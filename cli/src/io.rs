@@ -1,4 +1,5 @@
-//! File-system helpers: atomic writes and expanding directory arguments into files.
+//! File-system helpers: atomic writes and expanding directory arguments into files; `-` is
+//! standard input where a file is read and standard output where one is written.
 
 use std::fs;
 use std::io::Write;
@@ -55,6 +56,31 @@ impl Input {
     }
 }
 
+/// The path that names standard input (where a file is read) or standard output (where one
+/// is written).
+pub const STDIO: &str = "-";
+
+/// True when `path` is `-`: standard input or output.
+pub fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == STDIO
+}
+
+/// Standard input, read whole once: a command may read the start of an input to tell its
+/// format and then all of it.
+fn stdin() -> Result<&'static [u8], CliError> {
+    use std::io::Read;
+    static STDIN: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    if let Some(bytes) = STDIN.get() {
+        return Ok(bytes);
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::io(STDIO, e))?;
+    Ok(STDIN.get_or_init(|| bytes))
+}
+
 /// The first `len` bytes of `path`, or as many as there are.
 pub fn read_prefix(path: &Path, len: u64) -> Result<Vec<u8>, CliError> {
     read_range(path, 0, len)
@@ -63,6 +89,13 @@ pub fn read_prefix(path: &Path, len: u64) -> Result<Vec<u8>, CliError> {
 /// `size` bytes at `offset` of `path`, or as many as there are.
 fn read_range(path: &Path, offset: u64, size: u64) -> Result<Vec<u8>, CliError> {
     use std::io::{Read, Seek, SeekFrom};
+    if is_stdio(path) {
+        let bytes = stdin()?;
+        let start = usize::try_from(offset).map_or(bytes.len(), |o| o.min(bytes.len()));
+        let end =
+            usize::try_from(size).map_or(bytes.len(), |n| start.saturating_add(n).min(bytes.len()));
+        return Ok(bytes[start..end].to_vec());
+    }
     let mut file = fs::File::open(path).map_err(|e| CliError::io(path, e))?;
     file.seek(SeekFrom::Start(offset))
         .map_err(|e| CliError::io(path, e))?;
@@ -125,12 +158,16 @@ pub fn refuse_overwriting_inputs(
     Ok(())
 }
 
-/// Reads a whole file.
+/// Reads a whole file, or standard input for `-`.
 pub fn read(path: &Path) -> Result<Vec<u8>, CliError> {
-    fs::read(path).map_err(|e| CliError::io(path, e))
+    match is_stdio(path) {
+        true => stdin().map(<[u8]>::to_vec),
+        false => fs::read(path).map_err(|e| CliError::io(path, e)),
+    }
 }
 
-/// Writes `bytes` to `path` atomically (see [`write_atomically_with`]).
+/// Writes `bytes` to `path` atomically, or to standard output for `-` (see
+/// [`write_atomically_with`]).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     write_atomically_with(path, |out| {
         out.write_all(bytes).map_err(|e| CliError::io(path, e))
@@ -145,6 +182,11 @@ pub fn write_atomically_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
+    if is_stdio(path) {
+        let mut out = std::io::stdout().lock();
+        fill(&mut out)?;
+        return out.flush().map_err(CliError::Stdout);
+    }
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),

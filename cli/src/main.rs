@@ -26,7 +26,7 @@ use clap::{Args, Parser, Subcommand};
 
 use skelcodec_formats::{DocumentSyntax, Format};
 
-use crate::commands::EXIT_ERROR;
+use crate::commands::{EXIT_BROKEN_PIPE, EXIT_ERROR};
 use crate::error::CliError;
 
 /// Batch commands allocate and free a file's worth of values per file on every core: mimalloc
@@ -286,8 +286,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli.command) {
         Ok(code) => code,
-        // A closed pipe (`skelcodec decode x | head`) is the reader's choice, not an error.
-        Err(CliError::Stdout(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        // A closed pipe (`skelcodec check DIR | head -1`) ends the command before it is done:
+        // silently, with the status of a process SIGPIPE ends, so that `set -o pipefail`
+        // does not take what was cut short for a success.
+        Err(e) if e.is_broken_pipe() => ExitCode::from(EXIT_BROKEN_PIPE),
         Err(e) => {
             eprintln!("skelcodec: {e}");
             ExitCode::from(EXIT_ERROR)

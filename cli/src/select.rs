@@ -115,6 +115,64 @@ pub fn select(root: &Value, pattern: &Pattern) -> Vec<(String, Value)> {
     found
 }
 
+/// For a pattern that matches nothing in `root`: where it stops, as a hint — the path of the
+/// first value the longest matching start of the pattern reaches, and what that value holds.
+pub fn dead_end(root: &Value, pattern: &Pattern) -> String {
+    let mut deepest = (0, String::new(), root);
+    explore(
+        root,
+        &pattern.0,
+        pattern.0.len(),
+        String::new(),
+        &mut deepest,
+    );
+    let (_, path, value) = deepest;
+    let at = match path.is_empty() {
+        true => "the value".to_owned(),
+        false => format!("`{path}`"),
+    };
+    let holds = match value {
+        Value::Object(map) if map.is_empty() => "no fields".to_owned(),
+        Value::Object(map) => {
+            let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+            format!("the fields {}", keys.join(", "))
+        }
+        Value::Array(items) => format!("a list of {} elements", items.len()),
+        _ => "a single value".to_owned(),
+    };
+    format!("the path stops matching at {at}, which holds {holds}")
+}
+
+/// Follows `steps` from `value` (at `path`), keeping in `deepest` the first value reached
+/// with the fewest steps left.
+fn explore<'v>(
+    value: &'v Value,
+    steps: &[Step],
+    all: usize,
+    path: String,
+    deepest: &mut (usize, String, &'v Value),
+) {
+    let matched = all - steps.len();
+    if matched > deepest.0 {
+        *deepest = (matched, path.clone(), value);
+    }
+    let Some((first, rest)) = steps.split_first() else {
+        return;
+    };
+    if *first == Step::AnyDepth {
+        explore(value, rest, all, path.clone(), deepest);
+        for (child_path, child) in children(value, &path) {
+            explore(child, steps, all, child_path, deepest);
+        }
+        return;
+    }
+    for (child_path, child) in children(value, &path) {
+        if matches(first, &child_path) {
+            explore(child, rest, all, child_path, deepest);
+        }
+    }
+}
+
 fn walk(value: &Value, steps: &[Step], path: String, found: &mut Vec<(String, Value)>) {
     let Some((first, rest)) = steps.split_first() else {
         found.push((path, value.clone()));
@@ -219,6 +277,24 @@ mod tests {
             let again = select(&doc, &path.parse().expect("a printed path parses"));
             assert_eq!(again, [(path.clone(), value)], "{path}");
         }
+    }
+
+    #[test]
+    fn a_pattern_that_matches_nothing_says_where_it_stopped() {
+        let doc = json!({"body": {"anp3": {"name": "x", "animations": [{}, {}]}}});
+        let stopped = |pattern: &str| dead_end(&doc, &pattern.parse().unwrap());
+        assert_eq!(
+            stopped("body.anp3.anims"),
+            "the path stops matching at `body.anp3`, which holds the fields name, animations"
+        );
+        assert_eq!(
+            stopped("body.anp3.animations[5]"),
+            "the path stops matching at `body.anp3.animations`, which holds a list of 2 elements"
+        );
+        assert_eq!(
+            stopped("bdy"),
+            "the path stops matching at the value, which holds the fields body"
+        );
     }
 
     #[test]

@@ -41,6 +41,21 @@ fn skelcodec(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
         .expect("run skelcodec")
 }
 
+/// Runs the command with `input` on its standard input.
+fn skelcodec_with_input(args: &[&dyn AsRef<std::ffi::OsStr>], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skelcodec"))
+        .args(args.iter().map(|a| a.as_ref()))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run skelcodec");
+    // The command may stop reading early (an error): a closed pipe is its answer.
+    let _ = child.stdin.take().expect("a pipe").write_all(input);
+    child.wait_with_output().expect("skelcodec ends")
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -817,8 +832,11 @@ fn decode_path_that_matches_nothing_exits_with_1() {
     let file = fixture("anp3/anp3_types_1_to_4.ifp");
     let output = skelcodec(&[&"decode", &"--path", &"body.anp3.animations[99]", &file]);
     assert_exit(&output, 1);
+    // It says where the path stopped matching and what is there.
     assert!(
-        stderr(&output).contains("nothing matches"),
+        stderr(&output).contains(
+            "nothing matches the path (the path stops matching at `body.anp3.animations`, which holds a list of"
+        ),
         "{}",
         stderr(&output)
     );
@@ -1481,4 +1499,118 @@ fn explain_watch_reads_again_when_the_schema_changes() {
     child.wait().unwrap();
     assert!(first, "the first explanation: {output}");
     assert!(again, "no explanation after the edit: {output}");
+}
+
+#[test]
+fn a_dash_is_standard_input_and_output() {
+    let file = fixture("anp3/anp3_types_1_to_4.ifp");
+    let bytes = std::fs::read(&file).unwrap();
+    // decode - < file, then encode - -o - (the document, JSON or YAML, from standard input).
+    let json = skelcodec_with_input(&[&"decode", &"-"], &bytes);
+    assert_exit(&json, 0);
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&json.stdout).unwrap(),
+        decode_to_json(&file)
+    );
+    let encoded = skelcodec_with_input(&[&"encode", &"-", &"-o", &"-"], &json.stdout);
+    assert_exit(&encoded, 0);
+    assert_eq!(encoded.stdout, bytes);
+    let yaml = skelcodec(&[&"decode", &"--yaml", &file, &"-o", &"-"]);
+    assert_exit(&yaml, 0);
+    assert!(
+        stdout(&yaml).starts_with("format: ifp"),
+        "{}",
+        stdout(&yaml)
+    );
+    let encoded = skelcodec_with_input(&[&"encode", &"-", &"-o", &"-"], &yaml.stdout);
+    assert_eq!(encoded.stdout, bytes);
+    // check and roundtrip read standard input too; no file named `-` is made.
+    let checked = skelcodec_with_input(&[&"check", &"-"], &bytes);
+    assert_exit(&checked, 0);
+    assert!(
+        stdout(&checked).contains("-: no disagreements"),
+        "{}",
+        stdout(&checked)
+    );
+    assert!(!Path::new("-").exists());
+}
+
+#[test]
+fn an_output_whose_extension_names_another_syntax_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = fixture("anp3/anp3_types_1_to_4.ifp");
+    let out = dir.path().join("f.json");
+    let output = skelcodec(&[&"decode", &"--yaml", &file, &"-o", &out]);
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("names a JSON file, but --yaml writes YAML"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.exists(), "nothing is written");
+    let out = dir.path().join("f.yml");
+    assert_exit(&skelcodec(&[&"decode", &"--json", &file, &"-o", &out]), 2);
+    // Without a flag, the extension chooses.
+    assert_exit(&skelcodec(&[&"decode", &file, &"-o", &out]), 0);
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .starts_with("format: ifp")
+    );
+}
+
+#[test]
+fn a_closed_pipe_ends_the_command_with_the_status_of_sigpipe() {
+    use std::io::{BufRead, BufReader};
+    // `check DIR | head -1`, with more lines than a pipe holds (64 KiB): the command cannot
+    // have finished when the reader goes.
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(fixture("anp3/anp3_types_1_to_4.ifp")).unwrap();
+    for i in 0..1500 {
+        std::fs::write(
+            dir.path().join(format!("file_with_a_long_name_{i:05}.ifp")),
+            &bytes,
+        )
+        .unwrap();
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skelcodec"))
+        .arg("check")
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run skelcodec");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("a pipe"))
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("no disagreements"), "{first}");
+    let output = child.wait_with_output().unwrap();
+    assert_exit(&output, 141);
+    assert!(stderr(&output).is_empty(), "{}", stderr(&output));
+}
+
+#[test]
+fn convert_folder_reports_files_already_of_the_target_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("in");
+    std::fs::create_dir(&source).unwrap();
+    std::fs::copy(fixture("anp3/anp3_types_1_to_4.ifp"), source.join("a.ifp")).unwrap();
+    let out = dir.path().join("out");
+    let output = skelcodec(&[&"convert", &"--to", &"anp3", &source, &"-o", &out]);
+    assert_exit(&output, 0);
+    assert!(
+        stdout(&output).contains("already anp3"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(
+        stdout(&output).contains("0/0 converted to anp3, 1 already anp3"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(
+        !out.join("a.ifp").exists(),
+        "a file already of the version is not written"
+    );
 }
