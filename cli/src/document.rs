@@ -221,7 +221,16 @@ pub fn encode(
         }
         bytes
     } else {
-        format.encode_json(value).map_err(encode_error)?
+        format.encode_json(value).map_err(|source| {
+            // The writer's advice, in the command line's terms.
+            match source.to_string().contains("normalize() recomputes") {
+                true => CliError::NotNormalized {
+                    path: document.to_owned(),
+                    source,
+                },
+                false => encode_error(source),
+            }
+        })?
     };
     write_atomically(output, &bytes)?;
     Ok(ExitCode::SUCCESS)

@@ -52,6 +52,17 @@ pub enum CliError {
         /// Why encoding failed.
         source: EncodeError,
     },
+    /// A document whose derived fields disagree with its content, encoded as it is.
+    #[error(
+        "{}: cannot encode: {source}; `skelcodec encode --normalize` recomputes what the content derives",
+        path.display()
+    )]
+    NotNormalized {
+        /// The document.
+        path: PathBuf,
+        /// The writer's refusal.
+        source: EncodeError,
+    },
     /// A document is not valid JSON/YAML or lacks the `format`/`value` keys.
     #[error("{}: {reason}", path.display())]
     Document {

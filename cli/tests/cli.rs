@@ -1328,6 +1328,12 @@ fn sizes_and_counts_of_a_plain_schema_follow_an_edit_through_encode_normalize() 
         "{}",
         stderr(&output)
     );
+    // In the command line's terms.
+    assert!(
+        stderr(&output).contains("`skelcodec encode --normalize` recomputes"),
+        "{}",
+        stderr(&output)
+    );
     let output = skelcodec(&[&"encode", &"--normalize", &edited, &"-o", &out]);
     assert_exit(&output, 0);
     let changed = stdout(&output);
@@ -1612,5 +1618,41 @@ fn convert_folder_reports_files_already_of_the_target_version() {
     assert!(
         !out.join("a.ifp").exists(),
         "a file already of the version is not written"
+    );
+}
+
+#[test]
+fn a_document_of_the_wrong_shape_says_what_fits_in_the_user_s_terms() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = fixture("anp3/anp3_types_1_to_4.ifp");
+    let out = dir.path().join("out.ifp");
+    let encode_with = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut document = decode_to_json(&file);
+        edit(&mut document["value"]["body"]["anp3"]["animations"][0]);
+        let doc = dir.path().join("edited.json");
+        fs::write(&doc, document.to_string()).unwrap();
+        let output = skelcodec(&[&"encode", &doc, &"-o", &out]);
+        assert_exit(&output, 2);
+        stderr(&output)
+    };
+    // A name that is a number: what a string may be, not serde's untagged enum.
+    let error = encode_with(&|animation| animation["name"] = 5.into());
+    assert!(error.contains("animations[0].name"), "{error}");
+    assert!(error.contains("expected a string"), "{error}");
+    assert!(!error.contains("untagged"), "{error}");
+    // An enum's value misspelt: the names it has.
+    let error = encode_with(&|animation| animation["objects"][0]["frame_type"] = "rot_comp".into());
+    assert!(
+        error.contains("unknown variant `rot_comp`, expected one of"),
+        "{error}"
+    );
+    assert!(error.contains("`rotation`"), "{error}");
+    // A case the frame type does not call for: the selector and the case held.
+    let error = encode_with(&|animation| {
+        animation["objects"][0]["frame_type"] = "rotation_translation".into()
+    });
+    assert!(
+        error.contains("`frame_type` calls for the case `anp3_rotation_translation`, but the value holds `anp3_rotation`"),
+        "{error}"
     );
 }

@@ -399,7 +399,16 @@ fn choice_type(schema: &Schema, switch: &Switch, name: &str) -> Parsed<FieldType
     let names = crate::choice::CaseNames::default();
     match crate::choice::case_named(schema, &names, switch, name) {
         Some(ty) => Ok(ty.clone()),
-        None => refuse(format!("unknown variant `{name}`")),
+        None => {
+            let variants = skelcodec_codegen::repr::switch::switch_variants(schema, switch);
+            let known: Vec<&str> = (variants.variants.iter())
+                .map(|v| v.name.as_str())
+                .collect();
+            refuse(format!(
+                "unknown variant `{name}`, expected one of `{}`",
+                known.join("`, `")
+            ))
+        }
     }
 }
 

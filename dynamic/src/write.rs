@@ -491,7 +491,10 @@ fn held_case<'s>(
     {
         Some(Chosen::Found((chosen, _))) if *chosen != *name => Err(encode_error(
             w,
-            format!("the selector calls for `{chosen}`, but the value holds another case"),
+            format!(
+                "`{}` calls for the case `{chosen}`, but the value holds `{name}`",
+                skelcodec_codegen::expr::to_source(&switch.on)
+            ),
         )),
         Some(Chosen::Unmatched(_)) => Err(encode_error(w, "the selector matches no case")),
         _ => Ok(ty),

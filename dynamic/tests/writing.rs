@@ -115,7 +115,7 @@ fn edits_the_reader_would_read_otherwise_are_refused_with_their_path() {
     // A case the selector does not call for.
     let error = edited(&|d| d["kind"] = json!(2));
     assert!(
-        error.contains("body") && error.contains("calls for `text`"),
+        error.contains("body") && error.contains("calls for the case `text`"),
         "{error}"
     );
     // A value that does not fit its field, and a misspelt key: refused before writing.

@@ -218,9 +218,10 @@ fn shortened(leaf: &Value) -> String {
 /// value, a switch's selector, a condition, a value that would read back as another, or
 /// anything else.
 pub fn refusal_kind(message: &str) -> &'static str {
-    const KINDS: [(&str, &str); 6] = [
+    const KINDS: [(&str, &str); 7] = [
         ("the size is", "size"),
         ("the count is", "count"),
+        ("calls for the case", "selector"),
         ("selector", "selector"),
         ("`if` condition", "condition"),
         ("read back", "reads back as another"),

@@ -89,12 +89,15 @@ fn an_element_edited_into_another_case_is_refused_with_its_path() {
     value.items[1] = PerElementSwitchItems::U2(7);
     let error = value.to_bytes().unwrap_err().to_string();
     assert!(error.contains("items[1]"), "{error}");
-    assert!(error.contains("calls for `point`"), "{error}");
+    assert!(
+        error.contains("`kinds[_index]` calls for the case `point`, but the value holds `u2`"),
+        "{error}"
+    );
     let mut value = PerElementSwitch::read(&FILE).unwrap();
     value.extras[0] = PerElementSwitchExtras::Point(Point { x: 1, y: 2 });
     let error = value.to_bytes().unwrap_err().to_string();
     assert!(error.contains("extras[0]"), "{error}");
-    assert!(error.contains("calls for `u1`"), "{error}");
+    assert!(error.contains("calls for the case `u1`"), "{error}");
 }
 
 #[test]

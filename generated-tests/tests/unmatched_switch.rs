@@ -37,7 +37,7 @@ fn a_selector_edited_away_from_nothing_is_refused_with_its_path() {
     value.kind = 1;
     let error = value.to_bytes().unwrap_err().to_string();
     assert!(error.contains("body"), "{error}");
-    assert!(error.contains("calls for `u2`"), "{error}");
+    assert!(error.contains("calls for the case `u2`"), "{error}");
 }
 
 #[test]

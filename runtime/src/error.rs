@@ -111,7 +111,7 @@ pub enum ErrorKind {
 }
 
 /// A decode or encode failure: where (absolute byte offset, field path) and what was expected.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Error {
     offset: u64,
     /// Innermost first, because segments are added while the error unwinds outwards and
@@ -176,6 +176,14 @@ impl Error {
     /// The path rendered outermost-first like `animations[17].objects[3].frames` ("" for the root).
     pub fn path(&self) -> String {
         render_path(self.path.iter().rev())
+    }
+}
+
+/// As [`Display`](fmt::Display) shows it, outermost field first: what `main` returning a
+/// `Result` prints (`Error: at byte 12, chunks[0].body: …`).
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
@@ -258,6 +266,11 @@ mod tests {
         assert_eq!(err.path(), "animations[17].objects[3].frames");
         assert_eq!(
             err.to_string(),
+            "at byte 42, animations[17].objects[3].frames: bad"
+        );
+        // What `main` returning the error prints reads the same.
+        assert_eq!(
+            format!("{err:?}"),
             "at byte 42, animations[17].objects[3].frames: bad"
         );
     }

@@ -14,6 +14,7 @@ pub mod checksum;
 pub mod codec;
 pub mod corpus;
 pub mod encoding;
+pub mod enums;
 pub mod error;
 pub mod fields;
 pub mod fixed;

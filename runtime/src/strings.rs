@@ -219,7 +219,7 @@ fn debug_str(f: &mut fmt::Formatter<'_>, name: &str, raw: &[u8]) -> fmt::Result 
 }
 
 /// The shared serde form of both string types.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 #[serde(untagged)]
 enum Repr<'a> {
     /// Bytes are exactly what writing this text produces.
@@ -231,6 +231,58 @@ enum Repr<'a> {
     },
     /// Anything else, as hex.
     Raw { raw: Cow<'a, str> },
+}
+
+impl<'de> Deserialize<'de> for Repr<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ReprVisitor)
+    }
+}
+
+/// Reads a [`Repr`], saying what a string's document may be where it is something else (a
+/// number for a name): an untagged enum's error would name only the enum.
+struct ReprVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ReprVisitor {
+    type Value = Repr<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string, or {\"text\": a string, \"rest\": hex} or {\"raw\": hex}")
+    }
+
+    fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Self::Value, E> {
+        Ok(Repr::Text(Cow::Borrowed(text)))
+    }
+
+    fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(Repr::Text(Cow::Owned(text.to_owned())))
+    }
+
+    fn visit_string<E>(self, text: String) -> Result<Self::Value, E> {
+        Ok(Repr::Text(Cow::Owned(text)))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        use serde::de::Error as _;
+        const KEYS: &[&str] = &["text", "rest", "raw"];
+        let (mut text, mut rest, mut raw) = (None, None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            let slot = match key.as_str() {
+                "text" => &mut text,
+                "rest" => &mut rest,
+                "raw" => &mut raw,
+                other => return Err(A::Error::unknown_field(other, KEYS)),
+            };
+            *slot = Some(Cow::Owned(map.next_value::<String>()?));
+        }
+        match (text, rest, raw) {
+            (Some(text), Some(rest), None) => Ok(Repr::Parts { text, rest }),
+            (None, None, Some(raw)) => Ok(Repr::Raw { raw }),
+            _ => Err(A::Error::custom(
+                "a string's map holds `text` and `rest` (hex), or `raw` (hex) alone",
+            )),
+        }
+    }
 }
 
 /// `fixed` is true for [`FixedStr`], whose trailing zeros are implied by its length.
@@ -409,7 +461,7 @@ impl fmt::Debug for Text {
 }
 
 /// How a [`Text`] appears in documents: a plain string, or `{"raw": hex}` for other bytes.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 #[serde(untagged)]
 enum TextRepr {
     Plain(String),
@@ -435,11 +487,15 @@ impl<'de> Deserialize<'de> for Text {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> std::result::Result<Self, D::Error> {
-        match TextRepr::deserialize(deserializer)? {
-            TextRepr::Plain(text) => Ok(Self(text.into_bytes())),
-            TextRepr::Raw { raw } => crate::from_hex(&raw)
+        // Read as the strings that keep every byte are; a text has no `rest`.
+        match Repr::deserialize(deserializer)? {
+            Repr::Text(text) => Ok(Self(text.into_owned().into_bytes())),
+            Repr::Raw { raw } => crate::from_hex(&raw)
                 .map(Self)
                 .map_err(serde::de::Error::custom),
+            Repr::Parts { .. } => Err(serde::de::Error::custom(
+                "a text is a string, or {\"raw\": hex}: it has no `rest`",
+            )),
         }
     }
 }
@@ -453,6 +509,33 @@ mod tests {
         let json = serde_json::to_string(v).unwrap();
         let back = serde_json::from_str(&json).unwrap();
         (json, back)
+    }
+
+    #[test]
+    fn a_string_of_the_wrong_shape_says_what_a_string_may_be() {
+        let number = serde_json::from_str::<VarStr>("5").unwrap_err().to_string();
+        assert!(
+            number.contains("invalid type: integer `5`, expected a string, or {\"text\""),
+            "{number}"
+        );
+        let unknown = serde_json::from_str::<VarStr>(r#"{"txt": "a"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            unknown.contains("unknown field `txt`, expected one of `text`, `rest`, `raw`"),
+            "{unknown}"
+        );
+        let half = serde_json::from_str::<FixedStr<4>>(r#"{"text": "a"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(half.contains("holds `text` and `rest`"), "{half}");
+        let text = serde_json::from_str::<Text>("true")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            text.contains("invalid type: boolean `true`, expected a string"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -234,12 +234,31 @@ pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch)
             field.id, schema.types[owner].id
         ),
     };
+    let names = switch_variants(schema, switch)
+        .variants
+        .into_iter()
+        .map(|v| {
+            let (variant, name) = (&v.ident, v.name);
+            quote!(Self::#variant(..) => #name)
+        });
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq, rt::serde::Serialize, rt::serde::Deserialize)]
         #[serde(crate = "rt::serde")]
         pub enum #name {
             #(#variants,)*
+        }
+
+        impl #name {
+            /// The name of the case the value holds, as documents write it.
+            pub fn case_name(&self) -> &'static str {
+                match self {
+                    #(#names,)*
+                    // A switch without cases has no values.
+                    #[allow(unreachable_patterns)]
+                    _ => "",
+                }
+            }
         }
     }
 }
@@ -263,14 +282,10 @@ pub fn enum_def(def: &EnumDef) -> TokenStream {
         let value = v.value;
         quote!(Self::#ident => #value)
     });
-    let wire_variants = def.variants.iter().map(|v| {
-        let ident = variant_ident(v);
-        let id = &v.id;
-        quote!(#[serde(rename = #id)] #ident)
-    });
-    let wire_arms = def.variants.iter().map(|v| {
-        let ident = variant_ident(v);
-        quote!(Wire::#ident => Self::#ident)
+    let names = def.variants.iter().map(|v| &v.id);
+    let name_arms = def.variants.iter().map(|v| {
+        let (ident, id) = (variant_ident(v), &v.id);
+        quote!(#id => ::core::option::Option::Some(Self::#ident))
     });
     let doc = format!(" Enum `{}`.", def.id);
     quote! {
@@ -285,20 +300,26 @@ pub fn enum_def(def: &EnumDef) -> TokenStream {
         }
 
         // A number that the schema names (`16` for `clump`) becomes the named variant, as the
-        // reader makes it, so that an edited document reads back as written.
+        // reader makes it, so that an edited document reads back as written; a name the enum
+        // does not have is refused with those it has.
         impl<'de> rt::serde::Deserialize<'de> for #name {
             fn deserialize<D: rt::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                #[derive(rt::serde::Deserialize)]
-                #[serde(crate = "rt::serde")]
-                enum Wire {
-                    #(#wire_variants,)*
-                    #[serde(untagged)]
-                    Unknown(i64),
+                rt::enums::deserialize(d)
+            }
+        }
+
+        impl rt::enums::SchemaEnum for #name {
+            const NAMES: &'static [&'static str] = &[#(#names),*];
+
+            fn from_name(name: &str) -> ::core::option::Option<Self> {
+                match name {
+                    #(#name_arms,)*
+                    _ => ::core::option::Option::None,
                 }
-                Ok(match <Wire as rt::serde::Deserialize<'de>>::deserialize(d)? {
-                    #(#wire_arms,)*
-                    Wire::Unknown(raw) => Self::from_raw(raw),
-                })
+            }
+
+            fn from_number(raw: i64) -> Self {
+                Self::from_raw(raw)
             }
         }
 

@@ -581,6 +581,14 @@ fn size_check(
     quote!(rt::fields::check_len(#expected, #bytes.len(), w)#wrap?;)
 }
 
+/// The selector of the switch `field` holds, as the schema writes it (`frame_type`).
+pub fn selector_source(field: &Field) -> String {
+    match &field.ty {
+        FieldType::Switch(switch) => crate::expr::to_source(&switch.on),
+        _ => String::new(),
+    }
+}
+
 /// Statements writing the switch value at `access` (a field's value, or one element of a list
 /// whose elements each choose their case); `path` adds the value's path to errors.
 fn write_switch(
@@ -608,13 +616,14 @@ fn write_switch(
         let list_check = list_check(field, &case.list.repeat, &quote!(value));
         let body = write_variant(schema, case, field, path);
         let mismatch = if switch.cases.len() > 1 {
-            let expected = &case.name;
+            let message = format!(
+                "`{}` calls for the case `{}`, but the value holds `{{}}`",
+                selector_source(field),
+                case.name
+            );
             quote! {
-                _ => {
-                    return Err(rt::fields::encode_error(
-                        w,
-                        format!("the selector calls for `{}`, but the value holds another case", #expected),
-                    ))
+                held => {
+                    return Err(rt::fields::encode_error(w, format!(#message, held.case_name())))
                     #path;
                 }
             }
