@@ -17,6 +17,7 @@ pub use registry::{
 };
 
 /// RenderWare DFF models: UV animation dictionaries, clumps, geometries and their Skin PLG.
+#[allow(deprecated)] // the schema's style warnings, which `schema check` lists
 pub mod dff {
     skelcodec_macros::codec!("../schemas/dff.ksy");
 }
@@ -27,6 +28,7 @@ pub mod gsa {
 }
 
 /// BattleForge DRS containers and their AnimationSet.
+#[allow(deprecated)] // the schema's style warnings, which `schema check` lists
 pub mod drs {
     skelcodec_macros::codec!("../schemas/drs.ksy");
 }
@@ -37,6 +39,7 @@ pub mod sims2_anim {
 }
 
 /// The Sims 2 packages (DBPF 1.1, index 7.1 and 7.2).
+#[allow(deprecated)] // the schema's style warnings, which `schema check` lists
 pub mod dbpf {
     skelcodec_macros::codec!("../schemas/dbpf.ksy");
 }

@@ -2,6 +2,7 @@
 //! them, and written back exactly, including the bits a byte-aligned field drops and the bits
 //! left at the end of the file.
 
+#[allow(deprecated)] // the schema's style warnings, which `schema check` lists
 mod bit_fields {
     skelcodec_macros::codec!("tests/schemas/bit_fields.ksy");
 }

@@ -2,6 +2,7 @@
 //! alone), at positions of substreams and of an imported schema's root stream, written back
 //! where they were read; a value instance of the stream's position evaluated once.
 
+#[allow(deprecated)] // the schema's style warnings, which `schema check` lists
 mod on_their_own {
     skelcodec_macros::codec!("tests/schemas/instances/on_their_own.ksy");
 }
@@ -73,6 +74,7 @@ mod read_again {
     skelcodec_macros::codec!("tests/schemas/instances/read_again.ksy");
 }
 
+#[allow(deprecated)] // the schema's style warnings, which `schema check` lists
 mod shared_root {
     skelcodec_macros::codec!("tests/schemas/instances/shared_root.ksy");
 }
@@ -112,6 +114,7 @@ mod read_later {
     skelcodec_macros::codec!("tests/schemas/instances/read_later.ksy");
 }
 
+#[allow(deprecated)] // the schema's style warnings, which `schema check` lists
 mod names_later {
     skelcodec_macros::codec!("tests/schemas/instances/names_later.ksy");
 }

@@ -2,6 +2,7 @@
 //! layout, compared by `check()` and recomputed by `normalize()`, with alignment, units, a
 //! conditional block and the listed order.
 
+#[allow(deprecated)] // the schema's style warnings, which `schema check` lists
 mod archive {
     skelcodec_macros::codec!("tests/schemas/sector_archive.ksy");
 }

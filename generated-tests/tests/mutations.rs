@@ -316,9 +316,11 @@ fn dbpf_mutations() {
 /// Codecs of the feature schemas whose read paths the game formats do not take: bit fields,
 /// processed and framed values, text in other encodings, values read from other streams.
 mod features {
+    #[allow(deprecated)] // the schema's style warnings, which `schema check` lists
     pub mod bit_fields {
         skelcodec_macros::codec!("tests/schemas/bit_fields.ksy");
     }
+    #[allow(deprecated)] // the schema's style warnings, which `schema check` lists
     pub mod processed {
         skelcodec_macros::codec!("tests/schemas/processed.ksy");
     }

@@ -46,12 +46,34 @@ pub fn codec(input: TokenStream) -> TokenStream {
     let tracked = std::iter::once(&full)
         .chain(&schema.imported)
         .map(|file| file.to_string_lossy().into_owned());
+    let warnings = schema.warnings.iter().map(|warning| {
+        // Named as the user wrote it, as errors are.
+        let text = warning
+            .to_string()
+            .replace(&*full.to_string_lossy(), &path.value());
+        compile_warning(&path, &text)
+    });
     quote! {
         // Makes cargo rebuild when the schema or a schema it imports changes.
         #(const _: &[u8] = include_bytes!(#tracked);)*
+        #(#warnings)*
         #items
     }
     .into()
+}
+
+/// A warning of the schema as a warning of the build, at the schema's path: stable Rust
+/// gives a macro no warnings of its own, so it is a use of a deprecated item whose note is
+/// the warning (`#[allow(deprecated)]` on the module silences it).
+fn compile_warning(at: &LitStr, message: &str) -> proc_macro2::TokenStream {
+    let note = format!("schema warning: {message}");
+    quote::quote_spanned! {at.span()=>
+        const _: () = {
+            #[deprecated(note = #note)]
+            struct SchemaWarning;
+            let _ = SchemaWarning;
+        };
+    }
 }
 
 /// Generates snapshot tests over sample files:
