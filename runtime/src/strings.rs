@@ -448,6 +448,20 @@ impl Text {
     }
 }
 
+/// Text equals a string when its bytes are that string's (`value.title == "Intro"`).
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == other.as_bytes()
+    }
+}
+
+/// The text, with bytes that are not UTF-8 shown as U+FFFD.
+impl fmt::Display for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
 impl From<&str> for Text {
     fn from(text: &str) -> Self {
         Self(text.as_bytes().to_vec())
@@ -536,6 +550,14 @@ mod tests {
             text.contains("invalid type: boolean `true`, expected a string"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn text_compares_with_strings_and_displays_as_text() {
+        let text = Text::from("idle");
+        assert_eq!(text, "idle");
+        assert_ne!(text, "idl");
+        assert_eq!(Text::from_raw(vec![b'a', 0xff]).to_string(), "a\u{fffd}");
     }
 
     #[test]
