@@ -81,7 +81,8 @@ impl FormatArg {
 /// The option shared by the commands that write a file.
 #[derive(Debug, Args)]
 struct ForceArg {
-    /// Allow the output to replace one of the input files
+    /// Allow the output to replace one of the input files (and `package replace` to put in
+    /// content that does not decode as the entry's format)
     #[arg(long)]
     force: bool,
 }
@@ -403,7 +404,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
                 force,
             } => {
                 io::refuse_overwriting_inputs(&output, &[&package, &file], force.force)?;
-                package::replace(&package, &entry, &file, &output)
+                package::replace(&package, &entry, &file, &output, force.force)
             }
         },
         Command::Schema {

@@ -78,10 +78,20 @@ pub fn extract(path: &Path, names: &[String], output: &Path) -> Result<ExitCode,
 }
 
 /// `package replace`: the container with the entry `name` replaced by the file `with`,
-/// written to `output` (and for a version 1 IMG archive, its `.dir` beside it).
-pub fn replace(path: &Path, name: &str, with: &Path, output: &Path) -> Result<ExitCode, CliError> {
+/// written to `output` (and for a version 1 IMG archive, its `.dir` beside it). Bytes that do
+/// not decode as the format of the entry they replace are refused, saying why, unless `force`.
+pub fn replace(
+    path: &Path,
+    name: &str,
+    with: &Path,
+    output: &Path,
+    force: bool,
+) -> Result<ExitCode, CliError> {
     let mut container = open(path)?;
     let bytes = read(with)?;
+    if !force {
+        refuse_another_format(&container, path, name, with, &bytes)?;
+    }
     let replaced = container.replace(path, name, &bytes)?;
     if let Some(directory) = &replaced.directory {
         write_atomically(&output.with_extension("dir"), directory)?;
@@ -91,6 +101,35 @@ pub fn replace(path: &Path, name: &str, with: &Path, output: &Path) -> Result<Ex
         println!("{note}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses `bytes` (the file `with`) as the new content of entry `name` when the entry is of a
+/// known format and they do not decode as it: a typo'd file name would otherwise put anything
+/// into the archive without a word.
+fn refuse_another_format(
+    container: &Container,
+    path: &Path,
+    name: &str,
+    with: &Path,
+    bytes: &[u8],
+) -> Result<(), CliError> {
+    let Some(entry) = container.entry(name) else {
+        return Ok(()); // `replace` says the entry is missing.
+    };
+    let old = container.extract(path, name)?;
+    let Some(format) = skelcodec_formats::detect(&old, Some(entry.extension)) else {
+        return Ok(());
+    };
+    match format.decode_json(bytes) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(CliError::Usage(format!(
+            "{} does not decode as {}, the format of {} ({e}): nothing was written; add --force to \
+             replace it anyway",
+            with.display(),
+            format.id(),
+            entry_path(path, name).display()
+        ))),
+    }
 }
 
 /// A file name for an extracted entry: its name, made safe for every file system (no `:`,

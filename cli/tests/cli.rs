@@ -1087,6 +1087,36 @@ fn img_archives_are_containers_for_every_command() {
     let output = skelcodec(&[&"roundtrip", &temp.path().join("v1.dir")]);
     assert_exit(&output, 0);
     assert_eq!(stdout(&output).lines().last(), Some("1/1 byte-exact"));
+
+    // An IFP entry replaced by bytes that are no IFP: refused, saying why, unless forced.
+    let noise = temp.path().join("noise.ifp");
+    fs::write(
+        &noise,
+        (0..1000u32)
+            .map(|i| (i * 7919 % 251) as u8)
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let refused = temp.path().join("refused.img");
+    let replace = |force: bool| {
+        let mut args: Vec<&dyn AsRef<std::ffi::OsStr>> = vec![
+            &"package", &"replace", &archive, &"b.ifp", &noise, &"-o", &refused,
+        ];
+        if force {
+            args.push(&"--force");
+        }
+        skelcodec(&args)
+    };
+    let output = replace(false);
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("does not decode as ifp") && stderr(&output).contains("--force"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!refused.exists(), "nothing is written");
+    assert_exit(&replace(true), 0);
+    assert!(refused.exists());
 }
 
 #[test]
