@@ -56,6 +56,15 @@ pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError
                 .map_err(|e| document_error(file, options.output, e))
         });
     }
+    if options.select.is_none() {
+        // The summary of the whole document, as it streams: no more memory than `decode`.
+        let summary = streamed_summary(format, &bytes, file)?;
+        let text = to_text(&summary, syntax).map_err(|e| unserializable(file, e))?;
+        return write_output(options.output, |out| {
+            out.write_all(text.as_bytes())
+                .map_err(|e| output_error(options.output, e))
+        });
+    }
     let mut document = format
         .decode_json(&bytes)
         .map_err(|source| CliError::Decode {
@@ -87,6 +96,38 @@ pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError
     write_output(options.output, |out| {
         out.write_all(text.as_bytes())
             .map_err(|e| output_error(options.output, e))
+    })
+}
+
+/// The summary of the document of `bytes`, read as the document is written, through a pipe
+/// from a thread that writes it: neither the document nor its tree is held whole.
+fn streamed_summary(
+    format: &'static dyn Format,
+    bytes: &[u8],
+    file: &Path,
+) -> Result<serde_yaml::Value, CliError> {
+    let (reader, mut writer) = std::io::pipe().map_err(|e| CliError::io(file, e))?;
+    std::thread::scope(|scope| {
+        let writing = scope.spawn(move || {
+            let mut out = std::io::BufWriter::new(&mut writer);
+            let written = format.write_document(bytes, DocumentSyntax::Json, &mut out);
+            written.and_then(|()| out.flush().map_err(DocumentError::Write))
+        });
+        let summary =
+            skelcodec_runtime::summary_of_json(std::io::BufReader::new(reader), SUMMARY_ITEMS);
+        let written = writing.join().unwrap_or_else(|_| {
+            Err(DocumentError::Serialize(
+                "the document's writer stopped".into(),
+            ))
+        });
+        match (written, summary) {
+            (Ok(()), Ok(summary)) => Ok(summary),
+            // The summary stopped reading first: the writer's broken pipe says nothing.
+            (Err(DocumentError::Write(_)), Err(e)) | (Ok(()), Err(e)) => {
+                Err(unserializable(file, e))
+            }
+            (Err(e), _) => Err(document_error(file, None, e)),
+        }
     })
 }
 

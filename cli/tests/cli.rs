@@ -881,7 +881,12 @@ fn output_syntax_follows_the_extension_and_summary_shortens_lists() {
     assert_eq!(shortened["len"], 20, "{shortened}");
     assert_eq!(shortened["first"].as_array().unwrap().len(), 3);
     assert_eq!(shortened["first"][0], first);
-    assert!(shortened["crc32"].is_string());
+    // The checksum of the whole list's compact JSON text.
+    let whole = decode_to_json(&long)["value"]["body"]["anp3"]["animations"][0]["objects"][0]
+        ["frames"]["anp3_rotation"]
+        .to_string();
+    let crc = format!("{:08x}", crc32fast::hash(whole.as_bytes()));
+    assert_eq!(shortened["crc32"], crc.as_str());
     // Short lists stay whole.
     assert_eq!(
         summary["value"]["body"]["anp3"]["animations"][0]["objects"][1],

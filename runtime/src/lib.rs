@@ -55,5 +55,5 @@ pub use reader::Reader;
 pub use stream::Stream;
 pub use strings::{FixedStr, Text, VarStr};
 #[cfg(feature = "testing")]
-pub use summary::{summarize, summary_value};
+pub use summary::{summarize, summary_of_json, summary_value};
 pub use writer::Writer;

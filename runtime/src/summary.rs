@@ -73,6 +73,162 @@ fn shorten(value: Value, max_items: usize) -> Value {
     }
 }
 
+/// The summary of a JSON document read from `reader` as it streams, without holding the
+/// document: long lists and byte strings shortened as [`summary_value`] shortens them, except
+/// that a list's `crc32` is that of its compact JSON text (`[1,2,3]`). What `decode
+/// --summary` prints: its memory is the summary's and one value's path, not the document's.
+pub fn summary_of_json<R: std::io::Read>(
+    reader: R,
+    max_items: usize,
+) -> Result<Value, serde_json::Error> {
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let hashers = std::cell::RefCell::new(Vec::new());
+    let value = Streamed {
+        max_items,
+        hashers: &hashers,
+    }
+    .deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
+/// A value being summarized as it is read; `hashers` are the CRCs of the lists it lies in,
+/// each fed their compact JSON text.
+#[derive(Clone, Copy)]
+struct Streamed<'h> {
+    max_items: usize,
+    hashers: &'h std::cell::RefCell<Vec<crc32fast::Hasher>>,
+}
+
+impl Streamed<'_> {
+    fn feed(&self, text: &[u8]) {
+        for hasher in self.hashers.borrow_mut().iter_mut() {
+            hasher.update(text);
+        }
+    }
+
+    fn feed_json<T: serde::Serialize + ?Sized>(&self, value: &T) {
+        self.feed(serde_json::to_string(value).unwrap_or_default().as_bytes());
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Streamed<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Streamed<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON document")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        self.feed_json(&v);
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        self.feed_json(&v);
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        self.feed_json(&v);
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        self.feed_json(&v);
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        self.feed_json(v);
+        Ok(shorten(Value::String(v.to_owned()), self.max_items))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        self.feed(b"null");
+        Ok(Value::Null)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        self.feed(b"{");
+        let mut out = Mapping::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !out.is_empty() {
+                self.feed(b",");
+            }
+            self.feed_json(&key);
+            self.feed(b":");
+            let value = map.next_value_seed(self)?;
+            out.insert(Value::String(key), value);
+        }
+        self.feed(b"}");
+        Ok(Value::Mapping(out))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        // The list's own CRC takes its text from its `[` to its `]`.
+        self.hashers.borrow_mut().push(crc32fast::Hasher::new());
+        self.feed(b"[");
+        // Kept until the list is known to be long; then only the first `max_items`.
+        let whole_up_to = self.max_items.max(WHOLE_UP_TO);
+        let (mut kept, mut len) = (Vec::new(), 0usize);
+        loop {
+            let separated = Separated {
+                inner: self,
+                first: len == 0,
+            };
+            let Some(item) = seq.next_element_seed(separated)? else {
+                break;
+            };
+            if kept.len() < whole_up_to {
+                kept.push(item);
+            }
+            len += 1;
+        }
+        let own = self.hashers.borrow_mut().pop();
+        self.feed(b"]");
+        if len <= whole_up_to {
+            return Ok(Value::Sequence(kept));
+        }
+        let crc = own.map(|mut own| {
+            own.update(b"]");
+            format!("{:08x}", own.finalize())
+        });
+        kept.truncate(self.max_items);
+        let mut m = Mapping::new();
+        m.insert("len".into(), Value::from(len as u64));
+        m.insert("first".into(), Value::Sequence(kept));
+        m.insert("crc32".into(), Value::String(crc.unwrap_or_default()));
+        Ok(Value::Mapping(m))
+    }
+}
+
+/// An element of a list being summarized: a comma is fed before it unless it is the first.
+struct Separated<'h> {
+    inner: Streamed<'h>,
+    first: bool,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Separated<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        if !self.first {
+            self.inner.feed(b",");
+        }
+        self.inner.deserialize(d)
+    }
+}
+
 /// What [`crate::to_hex`] produces: an even number of lowercase hex digits.
 fn is_lower_hex(s: &str) -> bool {
     s.len() & 1 == 0 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
@@ -132,6 +288,34 @@ mod tests {
             format!("{:08x}", crc32fast::hash(&all))
         );
         assert_eq!(v["small_blob"].as_str(), Some("abababab"));
+    }
+
+    #[test]
+    fn a_streamed_summary_shortens_as_the_summary_of_a_value() {
+        let json = serde_json::to_string(&sample()).unwrap();
+        let streamed = summary_of_json(json.as_bytes(), 3).unwrap();
+        let whole = summary_value(&sample(), 3).unwrap();
+        // The same shape and values; only a list's CRC is of another text.
+        let without_crc = |mut v: Value| {
+            v["long"].as_mapping_mut().unwrap().remove("crc32");
+            v
+        };
+        assert_eq!(without_crc(streamed.clone()), without_crc(whole));
+        let long: Vec<u32> = (0..100).collect();
+        let text = serde_json::to_string(&long).unwrap();
+        assert_eq!(
+            streamed["long"]["crc32"].as_str().unwrap(),
+            format!("{:08x}", crc32fast::hash(text.as_bytes()))
+        );
+        // Nested lists: each list's CRC is of its own text, whatever holds it.
+        let nested = r#"{"a":[[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17],[]]}"#;
+        let v = summary_of_json(nested.as_bytes(), 2).unwrap();
+        let inner = "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17]";
+        assert_eq!(
+            v["a"][0]["crc32"].as_str().unwrap(),
+            format!("{:08x}", crc32fast::hash(inner.as_bytes()))
+        );
+        assert_eq!(v["a"][1], Value::Sequence(Vec::new()));
     }
 
     #[test]
