@@ -137,6 +137,7 @@ pub fn dead_end(root: &Value, pattern: &Pattern) -> String {
             let keys: Vec<&str> = map.keys().map(String::as_str).collect();
             format!("the fields {}", keys.join(", "))
         }
+        Value::Array(items) if items.len() == 1 => "a list of 1 element".to_owned(),
         Value::Array(items) => format!("a list of {} elements", items.len()),
         _ => "a single value".to_owned(),
     };
