@@ -168,10 +168,12 @@ fn collect_leaves(value: &serde_json::Value, at: String, out: &mut Vec<String>) 
 /// recursive types.
 pub mod features {
     /// Bit fields in both bit orders, dropped bits, a 64-bit field across nine bytes.
+    #[allow(deprecated)] // the schema's style warnings, which `schema check` lists
     pub mod bit_fields {
         skelcodec_macros::codec!("../generated-tests/tests/schemas/bit_fields.ksy");
     }
     /// xor, rol and zlib, and a user type framed by padding and a terminator.
+    #[allow(deprecated)] // the schema's style warnings, which `schema check` lists
     pub mod processed {
         skelcodec_macros::codec!("../generated-tests/tests/schemas/processed.ksy");
     }
