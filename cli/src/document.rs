@@ -56,10 +56,29 @@ pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError
                 .map_err(|e| document_error(file, options.output, e))
         });
     }
-    if options.select.is_none() {
-        // The summary of the whole document, as it streams: no more memory than `decode`.
-        let summary = streamed_summary(format, &bytes, file)?;
-        let text = to_text(&summary, syntax).map_err(|e| unserializable(file, e))?;
+    // The summary of the whole document, or the parts a path selects, as the document
+    // streams: neither holds the document.
+    let streamed = match options.select {
+        None => Some(streamed(format, &bytes, file, |reader| {
+            skelcodec_runtime::summary_of_json(reader, SUMMARY_ITEMS).map_err(|e| e.to_string())
+        })?),
+        Some(pattern) if !options.summary => {
+            let parts = streamed(format, &bytes, file, |reader| {
+                crate::select::select_streamed(reader, pattern, VALUE_KEY)
+                    .map_err(|e| e.to_string())
+            })?;
+            let parts: Vec<serde_json::Value> = (parts.into_iter())
+                .map(|(path, value)| serde_json::json!({ "path": path, "value": value }))
+                .collect();
+            match parts.is_empty() {
+                true => None, // Said below, with where the path stopped.
+                false => Some(serde_yaml::to_value(parts).map_err(|e| unserializable(file, e))?),
+            }
+        }
+        Some(_) => None,
+    };
+    if let Some(streamed) = streamed {
+        let text = to_text(&streamed, syntax).map_err(|e| unserializable(file, e))?;
         return write_output(options.output, |out| {
             out.write_all(text.as_bytes())
                 .map_err(|e| output_error(options.output, e))
@@ -99,13 +118,14 @@ pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError
     })
 }
 
-/// The summary of the document of `bytes`, read as the document is written, through a pipe
-/// from a thread that writes it: neither the document nor its tree is held whole.
-fn streamed_summary(
+/// What `read` makes of the JSON document of `bytes`, read as the document is written,
+/// through a pipe from a thread that writes it: the document is never held whole.
+fn streamed<T>(
     format: &'static dyn Format,
     bytes: &[u8],
     file: &Path,
-) -> Result<serde_yaml::Value, CliError> {
+    read: impl FnOnce(std::io::BufReader<std::io::PipeReader>) -> Result<T, String>,
+) -> Result<T, CliError> {
     let (reader, mut writer) = std::io::pipe().map_err(|e| CliError::io(file, e))?;
     std::thread::scope(|scope| {
         let writing = scope.spawn(move || {
@@ -113,16 +133,15 @@ fn streamed_summary(
             let written = format.write_document(bytes, DocumentSyntax::Json, &mut out);
             written.and_then(|()| out.flush().map_err(DocumentError::Write))
         });
-        let summary =
-            skelcodec_runtime::summary_of_json(std::io::BufReader::new(reader), SUMMARY_ITEMS);
+        let made = read(std::io::BufReader::new(reader));
         let written = writing.join().unwrap_or_else(|_| {
             Err(DocumentError::Serialize(
                 "the document's writer stopped".into(),
             ))
         });
-        match (written, summary) {
-            (Ok(()), Ok(summary)) => Ok(summary),
-            // The summary stopped reading first: the writer's broken pipe says nothing.
+        match (written, made) {
+            (Ok(()), Ok(made)) => Ok(made),
+            // The reader stopped first: the writer's broken pipe says nothing.
             (Err(DocumentError::Write(_)), Err(e)) | (Ok(()), Err(e)) => {
                 Err(unserializable(file, e))
             }

@@ -7,6 +7,8 @@
 //! none. A number between dots (`animations.0`) is also taken as an index.
 
 use serde_json::Value;
+use skelcodec_runtime::serde;
+use skelcodec_runtime::serde::Deserialize;
 
 /// One step of a path pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,6 +115,201 @@ pub fn select(root: &Value, pattern: &Pattern) -> Vec<(String, Value)> {
     let mut seen = std::collections::HashSet::new();
     found.retain(|(path, _)| seen.insert(path.clone()));
     found
+}
+
+/// What [`select`] finds in the `value` of a JSON document read from `reader` as it streams:
+/// only the values the pattern matches are held, so `decode --path` takes no more memory than
+/// they do.
+pub fn select_streamed<R: std::io::Read>(
+    reader: R,
+    pattern: &Pattern,
+    value_key: &str,
+) -> Result<Vec<(String, Value)>, serde_json::Error> {
+    use serde::de::DeserializeSeed;
+    let found = std::cell::RefCell::new(Vec::new());
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    Document {
+        steps: &pattern.0,
+        value_key,
+        found: &found,
+    }
+    .deserialize(&mut de)?;
+    de.end()?;
+    let mut found = found.into_inner();
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|(path, _)| seen.insert(path.clone()));
+    Ok(found)
+}
+
+/// A whole document: its `value` is walked, the rest skipped.
+struct Document<'a> {
+    steps: &'a [Step],
+    value_key: &'a str,
+    found: &'a std::cell::RefCell<Vec<(String, Value)>>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Document<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Document<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a document")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            if key == self.value_key {
+                let walk = Walk {
+                    states: closure(self.steps, vec![0]),
+                    steps: self.steps,
+                    path: String::new(),
+                    found: self.found,
+                };
+                map.next_value_seed(walk)?;
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A value at `path` reached with `states`: the positions in `steps` still to match from
+/// here (a `**` also matches nothing: see [`closure`]).
+struct Walk<'a> {
+    states: Vec<usize>,
+    steps: &'a [Step],
+    path: String,
+    found: &'a std::cell::RefCell<Vec<(String, Value)>>,
+}
+
+/// `states` with, for each `**`, the position after it too.
+fn closure(steps: &[Step], mut states: Vec<usize>) -> Vec<usize> {
+    let mut i = 0;
+    while i < states.len() {
+        let state = states[i];
+        if steps.get(state) == Some(&Step::AnyDepth) && !states.contains(&(state + 1)) {
+            states.push(state + 1);
+        }
+        i += 1;
+    }
+    states
+}
+
+impl Walk<'_> {
+    /// The walk of the child at `child_path`, when some state goes on there.
+    fn child(&self, child_path: String) -> Option<Self> {
+        let mut next = Vec::new();
+        for &state in &self.states {
+            match self.steps.get(state) {
+                Some(Step::AnyDepth) => next.push(state),
+                Some(step) if matches(step, &child_path) => next.push(state + 1),
+                _ => {}
+            }
+        }
+        next.sort_unstable();
+        next.dedup();
+        (!next.is_empty()).then(|| Walk {
+            states: closure(self.steps, next),
+            steps: self.steps,
+            path: child_path,
+            found: self.found,
+        })
+    }
+
+    fn child_path(&self, key: &str) -> String {
+        match self.path.is_empty() {
+            true => key.to_owned(),
+            false => format!("{}.{key}", self.path),
+        }
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Walk<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        if self.states.contains(&self.steps.len()) {
+            // Matched: held whole, and what lies below it that the pattern also matches.
+            let value = Value::deserialize(d)?;
+            let mut found = self.found.borrow_mut();
+            found.push((self.path.clone(), value.clone()));
+            for &state in self.states.iter().filter(|&&s| s < self.steps.len()) {
+                for (child_path, child) in children(&value, &self.path) {
+                    if let Some(Step::AnyDepth) = self.steps.get(state) {
+                        walk(child, &self.steps[state..], child_path, &mut found);
+                    } else if matches(&self.steps[state], &child_path) {
+                        walk(child, &self.steps[state + 1..], child_path, &mut found);
+                    }
+                }
+            }
+            return Ok(());
+        }
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Walk<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            match self.child(self.child_path(&key)) {
+                Some(walk) => map.next_value_seed(walk)?,
+                None => drop(map.next_value::<serde::de::IgnoredAny>()?),
+            }
+        }
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut index = 0;
+        loop {
+            let more = match self.child(format!("{}[{index}]", self.path)) {
+                Some(walk) => seq.next_element_seed(walk)?.is_some(),
+                None => seq.next_element::<serde::de::IgnoredAny>()?.is_some(),
+            };
+            if !more {
+                return Ok(());
+            }
+            index += 1;
+        }
+    }
 }
 
 /// For a pattern that matches nothing in `root`: where it stops, as a hint — the path of the
@@ -277,6 +474,30 @@ mod tests {
         {
             let again = select(&doc, &path.parse().expect("a printed path parses"));
             assert_eq!(again, [(path.clone(), value)], "{path}");
+        }
+    }
+
+    #[test]
+    fn a_streamed_selection_finds_what_the_selection_of_the_tree_finds() {
+        let value = json!({
+            "name": "pack",
+            "animations": [
+                {"name": "a", "objects": [{"name": "Root", "skin": {"name": "s"}}]},
+                {"name": "b", "objects": []}
+            ]
+        });
+        let document = json!({"format": "ifp", "value": value}).to_string();
+        for pattern in [
+            "**.name",
+            "animations[1].name",
+            "**",
+            "*",
+            "animations.0.objects[*]",
+            "nope",
+        ] {
+            let pattern: Pattern = pattern.parse().unwrap();
+            let streamed = select_streamed(document.as_bytes(), &pattern, "value").unwrap();
+            assert_eq!(streamed, select(&value, &pattern), "{pattern:?}");
         }
     }
 
