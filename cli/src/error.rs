@@ -79,12 +79,7 @@ pub enum CliError {
 impl CliError {
     /// True for a write to a pipe whose reader has gone (`skelcodec check DIR | head -1`).
     pub fn is_broken_pipe(&self) -> bool {
-        let source = match self {
-            CliError::Stdout(source) => source,
-            CliError::Io { path, source } if crate::io::is_stdio(path) => source,
-            _ => return false,
-        };
-        source.kind() == io::ErrorKind::BrokenPipe
+        matches!(self, CliError::Stdout(source) if source.kind() == io::ErrorKind::BrokenPipe)
     }
 
     /// Wraps an I/O error with the file it happened on.

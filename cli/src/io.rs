@@ -184,7 +184,11 @@ pub fn write_atomically_with(
 ) -> Result<(), CliError> {
     if is_stdio(path) {
         let mut out = std::io::stdout().lock();
-        fill(&mut out)?;
+        // A failed write is standard output's, whatever file name it was given.
+        fill(&mut out).map_err(|e| match e {
+            CliError::Io { path, source } if is_stdio(&path) => CliError::Stdout(source),
+            other => other,
+        })?;
         return out.flush().map_err(CliError::Stdout);
     }
     let dir = match path.parent() {
