@@ -111,6 +111,12 @@ impl Streamed<'_> {
     fn feed_json<T: serde::Serialize + ?Sized>(&self, value: &T) {
         self.feed(serde_json::to_string(value).unwrap_or_default().as_bytes());
     }
+
+    /// A number or boolean: its text fed, its value kept.
+    fn scalar<T: serde::Serialize + Into<Value>>(&self, v: T) -> Value {
+        self.feed_json(&v);
+        v.into()
+    }
 }
 
 impl<'de> serde::de::DeserializeSeed<'de> for Streamed<'_> {
@@ -129,23 +135,19 @@ impl<'de> serde::de::Visitor<'de> for Streamed<'_> {
     }
 
     fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        self.feed_json(&v);
-        Ok(Value::Bool(v))
+        Ok(self.scalar(v))
     }
 
     fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        self.feed_json(&v);
-        Ok(Value::from(v))
+        Ok(self.scalar(v))
     }
 
     fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        self.feed_json(&v);
-        Ok(Value::from(v))
+        Ok(self.scalar(v))
     }
 
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        self.feed_json(&v);
-        Ok(Value::from(v))
+        Ok(self.scalar(v))
     }
 
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
