@@ -9,17 +9,8 @@ use skelcodec_runtime::{Mismatch, RoundTrip};
 
 use crate::batch::run_ordered;
 use crate::container::with_archive_entries;
-use crate::error::{CliError, known_format_ids};
+use crate::error::{CliError, EXIT_DIFFERENCE, EXIT_ERROR, known_format_ids};
 use crate::io::{Input, collect_inputs, extension, write_atomically};
-
-/// Exit status when a file does not reproduce byte for byte, or has a derived field that
-/// disagrees with its content.
-pub const EXIT_DIFFERENCE: u8 = 1;
-/// Exit status for usage, decode and encode errors.
-pub const EXIT_ERROR: u8 = 2;
-/// Exit status when standard output is a pipe whose reader has gone: 128 + SIGPIPE, as for a
-/// process the signal ends.
-pub const EXIT_BROKEN_PIPE: u8 = 141;
 
 /// What `roundtrip` found for one input.
 enum RoundTripOutcome {

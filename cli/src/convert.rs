@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::batch::run_ordered;
-use crate::commands::{EXIT_ERROR, format_of, nothing_to_do, read_known, without_path};
+use crate::commands::{format_of, nothing_to_do, read_known, without_path};
 use crate::container::read_input;
 use crate::error::CliError;
+use crate::error::EXIT_ERROR;
 use crate::io::{Input, collect_inputs, extension, write_atomically};
 
 /// What `--compress` and `--lossy` ask of a conversion.

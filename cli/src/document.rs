@@ -5,13 +5,16 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use skelcodec_formats::{DocumentError, DocumentSyntax, FORMAT_KEY, Format, SCHEMA_KEY, VALUE_KEY};
+use skelcodec_formats::{
+    DocumentError, DocumentSink, DocumentSyntax, FORMAT_KEY, Format, SCHEMA_KEY, VALUE_KEY,
+};
+use skelcodec_runtime::events::{self, Events};
 
-use crate::commands::{EXIT_DIFFERENCE, format_of};
+use crate::commands::format_of;
 use crate::container::read_input;
 use crate::error::CliError;
 use crate::io::{read, write_atomically, write_atomically_with};
-use crate::select::{Pattern, select};
+use crate::select::{Pattern, Selection};
 
 /// Elements of a long list kept by `--summary`, as in the snapshots.
 const SUMMARY_ITEMS: usize = 3;
@@ -32,7 +35,7 @@ pub struct DecodeOptions<'a> {
 }
 
 /// `decode`: prints (or writes) the document of a file, or the parts `--path` selects, or
-/// its summary. Exits with [`EXIT_DIFFERENCE`] when `--path` matches nothing.
+/// its summary. Fails with [`CliError::NothingMatches`] when `--path` matches nothing.
 pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError> {
     let (bytes, extension) = read_input(file)?;
     let format = format_of(file, extension.as_deref(), &bytes, options.forced)?;
@@ -52,102 +55,164 @@ pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError
     if options.select.is_none() && !options.summary {
         return write_output(options.output, |out| {
             format
-                .write_document(&bytes, syntax, out)
+                .write_document(&bytes, DocumentSink::Text(syntax, out))
                 .map_err(|e| document_error(file, options.output, e))
         });
     }
-    // The summary of the whole document, or the parts a path selects, as the document
-    // streams: neither holds the document.
-    let streamed = match options.select {
-        None => Some(streamed(format, &bytes, file, |reader| {
-            skelcodec_runtime::summary_of_json(reader, SUMMARY_ITEMS).map_err(|e| e.to_string())
-        })?),
-        Some(pattern) if !options.summary => {
-            let parts = streamed(format, &bytes, file, |reader| {
-                crate::select::select_streamed(reader, pattern, VALUE_KEY)
-                    .map_err(|e| e.to_string())
+    // The summary of the whole document, or the parts a path selects, made as the document
+    // is serialized: neither holds the document.
+    let Some(pattern) = options.select else {
+        let mut summary = skelcodec_runtime::Summary::new(SUMMARY_ITEMS);
+        walk_document(format, &bytes, file, &mut summary)?;
+        return write_text(options.output, &summary.finish(), syntax, file);
+    };
+    let nothing_matches = || -> Result<(), CliError> {
+        // Where the path stopped, from the document's tree: only when nothing matched.
+        let document = format
+            .decode_json(&bytes)
+            .map_err(|source| CliError::Decode {
+                path: file.to_owned(),
+                source,
             })?;
-            let parts: Vec<serde_json::Value> = (parts.into_iter())
-                .map(|(path, value)| serde_json::json!({ "path": path, "value": value }))
-                .collect();
-            match parts.is_empty() {
-                true => None, // Said below, with where the path stopped.
-                false => Some(serde_yaml::to_value(parts).map_err(|e| unserializable(file, e))?),
-            }
-        }
-        Some(_) => None,
-    };
-    if let Some(streamed) = streamed {
-        let text = to_text(&streamed, syntax).map_err(|e| unserializable(file, e))?;
-        return write_output(options.output, |out| {
-            out.write_all(text.as_bytes())
-                .map_err(|e| output_error(options.output, e))
-        });
-    }
-    let mut document = format
-        .decode_json(&bytes)
-        .map_err(|source| CliError::Decode {
+        Err(CliError::NothingMatches {
             path: file.to_owned(),
-            source,
-        })?;
-    if let Some(pattern) = options.select {
-        let parts: Vec<serde_json::Value> = select(&document[VALUE_KEY], pattern)
-            .into_iter()
-            .map(|(path, value)| serde_json::json!({ "path": path, "value": value }))
-            .collect();
-        if parts.is_empty() {
-            let stopped = crate::select::dead_end(&document[VALUE_KEY], pattern);
-            eprintln!(
-                "skelcodec: {}: nothing matches the path ({stopped})",
-                file.display()
-            );
-            return Ok(ExitCode::from(EXIT_DIFFERENCE));
-        }
-        document = serde_json::Value::Array(parts);
-    }
-    let text = if options.summary {
-        let summary = skelcodec_runtime::summary_value(&document, SUMMARY_ITEMS)
-            .map_err(|e| unserializable(file, e))?;
-        to_text(&summary, syntax).map_err(|e| unserializable(file, e))?
-    } else {
-        to_text(&document, syntax).map_err(|e| unserializable(file, e))?
+            stopped: crate::select::dead_end(&document[VALUE_KEY], pattern),
+        })
     };
+    if options.summary {
+        // The summary of the list of parts, each summarized as it is found.
+        let mut summary = skelcodec_runtime::Summary::new(SUMMARY_ITEMS);
+        summary.begin_seq(None);
+        let mut selection = Selection::new(pattern, Some(VALUE_KEY), |path, value| {
+            // A part has a JSON form: it was made from one.
+            let _ = events::serialize_into(&Part { path, value }, &mut summary);
+        });
+        walk_document(format, &bytes, file, &mut selection)?;
+        if selection.matched() == 0 {
+            nothing_matches()?;
+        }
+        summary.end();
+        return write_text(options.output, &summary.finish(), syntax, file);
+    }
     write_output(options.output, |out| {
-        out.write_all(text.as_bytes())
-            .map_err(|e| output_error(options.output, e))
+        let mut parts = PartsWriter {
+            out: std::io::BufWriter::new(out),
+            syntax,
+            written: 0,
+            failure: None,
+        };
+        let mut selection = Selection::new(pattern, Some(VALUE_KEY), |path, value| {
+            parts.write(path, value)
+        });
+        walk_document(format, &bytes, file, &mut selection)?;
+        if selection.matched() == 0 {
+            return nothing_matches();
+        }
+        parts.finish().map_err(|e| match e {
+            PartError::Write(e) => output_error(options.output, e),
+            PartError::Serialize(reason) => unserializable(file, reason),
+        })
     })
 }
 
-/// What `read` makes of the JSON document of `bytes`, read as the document is written,
-/// through a pipe from a thread that writes it: the document is never held whole.
-fn streamed<T>(
+/// A part of a document that `--path` selects, as printed.
+#[derive(skelcodec_runtime::serde::Serialize)]
+#[serde(crate = "skelcodec_runtime::serde")]
+struct Part {
+    path: String,
+    value: serde_json::Value,
+}
+
+/// Writes the parts `--path` selects as they are found, as the list of them would be
+/// written whole.
+struct PartsWriter<W> {
+    out: W,
+    syntax: DocumentSyntax,
+    written: usize,
+    failure: Option<PartError>,
+}
+
+/// Why a part could not be written.
+enum PartError {
+    Write(std::io::Error),
+    Serialize(String),
+}
+
+impl<W: Write> PartsWriter<W> {
+    fn write(&mut self, path: String, value: serde_json::Value) {
+        if self.failure.is_none()
+            && let Err(e) = self.try_write(&Part { path, value })
+        {
+            self.failure = Some(e);
+        }
+    }
+
+    fn try_write(&mut self, part: &Part) -> Result<(), PartError> {
+        // Each part indented as an element of the list; JSON and YAML strings hold no line
+        // breaks of their own, and YAML's block scalars are relative to their indentation.
+        let (text, first, others) = match self.syntax {
+            DocumentSyntax::Json => {
+                let text = serde_json::to_string_pretty(part)
+                    .map_err(|e| PartError::Serialize(e.to_string()))?;
+                let opening = match self.written {
+                    0 => "[\n  ",
+                    _ => ",\n  ",
+                };
+                (text, opening, "  ")
+            }
+            DocumentSyntax::Yaml => {
+                let text =
+                    serde_yaml::to_string(part).map_err(|e| PartError::Serialize(e.to_string()))?;
+                (text, "- ", "  ")
+            }
+        };
+        let indented = text
+            .trim_end_matches('\n')
+            .replace('\n', &format!("\n{others}"));
+        let ending = match self.syntax {
+            DocumentSyntax::Json => "",
+            DocumentSyntax::Yaml => "\n",
+        };
+        (self.out)
+            .write_all(format!("{first}{indented}{ending}").as_bytes())
+            .map_err(PartError::Write)?;
+        self.written += 1;
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<(), PartError> {
+        if let Some(failure) = self.failure {
+            return Err(failure);
+        }
+        if self.syntax == DocumentSyntax::Json && self.written > 0 {
+            self.out.write_all(b"\n]\n").map_err(PartError::Write)?;
+        }
+        self.out.flush().map_err(PartError::Write)
+    }
+}
+
+/// Writes `value` as text in `syntax` to standard output or to `output`, as it is serialized.
+fn write_text<T: skelcodec_runtime::serde::Serialize>(
+    output: Option<&Path>,
+    value: &T,
+    syntax: DocumentSyntax,
+    file: &Path,
+) -> Result<ExitCode, CliError> {
+    write_output(output, |out| {
+        skelcodec_formats::write_serialized(value, DocumentSink::Text(syntax, out))
+            .map_err(|e| document_error(file, output, e))
+    })
+}
+
+/// Reports the events of the document of `bytes` to `events` as it is serialized.
+fn walk_document(
     format: &'static dyn Format,
     bytes: &[u8],
     file: &Path,
-    read: impl FnOnce(std::io::BufReader<std::io::PipeReader>) -> Result<T, String>,
-) -> Result<T, CliError> {
-    let (reader, mut writer) = std::io::pipe().map_err(|e| CliError::io(file, e))?;
-    std::thread::scope(|scope| {
-        let writing = scope.spawn(move || {
-            let mut out = std::io::BufWriter::new(&mut writer);
-            let written = format.write_document(bytes, DocumentSyntax::Json, &mut out);
-            written.and_then(|()| out.flush().map_err(DocumentError::Write))
-        });
-        let made = read(std::io::BufReader::new(reader));
-        let written = writing.join().unwrap_or_else(|_| {
-            Err(DocumentError::Serialize(
-                "the document's writer stopped".into(),
-            ))
-        });
-        match (written, made) {
-            (Ok(()), Ok(made)) => Ok(made),
-            // The reader stopped first: the writer's broken pipe says nothing.
-            (Err(DocumentError::Write(_)), Err(e)) | (Ok(()), Err(e)) => {
-                Err(unserializable(file, e))
-            }
-            (Err(e), _) => Err(document_error(file, None, e)),
-        }
-    })
+    events: &mut dyn Events,
+) -> Result<(), CliError> {
+    (format.write_document(bytes, DocumentSink::Events(events)))
+        .map_err(|e| document_error(file, None, e))
 }
 
 /// What a syntax is called.
@@ -156,21 +221,6 @@ fn syntax_name(syntax: DocumentSyntax) -> &'static str {
         DocumentSyntax::Json => "JSON",
         DocumentSyntax::Yaml => "YAML",
     }
-}
-
-/// `value` as JSON or YAML text, ending with a newline.
-fn to_text<T: skelcodec_runtime::serde::Serialize>(
-    value: &T,
-    syntax: DocumentSyntax,
-) -> Result<String, String> {
-    let mut text = match syntax {
-        DocumentSyntax::Json => serde_json::to_string_pretty(value).map_err(|e| e.to_string())?,
-        DocumentSyntax::Yaml => serde_yaml::to_string(value).map_err(|e| e.to_string())?,
-    };
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    Ok(text)
 }
 
 /// Runs `fill` on standard output, or on `output` written atomically.

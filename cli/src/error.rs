@@ -6,9 +6,26 @@ use std::path::PathBuf;
 
 use skelcodec_formats::EncodeError;
 
+/// Exit status when a file does not reproduce byte for byte, or has a derived field that
+/// disagrees with its content.
+pub const EXIT_DIFFERENCE: u8 = 1;
+/// Exit status for usage, decode and encode errors.
+pub const EXIT_ERROR: u8 = 2;
+/// Exit status when standard output is a pipe whose reader has gone: 128 + SIGPIPE, as for a
+/// process the signal ends.
+pub const EXIT_BROKEN_PIPE: u8 = 141;
+
 /// A failure that stops a command, or a file, with exit status 2.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
+    /// `decode --path` found nothing; `stopped` says where the path stopped matching.
+    #[error("{}: nothing matches the path ({stopped})", path.display())]
+    NothingMatches {
+        /// The file decoded.
+        path: PathBuf,
+        /// Where the path stopped, and what is there.
+        stopped: String,
+    },
     /// Reading or writing a file failed.
     #[error("{}: {source}", path.display())]
     Io {
@@ -77,6 +94,16 @@ pub enum CliError {
 }
 
 impl CliError {
+    /// The status the command exits with: [`EXIT_DIFFERENCE`] when a path matches nothing,
+    /// [`EXIT_BROKEN_PIPE`] when output was cut short, else [`EXIT_ERROR`].
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            _ if self.is_broken_pipe() => EXIT_BROKEN_PIPE,
+            CliError::NothingMatches { .. } => EXIT_DIFFERENCE,
+            _ => EXIT_ERROR,
+        }
+    }
+
     /// True for a write to a pipe whose reader has gone (`skelcodec check DIR | head -1`).
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, CliError::Stdout(source) if source.kind() == io::ErrorKind::BrokenPipe)

@@ -11,8 +11,8 @@ use std::time::{Duration, SystemTime};
 
 use skelcodec_dynamic::{Explained, FieldSpan, Interpreter};
 
-use crate::commands::EXIT_ERROR;
 use crate::error::CliError;
+use crate::error::EXIT_ERROR;
 use crate::select::Pattern;
 
 /// What to explain and how to show it.

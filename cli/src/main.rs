@@ -26,8 +26,8 @@ use clap::{Args, Parser, Subcommand};
 
 use skelcodec_formats::{DocumentSyntax, Format};
 
-use crate::commands::{EXIT_BROKEN_PIPE, EXIT_ERROR};
 use crate::error::CliError;
+use crate::error::EXIT_BROKEN_PIPE;
 
 /// Batch commands allocate and free a file's worth of values per file on every core: mimalloc
 /// keeps those pages in the process, and its per-thread heaps do not contend, where the system
@@ -293,7 +293,7 @@ fn main() -> ExitCode {
         Err(e) if e.is_broken_pipe() => ExitCode::from(EXIT_BROKEN_PIPE),
         Err(e) => {
             eprintln!("skelcodec: {e}");
-            ExitCode::from(EXIT_ERROR)
+            ExitCode::from(e.exit_code())
         }
     }
 }

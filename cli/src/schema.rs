@@ -7,8 +7,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::commands::EXIT_DIFFERENCE;
 use crate::error::CliError;
+use crate::error::EXIT_DIFFERENCE;
 
 /// Prints `ok FILE` for every schema the compiler accepts (and its located warnings, on
 /// stderr), with `explain_derived` followed by its derived fields, and its located error for

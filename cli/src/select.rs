@@ -7,8 +7,7 @@
 //! none. A number between dots (`animations.0`) is also taken as an index.
 
 use serde_json::Value;
-use skelcodec_runtime::serde;
-use skelcodec_runtime::serde::Deserialize;
+use skelcodec_runtime::events;
 
 /// One step of a path pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,6 +65,9 @@ impl std::str::FromStr for Pattern {
                 brackets = rest;
             }
         }
+        if steps.len() > MAX_STEPS {
+            return Err(format!("`{text}` has more than {MAX_STEPS} steps"));
+        }
         Ok(Pattern(steps))
     }
 }
@@ -106,210 +108,242 @@ fn covers_from(steps: &[Step], prefixes: &[&str]) -> bool {
     }
 }
 
-/// Every value of `root` that `pattern` matches, with its field path (`clumps[0].info`), in
-/// document order.
-pub fn select(root: &Value, pattern: &Pattern) -> Vec<(String, Value)> {
-    let mut found = Vec::new();
-    walk(root, &pattern.0, String::new(), &mut found);
-    // A value reached several ways (`**.**.skin`) is reported once, where first found.
-    let mut seen = std::collections::HashSet::new();
-    found.retain(|(path, _)| seen.insert(path.clone()));
-    found
+/// Steps a pattern may have: its states are bits of a `u128`.
+const MAX_STEPS: usize = 120;
+
+/// Positions in a pattern's steps still to match at a value, one bit each (see [`closure`]).
+type States = u128;
+
+/// The values a pattern matches, found in the events of a value as it is serialized and
+/// handed to `found` as each is complete, in the order the values start (a match inside
+/// another waits for it): only the matches being read are held, so `decode --path` takes
+/// no more memory than the largest of them. Each is reported once (`**.**.skin` reaches a
+/// value several ways, but the events pass it once).
+pub struct Selection<'p, F> {
+    steps: &'p [Step],
+    /// The key of the document whose value is walked (`value`); `None` when the events are
+    /// the value's own.
+    value_key: Option<&'p str>,
+    /// The path of the innermost open value (`animations[3].objects`); each open map or list
+    /// knows its length.
+    path: String,
+    /// The maps and lists open around the next event, outermost first.
+    open: Vec<Open>,
+    /// Matches not yet handed out, in the order they started: their path and, once read,
+    /// their value; with the tree of those still being read.
+    pending: std::collections::VecDeque<(String, Option<Value>)>,
+    taking: Vec<(usize, Tree)>,
+    /// How many matches were handed out; `pending` starts after them.
+    handed: usize,
+    found: F,
 }
 
-/// What [`select`] finds in the `value` of a JSON document read from `reader` as it streams:
-/// only the values the pattern matches are held, so `decode --path` takes no more memory than
-/// they do.
-pub fn select_streamed<R: std::io::Read>(
-    reader: R,
-    pattern: &Pattern,
-    value_key: &str,
-) -> Result<Vec<(String, Value)>, serde_json::Error> {
-    use serde::de::DeserializeSeed;
-    let found = std::cell::RefCell::new(Vec::new());
-    let mut de = serde_json::Deserializer::from_reader(reader);
-    Document {
-        steps: &pattern.0,
-        value_key,
-        found: &found,
+/// A map or list of a [`Selection`], with where the pattern stands there.
+struct Open {
+    path_len: usize,
+    states: States,
+    list: bool,
+    /// A list's next index, a map's next key.
+    next_index: usize,
+    key: Option<String>,
+}
+
+impl<'p, F: FnMut(String, Value)> Selection<'p, F> {
+    /// A selection by `pattern` of the events of a value, or of the `value_key` entry of a
+    /// document's events, handing each match to `found`.
+    pub fn new(pattern: &'p Pattern, value_key: Option<&'p str>, found: F) -> Self {
+        Selection {
+            steps: &pattern.0,
+            value_key,
+            path: String::new(),
+            open: Vec::new(),
+            pending: std::collections::VecDeque::new(),
+            taking: Vec::new(),
+            handed: 0,
+            found,
+        }
     }
-    .deserialize(&mut de)?;
-    de.end()?;
-    let mut found = found.into_inner();
-    let mut seen = std::collections::HashSet::new();
-    found.retain(|(path, _)| seen.insert(path.clone()));
-    Ok(found)
-}
 
-/// A whole document: its `value` is walked, the rest skipped.
-struct Document<'a> {
-    steps: &'a [Step],
-    value_key: &'a str,
-    found: &'a std::cell::RefCell<Vec<(String, Value)>>,
-}
-
-impl<'de> serde::de::DeserializeSeed<'de> for Document<'_> {
-    type Value = ();
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Document<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a document")
+    /// How many values matched.
+    pub fn matched(&self) -> usize {
+        self.handed + self.pending.len()
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<String>()? {
-            if key == self.value_key {
-                let walk = Walk {
-                    states: closure(self.steps, vec![0]),
-                    steps: self.steps,
-                    path: String::new(),
-                    found: self.found,
-                };
-                map.next_value_seed(walk)?;
-            } else {
-                map.next_value::<serde::de::IgnoredAny>()?;
+    /// A value starts: the path buffer holds its path, and the states it is reached with
+    /// are returned; when it is matched, its tree is taken from here on.
+    fn start(&mut self) -> States {
+        let document = self.value_key.is_some() && self.open.len() == 1;
+        let states = match self.open.last_mut() {
+            None if self.value_key.is_some() => 0,
+            None => closure(self.steps, 1),
+            Some(open) if document => match open.key.take().as_deref() == self.value_key {
+                true => closure(self.steps, 1),
+                false => 0,
+            },
+            Some(open) => {
+                let key = open.key.take();
+                let index = open.next_index;
+                open.next_index += 1;
+                self.path.truncate(open.path_len);
+                match open.states {
+                    0 => 0,
+                    states => {
+                        use std::fmt::Write;
+                        match (open.list, key) {
+                            (true, _) => drop(write!(self.path, "[{index}]")),
+                            (false, key) => {
+                                if !self.path.is_empty() {
+                                    self.path.push('.');
+                                }
+                                self.path.push_str(&key.unwrap_or_default());
+                            }
+                        }
+                        advance(self.steps, states, &self.path)
+                    }
+                }
+            }
+        };
+        if states & (1 << self.steps.len()) != 0 {
+            self.taking
+                .push((self.handed + self.pending.len(), Tree::default()));
+            self.pending.push_back((self.path.clone(), None));
+        }
+        states
+    }
+
+    /// Passes an event to the matches being taken, keeps those it completes, and hands out
+    /// those no earlier match waits for.
+    fn take(&mut self, event: impl Fn(&mut Tree)) {
+        for (_, tree) in &mut self.taking {
+            event(tree);
+        }
+        while let Some((slot, tree)) = self.taking.pop_if(|(_, tree)| tree.done.is_some()) {
+            if let Some((_, value)) = self.pending.get_mut(slot - self.handed) {
+                *value = tree.done;
             }
         }
-        Ok(())
+        while self.pending.front().is_some_and(|(_, value)| value.is_some()) {
+            if let Some((path, Some(value))) = self.pending.pop_front() {
+                self.handed += 1;
+                (self.found)(path, value);
+            }
+        }
+    }
+
+    fn open(&mut self, list: bool) {
+        let states = self.start();
+        self.take(|tree| tree.open(list));
+        self.open.push(Open {
+            path_len: self.path.len(),
+            states,
+            list,
+            next_index: 0,
+            key: None,
+        });
     }
 }
 
-/// A value at `path` reached with `states`: the positions in `steps` still to match from
-/// here (a `**` also matches nothing: see [`closure`]).
-struct Walk<'a> {
-    states: Vec<usize>,
-    steps: &'a [Step],
-    path: String,
-    found: &'a std::cell::RefCell<Vec<(String, Value)>>,
+impl<F: FnMut(String, Value)> events::Events for Selection<'_, F> {
+    fn scalar(&mut self, json: &str) {
+        self.start();
+        self.take(|tree| tree.scalar(json));
+    }
+
+    fn string(&mut self, text: &str) {
+        self.start();
+        self.take(|tree| tree.place(Value::String(text.to_owned())));
+    }
+
+    fn begin_map(&mut self) {
+        self.open(false);
+    }
+
+    fn key(&mut self, key: &str) {
+        self.take(|tree| tree.key(key));
+        if let Some(open) = self.open.last_mut() {
+            open.key = Some(key.to_owned());
+        }
+    }
+
+    fn begin_seq(&mut self, _: Option<usize>) {
+        self.open(true);
+    }
+
+    fn end(&mut self) {
+        self.take(Tree::end);
+        self.open.pop();
+    }
+}
+
+/// The JSON tree of a value built from its events.
+#[derive(Default)]
+struct Tree {
+    /// The maps and lists open, each with the key its next value goes under.
+    open: Vec<(Value, Option<String>)>,
+    done: Option<Value>,
+}
+
+impl Tree {
+    fn place(&mut self, value: Value) {
+        match self.open.last_mut() {
+            None => self.done = Some(value),
+            Some((Value::Object(map), key)) => {
+                map.insert(key.take().unwrap_or_default(), value);
+            }
+            Some((Value::Array(items), _)) => items.push(value),
+            Some(_) => {}
+        }
+    }
+
+    fn scalar(&mut self, json: &str) {
+        self.place(serde_json::from_str(json).unwrap_or_default());
+    }
+
+    fn open(&mut self, list: bool) {
+        let empty = match list {
+            true => Value::Array(Vec::new()),
+            false => Value::Object(serde_json::Map::new()),
+        };
+        self.open.push((empty, None));
+    }
+
+    fn key(&mut self, key: &str) {
+        if let Some((_, pending)) = self.open.last_mut() {
+            *pending = Some(key.to_owned());
+        }
+    }
+
+    fn end(&mut self) {
+        if let Some((value, _)) = self.open.pop() {
+            self.place(value);
+        }
+    }
 }
 
 /// `states` with, for each `**`, the position after it too.
-fn closure(steps: &[Step], mut states: Vec<usize>) -> Vec<usize> {
-    let mut i = 0;
-    while i < states.len() {
-        let state = states[i];
-        if steps.get(state) == Some(&Step::AnyDepth) && !states.contains(&(state + 1)) {
-            states.push(state + 1);
+fn closure(steps: &[Step], mut states: States) -> States {
+    for (at, step) in steps.iter().enumerate() {
+        if *step == Step::AnyDepth && states & (1 << at) != 0 {
+            states |= 1 << (at + 1);
         }
-        i += 1;
     }
     states
 }
 
-impl Walk<'_> {
-    /// The walk of the child at `child_path`, when some state goes on there.
-    fn child(&self, child_path: String) -> Option<Self> {
-        let mut next = Vec::new();
-        for &state in &self.states {
-            match self.steps.get(state) {
-                Some(Step::AnyDepth) => next.push(state),
-                Some(step) if matches(step, &child_path) => next.push(state + 1),
-                _ => {}
-            }
+/// The states of the child at `child_path` of a value reached with `states`.
+fn advance(steps: &[Step], states: States, child_path: &str) -> States {
+    let mut next = 0;
+    for (at, step) in steps.iter().enumerate() {
+        if states & (1 << at) == 0 {
+            continue;
         }
-        next.sort_unstable();
-        next.dedup();
-        (!next.is_empty()).then(|| Walk {
-            states: closure(self.steps, next),
-            steps: self.steps,
-            path: child_path,
-            found: self.found,
-        })
-    }
-
-    fn child_path(&self, key: &str) -> String {
-        match self.path.is_empty() {
-            true => key.to_owned(),
-            false => format!("{}.{key}", self.path),
+        match step {
+            Step::AnyDepth => next |= 1 << at,
+            step if matches(step, child_path) => next |= 1 << (at + 1),
+            _ => {}
         }
     }
-}
-
-impl<'de> serde::de::DeserializeSeed<'de> for Walk<'_> {
-    type Value = ();
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        if self.states.contains(&self.steps.len()) {
-            // Matched: held whole, and what lies below it that the pattern also matches.
-            let value = Value::deserialize(d)?;
-            let mut found = self.found.borrow_mut();
-            found.push((self.path.clone(), value.clone()));
-            for &state in self.states.iter().filter(|&&s| s < self.steps.len()) {
-                for (child_path, child) in children(&value, &self.path) {
-                    if let Some(Step::AnyDepth) = self.steps.get(state) {
-                        walk(child, &self.steps[state..], child_path, &mut found);
-                    } else if matches(&self.steps[state], &child_path) {
-                        walk(child, &self.steps[state + 1..], child_path, &mut found);
-                    }
-                }
-            }
-            return Ok(());
-        }
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Walk<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_unit<E>(self) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<String>()? {
-            match self.child(self.child_path(&key)) {
-                Some(walk) => map.next_value_seed(walk)?,
-                None => drop(map.next_value::<serde::de::IgnoredAny>()?),
-            }
-        }
-        Ok(())
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let mut index = 0;
-        loop {
-            let more = match self.child(format!("{}[{index}]", self.path)) {
-                Some(walk) => seq.next_element_seed(walk)?.is_some(),
-                None => seq.next_element::<serde::de::IgnoredAny>()?.is_some(),
-            };
-            if !more {
-                return Ok(());
-            }
-            index += 1;
-        }
-    }
+    closure(steps, next)
 }
 
 /// For a pattern that matches nothing in `root`: where it stops, as a hint — the path of the
@@ -371,26 +405,6 @@ fn explore<'v>(
     }
 }
 
-fn walk(value: &Value, steps: &[Step], path: String, found: &mut Vec<(String, Value)>) {
-    let Some((first, rest)) = steps.split_first() else {
-        found.push((path, value.clone()));
-        return;
-    };
-    if *first == Step::AnyDepth {
-        // Zero levels, then one level deeper with `**` still in force.
-        walk(value, rest, path.clone(), found);
-        for (child_path, child) in children(value, &path) {
-            walk(child, steps, child_path, found);
-        }
-        return;
-    }
-    for (child_path, child) in children(value, &path) {
-        if matches(first, &child_path) {
-            walk(child, rest, child_path, found);
-        }
-    }
-}
-
 /// True when the last step of `child_path` (`name` or `[3]`) is matched by `step`.
 fn matches(step: &Step, child_path: &str) -> bool {
     let index = child_path
@@ -438,6 +452,14 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Every value of `root` that `pattern` matches, with its field path (`clumps[0].info`).
+    fn select(root: &Value, pattern: &Pattern) -> Vec<(String, Value)> {
+        let mut found = Vec::new();
+        let mut selection = Selection::new(pattern, None, |path, value| found.push((path, value)));
+        events::serialize_into(root, &mut selection).expect("a JSON tree has a JSON form");
+        found
+    }
+
     fn paths(doc: &Value, pattern: &str) -> Vec<String> {
         let pattern: Pattern = pattern.parse().expect("a valid pattern");
         select(doc, &pattern).into_iter().map(|(p, _)| p).collect()
@@ -478,27 +500,37 @@ mod tests {
     }
 
     #[test]
-    fn a_streamed_selection_finds_what_the_selection_of_the_tree_finds() {
-        let value = json!({
-            "name": "pack",
-            "animations": [
-                {"name": "a", "objects": [{"name": "Root", "skin": {"name": "s"}}]},
-                {"name": "b", "objects": []}
-            ]
+    fn a_document_is_walked_in_its_value_only() {
+        let value = json!({"name": "pack", "animations": [{"name": "a"}, {"name": "b"}]});
+        let document = json!({"format": "ifp", "name": "not walked", "value": value});
+        let pattern: Pattern = "**.name".parse().unwrap();
+        let mut found = Vec::new();
+        let mut selection = Selection::new(&pattern, Some("value"), |path, value| {
+            found.push((path, value))
         });
-        let document = json!({"format": "ifp", "value": value}).to_string();
-        for pattern in [
-            "**.name",
-            "animations[1].name",
-            "**",
-            "*",
-            "animations.0.objects[*]",
-            "nope",
-        ] {
-            let pattern: Pattern = pattern.parse().unwrap();
-            let streamed = select_streamed(document.as_bytes(), &pattern, "value").unwrap();
-            assert_eq!(streamed, select(&value, &pattern), "{pattern:?}");
-        }
+        events::serialize_into(&document, &mut selection).unwrap();
+        assert_eq!(selection.matched(), 3);
+        let paths: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, ["name", "animations[0].name", "animations[1].name"]);
+        assert_eq!(found[2].1, json!("b"));
+    }
+
+    #[test]
+    fn a_match_inside_a_match_is_reported_after_it_with_its_own_value() {
+        let doc = json!({"a": {"a": {"a": 1}}, "b": [[2], 3]});
+        let found = select(&doc, &"**.a".parse().unwrap());
+        assert_eq!(
+            found,
+            [
+                ("a".to_owned(), json!({"a": {"a": 1}})),
+                ("a.a".to_owned(), json!({"a": 1})),
+                ("a.a.a".to_owned(), json!(1)),
+            ]
+        );
+        let lists = select(&doc, &"b.**".parse().unwrap());
+        let paths: Vec<&str> = lists.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, ["b", "b[0]", "b[0][0]", "b[1]"]);
+        assert_eq!(lists[1].1, json!([2]));
     }
 
     #[test]

@@ -828,6 +828,33 @@ fn decode_path_accepts_every_path_it_prints() {
 }
 
 #[test]
+fn decode_path_writes_its_parts_as_the_list_of_them_is_written() {
+    // The parts are written as they are found; the text is that of the whole list.
+    let file = fixture("anp3/anp3_types_1_to_4.ifp");
+    let dir = tempfile::tempdir().unwrap();
+    for pattern in ["**.name", "body.anp3.animations[0]", "**"] {
+        let output = skelcodec(&[&"decode", &"--path", &pattern, &file]);
+        assert_exit(&output, 0);
+        let parts: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let pretty = serde_json::to_string_pretty(&parts).unwrap() + "\n";
+        assert_eq!(stdout(&output), pretty, "{pattern}");
+        let yaml = dir.path().join("parts.yaml");
+        let output = skelcodec(&[&"decode", &"--path", &pattern, &file, &"-o", &yaml]);
+        assert_exit(&output, 0);
+        let written = std::fs::read_to_string(&yaml).unwrap();
+        assert_eq!(written, serde_yaml::to_string(&parts).unwrap(), "{pattern}");
+    }
+    let output = skelcodec(&[&"decode", &"--yaml", &file]);
+    let whole: serde_yaml::Value = serde_yaml::from_slice(&output.stdout).unwrap();
+    assert_eq!(stdout(&output), serde_yaml::to_string(&whole).unwrap());
+    // Nothing matched: no output file.
+    let none = dir.path().join("none.json");
+    let output = skelcodec(&[&"decode", &"--path", &"nope", &file, &"-o", &none]);
+    assert_exit(&output, 1);
+    assert!(!none.exists());
+}
+
+#[test]
 fn decode_path_that_matches_nothing_exits_with_1() {
     let file = fixture("anp3/anp3_types_1_to_4.ifp");
     let output = skelcodec(&[&"decode", &"--path", &"body.anp3.animations[99]", &file]);

@@ -1,13 +1,11 @@
 //! A format whose schema is given at run time (`--schema`): read by the interpreter
 //! (`skelcodec-dynamic`), with the documents the generated codec of that schema prints.
 
-use std::io;
-
 use skelcodec_dynamic::Interpreter;
 use skelcodec_runtime::{Error, Mismatch, RoundTrip};
 
 use crate::registry::{SchemaSource, document_tree, write_document_of};
-use crate::{DocumentError, DocumentSyntax, EncodeError, Format};
+use crate::{DocumentError, DocumentSink, EncodeError, Format};
 
 /// A schema read at run time, as a [`Format`]: it reads, writes and round-trips files, encodes
 /// documents, and checks and recomputes derived fields.
@@ -71,15 +69,10 @@ impl Format for Interpreted {
         )
     }
 
-    fn write_document(
-        &self,
-        bytes: &[u8],
-        syntax: DocumentSyntax,
-        out: &mut dyn io::Write,
-    ) -> Result<(), DocumentError> {
+    fn write_document(&self, bytes: &[u8], sink: DocumentSink<'_>) -> Result<(), DocumentError> {
         let value = self.interpreter.read(bytes)?;
         let document = self.interpreter.document(&value);
-        write_document_of((self.id, Some(&self.source)), &document, syntax, out)
+        write_document_of((self.id, Some(&self.source)), &document, sink)
     }
 
     fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {

@@ -12,8 +12,8 @@ pub mod sims2;
 pub mod swat;
 
 pub use registry::{
-    DocumentError, DocumentSyntax, EncodeError, FORMAT_KEY, Format, Registered, SCHEMA_KEY,
-    SchemaSource, VALUE_KEY, by_id, detect, formats,
+    DocumentError, DocumentSink, DocumentSyntax, EncodeError, FORMAT_KEY, Format, Registered,
+    SCHEMA_KEY, SchemaSource, VALUE_KEY, by_id, detect, formats, write_serialized,
 };
 
 /// RenderWare DFF models: UV animation dictionaries, clumps, geometries and their Skin PLG.

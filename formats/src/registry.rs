@@ -4,6 +4,7 @@
 use std::io;
 use std::marker::PhantomData;
 
+use skelcodec_runtime::events::Events;
 use skelcodec_runtime::{Codec, Error, Mismatch, RoundTrip};
 
 /// A decoded file as a self-describing JSON document: `{"format": id, "value": …}`.
@@ -60,6 +61,15 @@ pub enum DocumentError {
     Serialize(String),
 }
 
+/// Where a document goes.
+pub enum DocumentSink<'a> {
+    /// Written as text in a syntax.
+    Text(DocumentSyntax, &'a mut dyn io::Write),
+    /// Reported as the events of its JSON form while it is serialized, so that a consumer
+    /// (`decode --summary`, `--path`) holds only what it keeps.
+    Events(&'a mut dyn Events),
+}
+
 /// One format, usable without knowing its Rust type.
 pub trait Format: Sync {
     /// Schema id (`ifp`).
@@ -70,14 +80,9 @@ pub trait Format: Sync {
     fn matches(&self, bytes: &[u8]) -> bool;
     /// Decodes to the JSON document `{"format": id, "value": …}`.
     fn decode_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error>;
-    /// Decodes and writes the same document to `out`, fields in file order, without building
+    /// Decodes and writes the same document to `sink`, fields in file order, without building
     /// a JSON tree first (the document of a 3.7 MB animation package is 100 MB of text).
-    fn write_document(
-        &self,
-        bytes: &[u8],
-        syntax: DocumentSyntax,
-        out: &mut dyn io::Write,
-    ) -> Result<(), DocumentError>;
+    fn write_document(&self, bytes: &[u8], sink: DocumentSink<'_>) -> Result<(), DocumentError>;
     /// Encodes the `value` part of a JSON document (stored fields verbatim).
     fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError>;
     /// Recomputes every derived field of the `value` part of a JSON document, then encodes it;
@@ -143,13 +148,8 @@ impl<C: Codec> Format for Registered<C> {
         document_tree((C::FORMAT, None), &C::read(bytes)?)
     }
 
-    fn write_document(
-        &self,
-        bytes: &[u8],
-        syntax: DocumentSyntax,
-        out: &mut dyn io::Write,
-    ) -> Result<(), DocumentError> {
-        write_document_of((C::FORMAT, None), &C::read(bytes)?, syntax, out)
+    fn write_document(&self, bytes: &[u8], sink: DocumentSink<'_>) -> Result<(), DocumentError> {
+        write_document_of((C::FORMAT, None), &C::read(bytes)?, sink)
     }
 
     fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {
@@ -205,12 +205,11 @@ pub(crate) fn document_tree<V: serde::Serialize>(
     })
 }
 
-/// Writes the document of `value`, a value of format `format`, to `out` in `syntax`.
+/// Writes the document of `value`, a value of format `format`, to `sink`.
 pub(crate) fn write_document_of<V: serde::Serialize>(
     (format, schema): (&'static str, Option<&SchemaSource>),
     value: &V,
-    syntax: DocumentSyntax,
-    out: &mut dyn io::Write,
+    sink: DocumentSink<'_>,
 ) -> Result<(), DocumentError> {
     let document = Document {
         format,
@@ -218,7 +217,7 @@ pub(crate) fn write_document_of<V: serde::Serialize>(
         value,
         resources: None::<()>,
     };
-    write_serialized(&document, syntax, out)
+    write_serialized(&document, sink)
 }
 
 /// The JSON tree of a document, through its text: a tree built directly holds an `f32` as the
@@ -234,13 +233,19 @@ fn decoded_tree<T: serde::Serialize>(document: &T) -> Result<serde_json::Value, 
         .map_err(|e| Error::new(0, skelcodec_runtime::ErrorKind::Invalid(e.to_string())))
 }
 
-/// Serializes `document` to `out` in `syntax`, telling a failing output (say, a closed pipe)
-/// apart from a value that cannot be serialized.
-fn write_serialized<T: serde::Serialize>(
+/// Serializes `document` to `sink`, telling a failing output (say, a closed pipe) apart from
+/// a value that cannot be serialized. Text ends with a newline.
+pub fn write_serialized<T: serde::Serialize>(
     document: &T,
-    syntax: DocumentSyntax,
-    out: &mut dyn io::Write,
+    sink: DocumentSink<'_>,
 ) -> Result<(), DocumentError> {
+    let (syntax, out) = match sink {
+        DocumentSink::Text(syntax, out) => (syntax, out),
+        DocumentSink::Events(events) => {
+            return skelcodec_runtime::events::serialize_into(document, events)
+                .map_err(|e| DocumentError::Serialize(e.to_string()));
+        }
+    };
     let mut out = OutputErrors {
         inner: io::BufWriter::new(out),
         failure: None,
@@ -256,8 +261,13 @@ fn write_serialized<T: serde::Serialize>(
             .map_err(|e| e.to_string())
             .and_then(|tree| serde_yaml::to_writer(&mut out, &tree).map_err(|e| e.to_string())),
     };
+    // serde_yaml ends its text with a newline; serde_json does not.
+    let ending: &[u8] = match syntax {
+        DocumentSyntax::Json => b"\n",
+        DocumentSyntax::Yaml => b"",
+    };
     let finished = serialized.and_then(|()| {
-        io::Write::write_all(&mut out, b"\n")
+        io::Write::write_all(&mut out, ending)
             .and_then(|()| io::Write::flush(&mut out))
             .map_err(|e| e.to_string())
     });
@@ -328,12 +338,7 @@ impl Format for Package {
         })
     }
 
-    fn write_document(
-        &self,
-        bytes: &[u8],
-        syntax: DocumentSyntax,
-        out: &mut dyn io::Write,
-    ) -> Result<(), DocumentError> {
+    fn write_document(&self, bytes: &[u8], sink: DocumentSink<'_>) -> Result<(), DocumentError> {
         let package = crate::dbpf::Dbpf::read(bytes)?;
         let document = Document {
             format: crate::dbpf::Dbpf::FORMAT,
@@ -341,7 +346,7 @@ impl Format for Package {
             value: &package,
             resources: Some(package.resources()),
         };
-        write_serialized(&document, syntax, out)
+        write_serialized(&document, sink)
     }
 
     fn encode_json(&self, value: serde_json::Value) -> Result<Vec<u8>, EncodeError> {

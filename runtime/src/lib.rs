@@ -16,6 +16,7 @@ pub mod corpus;
 pub mod encoding;
 pub mod enums;
 pub mod error;
+pub mod events;
 pub mod fields;
 pub mod fixed;
 pub mod geometry;
@@ -55,5 +56,5 @@ pub use reader::Reader;
 pub use stream::Stream;
 pub use strings::{FixedStr, Text, VarStr};
 #[cfg(feature = "testing")]
-pub use summary::{summarize, summary_of_json, summary_value};
+pub use summary::{Summary, summarize, summary_value};
 pub use writer::Writer;

@@ -58,148 +58,154 @@ fn shorten(value: Value, max_items: usize) -> Value {
             tagged.value = shorten(tagged.value, max_items);
             Value::Tagged(tagged)
         }
-        Value::String(s) if s.len() > MAX_HEX_CHARS && is_lower_hex(&s) => {
-            let bytes = crate::bytes::from_hex(&s).unwrap_or_default();
-            let mut m = Mapping::new();
-            m.insert("bytes".into(), Value::from(bytes.len() as u64));
-            m.insert(
-                "head".into(),
-                Value::String(s.get(..HEAD_HEX_CHARS).unwrap_or(&s).to_owned()),
-            );
-            m.insert("crc32".into(), Value::String(crc_hex(&bytes)));
-            Value::Mapping(m)
-        }
+        Value::String(s) => string(&s).unwrap_or(Value::String(s)),
         other => other,
     }
 }
 
-/// The summary of a JSON document read from `reader` as it streams, without holding the
-/// document: long lists and byte strings shortened as [`summary_value`] shortens them, except
-/// that a list's `crc32` is that of its compact JSON text (`[1,2,3]`). What `decode
-/// --summary` prints: its memory is the summary's and one value's path, not the document's.
-pub fn summary_of_json<R: std::io::Read>(
-    reader: R,
-    max_items: usize,
-) -> Result<Value, serde_json::Error> {
-    use serde::de::DeserializeSeed;
-    let mut de = serde_json::Deserializer::from_reader(reader);
-    let hashers = std::cell::RefCell::new(Vec::new());
-    let value = Streamed {
-        max_items,
-        hashers: &hashers,
+/// The summary of a long hex string (a byte string as documents show it): its length in
+/// bytes, its first bytes and the CRC of the bytes, made without decoding it whole; `None`
+/// for any other string.
+fn string(s: &str) -> Option<Value> {
+    if s.len() <= MAX_HEX_CHARS || !is_lower_hex(s) {
+        return None;
     }
-    .deserialize(&mut de)?;
-    de.end()?;
-    Ok(value)
+    let mut crc = crc32fast::Hasher::new();
+    for chunk in s.as_bytes().chunks(2 * 4096) {
+        // Lowercase hex throughout: checked above.
+        let chunk = std::str::from_utf8(chunk).unwrap_or_default();
+        crc.update(&crate::bytes::from_hex(chunk).unwrap_or_default());
+    }
+    let mut m = Mapping::new();
+    m.insert("bytes".into(), Value::from((s.len() / 2) as u64));
+    m.insert(
+        "head".into(),
+        Value::String(s.get(..HEAD_HEX_CHARS).unwrap_or(s).to_owned()),
+    );
+    m.insert(
+        "crc32".into(),
+        Value::String(format!("{:08x}", crc.finalize())),
+    );
+    Some(Value::Mapping(m))
 }
 
-/// A value being summarized as it is read; `hashers` are the CRCs of the lists it lies in,
-/// each fed their compact JSON text.
-#[derive(Clone, Copy)]
-struct Streamed<'h> {
+/// The summary of a value built from its events ([`crate::events`]) as it is serialized,
+/// without holding the value or its text: long lists and byte strings shortened as
+/// [`summary_value`] shortens them, except that a list's `crc32` is that of its compact JSON
+/// text (`[1,2,3]`). What `decode --summary` prints: its memory is the summary's and one
+/// value's path, not the document's; the elements of a long list past those kept are only
+/// fed to its CRC, never built.
+pub struct Summary {
     max_items: usize,
-    hashers: &'h std::cell::RefCell<Vec<crc32fast::Hasher>>,
+    /// The maps and lists open around the next event, outermost first.
+    open: Vec<Open>,
+    /// The CRCs of the open lists that are kept, each fed its compact JSON text.
+    hashers: Vec<crc32fast::Hasher>,
+    done: Option<Value>,
 }
 
-impl Streamed<'_> {
-    fn feed(&self, text: &[u8]) {
-        for hasher in self.hashers.borrow_mut().iter_mut() {
-            hasher.update(text);
+/// A map or list of a [`Summary`] still being read; what it holds is built only when it is
+/// `kept`.
+struct Open {
+    kept: bool,
+    /// Entries or elements read so far.
+    len: usize,
+    content: Content,
+}
+
+enum Content {
+    Map {
+        map: Mapping,
+        key: Option<String>,
+    },
+    /// The elements while the list may be short, then only the first `max_items`; `long`
+    /// when its length said so from the start.
+    List {
+        items: Vec<Value>,
+        long: bool,
+    },
+}
+
+impl Summary {
+    /// A summary keeping `max_items` elements of a long list.
+    pub fn new(max_items: usize) -> Self {
+        Summary {
+            max_items,
+            open: Vec::new(),
+            hashers: Vec::new(),
+            done: None,
         }
     }
 
-    fn feed_json<T: serde::Serialize + ?Sized>(&self, value: &T) {
-        self.feed(serde_json::to_string(value).unwrap_or_default().as_bytes());
+    /// The summary, once a whole value has been reported.
+    pub fn finish(self) -> Option<Value> {
+        self.done
     }
 
-    /// A number or boolean: its text fed, its value kept.
-    fn scalar<T: serde::Serialize + Into<Value>>(&self, v: T) -> Value {
-        self.feed_json(&v);
-        v.into()
-    }
-}
-
-impl<'de> serde::de::DeserializeSeed<'de> for Streamed<'_> {
-    type Value = Value;
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Streamed<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a JSON document")
-    }
-
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(self.scalar(v))
-    }
-
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(self.scalar(v))
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(self.scalar(v))
-    }
-
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(self.scalar(v))
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        self.feed_json(v);
-        Ok(shorten(Value::String(v.to_owned()), self.max_items))
-    }
-
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        self.feed(b"null");
-        Ok(Value::Null)
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        self.feed(b"{");
-        let mut out = Mapping::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if !out.is_empty() {
-                self.feed(b",");
-            }
-            self.feed_json(&key);
-            self.feed(b":");
-            let value = map.next_value_seed(self)?;
-            out.insert(Value::String(key), value);
+    fn feed(&mut self, text: &str) {
+        for hasher in &mut self.hashers {
+            hasher.update(text.as_bytes());
         }
-        self.feed(b"}");
-        Ok(Value::Mapping(out))
     }
 
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        // The list's own CRC takes its text from its `[` to its `]`.
-        self.hashers.borrow_mut().push(crc32fast::Hasher::new());
-        self.feed(b"[");
-        // Kept until the list is known to be long; then only the first `max_items`.
+    /// Feeds `text` as a JSON string, quoted and escaped as serde_json writes it.
+    fn feed_string(&mut self, text: &str) {
+        let hashers = &mut self.hashers;
+        crate::events::escaped(text, &mut |piece| {
+            hashers.iter_mut().for_each(|h| h.update(piece.as_bytes()));
+        });
+    }
+
+    /// A value starts: the comma before it, when it follows another element of a list.
+    /// Whether it is kept: not when it, or what holds it, lies past the elements of a list
+    /// that a summary keeps.
+    fn start(&mut self) -> bool {
         let whole_up_to = self.max_items.max(WHOLE_UP_TO);
-        let (mut kept, mut len) = (Vec::new(), 0usize);
-        loop {
-            let separated = Separated {
-                inner: self,
-                first: len == 0,
-            };
-            let Some(item) = seq.next_element_seed(separated)? else {
-                break;
-            };
-            if kept.len() < whole_up_to {
-                kept.push(item);
-            }
-            len += 1;
+        let Some(open) = self.open.last() else {
+            return true;
+        };
+        let (list, kept) = match open.content {
+            Content::List { long: true, .. } => (true, open.len < self.max_items),
+            Content::List { long: false, .. } => (true, open.len < whole_up_to),
+            Content::Map { .. } => (false, true),
+        };
+        let kept = open.kept && kept;
+        if list && open.len > 0 {
+            self.feed(",");
         }
-        let own = self.hashers.borrow_mut().pop();
-        self.feed(b"]");
-        if len <= whole_up_to {
-            return Ok(Value::Sequence(kept));
+        kept
+    }
+
+    /// A value is complete: it goes where it was read, or is only counted there.
+    fn place(&mut self, value: Option<Value>) {
+        let Some(open) = self.open.last_mut() else {
+            self.done = value;
+            return;
+        };
+        open.len += 1;
+        match (&mut open.content, value) {
+            (Content::Map { map, key }, Some(value)) => {
+                map.insert(Value::String(key.take().unwrap_or_default()), value);
+            }
+            (Content::List { items, .. }, Some(value)) => items.push(value),
+            (_, None) => {}
+        }
+    }
+
+    fn begin(&mut self, kept: bool, content: Content) {
+        self.open.push(Open {
+            kept,
+            len: 0,
+            content,
+        });
+    }
+
+    /// A list is complete: whole when short, else its length, first elements and CRC.
+    fn list(&mut self, mut kept: Vec<Value>, len: usize) -> Value {
+        let own = self.hashers.pop();
+        self.feed("]");
+        if len <= self.max_items.max(WHOLE_UP_TO) {
+            return Value::Sequence(kept);
         }
         let crc = own.map(|mut own| {
             own.update(b"]");
@@ -210,24 +216,85 @@ impl<'de> serde::de::Visitor<'de> for Streamed<'_> {
         m.insert("len".into(), Value::from(len as u64));
         m.insert("first".into(), Value::Sequence(kept));
         m.insert("crc32".into(), Value::String(crc.unwrap_or_default()));
-        Ok(Value::Mapping(m))
+        Value::Mapping(m)
     }
 }
 
-/// An element of a list being summarized: a comma is fed before it unless it is the first.
-struct Separated<'h> {
-    inner: Streamed<'h>,
-    first: bool,
-}
+impl crate::events::Events for Summary {
+    fn scalar(&mut self, json: &str) {
+        let kept = self.start();
+        self.feed(json);
+        let value = kept.then(|| serde_json::from_str(json).unwrap_or(Value::Null));
+        self.place(value);
+    }
 
-impl<'de> serde::de::DeserializeSeed<'de> for Separated<'_> {
-    type Value = Value;
+    fn string(&mut self, text: &str) {
+        let kept = self.start();
+        self.feed_string(text);
+        let value = kept.then(|| string(text).unwrap_or_else(|| Value::String(text.to_owned())));
+        self.place(value);
+    }
 
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        if !self.first {
-            self.inner.feed(b",");
+    fn begin_map(&mut self) {
+        let kept = self.start();
+        self.feed("{");
+        let map = Mapping::new();
+        self.begin(kept, Content::Map { map, key: None });
+    }
+
+    fn key(&mut self, key: &str) {
+        let Some(open) = self.open.last_mut() else {
+            return;
+        };
+        let comma = open.len > 0;
+        if let (true, Content::Map { key: pending, .. }) = (open.kept, &mut open.content) {
+            *pending = Some(key.to_owned());
         }
-        self.inner.deserialize(d)
+        if comma {
+            self.feed(",");
+        }
+        self.feed_string(key);
+        self.feed(":");
+    }
+
+    fn begin_seq(&mut self, len: Option<usize>) {
+        let kept = self.start();
+        // A kept list's own CRC takes its text from its `[` to its `]`.
+        if kept {
+            self.hashers.push(crc32fast::Hasher::new());
+        }
+        self.feed("[");
+        // A list known to be long keeps only the elements it shows.
+        let long = len.is_some_and(|len| len > self.max_items.max(WHOLE_UP_TO));
+        self.begin(
+            kept,
+            Content::List {
+                items: Vec::new(),
+                long,
+            },
+        );
+    }
+
+    fn end(&mut self) {
+        let Some(open) = self.open.pop() else {
+            return;
+        };
+        let value = match (open.kept, open.content) {
+            (true, Content::Map { map, .. }) => {
+                self.feed("}");
+                Some(Value::Mapping(map))
+            }
+            (true, Content::List { items, .. }) => Some(self.list(items, open.len)),
+            (false, Content::Map { .. }) => {
+                self.feed("}");
+                None
+            }
+            (false, Content::List { .. }) => {
+                self.feed("]");
+                None
+            }
+        };
+        self.place(value);
     }
 }
 
@@ -292,10 +359,16 @@ mod tests {
         assert_eq!(v["small_blob"].as_str(), Some("abababab"));
     }
 
+    /// The summary of `value` built from its events.
+    fn summary_of<T: serde::Serialize>(value: &T, max_items: usize) -> Value {
+        let mut summary = Summary::new(max_items);
+        crate::events::serialize_into(value, &mut summary).unwrap();
+        summary.finish().expect("a whole value")
+    }
+
     #[test]
     fn a_streamed_summary_shortens_as_the_summary_of_a_value() {
-        let json = serde_json::to_string(&sample()).unwrap();
-        let streamed = summary_of_json(json.as_bytes(), 3).unwrap();
+        let streamed = summary_of(&sample(), 3);
         let whole = summary_value(&sample(), 3).unwrap();
         // The same shape and values; only a list's CRC is of another text.
         let without_crc = |mut v: Value| {
@@ -310,14 +383,59 @@ mod tests {
             format!("{:08x}", crc32fast::hash(text.as_bytes()))
         );
         // Nested lists: each list's CRC is of its own text, whatever holds it.
-        let nested = r#"{"a":[[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17],[]]}"#;
-        let v = summary_of_json(nested.as_bytes(), 2).unwrap();
+        let nested: serde_json::Value =
+            serde_json::from_str(r#"{"a":[[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17],[]]}"#)
+                .unwrap();
+        let v = summary_of(&nested, 2);
         let inner = "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17]";
         assert_eq!(
             v["a"][0]["crc32"].as_str().unwrap(),
             format!("{:08x}", crc32fast::hash(inner.as_bytes()))
         );
         assert_eq!(v["a"][1], Value::Sequence(Vec::new()));
+        // Elements past those kept are not built, but their text still makes the CRC.
+        let grid: Vec<Vec<u32>> = (0..20)
+            .map(|i| (0..20).map(|j| i * 20 + j).collect())
+            .collect();
+        let v = summary_of(&grid, 2);
+        assert_eq!(v["len"], Value::from(20u64));
+        assert_eq!(v["first"][1]["len"], Value::from(20u64));
+        let text = serde_json::to_string(&grid).unwrap();
+        assert_eq!(
+            v["crc32"].as_str().unwrap(),
+            format!("{:08x}", crc32fast::hash(text.as_bytes()))
+        );
+        let row: Vec<u32> = (20..40).collect();
+        let row = serde_json::to_string(&row).unwrap();
+        assert_eq!(
+            v["first"][1]["crc32"].as_str().unwrap(),
+            format!("{:08x}", crc32fast::hash(row.as_bytes()))
+        );
+    }
+
+    /// A list that does not say its length before its elements.
+    struct Unsized(Vec<u32>);
+
+    impl serde::Serialize for Unsized {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeSeq;
+            let mut seq = s.serialize_seq(None)?;
+            for item in &self.0 {
+                seq.serialize_element(item)?;
+            }
+            seq.end()
+        }
+    }
+
+    #[test]
+    fn a_list_of_unsaid_length_is_summarized_as_one_that_says_it() {
+        for len in [3, 16, 17, 40] {
+            let items: Vec<u32> = (0..len).collect();
+            let said = summary_of(&items, 3);
+            assert_eq!(summary_of(&Unsized(items.clone()), 3), said, "{len}");
+            let long = len > 16;
+            assert_eq!(said.get("len").is_some(), long, "{len}");
+        }
     }
 
     #[test]
