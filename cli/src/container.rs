@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use skelcodec_formats::dbpf::Dbpf;
+use skelcodec_formats::img::Img;
 use skelcodec_formats::img_archive::{Archive, ArchiveError, Placement, SECTOR};
 use skelcodec_formats::sims2::{ANIM_TYPE, ResourceError, ResourceKey, type_name};
 use skelcodec_runtime::Codec;
@@ -51,7 +52,7 @@ impl Container {
             path: path.to_owned(),
             reason: e.to_string(),
         };
-        if bytes.starts_with(b"VER2") {
+        if Img::matches_magic(bytes) {
             let archive = Archive::open_v2(bytes).map_err(archive_error)?;
             return Ok(Some(Container::Img(archive)));
         }
