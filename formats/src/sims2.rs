@@ -307,8 +307,19 @@ impl Dbpf {
                 }
             }
         }
-        self.normalize()?;
+        self.lay_out_again()?;
         Ok(true)
+    }
+
+    /// `normalize`, and a hole index that the new layout emptied stored at offset 0, as
+    /// packages without holes store it: the layout skips an absent block, so its old offset
+    /// (often the old end of the file) would stay, past the new end.
+    fn lay_out_again(&mut self) -> Result<(), ResourceError> {
+        self.normalize()?;
+        if self.holes.is_none() {
+            self.hole_offset = 0;
+        }
+        Ok(())
     }
 
     /// Adds the resource `key` holding `bytes`, stored uncompressed (so no DIR record), at the
@@ -323,7 +334,8 @@ impl Dbpf {
         }
         if key.type_id == DIR_TYPE {
             return Err(ResourceError::Directory(
-                "the DIR (type 0xE86B1EEF) lists the package's compressed resources and is kept                  by the package itself: it cannot be added as a file",
+                "the DIR (type 0xE86B1EEF) lists the package's compressed resources and is kept \
+                 by the package itself: it cannot be added as a file",
             ));
         }
         if self.index.iter().any(|e| e.key() == key) {
@@ -338,8 +350,7 @@ impl Dbpf {
             size: 0,
             data: IndexEntryData::Raw(RawBytes(bytes.to_vec())),
         });
-        self.normalize()?;
-        Ok(())
+        self.lay_out_again()
     }
 
     /// Deletes the resources `keys` (refusing, by key, one the package does not hold; then
@@ -361,7 +372,8 @@ impl Dbpf {
             })
         {
             return Err(ResourceError::Directory(
-                "the DIR lists compressed resources that stay: without it they could not be                  decompressed (delete them too, or keep the DIR)",
+                "the DIR lists compressed resources that stay: without it they could not be \
+                 decompressed (delete them too, or keep the DIR)",
             ));
         }
         self.index.retain(|e| !keys.contains(&e.key()));
@@ -370,15 +382,13 @@ impl Dbpf {
                 dir.records.retain(|r| !keys.iter().any(|k| r.lists(*k)));
             }
         }
-        self.normalize()?;
-        Ok(())
+        self.lay_out_again()
     }
 
     /// Lays the package out again without holes (`normalize`): the resources in index order,
     /// packed after the header, then the index; the hole index emptied.
     pub fn rebuild(&mut self) -> Result<(), ResourceError> {
-        self.normalize()?;
-        Ok(())
+        self.lay_out_again()
     }
 
     /// The package's own disagreements and those of every decodable ANIM inside it, with the
