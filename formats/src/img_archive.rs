@@ -211,7 +211,9 @@ fn check_bounds(entries: &[Entry], data_start: u64, len: u64) -> Result<(), Arch
         let end = entry.offset.saturating_add(entry.size);
         // Real archives' last entry may end in a partial sector: the file is cut short of
         // the padding, which the game never reads.
-        if entry.offset < data_start || entry.offset > len || end > len + SECTOR - 1 {
+        // An empty entry claims nothing, wherever it says it starts.
+        let inside_directory = entry.offset < data_start && entry.size > 0;
+        if inside_directory || entry.offset > len || end > len + SECTOR - 1 {
             return Err(ArchiveError::OutOfBounds {
                 name: entry.name.clone(),
                 start: entry.offset,
