@@ -13,14 +13,15 @@ doc: |
   package round-trips exactly); `formats::sims2` decompresses and decodes the ANIM ones.
 
   Resources, the index and the hole index are read by position; their offsets are derived
-  from the layout: packed after the header in the order they are stored (Maxis tools write
-  the resources in index order, then the index). Holes describe free space of the stored
-  layout, so a new layout has none.
+  from the layout: packed after the header, the resources in index order, then the index, as
+  Maxis tools write them. Holes describe free space of the stored layout, so a new layout has
+  none.
 -layout:
   blocks:
     - index[].data
     - index
     - holes
+  order: listed
   clears:
     - holes
 seq:

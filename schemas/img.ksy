@@ -9,9 +9,20 @@ meta:
 doc: |
   A San Andreas IMG archive: `VER2`, an entry count, a directory of 32-byte entries, then the
   entries' data, each at a whole number of 2048-byte sectors from the start of the archive
-  (gtamods wiki, "IMG archive"). The data is kept as one block, with the gaps, padding and
-  stale sectors between entries: the entries are files of other formats, which
-  `formats::img` hands out by name, and the archive is written back byte for byte.
+  (gtamods wiki, "IMG archive"). The entries are files of other formats, kept as bytes, which
+  `formats::img_archive` hands out by name.
+
+  Each entry's data is read by position (`offset * 2048`) and is `streaming_size` whole
+  sectors long; the offsets and sizes are derived from the layout: the data laid out in
+  directory order after the directory, each at the next whole sector. Bytes no entry claims
+  (the padding after the directory, stale sectors of an entry that moved) are kept
+  (`unclaimed`), so any archive round-trips; `normalize()` packs the entries again with zero
+  padding and drops them.
+-layout:
+  blocks:
+    - entries[].data
+  order: listed
+  align: 2048
 seq:
   - id: magic
     contents: VER2
@@ -22,9 +33,6 @@ seq:
     type: entry
     repeat: expr
     repeat-expr: num_entries
-  - id: body
-    size-eos: true
-    doc: Everything after the directory, as stored.
 types:
   entry:
     seq:
@@ -33,6 +41,7 @@ types:
         doc: Where the entry's data starts, in sectors from the start of the archive.
       - id: streaming_size
         type: u2
+        -derived: data._sizeof / 2048
         doc: The entry's size in sectors (the game streams this many).
       - id: archive_size
         type: u2
@@ -41,3 +50,22 @@ types:
         type: strz
         size: 24
         doc: The file name, NUL-padded (bytes after the NUL are kept).
+    instances:
+      data:
+        pos: offset * 2048
+        size: streaming_size * 2048
+        doc: The entry's sectors, as stored (whole sectors, padding included).
+  directory_entry:
+    doc: |
+      An entry of the directory without its data, the same 32 bytes as `entry`: what a tool
+      reads to reach each entry without reading the archive (`img_archive::directory_v2`).
+    seq:
+      - id: offset
+        type: u4
+      - id: streaming_size
+        type: u2
+      - id: archive_size
+        type: u2
+      - id: name
+        type: strz
+        size: 24

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use skelcodec_formats::dbpf::Dbpf;
+use skelcodec_formats::img::Img;
 use skelcodec_formats::img_archive::{Archive, ArchiveError, Placement, SECTOR};
 use skelcodec_formats::sims2::{ANIM_TYPE, ResourceError, ResourceKey, type_name};
 use skelcodec_runtime::Codec;
@@ -51,7 +52,7 @@ impl Container {
             path: path.to_owned(),
             reason: e.to_string(),
         };
-        if bytes.starts_with(b"VER2") {
+        if Img::matches_magic(bytes) {
             let archive = Archive::open_v2(bytes).map_err(archive_error)?;
             return Ok(Some(Container::Img(archive)));
         }
@@ -199,6 +200,141 @@ impl Container {
             }
         }
     }
+}
+
+impl Container {
+    /// Adds `bytes` as the entry `name` (for a package, its resource key, stored uncompressed)
+    /// and returns the container laid out anew ([`Container::rebuild`]).
+    pub fn add(&mut self, path: &Path, name: &str, bytes: &[u8]) -> Result<Replaced, CliError> {
+        match self {
+            Container::Package(package) => {
+                let key = resource_key(name)?;
+                package.add(key, bytes).map_err(|e| match e {
+                    ResourceError::Duplicate(_) => duplicate(path, name),
+                    e @ (ResourceError::KeyForm { .. } | ResourceError::Directory(_)) => {
+                        CliError::Usage(format!(
+                            "{}: {e}: nothing was written",
+                            entry_path(path, name).display()
+                        ))
+                    }
+                    other => resource_error(path, name, other),
+                })?;
+            }
+            Container::Img(archive) => {
+                archive
+                    .add(name, bytes)
+                    .map_err(|e| archive_edit_error(path, name, e))?;
+            }
+        }
+        self.written(path)
+    }
+
+    /// Deletes the entries `names` (refusing, by name, one the container does not hold; then
+    /// nothing is deleted) and returns the container laid out anew ([`Container::rebuild`]).
+    pub fn delete(&mut self, path: &Path, names: &[String]) -> Result<Replaced, CliError> {
+        match self {
+            Container::Package(package) => {
+                let keys = names
+                    .iter()
+                    .map(|name| {
+                        let key = resource_key(name)?;
+                        match package.index.iter().any(|e| e.key() == key) {
+                            true => Ok(key),
+                            false => Err(no_entry(path, name)),
+                        }
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                package.delete(&keys).map_err(|e| match e {
+                    e @ ResourceError::Directory(_) => {
+                        CliError::Usage(format!("{}: {e}: nothing was written", path.display()))
+                    }
+                    other => package_error(path, other),
+                })?;
+            }
+            Container::Img(archive) => {
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                archive.delete(&names).map_err(|e| match e {
+                    ArchiveError::NoEntry(name) => no_entry(path, &name),
+                    other => CliError::Document {
+                        path: path.to_owned(),
+                        reason: other.to_string(),
+                    },
+                })?;
+            }
+        }
+        self.written(path)
+    }
+
+    /// The container laid out without holes: its entries in directory order, packed (a
+    /// package) or each at the next whole sector (an IMG archive); stale bytes dropped.
+    pub fn rebuild(&mut self, path: &Path) -> Result<Replaced, CliError> {
+        match self {
+            Container::Package(package) => package.rebuild().map_err(|e| package_error(path, e))?,
+            Container::Img(archive) => archive.rebuild().map_err(|e| CliError::Document {
+                path: path.to_owned(),
+                reason: e.to_string(),
+            })?,
+        }
+        self.written(path)
+    }
+
+    /// The container's bytes, and for a version 1 IMG archive its `.dir`.
+    fn written(&self, path: &Path) -> Result<Replaced, CliError> {
+        let encode_error = |source| CliError::Encode {
+            path: path.to_owned(),
+            source: skelcodec_formats::EncodeError::Codec(source),
+        };
+        Ok(match self {
+            Container::Package(package) => Replaced {
+                bytes: package.to_bytes().map_err(encode_error)?,
+                directory: None,
+                note: None,
+            },
+            Container::Img(archive) => Replaced {
+                bytes: archive.to_bytes().map_err(encode_error)?,
+                directory: archive
+                    .directory_bytes()
+                    .transpose()
+                    .map_err(encode_error)?,
+                note: None,
+            },
+        })
+    }
+}
+
+/// The error for a package that cannot be laid out or written.
+fn package_error(path: &Path, error: ResourceError) -> CliError {
+    CliError::Document {
+        path: path.to_owned(),
+        reason: error.to_string(),
+    }
+}
+
+/// The error for an IMG archive edit that names the entry `name`.
+fn archive_edit_error(path: &Path, name: &str, error: ArchiveError) -> CliError {
+    match error {
+        ArchiveError::NoEntry(_) => no_entry(path, name),
+        ArchiveError::Duplicate(_) => duplicate(path, name),
+        ArchiveError::NameTooLong { .. } | ArchiveError::BadName { .. } => {
+            CliError::Usage(format!(
+                "{}: {error} (nothing was written; give another with --name)",
+                path.display()
+            ))
+        }
+        other => CliError::Document {
+            path: entry_path(path, name),
+            reason: other.to_string(),
+        },
+    }
+}
+
+/// The error for an entry name the container holds already.
+fn duplicate(path: &Path, name: &str) -> CliError {
+    CliError::Usage(format!(
+        "{} already holds an entry `{name}`: nothing was written (`package replace` changes its \
+         content; `package delete` removes it)",
+        path.display()
+    ))
 }
 
 /// A container with an entry replaced.

@@ -183,8 +183,9 @@ enum Command {
     },
     /// List the known formats and their file extensions
     Formats,
-    /// List, extract and replace the entries of a Sims 2 package or a GTA IMG archive (an
-    /// entry is also reachable as `PACKAGE#ENTRY` wherever a file is taken)
+    /// List, extract, replace, add and delete the entries of a Sims 2 package or a GTA IMG
+    /// archive, or rebuild it without holes (an entry is also reachable as `PACKAGE#ENTRY`
+    /// wherever a file is taken)
     Package {
         #[command(subcommand)]
         command: PackageCommand,
@@ -249,6 +250,50 @@ enum PackageCommand {
         /// The new content
         file: PathBuf,
         /// The package to write (replaced atomically, untouched on failure)
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        #[command(flatten)]
+        force: ForceArg,
+    },
+    /// Write the package with a file added as a new entry, laid out anew as `rebuild` does
+    /// (a package's entry is stored uncompressed)
+    Add {
+        /// The package
+        package: PathBuf,
+        /// The new entry's content
+        file: PathBuf,
+        /// The entry's name: in an IMG archive at most 23 bytes (default: FILE's name); in a
+        /// package its key, TYPE:GROUP:INSTANCE[:INSTANCE_HI] in hex, as `list` prints it
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
+        /// The package to write (replaced atomically, untouched on failure; `-`: standard
+        /// output)
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        #[command(flatten)]
+        force: ForceArg,
+    },
+    /// Write the package without the named entries, laid out anew as `rebuild` does
+    Delete {
+        /// The package
+        package: PathBuf,
+        /// Entry names as `list` prints them
+        #[arg(required = true)]
+        entries: Vec<String>,
+        /// The package to write (replaced atomically, untouched on failure; `-`: standard
+        /// output)
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        #[command(flatten)]
+        force: ForceArg,
+    },
+    /// Write the package without holes: its entries in directory order, packed (a package)
+    /// or each at the next whole sector (an IMG archive), stale bytes dropped
+    Rebuild {
+        /// The package
+        package: PathBuf,
+        /// The package to write (replaced atomically, untouched on failure; `-`: standard
+        /// output)
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
         #[command(flatten)]
@@ -405,6 +450,33 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             } => {
                 io::refuse_overwriting_inputs(&output, &[&package, &file], force.force)?;
                 package::replace(&package, &entry, &file, &output, force.force)
+            }
+            PackageCommand::Add {
+                package,
+                file,
+                name,
+                output,
+                force,
+            } => {
+                io::refuse_overwriting_inputs(&output, &[&package, &file], force.force)?;
+                package::add(&package, &file, name.as_deref(), &output)
+            }
+            PackageCommand::Delete {
+                package,
+                entries,
+                output,
+                force,
+            } => {
+                io::refuse_overwriting_inputs(&output, &[&package], force.force)?;
+                package::delete(&package, &entries, &output)
+            }
+            PackageCommand::Rebuild {
+                package,
+                output,
+                force,
+            } => {
+                io::refuse_overwriting_inputs(&output, &[&package], force.force)?;
+                package::rebuild(&package, &output)
             }
         },
         Command::Schema {

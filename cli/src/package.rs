@@ -1,10 +1,11 @@
-//! `package list|extract|replace`: the entries of a Sims 2 package or a GTA IMG archive.
+//! `package list|extract|replace|add|delete|rebuild`: the entries of a Sims 2 package or a
+//! GTA IMG archive.
 
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::container::{Container, entry_path};
+use crate::container::{Container, Replaced, entry_path};
 use crate::error::CliError;
 use crate::io::{read, write_atomically};
 
@@ -100,6 +101,89 @@ pub fn replace(
     if let Some(note) = &replaced.note {
         println!("{note}");
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `package add`: the container with the file `file` added as the entry `name` (by default,
+/// for an IMG archive, the file's own name; a package's entry is named by its resource key),
+/// laid out anew as `rebuild` lays it out, written to `output`.
+pub fn add(
+    path: &Path,
+    file: &Path,
+    name: Option<&str>,
+    output: &Path,
+) -> Result<ExitCode, CliError> {
+    let mut container = open(path)?;
+    let name = match (name, &container) {
+        (Some(name), _) => name.to_owned(),
+        (None, Container::Package(_)) => {
+            return Err(CliError::Usage(format!(
+                "a resource of {} is named by its key: give --name TYPE:GROUP:INSTANCE[:INSTANCE_HI] \
+                 in hex, as `package list` prints them",
+                path.display()
+            )));
+        }
+        (None, Container::Img(_)) => file
+            .file_name()
+            .filter(|_| !crate::io::is_stdio(file))
+            .and_then(|n| n.to_str())
+            .map(str::to_owned)
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "{} has no file name to give the entry: give --name NAME",
+                    file.display()
+                ))
+            })?,
+    };
+    refuse_two_files_to_stdout(&container, path, output)?;
+    let bytes = read(file)?;
+    let edited = container.add(path, &name, &bytes)?;
+    write_edited(output, &edited)
+}
+
+/// `package delete`: the container without the entries `names`, laid out anew as `rebuild`
+/// lays it out, written to `output`.
+pub fn delete(path: &Path, names: &[String], output: &Path) -> Result<ExitCode, CliError> {
+    let mut container = open(path)?;
+    refuse_two_files_to_stdout(&container, path, output)?;
+    let edited = container.delete(path, names)?;
+    write_edited(output, &edited)
+}
+
+/// `package rebuild`: the container without holes or stale bytes, its entries in directory
+/// order, written to `output`.
+pub fn rebuild(path: &Path, output: &Path) -> Result<ExitCode, CliError> {
+    let mut container = open(path)?;
+    refuse_two_files_to_stdout(&container, path, output)?;
+    let edited = container.rebuild(path)?;
+    write_edited(output, &edited)
+}
+
+/// A version 1 IMG archive is written as two files, which standard output cannot hold.
+fn refuse_two_files_to_stdout(
+    container: &Container,
+    path: &Path,
+    output: &Path,
+) -> Result<(), CliError> {
+    if let Container::Img(archive) = container
+        && archive.version() == 1
+        && crate::io::is_stdio(output)
+    {
+        return Err(CliError::Usage(format!(
+            "{} is a version 1 IMG archive, written as an .img and a .dir: give -o a file name, \
+             not `-`",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes an edited container to `output`: for a version 1 IMG archive, its `.dir` beside it.
+fn write_edited(output: &Path, edited: &Replaced) -> Result<ExitCode, CliError> {
+    if let Some(directory) = &edited.directory {
+        write_atomically(&output.with_extension("dir"), directory)?;
+    }
+    write_atomically(output, &edited.bytes)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -21,6 +21,25 @@ pub enum ResourceError {
     /// The DIR records or the package, edited, cannot be written.
     #[error(transparent)]
     Encode(#[from] skelcodec_runtime::Error),
+    /// A resource with the key is in the package already.
+    #[error("the package already holds a resource {0}")]
+    Duplicate(ResourceKey),
+    /// No resource has the key.
+    #[error("the package holds no resource {0}")]
+    NoResource(ResourceKey),
+    /// The key has an instance-high id where the index has none, or lacks one where it has.
+    #[error(
+        "the package's index {} instance-high ids: write the key as {}",
+        if *has_instance_hi { "(7.2) has" } else { "(7.1) has no" },
+        if *has_instance_hi { "TYPE:GROUP:INSTANCE:INSTANCE_HI" } else { "TYPE:GROUP:INSTANCE" }
+    )]
+    KeyForm {
+        /// True when the index carries instance-high ids.
+        has_instance_hi: bool,
+    },
+    /// The DIR cannot be added as bytes, nor deleted while it lists compressed resources.
+    #[error("{0}")]
+    Directory(&'static str),
 }
 
 /// A resource key: type, group, instance and (index 7.2) instance-high ids. Shown and
@@ -288,8 +307,88 @@ impl Dbpf {
                 }
             }
         }
-        self.normalize()?;
+        self.lay_out_again()?;
         Ok(true)
+    }
+
+    /// `normalize`, and a hole index that the new layout emptied stored at offset 0, as
+    /// packages without holes store it: the layout skips an absent block, so its old offset
+    /// (often the old end of the file) would stay, past the new end.
+    fn lay_out_again(&mut self) -> Result<(), ResourceError> {
+        self.normalize()?;
+        if self.holes.is_none() {
+            self.hole_offset = 0;
+        }
+        Ok(())
+    }
+
+    /// Adds the resource `key` holding `bytes`, stored uncompressed (so no DIR record), at the
+    /// end of the index, then lays the package out again (`normalize`). Refuses a key that is
+    /// taken, a key whose instance-high id the index does not carry (or lacks one it does),
+    /// and the DIR's type, which the package keeps itself.
+    pub fn add(&mut self, key: ResourceKey, bytes: &[u8]) -> Result<(), ResourceError> {
+        if key.instance_hi.is_some() != self.has_instance_hi() {
+            return Err(ResourceError::KeyForm {
+                has_instance_hi: self.has_instance_hi(),
+            });
+        }
+        if key.type_id == DIR_TYPE {
+            return Err(ResourceError::Directory(
+                "the DIR (type 0xE86B1EEF) lists the package's compressed resources and is kept \
+                 by the package itself: it cannot be added as a file",
+            ));
+        }
+        if self.index.iter().any(|e| e.key() == key) {
+            return Err(ResourceError::Duplicate(key));
+        }
+        self.index.push(IndexEntry {
+            r#type: key.type_id,
+            group: key.group,
+            instance: key.instance,
+            instance_hi: key.instance_hi,
+            offset: 0,
+            size: 0,
+            data: IndexEntryData::Raw(RawBytes(bytes.to_vec())),
+        });
+        self.lay_out_again()
+    }
+
+    /// Deletes the resources `keys` (refusing, by key, one the package does not hold; then
+    /// nothing is deleted) and their DIR records, then lays the package out again
+    /// (`normalize`). The DIR itself is refused while it lists a resource that stays.
+    pub fn delete(&mut self, keys: &[ResourceKey]) -> Result<(), ResourceError> {
+        if let Some(missing) = keys
+            .iter()
+            .find(|k| !self.index.iter().any(|e| e.key() == **k))
+        {
+            return Err(ResourceError::NoResource(*missing));
+        }
+        let deleting_dir = keys.iter().any(|k| k.type_id == DIR_TYPE);
+        if deleting_dir
+            && self.directory_records().any(|r| {
+                self.index
+                    .iter()
+                    .any(|e| r.lists(e.key()) && !keys.contains(&e.key()))
+            })
+        {
+            return Err(ResourceError::Directory(
+                "the DIR lists compressed resources that stay: without it they could not be \
+                 decompressed (delete them too, or keep the DIR)",
+            ));
+        }
+        self.index.retain(|e| !keys.contains(&e.key()));
+        for entry in &mut self.index {
+            if let IndexEntryData::Directory(dir) = &mut entry.data {
+                dir.records.retain(|r| !keys.iter().any(|k| r.lists(*k)));
+            }
+        }
+        self.lay_out_again()
+    }
+
+    /// Lays the package out again without holes (`normalize`): the resources in index order,
+    /// packed after the header, then the index; the hole index emptied.
+    pub fn rebuild(&mut self) -> Result<(), ResourceError> {
+        self.lay_out_again()
     }
 
     /// The package's own disagreements and those of every decodable ANIM inside it, with the

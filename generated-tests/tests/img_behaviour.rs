@@ -186,3 +186,96 @@ fn the_real_archive_holds_six_entries_each_byte_exact() {
         );
     }
 }
+
+#[test]
+fn adding_deleting_and_rebuilding_leave_no_holes() {
+    // two_entries.img: header sector, a.bin in sectors 1-2, a stale sector, b.ifp in 4.
+    let mut v2 = Archive::open_v2(&fixture("two_entries.img")).unwrap();
+    v2.rebuild().unwrap();
+    let bytes = v2.to_bytes().unwrap();
+    assert_eq!(bytes.len() as u64, 4 * SECTOR, "1 + 2 + 1 sectors");
+    let reread = Archive::open_v2(&bytes).unwrap();
+    let offsets: Vec<u64> = reread.entries().iter().map(|e| e.offset).collect();
+    assert_eq!(offsets, [SECTOR, 3 * SECTOR]);
+    assert_eq!(
+        reread.entry_bytes(&reread.entry("a.bin").unwrap()),
+        padded(a_bin())
+    );
+    assert_eq!(reread.entry_bytes(&reread.entry("b.ifp").unwrap()), b_ifp());
+    // The name's bytes after its NUL stay with the entry.
+    let img = skelcodec_formats::img::Img::read(&bytes).unwrap();
+    assert_eq!(img.entries[0].name.after_terminator()[..2], *b"zz");
+    assert!(img.check().is_empty(), "{:?}", img.check());
+
+    // Added last, at the next sector; deleted, the rest moves up.
+    let mut added = Archive::open_v2(&fixture("two_entries.img")).unwrap();
+    added.add("c.bin", &[5u8; 10]).unwrap();
+    let names: Vec<String> = added.entries().into_iter().map(|e| e.name).collect();
+    assert_eq!(names, ["a.bin", "b.ifp", "c.bin"]);
+    let c = added.entry("c.bin").unwrap();
+    assert_eq!((c.offset, c.size), (4 * SECTOR, SECTOR));
+    assert_eq!(added.to_bytes().unwrap().len() as u64, 5 * SECTOR);
+    added.delete(&["A.BIN"]).unwrap();
+    let reread = Archive::open_v2(&added.to_bytes().unwrap()).unwrap();
+    let layout: Vec<(String, u64)> = reread
+        .entries()
+        .into_iter()
+        .map(|e| (e.name, e.offset / SECTOR))
+        .collect();
+    assert_eq!(layout, [("b.ifp".into(), 1), ("c.bin".into(), 2)]);
+    assert_eq!(
+        reread.entry_bytes(&reread.entry("c.bin").unwrap()),
+        padded(vec![5u8; 10])
+    );
+
+    // Refusals: the archive unchanged.
+    let original = Archive::open_v2(&fixture("two_entries.img")).unwrap();
+    let mut refused = original.clone();
+    assert!(matches!(refused.add("B.IFP", b"x"), Err(ArchiveError::Duplicate(n)) if n == "b.ifp"));
+    let long = "x".repeat(24);
+    let err = refused.add(&long, b"x").unwrap_err();
+    assert!(matches!(err, ArchiveError::NameTooLong { len: 24, .. }));
+    assert!(err.to_string().contains("at most 23 bytes"), "{err}");
+    // 23 bytes and the NUL fill the field; an empty entry takes no sectors.
+    let mut longest = original.clone();
+    let name = "y".repeat(23);
+    longest.add(&name, b"").unwrap();
+    let reread = Archive::open_v2(&longest.to_bytes().unwrap()).unwrap();
+    assert_eq!(reread.entry(&name).map(|e| e.size), Some(0));
+    let mut refused = original.clone();
+    assert!(matches!(
+        refused.delete(&["a.bin", "nope"]),
+        Err(ArchiveError::NoEntry(n)) if n == "nope"
+    ));
+    assert_eq!(refused, original, "nothing deleted");
+
+    // Version 1: the .img packed from sector 0.
+    let mut v1 = Archive::open_v1(&fixture("gta3_style.dir"), fixture("gta3_style.img")).unwrap();
+    v1.add("c.bin", &[6u8; 3000]).unwrap();
+    v1.delete(&["a.bin"]).unwrap();
+    let dir = v1.directory_bytes().unwrap().unwrap();
+    let reread = Archive::open_v1(&dir, v1.to_bytes().unwrap()).unwrap();
+    let layout: Vec<(String, u64, u64)> = reread
+        .entries()
+        .into_iter()
+        .map(|e| (e.name, e.offset / SECTOR, e.size / SECTOR))
+        .collect();
+    assert_eq!(layout, [("b.ifp".into(), 0, 1), ("c.bin".into(), 1, 2)]);
+    assert_eq!(reread.to_bytes().unwrap().len() as u64, 3 * SECTOR);
+    assert_eq!(reread.entry_bytes(&reread.entry("b.ifp").unwrap()), b_ifp());
+}
+
+#[test]
+fn an_archive_cut_short_of_its_last_sector_round_trips() {
+    // b.ifp's 20 bytes, then the file ends: the padding of its sector is not stored.
+    let mut bytes = fixture("two_entries.img");
+    bytes.truncate(4 * SECTOR as usize + 20);
+    let archive = Archive::open_v2(&bytes).unwrap();
+    assert_eq!(archive.to_bytes().unwrap(), bytes);
+    let b = archive.entry("b.ifp").unwrap();
+    assert_eq!(&archive.entry_bytes(&b)[..20], &b_ifp()[..20]);
+    // Rebuilt, every sector is whole.
+    let mut rebuilt = archive.clone();
+    rebuilt.rebuild().unwrap();
+    assert_eq!(rebuilt.to_bytes().unwrap().len() as u64, 4 * SECTOR);
+}

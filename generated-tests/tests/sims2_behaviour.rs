@@ -435,3 +435,81 @@ fn holes_describe_the_stored_layout_and_a_new_layout_has_none() {
         "the package as it was"
     );
 }
+
+#[test]
+fn adding_and_deleting_resources_keeps_the_directory_consistent() {
+    use skelcodec_formats::sims2::{DIR_TYPE, ResourceKey};
+    let bytes = fixture("anim_qfs.package");
+    let original = Dbpf::read(&bytes).unwrap();
+    // The builder's package: an uncompressed ANIM, a compressed one, and the DIR listing it.
+    let keys: Vec<ResourceKey> = original.index.iter().map(|e| e.key()).collect();
+    assert_eq!(keys[2].type_id, DIR_TYPE);
+    assert!(original.is_compressed(&original.index[1]));
+    let extracted = |p: &Dbpf, key: ResourceKey| {
+        p.extract(p.index.iter().find(|e| e.key() == key).unwrap())
+            .unwrap()
+    };
+
+    // Added: stored as given, uncompressed, so the DIR does not list it.
+    let mut added = original.clone();
+    let new_key = ResourceKey {
+        type_id: ANIM_TYPE,
+        group: 0x1C05_0000,
+        instance: 0x99,
+        instance_hi: keys[0].instance_hi,
+    };
+    let anim = fixture("anim_curves.5an");
+    added.add(new_key, &anim).unwrap();
+    let reread = Dbpf::read(&added.to_bytes().unwrap()).unwrap();
+    assert!(reread.check().is_empty(), "{:?}", reread.check());
+    let entry = reread.index.last().unwrap();
+    assert_eq!((entry.key(), entry.size as usize), (new_key, anim.len()));
+    assert!(!reread.is_compressed(entry));
+    assert_eq!(reread.directory_records().count(), 1);
+    assert_eq!(extracted(&reread, new_key), anim);
+    assert_eq!(extracted(&reread, keys[1]), extracted(&original, keys[1]));
+    assert!(matches!(
+        added.clone().add(new_key, &anim),
+        Err(ResourceError::Duplicate(k)) if k == new_key
+    ));
+
+    // The DIR cannot go while it lists a resource that stays, nor be added as bytes.
+    assert!(matches!(
+        original.clone().delete(&[keys[2]]),
+        Err(ResourceError::Directory(_))
+    ));
+    let dir_key = ResourceKey {
+        instance: 7,
+        ..keys[2]
+    };
+    assert!(matches!(
+        original.clone().add(dir_key, b""),
+        Err(ResourceError::Directory(_))
+    ));
+
+    // Deleted: the compressed resource and its DIR record; the other resource as it was.
+    let mut deleted = original.clone();
+    deleted.delete(&[keys[1]]).unwrap();
+    let reread = Dbpf::read(&deleted.to_bytes().unwrap()).unwrap();
+    assert!(reread.check().is_empty(), "{:?}", reread.check());
+    assert_eq!(
+        reread.index.iter().map(|e| e.key()).collect::<Vec<_>>(),
+        [keys[0], keys[2]]
+    );
+    assert_eq!(reread.directory_records().count(), 0);
+    assert_eq!(extracted(&reread, keys[0]), extracted(&original, keys[0]));
+    // Both gone, the DIR with what it listed: the header, the first resource and the index.
+    let mut both = original.clone();
+    both.delete(&[keys[1], keys[2]]).unwrap();
+    let out = both.to_bytes().unwrap();
+    let entry_len = if keys[0].instance_hi.is_some() {
+        24
+    } else {
+        20
+    };
+    assert_eq!(out.len(), 96 + original.index[0].size as usize + entry_len);
+    assert!(matches!(
+        original.clone().delete(&[new_key]),
+        Err(ResourceError::NoResource(k)) if k == new_key
+    ));
+}
