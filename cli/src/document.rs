@@ -9,6 +9,7 @@ use skelcodec_formats::{
     DocumentError, DocumentSink, DocumentSyntax, FORMAT_KEY, Format, SCHEMA_KEY, VALUE_KEY,
 };
 use skelcodec_runtime::events::{self, Events};
+use skelcodec_runtime::serde::{self, Deserialize as _};
 
 use crate::commands::format_of;
 use crate::container::read_input;
@@ -115,8 +116,17 @@ pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError
     })
 }
 
+/// The keys of a document that say how to encode its value; other keys are skipped.
+#[derive(Default, serde::Deserialize)]
+#[serde(crate = "skelcodec_runtime::serde")]
+struct Header {
+    format: Option<serde_json::Value>,
+    schema: Option<serde_json::Value>,
+    value: Option<serde::de::IgnoredAny>,
+}
+
 /// A part of a document that `--path` selects, as printed.
-#[derive(skelcodec_runtime::serde::Serialize)]
+#[derive(serde::Serialize)]
 #[serde(crate = "skelcodec_runtime::serde")]
 struct Part {
     path: String,
@@ -279,20 +289,33 @@ pub fn encode(
         path: document.to_owned(),
         reason,
     };
-    let json = || -> Result<serde_json::Value, CliError> {
-        serde_json::from_slice(&text).map_err(|e| bad_document(format!("not valid JSON: {e}")))
-    };
-    let yaml = || -> Result<serde_json::Value, CliError> {
-        serde_yaml::from_slice(&text).map_err(|e| bad_document(format!("not valid YAML: {e}")))
-    };
-    let mut parsed = match DocumentSyntax::of_path(document) {
-        Some(DocumentSyntax::Yaml) => yaml()?,
+    let syntax = match DocumentSyntax::of_path(document) {
+        Some(syntax) => syntax,
         // Standard input has no extension: JSON, or else YAML.
-        None if crate::io::is_stdio(document) => json().or_else(|_| yaml())?,
-        _ => json()?,
+        None if crate::io::is_stdio(document) => {
+            match serde_json::from_slice::<serde::de::IgnoredAny>(&text) {
+                Ok(_) => DocumentSyntax::Json,
+                Err(_) => DocumentSyntax::Yaml,
+            }
+        }
+        None => DocumentSyntax::Json,
     };
-    let recorded = parsed.get(SCHEMA_KEY).cloned();
-    let format: &dyn Format = match (forced, recorded) {
+    // JSON is read twice, its keys then its value, and never held as a tree; YAML is read
+    // into a tree (serde_yaml holds all of a document's events anyway).
+    let (header, tree) = match syntax {
+        DocumentSyntax::Json => {
+            let header: Header = serde_json::from_slice(&text)
+                .map_err(|e| bad_document(format!("not valid JSON: {e}")))?;
+            (header, None)
+        }
+        DocumentSyntax::Yaml => {
+            let tree: serde_json::Value = serde_yaml::from_slice(&text)
+                .map_err(|e| bad_document(format!("not valid YAML: {e}")))?;
+            let header = Header::deserialize(&tree).unwrap_or_default();
+            (header, Some(tree))
+        }
+    };
+    let format: &dyn Format = match (forced, header.schema) {
         (Some(format), _) => format,
         // Read with a schema at run time: the same schema encodes it.
         (None, Some(recorded)) => {
@@ -303,8 +326,7 @@ pub fn encode(
             crate::schema::interpreted(&source.path, &source.import_paths)?
         }
         (None, None) => {
-            let id = parsed
-                .get(FORMAT_KEY)
+            let id = (header.format.as_ref())
                 .and_then(|v| v.as_str())
                 .ok_or_else(|| {
                     bad_document(format!(
@@ -315,33 +337,39 @@ pub fn encode(
                 .ok_or_else(|| CliError::UnknownFormat { id: id.to_owned() })?
         }
     };
-    let value = parsed
-        .as_object_mut()
-        .and_then(|map| map.remove(VALUE_KEY))
-        .ok_or_else(|| bad_document(format!("no `{VALUE_KEY}` key holds the value to encode")))?;
-    let encode_error = |source| CliError::Encode {
-        path: document.to_owned(),
-        source,
-    };
-    let bytes = if normalize {
-        let (bytes, changed) = format.encode_json_normalized(value).map_err(encode_error)?;
-        let mut out = std::io::stdout().lock();
-        for change in &changed {
-            writeln!(out, "normalized {change}").map_err(CliError::Stdout)?;
-        }
-        bytes
-    } else {
-        format.encode_json(value).map_err(|source| {
-            // The writer's advice, in the command line's terms.
-            match source.to_string().contains("normalize() recomputes") {
-                true => CliError::NotNormalized {
-                    path: document.to_owned(),
-                    source,
-                },
-                false => encode_error(source),
+    if header.value.is_none() {
+        return Err(bad_document(format!(
+            "no `{VALUE_KEY}` key holds the value to encode"
+        )));
+    }
+    let encoded = match tree {
+        None => format.encode_json_text(&text, normalize),
+        Some(mut tree) => {
+            let value = tree[VALUE_KEY].take();
+            match normalize {
+                true => format.encode_json_normalized(value),
+                false => format.encode_json(value).map(|bytes| (bytes, Vec::new())),
             }
-        })?
+        }
     };
+    drop(text);
+    let (bytes, changed) = encoded.map_err(|source| {
+        // The writer's advice, in the command line's terms.
+        match !normalize && source.to_string().contains("normalize() recomputes") {
+            true => CliError::NotNormalized {
+                path: document.to_owned(),
+                source,
+            },
+            false => CliError::Encode {
+                path: document.to_owned(),
+                source,
+            },
+        }
+    })?;
+    let mut out = std::io::stdout().lock();
+    for change in &changed {
+        writeln!(out, "normalized {change}").map_err(CliError::Stdout)?;
+    }
     write_atomically(output, &bytes)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -222,7 +222,11 @@ impl<'p, F: FnMut(String, Value)> Selection<'p, F> {
                 *value = tree.done;
             }
         }
-        while self.pending.front().is_some_and(|(_, value)| value.is_some()) {
+        while self
+            .pending
+            .front()
+            .is_some_and(|(_, value)| value.is_some())
+        {
             if let Some((path, Some(value))) = self.pending.pop_front() {
                 self.handed += 1;
                 (self.found)(path, value);

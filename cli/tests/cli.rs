@@ -552,8 +552,23 @@ fn unknown_keys_in_a_document_are_errors_with_their_path() {
     let output = skelcodec(&[&"encode", &json, &"-o", &dir.path().join("typo.ifp")]);
     assert_exit(&output, 2);
     let message = String::from_utf8_lossy(&output.stderr);
-    assert!(message.contains("body.anp3.animations[0]"), "{message}");
+    assert!(message.contains("at body.anp3.animations[0]"), "{message}");
     assert!(message.contains("unknown field `flagz`"), "{message}");
+    // A JSON document is read straight into the value, a YAML one through its tree: the
+    // same path either way (JSON's message adds the line and column).
+    let yaml = dir.path().join("typo.yaml");
+    std::fs::write(&yaml, serde_yaml::to_string(&document).unwrap()).unwrap();
+    let output = skelcodec(&[&"encode", &yaml, &"-o", &dir.path().join("typo.ifp")]);
+    assert_exit(&output, 2);
+    let from_yaml = String::from_utf8_lossy(&output.stderr);
+    let from_yaml = from_yaml.replace("typo.yaml", "typo.json");
+    assert!(message.starts_with(from_yaml.trim_end()), "{message}\n{from_yaml}");
+    assert!(message.contains(" at line 1 column "), "{message}");
+    // Text after the document is refused.
+    std::fs::write(&json, format!("{document} {{}}")).unwrap();
+    let output = skelcodec(&[&"encode", &json, &"-o", &dir.path().join("typo.ifp")]);
+    assert_exit(&output, 2);
+    assert!(stderr(&output).contains("trailing characters"), "{}", stderr(&output));
 }
 
 const GSA_FIXTURES: &str = concat!(
