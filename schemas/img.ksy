@@ -14,15 +14,17 @@ doc: |
 
   Each entry's data is read by position (`offset * 2048`) and is `streaming_size` whole
   sectors long; the offsets and sizes are derived from the layout: the data laid out in
-  directory order after the directory, each at the next whole sector. Bytes no entry claims
-  (the padding after the directory, stale sectors of an entry that moved) are kept
-  (`unclaimed`), so any archive round-trips; `normalize()` packs the entries again with zero
-  padding and drops them.
+  directory order from where the first entry is stored (tools leave room after the
+  directory for it to grow; when it outgrows that room, from the next sector after it),
+  each at the next whole sector. Bytes no entry claims (that room, stale sectors of an entry
+  that moved) are kept (`unclaimed`), so any archive round-trips; `normalize()` packs the
+  entries again with zero padding and drops stale sectors.
 -layout:
   blocks:
     - entries[].data
   order: listed
   align: 2048
+  start: stored
 seq:
   - id: magic
     contents: VER2

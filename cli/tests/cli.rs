@@ -562,13 +562,20 @@ fn unknown_keys_in_a_document_are_errors_with_their_path() {
     assert_exit(&output, 2);
     let from_yaml = String::from_utf8_lossy(&output.stderr);
     let from_yaml = from_yaml.replace("typo.yaml", "typo.json");
-    assert!(message.starts_with(from_yaml.trim_end()), "{message}\n{from_yaml}");
+    assert!(
+        message.starts_with(from_yaml.trim_end()),
+        "{message}\n{from_yaml}"
+    );
     assert!(message.contains(" at line 1 column "), "{message}");
     // Text after the document is refused.
     std::fs::write(&json, format!("{document} {{}}")).unwrap();
     let output = skelcodec(&[&"encode", &json, &"-o", &dir.path().join("typo.ifp")]);
     assert_exit(&output, 2);
-    assert!(stderr(&output).contains("trailing characters"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("trailing characters"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 const GSA_FIXTURES: &str = concat!(
@@ -1185,6 +1192,11 @@ fn a_model_in_the_real_archive_shows_its_skin() {
     let output = skelcodec(&[&"roundtrip", &archive]);
     assert_exit(&output, 0);
     assert_eq!(stdout(&output).lines().last(), Some("7/7 byte-exact"));
+    // The archive and its entries agree with themselves: the room after the directory is
+    // no disagreement.
+    let output = skelcodec(&[&"check", &archive]);
+    assert_exit(&output, 0);
+    assert!(!stdout(&output).contains("stored"), "{}", stdout(&output));
 }
 
 #[test]

@@ -117,6 +117,11 @@ pub struct LayoutSpec {
     /// Every block starts at a multiple of this (default 1); the bytes between are zero.
     #[serde(default)]
     pub align: Option<u64>,
+    /// `fields` (default: the blocks start right after the root's sequential fields) or
+    /// `stored` (where the first of them is stored, when that lies later: room a tool left
+    /// after a directory stays).
+    #[serde(default)]
+    pub start: Option<String>,
     /// Root lists (or conditional fields) that describe free space of the stored layout and
     /// are emptied when the blocks are laid out again.
     #[serde(default)]

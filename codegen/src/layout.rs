@@ -21,6 +21,16 @@ pub fn lower_layout(schema: &Schema, spec: &LayoutSpec, at: &YamlPath) -> Result
             ));
         }
     };
+    let keep_stored_start = match spec.start.as_deref() {
+        None | Some("fields") => false,
+        Some("stored") => true,
+        Some(other) => {
+            return Err(Located::new(
+                &at.key("start"),
+                format!("start must be `fields` or `stored`, not `{other}`"),
+            ));
+        }
+    };
     let align = spec.align.unwrap_or(1);
     if !(1..=MAX_ALIGN).contains(&align) {
         return Err(Located::new(
@@ -60,6 +70,7 @@ pub fn lower_layout(schema: &Schema, spec: &LayoutSpec, at: &YamlPath) -> Result
         blocks,
         keep_stored_order,
         align,
+        keep_stored_start,
         clears,
     })
 }

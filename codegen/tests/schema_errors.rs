@@ -239,6 +239,11 @@ fn a_layout_resolves_every_block_to_a_stored_offset() {
             "order must be `stored` or `listed`",
         ),
         (
+            "-layout:\n  start: first\n  blocks:\n    - table[].blob\n    - table\n",
+            "offset",
+            "start must be `fields` or `stored`, not `first`",
+        ),
+        (
             "-layout:\n  blocks:\n    - table[].blob\n    - table\n",
             "offset * 2048",
             "`align` must be a multiple of it",

@@ -98,12 +98,12 @@ fn lay_out<'s>(
         .collect();
     let blocks: Vec<rt::layout::Block> = found.iter().map(|f| f.measured).collect();
     let (start, end) = root.node().span.get();
-    let laid = rt::layout::lay_out(
-        &blocks,
-        end.saturating_sub(start) as u64,
-        layout.align,
-        layout.keep_stored_order,
-    );
+    let fields_end = end.saturating_sub(start) as u64;
+    let start = match layout.keep_stored_start {
+        true => rt::layout::Start::Stored(fields_end),
+        false => rt::layout::Start::Fields(fields_end),
+    };
+    let laid = rt::layout::lay_out(&blocks, start, layout.align, layout.keep_stored_order);
     (found, laid)
 }
 

@@ -10,7 +10,7 @@
 //! same layout step the generated code uses ([`skelcodec_runtime::layout::lay_out`]).
 
 use skelcodec_runtime::fields::Gap;
-use skelcodec_runtime::layout::{Block, Laid, lay_out, stored_offset};
+use skelcodec_runtime::layout::{Block, Laid, Start, lay_out, stored_offset};
 use skelcodec_runtime::{Codec, FixedStr, RawBytes};
 
 use crate::img as v2;
@@ -517,6 +517,11 @@ impl Archive {
         match self {
             Archive::V2 { img, cut } => {
                 *cut = None;
+                // Stored nowhere: the layout starts right after the directory (`start:
+                // stored` would keep the room before the first entry).
+                for entry in &mut img.entries {
+                    entry.offset = 0;
+                }
                 img.normalize()?;
             }
             Archive::V1 { directory, data } => {
@@ -539,7 +544,7 @@ impl Archive {
                         len: bytes.len() as u64,
                     })
                     .collect();
-                let Laid { offsets, .. } = lay_out(&blocks, 0, SECTOR, false);
+                let Laid { offsets, .. } = lay_out(&blocks, Start::Fields(0), SECTOR, false);
                 let mut packed = Vec::new();
                 for ((entry, bytes), at) in directory.entries.iter_mut().zip(&entries).zip(offsets)
                 {

@@ -173,6 +173,34 @@ fn the_real_archive_holds_six_entries_each_byte_exact() {
         ]
     );
     assert_eq!(archive.to_bytes().unwrap(), bytes);
+    // The data starts at sector 2: the sector the tool left after the directory is room to
+    // grow, no disagreement; normalizing keeps every entry where it is and only zeroes the
+    // room (it holds stale bytes).
+    let img = skelcodec_formats::img::Img::read(&bytes).unwrap();
+    assert!(img.check().is_empty(), "{:?}", img.check());
+    let mut normalized = img.clone();
+    normalized.normalize().unwrap();
+    let normalized = normalized.to_bytes().unwrap();
+    let room = 8 + 6 * 32..2 * SECTOR as usize;
+    assert_eq!(normalized.len(), bytes.len());
+    assert!(normalized[room.clone()].iter().all(|&b| b == 0));
+    assert!(
+        bytes[room.clone()].iter().any(|&b| b != 0),
+        "stale bytes in the room"
+    );
+    assert!(normalized[..room.start] == bytes[..room.start]);
+    assert!(
+        normalized[room.end..] == bytes[room.end..],
+        "every entry where it was"
+    );
+    // Rebuilt: from the sector after the directory, the entries back to back.
+    let mut rebuilt = archive.clone();
+    rebuilt.rebuild().unwrap();
+    let sectors: u64 = archive.entries().iter().map(|e| e.size / SECTOR).sum();
+    assert_eq!(
+        rebuilt.to_bytes().unwrap().len() as u64,
+        (1 + sectors) * SECTOR
+    );
     for entry in archive.entries() {
         let data = archive.entry_bytes(&entry);
         let ext = entry.name.rsplit('.').next();

@@ -103,11 +103,15 @@ fn lay_out(schema: &Schema, layout: &Layout) -> TokenStream {
         })
     });
     let (align, keep) = (layout.align, layout.keep_stored_order);
+    let start = match layout.keep_stored_start {
+        true => quote!(rt::layout::Start::Stored(self.encoded_len() as u64)),
+        false => quote!(rt::layout::Start::Fields(self.encoded_len() as u64)),
+    };
     quote! {
         let mut blocks: Vec<rt::layout::Block> = Vec::new();
         #(#measures)*
         let rt::layout::Laid { offsets, padding } =
-            rt::layout::lay_out(&blocks, self.encoded_len() as u64, #align, #keep);
+            rt::layout::lay_out(&blocks, #start, #align, #keep);
         let _ = &padding;
         let mut laid = offsets.into_iter();
     }

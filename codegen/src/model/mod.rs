@@ -51,6 +51,8 @@ pub struct Layout {
     pub keep_stored_order: bool,
     /// Every block starts at a multiple of this.
     pub align: u64,
+    /// Start where the first block is stored, when that lies after the root's fields.
+    pub keep_stored_start: bool,
     /// Root fields (lists or conditional) emptied by a new layout.
     pub clears: Vec<usize>,
 }
