@@ -5,6 +5,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod support;
+use support::{assert_exit, skelcodec, stderr, stdout};
+
 /// The hand-built fixtures (see their README.md and expected.json).
 const FIXTURES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -34,13 +37,6 @@ fn fixture_files() -> Vec<PathBuf> {
     found
 }
 
-fn skelcodec(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skelcodec"))
-        .args(args.iter().map(|a| a.as_ref()))
-        .output()
-        .expect("run skelcodec")
-}
-
 /// Runs the command with `input` on its standard input.
 fn skelcodec_with_input(args: &[&dyn AsRef<std::ffi::OsStr>], input: &[u8]) -> Output {
     use std::io::Write;
@@ -54,25 +50,6 @@ fn skelcodec_with_input(args: &[&dyn AsRef<std::ffi::OsStr>], input: &[u8]) -> O
     // The command may stop reading early (an error): a closed pipe is its answer.
     let _ = child.stdin.take().expect("a pipe").write_all(input);
     child.wait_with_output().expect("skelcodec ends")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-#[track_caller]
-fn assert_exit(output: &Output, code: i32) {
-    assert_eq!(
-        output.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        stdout(output),
-        stderr(output)
-    );
 }
 
 /// Replaces every string equal to `from` in a JSON value (names with garbage after the NUL

@@ -4,35 +4,11 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+mod support;
+use support::{assert_exit, skelcodec, stderr, stdout};
 
 const SECTOR: usize = 2048;
-
-fn skelcodec(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skelcodec"))
-        .args(args.iter().map(|a| a.as_ref()))
-        .output()
-        .expect("run skelcodec")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-#[track_caller]
-fn assert_exit(output: &Output, code: i32) {
-    assert_eq!(
-        output.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        stdout(output),
-        stderr(output)
-    );
-}
 
 /// Runs a command that must fail with exit status 2 and write nothing to `out`; its message.
 #[track_caller]
