@@ -993,7 +993,9 @@ types:
         type: u4
       - id: total_indices
         type: u4
-        doc: The meshes' indices together; librw allocates by it.
+        doc: |
+          The meshes' indices together; librw allocates by it. Kept as stored (nothing reads
+          by it here): set it with the meshes' counts when editing indices.
       - id: meshes
         type: bin_mesh_split(native)
         repeat: expr

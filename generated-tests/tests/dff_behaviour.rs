@@ -904,6 +904,52 @@ fn longer_names_normalize_every_size_that_holds_them() {
     assert_eq!(written, expected);
 }
 
+/// The Bin Mesh PLG of the hand-built model's geometry.
+fn bin_mesh(model: &mut Dff) -> &mut BinMesh {
+    let clump = model.clumps_mut().next().unwrap();
+    match &mut clump.geometry_list.geometries[0].extension.body.plugins[0].body {
+        GeometryPluginBody::BinMesh(mesh) => mesh,
+        other => panic!("bin mesh: {other:?}"),
+    }
+}
+
+#[test]
+fn indices_added_to_a_mesh_are_written_once_their_counts_say_so() {
+    let mut model = Dff::read(&hand_built_model(["root", "bone1"])).unwrap();
+    bin_mesh(&mut model).meshes[0]
+        .indices
+        .as_mut()
+        .unwrap()
+        .extend([2, 1, 0]);
+    // The mesh's count no longer matches its list: refused, never written wrong.
+    assert!(model.to_bytes().is_err());
+    let mesh = bin_mesh(&mut model);
+    mesh.meshes[0].num_indices = 6;
+    mesh.total_indices = 6;
+    let reported: Vec<String> = model.check().iter().map(|m| m.path.clone()).collect();
+    let plugin = "chunks[0].body.clump.geometry_list.geometries[0].extension.body.plugins[0]";
+    assert!(
+        reported.contains(&format!("{plugin}.chunk_size")),
+        "{reported:?}"
+    );
+    model.normalize().unwrap();
+    assert!(model.check().is_empty(), "{:?}", model.check());
+    let reread = Dff::read(&model.to_bytes().unwrap()).unwrap();
+    assert_eq!(reread, model);
+    let GeometryPluginBody::BinMesh(mesh) = &only_clump(&reread).geometry_list.geometries[0]
+        .extension
+        .body
+        .plugins[0]
+        .body
+    else {
+        panic!("bin mesh")
+    };
+    assert_eq!(
+        mesh.meshes[0].indices.as_deref(),
+        Some(&[0u32, 1, 2, 2, 1, 0][..])
+    );
+}
+
 #[test]
 fn a_lying_material_struct_size_is_read_by_layout_and_repaired() {
     let bytes = hand_built_model(["root", "bone1"]);
