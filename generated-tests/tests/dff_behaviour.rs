@@ -1006,6 +1006,106 @@ fn undocumented_material_effects_keep_their_bytes() {
     assert_eq!(matfx.stale.0, [0xEE; 8]);
 }
 
+/// Reads a real model and asserts what its materials, frames and HAnim data must be; prints
+/// and returns the counts (materials, textures, frame names, HAnim nodes).
+fn assert_decoded_contents(name: &str, bytes: &[u8]) -> [usize; 4] {
+    let printable = |s: &str| !s.is_empty() && s.chars().all(|c| (' '..='~').contains(&c));
+    let model = Dff::read(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(model.to_bytes().unwrap(), bytes, "{name}: round trip");
+    let (mut materials, mut textures, mut frame_names, mut hanim_nodes) = (0, 0, 0, 0);
+    for clump in model.clumps() {
+        for geometry in &clump.geometry_list.geometries {
+            let list = &geometry.material_list;
+            assert_eq!(
+                list.materials.len(),
+                list.structure.num_materials as usize,
+                "{name}"
+            );
+            assert!(
+                list.resolved().iter().all(Option::is_some),
+                "{name}: every index resolves"
+            );
+            for material in list.materials.iter().filter_map(|s| s.material.as_ref()) {
+                materials += 1;
+                assert_eq!(
+                    material.texture.is_some(),
+                    material.structure.is_textured != 0,
+                    "{name}"
+                );
+                if let Some(texture) = material.texture_name() {
+                    textures += 1;
+                    assert!(printable(&texture), "{name}: texture name {texture:?}");
+                }
+            }
+            // Every triangle's material is one of the list.
+            assert!(
+                geometry
+                    .structure
+                    .triangles
+                    .iter()
+                    .all(|t| usize::from(t.material) < list.materials.len()),
+                "{name}"
+            );
+        }
+        let frames = &clump.frame_list;
+        let names: Vec<Option<String>> = frames
+            .extensions
+            .iter()
+            .map(|e| e.name().map(|n| n.name.text().into_owned()))
+            .collect();
+        if names.iter().any(Option::is_some) {
+            // Every frame but the clump's root (parent -1) is named.
+            for (i, (frame, name_of)) in frames.structure.frames.iter().zip(&names).enumerate() {
+                match name_of {
+                    // Some exporters count a NUL in the name (sa_rc20's "unnamed\0").
+                    Some(n) => assert!(
+                        printable(n.trim_end_matches('\0').trim()),
+                        "{name}: frame {i} {n:?}"
+                    ),
+                    None => assert_eq!(frame.parent, -1, "{name}: frame {i} has no name"),
+                }
+            }
+        }
+        frame_names += names.iter().flatten().count();
+        // The HAnim hierarchy: one per clump at most, its nodes the frames' node ids.
+        let hierarchies: Vec<&Hanim> = frames
+            .extensions
+            .iter()
+            .filter_map(FrameExtension::hanim)
+            .filter(|h| h.num_nodes > 0)
+            .collect();
+        assert!(hierarchies.len() <= 1, "{name}");
+        if let Some(hierarchy) = hierarchies.first() {
+            assert_eq!(hierarchy.version, 0x100, "{name}");
+            hanim_nodes += hierarchy.nodes.len();
+            let mut ids: Vec<i32> = frames
+                .extensions
+                .iter()
+                .filter_map(FrameExtension::hanim)
+                .map(|h| h.node_id)
+                .filter(|&id| id >= 0)
+                .collect();
+            let mut node_ids: Vec<i32> = hierarchy.nodes.iter().map(|n| n.node_id).collect();
+            ids.sort_unstable();
+            node_ids.sort_unstable();
+            assert_eq!(ids, node_ids, "{name}: each node is a frame's");
+            for found in model.skins() {
+                let view = found.skin.view().expect("known layout");
+                assert_eq!(
+                    usize::from(view.num_bones),
+                    hierarchy.nodes.len(),
+                    "{name}: one HAnim node per bone"
+                );
+            }
+        }
+    }
+    assert!(materials > 0 && textures > 0 && frame_names > 0, "{name}");
+    println!(
+        "{name}: {materials} materials, {textures} textures, {frame_names} frame names, {hanim_nodes} HAnim nodes"
+    );
+    [materials, textures, frame_names, hanim_nodes]
+}
+
 #[test]
 fn corpus_models_decode_materials_frame_names_and_hanim() {
     let files = corpus_files();
@@ -1013,103 +1113,29 @@ fn corpus_models_decode_materials_frame_names_and_hanim() {
         println!("SKIPPED: no corpus (../shared/corpus or $SKELCODEC_CORPUS)");
         return;
     }
-    let printable = |s: &str| !s.is_empty() && s.chars().all(|c| (' '..='~').contains(&c));
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let bytes = std::fs::read(&path).unwrap();
-        let model = Dff::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(model.to_bytes().unwrap(), bytes, "{name}: round trip");
-        let (mut materials, mut textures, mut frame_names, mut hanim_nodes) = (0, 0, 0, 0);
-        for clump in model.clumps() {
-            for geometry in &clump.geometry_list.geometries {
-                let list = &geometry.material_list;
-                assert_eq!(
-                    list.materials.len(),
-                    list.structure.num_materials as usize,
-                    "{name}"
-                );
-                assert!(
-                    list.resolved().iter().all(Option::is_some),
-                    "{name}: every index resolves"
-                );
-                for material in list.materials.iter().filter_map(|s| s.material.as_ref()) {
-                    materials += 1;
-                    assert_eq!(
-                        material.texture.is_some(),
-                        material.structure.is_textured != 0,
-                        "{name}"
-                    );
-                    if let Some(texture) = material.texture_name() {
-                        textures += 1;
-                        assert!(printable(&texture), "{name}: texture name {texture:?}");
-                    }
-                }
-                // Every triangle's material is one of the list.
-                assert!(
-                    geometry
-                        .structure
-                        .triangles
-                        .iter()
-                        .all(|t| usize::from(t.material) < list.materials.len()),
-                    "{name}"
-                );
-            }
-            let frames = &clump.frame_list;
-            let names: Vec<Option<String>> = frames
-                .extensions
-                .iter()
-                .map(|e| e.name().map(|n| n.name.text().into_owned()))
-                .collect();
-            if names.iter().any(Option::is_some) {
-                // Every frame but the clump's root (parent -1) is named.
-                for (i, (frame, name_of)) in frames.structure.frames.iter().zip(&names).enumerate()
-                {
-                    match name_of {
-                        // Some exporters count a NUL in the name (sa_rc20's "unnamed\0").
-                        Some(n) => assert!(
-                            printable(n.trim_end_matches('\0').trim()),
-                            "{name}: frame {i} {n:?}"
-                        ),
-                        None => assert_eq!(frame.parent, -1, "{name}: frame {i} has no name"),
-                    }
-                }
-            }
-            frame_names += names.iter().flatten().count();
-            // The HAnim hierarchy: one per clump at most, its nodes the frames' node ids.
-            let hierarchies: Vec<&Hanim> = frames
-                .extensions
-                .iter()
-                .filter_map(FrameExtension::hanim)
-                .filter(|h| h.num_nodes > 0)
-                .collect();
-            assert!(hierarchies.len() <= 1, "{name}");
-            if let Some(hierarchy) = hierarchies.first() {
-                assert_eq!(hierarchy.version, 0x100, "{name}");
-                hanim_nodes += hierarchy.nodes.len();
-                let mut ids: Vec<i32> = frames
-                    .extensions
-                    .iter()
-                    .filter_map(FrameExtension::hanim)
-                    .map(|h| h.node_id)
-                    .filter(|&id| id >= 0)
-                    .collect();
-                let mut node_ids: Vec<i32> = hierarchy.nodes.iter().map(|n| n.node_id).collect();
-                ids.sort_unstable();
-                node_ids.sort_unstable();
-                assert_eq!(ids, node_ids, "{name}: each node is a frame's");
-                for found in model.skins() {
-                    let view = found.skin.view().expect("known layout");
-                    assert_eq!(
-                        usize::from(view.num_bones),
-                        hierarchy.nodes.len(),
-                        "{name}: one HAnim node per bone"
-                    );
-                }
-            }
-        }
-        assert!(materials > 0 && textures > 0 && frame_names > 0, "{name}");
-        println!(
-            "{name}: {materials} materials, {textures} textures, {frame_names} frame names, {hanim_nodes} HAnim nodes"
-        );
+        assert_decoded_contents(&name, &std::fs::read(&path).unwrap());
     }
+}
+
+#[test]
+fn the_cutscene_archive_models_decode_their_materials_frame_names_and_hanim() {
+    let Some(dir) = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
+        println!("SKIPPED: no corpus (../shared/corpus or $SKELCODEC_CORPUS)");
+        return;
+    };
+    let bytes = std::fs::read(dir.join("img/cretaceous_models_cutscene.img")).unwrap();
+    let archive = skelcodec_formats::img_archive::Archive::open_v2(&bytes).unwrap();
+    let mut models = 0;
+    for entry in archive.entries() {
+        if entry.name.ends_with(".dff") {
+            let [_, _, names, nodes] =
+                assert_decoded_contents(&entry.name, archive.entry_bytes(&entry));
+            // MANIFEST.tsv: skinned cutscene models.
+            assert!(names > 0 && nodes > 0, "{}", entry.name);
+            models += 1;
+        }
+    }
+    assert_eq!(models, 3);
 }
