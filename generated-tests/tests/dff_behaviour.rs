@@ -976,11 +976,9 @@ fn a_lying_material_struct_size_is_read_by_layout_and_repaired() {
     assert_eq!(model.to_bytes().unwrap(), bytes);
 }
 
-#[test]
-fn undocumented_material_effects_keep_their_bytes() {
-    // Effects 0x63 (undocumented); slots of types 9 and 9 read nothing; 8 bytes remain.
-    let payload = cat(&[&words(&[0x63, 9, 9]), &[0xEE; 8]]);
-    let bytes = hand_built_model_with(["root", "bone1"], &chunk(0x120, &payload));
+/// The Material Effects PLG of the hand-built model's third material, built with `payload`.
+fn third_material_matfx(payload: &[u8]) -> MatfxMaterial {
+    let bytes = hand_built_model_with(["root", "bone1"], &chunk(0x120, payload));
     let model = Dff::read(&bytes).unwrap();
     assert!(model.check().is_empty(), "{:?}", model.check());
     assert_eq!(model.to_bytes().unwrap(), bytes);
@@ -992,9 +990,60 @@ fn undocumented_material_effects_keep_their_bytes() {
         .extension
         .body
         .plugins;
-    let MaterialPluginBody::MatfxMaterial(matfx) = &plugins[0].body else {
-        panic!("{plugins:?}")
+    match &plugins[0].body {
+        MaterialPluginBody::MatfxMaterial(matfx) => matfx.clone(),
+        other => panic!("material effects: {other:?}"),
+    }
+}
+
+#[test]
+fn bump_environment_and_dual_texture_effects_decode_per_librw() {
+    // Bump and environment map (3): a bump slot (coefficient 0.8, no bumped texture, a
+    // texture), then an environment slot (coefficient 0.3, frame-buffer alpha 1, no texture).
+    let matfx = third_material_matfx(&cat(&[
+        &words(&[3, 1]),
+        &floats(&[0.8]),
+        &words(&[0, 1]),
+        &texture_chunk(2, b"bump\0\0\0\0", b"\0\0\0\0"),
+        &words(&[2]),
+        &floats(&[0.3]),
+        &words(&[1, 0]),
+    ]));
+    assert_eq!(matfx.effects, MatfxEffect::BumpEnvMap);
+    let MatfxSlotData::MatfxBumpMap(bump) = &matfx.slots[0].data else {
+        panic!("bump: {:?}", matfx.slots[0])
     };
+    assert_eq!((bump.coefficient, bump.has_bumped_texture), (0.8, 0));
+    assert!(bump.bumped_texture.is_none());
+    let texture = bump.texture.as_ref().expect("a bump texture");
+    assert_eq!(texture.name.value.text(), "bump");
+    let MatfxSlotData::MatfxEnvMap(env) = &matfx.slots[1].data else {
+        panic!("env: {:?}", matfx.slots[1])
+    };
+    assert_eq!((env.coefficient, env.use_frame_buffer_alpha), (0.3, 1));
+    assert!(env.texture.is_none());
+    assert!(matfx.stale.0.is_empty());
+
+    // Dual texture (4): blend functions 5 (source alpha) and 6 (inverse source alpha), a
+    // texture; the second slot empty.
+    let matfx = third_material_matfx(&cat(&[
+        &words(&[4, 4, 5, 6, 1]),
+        &texture_chunk(2, b"dual\0\0\0\0", b"\0\0\0\0"),
+        &words(&[0]),
+    ]));
+    assert_eq!(matfx.effects, MatfxEffect::Dual);
+    let MatfxSlotData::MatfxDual(dual) = &matfx.slots[0].data else {
+        panic!("dual: {:?}", matfx.slots[0])
+    };
+    assert_eq!((dual.src_blend, dual.dst_blend), (5, 6));
+    assert_eq!(dual.texture.as_ref().unwrap().name.value.text(), "dual");
+    assert_eq!(matfx.slots[1].effect, MatfxEffect::Nothing);
+}
+
+#[test]
+fn undocumented_material_effects_keep_their_bytes() {
+    // Effects 0x63 (undocumented); slots of types 9 and 9 read nothing; 8 bytes remain.
+    let matfx = third_material_matfx(&cat(&[&words(&[0x63, 9, 9]), &[0xEE; 8]]));
     assert_eq!(matfx.effects, MatfxEffect::Unknown(0x63));
     assert_eq!(matfx.slots.len(), 2);
     assert!(
