@@ -282,7 +282,7 @@ types:
       - id: flags
         type: u4
         if: num_nodes != 0
-        doc: Hierarchy flags (librw's `HAnimHierarchy` flags).
+        doc: 'Hierarchy flags (librw `HAnimHierarchy::Flags`: 1 sub-hierarchy, 2 no matrices, …).'
       - id: key_frame_size
         type: u4
         if: num_nodes != 0
@@ -302,7 +302,7 @@ types:
         doc: The node's index in the hierarchy; read and ignored by librw.
       - id: flags
         type: u4
-        doc: 'Push/pop of the hierarchy walk: 1 pop (last child), 2 push (has siblings after it), 8 deformed.'
+        doc: 'How the hierarchy is walked (librw `NodeFlag`): 1 pop (the last child), 2 push (siblings follow).'
 
   geometry_list:
     seq:
@@ -1691,7 +1691,7 @@ types:
     seq:
       - id: pipeline_id
         type: u4
-        doc: The render pipeline the game uses for the atomic (0x53F20098 and the like).
+        doc: The render pipeline the game uses for the atomic (Rockstar's ids, 0x53F200xx).
 
 enums:
   section_type:
