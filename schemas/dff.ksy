@@ -22,7 +22,16 @@ doc: |
   schema: every size of a chunk read by layout is `-derived` and `-untrusted`, so it is stored
   as read, reported by `check()`, recomputed by `normalize()`, and the checker guarantees that
   no read depends on it. Sizes are believed only where the game believes them: to delimit
-  extensions and the chunks nobody decodes, which are kept raw.
+  extensions, their plugins and String chunks, and the chunks nobody decodes, which are kept
+  raw.
+
+  Decoded: frames with their names (Rockstar's node-name plugin) and HAnim data, geometries
+  with their material lists (materials, textures and their names, Material Effects, Rockstar's
+  reflection and specular materials, UV animation names), the Skin, Bin Mesh, breakable, night
+  colour and ADC plugins, atomics with their Right To Render, Material Effects and pipeline
+  plugins, UV animation and texture dictionaries. A plugin of any other type (the Native Data
+  PLG, whose layout is the platform's, the Morph and Particles PLGs, 2dfx, collision) is kept
+  raw with its type, delimited by its size.
 seq:
   - id: chunks
     type: top_level_chunk
@@ -165,10 +174,10 @@ types:
       - id: structure
         type: frame_list_struct
       - id: extensions
-        type: raw_chunk
+        type: frame_extension
         repeat: expr
         repeat-expr: structure.num_frames
-        doc: One extension per frame (frame names, HAnim data), kept raw.
+        doc: One extension per frame, in frame order (its name, its HAnim data).
 
   frame_list_struct:
     seq:
@@ -202,6 +211,98 @@ types:
         doc: Index of the parent frame, -1 for the root.
       - id: flags
         type: u4
+
+
+  frame_extension:
+    doc: |
+      A frame's Extension chunk (0x03). Its size is believed, as RenderWare believes it: it
+      delimits the plugins, each chosen by its type; a plugin nobody decodes is kept raw.
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+      - id: library_id
+        type: u4
+      - id: body
+        type: frame_plugins
+        size: chunk_size
+
+  frame_plugins:
+    seq:
+      - id: plugins
+        type: frame_plugin
+        repeat: eos
+
+  frame_plugin:
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: body._sizeof
+      - id: library_id
+        type: u4
+      - id: body
+        size: chunk_size
+        type:
+          switch-on: chunk_type
+          cases:
+            section_type::frame_name: frame_name
+            section_type::hanim: hanim
+
+  frame_name:
+    doc: |
+      Rockstar's node-name plugin (0x253F2FE, librwgta `readNodeName`): the whole payload is
+      the frame's name, with no terminator; its length is the chunk's size. Some exporters
+      count a NUL in it, which is then part of the name as stored.
+    seq:
+      - id: name
+        type: str
+        size-eos: true
+
+  hanim:
+    doc: |
+      The HAnim PLG (0x11E, librw `readHAnim`): the frame's node id and, on the frame that
+      roots the hierarchy, the hierarchy itself, one entry per node in hierarchy order.
+    seq:
+      - id: version
+        type: u4
+        doc: 0x100 in every known stream (librw asserts it).
+      - id: node_id
+        type: s4
+        doc: The id animations use to find this frame's bone.
+      - id: num_nodes
+        type: u4
+        -derived: nodes.size
+        doc: Nodes of the hierarchy rooted here; 0 on every other frame.
+      - id: flags
+        type: u4
+        if: num_nodes != 0
+        doc: 'Hierarchy flags (librw `HAnimHierarchy::Flags`: 1 sub-hierarchy, 2 no matrices, …).'
+      - id: key_frame_size
+        type: u4
+        if: num_nodes != 0
+        doc: The largest key-frame size of the animations meant for it (36 for standard key frames).
+      - id: nodes
+        type: hanim_node
+        repeat: expr
+        repeat-expr: num_nodes
+
+  hanim_node:
+    seq:
+      - id: node_id
+        type: s4
+        doc: The node id of the frame this node animates (its HAnim PLG's `node_id`).
+      - id: node_index
+        type: s4
+        doc: The node's index in the hierarchy; read and ignored by librw.
+      - id: flags
+        type: u4
+        doc: 'How the hierarchy is walked (librw `NodeFlag`): 1 pop (the last child), 2 push (siblings follow).'
 
   geometry_list:
     seq:
@@ -249,7 +350,7 @@ types:
       - id: structure
         type: geometry_struct
       - id: material_list
-        type: raw_chunk
+        type: material_list
       - id: extension
         type: geometry_extension
 
@@ -448,10 +549,598 @@ types:
           switch-on: chunk_type
           cases:
             section_type::skin: skin(geometry.num_vertices, geometry.version, geometry.is_native)
+            section_type::bin_mesh: bin_mesh(geometry.is_native)
+            section_type::extra_vert_colors: extra_vert_colors(geometry.num_vertices)
+            section_type::breakable: breakable
+            section_type::adc: adc
     instances:
       geometry:
         value: _parent._parent._parent.structure
         doc: The Struct chunk of the geometry these plugins extend (plugins, extension, geometry).
+
+
+  # ------------------------------------------------------------------ material list (0x08)
+  material_list:
+    doc: |
+      The geometry's materials (librw `MaterialList::streamRead`): a Struct with one index per
+      material, then, in index order, a Material chunk for each index that is negative (-1,
+      a material of its own); an index >= 0 makes the material an instance of the earlier
+      material at that index, stored once. Read by layout, as RenderWare reads it.
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+        -untrusted: true
+      - id: library_id
+        type: u4
+      - id: structure
+        type: material_list_struct
+      - id: materials
+        type: material_slot(_)
+        -for-each: structure.indices
+        doc: One slot per index; a slot holds a material when its index is negative.
+
+  material_list_struct:
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+        -untrusted: true
+      - id: library_id
+        type: u4
+      - id: num_materials
+        type: u4
+      - id: indices
+        type: s4
+        repeat: expr
+        repeat-expr: num_materials
+        doc: Per material, -1 for a material stored next, or the index of an earlier one it instances.
+
+  material_slot:
+    params:
+      - id: index
+        type: s4
+    seq:
+      - id: material
+        type: material
+        if: index < 0
+
+  material:
+    doc: |
+      A Material chunk (0x07, librw `Material::streamRead`): its Struct, its texture when the
+      Struct says it is textured, then its extension.
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+        -untrusted: true
+      - id: library_id
+        type: u4
+      - id: structure
+        type: material_struct
+      - id: texture
+        type: texture
+        if: structure.is_textured != 0
+      - id: extension
+        type: material_extension
+
+  material_struct:
+    doc: |
+      The material's Struct chunk: 16 bytes, then the surface properties from RenderWare 3.4
+      on (librw reads them when the Struct's version is at least 0x30400).
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+        -untrusted: true
+      - id: library_id
+        type: u4
+      - id: flags
+        type: u4
+        doc: Unused by RenderWare; kept as read.
+      - id: color
+        type: rgba
+      - id: unused
+        type: u4
+        doc: Unused; often stale memory in real files, kept as read.
+      - id: is_textured
+        type: u4
+        doc: Non-zero when a Texture chunk follows.
+      - id: surface_properties
+        type: surface_properties
+        if: version >= 0x30400
+    instances:
+      version:
+        value: '(library_id & 0xffff0000) != 0 ? (((library_id >> 14) & 0x3ff00) + 0x30000) | ((library_id >> 16) & 0x3f) : library_id << 8'
+        doc: The RenderWare version 0x3MNRR unpacked from the library id (librw's rule, pre-3.1 ids included).
+
+  surface_properties:
+    seq:
+      - id: ambient
+        type: f4
+      - id: specular
+        type: f4
+      - id: diffuse
+        type: f4
+
+  texture:
+    doc: |
+      A Texture chunk (0x06, librw `Texture::streamRead`): how the texture is sampled, the
+      names of the texture and of its alpha mask in the texture dictionary, and an extension.
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+        -untrusted: true
+      - id: library_id
+        type: u4
+      - id: structure
+        type: texture_struct
+      - id: name
+        type: rw_string
+        doc: The texture's name in the dictionary.
+      - id: mask_name
+        type: rw_string
+        doc: The name of its alpha mask; empty in nearly every model.
+      - id: extension
+        type: texture_extension
+
+  texture_struct:
+    doc: The texture's Struct chunk, one little-endian word of filtering and addressing.
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+        -untrusted: true
+      - id: library_id
+        type: u4
+      # The word's bytes from the lowest: the filter mode, the addressing nibbles, the flags.
+      - id: filter_mode
+        type: u1
+        doc: 'Bits 0-7: 1 nearest, 2 linear, 3 mip nearest, 4 mip linear, 5 linear mip nearest, 6 linear mip linear.'
+      - id: address_u
+        type: b4le
+        doc: 'Bits 8-11: 1 wrap, 2 mirror, 3 clamp, 4 border.'
+      - id: address_v
+        type: b4le
+        doc: Bits 12-15, as `address_u`; 0 means "as U" (librw).
+      - id: has_mipmaps
+        type: b1le
+        doc: |
+          Bit 16: with a mip filter mode, the texture's mipmap levels are its own; clear, they
+          are generated (librw's automatic mipmapping).
+      - id: unused_bits
+        type: b7le
+        doc: Bits 17-23; kept as read.
+      - id: unused_high
+        type: u1
+        doc: Bits 24-31; kept as read.
+
+  rw_string:
+    doc: |
+      A String chunk (0x02): NUL-terminated text padded to a multiple of 4. RenderWare reads
+      as many bytes as the chunk's size says, so the size is believed; the bytes after the
+      NUL are kept as read.
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: value._sizeof
+      - id: library_id
+        type: u4
+      - id: value
+        type: strz
+        size: chunk_size
+
+  texture_extension:
+    doc: A texture's Extension chunk (0x03); its size delimits the plugins.
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+      - id: library_id
+        type: u4
+      - id: body
+        type: texture_plugins
+        size: chunk_size
+
+  texture_plugins:
+    seq:
+      - id: plugins
+        type: texture_plugin
+        repeat: eos
+
+  texture_plugin:
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: body._sizeof
+      - id: library_id
+        type: u4
+      - id: body
+        size: chunk_size
+        type:
+          switch-on: chunk_type
+          cases:
+            section_type::sky_mipmap: sky_mipmap
+
+  sky_mipmap:
+    doc: The Sky Mipmap Val plugin (0x110, librw `readMipmap`) of PS2 textures.
+    seq:
+      - id: kl
+        type: u4
+        doc: The PS2 mipmap K and L values (librw keeps the low 16 bits).
+
+  material_extension:
+    doc: A material's Extension chunk (0x03); its size delimits the plugins.
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+      - id: library_id
+        type: u4
+      - id: body
+        type: material_plugins
+        size: chunk_size
+
+  material_plugins:
+    seq:
+      - id: plugins
+        type: material_plugin
+        repeat: eos
+
+  material_plugin:
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: body._sizeof
+      - id: library_id
+        type: u4
+      - id: body
+        size: chunk_size
+        type:
+          switch-on: chunk_type
+          cases:
+            section_type::material_effects: matfx_material
+            section_type::reflection_material: reflection_material
+            section_type::specular_material: specular_material
+            section_type::uv_animation: material_uv_animation
+            section_type::right_to_render: right_to_render
+
+  matfx_material:
+    doc: |
+      The Material Effects PLG on a material (0x120, librw `readMaterialMatFX`): the effect
+      type, then two effect slots, read whatever the type. Bump and environment maps together
+      (3) fill the slots with a bump map and an environment map; a dual texture with a UV
+      transform (6) with a dual texture and a UV transform. A slot of another type (unused
+      or undocumented) reads nothing more.
+    seq:
+      - id: effects
+        type: u4
+        enum: matfx_effect
+      - id: slots
+        type: matfx_slot
+        repeat: expr
+        repeat-expr: 2
+      - id: stale
+        size-eos: true
+        doc: Bytes the chunk's size covers beyond the two slots, kept as read.
+
+  matfx_slot:
+    seq:
+      - id: effect
+        type: u4
+        enum: matfx_effect
+      - id: data
+        type:
+          switch-on: effect
+          cases:
+            matfx_effect::bump_map: matfx_bump_map
+            matfx_effect::env_map: matfx_env_map
+            matfx_effect::dual: matfx_dual
+        doc: The effect's data; none for an empty slot or a UV transform (its matrices are set at run time).
+
+  matfx_bump_map:
+    seq:
+      - id: coefficient
+        type: f4
+        doc: Bumpiness.
+      - id: has_bumped_texture
+        type: u4
+      - id: bumped_texture
+        type: texture
+        if: has_bumped_texture != 0
+        doc: librw's `bumpedTex`.
+      - id: has_texture
+        type: u4
+      - id: texture
+        type: texture
+        if: has_texture != 0
+        doc: The bump map, librw's `tex`.
+
+  matfx_env_map:
+    seq:
+      - id: coefficient
+        type: f4
+        doc: Reflectivity.
+      - id: use_frame_buffer_alpha
+        type: u4
+      - id: has_texture
+        type: u4
+      - id: texture
+        type: texture
+        if: has_texture != 0
+        doc: The environment map.
+
+  matfx_dual:
+    seq:
+      - id: src_blend
+        type: u4
+        doc: A RenderWare blend function (1 zero, 2 one, 3 source colour, 5 source alpha, …).
+      - id: dst_blend
+        type: u4
+      - id: has_texture
+        type: u4
+      - id: texture
+        type: texture
+        if: has_texture != 0
+        doc: The second texture.
+
+  reflection_material:
+    doc: Rockstar's reflection material (0x253F2FC, librwgta `readEnvMat`), San Andreas vehicles and peds.
+    seq:
+      - id: scale_x
+        type: f4
+      - id: scale_y
+        type: f4
+      - id: trans_scale_x
+        type: f4
+      - id: trans_scale_y
+        type: f4
+      - id: shininess
+        type: f4
+      - id: unused
+        type: u4
+        doc: 0 as librwgta writes it; kept as read.
+
+  specular_material:
+    doc: Rockstar's specular material (0x253F2F6, librwgta `readSpecMat`).
+    seq:
+      - id: specularity
+        type: f4
+      - id: texture_name
+        type: strz
+        size: 24
+        doc: The specular texture; bytes after the NUL kept.
+
+  material_uv_animation:
+    doc: |
+      The UV Animation PLG on a material (0x135, librw `readUVAnim`): a Struct chunk, read by
+      its layout, whose mask says which of the material's 8 UV channels are animated and
+      holds the name of each one's animation in the UV animation dictionary, lowest bit first.
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+        -untrusted: true
+      - id: library_id
+        type: u4
+      - id: channels
+        type: u4
+        doc: Bit i set when channel i is animated; bits 8-31 are ignored.
+      - id: animation_names
+        type: strz
+        size: 32
+        repeat: expr
+        repeat-expr: >-
+          (channels & 1) + ((channels >> 1) & 1) + ((channels >> 2) & 1) + ((channels >> 3) & 1)
+          + ((channels >> 4) & 1) + ((channels >> 5) & 1) + ((channels >> 6) & 1) + ((channels >> 7) & 1)
+        doc: The names, bytes after the NUL kept.
+      - id: stale
+        size-eos: true
+
+
+  # ------------------------------------------------------------------ geometry plugins
+  bin_mesh:
+    doc: |
+      The Bin Mesh PLG (0x50E, librw `readMesh`): the geometry's triangles grouped by
+      material. Native geometries keep their indices in the Native Data PLG and have only the
+      counts here; what a native stream stores beyond them (War Drum's 16-bit indices) is
+      kept in `stale`.
+    params:
+      - id: native
+        type: bool
+    seq:
+      - id: flags
+        type: u4
+        doc: 0 triangle lists, 1 triangle strips.
+      - id: num_meshes
+        type: u4
+      - id: total_indices
+        type: u4
+        doc: |
+          The meshes' indices together; librw allocates by it. Kept as stored (nothing reads
+          by it here): set it with the meshes' counts when editing indices.
+      - id: meshes
+        type: bin_mesh_split(native)
+        repeat: expr
+        repeat-expr: num_meshes
+      - id: stale
+        size-eos: true
+
+  bin_mesh_split:
+    params:
+      - id: native
+        type: bool
+    seq:
+      - id: num_indices
+        type: u4
+      - id: material
+        type: u4
+        doc: Index in the geometry's material list.
+      - id: indices
+        type: u4
+        repeat: expr
+        repeat-expr: num_indices
+        if: not native
+        doc: Vertex indices, 32-bit on disk (RenderWare keeps 16 bits).
+
+  extra_vert_colors:
+    doc: |
+      Rockstar's extra vertex colours (0x253F2F9, librwgta `readExtraVertColors`): the night
+      prelighting of San Andreas buildings, one colour per vertex of the geometry.
+    params:
+      - id: num_vertices
+        type: s4
+    seq:
+      - id: has_night_colors
+        type: u4
+        doc: Non-zero when colours follow (real files hold stale pointers here).
+      - id: night_colors
+        type: rgba
+        repeat: expr
+        repeat-expr: num_vertices
+        if: has_night_colors != 0
+      - id: stale
+        size-eos: true
+
+  breakable:
+    doc: |
+      Rockstar's breakable-object plugin (0x253F2FD, librwgta `readBreakableModel`): 0, or the
+      geometry the game swaps in when the object breaks (glass, tables).
+    seq:
+      - id: has_model
+        type: u4
+        doc: 0 when no breakable model follows (every ped and most objects).
+      - id: model
+        type: breakable_model
+        if: has_model != 0
+      - id: stale
+        size-eos: true
+
+  breakable_model:
+    doc: |
+      The breakable model: a 13-word header whose other words are the game's run-time
+      pointers (kept as read), then its arrays.
+    seq:
+      - id: position_rule
+        type: u4
+      - id: num_vertices
+        type: u4
+      - id: header_words_2_to_4
+        type: u4
+        repeat: expr
+        repeat-expr: 3
+      - id: num_faces
+        type: u4
+      - id: header_words_6_to_7
+        type: u4
+        repeat: expr
+        repeat-expr: 2
+      - id: num_materials
+        type: u4
+      - id: header_words_9_to_12
+        type: u4
+        repeat: expr
+        repeat-expr: 4
+      - id: vertices
+        type: vec3
+        repeat: expr
+        repeat-expr: num_vertices
+      - id: tex_coords
+        type: tex_coord
+        repeat: expr
+        repeat-expr: num_vertices
+      - id: colors
+        type: rgba
+        repeat: expr
+        repeat-expr: num_vertices
+      - id: faces
+        type: breakable_face
+        repeat: expr
+        repeat-expr: num_faces
+      - id: face_materials
+        type: u2
+        repeat: expr
+        repeat-expr: num_faces
+      - id: texture_names
+        type: strz
+        size: 32
+        repeat: expr
+        repeat-expr: num_materials
+      - id: mask_names
+        type: strz
+        size: 32
+        repeat: expr
+        repeat-expr: num_materials
+      - id: surface_properties
+        type: surface_properties
+        repeat: expr
+        repeat-expr: num_materials
+
+  breakable_face:
+    seq:
+      - id: vertices
+        type: u2
+        repeat: expr
+        repeat-expr: 3
+
+  adc:
+    doc: |
+      The ADC PLG (0x134, librw `readADC`) of PS2 geometries: a nested chunk of the same type
+      read by its layout, holding one flag bit per vertex of the triangle strips.
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+        -untrusted: true
+      - id: library_id
+        type: u4
+      - id: num_bits
+        type: s4
+      - id: bits
+        size: 'num_bits > 0 ? (num_bits + 3) / 4 * 4 : 0'
+        doc: The flags, padded to a multiple of 4 bytes.
+      - id: stale
+        size-eos: true
 
   # ------------------------------------------------------------------ Skin PLG (0x116)
   skin:
@@ -913,7 +1602,7 @@ types:
       - id: structure
         type: atomic_struct
       - id: extension
-        type: raw_chunk
+        type: atomic_extension
 
   atomic_struct:
     seq:
@@ -936,6 +1625,74 @@ types:
         type: u4
         doc: Read by 3.0.4 and later (every GTA game); earlier streams are not supported.
 
+
+  atomic_extension:
+    doc: An atomic's Extension chunk (0x03); its size delimits the plugins, as for frames.
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: _sizeof - 12
+      - id: library_id
+        type: u4
+      - id: body
+        type: atomic_plugins
+        size: chunk_size
+
+  atomic_plugins:
+    seq:
+      - id: plugins
+        type: atomic_plugin
+        repeat: eos
+
+  atomic_plugin:
+    seq:
+      - id: chunk_type
+        type: u4
+        enum: section_type
+      - id: chunk_size
+        type: u4
+        -derived: body._sizeof
+      - id: library_id
+        type: u4
+      - id: body
+        size: chunk_size
+        type:
+          switch-on: chunk_type
+          cases:
+            section_type::right_to_render: right_to_render
+            section_type::material_effects: matfx_atomic
+            section_type::pipeline_set: pipeline_set
+
+  right_to_render:
+    doc: |
+      Right To Render (0x1F, librw `readAtomicRights`; materials carry it too): the plugin
+      whose pipeline draws the object, and a value for that plugin.
+    seq:
+      - id: plugin_id
+        type: u4
+        enum: section_type
+        doc: A plugin id (0x116 skin, 0x120 material effects, 0x131 PS2 pipeline delivery system, …).
+      - id: extra_data
+        type: u4
+        doc: For the PDS plugin, the pipeline id (0x53F20082 and the like in San Andreas).
+
+  matfx_atomic:
+    doc: The Material Effects PLG on an atomic (librw `readAtomicMatFX`).
+    seq:
+      - id: effects_enabled
+        type: u4
+        doc: Non-zero when the atomic renders its materials' effects.
+
+  pipeline_set:
+    doc: Rockstar's pipeline plugin (0x253F2F3, librwgta `readPipeline`).
+    seq:
+      - id: pipeline_id
+        type: u4
+        doc: The render pipeline the game uses for the atomic (Rockstar's ids, 0x53F200xx).
+
 enums:
   section_type:
     0x01: struct
@@ -956,13 +1713,34 @@ enums:
     0x1b: anim_animation
     0x1f: right_to_render
     0x2b: uv_anim_dict
+    0x105: morph
+    0x110: sky_mipmap
     0x116: skin
+    0x118: particles
     0x11e: hanim
     0x120: material_effects
+    0x131: pds
+    0x134: adc
     0x135: uv_animation
     0x50e: bin_mesh
     0x510: native_data
+    0x253f2f2: extra_normals
+    0x253f2f3: pipeline_set
+    0x253f2f6: specular_material
+    0x253f2f8: effect_2d
+    0x253f2f9: extra_vert_colors
+    0x253f2fa: collision
+    0x253f2fc: reflection_material
+    0x253f2fd: breakable
     0x253f2fe: frame_name
+  matfx_effect:
+    0: nothing
+    1: bump_map
+    2: env_map
+    3: bump_env_map
+    4: dual
+    5: uv_transform
+    6: dual_uv_transform
   interpolator:
     0x1c0: uv_linear
     0x1c1: uv_param

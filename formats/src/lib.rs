@@ -16,7 +16,8 @@ pub use registry::{
     SCHEMA_KEY, SchemaSource, VALUE_KEY, by_id, detect, formats, write_serialized,
 };
 
-/// RenderWare DFF models: UV animation dictionaries, clumps, geometries and their Skin PLG.
+/// RenderWare DFF models: UV animation dictionaries, clumps, frames with their names and HAnim
+/// data, geometries with their materials and plugins (Skin PLG, Bin Mesh…), atomics.
 #[allow(deprecated)] // the schema's style warnings, which `schema check` lists
 pub mod dff {
     skelcodec_macros::codec!("../schemas/dff.ksy");

@@ -1,8 +1,11 @@
 //! Decoded views of RenderWare values that the schema keeps in their stored form.
 
+use std::borrow::Cow;
+
 use crate::dff::{
-    Clump, Dff, GeometryPluginBody, GeometryStruct, Skin, SkinBone, SkinLayout, SkinNativeBody,
-    TopLevelChunkBody, UvAnimDict,
+    Clump, Dff, FrameExtension, FrameName, FramePluginBody, GeometryPluginBody, GeometryStruct,
+    Hanim, Material, MaterialList, Skin, SkinBone, SkinLayout, SkinNativeBody, TopLevelChunkBody,
+    UvAnimDict,
 };
 
 /// A RenderWare version 0x3MNRR as `3.M.N.RR` (0x36003 → `3.6.0.3`).
@@ -28,6 +31,49 @@ impl SkinBone {
     pub fn matrix(&self) -> [[f32; 4]; 4] {
         let m = &self.inverse_bind_matrix;
         std::array::from_fn(|row| std::array::from_fn(|col| m[row * 4 + col]))
+    }
+}
+
+impl MaterialList {
+    /// The material each index of the list stands for, as RenderWare resolves them: a
+    /// negative index's own material, or, for an index >= 0, the material already resolved
+    /// at that index (`None` when it names no earlier material).
+    pub fn resolved(&self) -> Vec<Option<&Material>> {
+        let mut resolved: Vec<Option<&Material>> = Vec::with_capacity(self.materials.len());
+        for (slot, &index) in self.materials.iter().zip(&self.structure.indices) {
+            let material = match (&slot.material, usize::try_from(index)) {
+                (Some(own), _) => Some(own),
+                (None, Ok(earlier)) => resolved.get(earlier).copied().flatten(),
+                (None, Err(_)) => None,
+            };
+            resolved.push(material);
+        }
+        resolved
+    }
+}
+
+impl Material {
+    /// The name of the material's texture, when it has one.
+    pub fn texture_name(&self) -> Option<Cow<'_, str>> {
+        self.texture.as_ref().map(|t| t.name.value.text())
+    }
+}
+
+impl FrameExtension {
+    /// The frame's node-name plugin, when it has one.
+    pub fn name(&self) -> Option<&FrameName> {
+        self.body.plugins.iter().find_map(|p| match &p.body {
+            FramePluginBody::FrameName(name) => Some(name),
+            _ => None,
+        })
+    }
+
+    /// The frame's HAnim plugin, when it has one.
+    pub fn hanim(&self) -> Option<&Hanim> {
+        self.body.plugins.iter().find_map(|p| match &p.body {
+            FramePluginBody::Hanim(hanim) => Some(hanim),
+            _ => None,
+        })
     }
 }
 

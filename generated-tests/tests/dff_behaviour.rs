@@ -397,11 +397,25 @@ fn the_corpus_scrolling_sign_names_its_uv_animation_in_its_material() {
     // The sign scrolls along U: the translation grows from 0 over the animation.
     assert_eq!(frames[0].x, 0.0);
     assert!(frames.iter().any(|f| f.x > 0.5), "{frames:?}");
-    // The material's UV Animation PLG (kept raw in the material list) names the animation.
+    // A material's UV Animation PLG names the animation, in its channel 0.
     let clump = model.clumps().next().unwrap();
-    let materials = &clump.geometry_list.geometries[0].material_list.data.0;
-    let name = uv.name.as_bytes();
-    assert!(materials.windows(name.len()).any(|w| w == name));
+    let named: Vec<&MaterialUvAnimation> = clump.geometry_list.geometries[0]
+        .material_list
+        .materials
+        .iter()
+        .filter_map(|slot| slot.material.as_ref())
+        .flat_map(|m| &m.extension.body.plugins)
+        .filter_map(|p| match &p.body {
+            MaterialPluginBody::MaterialUvAnimation(uv) => Some(uv),
+            _ => None,
+        })
+        .collect();
+    let [plugin] = &named[..] else {
+        panic!("one material with a UV animation: {named:?}")
+    };
+    assert_eq!(plugin.channels, 1);
+    assert_eq!(plugin.animation_names.len(), 1);
+    assert_eq!(plugin.animation_names[0].as_bytes(), uv.name.as_bytes());
 }
 
 /// The fields each lying Struct size of the fixtures is found at.
@@ -458,4 +472,719 @@ fn protected_models_are_read_by_layout_reported_and_repaired() {
             "{name}: {changed:?}"
         );
     }
+}
+
+// ---------------------------------------------------------------- materials, frames, plugins
+//
+// Models built here byte by byte from librw's stream readers (`MaterialList::streamRead`,
+// `Material::streamRead`, `Texture::streamRead`, `readMaterialMatFX`, `readHAnim`) and
+// librwgta's (`readNodeName`, `readEnvMat`, `readSpecMat`): every expected value below is one
+// the builder wrote.
+
+/// RenderWare 3.6.0.3, as San Andreas writes it.
+const LIB_36: u32 = 0x1803_FFFF;
+
+fn words(values: &[u32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+fn floats(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// A chunk: type, size of the payload, library id, payload.
+fn chunk(chunk_type: u32, payload: &[u8]) -> Vec<u8> {
+    let mut out = words(&[chunk_type, payload.len() as u32, LIB_36]);
+    out.extend_from_slice(payload);
+    out
+}
+
+fn cat(parts: &[&[u8]]) -> Vec<u8> {
+    parts.concat()
+}
+
+/// A String chunk: the bytes as given (text, NUL, padding or garbage).
+fn string_chunk(stored: &[u8]) -> Vec<u8> {
+    assert_eq!(stored.len() % 4, 0, "RenderWare pads strings to 4 bytes");
+    chunk(0x02, stored)
+}
+
+/// A Texture chunk: filtering word, name, mask name, an empty extension.
+fn texture_chunk(filtering: u32, name: &[u8], mask: &[u8]) -> Vec<u8> {
+    chunk(
+        0x06,
+        &cat(&[
+            &chunk(0x01, &words(&[filtering])),
+            &string_chunk(name),
+            &string_chunk(mask),
+            &chunk(0x03, &[]),
+        ]),
+    )
+}
+
+/// A Material chunk of RenderWare 3.6: Struct (flags, colour, unused, textured, surface
+/// properties), the texture when there is one, the extension's plugins.
+fn material_chunk(color: [u8; 4], texture: Option<Vec<u8>>, plugins: &[u8]) -> Vec<u8> {
+    let mut structure = words(&[0]);
+    structure.extend_from_slice(&color);
+    structure.extend(words(&[0, u32::from(texture.is_some())]));
+    structure.extend(floats(&[1.0, 0.25, 0.75]));
+    chunk(
+        0x07,
+        &cat(&[
+            &chunk(0x01, &structure),
+            &texture.unwrap_or_default(),
+            &chunk(0x03, plugins),
+        ]),
+    )
+}
+
+/// The filtering word: linear mip linear (6), wrap (1) in U, clamp (3) in V, mipmaps stored.
+const FILTERING: u32 = 6 | 1 << 8 | 3 << 12 | 1 << 16;
+
+/// Rockstar's specular material: specularity 0.75, a 24-byte texture name "spec".
+fn specular_plugin() -> Vec<u8> {
+    let mut specular = floats(&[0.75]);
+    specular.extend_from_slice(b"spec\0");
+    specular.resize(4 + 24, 0);
+    chunk(0x253F2F6, &specular)
+}
+
+/// A one-geometry clump: two frames (named, with an HAnim hierarchy of two nodes on the
+/// first), a triangle whose material list holds three materials, the second an instance of
+/// the first, the third untextured with a specular plugin, and one atomic.
+fn hand_built_model(frame_names: [&str; 2]) -> Vec<u8> {
+    hand_built_model_with(frame_names, &specular_plugin())
+}
+
+/// The same, with the given plugins on the third material.
+fn hand_built_model_with(frame_names: [&str; 2], third_plugins: &[u8]) -> Vec<u8> {
+    // Frames: identity rotation, position, parent, flags.
+    let frame = |parent: i32| {
+        let mut f = floats(&[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
+        f.extend(words(&[parent as u32, 0]));
+        f
+    };
+    let frame_list_struct = cat(&[&words(&[2]), &frame(-1), &frame(0)]);
+    // HAnim: version 0x100, node id, node count; the root adds flags, key-frame size and
+    // (node id, index, flags) per node.
+    let hanim_root = words(&[0x100, 10, 2, 0, 36, 10, 0, 0, 11, 1, 1]);
+    let hanim_child = words(&[0x100, 11, 0]);
+    let frame_ext = |hanim: &[u8], name: &str| {
+        chunk(
+            0x03,
+            &cat(&[&chunk(0x11E, hanim), &chunk(0x253F2FE, name.as_bytes())]),
+        )
+    };
+    let frame_list = chunk(
+        0x0E,
+        &cat(&[
+            &chunk(0x01, &frame_list_struct),
+            &frame_ext(&hanim_root, frame_names[0]),
+            &frame_ext(&hanim_child, frame_names[1]),
+        ]),
+    );
+
+    // Geometry: positions only (flags 0x2), one triangle, three vertices, one morph target.
+    let geometry_struct = cat(&[
+        &words(&[0x2, 1, 3, 1]),
+        // v0 << 16 | v1, then v2 << 16 | material: vertices 0, 1, 2 with material 2.
+        &words(&[1, 2 << 16 | 2]),
+        &floats(&[0.5, 0.5, 0.0, 1.0]),
+        &words(&[1, 0]),
+        &floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]),
+    ]);
+    // Material effects: an environment map (effects 2; slot 1: env map, coefficient 0.5,
+    // frame-buffer alpha 0, with a texture; slot 2: nothing).
+    let matfx = cat(&[
+        &words(&[2, 2]),
+        &floats(&[0.5]),
+        &words(&[0, 1]),
+        &texture_chunk(2 | 1 << 8, b"envmap\0\0", b"\0\0\0\0"),
+        &words(&[0]),
+    ]);
+    // Rockstar's reflection material: scale, translation scale, shininess, 0.
+    let reflection = cat(&[&floats(&[1.0, 1.0, 0.5, 0.5, 0.25]), &words(&[0])]);
+    let textured = material_chunk(
+        [0x10, 0x20, 0x30, 0xFF],
+        Some(texture_chunk(
+            FILTERING,
+            b"body_tex\0\0\0\0",
+            b"mask\0\xAA\xBB\xCC", // garbage after the NUL, kept
+        )),
+        &cat(&[
+            &chunk(0x120, &matfx),
+            &chunk(0x253F2FC, &reflection),
+            &chunk(0x12345, b"unknown plugin"),
+        ]),
+    );
+    let plain = material_chunk([1, 2, 3, 4], None, third_plugins);
+    let material_list = chunk(
+        0x08,
+        &cat(&[
+            &chunk(0x01, &words(&[3, -1i32 as u32, 0, -1i32 as u32])),
+            &textured,
+            &plain,
+        ]),
+    );
+    // Bin mesh: triangle lists, one mesh of three indices with material 2.
+    let bin_mesh = words(&[0, 1, 3, 3, 2, 0, 1, 2]);
+    let geometry = chunk(
+        0x0F,
+        &cat(&[
+            &chunk(0x01, &geometry_struct),
+            &material_list,
+            &chunk(0x03, &chunk(0x50E, &bin_mesh)),
+        ]),
+    );
+    let geometry_list = chunk(0x1A, &cat(&[&chunk(0x01, &words(&[1])), &geometry]));
+    // Atomic: frame 0, geometry 0, flags 5, unused; Right To Render (skin, 1), MatFX on.
+    let atomic = chunk(
+        0x14,
+        &cat(&[
+            &chunk(0x01, &words(&[0, 0, 5, 0])),
+            &chunk(
+                0x03,
+                &cat(&[
+                    &chunk(0x1F, &words(&[0x116, 1])),
+                    &chunk(0x120, &words(&[1])),
+                ]),
+            ),
+        ]),
+    );
+    chunk(
+        0x10,
+        &cat(&[
+            &chunk(0x01, &words(&[1, 0, 0])),
+            &frame_list,
+            &geometry_list,
+            &atomic,
+            &chunk(0x03, &[]),
+        ]),
+    )
+}
+
+/// Adds `grow` to the stated size of the first chunk of this type (a header whose library id
+/// is [`LIB_36`]).
+fn grow_first_chunk(bytes: &mut [u8], chunk_type: u32, grow: u32) {
+    let word = |bytes: &[u8], i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+    let at = (0..bytes.len() - 12)
+        .find(|&i| word(bytes, i) == chunk_type && word(bytes, i + 8) == LIB_36)
+        .unwrap_or_else(|| panic!("no chunk {chunk_type:#x}"));
+    let size = word(bytes, at + 4) + grow;
+    bytes[at + 4..at + 8].copy_from_slice(&size.to_le_bytes());
+}
+
+fn only_clump(model: &Dff) -> &Clump {
+    let clumps: Vec<&Clump> = model.clumps().collect();
+    assert_eq!(clumps.len(), 1);
+    clumps[0]
+}
+
+#[test]
+fn a_hand_built_material_list_decodes_to_what_was_written() {
+    let bytes = hand_built_model(["root", "bone1"]);
+    let model = Dff::read(&bytes).unwrap();
+    assert!(model.check().is_empty(), "{:?}", model.check());
+    assert_eq!(model.to_bytes().unwrap(), bytes, "byte-exact");
+    let clump = only_clump(&model);
+    let list = &clump.geometry_list.geometries[0].material_list;
+    assert_eq!(list.structure.num_materials, 3);
+    assert_eq!(list.structure.indices, [-1, 0, -1]);
+    let own: Vec<bool> = list
+        .materials
+        .iter()
+        .map(|s| s.material.is_some())
+        .collect();
+    assert_eq!(
+        own,
+        [true, false, true],
+        "index 0 instances the first material"
+    );
+    let resolved = list.resolved();
+    let (first, plain) = (resolved[0].unwrap(), resolved[2].unwrap());
+    assert!(
+        std::ptr::eq(resolved[1].unwrap(), first),
+        "the instance is the first material"
+    );
+
+    // The textured material: colour, surface properties (RenderWare 3.6 stores them).
+    let s = &first.structure;
+    assert_eq!(
+        (s.color.r, s.color.g, s.color.b, s.color.a),
+        (0x10, 0x20, 0x30, 0xFF)
+    );
+    let props = s
+        .surface_properties
+        .as_ref()
+        .expect("3.6 has surface properties");
+    assert_eq!(
+        (props.ambient, props.specular, props.diffuse),
+        (1.0, 0.25, 0.75)
+    );
+    let texture = first.texture.as_ref().expect("textured");
+    let t = &texture.structure;
+    assert_eq!(
+        (t.filter_mode, t.address_u, t.address_v, t.has_mipmaps),
+        (6, 1, 3, true)
+    );
+    assert_eq!((t.unused_bits, t.unused_high), (0, 0));
+    assert_eq!(first.texture_name().as_deref(), Some("body_tex"));
+    assert_eq!(texture.name.chunk_size, 12);
+    assert_eq!(texture.mask_name.value.text(), "mask");
+    assert_eq!(texture.mask_name.value.after_terminator(), b"\xAA\xBB\xCC");
+
+    // Its plugins: an environment map, a reflection material, an unknown plugin kept raw.
+    let plugins = &first.extension.body.plugins;
+    assert_eq!(plugins.len(), 3);
+    let MaterialPluginBody::MatfxMaterial(matfx) = &plugins[0].body else {
+        panic!("material effects: {:?}", plugins[0])
+    };
+    assert_eq!(matfx.effects, MatfxEffect::EnvMap);
+    assert_eq!(matfx.slots[0].effect, MatfxEffect::EnvMap);
+    let MatfxSlotData::MatfxEnvMap(env) = &matfx.slots[0].data else {
+        panic!("env map: {:?}", matfx.slots[0])
+    };
+    assert_eq!((env.coefficient, env.use_frame_buffer_alpha), (0.5, 0));
+    let env_texture = env.texture.as_ref().expect("an environment texture");
+    assert_eq!(env_texture.name.value.text(), "envmap");
+    assert_eq!(
+        (
+            env_texture.structure.filter_mode,
+            env_texture.structure.address_u
+        ),
+        (2, 1)
+    );
+    assert_eq!(matfx.slots[1].effect, MatfxEffect::Nothing);
+    assert!(matfx.stale.0.is_empty());
+    let MaterialPluginBody::ReflectionMaterial(reflection) = &plugins[1].body else {
+        panic!("reflection: {:?}", plugins[1])
+    };
+    assert_eq!(
+        (
+            reflection.scale_x,
+            reflection.trans_scale_y,
+            reflection.shininess
+        ),
+        (1.0, 0.5, 0.25)
+    );
+    assert_eq!(plugins[2].chunk_type, SectionType::Unknown(0x12345));
+    let MaterialPluginBody::Raw(raw) = &plugins[2].body else {
+        panic!("an unknown plugin stays raw: {:?}", plugins[2])
+    };
+    assert_eq!(raw.0, b"unknown plugin");
+
+    // The untextured material and its specular plugin.
+    assert!(plain.texture.is_none());
+    assert_eq!(plain.structure.is_textured, 0);
+    let MaterialPluginBody::SpecularMaterial(specular) = &plain.extension.body.plugins[0].body
+    else {
+        panic!("specular")
+    };
+    assert_eq!(specular.specularity, 0.75);
+    assert_eq!(specular.texture_name.text(), "spec");
+
+    // The geometry's Bin Mesh PLG and the atomic's plugins.
+    let GeometryPluginBody::BinMesh(mesh) =
+        &clump.geometry_list.geometries[0].extension.body.plugins[0].body
+    else {
+        panic!("bin mesh")
+    };
+    assert_eq!((mesh.flags, mesh.num_meshes, mesh.total_indices), (0, 1, 3));
+    assert_eq!(mesh.meshes[0].material, 2);
+    assert_eq!(mesh.meshes[0].indices.as_deref(), Some(&[0u32, 1, 2][..]));
+    let atomic_plugins = &clump.atomics[0].extension.body.plugins;
+    let AtomicPluginBody::RightToRender(rights) = &atomic_plugins[0].body else {
+        panic!("rights")
+    };
+    assert_eq!(
+        (rights.plugin_id, rights.extra_data),
+        (SectionType::Skin, 1)
+    );
+    let AtomicPluginBody::MatfxAtomic(on) = &atomic_plugins[1].body else {
+        panic!("atomic matfx")
+    };
+    assert_eq!(on.effects_enabled, 1);
+}
+
+#[test]
+fn hand_built_frames_have_their_names_and_hanim_hierarchy() {
+    let model = Dff::read(&hand_built_model(["root", "bone1"])).unwrap();
+    let frames = &only_clump(&model).frame_list;
+    let names: Vec<String> = frames
+        .extensions
+        .iter()
+        .map(|e| e.name().expect("a name").name.text().into_owned())
+        .collect();
+    assert_eq!(names, ["root", "bone1"]);
+    let root = frames.extensions[0].hanim().expect("HAnim on the root");
+    assert_eq!((root.version, root.node_id, root.num_nodes), (0x100, 10, 2));
+    assert_eq!((root.flags, root.key_frame_size), (Some(0), Some(36)));
+    let nodes: Vec<(i32, i32, u32)> = root
+        .nodes
+        .iter()
+        .map(|n| (n.node_id, n.node_index, n.flags))
+        .collect();
+    assert_eq!(nodes, [(10, 0, 0), (11, 1, 1)]);
+    let child = frames.extensions[1].hanim().expect("HAnim on the bone");
+    assert_eq!((child.node_id, child.num_nodes), (11, 0));
+    assert_eq!((child.flags, child.key_frame_size), (None, None));
+    assert!(child.nodes.is_empty());
+}
+
+#[test]
+fn longer_names_normalize_every_size_that_holds_them() {
+    let bytes = hand_built_model(["root", "bone1"]);
+    let mut model = Dff::read(&bytes).unwrap();
+    {
+        let clump = model.clumps_mut().next().unwrap();
+        let material = clump.geometry_list.geometries[0].material_list.materials[0]
+            .material
+            .as_mut()
+            .unwrap();
+        let name = &mut material.texture.as_mut().unwrap().name.value;
+        // 26 letters, a NUL and one byte of padding: 28 bytes where 12 were.
+        name.set_text("a_much_longer_texture_name", 4);
+        let FramePluginBody::FrameName(frame_name) =
+            &mut clump.frame_list.extensions[1].body.plugins[1].body
+        else {
+            panic!("frame name")
+        };
+        frame_name.name = "a_longer_bone_name".into();
+    }
+    let reported: Vec<String> = model.check().iter().map(|m| m.path.clone()).collect();
+    for want in [
+        "chunks[0].body.clump.chunk_size",
+        "chunks[0].body.clump.frame_list.extensions[1].body.plugins[1].chunk_size",
+        "chunks[0].body.clump.geometry_list.geometries[0].material_list.materials[0].material.texture.name.chunk_size",
+    ] {
+        assert!(reported.iter().any(|p| p == want), "{want} in {reported:?}");
+    }
+    model.normalize().unwrap();
+    assert!(model.check().is_empty(), "{:?}", model.check());
+    let written = model.to_bytes().unwrap();
+    assert_eq!(
+        written.len(),
+        bytes.len() + (28 - 12) + ("a_longer_bone_name".len() - "bone1".len())
+    );
+    // The same model built with those names from the start, byte for byte.
+    let mut expected = hand_built_model(["root", "a_longer_bone_name"]);
+    let old = b"body_tex\0\0\0\0";
+    let at = expected
+        .windows(old.len())
+        .position(|w| w == old)
+        .expect("the name");
+    let mut new = b"a_much_longer_texture_name".to_vec();
+    new.resize(28, 0);
+    expected.splice(at..at + old.len(), new);
+    let reread = Dff::read(&written).unwrap();
+    assert_eq!(reread, model, "reads back as the edited model");
+    let clump = only_clump(&reread);
+    let list = &clump.geometry_list.geometries[0].material_list;
+    let material = list.materials[0].material.as_ref().unwrap();
+    assert_eq!(
+        material.texture_name().as_deref(),
+        Some("a_much_longer_texture_name")
+    );
+    assert_eq!(material.texture.as_ref().unwrap().name.chunk_size, 28);
+    assert_eq!(
+        clump.frame_list.extensions[1]
+            .name()
+            .unwrap()
+            .name
+            .text()
+            .as_ref(),
+        "a_longer_bone_name"
+    );
+    // The String chunk grows by 16, and with it the texture, material, material list,
+    // geometry, geometry list and clump that hold it (the first chunk of each type).
+    for ty in [0x02, 0x06, 0x07, 0x08, 0x0F, 0x1A, 0x10] {
+        grow_first_chunk(&mut expected, ty, 16);
+    }
+    assert_eq!(written, expected);
+}
+
+/// The Bin Mesh PLG of the hand-built model's geometry.
+fn bin_mesh(model: &mut Dff) -> &mut BinMesh {
+    let clump = model.clumps_mut().next().unwrap();
+    match &mut clump.geometry_list.geometries[0].extension.body.plugins[0].body {
+        GeometryPluginBody::BinMesh(mesh) => mesh,
+        other => panic!("bin mesh: {other:?}"),
+    }
+}
+
+#[test]
+fn indices_added_to_a_mesh_are_written_once_their_counts_say_so() {
+    let mut model = Dff::read(&hand_built_model(["root", "bone1"])).unwrap();
+    bin_mesh(&mut model).meshes[0]
+        .indices
+        .as_mut()
+        .unwrap()
+        .extend([2, 1, 0]);
+    // The mesh's count no longer matches its list: refused, never written wrong.
+    assert!(model.to_bytes().is_err());
+    let mesh = bin_mesh(&mut model);
+    mesh.meshes[0].num_indices = 6;
+    mesh.total_indices = 6;
+    let reported: Vec<String> = model.check().iter().map(|m| m.path.clone()).collect();
+    let plugin = "chunks[0].body.clump.geometry_list.geometries[0].extension.body.plugins[0]";
+    assert!(
+        reported.contains(&format!("{plugin}.chunk_size")),
+        "{reported:?}"
+    );
+    model.normalize().unwrap();
+    assert!(model.check().is_empty(), "{:?}", model.check());
+    let reread = Dff::read(&model.to_bytes().unwrap()).unwrap();
+    assert_eq!(reread, model);
+    let GeometryPluginBody::BinMesh(mesh) = &only_clump(&reread).geometry_list.geometries[0]
+        .extension
+        .body
+        .plugins[0]
+        .body
+    else {
+        panic!("bin mesh")
+    };
+    assert_eq!(
+        mesh.meshes[0].indices.as_deref(),
+        Some(&[0u32, 1, 2, 2, 1, 0][..])
+    );
+}
+
+#[test]
+fn a_lying_material_struct_size_is_read_by_layout_and_repaired() {
+    let bytes = hand_built_model(["root", "bone1"]);
+    // The first Material's Struct: a Material chunk header, then the Struct's header.
+    let at = (0..bytes.len() - 12)
+        .find(|&i| {
+            bytes[i..i + 4] == 7u32.to_le_bytes() && bytes[i + 12..i + 16] == 1u32.to_le_bytes()
+        })
+        .expect("a material")
+        + 12;
+    assert_eq!(bytes[at + 4..at + 8], 28u32.to_le_bytes());
+    let mut lying = bytes.clone();
+    lying[at + 4..at + 8].copy_from_slice(&0x0100_0000u32.to_le_bytes());
+    let mut model = Dff::read(&lying).expect("read by layout");
+    assert_eq!(model.to_bytes().unwrap(), lying, "the lie is written back");
+    let reported: Vec<String> = model.check().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        reported,
+        [
+            "chunks[0].body.clump.geometry_list.geometries[0].material_list.materials[0].material.structure.chunk_size: stored 16777216, computed 28"
+        ]
+    );
+    model.normalize().unwrap();
+    assert_eq!(model.to_bytes().unwrap(), bytes);
+}
+
+/// The Material Effects PLG of the hand-built model's third material, built with `payload`.
+fn third_material_matfx(payload: &[u8]) -> MatfxMaterial {
+    let bytes = hand_built_model_with(["root", "bone1"], &chunk(0x120, payload));
+    let model = Dff::read(&bytes).unwrap();
+    assert!(model.check().is_empty(), "{:?}", model.check());
+    assert_eq!(model.to_bytes().unwrap(), bytes);
+    let list = &only_clump(&model).geometry_list.geometries[0].material_list;
+    let plugins = &list.materials[2]
+        .material
+        .as_ref()
+        .unwrap()
+        .extension
+        .body
+        .plugins;
+    match &plugins[0].body {
+        MaterialPluginBody::MatfxMaterial(matfx) => matfx.clone(),
+        other => panic!("material effects: {other:?}"),
+    }
+}
+
+#[test]
+fn bump_environment_and_dual_texture_effects_decode_per_librw() {
+    // Bump and environment map (3): a bump slot (coefficient 0.8, no bumped texture, a
+    // texture), then an environment slot (coefficient 0.3, frame-buffer alpha 1, no texture).
+    let matfx = third_material_matfx(&cat(&[
+        &words(&[3, 1]),
+        &floats(&[0.8]),
+        &words(&[0, 1]),
+        &texture_chunk(2, b"bump\0\0\0\0", b"\0\0\0\0"),
+        &words(&[2]),
+        &floats(&[0.3]),
+        &words(&[1, 0]),
+    ]));
+    assert_eq!(matfx.effects, MatfxEffect::BumpEnvMap);
+    let MatfxSlotData::MatfxBumpMap(bump) = &matfx.slots[0].data else {
+        panic!("bump: {:?}", matfx.slots[0])
+    };
+    assert_eq!((bump.coefficient, bump.has_bumped_texture), (0.8, 0));
+    assert!(bump.bumped_texture.is_none());
+    let texture = bump.texture.as_ref().expect("a bump texture");
+    assert_eq!(texture.name.value.text(), "bump");
+    let MatfxSlotData::MatfxEnvMap(env) = &matfx.slots[1].data else {
+        panic!("env: {:?}", matfx.slots[1])
+    };
+    assert_eq!((env.coefficient, env.use_frame_buffer_alpha), (0.3, 1));
+    assert!(env.texture.is_none());
+    assert!(matfx.stale.0.is_empty());
+
+    // Dual texture (4): blend functions 5 (source alpha) and 6 (inverse source alpha), a
+    // texture; the second slot empty.
+    let matfx = third_material_matfx(&cat(&[
+        &words(&[4, 4, 5, 6, 1]),
+        &texture_chunk(2, b"dual\0\0\0\0", b"\0\0\0\0"),
+        &words(&[0]),
+    ]));
+    assert_eq!(matfx.effects, MatfxEffect::Dual);
+    let MatfxSlotData::MatfxDual(dual) = &matfx.slots[0].data else {
+        panic!("dual: {:?}", matfx.slots[0])
+    };
+    assert_eq!((dual.src_blend, dual.dst_blend), (5, 6));
+    assert_eq!(dual.texture.as_ref().unwrap().name.value.text(), "dual");
+    assert_eq!(matfx.slots[1].effect, MatfxEffect::Nothing);
+}
+
+#[test]
+fn undocumented_material_effects_keep_their_bytes() {
+    // Effects 0x63 (undocumented); slots of types 9 and 9 read nothing; 8 bytes remain.
+    let matfx = third_material_matfx(&cat(&[&words(&[0x63, 9, 9]), &[0xEE; 8]]));
+    assert_eq!(matfx.effects, MatfxEffect::Unknown(0x63));
+    assert_eq!(matfx.slots.len(), 2);
+    assert!(
+        matfx
+            .slots
+            .iter()
+            .all(|s| s.effect == MatfxEffect::Unknown(9) && s.data == MatfxSlotData::Nothing(()))
+    );
+    assert_eq!(matfx.stale.0, [0xEE; 8]);
+}
+
+/// Reads a real model and asserts what its materials, frames and HAnim data must be; prints
+/// and returns the counts (materials, textures, frame names, HAnim nodes).
+fn assert_decoded_contents(name: &str, bytes: &[u8]) -> [usize; 4] {
+    let printable = |s: &str| !s.is_empty() && s.chars().all(|c| (' '..='~').contains(&c));
+    let model = Dff::read(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(model.to_bytes().unwrap(), bytes, "{name}: round trip");
+    let (mut materials, mut textures, mut frame_names, mut hanim_nodes) = (0, 0, 0, 0);
+    for clump in model.clumps() {
+        for geometry in &clump.geometry_list.geometries {
+            let list = &geometry.material_list;
+            assert_eq!(
+                list.materials.len(),
+                list.structure.num_materials as usize,
+                "{name}"
+            );
+            assert!(
+                list.resolved().iter().all(Option::is_some),
+                "{name}: every index resolves"
+            );
+            for material in list.materials.iter().filter_map(|s| s.material.as_ref()) {
+                materials += 1;
+                assert_eq!(
+                    material.texture.is_some(),
+                    material.structure.is_textured != 0,
+                    "{name}"
+                );
+                if let Some(texture) = material.texture_name() {
+                    textures += 1;
+                    assert!(printable(&texture), "{name}: texture name {texture:?}");
+                }
+            }
+            // Every triangle's material is one of the list.
+            assert!(
+                geometry
+                    .structure
+                    .triangles
+                    .iter()
+                    .all(|t| usize::from(t.material) < list.materials.len()),
+                "{name}"
+            );
+        }
+        let frames = &clump.frame_list;
+        let names: Vec<Option<String>> = frames
+            .extensions
+            .iter()
+            .map(|e| e.name().map(|n| n.name.text().into_owned()))
+            .collect();
+        if names.iter().any(Option::is_some) {
+            // Every frame but the clump's root (parent -1) is named.
+            for (i, (frame, name_of)) in frames.structure.frames.iter().zip(&names).enumerate() {
+                match name_of {
+                    // Some exporters count a NUL in the name (sa_rc20's "unnamed\0").
+                    Some(n) => assert!(
+                        printable(n.trim_end_matches('\0').trim()),
+                        "{name}: frame {i} {n:?}"
+                    ),
+                    None => assert_eq!(frame.parent, -1, "{name}: frame {i} has no name"),
+                }
+            }
+        }
+        frame_names += names.iter().flatten().count();
+        // The HAnim hierarchy: one per clump at most, its nodes the frames' node ids.
+        let hierarchies: Vec<&Hanim> = frames
+            .extensions
+            .iter()
+            .filter_map(FrameExtension::hanim)
+            .filter(|h| h.num_nodes > 0)
+            .collect();
+        assert!(hierarchies.len() <= 1, "{name}");
+        if let Some(hierarchy) = hierarchies.first() {
+            assert_eq!(hierarchy.version, 0x100, "{name}");
+            hanim_nodes += hierarchy.nodes.len();
+            let mut ids: Vec<i32> = frames
+                .extensions
+                .iter()
+                .filter_map(FrameExtension::hanim)
+                .map(|h| h.node_id)
+                .filter(|&id| id >= 0)
+                .collect();
+            let mut node_ids: Vec<i32> = hierarchy.nodes.iter().map(|n| n.node_id).collect();
+            ids.sort_unstable();
+            node_ids.sort_unstable();
+            assert_eq!(ids, node_ids, "{name}: each node is a frame's");
+            for found in model.skins() {
+                let view = found.skin.view().expect("known layout");
+                assert_eq!(
+                    usize::from(view.num_bones),
+                    hierarchy.nodes.len(),
+                    "{name}: one HAnim node per bone"
+                );
+            }
+        }
+    }
+    assert!(materials > 0 && textures > 0 && frame_names > 0, "{name}");
+    println!(
+        "{name}: {materials} materials, {textures} textures, {frame_names} frame names, {hanim_nodes} HAnim nodes"
+    );
+    [materials, textures, frame_names, hanim_nodes]
+}
+
+#[test]
+fn corpus_models_decode_materials_frame_names_and_hanim() {
+    let files = corpus_files();
+    if files.is_empty() {
+        println!("SKIPPED: no corpus (../shared/corpus or $SKELCODEC_CORPUS)");
+        return;
+    }
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert_decoded_contents(&name, &std::fs::read(&path).unwrap());
+    }
+}
+
+#[test]
+fn the_cutscene_archive_models_decode_their_materials_frame_names_and_hanim() {
+    let Some(dir) = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
+        println!("SKIPPED: no corpus (../shared/corpus or $SKELCODEC_CORPUS)");
+        return;
+    };
+    let bytes = std::fs::read(dir.join("img/cretaceous_models_cutscene.img")).unwrap();
+    let archive = skelcodec_formats::img_archive::Archive::open_v2(&bytes).unwrap();
+    let mut models = 0;
+    for entry in archive.entries() {
+        if entry.name.ends_with(".dff") {
+            let [_, _, names, nodes] =
+                assert_decoded_contents(&entry.name, archive.entry_bytes(&entry));
+            // MANIFEST.tsv: skinned cutscene models.
+            assert!(names > 0 && nodes > 0, "{}", entry.name);
+            models += 1;
+        }
+    }
+    assert_eq!(models, 3);
 }
