@@ -227,7 +227,8 @@ fn recompute(
             });
             if pass.set {
                 let mut pad = pad.clone();
-                rt::fields::resize_padding(&mut pad.0, size).map_err(|e| e.in_path(path()))?;
+                rt::fields::resize_padding(pad.0.as_mut_vec(), size)
+                    .map_err(|e| e.in_path(path()))?;
                 link.set_field(index, Value::Bytes(pad));
             }
         } else if let Some(Value::Decoded(text)) = &stored
@@ -240,7 +241,7 @@ fn recompute(
             });
             if pass.set {
                 let text = rt::Decoded {
-                    stored: rt::RawBytes(new),
+                    stored: rt::RawBytes::new(new),
                     ..(**text).clone()
                 };
                 link.set_field(index, Value::Decoded(Box::new(text)));

@@ -226,7 +226,7 @@ pub(crate) fn read_file(cx: &Ctx<'_>) -> rt::Result<Value> {
     }
     let root = root?;
     if let Some(index) = cx.plan.types[0].trailing {
-        root.fields.borrow_mut()[index] = Some(Value::Bytes(rt::RawBytes(r.rest().to_vec())));
+        root.fields.borrow_mut()[index] = Some(Value::Bytes(rt::RawBytes::new(r.rest().to_vec())));
     }
     Ok(Value::Struct(root))
 }
@@ -549,7 +549,7 @@ fn failed_instance(cx: &Ctx<'_>, r: &Reader<'_>, link: &Link, index: usize, e: r
     })();
     match (window, &mut failed) {
         (Some(Ok((true, bytes))), Value::Failed { held, .. }) => {
-            *held = Some(Box::new(rt::RawBytes(bytes)));
+            *held = Some(Box::new(rt::RawBytes::new(bytes)));
         }
         (Some(Err(e)), Value::Failed { message, .. }) => *message = e.to_string().into(),
         _ => {}
@@ -955,7 +955,7 @@ fn read_decoded<'s>(
         crate::process::processor(decode, &|e| scope.eval(e)).map_err(|m| eval_error(r, m))?;
     let decoded = rt::process::read_decoded(
         r,
-        rt::RawBytes(stored),
+        rt::RawBytes::new(stored),
         &processor,
         decode.frame(None),
         |r| {
@@ -1001,7 +1001,7 @@ fn read_one<'s>(
             })
         }
         FieldType::Bytes { size, align, .. } => {
-            read_bytes(r, scope, size, *align).map(|b| Value::Bytes(rt::RawBytes(b)))
+            read_bytes(r, scope, size, *align).map(|b| Value::Bytes(rt::RawBytes::new(b)))
         }
         FieldType::Contents(expected) => {
             rt::fields::read_contents(r, expected).map(|()| Value::Unit)
@@ -1100,10 +1100,10 @@ fn read_bytes(
     align: usize,
 ) -> rt::Result<Vec<u8>> {
     match size {
-        Size::Const(n) => rt::fields::read_raw(r, *n as i64, align).map(|b| b.0),
+        Size::Const(n) => rt::fields::read_raw(r, *n as i64, align).map(|b| b.0.into_vec()),
         Size::Expr(e) => {
             let len = scope.int(e).map_err(|m| eval_error(r, m))?;
-            rt::fields::read_raw(r, len, align).map(|b| b.0)
+            rt::fields::read_raw(r, len, align).map(|b| b.0.into_vec())
         }
         Size::Eos => Ok(r.rest().to_vec()),
         // A consumed terminator is kept in the value so that it is written back.

@@ -41,7 +41,7 @@ pub(crate) fn write_back(
     };
     let field = &schema.types[link.ty()].fields[index];
     let written = crate::write::field_bytes(schema, link, field, &value)?;
-    let changed = rt::fields::write_into_slot(&mut bytes.0, pos, replaced, &written);
+    let changed = rt::fields::write_into_slot(bytes.0.as_mut_vec(), pos, replaced, &written);
     if changed {
         slot.set_field(0, Value::Bytes(bytes));
     }

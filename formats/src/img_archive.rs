@@ -234,7 +234,7 @@ fn leave_unclaimed(gaps: &mut Vec<Gap>, offset: u64, bytes: Vec<u8>) {
     }
     gaps.push(Gap {
         offset,
-        bytes: RawBytes(bytes),
+        bytes: RawBytes::new(bytes),
     });
     gaps.sort_by_key(|g| g.offset);
     let mut merged: Vec<Gap> = Vec::with_capacity(gaps.len());
@@ -398,7 +398,8 @@ impl Archive {
             Archive::V2 { img, cut } => {
                 *cut = None;
                 let entry = &mut img.entries[index];
-                let old_data = std::mem::replace(&mut entry.data, RawBytes(whole_sectors(bytes)));
+                let old_data =
+                    std::mem::replace(&mut entry.data, RawBytes::new(whole_sectors(bytes)));
                 entry.offset = sector_offset;
                 entry.streaming_size = u16::try_from(sectors).unwrap_or(u16::MAX);
                 // The sectors it no longer claims are kept as unclaimed bytes: zeroed when it
@@ -408,7 +409,7 @@ impl Archive {
                         let kept = sectors * SECTOR;
                         (old.offset + kept, vec![0; (old.size - kept) as usize])
                     }
-                    Placement::Moved { .. } => (old.offset, old_data.0),
+                    Placement::Moved { .. } => (old.offset, old_data.0.into_vec()),
                 };
                 leave_unclaimed(&mut img.unclaimed, freed.0, freed.1);
                 // Alignment padding before the moved entry, when the file ended mid-sector.
@@ -469,7 +470,7 @@ impl Archive {
                 streaming_size: u16::try_from(sectors).unwrap_or(u16::MAX),
                 archive_size: 0,
                 name: stored_name,
-                data: RawBytes(whole_sectors(bytes)),
+                data: RawBytes::new(whole_sectors(bytes)),
             }),
             Archive::V1 { directory, data } => {
                 // Placed at the end for now; the rebuild packs it with the others.

@@ -226,7 +226,7 @@ impl Dbpf {
     /// The resource's bytes, decompressed when needed.
     pub fn extract(&self, entry: &IndexEntry) -> Result<Vec<u8>, ResourceError> {
         let stored = match &entry.data {
-            IndexEntryData::Raw(bytes) => bytes.0.clone(),
+            IndexEntryData::Raw(bytes) => bytes.0.to_vec(),
             IndexEntryData::Directory(dir) => {
                 let mut w = Writer::new();
                 dir.write_to(&mut w, entry.instance_hi.is_some())?;
@@ -292,7 +292,7 @@ impl Dbpf {
         let IndexEntryData::Raw(stored) = &mut entry.data else {
             return Ok(false);
         };
-        *stored = RawBytes(if compressed {
+        *stored = RawBytes::new(if compressed {
             qfs::compress(bytes)?
         } else {
             bytes.to_vec()
@@ -348,7 +348,7 @@ impl Dbpf {
             instance_hi: key.instance_hi,
             offset: 0,
             size: 0,
-            data: IndexEntryData::Raw(RawBytes(bytes.to_vec())),
+            data: IndexEntryData::Raw(RawBytes::new(bytes.to_vec())),
         });
         self.lay_out_again()
     }

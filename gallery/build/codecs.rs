@@ -40,7 +40,7 @@ pub fn write_formats(gallery: &Path, schemas: &[(String, Vec<String>)], out: &Pa
                 std::fs::write(&file, code).expect("OUT_DIR is writable");
                 let _ = writeln!(
                     modules,
-                    "#[allow(warnings, clippy::all, missing_docs)] pub mod {id} {{ include!({:?}); pub fn edit(bytes: &[u8], edits: usize, normalize: crate::Normalize) -> crate::EditReport {{ crate::edit_property::<{root}>(bytes, edits, normalize) }} pub const CODEC: crate::Codec = crate::Codec {{ edit, document: crate::document::<{root}>, encode: crate::encode::<{root}> }}; }}",
+                    "#[allow(warnings, clippy::all, missing_docs)] pub mod {id} {{ include!({:?}); pub fn edit(bytes: &[u8], edits: usize, normalize: crate::Normalize) -> crate::EditReport {{ crate::edit_property::<{root}>(bytes, edits, normalize) }} pub const CODEC: crate::Codec = crate::Codec {{ edit, document: crate::document::<{root}>, encode: crate::encode::<{root}>, read: crate::read::<{root}>, read_owned: crate::read_owned::<{root}> }}; }}",
                     file.display().to_string()
                 );
                 format!("Ok({id}::CODEC)")

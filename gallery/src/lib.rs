@@ -31,12 +31,26 @@ pub struct Codec {
     pub document: fn(&[u8]) -> Result<Value, String>,
     /// Encodes a document (the writer's refusal says its path).
     pub encode: fn(Value) -> Result<Vec<u8>, String>,
+    /// Reads a file, and drops the value (what reading costs, for benchmarks).
+    pub read: fn(&[u8]) -> Result<(), String>,
+    /// Reads a file given to the value, which keeps it (`read_owned`), and drops the value.
+    pub read_owned: fn(Vec<u8>) -> Result<(), String>,
 }
 
 /// The JSON document of a file read as a `T`.
 pub fn document<T: skelcodec_runtime::Codec>(bytes: &[u8]) -> Result<Value, String> {
     let value = T::read(bytes).map_err(|e| e.to_string())?;
     serde_json::to_value(&value).map_err(|e| e.to_string())
+}
+
+/// Reads a `T`, and drops it.
+pub fn read<T: skelcodec_runtime::Codec>(bytes: &[u8]) -> Result<(), String> {
+    T::read(bytes).map(drop).map_err(|e| e.to_string())
+}
+
+/// Reads a `T` from a file it keeps, and drops it.
+pub fn read_owned<T: skelcodec_runtime::Codec>(bytes: Vec<u8>) -> Result<(), String> {
+    T::read_owned(bytes).map(drop).map_err(|e| e.to_string())
 }
 
 /// The bytes of a document of a `T`.

@@ -25,7 +25,7 @@ fn the_header_chooses_the_order_of_the_body_and_its_nested_types() {
 #[test]
 fn an_edited_header_writes_the_body_in_the_new_order() {
     let mut value = ChosenByteOrder::read(&LITTLE).unwrap();
-    value.mark.0 = b"MM".to_vec();
+    value.mark.0 = b"MM".to_vec().into();
     assert_eq!(value.to_bytes().unwrap(), BIG);
 }
 

@@ -260,7 +260,7 @@ fn the_container_decodes_to_the_values_it_was_built_with() {
             assert_eq!(json!(entry.identifier), want["identifier"]);
             assert_eq!(json!(entry.offset), want["offset"]);
             assert_eq!(json!(entry.size), want["size"]);
-            assert_eq!(json!(entry.spacer.0), want["spacer"]);
+            assert_eq!(json!(entry.spacer.0.to_vec()), want["spacer"]);
             let is_set = want["class"] == "AnimationSet";
             assert_eq!(
                 matches!(entry.blob, NodeInformationBlob::AnimationSet(_)),
@@ -391,7 +391,7 @@ fn stale_bytes_added_to_an_animation_set_survive_normalize_and_move_the_blocks_a
     let NodeInformationBlob::AnimationSet(set) = &mut entry.blob else {
         panic!("entry 8 is the AnimationSet")
     };
-    set.stale.0 = vec![0xde, 0xad, 0xbe, 0xef];
+    set.stale.0 = vec![0xde, 0xad, 0xbe, 0xef].into();
     entry.size += 4;
     // Written where it was, the blob would run into the next one: refused.
     assert!(drs.to_bytes().is_err());

@@ -56,15 +56,15 @@ fn a_failure_and_a_cycle_are_the_instances_own() {
 #[test]
 fn an_edited_instance_that_disagrees_with_its_stream_is_refused_with_its_path() {
     let mut value = OnTheirOwn::read(&FILE).unwrap();
-    value.chunk.again.get_mut().unwrap().0 = b"XY".to_vec();
+    value.chunk.again.get_mut().unwrap().0 = b"XY".to_vec().into();
     let err = value.to_bytes().unwrap_err();
     assert!(err.to_string().contains("again"), "{err}");
     let mut value = OnTheirOwn::read(&FILE).unwrap();
-    value.body.data.get_mut().unwrap().0 = b"yo".to_vec();
+    value.body.data.get_mut().unwrap().0 = b"yo".to_vec().into();
     let err = value.to_bytes().unwrap_err();
     assert!(err.to_string().contains("data"), "{err}");
     // Edited together with the bytes that hold it, it is written where it was read.
-    value.body.rest.0 = vec![0x78, b'y', b'o'];
+    value.body.rest.0 = vec![0x78, b'y', b'o'].into();
     let written = value.to_bytes().unwrap();
     assert_eq!(written, [4, 2, 0x78, b'y', b'o', b'A', b'B', b'C']);
     assert_eq!(bytes(&OnTheirOwn::read(&written).unwrap().body.data), b"yo");

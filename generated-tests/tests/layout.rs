@@ -97,7 +97,7 @@ fn a_gap_or_an_order_other_than_the_listed_one_is_reported() {
 fn normalize_moves_the_blocks_after_a_grown_file_to_the_next_sectors() {
     let bytes = archive(&[(2, b"hello"), (3, b"abc")], Some((64, b"a\0b\0")));
     let mut value = SectorArchive::read(&bytes).unwrap();
-    value.files[0].data = RawBytes(vec![7; 20]);
+    value.files[0].data = RawBytes::new(vec![7; 20]);
     // Written as is, the size disagrees with the data: refused.
     assert!(value.to_bytes().is_err());
     let document = serde_json::to_value(&value).unwrap();

@@ -512,7 +512,7 @@ mod writer_refusals {
         let end = bytes.len() as u64;
         let gap = |offset: u64, len: usize| Gap {
             offset,
-            bytes: RawBytes(vec![0; len]),
+            bytes: RawBytes::new(vec![0; len]),
         };
         let with_gaps = |gaps: Vec<Gap>| {
             let mut drs = Drs::read(&bytes).unwrap();
@@ -552,7 +552,7 @@ mod writer_refusals {
         let NodeInformationBlob::AnimationSet(set) = &mut entry.blob else {
             panic!("entry 8 is the AnimationSet")
         };
-        set.stale.0 = vec![0xde, 0xad, 0xbe, 0xef];
+        set.stale.0 = vec![0xde, 0xad, 0xbe, 0xef].into();
         entry.size += 4;
         let err = grown.to_bytes().unwrap_err();
         assert_eq!(err.path(), "node_information.entries[9].blob", "{err}");

@@ -118,7 +118,7 @@ fn an_edited_instance_is_written_where_it_was_read() {
     // `tail` reads the same bytes: edited alone, the two disagree.
     let err = value.to_bytes().unwrap_err();
     assert!(err.to_string().contains("overlaps `body`"), "{err}");
-    value.entries[0].tail.get_mut().unwrap().data.0 = vec![1, 7, 3];
+    value.entries[0].tail.get_mut().unwrap().data.0 = vec![1, 7, 3].into();
     let written = value.to_bytes().unwrap();
     let mut expected = file();
     expected[15] = 7;

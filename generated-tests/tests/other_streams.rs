@@ -49,13 +49,13 @@ fn a_name_edited_without_its_table_is_refused() {
 #[test]
 fn values_found_from_the_end_of_a_stream_are_kept_as_read() {
     let mut value = OtherStreams::read(&sample()).unwrap();
-    value.last_byte.get_mut().unwrap().0 = vec![10];
+    value.last_byte.get_mut().unwrap().0 = vec![10].into();
     let err = value.to_bytes().unwrap_err().to_string();
     assert!(err.contains("last_byte"), "{err}");
     // Moving the byte they were read from moves them.
     let mut value = OtherStreams::read(&sample()).unwrap();
     value.records[1].value = 10;
-    value.last_byte.get_mut().unwrap().0 = vec![10];
+    value.last_byte.get_mut().unwrap().0 = vec![10].into();
     assert_eq!(value.to_bytes().unwrap().last(), Some(&10));
 }
 

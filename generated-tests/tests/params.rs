@@ -13,7 +13,7 @@ fn arguments_of_every_type_steer_the_read_and_the_write() {
     let value = Params::read(&bytes).unwrap();
     assert_eq!(value.body.first.0, [0xaa]);
     assert_eq!(
-        value.body.second.as_ref().map(|b| b.0.clone()),
+        value.body.second.as_ref().map(|b| b.0.to_vec()),
         Some(vec![0xbb, 0xcc])
     );
     assert_eq!(value.to_bytes().unwrap(), bytes);

@@ -35,16 +35,16 @@ fn each_element_is_read_in_its_own_case() {
             PerElementSwitchItems::Point(Point { x: 5, y: 6 }),
             PerElementSwitchItems::Blob(Blob {
                 len_data: 2,
-                data: RawBytes(b"hi".to_vec()),
+                data: RawBytes::new(b"hi".to_vec()),
             }),
         ]
     );
     assert_eq!(
         value.records,
         [
-            PerElementSwitchRecords::Raw(RawBytes(vec![0xaa, 0xbb])),
+            PerElementSwitchRecords::Raw(RawBytes::new(vec![0xaa, 0xbb])),
             PerElementSwitchRecords::Point(Point { x: 7, y: 8 }),
-            PerElementSwitchRecords::Raw(RawBytes(vec![0xcc, 0xdd])),
+            PerElementSwitchRecords::Raw(RawBytes::new(vec![0xcc, 0xdd])),
         ]
     );
     assert_eq!(
@@ -128,7 +128,7 @@ fn check_and_normalize_reach_each_elements_case() {
     let PerElementSwitchItems::Blob(blob) = &mut value.items[2] else {
         panic!("{:?}", value.items[2]);
     };
-    blob.data = RawBytes(b"hey".to_vec());
+    blob.data = RawBytes::new(b"hey".to_vec());
     let mismatches = value.check();
     assert_eq!(mismatches.len(), 1, "{mismatches:?}");
     assert!(

@@ -53,7 +53,7 @@ fn untouched_values_write_back_exactly() {
 #[test]
 fn edited_values_are_encoded_and_framed() {
     let mut value = Processed::read(&file()).unwrap();
-    value.masked.value.0 = vec![9, 8, 7, 6];
+    value.masked.value.0 = vec![9, 8, 7, 6].into();
     value.rotated.value.a = 0x81;
     value.label.value.text = "xy".into();
     let bytes = value.to_bytes().unwrap();
@@ -73,7 +73,7 @@ fn edited_values_are_encoded_and_framed() {
 #[test]
 fn an_edit_that_cannot_be_stored_exactly_is_refused_with_its_path() {
     let mut longer = Processed::read(&file()).unwrap();
-    longer.packed.value.0 = b"hello, world".to_vec();
+    longer.packed.value.0 = b"hello, world".to_vec().into();
     let err = longer.to_bytes().unwrap_err().to_string();
     assert!(err.contains("packed"), "{err}");
 

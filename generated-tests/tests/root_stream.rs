@@ -40,7 +40,7 @@ fn blocks_at_absolute_offsets_are_read_from_any_stream() {
 #[test]
 fn edited_blocks_are_placed_back_and_overlaps_are_refused() {
     let mut value = RootStream::read(&FILE).unwrap();
-    value.hidden.value.entries[0].body.get_mut().unwrap().0 = b"XY".to_vec();
+    value.hidden.value.entries[0].body.get_mut().unwrap().0 = b"XY".to_vec().into();
     let bytes = value.to_bytes().unwrap();
     assert_eq!(&bytes[14..16], b"XY", "placed from inside processed data");
     assert_eq!(RootStream::read(&bytes).unwrap(), value);
@@ -49,7 +49,7 @@ fn edited_blocks_are_placed_back_and_overlaps_are_refused() {
     let mut value = RootStream::read(&FILE).unwrap();
     value.dir.entries[1].ofs = 9;
     value.dir.entries[1].len = 2;
-    value.dir.entries[1].body.get_mut().unwrap().0 = b"zz".to_vec();
+    value.dir.entries[1].body.get_mut().unwrap().0 = b"zz".to_vec().into();
     let err = value.to_bytes().unwrap_err();
     assert!(err.to_string().contains("overlaps"), "{err}");
     assert!(err.path().ends_with("body"), "{err}");

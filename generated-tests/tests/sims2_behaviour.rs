@@ -412,7 +412,7 @@ fn holes_describe_the_stored_layout_and_a_new_layout_has_none() {
     (package.hole_count, package.hole_offset, package.hole_size) = (1, end, 8);
     package.unclaimed.push(Gap {
         offset: u64::from(end) + 8,
-        bytes: RawBytes(vec![0xfe; 4]),
+        bytes: RawBytes::new(vec![0xfe; 4]),
     });
     let with_hole = package.to_bytes().unwrap();
     assert_eq!(with_hole.len(), bytes.len() + 12);

@@ -20,7 +20,7 @@ fn sizes_of_fields_read_already_steer_reads_and_writes() {
     edited.head.name.set_text("hey", 1);
     let err = edited.to_bytes().unwrap_err();
     assert_eq!(err.path(), "body", "{err}");
-    edited.body.0.pop();
+    edited.body.0.as_mut_vec().pop();
     let written = edited.to_bytes().unwrap();
     assert_eq!(SizesWhileReading::read(&written).unwrap(), edited);
 }

@@ -43,7 +43,7 @@ fn values_that_would_read_back_differently_are_refused() {
     assert_eq!(err.path(), "words[0]", "{err}");
 
     let mut long = value.clone();
-    long.blocks[0].rest.0 = b"zz".to_vec();
+    long.blocks[0].rest.0 = b"zz".to_vec().into();
     let err = long.to_bytes().unwrap_err();
     assert_eq!(err.path(), "blocks[0]", "{err}");
 

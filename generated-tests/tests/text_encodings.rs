@@ -143,7 +143,8 @@ fn edited_text_is_measured_and_stored_as_its_new_bytes() {
 fn stored_bytes_the_text_does_not_encode_to_are_reported_and_encoded_again() {
     // さようなら's bytes kept with こんにちは: the text is what the value holds.
     let mut value = TextEncodings::read(&file(HELLO_SJIS)).unwrap();
-    value.greeting.stored.0 = vec![0x82, 0xb3, 0x82, 0xe6, 0x82, 0xa4, 0x82, 0xc8, 0x82, 0xe7];
+    value.greeting.stored.0 =
+        vec![0x82, 0xb3, 0x82, 0xe6, 0x82, 0xa4, 0x82, 0xc8, 0x82, 0xe7].into();
     let found = skelcodec_generated_tests::checked(&value);
     assert_eq!(
         found,

@@ -6,7 +6,208 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Raw bytes kept as read: unknown or stale data. Serializes as a lowercase hex string.
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
-pub struct RawBytes(pub Vec<u8>);
+pub struct RawBytes(pub ByteBuf);
+
+/// Bytes that are a view of the file a value was read from, shared with it, until they are
+/// changed: then they are the value's own (copied once). Reads as `[u8]`; changes through
+/// its `Vec`-like methods or `as_mut_vec`.
+#[derive(Clone)]
+pub struct ByteBuf(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Owned(Vec<u8>),
+    /// `len` bytes of `input` from `start`.
+    Shared {
+        input: std::sync::Arc<crate::on_demand::Input>,
+        start: usize,
+        len: usize,
+    },
+}
+
+impl ByteBuf {
+    /// A view of `len` bytes of `input` from `start`: nothing copied. Out of range, the
+    /// bytes that lie in it.
+    pub(crate) fn shared(
+        input: std::sync::Arc<crate::on_demand::Input>,
+        start: usize,
+        len: usize,
+    ) -> Self {
+        let start = start.min(input.bytes().len());
+        let len = len.min(input.bytes().len() - start);
+        ByteBuf(Repr::Shared { input, start, len })
+    }
+
+    /// The bytes.
+    pub fn as_slice(&self) -> &[u8] {
+        match &self.0 {
+            Repr::Owned(bytes) => bytes,
+            Repr::Shared { input, start, len } => &input.bytes()[*start..*start + *len],
+        }
+    }
+
+    /// The bytes as a `Vec` of the value's own, copied from the file the first time.
+    pub fn as_mut_vec(&mut self) -> &mut Vec<u8> {
+        if let Repr::Shared { .. } = self.0 {
+            self.0 = Repr::Owned(self.as_slice().to_vec());
+        }
+        match &mut self.0 {
+            Repr::Owned(bytes) => bytes,
+            Repr::Shared { .. } => unreachable!("made owned above"),
+        }
+    }
+
+    /// The bytes as a `Vec`, copied unless they are already the value's own.
+    pub fn into_vec(self) -> Vec<u8> {
+        match self.0 {
+            Repr::Owned(bytes) => bytes,
+            Repr::Shared { .. } => self.as_slice().to_vec(),
+        }
+    }
+
+    /// Whether the bytes are a view of the file they were read from (not copied).
+    pub fn is_shared(&self) -> bool {
+        matches!(self.0, Repr::Shared { .. })
+    }
+
+    /// Appends a byte.
+    pub fn push(&mut self, byte: u8) {
+        self.as_mut_vec().push(byte);
+    }
+
+    /// Appends bytes.
+    pub fn extend_from_slice(&mut self, bytes: &[u8]) {
+        self.as_mut_vec().extend_from_slice(bytes);
+    }
+
+    /// Makes it `len` bytes long, adding `value` bytes or dropping the last ones.
+    pub fn resize(&mut self, len: usize, value: u8) {
+        self.as_mut_vec().resize(len, value);
+    }
+
+    /// Keeps the first `len` bytes.
+    pub fn truncate(&mut self, len: usize) {
+        self.as_mut_vec().truncate(len);
+    }
+
+    /// Drops every byte.
+    pub fn clear(&mut self) {
+        self.0 = Repr::Owned(Vec::new());
+    }
+}
+
+impl Default for ByteBuf {
+    fn default() -> Self {
+        ByteBuf(Repr::Owned(Vec::new()))
+    }
+}
+
+impl std::ops::Deref for ByteBuf {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        self.as_slice()
+    }
+}
+
+impl std::ops::DerefMut for ByteBuf {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        self.as_mut_vec()
+    }
+}
+
+impl From<Vec<u8>> for ByteBuf {
+    fn from(bytes: Vec<u8>) -> Self {
+        ByteBuf(Repr::Owned(bytes))
+    }
+}
+
+impl From<&[u8]> for ByteBuf {
+    fn from(bytes: &[u8]) -> Self {
+        ByteBuf(Repr::Owned(bytes.to_vec()))
+    }
+}
+
+impl<const N: usize> From<[u8; N]> for ByteBuf {
+    fn from(bytes: [u8; N]) -> Self {
+        ByteBuf(Repr::Owned(bytes.to_vec()))
+    }
+}
+
+impl From<ByteBuf> for Vec<u8> {
+    fn from(bytes: ByteBuf) -> Self {
+        bytes.into_vec()
+    }
+}
+
+impl PartialEq for ByteBuf {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for ByteBuf {}
+
+impl PartialEq<Vec<u8>> for ByteBuf {
+    fn eq(&self, other: &Vec<u8>) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl PartialEq<[u8]> for ByteBuf {
+    fn eq(&self, other: &[u8]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl<const N: usize> PartialEq<&[u8; N]> for ByteBuf {
+    fn eq(&self, other: &&[u8; N]) -> bool {
+        self.as_slice() == *other
+    }
+}
+
+impl PartialEq<&[u8]> for ByteBuf {
+    fn eq(&self, other: &&[u8]) -> bool {
+        self.as_slice() == *other
+    }
+}
+
+impl<const N: usize> PartialEq<[u8; N]> for ByteBuf {
+    fn eq(&self, other: &[u8; N]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl std::hash::Hash for ByteBuf {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
+    }
+}
+
+impl fmt::Debug for ByteBuf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_slice().fmt(f)
+    }
+}
+
+impl AsRef<[u8]> for ByteBuf {
+    fn as_ref(&self) -> &[u8] {
+        self.as_slice()
+    }
+}
+
+impl RawBytes {
+    /// Bytes of the value's own.
+    pub fn new(bytes: Vec<u8>) -> Self {
+        RawBytes(ByteBuf::from(bytes))
+    }
+}
+
+impl From<Vec<u8>> for RawBytes {
+    fn from(bytes: Vec<u8>) -> Self {
+        RawBytes::new(bytes)
+    }
+}
 
 impl RawBytes {
     /// True when there are no bytes.
@@ -37,7 +238,9 @@ impl Serialize for RawBytes {
 impl<'de> Deserialize<'de> for RawBytes {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let s = String::deserialize(deserializer)?;
-        from_hex(&s).map(RawBytes).map_err(serde::de::Error::custom)
+        from_hex(&s)
+            .map(RawBytes::new)
+            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -193,6 +396,38 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_view_is_shared_until_changed_then_its_own() {
+        let file = crate::on_demand::Input::owned(b"headerPAYLOADtail".to_vec());
+        let view = ByteBuf::shared(file.clone(), 6, 7);
+        assert!(view.is_shared());
+        assert_eq!(view, b"PAYLOAD");
+        assert_eq!(view.as_ptr(), file.bytes()[6..].as_ptr(), "nothing copied");
+        let mut edited = view.clone();
+        assert_eq!(
+            edited.as_ptr(),
+            view.as_ptr(),
+            "a clone shares the file too"
+        );
+        edited.extend_from_slice(b"!");
+        assert!(!edited.is_shared());
+        assert_eq!(edited, b"PAYLOAD!");
+        assert_eq!(view, b"PAYLOAD", "the file and other views unchanged");
+        edited[0] = b'p';
+        assert_eq!(edited.into_vec(), b"pAYLOAD!".to_vec());
+        // Equal, and hashed alike, whether a view or owned.
+        let owned = ByteBuf::from(b"PAYLOAD".to_vec());
+        assert_eq!(view, owned);
+        let state = std::hash::RandomState::new();
+        assert_eq!(
+            std::hash::BuildHasher::hash_one(&state, &view),
+            std::hash::BuildHasher::hash_one(&state, &owned)
+        );
+        // Out of range, what lies in it.
+        assert_eq!(ByteBuf::shared(file.clone(), 13, 99), b"tail");
+        assert!(ByteBuf::shared(file, 99, 1).is_empty());
+    }
+
+    #[test]
     fn hex_round_trip() {
         let all: Vec<u8> = (0..=255).collect();
         assert_eq!(from_hex(&to_hex(&all)).unwrap(), all);
@@ -247,11 +482,11 @@ mod tests {
 
     #[test]
     fn raw_bytes_serde_and_debug() {
-        let b = RawBytes(vec![1, 2, 255]);
+        let b = RawBytes::new(vec![1, 2, 255]);
         assert_eq!(serde_json::to_string(&b).unwrap(), r#""0102ff""#);
         assert_eq!(serde_json::from_str::<RawBytes>(r#""0102ff""#).unwrap(), b);
         assert_eq!(format!("{b:?}"), "RawBytes(3 bytes: 0102ff)");
-        let long = RawBytes(vec![0xaa; 20]);
+        let long = RawBytes::new(vec![0xaa; 20]);
         assert_eq!(
             format!("{long:?}"),
             format!("RawBytes(20 bytes: {}…)", "aa".repeat(16))

@@ -90,7 +90,7 @@ impl Held for crate::RawBytes {
     fn written(&self, recomputed: Option<u32>) -> Self {
         recomputed.map_or_else(
             || self.clone(),
-            |n| crate::RawBytes(n.to_be_bytes().to_vec()),
+            |n| crate::RawBytes::new(n.to_be_bytes().to_vec()),
         )
     }
 }

@@ -27,6 +27,11 @@ pub trait Codec:
 
     /// Decodes a whole file.
     fn read(bytes: &[u8]) -> Result<Self>;
+    /// Decodes a whole file given to the value, which keeps it: byte fields are views of it,
+    /// not copies.
+    fn read_owned(bytes: Vec<u8>) -> Result<Self> {
+        Self::read(&bytes)
+    }
     /// Encodes, writing every stored field verbatim.
     fn write(&self, w: &mut Writer) -> Result<()>;
     /// The number of bytes [`Codec::write`] produces.

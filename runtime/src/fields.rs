@@ -462,11 +462,11 @@ pub fn read_sub_keeping<'a, T>(
     r: &mut Reader<'a>,
     len: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
-) -> Result<(T, Vec<u8>)> {
+) -> Result<(T, crate::ByteBuf)> {
     let len = length(len, r)?;
     let mut sub = r.sub(len)?;
     let value = read(&mut sub)?;
-    Ok((value, sub.rest().to_vec()))
+    Ok((value, sub.keep_rest()))
 }
 
 /// Before writing in place a value that may keep a substream's unread bytes: there is no
@@ -779,7 +779,7 @@ pub fn unclaimed(input: &[u8], covered: &[std::ops::Range<usize>]) -> Vec<Gap> {
         if at < end {
             gaps.push(Gap {
                 offset: at as u64,
-                bytes: crate::RawBytes(input[at..end].to_vec()),
+                bytes: crate::RawBytes::new(input[at..end].to_vec()),
             });
         }
         at = at.max(range.end);
@@ -1130,9 +1130,11 @@ pub fn fill_with_index(pad: &mut [u8]) {
     }
 }
 
-/// Reads raw bytes of a computed length, rounded up to a multiple of `align`.
+/// Reads raw bytes of a computed length, rounded up to a multiple of `align`: a view of the
+/// file when the reader keeps it, else a copy ([`Reader::keep`]).
 pub fn read_raw(r: &mut Reader<'_>, len: i64, align: usize) -> Result<crate::RawBytes> {
-    read_sized(r, len, align).map(|b| crate::RawBytes(b.to_vec()))
+    let bytes = read_sized(r, len, align)?;
+    Ok(crate::RawBytes(r.keep(bytes)))
 }
 
 /// Reads fixed `contents` (a magic), failing with the bytes found when they differ.
@@ -1237,7 +1239,7 @@ mod tests {
     fn values_from_the_end_are_written_into_the_gaps_that_hold_them() {
         let gap = |offset: u64, bytes: &[u8]| Gap {
             offset,
-            bytes: crate::RawBytes(bytes.to_vec()),
+            bytes: crate::RawBytes::new(bytes.to_vec()),
         };
         let mut gaps = vec![gap(4, &[1, 2, 3]), gap(7, &[4, 5]), gap(12, &[6])];
         // 5..9 spans two gaps that touch.

@@ -55,7 +55,7 @@ pub fn lay_out(blocks: &[Block], start: Start, align: u64, keep_stored_order: bo
     if start > fields_end {
         padding.push(Gap {
             offset: fields_end,
-            bytes: crate::RawBytes(vec![0; usize::try_from(start - fields_end).unwrap_or(0)]),
+            bytes: crate::RawBytes::new(vec![0; usize::try_from(start - fields_end).unwrap_or(0)]),
         });
     }
     let mut cursor = u128::from(start);
@@ -66,7 +66,7 @@ pub fn lay_out(blocks: &[Block], start: Start, align: u64, keep_stored_order: bo
             let len = usize::try_from(at - cursor).unwrap_or(0);
             padding.push(Gap {
                 offset: u64::try_from(cursor).unwrap_or(u64::MAX),
-                bytes: crate::RawBytes(vec![0; len]),
+                bytes: crate::RawBytes::new(vec![0; len]),
             });
         }
         offsets[i] = i128::try_from(at).unwrap_or(i128::MAX);

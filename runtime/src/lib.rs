@@ -42,7 +42,7 @@ pub mod writer;
 /// Re-exported so generated code derives serde traits without a direct dependency.
 pub use serde;
 
-pub use bytes::{RawBytes, from_hex, to_hex};
+pub use bytes::{ByteBuf, RawBytes, from_hex, to_hex};
 pub use check::{Checker, Mismatch};
 pub use codec::{Codec, RoundTrip, field_at, first_difference, reads_back_as, round_trip};
 pub use error::{Error, ErrorKind, PathSegment, Result, ResultExt};

@@ -270,7 +270,7 @@ pub fn read_decoded<T>(
     let start = r.absolute_pos().saturating_sub(stored.0.len() as u64);
     let mut sub = r.detached_at(&data, start);
     let value = read(&mut sub)?;
-    let rest = RawBytes(sub.rest().to_vec());
+    let rest = RawBytes::new(sub.rest().to_vec());
     Ok(Decoded {
         value,
         rest,

@@ -200,6 +200,32 @@ impl<'a> Reader<'a> {
         Ok(Visiting(Some(state)))
     }
 
+    /// `bytes`, read by this reader from its file, as a view of the file it keeps (a
+    /// [`FileState`] given the file, or one whose instances read on demand copied it):
+    /// nothing is copied. `None` when no file is kept, or `bytes` are not a range of it
+    /// (decoded bytes).
+    pub fn view(&self, bytes: &[u8]) -> Option<crate::ByteBuf> {
+        let input = self.shared?.input.get()?;
+        if !input.is(self.root) {
+            return None;
+        }
+        let start = offset_in(self.root, bytes)?;
+        Some(crate::ByteBuf::shared(input.clone(), start, bytes.len()))
+    }
+
+    /// `bytes`, read by this reader from its file, as a view ([`Reader::view`]) or else a
+    /// copy.
+    pub fn keep(&self, bytes: &[u8]) -> crate::ByteBuf {
+        self.view(bytes)
+            .unwrap_or_else(|| crate::ByteBuf::from(bytes))
+    }
+
+    /// The rest of the stream, as [`Reader::keep`] keeps it.
+    pub fn keep_rest(&mut self) -> crate::ByteBuf {
+        let rest = self.rest();
+        self.keep(rest)
+    }
+
     /// This reader as a [`crate::on_demand::Detached`] one, to read from later, once the file it reads is no
     /// longer borrowed: `None` when what it reads is not a range of the file (decoded bytes),
     /// when bits of a byte are pending, or when it shares no [`FileState`] (a reader of one

@@ -134,8 +134,8 @@ impl<const N: usize> fmt::Debug for FixedStr<N> {
 impl VarStr {
     /// Wraps the raw bytes as read.
     #[inline]
-    pub fn from_raw(raw: Vec<u8>) -> Self {
-        VarStr(raw)
+    pub fn from_raw(raw: impl Into<Vec<u8>>) -> Self {
+        VarStr(raw.into())
     }
 
     /// All bytes, including terminator and padding.
@@ -418,8 +418,8 @@ pub struct Text(Vec<u8>);
 
 impl Text {
     /// Wraps the bytes as read.
-    pub fn from_raw(raw: Vec<u8>) -> Self {
-        Self(raw)
+    pub fn from_raw(raw: impl Into<Vec<u8>>) -> Self {
+        Self(raw.into())
     }
 
     /// The bytes as read.

@@ -324,8 +324,8 @@ mod tests {
         Sample {
             long: (0..100).collect(),
             short: vec![1, 2, 3],
-            blob: RawBytes((0..=255).collect()),
-            small_blob: RawBytes(vec![0xab; 4]),
+            blob: RawBytes::new((0..=255).collect()),
+            small_blob: RawBytes::new(vec![0xab; 4]),
         }
     }
 

@@ -312,7 +312,7 @@ fn reencoded_text(field: &Field) -> (TokenStream, TokenStream) {
     };
     let set = quote! {
         if let Some(new) = #restored {
-            text.stored = rt::RawBytes(new);
+            text.stored = rt::RawBytes::new(new);
         }
     };
     (on_text(quote!(&), compare), on_text(quote!(&mut), set))
@@ -399,7 +399,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
         });
         recomputes.push(quote! {
             let size = #size;
-            rt::fields::resize_padding(&mut self.#ident.0, size).in_field(#name)?;
+            rt::fields::resize_padding(self.#ident.0.as_mut_vec(), size).in_field(#name)?;
         });
     }
     for field in def.fields.iter().filter(|f| f.is_reencoded_text()) {
@@ -415,7 +415,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
                 c.compare(#name, i128::from(found), i128::from(expected));
             }
         });
-        recomputes.push(quote!(rt::fields::fill_with_index(&mut self.#ident.0);));
+        recomputes.push(quote!(rt::fields::fill_with_index(self.#ident.0.as_mut_vec());));
     }
     let check_children = def
         .fields

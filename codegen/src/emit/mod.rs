@@ -290,15 +290,16 @@ fn codec_impl(
     // Work beyond one pass over the file is budgeted: values read by position may copy about
     // four times the file, and 64 MiB more (real small files point at their data from many
     // places: each cramfs inode reads the rest of the image as a file); searched fields
-    // (`-scan`, `-solve`) may parse about 2048 times it.
+    // (`-scan`, `-solve`) may parse about 2048 times it. Every file read shares a state, which
+    // keeps the file given to `read_owned`, so that byte fields are views of it.
     let budget = if schema.has_searched_fields() {
-        Some(quote!(2048 * bytes.len() as u64 + (64 << 20)))
+        quote!(2048 * bytes.len() as u64 + (64 << 20))
     } else if schema.has_positioned_fields() {
-        Some(quote!(4 * bytes.len() as u64 + (64 << 20)))
+        quote!(4 * bytes.len() as u64 + (64 << 20))
     } else {
-        None
+        quote!(u64::MAX)
     };
-    let state = budget.map(|limit| quote!(rt::reader::FileState::new(#limit)));
+    let state = Some(quote!(rt::reader::FileState::new(#budget)));
     let reader = match &state {
         Some(_) => quote!(let mut r = rt::Reader::new(bytes).sharing(state);),
         None => quote!(let mut r = rt::Reader::new(bytes);),
@@ -324,7 +325,7 @@ fn codec_impl(
             quote! {
                 #reader
                 let mut value = Self::read_from(&mut r #(, #args)*)?;
-                value.#trailing = rt::RawBytes(r.rest().to_vec());
+                value.#trailing = rt::RawBytes(r.keep_rest());
                 Ok(value)
             }
         } else {
@@ -443,6 +444,10 @@ fn codec_impl(
 
             fn read(bytes: &[u8]) -> rt::Result<Self> {
                 #name::read(bytes)
+            }
+
+            fn read_owned(bytes: Vec<u8>) -> rt::Result<Self> {
+                #name::read_owned(bytes)
             }
 
             fn write(&self, w: &mut rt::Writer) -> rt::Result<()> {

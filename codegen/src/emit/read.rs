@@ -509,7 +509,7 @@ fn read_delimited(schema: &Schema, ir: &ir::One<Reading>) -> TokenStream {
             // A consumed terminator is kept, as `read_sized` keeps it.
             Some((byte, unit, consume, eos_error)) => quote!(
                 r.until_unit(#byte, #unit, #consume, #consume, #eos_error)
-                    .map(|b| rt::RawBytes(b.to_vec()))
+                    .map(|b| rt::RawBytes::new(b.to_vec()))
             ),
             None => read_sized(&decode.size, 1, quote!(rt::RawBytes)),
         };
@@ -640,7 +640,7 @@ fn read_sized(size: &ir::Size<Reading>, align: usize, wrap: TokenStream) -> Toke
             len,
             from_stream: false,
         } => sized(len.clone()),
-        ir::Size::Eos => quote!(Ok(#wrap(r.rest().to_vec()))),
+        ir::Size::Eos => quote!(Ok(#wrap(r.keep_rest()))),
         ir::Size::Terminator {
             byte,
             consume,
@@ -649,7 +649,7 @@ fn read_sized(size: &ir::Size<Reading>, align: usize, wrap: TokenStream) -> Toke
         } => {
             // A consumed terminator is kept in the value so that it is written back; `include`
             // only changes what the text accessor shows, which stops at the terminator anyway.
-            quote!(r.until(#byte, #consume, #consume, #eos_error).map(|b| #wrap(b.to_vec())))
+            quote!(r.until(#byte, #consume, #consume, #eos_error).map(|b| #wrap(r.keep(b))))
         }
     }
 }

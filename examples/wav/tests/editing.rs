@@ -16,7 +16,7 @@ fn data_mut(wav: &mut Wav) -> &mut Vec<u8> {
     let ChunkBody::Raw(data) = &mut chunk.body else {
         panic!("data is raw bytes")
     };
-    &mut data.0
+    data.0.as_mut_vec()
 }
 
 fn format_chunk(wav: &Wav) -> &FormatChunk {
