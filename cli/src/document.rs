@@ -67,10 +67,32 @@ pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError
         walk_document(format, &bytes, file, &mut summary)?;
         return write_text(options.output, &summary.finish(), syntax, file);
     };
+    write_selected(
+        format,
+        &bytes,
+        file,
+        pattern,
+        options.output,
+        syntax,
+        options.summary,
+    )
+}
+
+/// `decode --path`: the parts `pattern` selects, written as they are found (or their
+/// summary, with `summarized`).
+fn write_selected(
+    format: &'static dyn Format,
+    bytes: &[u8],
+    file: &Path,
+    pattern: &Pattern,
+    output: Option<&Path>,
+    syntax: DocumentSyntax,
+    summarized: bool,
+) -> Result<ExitCode, CliError> {
     let nothing_matches = || -> Result<(), CliError> {
         // Where the path stopped, from the document's tree: only when nothing matched.
         let document = format
-            .decode_json(&bytes)
+            .decode_json(bytes)
             .map_err(|source| CliError::Decode {
                 path: file.to_owned(),
                 source,
@@ -80,7 +102,7 @@ pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError
             stopped: crate::select::dead_end(&document[VALUE_KEY], pattern),
         })
     };
-    if options.summary {
+    if summarized {
         // The summary of the list of parts, each summarized as it is found.
         let mut summary = skelcodec_runtime::Summary::new(SUMMARY_ITEMS);
         summary.begin_seq(None);
@@ -88,14 +110,14 @@ pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError
             // A part has a JSON form: it was made from one.
             let _ = events::serialize_into(&Part { path, value }, &mut summary);
         });
-        walk_document(format, &bytes, file, &mut selection)?;
+        walk_document(format, bytes, file, &mut selection)?;
         if selection.matched() == 0 {
             nothing_matches()?;
         }
         summary.end();
-        return write_text(options.output, &summary.finish(), syntax, file);
+        return write_text(output, &summary.finish(), syntax, file);
     }
-    write_output(options.output, |out| {
+    write_output(output, |out| {
         let mut parts = PartsWriter {
             out: std::io::BufWriter::new(out),
             syntax,
@@ -105,12 +127,12 @@ pub fn decode(file: &Path, options: &DecodeOptions) -> Result<ExitCode, CliError
         let mut selection = Selection::new(pattern, Some(VALUE_KEY), |path, value| {
             parts.write(path, value)
         });
-        walk_document(format, &bytes, file, &mut selection)?;
+        walk_document(format, bytes, file, &mut selection)?;
         if selection.matched() == 0 {
             return nothing_matches();
         }
         parts.finish().map_err(|e| match e {
-            PartError::Write(e) => output_error(options.output, e),
+            PartError::Write(e) => output_error(output, e),
             PartError::Serialize(reason) => unserializable(file, reason),
         })
     })
