@@ -11,26 +11,8 @@ const MAX_ALIGN: u64 = 1 << 20;
 
 /// Lowers the root's `-layout`, once every type's fields are lowered.
 pub fn lower_layout(schema: &Schema, spec: &LayoutSpec, at: &YamlPath) -> Result<Layout, Located> {
-    let keep_stored_order = match spec.order.as_deref() {
-        None | Some("stored") => true,
-        Some("listed") => false,
-        Some(other) => {
-            return Err(Located::new(
-                &at.key("order"),
-                format!("order must be `stored` or `listed`, not `{other}`"),
-            ));
-        }
-    };
-    let keep_stored_start = match spec.start.as_deref() {
-        None | Some("fields") => false,
-        Some("stored") => true,
-        Some(other) => {
-            return Err(Located::new(
-                &at.key("start"),
-                format!("start must be `fields` or `stored`, not `{other}`"),
-            ));
-        }
-    };
+    let keep_stored_order = one_of(&spec.order, ("order", ["stored", "listed"]), at)? == 0;
+    let keep_stored_start = one_of(&spec.start, ("start", ["fields", "stored"]), at)? == 1;
     let align = spec.align.unwrap_or(1);
     if !(1..=MAX_ALIGN).contains(&align) {
         return Err(Located::new(
@@ -72,6 +54,25 @@ pub fn lower_layout(schema: &Schema, spec: &LayoutSpec, at: &YamlPath) -> Result
         align,
         keep_stored_start,
         clears,
+    })
+}
+
+/// Which of a key's two words `value` is (the first when the key is absent), or an error at
+/// the key that names both.
+fn one_of(
+    value: &Option<String>,
+    (key, words): (&str, [&str; 2]),
+    at: &YamlPath,
+) -> Result<usize, Located> {
+    let value = value.as_deref().unwrap_or(words[0]);
+    words.iter().position(|w| *w == value).ok_or_else(|| {
+        Located::new(
+            &at.key(key),
+            format!(
+                "{key} must be `{}` or `{}`, not `{value}`",
+                words[0], words[1]
+            ),
+        )
     })
 }
 

@@ -229,60 +229,33 @@ impl ser::Serializer for &mut Emitter<'_> {
     }
 }
 
-impl ser::SerializeSeq for &mut Emitter<'_> {
-    type Ok = ();
-    type Error = EventError;
+/// The lists of every kind: each element serialized in turn, then `$ends` ends (a variant's
+/// list is closed with the map of one key around it).
+macro_rules! lists {
+    ($($kind:ident::$element:ident ends $ends:literal;)*) => {$(
+        impl ser::$kind for &mut Emitter<'_> {
+            type Ok = ();
+            type Error = EventError;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EventError> {
-        value.serialize(&mut **self)
-    }
+            fn $element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EventError> {
+                value.serialize(&mut **self)
+            }
 
-    fn end(self) -> Result<(), EventError> {
-        self.events.end();
-        Ok(())
-    }
+            fn end(self) -> Result<(), EventError> {
+                for _ in 0..$ends {
+                    self.events.end();
+                }
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for &mut Emitter<'_> {
-    type Ok = ();
-    type Error = EventError;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EventError> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-
-    fn end(self) -> Result<(), EventError> {
-        ser::SerializeSeq::end(self)
-    }
-}
-
-impl ser::SerializeTupleStruct for &mut Emitter<'_> {
-    type Ok = ();
-    type Error = EventError;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EventError> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-
-    fn end(self) -> Result<(), EventError> {
-        ser::SerializeSeq::end(self)
-    }
-}
-
-impl ser::SerializeTupleVariant for &mut Emitter<'_> {
-    type Ok = ();
-    type Error = EventError;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EventError> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-
-    fn end(self) -> Result<(), EventError> {
-        // The list, then the map of one key around it.
-        self.events.end();
-        self.events.end();
-        Ok(())
-    }
+lists! {
+    SerializeSeq::serialize_element ends 1;
+    SerializeTuple::serialize_element ends 1;
+    SerializeTupleStruct::serialize_field ends 1;
+    SerializeTupleVariant::serialize_field ends 2;
 }
 
 impl ser::SerializeMap for &mut Emitter<'_> {
