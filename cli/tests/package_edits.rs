@@ -509,24 +509,27 @@ fn dbpf_add_delete_and_rebuild() {
     );
 }
 
-fn corpus() -> Option<PathBuf> {
-    let dir = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR"));
-    if dir.is_none() {
+/// A corpus file (`relative` to the corpus), its bytes, a scratch directory and the entries
+/// `package list` shows; `None`, said, without a corpus.
+fn corpus_archive(relative: &str) -> Option<(PathBuf, Vec<u8>, tempfile::TempDir, Vec<String>)> {
+    let Some(dir) = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
         eprintln!("skipped: no corpus (../shared/corpus or $SKELCODEC_CORPUS)");
-    }
-    dir
+        return None;
+    };
+    let archive = dir.join(relative);
+    let bytes = fs::read(&archive).unwrap();
+    let entries = listed(&archive);
+    Some((archive, bytes, tempfile::tempdir().unwrap(), entries))
 }
 
 #[test]
 fn the_real_archive_rebuilds_at_its_compact_size_and_takes_edits() {
-    let Some(corpus) = corpus() else {
+    let Some((archive, original, temp, names)) =
+        corpus_archive("img/cretaceous_models_cutscene.img")
+    else {
         return;
     };
-    let archive = corpus.join("img/cretaceous_models_cutscene.img");
-    let original = fs::read(&archive).unwrap();
-    let temp = tempfile::tempdir().unwrap();
     let dir = temp.path();
-    let names = listed(&archive);
     assert_eq!(names.len(), 6);
     // Entry sizes in sectors, from the directory.
     let sectors: Vec<usize> = v2_directory(&original)
@@ -596,14 +599,11 @@ fn the_real_archive_rebuilds_at_its_compact_size_and_takes_edits() {
 
 #[test]
 fn the_real_package_takes_edits() {
-    let Some(corpus) = corpus() else {
+    let Some((package, original, temp, keys)) = corpus_archive("sims2/opents2_animation.package")
+    else {
         return;
     };
-    let package = corpus.join("sims2/opents2_animation.package");
-    let original = fs::read(&package).unwrap();
-    let temp = tempfile::tempdir().unwrap();
     let dir = temp.path();
-    let keys = listed(&package);
     assert_eq!(keys.len(), 3);
 
     // Already packed in index order, the index last: a rebuild is the same file.
@@ -612,7 +612,7 @@ fn the_real_package_takes_edits() {
     assert_eq!(output.stdout, original);
 
     // Index 7.2: 24-byte entries, keys with an instance-high id.
-    let anim = corpus.join("sims2/opents2_anim_1.5an");
+    let anim = package.with_file_name("opents2_anim_1.5an");
     let anim_bytes = fs::read(&anim).unwrap();
     let added = dir.join("added.package");
     let key = "0xFB00791E:0x1C0532FA:0x00000001:0x00000002";
