@@ -287,39 +287,36 @@ impl ser::SerializeMap for &mut Emitter<'_> {
     }
 }
 
-impl ser::SerializeStruct for &mut Emitter<'_> {
-    type Ok = ();
-    type Error = EventError;
+/// Structures, as maps with a key per field; a variant's is closed with the map of one key
+/// around it.
+macro_rules! structs {
+    ($($kind:ident ends $ends:literal;)*) => {$(
+        impl ser::$kind for &mut Emitter<'_> {
+            type Ok = ();
+            type Error = EventError;
 
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), EventError> {
-        self.events.key(key);
-        value.serialize(&mut **self)
-    }
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), EventError> {
+                self.events.key(key);
+                value.serialize(&mut **self)
+            }
 
-    fn end(self) -> Result<(), EventError> {
-        ser::SerializeMap::end(self)
-    }
+            fn end(self) -> Result<(), EventError> {
+                for _ in 0..$ends {
+                    self.events.end();
+                }
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for &mut Emitter<'_> {
-    type Ok = ();
-    type Error = EventError;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), EventError> {
-        ser::SerializeStruct::serialize_field(self, key, value)
-    }
-
-    fn end(self) -> Result<(), EventError> {
-        ser::SerializeTupleVariant::end(self)
-    }
+structs! {
+    SerializeStruct ends 1;
+    SerializeStructVariant ends 2;
 }
 
 #[cfg(test)]
