@@ -229,35 +229,6 @@ impl ser::Serializer for &mut Emitter<'_> {
     }
 }
 
-/// The lists of every kind: each element serialized in turn, then `$ends` ends (a variant's
-/// list is closed with the map of one key around it).
-macro_rules! lists {
-    ($($kind:ident::$element:ident ends $ends:literal;)*) => {$(
-        impl ser::$kind for &mut Emitter<'_> {
-            type Ok = ();
-            type Error = EventError;
-
-            fn $element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EventError> {
-                value.serialize(&mut **self)
-            }
-
-            fn end(self) -> Result<(), EventError> {
-                for _ in 0..$ends {
-                    self.events.end();
-                }
-                Ok(())
-            }
-        }
-    )*};
-}
-
-lists! {
-    SerializeSeq::serialize_element ends 1;
-    SerializeTuple::serialize_element ends 1;
-    SerializeTupleStruct::serialize_field ends 1;
-    SerializeTupleVariant::serialize_field ends 2;
-}
-
 impl ser::SerializeMap for &mut Emitter<'_> {
     type Ok = ();
     type Error = EventError;
@@ -287,22 +258,16 @@ impl ser::SerializeMap for &mut Emitter<'_> {
     }
 }
 
-/// Structures, as maps with a key per field; a variant's is closed with the map of one key
-/// around it.
-macro_rules! structs {
-    ($($kind:ident ends $ends:literal;)*) => {$(
+/// The compound values serde builds element by element: lists of every kind, and structures
+/// (maps with a key per field). Each ends with `$ends` ends: a variant's content is closed
+/// with the map of one key around it.
+macro_rules! compounds {
+    ($($kind:ident ends $ends:literal, fn $method:ident(&mut $this:ident, $($arg:ident: $ty:ty),*) $body:block)*) => {$(
         impl ser::$kind for &mut Emitter<'_> {
             type Ok = ();
             type Error = EventError;
 
-            fn serialize_field<T: Serialize + ?Sized>(
-                &mut self,
-                key: &'static str,
-                value: &T,
-            ) -> Result<(), EventError> {
-                self.events.key(key);
-                value.serialize(&mut **self)
-            }
+            fn $method<T: Serialize + ?Sized>(&mut $this, $($arg: $ty),*) -> Result<(), EventError> $body
 
             fn end(self) -> Result<(), EventError> {
                 for _ in 0..$ends {
@@ -314,9 +279,19 @@ macro_rules! structs {
     )*};
 }
 
-structs! {
-    SerializeStruct ends 1;
-    SerializeStructVariant ends 2;
+compounds! {
+    SerializeSeq ends 1, fn serialize_element(&mut self, value: &T) { value.serialize(&mut **self) }
+    SerializeTuple ends 1, fn serialize_element(&mut self, value: &T) { value.serialize(&mut **self) }
+    SerializeTupleStruct ends 1, fn serialize_field(&mut self, value: &T) { value.serialize(&mut **self) }
+    SerializeTupleVariant ends 2, fn serialize_field(&mut self, value: &T) { value.serialize(&mut **self) }
+    SerializeStruct ends 1, fn serialize_field(&mut self, key: &'static str, value: &T) {
+        self.events.key(key);
+        value.serialize(&mut **self)
+    }
+    SerializeStructVariant ends 2, fn serialize_field(&mut self, key: &'static str, value: &T) {
+        self.events.key(key);
+        value.serialize(&mut **self)
+    }
 }
 
 #[cfg(test)]
