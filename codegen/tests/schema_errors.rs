@@ -126,11 +126,13 @@ fn the_ifp_schema_compiles_to_parseable_rust() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ifp.ksy");
     let schema = skelcodec_codegen::load_schema(&path).expect("ifp.ksy is valid");
     let source = skelcodec_codegen::generate_source(&schema).expect("generated code parses");
-    // Key frames of fixed size are decoded in bulk, with one bounds check per array.
+    // Key frames of fixed size are kept as read, with one bounds check per list, and decoded
+    // in bulk when first looked at.
     assert!(
-        source.contains("rt::fields::read_fixed(r, (num_frames_ as i64), Anp3Rotation::decode)"),
+        source.contains("rt::fields::read_fixed_list("),
         "bulk read missing"
     );
+    assert!(source.contains("rt::fields::decode_fixed(b, len, Anp3Rotation::decode)"));
     assert!(source.contains("pub fn check_into"));
 }
 
@@ -472,7 +474,7 @@ fn checks_a_writer_cannot_make_are_verified_by_reading_back() {
         "meta:\n  id: s\n  endian: le\nseq:\n  - id: xs\n    type: u4\n    repeat: expr\n    repeat-expr: 40\n  - id: n\n    type: u4\n    -derived: xs.sum(_)\n",
     );
     assert!(code.contains("sum.wrapping_add"), "{code}");
-    assert!(code.contains("pub xs: Vec<u32>"), "{code}");
+    assert!(code.contains("pub xs: rt::FixedList<u32>"), "{code}");
 }
 
 #[test]

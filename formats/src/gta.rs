@@ -487,9 +487,9 @@ fn anp3_frames(
         }
     }
     Ok(if translated {
-        Anp3ObjectFrames::Anp3RotationTranslationCompressed(translated_frames)
+        Anp3ObjectFrames::Anp3RotationTranslationCompressed(translated_frames.into())
     } else {
-        Anp3ObjectFrames::Anp3RotationCompressed(rotations)
+        Anp3ObjectFrames::Anp3RotationCompressed(rotations.into())
     })
 }
 

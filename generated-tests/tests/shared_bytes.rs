@@ -1,12 +1,20 @@
-//! Byte fields read from a file the value keeps are views of it: nothing is copied until one
-//! is edited, and the value reads, compares, writes and travels between threads as before.
+//! Byte fields, strings and counted lists of fixed-size elements are views of the file the
+//! value keeps
+//! (given to `read_owned`, or copied once by `read`): nothing is copied or decoded until one is
+//! looked at or edited, and the value reads, compares, writes and travels between threads as
+//! before.
 
 #[allow(deprecated)] // the schema's style warnings, which `schema check` lists
 mod archive {
     skelcodec_macros::codec!("tests/schemas/sector_archive.ksy");
 }
 
+mod lists {
+    skelcodec_macros::codec!("tests/schemas/shared_fields.ksy");
+}
+
 use archive::SectorArchive;
+use lists::{Point, SharedFields};
 
 /// An archive (see `layout.rs`) with two files on 16-byte sectors and no names.
 fn archive() -> Vec<u8> {
@@ -25,7 +33,7 @@ fn archive() -> Vec<u8> {
 }
 
 #[test]
-fn a_file_given_to_read_owned_is_shared_by_its_byte_fields() {
+fn a_file_read_is_shared_by_its_byte_fields() {
     let file = archive();
     let owned = SectorArchive::read_owned(file.clone()).unwrap();
     let copied = SectorArchive::read(&file).unwrap();
@@ -39,8 +47,8 @@ fn a_file_given_to_read_owned_is_shared_by_its_byte_fields() {
         assert!(data.0.is_shared(), "a view of the file");
         assert_eq!(data.0, want);
     }
-    // Read from a borrowed file, nothing needs the file later: each field is its own copy.
-    assert!(copied.files.iter().all(|f| !f.data.0.is_shared()));
+    // Read from a borrowed file, the fields are views of one copy of it.
+    assert!(copied.files.iter().all(|f| f.data.0.is_shared()));
     assert_eq!(owned.to_bytes().unwrap(), file);
 
     // Edited, a field is the value's own; the others stay views, and the file reads back.
@@ -64,4 +72,89 @@ fn a_file_given_to_read_owned_is_shared_by_its_byte_fields() {
     drop(file);
     let sent = std::thread::spawn(move || owned.files[1].data.0.to_vec());
     assert_eq!(sent.join().unwrap(), b"abc");
+}
+
+/// Three points, two little-endian floats, two big-endian words and two strings.
+fn lists_file() -> Vec<u8> {
+    let mut out = 3u16.to_le_bytes().to_vec();
+    for (x, y) in [(1i16, -1i16), (2, -2), (300, -300)] {
+        out.extend(x.to_le_bytes());
+        out.extend(y.to_le_bytes());
+    }
+    out.extend(1.5f32.to_le_bytes());
+    out.extend((-0.0f32).to_le_bytes());
+    out.extend([0x12, 0x34, 0xab, 0xcd]);
+    out.extend(b"one\0");
+    out.push(3);
+    out.extend(b"two");
+    out
+}
+
+#[test]
+fn counted_lists_of_fixed_elements_are_views_decoded_when_looked_at() {
+    let file = lists_file();
+    let value = SharedFields::read_owned(file.clone()).unwrap();
+    assert!(value.points.is_shared() && value.weights.is_shared() && value.words.is_shared());
+    assert_eq!(value.points.len(), 3, "the count, known without decoding");
+    assert_eq!(value.points.stored_bytes(), Some(&file[2..14]));
+    assert_eq!(value.points[2], Point { x: 300, y: -300 });
+    assert_eq!(
+        value.words,
+        [0x1234, 0xabcd],
+        "each list with its own byte order"
+    );
+    assert_eq!(value.weights[0], 1.5);
+    assert_eq!(
+        (value.label.text(), value.title.text()),
+        ("one".into(), "two".into())
+    );
+    // The title is bytes 31..34 of the file, where the points' bytes start at 2.
+    let points_at = value.points.stored_bytes().unwrap().as_ptr();
+    assert_eq!(
+        value.title.as_bytes().as_ptr(),
+        points_at.wrapping_add(29),
+        "a view"
+    );
+    assert_eq!(
+        value.to_bytes().unwrap(),
+        file,
+        "unchanged lists write their bytes"
+    );
+    assert_eq!(SharedFields::read(&file).unwrap(), value);
+
+    // The document is the list's; read back from it, the lists are the value's own.
+    let json = serde_json::to_value(&value).unwrap();
+    assert_eq!(json["points"][1], serde_json::json!({"x": 2, "y": -2}));
+    assert_eq!(json["words"], serde_json::json!([0x1234, 0xabcd]));
+    let from_json: SharedFields = serde_json::from_value(json).unwrap();
+    assert!(from_json.points.stored_bytes().is_none());
+    assert_eq!(from_json.to_bytes().unwrap(), file);
+
+    // An edit makes that list the value's own and leaves the clone it came from as read.
+    let mut edited = value.clone();
+    edited.points[0].x = 7;
+    assert!(edited.points.stored_bytes().is_none() && edited.words.is_shared());
+    assert_eq!(value.points[0].x, 1);
+    let written = edited.to_bytes().unwrap();
+    assert_eq!(written[2..4], 7i16.to_le_bytes());
+    assert_eq!(written[4..], file[4..]);
+    assert_eq!(SharedFields::read(&written).unwrap(), edited);
+    // A list that grows is counted again by `normalize()`; the lists counted by that count
+    // must agree before it writes.
+    edited.points.push(Point { x: 4, y: 5 });
+    assert_eq!(edited.check().len(), 1, "{:?}", edited.check());
+    edited.normalize().unwrap();
+    let refused = edited.to_bytes().unwrap_err().to_string();
+    assert!(refused.contains("weights"), "2 weights, not 3: {refused}");
+    edited.weights.push(0.5);
+    edited.words.push(9);
+    assert_eq!(
+        SharedFields::read(&edited.to_bytes().unwrap()).unwrap(),
+        edited
+    );
+
+    // The lists own what they share: they outlive the file and move to another thread.
+    drop(file);
+    let sent = std::thread::spawn(move || value.points.iter().map(|p| p.y).sum::<i16>());
+    assert_eq!(sent.join().unwrap(), -303);
 }

@@ -405,10 +405,13 @@ fn holes_describe_the_stored_layout_and_a_new_layout_has_none() {
     assert_eq!((package.hole_count, package.holes.as_ref()), (0, None));
     // A hole record after the index, describing 4 free bytes after it.
     let end = bytes.len() as u32;
-    package.holes = Some(vec![Hole {
-        offset: end + 8,
-        size: 4,
-    }]);
+    package.holes = Some(
+        vec![Hole {
+            offset: end + 8,
+            size: 4,
+        }]
+        .into(),
+    );
     (package.hole_count, package.hole_offset, package.hole_size) = (1, end, 8);
     package.unclaimed.push(Gap {
         offset: u64::from(end) + 8,

@@ -4,6 +4,7 @@
 
 use crate::arith::length;
 use crate::error::{Error, ErrorKind, Result, ResultExt};
+use crate::fixed_list::FixedList;
 use crate::reader::Reader;
 use crate::writer::Writer;
 
@@ -17,11 +18,49 @@ pub fn read_fixed<T, const N: usize>(
     decode: impl Fn(&[u8; N]) -> T,
 ) -> Result<Vec<T>> {
     let (count, bytes) = fixed_elements(r, count, N)?;
+    Ok(decode_fixed(bytes, count, decode))
+}
+
+/// `len` elements of `N` bytes decoded from `bytes` at constant offsets (elements of no bytes
+/// decode from nothing).
+#[inline(always)]
+pub fn decode_fixed<T, const N: usize>(
+    bytes: &[u8],
+    len: usize,
+    decode: impl Fn(&[u8; N]) -> T,
+) -> Vec<T> {
     if N == 0 {
-        return Ok((0..count).map(|_| decode(&[0; N])).collect());
+        return (0..len).map(|_| decode(&[0; N])).collect();
     }
     let (chunks, _) = bytes.as_chunks::<N>();
-    Ok(chunks.iter().map(decode).collect())
+    chunks.iter().take(len).map(decode).collect()
+}
+
+/// Reads `count` elements of `size` bytes as a [`FixedList`]: the bytes they take, a view of
+/// the file when it is kept ([`Reader::keep`]), decoded by `decode` (given the bytes and the
+/// count) the first time they are looked at. Nothing is decoded or allocated here.
+pub fn read_fixed_list<T>(
+    r: &mut Reader<'_>,
+    count: i64,
+    size: usize,
+    decode: fn(&[u8], usize) -> Vec<T>,
+) -> Result<FixedList<T>> {
+    let (count, bytes) = fixed_elements(r, count, size)?;
+    Ok(FixedList::stored(r.keep(bytes), count, decode))
+}
+
+/// Writes a [`FixedList`]: its stored bytes as they are while it is unchanged, else each
+/// element as [`write_fixed`] does.
+#[inline]
+pub fn write_fixed_list<T, const N: usize>(
+    w: &mut Writer,
+    list: &FixedList<T>,
+    encode: impl Fn(&T, &mut [u8; N]),
+) {
+    match list.stored_bytes() {
+        Some(bytes) => w.bytes(bytes),
+        None => write_fixed(w, list, encode),
+    }
 }
 
 /// The bytes of `count` elements of `size` bytes each (see [`read_fixed`]), consumed, with the

@@ -9,7 +9,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::bytes::{from_hex, to_hex};
+use crate::bytes::{ByteBuf, from_hex, to_hex};
 use crate::error::{Error, ErrorKind, Result};
 use crate::pad::pad_to_multiple;
 
@@ -19,7 +19,7 @@ pub struct FixedStr<const N: usize>([u8; N]);
 
 /// A string whose byte length is decided at read time (by a size field, a terminator or alignment), kept byte for byte, including the terminator and any padding.
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
-pub struct VarStr(Vec<u8>);
+pub struct VarStr(ByteBuf);
 
 #[inline]
 fn text_bytes(raw: &[u8]) -> &[u8] {
@@ -134,7 +134,7 @@ impl<const N: usize> fmt::Debug for FixedStr<N> {
 impl VarStr {
     /// Wraps the raw bytes as read.
     #[inline]
-    pub fn from_raw(raw: impl Into<Vec<u8>>) -> Self {
+    pub fn from_raw(raw: impl Into<ByteBuf>) -> Self {
         VarStr(raw.into())
     }
 
@@ -147,7 +147,7 @@ impl VarStr {
     /// Gives back the raw bytes.
     #[inline]
     pub fn into_raw(self) -> Vec<u8> {
-        self.0
+        self.0.into_vec()
     }
 
     /// The bytes before the first NUL.
@@ -198,7 +198,7 @@ impl VarStr {
         let mut raw = Vec::with_capacity(len + pad_to_multiple(len, align));
         raw.extend_from_slice(text.as_bytes());
         raw.resize(len + pad_to_multiple(len, align), 0);
-        VarStr(raw)
+        VarStr(raw.into())
     }
 }
 
@@ -406,7 +406,7 @@ impl Serialize for VarStr {
 impl<'de> Deserialize<'de> for VarStr {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         from_repr(Repr::deserialize(deserializer)?, None)
-            .map(VarStr)
+            .map(VarStr::from_raw)
             .map_err(serde::de::Error::custom)
     }
 }
@@ -414,11 +414,11 @@ impl<'de> Deserialize<'de> for VarStr {
 /// A string delimited by its size alone, with no terminator (a length-prefixed name). Every
 /// byte is text, NULs included; it serializes as a plain string when it is valid UTF-8.
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
-pub struct Text(Vec<u8>);
+pub struct Text(ByteBuf);
 
 impl Text {
     /// Wraps the bytes as read.
-    pub fn from_raw(raw: impl Into<Vec<u8>>) -> Self {
+    pub fn from_raw(raw: impl Into<ByteBuf>) -> Self {
         Self(raw.into())
     }
 
@@ -464,7 +464,7 @@ impl fmt::Display for Text {
 
 impl From<&str> for Text {
     fn from(text: &str) -> Self {
-        Self(text.as_bytes().to_vec())
+        Self(text.as_bytes().into())
     }
 }
 
@@ -477,8 +477,8 @@ impl fmt::Debug for Text {
 /// How a [`Text`] appears in documents: a plain string, or `{"raw": hex}` for other bytes.
 #[derive(Serialize)]
 #[serde(untagged)]
-enum TextRepr {
-    Plain(String),
+enum TextRepr<'a> {
+    Plain(&'a str),
     Raw { raw: String },
 }
 
@@ -488,7 +488,7 @@ impl Serialize for Text {
         serializer: S,
     ) -> std::result::Result<S::Ok, S::Error> {
         match std::str::from_utf8(&self.0) {
-            Ok(text) => TextRepr::Plain(text.to_owned()),
+            Ok(text) => TextRepr::Plain(text),
             Err(_) => TextRepr::Raw {
                 raw: crate::to_hex(&self.0),
             },
@@ -503,9 +503,9 @@ impl<'de> Deserialize<'de> for Text {
     ) -> std::result::Result<Self, D::Error> {
         // Read as the strings that keep every byte are; a text has no `rest`.
         match Repr::deserialize(deserializer)? {
-            Repr::Text(text) => Ok(Self(text.into_owned().into_bytes())),
+            Repr::Text(text) => Ok(Self(text.into_owned().into_bytes().into())),
             Repr::Raw { raw } => crate::from_hex(&raw)
-                .map(Self)
+                .map(|raw| Self(raw.into()))
                 .map_err(serde::de::Error::custom),
             Repr::Parts { .. } => Err(serde::de::Error::custom(
                 "a text is a string, or {\"raw\": hex}: it has no `rest`",

@@ -299,74 +299,60 @@ fn codec_impl(
     } else {
         quote!(u64::MAX)
     };
-    let state = Some(quote!(rt::reader::FileState::new(#budget)));
-    let reader = match &state {
-        Some(_) => quote!(let mut r = rt::Reader::new(bytes).sharing(state);),
-        None => quote!(let mut r = rt::Reader::new(bytes);),
-    };
-    // The whole-file read, with the defaults or with given arguments.
-    let read_whole = |args: &[TokenStream]| {
-        if schema.has_positioned_fields() {
-            // Which bytes the fields claim is known once the value is encoded again.
-            // The root is at 0 of the file: an instance there of its type is itself, a cycle.
-            quote! {
-                #reader
-                let root = r.visit::<Self>()?;
-                let mut value = Self::read_from(&mut r #(, #args)*)?;
-                drop(root);
-                let mut w = rt::Writer::for_coverage();
-                value.write_to(&mut w #(, #args)*)?;
-                value.unclaimed = rt::fields::unclaimed(bytes, &w.coverage());
-                Ok(value)
-            }
-        } else if let Some(field) = schema.trailing_field(0) {
-            // Only the whole file has bytes after the root's value.
-            let trailing = crate::sanitization::field_ident(&field.id);
-            quote! {
-                #reader
-                let mut value = Self::read_from(&mut r #(, #args)*)?;
-                value.#trailing = rt::RawBytes(r.keep_rest());
-                Ok(value)
-            }
-        } else {
-            quote! {
-                #reader
-                Self::read_from(&mut r #(, #args)*)
-            }
+    let state = quote!(rt::reader::FileState::new(#budget));
+    let reader = quote!(let mut r = rt::Reader::new(bytes).sharing(state););
+    // The whole-file read, with the given arguments.
+    let body = if schema.has_positioned_fields() {
+        // Which bytes the fields claim is known once the value is encoded again.
+        // The root is at 0 of the file: an instance there of its type is itself, a cycle.
+        quote! {
+            #reader
+            let root = r.visit::<Self>()?;
+            let mut value = Self::read_from(&mut r #(, #args)*)?;
+            drop(root);
+            let mut w = rt::Writer::for_coverage();
+            value.write_to(&mut w #(, #args)*)?;
+            value.unclaimed = rt::fields::unclaimed(bytes, &w.coverage());
+            Ok(value)
+        }
+    } else if let Some(field) = schema.trailing_field(0) {
+        // Only the whole file has bytes after the root's value.
+        let trailing = crate::sanitization::field_ident(&field.id);
+        quote! {
+            #reader
+            let mut value = Self::read_from(&mut r #(, #args)*)?;
+            value.#trailing = rt::RawBytes(r.keep_rest());
+            Ok(value)
+        }
+    } else {
+        quote! {
+            #reader
+            Self::read_from(&mut r #(, #args)*)
         }
     };
     let args: Vec<TokenStream> = args.iter().map(|a| quote!(#a)).collect();
-    let (read_root, read_with_args, read_owned, read_budgeted) = match &state {
-        // One reader for every entry, each with its budget (and file to keep).
-        Some(state) => {
-            let body = read_whole(&args);
-            (
-                quote!(Self::__read_whole(bytes, &#state #(, #defaults)*)),
-                quote!(Self::__read_whole(bytes, &#state #(, #args)*)),
-                // Given the file, the value keeps it for the instances it reads on demand.
-                quote! {
-                    let input = rt::on_demand::Input::owned(bytes);
-                    let bytes = input.bytes();
-                    Self::__read_whole(bytes, &#state.with_input(input.clone()) #(, #defaults)*)
-                },
-                quote! {
-                    fn __read_whole(bytes: &[u8], state: &rt::reader::FileState #params) -> rt::Result<Self> {
-                        #body
-                    }
-                },
-            )
+    // The value keeps the file it reads (one copy of a borrowed input), so that byte fields,
+    // lists of fixed elements and instances read on demand are views of it.
+    let read_kept = |args: &[TokenStream]| {
+        quote! {
+            let input = rt::on_demand::Input::owned(bytes);
+            let bytes = input.bytes();
+            Self::__read_whole(bytes, &#state.with_input(input.clone()) #(, #args)*)
         }
-        None => (
-            read_whole(defaults),
-            read_whole(&args),
-            quote!(Self::read(&bytes)),
-            quote!(),
-        ),
+    };
+    let read_root = quote!(Self::read_owned(bytes.to_vec()));
+    let read_owned = read_kept(defaults);
+    let read_with_args = read_kept(&args);
+    let read_budgeted = quote! {
+        fn __read_whole(bytes: &[u8], state: &rt::reader::FileState #params) -> rt::Result<Self> {
+            #body
+        }
     };
     let read_with = (!root.params.is_empty()).then(|| {
         quote! {
             /// Decodes a whole file with explicit values for the schema's parameters.
             pub fn read_with(bytes: &[u8] #params) -> rt::Result<Self> {
+                let bytes = bytes.to_vec();
                 #read_with_args
             }
         }
@@ -415,8 +401,8 @@ fn codec_impl(
                 #read_root
             }
 
-            /// [`Self::read`], keeping the file it is given instead of a copy for the
-            /// instances it reads on demand.
+            /// [`Self::read`], keeping the file it is given instead of a copy: byte fields,
+            /// lists of fixed elements and instances read on demand are views of it.
             pub fn read_owned(bytes: Vec<u8>) -> rt::Result<Self> {
                 #read_owned
             }

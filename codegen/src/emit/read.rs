@@ -319,9 +319,7 @@ fn read_repeated(
             quote!(_index),
         ),
     };
-    let bulk = schema
-        .fixed_layout(ty)
-        .filter(|_| field.substream.is_none() && field.decode.is_none());
+    let bulk = schema.bulk_layout(field, ty);
     match &list.repeat {
         // A decoded value keeps its stored bytes beside the box (`Decoded<Box<T>>`).
         ir::Repeat::One if schema.boxes(owner, field, ty) && field.decode.is_some() => {
@@ -334,6 +332,12 @@ fn read_repeated(
         }
         ir::Repeat::One => read_delimited(schema, &list.one),
         ir::Repeat::Times(count) => match bulk {
+            Some(fixed) if schema.keeps_list_stored(field, ty) => {
+                let (size, decode) = (fixed.size, bulk_decoder(schema, &fixed));
+                quote!(rt::fields::read_fixed_list(r, #count, #size, |b: &[u8], len: usize| {
+                    rt::fields::decode_fixed(b, len, #decode)
+                }))
+            }
             Some(fixed) => {
                 let decode = bulk_decoder(schema, &fixed);
                 quote!(rt::fields::read_fixed(r, #count, #decode))

@@ -97,7 +97,7 @@ pub fn field_type(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
     let many = match &field.repeat {
         Repeat::None => one,
         _ if field.switches_whole_list() => one,
-        _ => quote!(Vec<#one>),
+        _ => list_type(schema, field, &field.ty, one),
     };
     if field.parse_instance {
         quote!(rt::Instance<#many>)
@@ -105,6 +105,14 @@ pub fn field_type(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
         quote!(Option<#many>)
     } else {
         many
+    }
+}
+
+/// The Rust type of a list of `field`'s elements of type `ty`, each an `elem`.
+fn list_type(schema: &Schema, field: &Field, ty: &FieldType, elem: TokenStream) -> TokenStream {
+    match schema.keeps_list_stored(field, ty) {
+        true => quote!(rt::FixedList<#elem>),
+        false => quote!(Vec<#elem>),
     }
 }
 
@@ -219,7 +227,8 @@ pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch)
             let one = stored_type(schema, owner, field, v.ty);
             let doc = format!(" Values of `{name}`.");
             if repeated {
-                quote!(#[doc = #doc] #[serde(rename = #name)] #variant(Vec<#one>))
+                let many = list_type(schema, field, v.ty, one);
+                quote!(#[doc = #doc] #[serde(rename = #name)] #variant(#many))
             } else {
                 quote!(#[doc = #doc] #[serde(rename = #name)] #variant(#one))
             }

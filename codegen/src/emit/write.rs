@@ -445,10 +445,7 @@ fn write_list_or_one(
     if let ir::Repeat::One = list.repeat {
         return write_delimited(schema, ty, &list.one, access, path);
     }
-    if let Some(fixed) = schema
-        .fixed_layout(ty)
-        .filter(|_| field.substream.is_none() && field.decode.is_none())
-    {
+    if let Some(fixed) = schema.bulk_layout(field, ty) {
         let size = fixed.size;
         let encode = match &fixed.kind {
             FixedKind::User(ty) => {
@@ -468,7 +465,10 @@ fn write_list_or_one(
                 quote!(|value, b: &mut [u8; #size]| { #statements })
             }
         };
-        return quote!(rt::fields::write_fixed(w, &#access, #encode););
+        return match schema.keeps_list_stored(field, ty) {
+            true => quote!(rt::fields::write_fixed_list(w, &#access, #encode);),
+            false => quote!(rt::fields::write_fixed(w, &#access, #encode);),
+        };
     }
     let one = write_delimited(
         schema,

@@ -39,6 +39,20 @@ impl Schema {
         self.fixed_layout_within(ty, 0)
     }
 
+    /// The layout of each element of `field`'s list of elements of type `ty`, when the list is
+    /// read and written in bulk: elements of a fixed layout, neither cut into substreams of
+    /// their own nor decoded by a `process`.
+    pub fn bulk_layout(&self, field: &Field, ty: &FieldType) -> Option<Fixed> {
+        self.fixed_layout(ty)
+            .filter(|_| field.substream.is_none() && field.decode.is_none())
+    }
+
+    /// Whether `field`'s list of elements of type `ty` is an `rt::FixedList`: a counted list
+    /// read in bulk, kept as the bytes it was read from until it is looked at or changed.
+    pub fn keeps_list_stored(&self, field: &Field, ty: &FieldType) -> bool {
+        matches!(field.repeat, Repeat::Expr(_)) && self.bulk_layout(field, ty).is_some()
+    }
+
     /// Bytes every value of `ty` takes, when it is fixed.
     pub fn fixed_size_of(&self, ty: &FieldType) -> Option<usize> {
         self.fixed_layout(ty).map(|f| f.size)
