@@ -1,7 +1,7 @@
 //! `cargo bench -p benches`: verifies every codec on every workload (same checksum, byte-exact
-//! re-encoding), measures allocations and peak heap, times decode and encode with criterion,
-//! and prints the markdown tables of this run (also written to
-//! `target/criterion/skelcodec-report.md`).
+//! re-encoding), measures allocations and peak heap, times decode, decode + visit (every value
+//! looked at) and encode with criterion, and prints the markdown tables of this run (also
+//! written to `target/criterion/skelcodec-report.md`).
 
 use std::hint::black_box;
 use std::marker::PhantomData;
@@ -52,6 +52,12 @@ impl<C: Codec> Runner for Of<C> {
                 .map(|i| C::decode(i).expect("verified"))
                 .collect::<Vec<_>>()
         });
+        let (_, visit) = alloc::measure(|| {
+            w.inputs
+                .iter()
+                .map(|i| C::checksum(&C::decode(i).expect("verified")))
+                .collect::<Vec<_>>()
+        });
         let (_, encode) = alloc::measure(|| {
             values
                 .iter()
@@ -65,6 +71,7 @@ impl<C: Codec> Runner for Of<C> {
         };
         Measured {
             decode: minus_one(decode),
+            visit: minus_one(visit),
             encode: minus_one(encode),
         }
     }
@@ -75,6 +82,14 @@ impl<C: Codec> Runner for Of<C> {
                 b.iter(|| {
                     for input in &w.inputs {
                         let _ = black_box(C::decode(black_box(input)));
+                    }
+                })
+            }),
+            Op::Visit => g.bench_function(self.0, |b| {
+                b.iter(|| {
+                    for input in &w.inputs {
+                        let value = C::decode(black_box(input)).expect("verified");
+                        let _ = black_box(C::checksum(black_box(&value)));
                     }
                 })
             }),
@@ -159,7 +174,7 @@ fn main() {
             w.family.unit(),
             expected.sum
         );
-        for op in [Op::Decode, Op::Encode] {
+        for op in Op::ALL {
             let mut g = criterion.benchmark_group(report::group(op, &w.name));
             g.sampling_mode(SamplingMode::Flat)
                 .throughput(Throughput::Bytes(w.bytes()));

@@ -9,20 +9,27 @@ use std::time::SystemTime;
 use crate::alloc::Stats;
 use crate::workloads::Workload;
 
-/// Decode or encode.
+/// What is timed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Op {
     /// Bytes to values.
     Decode,
+    /// Bytes to values, then every value looked at (the checksum): what a reader that uses
+    /// everything pays, however lazily a codec decodes.
+    Visit,
     /// Values to bytes.
     Encode,
 }
 
 impl Op {
+    /// Every operation, in table order.
+    pub const ALL: [Op; 3] = [Op::Decode, Op::Visit, Op::Encode];
+
     /// The criterion group prefix.
     pub fn name(self) -> &'static str {
         match self {
             Op::Decode => "decode",
+            Op::Visit => "visit",
             Op::Encode => "encode",
         }
     }
@@ -41,8 +48,21 @@ pub const IMPLS: [&str; 5] = ["skelcodec", "binrw", "deku", "hand", "memcpy"];
 pub struct Measured {
     /// Allocations and peak heap of decoding every input once.
     pub decode: Stats,
+    /// Allocations and peak heap of decoding every input once and looking at every value.
+    pub visit: Stats,
     /// Allocations and peak heap of encoding every input once.
     pub encode: Stats,
+}
+
+impl Measured {
+    /// What was measured for `op`.
+    pub fn of(&self, op: Op) -> Stats {
+        match op {
+            Op::Decode => self.decode,
+            Op::Visit => self.visit,
+            Op::Encode => self.encode,
+        }
+    }
 }
 
 /// One workload's results.
@@ -181,7 +201,7 @@ pub fn render(rows: &[Row], dir: &Path, since: SystemTime) -> String {
     );
     let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|");
     for row in rows {
-        for op in [Op::Decode, Op::Encode] {
+        for op in Op::ALL {
             let ours = time(op, row, "skelcodec");
             let per_unit = ours.map_or("–".into(), |t| {
                 format!("{:.2}", t / row.units.max(1) as f64)
@@ -217,14 +237,14 @@ pub fn render(rows: &[Row], dir: &Path, since: SystemTime) -> String {
     );
     let _ = writeln!(out, "|---|---|{}", "---:|".repeat(IMPLS.len()));
     for row in rows {
-        for op in [Op::Decode, Op::Encode] {
+        for op in Op::ALL {
             let cells: Vec<String> = IMPLS
                 .iter()
                 .map(|imp| {
                     let Some(m) = row.measured.get(imp) else {
                         return "–".into();
                     };
-                    let stats = if op == Op::Decode { m.decode } else { m.encode };
+                    let stats = m.of(op);
                     let t = time(op, row, imp).map_or("–".into(), |t| {
                         format!("{:.2}", t / row.units.max(1) as f64)
                     });
