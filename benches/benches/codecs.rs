@@ -115,6 +115,7 @@ fn codecs(family: Family) -> Vec<Box<dyn Runner>> {
     match family {
         Family::Ifp => vec![
             of::<skelcodec::Ifp>("skelcodec"),
+            of::<skelcodec::IfpOwned>("skelcodec-owned"),
             of::<binrw_peer::Ifp>("binrw"),
             of::<deku_peer::Ifp>("deku"),
             of::<hand::Ifp>("hand"),

@@ -52,6 +52,7 @@ fn main() {
     let skin = w.family == workloads::Family::Skin;
     match (codec.as_str(), skin) {
         ("skelcodec", false) => run::<skelcodec::Ifp>(&w, op, n),
+        ("skelcodec-owned", false) => run::<skelcodec::IfpOwned>(&w, op, n),
         ("skelcodec", true) => run::<skelcodec::Skin>(&w, op, n),
         ("binrw", false) => run::<binrw_peer::Ifp>(&w, op, n),
         ("binrw", true) => run::<binrw_peer::Skin>(&w, op, n),

@@ -41,7 +41,21 @@ pub fn group(op: Op, workload: &str) -> String {
 }
 
 /// The implementations, in table order.
-pub const IMPLS: [&str; 5] = ["skelcodec", "binrw", "deku", "hand", "memcpy"];
+pub const IMPLS: [&str; 6] = [
+    "skelcodec",
+    "skelcodec-owned",
+    "binrw",
+    "deku",
+    "hand",
+    "memcpy",
+];
+
+/// skelcodec's ways of reading (`read(&[u8])`; `read_owned(Vec<u8>)` of a copy made in the
+/// timed region), each compared with the peers.
+const OURS: [&str; 2] = ["skelcodec", "skelcodec-owned"];
+
+/// The implementations skelcodec is compared with.
+const PEERS: [&str; 4] = ["binrw", "deku", "hand", "memcpy"];
 
 /// What was measured for one implementation on one workload.
 #[derive(Debug, Clone, Copy, Default)]
@@ -197,25 +211,28 @@ pub fn render(rows: &[Row], dir: &Path, since: SystemTime) -> String {
     );
     let _ = writeln!(
         out,
-        "| workload | op | skelcodec ns/unit | skelcodec MB/s | ÷ binrw | ÷ deku | ÷ hand | ÷ memcpy |"
+        "| workload | op | codec | ns/unit | MB/s | ÷ binrw | ÷ deku | ÷ hand | ÷ memcpy |"
     );
-    let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(out, "|---|---|---|---:|---:|---:|---:|---:|---:|");
     for row in rows {
-        for op in Op::ALL {
-            let ours = time(op, row, "skelcodec");
+        for (op, codec) in Op::ALL.iter().flat_map(|&op| OURS.map(|codec| (op, codec))) {
+            if codec != OURS[0] && !row.measured.contains_key(codec) {
+                continue;
+            }
+            let ours = time(op, row, codec);
             let per_unit = ours.map_or("–".into(), |t| {
                 format!("{:.2}", t / row.units.max(1) as f64)
             });
             let mbs = ours.map_or("–".into(), |t| {
                 format!("{:.0}", row.bytes as f64 / t * 1e3)
             });
-            let cells: Vec<String> = IMPLS[1..]
+            let cells: Vec<String> = PEERS
                 .iter()
                 .map(|peer| ratio(ours, time(op, row, peer), target(peer, &row.name)))
                 .collect();
             let _ = writeln!(
                 out,
-                "| {} | {} | {per_unit} /{} | {mbs} | {} |",
+                "| {} | {} | {codec} | {per_unit} /{} | {mbs} | {} |",
                 row.name,
                 op.name(),
                 row.unit,

@@ -1,8 +1,7 @@
-//! Byte fields, strings and counted lists of fixed-size elements are views of the file the
-//! value keeps
-//! (given to `read_owned`, or copied once by `read`): nothing is copied or decoded until one is
-//! looked at or edited, and the value reads, compares, writes and travels between threads as
-//! before.
+//! Byte fields, strings and counted lists of fixed-size elements are views of the file given
+//! to `read_owned`: nothing is copied or decoded until one is looked at or edited, and the value
+//! reads, compares, writes and travels between threads as a value read from a borrowed file
+//! (whose fields copy their bytes and whose lists are decoded as they are read).
 
 #[allow(deprecated)] // the schema's style warnings, which `schema check` lists
 mod archive {
@@ -33,7 +32,7 @@ fn archive() -> Vec<u8> {
 }
 
 #[test]
-fn a_file_read_is_shared_by_its_byte_fields() {
+fn a_file_given_to_read_owned_is_shared_by_its_byte_fields() {
     let file = archive();
     let owned = SectorArchive::read_owned(file.clone()).unwrap();
     let copied = SectorArchive::read(&file).unwrap();
@@ -47,8 +46,11 @@ fn a_file_read_is_shared_by_its_byte_fields() {
         assert!(data.0.is_shared(), "a view of the file");
         assert_eq!(data.0, want);
     }
-    // Read from a borrowed file, the fields are views of one copy of it.
-    assert!(copied.files.iter().all(|f| f.data.0.is_shared()));
+    // Read from a borrowed file, nothing needs the file later: each field is its own copy.
+    assert!(copied.files.iter().all(|f| !f.data.0.is_shared()));
+    // So are the bytes no field claims (the padding of the sectors).
+    assert!(!owned.unclaimed.is_empty());
+    assert!(owned.unclaimed.iter().all(|gap| gap.bytes.0.is_shared()));
     assert_eq!(owned.to_bytes().unwrap(), file);
 
     // Edited, a field is the value's own; the others stay views, and the file reads back.
@@ -120,7 +122,12 @@ fn counted_lists_of_fixed_elements_are_views_decoded_when_looked_at() {
         file,
         "unchanged lists write their bytes"
     );
-    assert_eq!(SharedFields::read(&file).unwrap(), value);
+    let decoded = SharedFields::read(&file).unwrap();
+    assert_eq!(decoded, value, "the same value either way");
+    assert!(
+        decoded.points.stored_bytes().is_none() && !decoded.title.as_bytes().is_empty(),
+        "read from a borrowed file, a list is decoded as it is read"
+    );
 
     // The document is the list's; read back from it, the lists are the value's own.
     let json = serde_json::to_value(&value).unwrap();

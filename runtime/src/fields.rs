@@ -36,9 +36,10 @@ pub fn decode_fixed<T, const N: usize>(
     chunks.iter().take(len).map(decode).collect()
 }
 
-/// Reads `count` elements of `size` bytes as a [`FixedList`]: the bytes they take, a view of
-/// the file when it is kept ([`Reader::keep`]), decoded by `decode` (given the bytes and the
-/// count) the first time they are looked at. Nothing is decoded or allocated here.
+/// Reads `count` elements of `size` bytes as a [`FixedList`]. When the file is kept
+/// ([`Reader::view`]), the list is a view of the bytes they take, decoded by `decode` (given
+/// the bytes and the count) the first time they are looked at: nothing is decoded or allocated
+/// here. Otherwise they are decoded now, rather than copied and decoded later.
 pub fn read_fixed_list<T>(
     r: &mut Reader<'_>,
     count: i64,
@@ -46,7 +47,10 @@ pub fn read_fixed_list<T>(
     decode: fn(&[u8], usize) -> Vec<T>,
 ) -> Result<FixedList<T>> {
     let (count, bytes) = fixed_elements(r, count, size)?;
-    Ok(FixedList::stored(r.keep(bytes), count, decode))
+    Ok(match r.view(bytes) {
+        Some(view) => FixedList::stored(view, count, decode),
+        None => FixedList::from(decode(bytes, count)),
+    })
 }
 
 /// Writes a [`FixedList`]: its stored bytes as they are while it is unchanged, else each
@@ -806,8 +810,10 @@ pub struct Gap {
     pub bytes: crate::RawBytes,
 }
 
-/// The gaps of `input` outside `covered` (sorted, merged ranges, as [`Writer::coverage`] gives).
-pub fn unclaimed(input: &[u8], covered: &[std::ops::Range<usize>]) -> Vec<Gap> {
+/// The gaps of the file `r` reads outside `covered` (sorted, merged ranges, as
+/// [`Writer::coverage`] gives), kept as `r` keeps bytes ([`Reader::keep`]).
+pub fn unclaimed(r: &Reader<'_>, covered: &[std::ops::Range<usize>]) -> Vec<Gap> {
+    let input = r.file();
     let mut gaps = Vec::new();
     let mut at = 0;
     for range in covered
@@ -818,7 +824,7 @@ pub fn unclaimed(input: &[u8], covered: &[std::ops::Range<usize>]) -> Vec<Gap> {
         if at < end {
             gaps.push(Gap {
                 offset: at as u64,
-                bytes: crate::RawBytes::new(input[at..end].to_vec()),
+                bytes: crate::RawBytes(r.keep(&input[at..end])),
             });
         }
         at = at.max(range.end);
@@ -1310,7 +1316,7 @@ mod tests {
         assert!(err.contains("bytes 4..8 would be left unwritten"), "{err}");
         assert_eq!(w.coverage(), [0..4, 8..12]);
         let input = b"HEADgap!TAILend";
-        let gaps = unclaimed(input, &w.coverage());
+        let gaps = unclaimed(&Reader::new(input), &w.coverage());
         assert_eq!(gaps.len(), 2);
         assert_eq!((gaps[0].offset, &gaps[0].bytes.0[..]), (4, &b"gap!"[..]));
         assert_eq!((gaps[1].offset, &gaps[1].bytes.0[..]), (12, &b"end"[..]));

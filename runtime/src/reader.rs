@@ -200,6 +200,11 @@ impl<'a> Reader<'a> {
         Ok(Visiting(Some(state)))
     }
 
+    /// The whole file this reader reads a part of.
+    pub fn file(&self) -> &'a [u8] {
+        self.root
+    }
+
     /// `bytes`, read by this reader from its file, as a view of the file it keeps (a
     /// [`FileState`] given the file, or one whose instances read on demand copied it):
     /// nothing is copied. `None` when no file is kept, or `bytes` are not a range of it

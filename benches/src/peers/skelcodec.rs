@@ -6,6 +6,27 @@ use skelcodec_runtime::{Reader, Writer};
 
 use crate::{Checksum, Codec, Input};
 
+/// `skelcodec_formats::ifp::Ifp` read with `read_owned` from a copy of the input made for it
+/// (in the timed region): the value keeps the copy, and its key-frame lists are views of it,
+/// decoded when first looked at.
+pub struct IfpOwned;
+
+impl Codec for IfpOwned {
+    type Value = IfpValue;
+
+    fn decode(input: &Input) -> Result<IfpValue, String> {
+        IfpValue::read_owned(input.bytes.clone()).map_err(|e| e.to_string())
+    }
+
+    fn encode(value: &IfpValue) -> Result<Vec<u8>, String> {
+        Ifp::encode(value)
+    }
+
+    fn checksum(value: &IfpValue) -> Option<Checksum> {
+        Ifp::checksum(value)
+    }
+}
+
 /// `skelcodec_formats::ifp::Ifp`.
 pub struct Ifp;
 
