@@ -73,4 +73,4 @@ until cargo build --quiet --release --message-format short --features "${formats
         mapfile -t formats < <(printf '%s\n' "${formats[@]}" | grep -vx "${module#kaitai_}")
     done
 done
-cargo run --quiet --release --features "${formats[*]}" -- "$@"
+"${CARGO_TARGET_DIR:-target}/release/kaitai-rust-cmp" "$@" # without the build's warnings again
