@@ -705,6 +705,19 @@ pub fn write_at(
     write_in_stream(w, pos, stream_start, field, write)
 }
 
+/// Claims the `len` bytes at `pos` of an instance read on demand and still unread, for a
+/// writer that measures coverage ([`crate::Instance::held`] gives `Claimed` to no other): where
+/// [`write_at`] (`in_file`: [`write_at_root`]) would place its block, without making one.
+pub fn claim_at(w: &mut Writer, pos: i64, in_file: bool, len: usize) -> Result<()> {
+    let start = match in_file {
+        true => w.file_root_start().unwrap_or(0),
+        false => w.stream_start(),
+    };
+    let at = block_position(w, pos, start)?;
+    w.claim_placed(at, len, in_file);
+    Ok(())
+}
+
 /// Writes a value read at position `pos` of `_root._io` as a block placed there: in the whole
 /// file, or in the stream of the imported schema's root value being written (see
 /// [`Writer::in_file_root`]).
@@ -1300,6 +1313,56 @@ mod tests {
         assert!(!write_into_gaps(&mut gaps, 8, &[0; 5]));
         assert_eq!(gaps_mismatch(&gaps, 8, &[0; 5]), None);
         assert_eq!(gaps[1].bytes.0, [8, 5]);
+    }
+
+    #[test]
+    fn a_claim_covers_what_a_block_claiming_the_same_bytes_would() {
+        use crate::writer::Held;
+        // Each way: a writer of the file, one inside a substream starting at 3, and a writer
+        // of processed data (whose blocks in the whole file go aside).
+        let writers = || {
+            let mut in_substream = Writer::for_coverage();
+            in_substream.bytes(b"abc");
+            [Writer::for_coverage(), in_substream]
+        };
+        for in_file in [false, true] {
+            for (mut by_block, mut by_claim) in writers().into_iter().zip(writers()) {
+                let measure = |w: &mut Writer, claim: bool| {
+                    w.in_substream(|w| match claim {
+                        true => claim_at(w, 8, in_file, 4),
+                        false => {
+                            let write = |w: &mut Writer| {
+                                w.hold(Held::Claimed(4));
+                                Ok(())
+                            };
+                            match in_file {
+                                true => write_at_root(w, 8, "x", write),
+                                false => write_at(w, 8, "x", write),
+                            }
+                        }
+                    })
+                };
+                measure(&mut by_block, false).unwrap();
+                measure(&mut by_claim, true).unwrap();
+                assert_eq!(
+                    by_claim.coverage(),
+                    by_block.coverage(),
+                    "in_file {in_file}"
+                );
+            }
+            let (mut by_block, mut by_claim) = (Writer::decoded(), Writer::decoded());
+            write_at_root(&mut by_block, 8, "x", |w| {
+                w.hold(Held::Claimed(4));
+                Ok(())
+            })
+            .unwrap();
+            claim_at(&mut by_claim, 8, true, 4).unwrap();
+            let (mut file_a, mut file_b) = (Writer::for_coverage(), Writer::for_coverage());
+            file_a.adopt_placed(&mut by_block).unwrap();
+            file_b.adopt_placed(&mut by_claim).unwrap();
+            assert_eq!(file_b.coverage(), file_a.coverage());
+            assert_eq!(by_claim.coverage(), by_block.coverage());
+        }
     }
 
     #[test]

@@ -229,6 +229,17 @@ impl Writer {
         self.placed.claim(at..at.saturating_add(len));
     }
 
+    /// Claims `len` bytes at `at` as a block placed there would (`in_file`: in the whole
+    /// file, as [`crate::fields::write_at_root`] places it): for a writer that only measures
+    /// coverage, without a block of its own.
+    pub(crate) fn claim_placed(&mut self, at: usize, len: usize, in_file: bool) {
+        let canvas = match in_file && self.detached && self.file_root_start.is_none() {
+            true => &mut self.file_blocks,
+            false => &mut self.placed,
+        };
+        canvas.claim(at..at.saturating_add(len));
+    }
+
     /// Writes what an instance read on demand holds without a value (see
     /// [`crate::Instance::held`]).
     pub fn hold(&mut self, held: Held<'_>) {

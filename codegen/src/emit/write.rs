@@ -179,9 +179,22 @@ fn write_parse_instance(
     if !on_demand {
         return write;
     }
-    // Measuring what the value just read claims, an instance still unread claims its bytes;
-    // one that could not be read writes them back.
+    // Measuring what the value just read claims, an instance still unread claims its bytes
+    // where its block would go (without a block); one that could not be read writes them back.
     let hold = write_placed(written, name, &quote!(w.hold(held);));
+    let hold = match &written.pos {
+        Some(pos) => {
+            let in_file = written.pos_in_file;
+            quote! {
+                match held {
+                    rt::writer::Held::Claimed(len) => rt::fields::claim_at(w, #pos, #in_file, len)
+                        .map_err(|e| if e.has_no_path() { e.in_field(#name) } else { e })?,
+                    held => { #hold }
+                }
+            }
+        }
+        None => hold,
+    };
     quote! {
         if let ::core::option::Option::Some(held) = self.#ident.held(w) { #hold } else { #write }
     }
