@@ -9,6 +9,10 @@
 //! to five, from the smallest to the largest by size; `png` adds two PNGs built here. A FILE is
 //! timed as the format its extension names.
 
+/// The PNGs built in code, as `--bench byte_fields` builds them (run.sh gives the path).
+#[path = "@BENCHES@/src/png.rs"]
+mod png;
+
 use std::hint::black_box;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -189,35 +193,6 @@ fn sample(files: &[PathBuf], extensions: &[&str]) -> Vec<PathBuf> {
         .collect()
 }
 
-/// A PNG chunk: length, type, data, and a CRC of zero (neither reader checks it: png.ksy reads
-/// `crc` as a plain `u4`).
-fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-    out.extend((data.len() as u32).to_be_bytes());
-    out.extend(kind);
-    out.extend(data);
-    out.extend([0; 4]);
-}
-
-/// Image data of the PNGs built here: 1 MiB of bytes that are not all alike.
-const DATA_LEN: usize = 1 << 20;
-
-/// A PNG (signature, IHDR, IDAT…, IEND) whose image data is split into IDAT chunks of
-/// `per_chunk` bytes, as `benches/benches/byte_fields.rs` builds it.
-fn png(per_chunk: usize) -> Vec<u8> {
-    let data: Vec<u8> = (0..DATA_LEN).map(|i| (i * 31 % 251) as u8).collect();
-    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
-    let mut ihdr = Vec::new();
-    ihdr.extend(1024u32.to_be_bytes()); // width
-    ihdr.extend(256u32.to_be_bytes()); // height
-    ihdr.extend([8, 2, 0, 0, 0]); // 8-bit RGB, deflate, adaptive filter, no interlace
-    chunk(&mut out, b"IHDR", &ihdr);
-    for part in data.chunks(per_chunk) {
-        chunk(&mut out, b"IDAT", part);
-    }
-    chunk(&mut out, b"IEND", &[]);
-    out
-}
-
 /// A file to time: its format, its name and its bytes (or why they could not be read).
 struct Input<'f> {
     format: &'f Format,
@@ -297,7 +272,7 @@ fn main() {
                     ("(built) 1 IDAT of 1 MiB", 1),
                     ("(built) 10 IDAT of ~100 KiB", 10),
                 ] {
-                    let bytes = Ok(png(DATA_LEN.div_ceil(chunks)));
+                    let bytes = Ok(png::png(png::DATA_LEN.div_ceil(chunks)));
                     inputs.push(Input {
                         format,
                         name: name.to_owned(),

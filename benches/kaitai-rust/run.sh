@@ -38,7 +38,7 @@ for schema in "${schemas[@]}"; do
         echo "left out: $format: Kaitai's compiler fails: $(head -n 1 "$dir/compile.log")" >&2
     fi
 done
-sed "s#@GALLERY@#$gallery#g" "$here/main.rs" >"$dir/src/main.rs"
+sed -e "s#@GALLERY@#$gallery#g" -e "s#@BENCHES@#$root/benches#g" "$here/main.rs" >"$dir/src/main.rs"
 [ -f "$dir/Cargo.lock" ] || cp "$root/Cargo.lock" "$dir/Cargo.lock" # the workspace's versions
 cat >"$dir/Cargo.toml" <<TOML
 [package]

@@ -8,6 +8,7 @@
 
 pub mod alloc;
 pub mod peers;
+pub mod png;
 pub mod qfs;
 pub mod report;
 pub mod synth;
