@@ -335,15 +335,12 @@ fn codec_impl(
     // instances read on demand are views of it. A borrowed input is not copied up front
     // (fields copy their bytes, lists are decoded as they are read): measured on the benches,
     // a copy of the whole input makes a value that is then looked at everywhere slower.
-    let read_kept = |args: &[TokenStream]| {
-        quote! {
-            let input = rt::on_demand::Input::owned(bytes);
-            let bytes = input.bytes();
-            Self::__read_whole(bytes, &#state.with_input(input.clone()) #(, #args)*)
-        }
+    let read_owned = quote! {
+        let input = rt::on_demand::Input::owned(bytes);
+        let bytes = input.bytes();
+        Self::__read_whole(bytes, &#state.with_input(input.clone()) #(, #defaults)*)
     };
     let read_root = quote!(Self::__read_whole(bytes, &#state #(, #defaults)*));
-    let read_owned = read_kept(defaults);
     let read_with_args = quote!(Self::__read_whole(bytes, &#state #(, #args)*));
     let read_budgeted = quote! {
         fn __read_whole(bytes: &[u8], state: &rt::reader::FileState #params) -> rt::Result<Self> {

@@ -144,13 +144,20 @@ fn write_placed(written: &ir::WrittenField, name: &str, write: &TokenStream) -> 
         (None, true) => (quote!(write_at_root), quote!(#name)),
         (None, false) => (quote!(write_at), quote!(#name)),
     };
+    let in_field = placement_error_in_field(name);
     quote! {
         rt::fields::#function(w, #pos, #args, |w| {
             #write
             Ok(())
         })
-        .map_err(|e| if e.has_no_path() { e.in_field(#name) } else { e })?;
+        .map_err(#in_field)?;
     }
+}
+
+/// What names the field in the errors of a placement (the block's own writes name it
+/// already).
+fn placement_error_in_field(name: &str) -> TokenStream {
+    quote!(|e| if e.has_no_path() { e.in_field(#name) } else { e })
 }
 
 /// A parse instance writes its value, when it has one, where it was read; one that failed,
@@ -184,11 +191,11 @@ fn write_parse_instance(
     let hold = write_placed(written, name, &quote!(w.hold(held);));
     let hold = match &written.pos {
         Some(pos) => {
-            let in_file = written.pos_in_file;
+            let (in_file, in_field) = (written.pos_in_file, placement_error_in_field(name));
             quote! {
                 match held {
                     rt::writer::Held::Claimed(len) => rt::fields::claim_at(w, #pos, #in_file, len)
-                        .map_err(|e| if e.has_no_path() { e.in_field(#name) } else { e })?,
+                        .map_err(#in_field)?,
                     held => { #hold }
                 }
             }
