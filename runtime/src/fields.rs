@@ -1349,6 +1349,12 @@ mod tests {
                     by_block.coverage(),
                     "in_file {in_file}"
                 );
+                // At 8 of the file, or of the substream (which starts after what was written).
+                let at = if in_file { 8 } else { 8 + by_claim.pos() };
+                assert!(
+                    by_claim.coverage().contains(&(at..at + 4)),
+                    "in_file {in_file}"
+                );
             }
             let (mut by_block, mut by_claim) = (Writer::decoded(), Writer::decoded());
             write_at_root(&mut by_block, 8, "x", |w| {
@@ -1361,6 +1367,10 @@ mod tests {
             file_a.adopt_placed(&mut by_block).unwrap();
             file_b.adopt_placed(&mut by_claim).unwrap();
             assert_eq!(file_b.coverage(), file_a.coverage());
+            assert!(
+                file_b.coverage().contains(&(8..12)),
+                "taken over by the file"
+            );
             assert_eq!(by_claim.coverage(), by_block.coverage());
         }
     }
