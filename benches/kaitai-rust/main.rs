@@ -18,47 +18,27 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-#[cfg(feature = "png")]
-mod kaitai_png;
-#[cfg(feature = "png")]
-mod skelcodec_png {
-    skelcodec_macros::codec!("@GALLERY@/image/png.ksy", import_paths = ["@GALLERY@"]);
+/// For each format (a cargo feature of the same name): Kaitai's generated module, and
+/// skelcodec's codec of the same gallery schema.
+macro_rules! format_modules {
+    ($($feature:literal: $kaitai:ident, $skelcodec:ident, $schema:literal;)*) => {$(
+        #[cfg(feature = $feature)]
+        mod $kaitai;
+        #[cfg(feature = $feature)]
+        mod $skelcodec {
+            skelcodec_macros::codec!($schema, import_paths = ["@GALLERY@"]);
+        }
+    )*};
 }
-#[cfg(feature = "gif")]
-mod kaitai_gif;
-#[cfg(feature = "gif")]
-mod skelcodec_gif {
-    skelcodec_macros::codec!("@GALLERY@/image/gif.ksy", import_paths = ["@GALLERY@"]);
-}
-#[cfg(feature = "jpeg")]
-mod kaitai_jpeg;
-#[cfg(feature = "jpeg")]
-mod skelcodec_jpeg {
-    skelcodec_macros::codec!("@GALLERY@/image/jpeg.ksy", import_paths = ["@GALLERY@"]);
-}
-#[cfg(feature = "gzip")]
-mod kaitai_gzip;
-#[cfg(feature = "gzip")]
-mod skelcodec_gzip {
-    skelcodec_macros::codec!("@GALLERY@/archive/gzip.ksy", import_paths = ["@GALLERY@"]);
-}
-#[cfg(feature = "zip")]
-mod kaitai_zip;
-#[cfg(feature = "zip")]
-mod skelcodec_zip {
-    skelcodec_macros::codec!("@GALLERY@/archive/zip.ksy", import_paths = ["@GALLERY@"]);
-}
-#[cfg(feature = "ttf")]
-mod kaitai_ttf;
-#[cfg(feature = "ttf")]
-mod skelcodec_ttf {
-    skelcodec_macros::codec!("@GALLERY@/font/ttf.ksy", import_paths = ["@GALLERY@"]);
-}
-#[cfg(feature = "ico")]
-mod kaitai_ico;
-#[cfg(feature = "ico")]
-mod skelcodec_ico {
-    skelcodec_macros::codec!("@GALLERY@/image/ico.ksy", import_paths = ["@GALLERY@"]);
+
+format_modules! {
+    "png": kaitai_png, skelcodec_png, "@GALLERY@/image/png.ksy";
+    "gif": kaitai_gif, skelcodec_gif, "@GALLERY@/image/gif.ksy";
+    "jpeg": kaitai_jpeg, skelcodec_jpeg, "@GALLERY@/image/jpeg.ksy";
+    "gzip": kaitai_gzip, skelcodec_gzip, "@GALLERY@/archive/gzip.ksy";
+    "zip": kaitai_zip, skelcodec_zip, "@GALLERY@/archive/zip.ksy";
+    "ttf": kaitai_ttf, skelcodec_ttf, "@GALLERY@/font/ttf.ksy";
+    "ico": kaitai_ico, skelcodec_ico, "@GALLERY@/image/ico.ksy";
 }
 
 /// One format's four reads: Kaitai's and skelcodec's, of a borrowed file and of one they keep.
