@@ -9,7 +9,9 @@
 # crates.io: give a checkout of kaitai-io/kaitai_struct_rust_runtime 0.11.0 as
 # $KAITAI_RUST_RUNTIME. It and the generated code stay in $KAITAI_RUST_DIR (default
 # /tmp/kaitai-rust) and are never committed. The compiler comes from differential/kaitai/setup.sh
-# (npm, once). A format whose generated Rust does not compile is left out, with its first error.
+# (npm, once). The generated Rust is patched where Kaitai's Rust target is known to get it wrong
+# (patch.pl); a format a patch no longer matches, or whose Rust still does not compile, is left
+# out, with the reason.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -33,7 +35,13 @@ for schema in "${schemas[@]}"; do
         "$gallery/$schema.ksy" "$module" "$gallery" 2>"$dir/compile.log")"; then
         echo '#![allow(warnings)]' >"$module/mod.rs"
         for file in $files; do echo "pub mod ${file%.rs};" >>"$module/mod.rs"; done
-        formats+=("$format")
+        # The patches for what Kaitai's Rust target gets wrong (patch.pl says which).
+        if perl "$here/patch.pl" "$module" >"$dir/patch.log" 2>&1; then
+            [ ! -s "$dir/patch.log" ] || echo "$format: patched: $(cat "$dir/patch.log")" >&2
+            formats+=("$format")
+        else
+            echo "left out: $format: $(cat "$dir/patch.log")" >&2
+        fi
     else
         echo "left out: $format: Kaitai's compiler fails: $(head -n 1 "$dir/compile.log")" >&2
     fi
