@@ -81,7 +81,7 @@ fn an_instance_placed_in_the_unread_bytes_must_agree_with_them() {
     assert_eq!(value.to_bytes().unwrap(), file);
     // The instance and the kept bytes say different things of the same place: refused.
     value.body.pair =
-        skelcodec_runtime::Instance::Read(skelcodec_runtime::RawBytes::new(b"xy".to_vec()));
+        skelcodec_runtime::Instance::from(skelcodec_runtime::RawBytes::new(b"xy".to_vec()));
     let error = value.to_bytes().unwrap_err().to_string();
     assert!(error.contains("`pair`"), "{error}");
 }

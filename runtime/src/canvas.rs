@@ -213,15 +213,16 @@ impl Canvas {
 /// Sorts `ranges` and merges those that overlap or touch; empty ones are dropped.
 pub(crate) fn merge_ranges(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
     ranges.retain(|r| !r.is_empty());
-    ranges.sort_by_key(|r| r.start);
-    let mut merged: Vec<Range<usize>> = Vec::new();
-    for r in ranges {
-        match merged.last_mut() {
-            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
-            _ => merged.push(r),
+    ranges.sort_unstable_by_key(|r| r.start);
+    // In place: each range joins the last one kept when they touch.
+    ranges.dedup_by(|r, last| {
+        let joins = r.start <= last.end;
+        if joins {
+            last.end = last.end.max(r.end);
         }
-    }
-    merged
+        joins
+    });
+    ranges
 }
 
 /// Refuses bytes at `at` that disagree with the run at `start` where they overlap.

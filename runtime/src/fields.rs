@@ -849,6 +849,9 @@ pub fn unclaimed(r: &Reader<'_>, covered: &[std::ops::Range<usize>]) -> Vec<Gap>
 /// reading the output would find: bytes no field claims, in order, neither empty nor touching
 /// the gap before it (reading would merge the two).
 pub fn write_gaps(w: &mut Writer, gaps: &[Gap]) -> Result<()> {
+    if gaps.is_empty() {
+        return Ok(()); // the usual case, and that of the coverage pass: nothing to measure
+    }
     let claimed = w.coverage();
     let mut previous_end = None;
     for (index, gap) in gaps.iter().enumerate() {

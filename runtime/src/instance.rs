@@ -33,8 +33,9 @@ const CYCLE_KEY: &str = "_cycle";
 pub enum Instance<T> {
     /// Its `if` does not hold: nothing was read (a document's `null`).
     Absent,
-    /// The value read, or set by a program.
-    Read(T),
+    /// The value read, or set by a program: boxed, so that a value holding an instance is
+    /// small however large the instance's type ([`Instance::from`] boxes it).
+    Read(Box<T>),
     /// Reading it failed with this message (offset, path inside the instance, what was
     /// expected). Written as nothing: its bytes are kept by what holds them.
     Failed(String),
@@ -42,37 +43,91 @@ pub enum Instance<T> {
     /// same position of the same stream): a reference to it, written as nothing.
     Cycle(u64),
     /// Not read yet: read the first time it is asked for ([`Instance::resolved`]).
-    Unread(Box<OnDemand<T>>),
+    Unread(OnDemand<T>),
 }
 
-/// An instance to read on demand: where, how, and once read, what it gave.
-pub struct OnDemand<T> {
+/// An instance to read on demand: where, how, and once read, what it gave. Its clones share
+/// them (one allocation per instance, the reader's closure included).
+pub struct OnDemand<T>(Arc<dyn Pending<T>>);
+
+/// Where an instance read on demand is, and once read, what it gave.
+struct Place<T> {
     at: Detached,
     /// The bytes it is read from, which a writer that only measures claims without reading.
     len: usize,
-    read: Arc<ReadFn<T>>,
     value: OnceLock<Instance<T>>,
 }
 
-/// Reads an instance from where its reader stood.
-type ReadFn<T> = dyn Fn(&mut Reader<'_>) -> Result<T> + Send + Sync;
+/// A [`Place`] with the closure that reads there, behind one pointer of [`OnDemand`].
+struct WithReader<T, F> {
+    place: Place<T>,
+    read: F,
+}
 
-impl<T: Clone> Clone for OnDemand<T> {
+/// What [`OnDemand`] asks of a [`WithReader`], whatever its closure.
+trait Pending<T>: Send + Sync {
+    fn place(&self) -> &Place<T>;
+    fn place_mut(&mut self) -> &mut Place<T>;
+    fn read(&self, r: &mut Reader<'_>) -> Result<T>;
+}
+
+impl<T: Send + Sync, F> Pending<T> for WithReader<T, F>
+where
+    F: Fn(&mut Reader<'_>) -> Result<T> + Send + Sync,
+{
+    fn place(&self) -> &Place<T> {
+        &self.place
+    }
+
+    fn place_mut(&mut self) -> &mut Place<T> {
+        &mut self.place
+    }
+
+    fn read(&self, r: &mut Reader<'_>) -> Result<T> {
+        (self.read)(r)
+    }
+}
+
+impl<T> Clone for OnDemand<T> {
     fn clone(&self) -> Self {
-        OnDemand {
-            at: self.at.clone(),
-            len: self.len,
-            read: self.read.clone(),
-            value: self.value.clone(),
-        }
+        OnDemand(self.0.clone())
+    }
+}
+
+impl<T: Send + Sync + 'static> OnDemand<T> {
+    /// The instance whose `len` bytes are at `at`, read there by `read`.
+    fn new<F>(at: Detached, len: usize, value: OnceLock<Instance<T>>, read: F) -> Self
+    where
+        F: Fn(&mut Reader<'_>) -> Result<T> + Send + Sync + 'static,
+    {
+        let place = Place { at, len, value };
+        OnDemand(Arc::new(WithReader { place, read }))
     }
 }
 
 impl<T> OnDemand<T> {
+    /// Where it is and what it gave, if it was read.
+    fn place(&self) -> &Place<T> {
+        self.0.place()
+    }
+
     /// What reading it gives, read the first time.
     fn resolved(&self) -> &Instance<T> {
-        self.value
-            .get_or_init(|| Instance::from_read(Reader::read_detached(&self.at, &*self.read)))
+        self.place().value.get_or_init(|| {
+            Instance::from_read(Reader::read_detached(&self.place().at, |r| self.0.read(r)))
+        })
+    }
+
+    /// What it gave, taken out when no clone shares it, copied otherwise.
+    fn into_resolved(mut self) -> Instance<T>
+    where
+        T: Clone,
+    {
+        match Arc::get_mut(&mut self.0) {
+            Some(pending) => pending.place_mut().value.take(),
+            None => self.place().value.get().cloned(),
+        }
+        .unwrap_or(Instance::Absent)
     }
 }
 
@@ -82,6 +137,7 @@ impl<T> Instance<T> {
     /// once otherwise. Bytes that are not there make it fail at once.
     pub fn on_demand<F>(r: &Reader<'_>, len: i64, read: F) -> Self
     where
+        T: Send + Sync + 'static,
         F: Fn(&mut Reader<'_>) -> Result<T> + Send + Sync + 'static,
     {
         let len = match crate::arith::length(len, r).and_then(|len| r.clone().sub(len)) {
@@ -89,12 +145,7 @@ impl<T> Instance<T> {
             Err(e) => return Instance::from_read(Err(e)),
         };
         match r.detach() {
-            Some(at) => Instance::Unread(Box::new(OnDemand {
-                at,
-                len,
-                read: Arc::new(read),
-                value: OnceLock::new(),
-            })),
+            Some(at) => Instance::Unread(OnDemand::new(at, len, OnceLock::new(), read)),
             None => Instance::from_read(read(&mut r.clone())),
         }
     }
@@ -103,17 +154,12 @@ impl<T> Instance<T> {
     /// [`Instance::held`]), as a document gives it back.
     fn failed_holding(message: String, bytes: &[u8]) -> Self
     where
-        T: 'static,
+        T: Send + Sync + 'static,
     {
         let at = Detached::over(bytes);
         let value = OnceLock::from(Instance::Failed(message.clone()));
-        Instance::Unread(Box::new(OnDemand {
-            at,
-            len: bytes.len(),
-            read: Arc::new(move |r: &mut Reader<'_>| {
-                Err(r.error(ErrorKind::Invalid(message.clone())))
-            }),
-            value,
+        Instance::Unread(OnDemand::new(at, bytes.len(), value, move |r| {
+            Err(r.error(ErrorKind::Invalid(message.clone())))
         }))
     }
 
@@ -138,14 +184,15 @@ impl<T> Instance<T> {
         let Instance::Unread(on_demand) = self else {
             return None;
         };
-        match on_demand.value.get() {
-            None if w.is_for_coverage() => Some(Held::Claimed(on_demand.len)),
+        let place = on_demand.place();
+        match place.value.get() {
+            None if w.is_for_coverage() => Some(Held::Claimed(place.len)),
             None => match on_demand.resolved() {
                 Instance::Read(_) => None,
-                _ => Some(Held::Raw(on_demand.at.bytes(on_demand.len))),
+                _ => Some(Held::Raw(place.at.bytes(place.len))),
             },
             Some(Instance::Read(_)) => None,
-            Some(_) => Some(Held::Raw(on_demand.at.bytes(on_demand.len))),
+            Some(_) => Some(Held::Raw(place.at.bytes(place.len))),
         }
     }
 
@@ -153,7 +200,7 @@ impl<T> Instance<T> {
     /// reference.
     pub fn from_read(read: Result<T>) -> Self {
         match read {
-            Ok(value) => Instance::Read(value),
+            Ok(value) => Instance::Read(Box::new(value)),
             Err(e) => match e.kind() {
                 ErrorKind::Cycle { offset } if e.has_no_path() => Instance::Cycle(*offset),
                 _ => Instance::Failed(e.to_string()),
@@ -175,26 +222,12 @@ impl<T> Instance<T> {
         matches!(self.resolved(), Instance::Read(_) | Instance::Absent)
     }
 
-    /// The value, to edit, when it reads. One that does not read keeps the bytes it holds,
-    /// to be written back as they are.
-    pub fn get_mut(&mut self) -> Option<&mut T> {
-        if let Instance::Unread(on_demand) = self
-            && matches!(on_demand.resolved(), Instance::Read(_))
-        {
-            *self = on_demand.value.take().unwrap_or(Instance::Absent);
-        }
-        match self {
-            Instance::Read(value) => Some(value),
-            _ => None,
-        }
-    }
-
     /// The value a writer writes, refusing an instance that is absent where its `if` holds or
     /// there where it does not (reading the output would not find it). A failed instance and a
     /// cycle write nothing.
     pub fn written(&self, cond: bool, w: &crate::Writer) -> Result<Option<&T>> {
         match (cond, self.resolved()) {
-            (true, Instance::Read(value)) => Ok(Some(value)),
+            (true, Instance::Read(value)) => Ok(Some(&**value)),
             (true, Instance::Failed(_) | Instance::Cycle(_) | Instance::Unread(_))
             | (false, Instance::Absent) => Ok(None),
             (true, Instance::Absent) => Err(crate::fields::encode_error(
@@ -205,6 +238,23 @@ impl<T> Instance<T> {
                 w,
                 "present, but its `if` condition does not hold".into(),
             )),
+        }
+    }
+}
+
+impl<T: Clone> Instance<T> {
+    /// The value, to edit, when it reads. One that does not read keeps the bytes it holds,
+    /// to be written back as they are.
+    pub fn get_mut(&mut self) -> Option<&mut T> {
+        if let Instance::Unread(on_demand) = self
+            && matches!(on_demand.resolved(), Instance::Read(_))
+            && let Instance::Unread(on_demand) = std::mem::replace(self, Instance::Absent)
+        {
+            *self = on_demand.into_resolved();
+        }
+        match self {
+            Instance::Read(value) => Some(value),
+            _ => None,
         }
     }
 }
@@ -260,7 +310,7 @@ impl<T: Serialize> Serialize for Instance<T> {
     }
 }
 
-impl<'de, T: for<'a> Deserialize<'a> + 'static> Deserialize<'de> for Instance<T> {
+impl<'de, T: for<'a> Deserialize<'a> + Send + Sync + 'static> Deserialize<'de> for Instance<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         // Kaitai names cannot start with `_`, so a value never has these keys.
         let tree = serde_json::Value::deserialize(d)?;
@@ -298,14 +348,14 @@ impl<'de, T: for<'a> Deserialize<'a> + 'static> Deserialize<'de> for Instance<T>
             };
         }
         T::deserialize(tree)
-            .map(Instance::Read)
+            .map(Instance::from)
             .map_err(D::Error::custom)
     }
 }
 
 impl<T> From<T> for Instance<T> {
     fn from(value: T) -> Self {
-        Instance::Read(value)
+        Instance::Read(Box::new(value))
     }
 }
 
@@ -329,7 +379,7 @@ mod tests {
         ));
         assert!(matches!(deeper, Instance::Failed(_)));
         for (instance, json) in [
-            (Instance::Read(7u8), "7"),
+            (Instance::from(7u8), "7"),
             (Instance::Absent, "null"),
             (failed, r#"{"_error":"at byte 9, x: bad"}"#),
             (cycle, r#"{"_cycle":4}"#),
@@ -355,7 +405,7 @@ mod tests {
     #[test]
     fn writers_refuse_what_would_not_read_back() {
         let w = crate::Writer::new();
-        assert_eq!(Instance::Read(1u8).written(true, &w).unwrap(), Some(&1));
+        assert_eq!(Instance::from(1u8).written(true, &w).unwrap(), Some(&1));
         assert_eq!(
             Instance::<u8>::Failed(String::new())
                 .written(true, &w)
@@ -364,7 +414,7 @@ mod tests {
         );
         assert_eq!(Instance::<u8>::Absent.written(false, &w).unwrap(), None);
         assert!(Instance::<u8>::Absent.written(true, &w).is_err());
-        assert!(Instance::Read(1u8).written(false, &w).is_err());
+        assert!(Instance::from(1u8).written(false, &w).is_err());
         assert!(Instance::<u8>::Cycle(0).written(false, &w).is_err());
     }
 }

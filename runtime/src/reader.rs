@@ -62,10 +62,11 @@ impl FileState {
 /// and its position there.
 #[derive(Debug, PartialEq)]
 struct Visit {
-    /// The type's name, which identifies it within one codec.
-    ty: &'static str,
+    // Compared in this order: positions first, which mostly differ, then names.
     stream: (usize, usize),
     pos: usize,
+    /// The type's name, which identifies it within one codec.
+    ty: &'static str,
 }
 
 /// Where `data` starts in `file`, when it is a range of it.

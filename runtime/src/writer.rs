@@ -75,6 +75,9 @@ impl Writer {
     pub fn for_coverage() -> Self {
         Writer {
             for_coverage: true,
+            // Room for the headers and tables most files with positioned parts start with,
+            // without growing by doubling from a few bytes.
+            buf: Vec::with_capacity(256),
             ..Writer::default()
         }
     }

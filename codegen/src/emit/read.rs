@@ -437,7 +437,7 @@ fn read_on_demand(schema: &Schema, one: &ir::One<Reading>, then: TokenStream) ->
     let Some((len, value)) = super::on_demand::window(one) else {
         // Not read on demand (see `reads_on_demand`): read now.
         let read = read_delimited(schema, one);
-        return quote!(#read #then .map(rt::Instance::Read));
+        return quote!(#read #then .map(rt::Instance::from));
     };
     let (kept, value) = match value {
         ir::Value::User { ty, args } => {
