@@ -634,6 +634,7 @@ fn read_visiting<'a, T>(
 ) -> Result<T> {
     let start = at.pos();
     let value = read(&mut at)?;
+    at.note_placed(0); // what it read ends here
     r.charge((at.pos() - start) as u64)?;
     Ok(value)
 }
@@ -821,6 +822,17 @@ pub struct Gap {
     pub offset: u64,
     /// The bytes, as read.
     pub bytes: crate::RawBytes,
+}
+
+/// The bytes of the file that the fields of a value `r` has just read from its start claim,
+/// when the read alone tells, without encoding the value again ([`Writer::for_coverage`]):
+/// those read in sequence, which the value encodes to (`encoded_len`), when no value read by
+/// position lies past them (a PNG's EXIF is inside its chunk). `None` when a pass over the
+/// value must tell.
+pub fn claimed_in_sequence(r: &Reader<'_>, encoded_len: usize) -> Option<std::ops::Range<usize>> {
+    let read = 0..r.pos();
+    let placed_inside = r.placed_end()? <= read.end as u64;
+    (placed_inside && r.is_whole_file() && read.end == encoded_len).then_some(read)
 }
 
 /// The gaps of the file `r` reads outside `covered` (sorted, merged ranges, as

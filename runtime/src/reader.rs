@@ -37,6 +37,9 @@ pub struct FileState {
     /// The file, shared by the instances left to read on demand (see
     /// [`Reader::detach`]): copied once, when the first one is met.
     input: std::cell::OnceCell<std::sync::Arc<crate::on_demand::Input>>,
+    /// Where the bytes of the file that values read by position claim end, the furthest
+    /// (see [`Reader::note_placed`]).
+    placed_end: std::cell::Cell<u64>,
 }
 
 impl FileState {
@@ -46,6 +49,7 @@ impl FileState {
             budget: std::cell::Cell::new(budget),
             visiting: Default::default(),
             input: Default::default(),
+            placed_end: Default::default(),
         }
     }
 
@@ -199,6 +203,35 @@ impl<'a> Reader<'a> {
         }
         state.visiting.borrow_mut().push(visit);
         Ok(Visiting(Some(state)))
+    }
+
+    /// Records that a value read by position with this reader (every such read passes here)
+    /// claims bytes up to `len` past where the reader stands: until one of them lies past the
+    /// bytes read in sequence, those are what the fields claim (see
+    /// [`crate::fields::claimed_in_sequence`]). A value in decoded bytes claims nothing of the
+    /// file: the stored value they are decoded from does.
+    pub(crate) fn note_placed(&self, len: usize) {
+        if let Some(state) = self.shared
+            && self.decoded_at.is_none()
+        {
+            let end = self.absolute_pos().saturating_add(len as u64);
+            state.placed_end.set(state.placed_end.get().max(end));
+        }
+    }
+
+    /// Whether this reader reads the whole file, from its first byte (no substream, no
+    /// decoded bytes).
+    pub(crate) fn is_whole_file(&self) -> bool {
+        std::ptr::eq(self.data, self.root)
+            && self.base == 0
+            && self.file_root.is_none()
+            && self.decoded_at.is_none()
+    }
+
+    /// Where the bytes that values read by position with this reader's file claim end, the
+    /// furthest; `None` when the reader shares no state to tell.
+    pub(crate) fn placed_end(&self) -> Option<u64> {
+        self.shared.map(|state| state.placed_end.get())
     }
 
     /// The whole file this reader reads a part of.

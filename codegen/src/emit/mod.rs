@@ -303,16 +303,22 @@ fn codec_impl(
     let reader = quote!(let mut r = rt::Reader::new(bytes).sharing(state););
     // The whole-file read, with the given arguments.
     let body = if schema.has_positioned_fields() {
-        // Which bytes the fields claim is known once the value is encoded again.
+        // Which bytes the fields claim is known once the value is encoded again, unless the
+        // file had nothing to read by position (a PNG without EXIF): then it is what was read.
         // The root is at 0 of the file: an instance there of its type is itself, a cycle.
         quote! {
             #reader
             let root = r.visit::<Self>()?;
             let mut value = Self::read_from(&mut r #(, #args)*)?;
             drop(root);
-            let mut w = rt::Writer::for_coverage();
-            value.write_to(&mut w #(, #args)*)?;
-            value.unclaimed = rt::fields::unclaimed(&r, &w.coverage());
+            value.unclaimed = match rt::fields::claimed_in_sequence(&r, value.encoded_len()) {
+                Some(claimed) => rt::fields::unclaimed(&r, &[claimed]),
+                None => {
+                    let mut w = rt::Writer::for_coverage();
+                    value.write_to(&mut w #(, #args)*)?;
+                    rt::fields::unclaimed(&r, &w.coverage())
+                }
+            };
             Ok(value)
         }
     } else if let Some(field) = schema.trailing_field(0) {

@@ -1,0 +1,80 @@
+//! The bytes a file's fields claim, which decide the bytes it keeps as unclaimed gaps: known
+//! from the read alone when every value read by position lies inside what was read in
+//! sequence (no second pass over the value), found by encoding it again otherwise. Either way
+//! the gaps are the bytes no field claims, and the file round-trips.
+
+mod blobs {
+    skelcodec_macros::codec!("tests/schemas/blobs.ksy");
+}
+
+use blobs::Blobs;
+use skelcodec_runtime::fields::Gap;
+
+/// The gaps of `bytes`, read both ways (borrowed and kept), which must agree and write the
+/// file back.
+fn gaps(bytes: &[u8]) -> Vec<(u64, Vec<u8>)> {
+    let value = Blobs::read(bytes).expect("the fixture reads");
+    let owned = Blobs::read_owned(bytes.to_vec()).expect("the fixture reads");
+    assert_eq!(value, owned);
+    assert_eq!(value.to_bytes().unwrap(), bytes);
+    let as_pairs = |gaps: &[Gap]| -> Vec<(u64, Vec<u8>)> {
+        gaps.iter()
+            .map(|gap| (gap.offset, gap.bytes.0.to_vec()))
+            .collect()
+    };
+    assert_eq!(as_pairs(&value.unclaimed), as_pairs(&owned.unclaimed));
+    as_pairs(&value.unclaimed)
+}
+
+#[test]
+fn bodies_inside_the_entries_leave_the_bytes_after_them_unclaimed() {
+    // Entries (ofs 0, len 2) and (ofs 1, len 2): both bodies are bytes of the entries.
+    let file = b"\x00\x02\x01\x02tail";
+    let value = Blobs::read(file).unwrap();
+    assert_eq!(
+        value.entries[0]
+            .body
+            .get()
+            .map(|text| text.to_string())
+            .as_deref(),
+        Some("\0\x02")
+    );
+    assert_eq!(
+        value.entries[1]
+            .body
+            .get()
+            .map(|text| text.to_string())
+            .as_deref(),
+        Some("\x02\x01")
+    );
+    assert_eq!(gaps(file), [(4, b"tail".to_vec())]);
+}
+
+#[test]
+fn absent_bodies_claim_nothing() {
+    // Both lengths are 0: no body is read (`if: len != 0`).
+    assert_eq!(gaps(b"\x09\x00\x09\x00ab"), [(4, b"ab".to_vec())]);
+    assert_eq!(gaps(b"\x09\x00\x09\x00"), []);
+}
+
+#[test]
+fn a_body_past_the_entries_leaves_the_bytes_around_it_unclaimed() {
+    // Entries (ofs 6, len 2) and (ofs 0, len 1): the first body is "cd", after the gap "ab".
+    let file = b"\x06\x02\x00\x01abcdef";
+    let value = Blobs::read(file).unwrap();
+    assert_eq!(
+        value.entries[0]
+            .body
+            .get()
+            .map(|text| text.to_string())
+            .as_deref(),
+        Some("cd")
+    );
+    assert_eq!(gaps(file), [(4, b"ab".to_vec()), (8, b"ef".to_vec())]);
+}
+
+#[test]
+fn a_body_ending_where_the_entries_do_is_inside_them() {
+    // Entries (ofs 2, len 2) and (ofs 4, len 0): the first body is the second entry's bytes.
+    assert_eq!(gaps(b"\x02\x02\x04\x00z"), [(4, b"z".to_vec())]);
+}
