@@ -78,3 +78,28 @@ fn a_body_ending_where_the_entries_do_is_inside_them() {
     // Entries (ofs 2, len 2) and (ofs 4, len 0): the first body is the second entry's bytes.
     assert_eq!(gaps(b"\x02\x02\x04\x00z"), [(4, b"z".to_vec())]);
 }
+
+mod resolved_while_reading {
+    skelcodec_macros::codec!("tests/schemas/resolved_while_reading.ksy");
+}
+
+#[test]
+fn an_instance_the_sequence_needs_claims_what_its_own_instances_claim() {
+    use resolved_while_reading::ResolvedWhileReading;
+    // ofs 1: `ptr` is bytes 1..3 (at 6, len_far 2), which are also `data`; `far` is "FF" at 6.
+    let file = b"\x01\x06\x02gggFF";
+    for value in [
+        ResolvedWhileReading::read(file).unwrap(),
+        ResolvedWhileReading::read_owned(file.to_vec()).unwrap(),
+    ] {
+        // Read with the sequence, which needs it; its `far` is read on demand.
+        assert_eq!(value.ptr.far.get().map(|far| &far.0[..]), Some(&b"FF"[..]));
+        let gaps: Vec<_> = value
+            .unclaimed
+            .iter()
+            .map(|gap| (gap.offset, gap.bytes.0.to_vec()))
+            .collect();
+        assert_eq!(gaps, [(3, b"ggg".to_vec())]);
+        assert_eq!(value.to_bytes().unwrap(), file);
+    }
+}

@@ -3,7 +3,7 @@
 //! stood in it.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// A file whose instances are read on demand, and the bytes values read by position may still
 /// copy while reading them (the budget of the read that met them, which they share).
@@ -13,6 +13,8 @@ pub struct Input {
     /// Where the file it copies was (its own bytes when it copies none).
     origin: usize,
     budget: AtomicU64,
+    /// Whether an instance was read from it on demand (see [`Input::was_read_on_demand`]).
+    read_on_demand: AtomicBool,
 }
 
 impl Input {
@@ -22,6 +24,7 @@ impl Input {
             bytes: file.into(),
             origin: file.as_ptr() as usize,
             budget: AtomicU64::new(budget),
+            read_on_demand: AtomicBool::new(false),
         }
     }
 
@@ -33,6 +36,7 @@ impl Input {
             origin: bytes.as_ptr() as usize,
             bytes,
             budget: AtomicU64::new(0),
+            read_on_demand: AtomicBool::new(false),
         })
     }
 
@@ -50,6 +54,17 @@ impl Input {
     /// The budget its instances read on demand share.
     pub(crate) fn budget(&self) -> u64 {
         self.budget.load(Ordering::Relaxed)
+    }
+
+    /// Records that an instance is read from it on demand.
+    pub(crate) fn note_read_on_demand(&self) {
+        self.read_on_demand.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether an instance was read from it on demand: one read while the file was being read
+    /// (an expression needed it) may have read values by position that the read did not see.
+    pub(crate) fn was_read_on_demand(&self) -> bool {
+        self.read_on_demand.load(Ordering::Relaxed)
     }
 
     /// Sets the budget its instances read on demand share.

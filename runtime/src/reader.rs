@@ -229,9 +229,16 @@ impl<'a> Reader<'a> {
     }
 
     /// Where the bytes that values read by position with this reader's file claim end, the
-    /// furthest; `None` when the reader shares no state to tell.
+    /// furthest; `None` when the reader shares no state to tell, or an instance was read on
+    /// demand meanwhile.
     pub(crate) fn placed_end(&self) -> Option<u64> {
-        self.shared.map(|state| state.placed_end.get())
+        let state = self.shared?;
+        // Instances read on demand have readers of their own, which note nothing here.
+        let input = state.input.get();
+        match input.is_some_and(|input| input.was_read_on_demand()) {
+            true => None,
+            false => Some(state.placed_end.get()),
+        }
     }
 
     /// The whole file this reader reads a part of.
@@ -304,6 +311,7 @@ impl<'a> Reader<'a> {
         read: impl FnOnce(&mut Reader<'_>) -> Result<T>,
     ) -> Result<T> {
         let input = &at.input;
+        input.note_read_on_demand();
         let state = FileState::new(input.budget()).with_input(input.clone());
         let file = input.bytes();
         let window =
