@@ -15,18 +15,22 @@ mod lists {
 use archive::SectorArchive;
 use lists::{Point, SharedFields};
 
-/// An archive (see `layout.rs`) with two files on 16-byte sectors and no names.
+/// The first file's data: more bytes than a value holds inline.
+const LONG: &[u8] = b"hello, world: more than thirty bytes";
+
+/// An archive (see `layout.rs`) with two files on 16-byte sectors and no names: `LONG` at
+/// sector 2, "abc" at sector 8, 60 bytes of padding between.
 fn archive() -> Vec<u8> {
     let mut out = b"SARC".to_vec();
     out.extend(2u16.to_le_bytes());
     out.extend([0; 4]); // no names: offset 0, size 0
-    for (sector, data) in [(2u16, &b"hello"[..]), (3, b"abc")] {
+    for (sector, data) in [(2u16, LONG), (8, b"abc")] {
         out.extend(sector.to_le_bytes());
         out.extend((data.len() as u16).to_le_bytes());
     }
     out.resize(2 * 16, 0);
-    out.extend(b"hello");
-    out.resize(3 * 16, 0);
+    out.extend(LONG);
+    out.resize(8 * 16, 0);
     out.extend(b"abc");
     out
 }
@@ -37,33 +41,30 @@ fn a_file_given_to_read_owned_is_shared_by_its_byte_fields() {
     let owned = SectorArchive::read_owned(file.clone()).unwrap();
     let copied = SectorArchive::read(&file).unwrap();
     assert_eq!(owned, copied, "the same value either way");
-    for (data, want) in owned
-        .files
-        .iter()
-        .map(|f| &f.data)
-        .zip([&b"hello"[..], b"abc"])
-    {
-        assert!(data.0.is_shared(), "a view of the file");
-        assert_eq!(data.0, want);
-    }
+    let [long, short] = [&owned.files[0].data.0, &owned.files[1].data.0];
+    assert!(long.is_shared(), "a view of the file");
+    assert_eq!(long, LONG);
+    // A few bytes are copied inline: less work than a reference to the file.
+    assert!(!short.is_shared());
+    assert_eq!(short, b"abc");
     // Read from a borrowed file, nothing needs the file later: each field is its own copy.
     assert!(copied.files.iter().all(|f| !f.data.0.is_shared()));
-    // So are the bytes no field claims (the padding of the sectors).
-    assert!(!owned.unclaimed.is_empty());
-    assert!(owned.unclaimed.iter().all(|gap| gap.bytes.0.is_shared()));
+    // So are the bytes no field claims (the padding of the sectors): the long gap a view.
+    assert!(owned.unclaimed.iter().any(|gap| gap.bytes.0.len() == 60));
+    assert!(owned.unclaimed.iter().all(|gap| {
+        let bytes = &gap.bytes.0;
+        bytes.is_shared() == (bytes.len() > skelcodec_runtime::ByteBuf::INLINE)
+    }));
     assert_eq!(owned.to_bytes().unwrap(), file);
 
-    // Edited, a field is the value's own; the others stay views, and the file reads back.
+    // Edited, a field is the value's own; the clone it came from stays a view, and the file
+    // reads back.
     let mut edited = owned.clone();
-    edited.files[0]
-        .data
-        .0
-        .as_mut_vec()
-        .extend_from_slice(b", world");
+    edited.files[0].data.0.as_mut_vec().extend_from_slice(b"!");
     assert!(!edited.files[0].data.0.is_shared());
-    assert!(edited.files[1].data.0.is_shared());
+    assert!(owned.files[0].data.0.is_shared());
     assert_eq!(
-        owned.files[0].data.0, b"hello",
+        owned.files[0].data.0, LONG,
         "the clone it came from unchanged"
     );
     edited.normalize().unwrap();
@@ -76,6 +77,9 @@ fn a_file_given_to_read_owned_is_shared_by_its_byte_fields() {
     assert_eq!(sent.join().unwrap(), b"abc");
 }
 
+/// The title: more bytes than a value holds inline.
+const TITLE: &[u8] = b"two, and more than thirty bytes";
+
 /// Three points, two little-endian floats, two big-endian words and two strings.
 fn lists_file() -> Vec<u8> {
     let mut out = 3u16.to_le_bytes().to_vec();
@@ -87,8 +91,8 @@ fn lists_file() -> Vec<u8> {
     out.extend((-0.0f32).to_le_bytes());
     out.extend([0x12, 0x34, 0xab, 0xcd]);
     out.extend(b"one\0");
-    out.push(3);
-    out.extend(b"two");
+    out.push(TITLE.len() as u8);
+    out.extend(TITLE);
     out
 }
 
@@ -108,9 +112,9 @@ fn counted_lists_of_fixed_elements_are_views_decoded_when_looked_at() {
     assert_eq!(value.weights[0], 1.5);
     assert_eq!(
         (value.label.text(), value.title.text()),
-        ("one".into(), "two".into())
+        ("one".into(), std::str::from_utf8(TITLE).unwrap().into())
     );
-    // The title is bytes 31..34 of the file, where the points' bytes start at 2.
+    // The title is bytes 31.. of the file, where the points' bytes start at 2.
     let points_at = value.points.stored_bytes().unwrap().as_ptr();
     assert_eq!(
         value.title.as_bytes().as_ptr(),

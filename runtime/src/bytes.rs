@@ -9,14 +9,21 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub struct RawBytes(pub ByteBuf);
 
 /// Bytes that are a view of the file a value was read from, shared with it, until they are
-/// changed: then they are the value's own (copied once). Reads as `[u8]`; changes through
-/// its `Vec`-like methods or `as_mut_vec`.
+/// changed: then they are the value's own (copied once). A few bytes ([`ByteBuf::INLINE`] at
+/// most) are held inline instead, copied, which costs less than counting a reference to the
+/// file and allocates nothing. Reads as `[u8]`; changes through its `Vec`-like methods or
+/// `as_mut_vec`.
 #[derive(Clone)]
 pub struct ByteBuf(Repr);
 
 #[derive(Clone)]
 enum Repr {
     Owned(Vec<u8>),
+    /// The first `len` of `bytes`.
+    Inline {
+        len: u8,
+        bytes: [u8; ByteBuf::INLINE],
+    },
     /// `len` bytes of `input` from `start`.
     Shared {
         input: std::sync::Arc<crate::on_demand::Input>,
@@ -26,6 +33,21 @@ enum Repr {
 }
 
 impl ByteBuf {
+    /// The most bytes held inline, in the room a view takes.
+    pub const INLINE: usize = 30;
+
+    /// A copy of `bytes`: inline when they are few, else in a `Vec`.
+    pub fn copied(bytes: &[u8]) -> Self {
+        match u8::try_from(bytes.len()) {
+            Ok(len) if bytes.len() <= Self::INLINE => {
+                let mut inline = [0; Self::INLINE];
+                inline[..bytes.len()].copy_from_slice(bytes);
+                ByteBuf(Repr::Inline { len, bytes: inline })
+            }
+            _ => ByteBuf(Repr::Owned(bytes.to_vec())),
+        }
+    }
+
     /// A view of `len` bytes of `input` from `start`: nothing copied. Out of range, the
     /// bytes that lie in it.
     pub(crate) fn shared(
@@ -42,18 +64,19 @@ impl ByteBuf {
     pub fn as_slice(&self) -> &[u8] {
         match &self.0 {
             Repr::Owned(bytes) => bytes,
+            Repr::Inline { len, bytes } => &bytes[..usize::from(*len)],
             Repr::Shared { input, start, len } => &input.bytes()[*start..*start + *len],
         }
     }
 
     /// The bytes as a `Vec` of the value's own, copied from the file the first time.
     pub fn as_mut_vec(&mut self) -> &mut Vec<u8> {
-        if let Repr::Shared { .. } = self.0 {
+        if !matches!(self.0, Repr::Owned(_)) {
             self.0 = Repr::Owned(self.as_slice().to_vec());
         }
         match &mut self.0 {
             Repr::Owned(bytes) => bytes,
-            Repr::Shared { .. } => unreachable!("made owned above"),
+            Repr::Inline { .. } | Repr::Shared { .. } => unreachable!("made owned above"),
         }
     }
 
@@ -61,7 +84,7 @@ impl ByteBuf {
     pub fn into_vec(self) -> Vec<u8> {
         match self.0 {
             Repr::Owned(bytes) => bytes,
-            Repr::Shared { .. } => self.as_slice().to_vec(),
+            Repr::Inline { .. } | Repr::Shared { .. } => self.as_slice().to_vec(),
         }
     }
 
@@ -124,13 +147,13 @@ impl From<Vec<u8>> for ByteBuf {
 
 impl From<&[u8]> for ByteBuf {
     fn from(bytes: &[u8]) -> Self {
-        ByteBuf(Repr::Owned(bytes.to_vec()))
+        ByteBuf::copied(bytes)
     }
 }
 
 impl<const N: usize> From<[u8; N]> for ByteBuf {
     fn from(bytes: [u8; N]) -> Self {
-        ByteBuf(Repr::Owned(bytes.to_vec()))
+        ByteBuf::copied(&bytes)
     }
 }
 
@@ -394,6 +417,34 @@ pub fn find_terminator(bytes: &[u8], byte: u8, unit: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_few_bytes_are_held_inline_in_the_room_of_a_view() {
+        assert_eq!(std::mem::size_of::<ByteBuf>(), 32);
+        let within = |b: &ByteBuf| {
+            let at = b as *const ByteBuf as usize;
+            (at..at + 32).contains(&(b.as_ptr() as usize))
+        };
+        let few = ByteBuf::copied(&[7; ByteBuf::INLINE]);
+        assert!(within(&few) && !few.is_shared(), "no allocation, no file");
+        assert_eq!(few, [7; ByteBuf::INLINE]);
+        let more = ByteBuf::copied(&[7; ByteBuf::INLINE + 1]);
+        assert!(!within(&more));
+        // A file's few bytes are copied inline too, its longer ones viewed.
+        let file = crate::on_demand::Input::owned(b"headPAYLOAD_LONGER_THAN_THIRTY_BYTES".to_vec());
+        let state = crate::reader::FileState::new(0).with_input(file.clone());
+        let r = crate::Reader::new(file.bytes()).sharing(&state);
+        assert!(within(&r.keep(&file.bytes()[..4])));
+        assert!(r.keep(&file.bytes()[4..]).is_shared());
+        let mut edited = few.clone();
+        edited.push(8);
+        assert_eq!(edited.len(), ByteBuf::INLINE + 1);
+        assert_eq!(
+            few.len(),
+            ByteBuf::INLINE,
+            "the clone it came from unchanged"
+        );
+    }
 
     #[test]
     fn a_view_is_shared_until_changed_then_its_own() {

@@ -260,10 +260,14 @@ impl<'a> Reader<'a> {
     }
 
     /// `bytes`, read by this reader from its file, as a view ([`Reader::view`]) or else a
-    /// copy.
+    /// copy; a few bytes are copied inline ([`crate::ByteBuf::INLINE`]), which costs less
+    /// than a view's reference to the file.
     pub fn keep(&self, bytes: &[u8]) -> crate::ByteBuf {
+        if bytes.len() <= crate::ByteBuf::INLINE {
+            return crate::ByteBuf::copied(bytes);
+        }
         self.view(bytes)
-            .unwrap_or_else(|| crate::ByteBuf::from(bytes))
+            .unwrap_or_else(|| crate::ByteBuf::copied(bytes))
     }
 
     /// The rest of the stream, as [`Reader::keep`] keeps it.
