@@ -26,26 +26,23 @@ fn gaps(bytes: &[u8]) -> Vec<(u64, Vec<u8>)> {
     as_pairs(&value.unclaimed)
 }
 
+/// The text of each entry's body, when it reads.
+fn bodies(bytes: &[u8]) -> Vec<Option<String>> {
+    let value = Blobs::read(bytes).expect("the fixture reads");
+    value
+        .entries
+        .iter()
+        .map(|entry| entry.body.get().map(|text| text.to_string()))
+        .collect()
+}
+
 #[test]
 fn bodies_inside_the_entries_leave_the_bytes_after_them_unclaimed() {
     // Entries (ofs 0, len 2) and (ofs 1, len 2): both bodies are bytes of the entries.
     let file = b"\x00\x02\x01\x02tail";
-    let value = Blobs::read(file).unwrap();
     assert_eq!(
-        value.entries[0]
-            .body
-            .get()
-            .map(|text| text.to_string())
-            .as_deref(),
-        Some("\0\x02")
-    );
-    assert_eq!(
-        value.entries[1]
-            .body
-            .get()
-            .map(|text| text.to_string())
-            .as_deref(),
-        Some("\x02\x01")
+        bodies(file),
+        [Some("\0\x02".into()), Some("\x02\x01".into())]
     );
     assert_eq!(gaps(file), [(4, b"tail".to_vec())]);
 }
@@ -61,15 +58,7 @@ fn absent_bodies_claim_nothing() {
 fn a_body_past_the_entries_leaves_the_bytes_around_it_unclaimed() {
     // Entries (ofs 6, len 2) and (ofs 0, len 1): the first body is "cd", after the gap "ab".
     let file = b"\x06\x02\x00\x01abcdef";
-    let value = Blobs::read(file).unwrap();
-    assert_eq!(
-        value.entries[0]
-            .body
-            .get()
-            .map(|text| text.to_string())
-            .as_deref(),
-        Some("cd")
-    );
+    assert_eq!(bodies(file), [Some("cd".into()), Some("\x06".into())]);
     assert_eq!(gaps(file), [(4, b"ab".to_vec()), (8, b"ef".to_vec())]);
 }
 
