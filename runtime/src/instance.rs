@@ -186,14 +186,12 @@ impl<T> Instance<T> {
             return None;
         };
         let place = on_demand.place();
-        match place.value.get() {
-            None if w.is_for_coverage() => Some(Held::Claimed(place.len)),
-            None => match on_demand.resolved() {
-                Instance::Read(_) => None,
-                _ => Some(Held::Raw(place.at.bytes(place.len))),
-            },
-            Some(Instance::Read(_)) => None,
-            Some(_) => Some(Held::Raw(place.at.bytes(place.len))),
+        if place.value.get().is_none() && w.is_for_coverage() {
+            return Some(Held::Claimed(place.len));
+        }
+        match on_demand.resolved() {
+            Instance::Read(_) => None,
+            _ => Some(Held::Raw(place.at.bytes(place.len))),
         }
     }
 
@@ -247,8 +245,8 @@ impl<T: Clone> Instance<T> {
     /// The value, to edit, when it reads. One that does not read keeps the bytes it holds,
     /// to be written back as they are.
     pub fn get_mut(&mut self) -> Option<&mut T> {
-        if let Instance::Unread(on_demand) = self
-            && matches!(on_demand.resolved(), Instance::Read(_))
+        let reads = |on_demand: &OnDemand<T>| matches!(on_demand.resolved(), Instance::Read(_));
+        if matches!(self, Instance::Unread(on_demand) if reads(on_demand))
             && let Instance::Unread(on_demand) = std::mem::replace(self, Instance::Absent)
         {
             *self = on_demand.into_resolved();
