@@ -1,7 +1,8 @@
 //! Byte fields, strings and counted lists of fixed-size elements are views of the file given
 //! to `read_owned`: nothing is copied or decoded until one is looked at or edited, and the value
 //! reads, compares, writes and travels between threads as a value read from a borrowed file
-//! (whose fields copy their bytes and whose lists are decoded as they are read).
+//! (whose fields copy their bytes and whose lists are decoded as they are read, until one copy
+//! of the file costs less than copying on).
 
 #[allow(deprecated)] // the schema's style warnings, which `schema check` lists
 mod archive {
@@ -21,16 +22,21 @@ const LONG: &[u8] = b"hello, world: more than thirty bytes";
 /// An archive (see `layout.rs`) with two files on 16-byte sectors and no names: `LONG` at
 /// sector 2, "abc" at sector 8, 60 bytes of padding between.
 fn archive() -> Vec<u8> {
+    archive_with_second_at(8)
+}
+
+/// The archive of [`archive`] with "abc" at `sector`.
+fn archive_with_second_at(sector: u16) -> Vec<u8> {
     let mut out = b"SARC".to_vec();
     out.extend(2u16.to_le_bytes());
     out.extend([0; 4]); // no names: offset 0, size 0
-    for (sector, data) in [(2u16, LONG), (8, b"abc")] {
+    for (sector, data) in [(2u16, LONG), (sector, b"abc")] {
         out.extend(sector.to_le_bytes());
         out.extend((data.len() as u16).to_le_bytes());
     }
     out.resize(2 * 16, 0);
     out.extend(LONG);
-    out.resize(8 * 16, 0);
+    out.resize(usize::from(sector) * 16, 0);
     out.extend(b"abc");
     out
 }
@@ -47,8 +53,21 @@ fn a_file_given_to_read_owned_is_shared_by_its_byte_fields() {
     // A few bytes are copied inline: less work than a reference to the file.
     assert!(!short.is_shared());
     assert_eq!(short, b"abc");
-    // Read from a borrowed file, nothing needs the file later: each field is its own copy.
-    assert!(copied.files.iter().all(|f| !f.data.0.is_shared()));
+    // Read from a borrowed file, a field is copied unless copying costs more than one copy
+    // of the file (`Reader::keep_file_when_cheaper`): in a file this small, the long one does,
+    // and it is a view of that copy.
+    let in_file = |bytes: &[u8]| file.as_ptr_range().contains(&bytes.as_ptr());
+    let long_copied = &copied.files[0].data.0;
+    assert!(long_copied.is_shared() && !in_file(long_copied));
+    // In a file of 64 KiB, it is copied; the sectors' padding, most of the file, then makes
+    // keeping the file cheaper, and that long gap is a view of its copy.
+    let big = archive_with_second_at(4096);
+    let value = SectorArchive::read(&big).unwrap();
+    assert!(!value.files[0].data.0.is_shared());
+    let widest = value.unclaimed.iter().map(|gap| &gap.bytes.0);
+    let widest = widest.max_by_key(|bytes| bytes.len()).unwrap();
+    assert!(widest.len() > 60_000 && widest.is_shared());
+    assert_eq!(value.to_bytes().unwrap(), big);
     // So are the bytes no field claims (the padding of the sectors): the long gap a view.
     assert!(owned.unclaimed.iter().any(|gap| gap.bytes.0.len() == 60));
     assert!(owned.unclaimed.iter().all(|gap| {
@@ -128,10 +147,11 @@ fn counted_lists_of_fixed_elements_are_views_decoded_when_looked_at() {
     );
     let decoded = SharedFields::read(&file).unwrap();
     assert_eq!(decoded, value, "the same value either way");
-    assert!(
-        decoded.points.stored_bytes().is_none() && !decoded.title.as_bytes().is_empty(),
-        "read from a borrowed file, a list is decoded as it is read"
-    );
+    // Read from a borrowed file this small, copying the first list costs more than copying
+    // the file (`Reader::keep_file_when_cheaper`): the lists are views of one copy.
+    let in_file = |bytes: &[u8]| file.as_ptr_range().contains(&bytes.as_ptr());
+    let points = decoded.points.stored_bytes().expect("a view");
+    assert!(decoded.words.is_shared() && !in_file(points));
 
     // The document is the list's; read back from it, the lists are the value's own.
     let json = serde_json::to_value(&value).unwrap();

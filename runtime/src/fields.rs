@@ -4,7 +4,7 @@
 
 use crate::arith::length;
 use crate::error::{Error, ErrorKind, Result, ResultExt};
-use crate::fixed_list::FixedList;
+use crate::fixed_list::{FixedLayout, FixedList};
 use crate::reader::Reader;
 use crate::writer::Writer;
 
@@ -36,21 +36,27 @@ pub fn decode_fixed<T, const N: usize>(
     chunks.iter().take(len).map(decode).collect()
 }
 
-/// Reads `count` elements of `size` bytes as a [`FixedList`]. When the file is kept
-/// ([`Reader::view`]), the list is a view of the bytes they take, decoded by `decode` (given
-/// the bytes and the count) the first time they are looked at: nothing is decoded or allocated
-/// here. Otherwise they are decoded now, rather than copied and decoded later.
+/// Reads `count` elements stored as `layout` says as a [`FixedList`]. When the file is kept
+/// ([`Reader::view`], [`Reader::keep_file_when_cheaper`]), the list is a view of the bytes
+/// they take, decoded the first time they are looked at: nothing is decoded or allocated here.
+/// Otherwise they are decoded now, rather than copied and decoded later.
 pub fn read_fixed_list<T>(
     r: &mut Reader<'_>,
     count: i64,
-    size: usize,
-    decode: fn(&[u8], usize) -> Vec<T>,
+    layout: &'static FixedLayout<T>,
 ) -> Result<FixedList<T>> {
-    let (count, bytes) = fixed_elements(r, count, size)?;
-    Ok(match r.view(bytes) {
-        Some(view) => FixedList::stored(view, count, decode),
-        None => FixedList::from(decode(bytes, count)),
-    })
+    let (count, bytes) = fixed_elements(r, count, layout.size())?;
+    if count == 0 {
+        return Ok(FixedList::new());
+    }
+    // Decoded now or when looked at, the elements cost the same: a view saves the allocation.
+    r.keep_file_when_cheaper(Reader::COPY_COST);
+    if let Some((input, start)) = r.kept_at(bytes)
+        && let Some(list) = FixedList::stored(input.clone(), start, count, layout)
+    {
+        return Ok(list);
+    }
+    Ok(FixedList::from(layout.decode(bytes, count)))
 }
 
 /// Writes a [`FixedList`]: its stored bytes as they are while it is unchanged, else each
@@ -591,7 +597,9 @@ pub fn read_at<'a, T>(
     pos: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
 ) -> Result<T> {
-    read_kept(r, pos, read)
+    let mut at = r.clone();
+    at.seek(length(pos, r)?)?;
+    read_charged(r, at, read)
 }
 
 /// Reads a value at position `pos` of `_root._io` (the whole file, or an imported schema's
@@ -611,9 +619,8 @@ pub fn read_kept<'a, T>(
     pos: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
 ) -> Result<T> {
-    let mut at = r.clone();
-    at.seek(length(pos, r)?)?;
-    read_charged(r, at, read)
+    let _unplaced = r.reading_unplaced();
+    read_at(r, pos, read)
 }
 
 /// Reads with `at`, charging the bytes it reads to `r`'s budget.
@@ -634,7 +641,9 @@ fn read_visiting<'a, T>(
 ) -> Result<T> {
     let start = at.pos();
     let value = read(&mut at)?;
-    at.note_placed(0); // what it read ends here
+    if at.pos() > start {
+        at.note_placed(0); // what it read ends here; what it reads elsewhere notes itself
+    }
     r.charge((at.pos() - start) as u64)?;
     Ok(value)
 }
@@ -677,6 +686,7 @@ pub fn read_in<'a, T>(
 ) -> Result<T> {
     let mut at = stream.reader(r)?;
     at.seek(length(pos, &at)?)?;
+    let _unplaced = r.reading_unplaced();
     read_charged(r, at, read)
 }
 
@@ -691,6 +701,7 @@ pub fn read_in_as<'b, T>(
 ) -> Result<T> {
     at.seek(length(pos, &at)?)?;
     let _visit = at.visit_as(ty)?;
+    let _unplaced = r.reading_unplaced();
     read_visiting(r, at, read)
 }
 
@@ -827,12 +838,23 @@ pub struct Gap {
 /// The bytes of the file that the fields of a value `r` has just read from its start claim,
 /// when the read alone tells, without encoding the value again ([`Writer::for_coverage`]):
 /// those read in sequence, which the value encodes to (`encoded_len`), when no value read by
-/// position lies past them (a PNG's EXIF is inside its chunk). `None` when a pass over the
-/// value must tell.
-pub fn claimed_in_sequence(r: &Reader<'_>, encoded_len: usize) -> Option<std::ops::Range<usize>> {
+/// position lies past them (a PNG's EXIF is inside its chunk), and those of the instances left
+/// unread, which claim their bytes unread (a font's tables, an icon's images). Sorted and
+/// merged, as [`Writer::coverage`] gives them. `None` when a pass over the value must tell.
+pub fn claimed_as_read(r: &Reader<'_>, encoded_len: usize) -> Option<Vec<std::ops::Range<usize>>> {
     let read = 0..r.pos();
     let placed_inside = r.placed_end()? <= read.end as u64;
-    (placed_inside && r.is_whole_file() && read.end == encoded_len).then_some(read)
+    if !(placed_inside && r.is_whole_file() && read.end == encoded_len) {
+        return None;
+    }
+    let to_usize = |at: u64| usize::try_from(at).ok();
+    let mut claimed = r
+        .unread_claims()
+        .into_iter()
+        .map(|range| Some(to_usize(range.start)?..to_usize(range.end)?))
+        .collect::<Option<Vec<_>>>()?;
+    claimed.push(read);
+    Some(crate::canvas::merge_ranges(claimed))
 }
 
 /// The gaps of the file `r` reads outside `covered` (sorted, merged ranges, as
@@ -1431,6 +1453,36 @@ mod tests {
         assert!(read_at(&r, 8, |r| r.array::<4>()).is_ok());
         let err = read_at(&r, 8, |r| r.array::<4>()).unwrap_err();
         assert!(err.to_string().contains("far more work"), "{err}");
+    }
+
+    #[test]
+    fn a_borrowed_file_is_kept_once_views_would_have_saved_half_of_it() {
+        const WORDS: FixedLayout<u16> = FixedLayout::new(2, |bytes, len| {
+            decode_fixed(bytes, len, |b| u16::from_le_bytes(*b))
+        });
+        // A view of a list saves its allocation: the fourth brings it to half the file.
+        let file = vec![7u8; (2 * Reader::COPY_COST * 4) as usize - 1];
+        let state = crate::reader::FileState::new(u64::MAX);
+        let mut r = Reader::new(&file).sharing(&state);
+        let lists: Vec<FixedList<u16>> = (0..6)
+            .map(|_| read_fixed_list(&mut r, 100, &WORDS).unwrap())
+            .collect();
+        let shared: Vec<bool> = lists.iter().map(FixedList::is_shared).collect();
+        assert_eq!(shared, [false, false, false, true, true, true]);
+        assert!(lists.iter().all(|list| list[..] == [0x0707; 100]));
+        // Views of one copy of the file: adjacent, and not in the borrowed file.
+        let at = |i: usize| lists[i].stored_bytes().unwrap().as_ptr() as usize;
+        assert_eq!(at(4) - at(3), 200);
+        assert!(!file.as_ptr_range().contains(&(at(3) as *const u8)));
+        // A view of a byte field saves its bytes too; a few bytes copied inline cost nothing.
+        let state = crate::reader::FileState::new(u64::MAX);
+        let r = Reader::new(&file).sharing(&state);
+        assert!(!r.keep(&file[..500]).is_shared());
+        assert!(!r.keep(&file[..crate::ByteBuf::INLINE]).is_shared());
+        assert!(r.keep(&file[500..1000]).is_shared());
+        // Without a state shared by the file's readers, nothing is kept.
+        let r = Reader::new(&file);
+        assert!(!r.keep(&file).is_shared());
     }
 
     #[test]

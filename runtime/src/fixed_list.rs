@@ -3,45 +3,84 @@
 //!
 //! Reading such a list allocates nothing when the file is kept ([`crate::Reader::keep`]): it
 //! is a view of the file, its length is known, and its elements are decoded, all at once
-//! into one `Vec`, the first time they are looked at. Writing a list that was never changed
-//! copies its bytes. Any change (through `DerefMut` or a `Vec`-like method) makes it a `Vec`
-//! of the value's own, as a list built in code is from the start.
+//! into one allocation, the first time they are looked at. Writing a list that was never
+//! changed copies its bytes. Any change (through `DerefMut` or a `Vec`-like method) makes it a
+//! `Vec` of the value's own, as a list built in code is from the start.
 
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::ByteBuf;
+use crate::on_demand::Input;
 
 /// A list of elements of a fixed layout: the bytes it was read from, decoded on first access,
-/// or a `Vec` of its own once changed. Reads as `[T]`.
-pub struct FixedList<T>(Repr<T>);
+/// or a `Vec` of its own once changed. Reads as `[T]`. (Its elements are `'static`, as the
+/// values of a generated codec are, so that it may refer to their layout.)
+pub struct FixedList<T: 'static>(Repr<T>);
 
-enum Repr<T> {
+enum Repr<T: 'static> {
     Owned(Vec<T>),
     Stored(Stored<T>),
 }
 
-/// `len` elements as stored, and what they decode to once asked.
-struct Stored<T> {
-    bytes: ByteBuf,
-    len: usize,
+/// How elements of one type are stored: their size in bytes, and how a run of them decodes.
+/// A list holds a reference to one (a constant of the generated code), not the two.
+pub struct FixedLayout<T> {
+    size: usize,
     decode: fn(&[u8], usize) -> Vec<T>,
-    decoded: OnceLock<Vec<T>>,
+}
+
+impl<T> FixedLayout<T> {
+    /// Elements of `size` bytes each, of which `decode(bytes, len)` makes exactly `len`
+    /// values. `decode` must be a pure function of the bytes, the inverse of the element's
+    /// encoding, so that the stored bytes can be written in place of the values.
+    pub const fn new(size: usize, decode: fn(&[u8], usize) -> Vec<T>) -> Self {
+        FixedLayout { size, decode }
+    }
+
+    /// The size of one element in bytes.
+    pub const fn size(&self) -> usize {
+        self.size
+    }
+
+    /// `len` elements decoded from `bytes`.
+    pub fn decode(&self, bytes: &[u8], len: usize) -> Vec<T> {
+        (self.decode)(bytes, len)
+    }
+}
+
+/// `len` elements as stored at `start` in a kept file, and what they decode to once asked.
+/// Positions and counts are 32-bit, which keeps a list of a value at 48 bytes; a list past
+/// 4 GiB of a file is decoded as it is read instead.
+struct Stored<T: 'static> {
+    input: Arc<Input>,
+    start: u32,
+    len: u32,
+    layout: &'static FixedLayout<T>,
+    decoded: OnceLock<Box<[T]>>,
 }
 
 impl<T> FixedList<T> {
-    /// `len` elements stored as `bytes`, which `decode(bytes, len)` turns into exactly `len`
-    /// values. `decode` must be a pure function of the bytes, the inverse of the element's
-    /// encoding, so that the stored bytes can be written in place of the values.
-    pub fn stored(bytes: ByteBuf, len: usize, decode: fn(&[u8], usize) -> Vec<T>) -> Self {
-        FixedList(Repr::Stored(Stored {
-            bytes,
-            len,
-            decode,
+    /// `len` elements stored at `start` in `input` as `layout` says, or `None` when they do
+    /// not lie in it or a position does not fit 32 bits.
+    pub(crate) fn stored(
+        input: Arc<Input>,
+        start: usize,
+        len: usize,
+        layout: &'static FixedLayout<T>,
+    ) -> Option<Self> {
+        let end = len.checked_mul(layout.size)?.checked_add(start)?;
+        if end > input.bytes().len() || u32::try_from(end).is_err() {
+            return None;
+        }
+        Some(FixedList(Repr::Stored(Stored {
+            input,
+            start: start as u32,
+            len: len as u32,
+            layout,
             decoded: OnceLock::new(),
-        }))
+        })))
     }
 
     /// An empty list.
@@ -53,7 +92,7 @@ impl<T> FixedList<T> {
     pub fn len(&self) -> usize {
         match &self.0 {
             Repr::Owned(items) => items.len(),
-            Repr::Stored(stored) => stored.len,
+            Repr::Stored(stored) => stored.len as usize,
         }
     }
 
@@ -66,7 +105,7 @@ impl<T> FixedList<T> {
     pub fn as_slice(&self) -> &[T] {
         match &self.0 {
             Repr::Owned(items) => items,
-            Repr::Stored(stored) => stored.decoded.get_or_init(|| stored.decode_all()),
+            Repr::Stored(stored) => stored.decoded.get_or_init(|| stored.decode_all().into()),
         }
     }
 
@@ -75,13 +114,13 @@ impl<T> FixedList<T> {
     pub fn stored_bytes(&self) -> Option<&[u8]> {
         match &self.0 {
             Repr::Owned(_) => None,
-            Repr::Stored(stored) => Some(&stored.bytes),
+            Repr::Stored(stored) => Some(stored.bytes()),
         }
     }
 
     /// Whether the list is still the bytes it was read from, viewed in the file (not copied).
     pub fn is_shared(&self) -> bool {
-        matches!(&self.0, Repr::Stored(stored) if stored.bytes.is_shared())
+        matches!(&self.0, Repr::Stored(_))
     }
 
     /// The elements as a `Vec` of the value's own, decoded the first time: the list is no
@@ -139,12 +178,22 @@ impl<T> FixedList<T> {
 }
 
 impl<T> Stored<T> {
+    fn bytes(&self) -> &[u8] {
+        let start = self.start as usize;
+        // In range: checked when the list was made, and the file does not change.
+        let end = start + self.len as usize * self.layout.size;
+        &self.input.bytes()[start..end]
+    }
+
     fn decode_all(&self) -> Vec<T> {
-        (self.decode)(&self.bytes, self.len)
+        self.layout.decode(self.bytes(), self.len as usize)
     }
 
     fn take_decoded(&mut self) -> Vec<T> {
-        self.decoded.take().unwrap_or_else(|| self.decode_all())
+        match self.decoded.take() {
+            Some(items) => items.into_vec(),
+            None => self.decode_all(),
+        }
     }
 }
 
@@ -166,9 +215,10 @@ impl<T: Clone> Clone for FixedList<T> {
         FixedList(match &self.0 {
             Repr::Owned(items) => Repr::Owned(items.clone()),
             Repr::Stored(stored) => Repr::Stored(Stored {
-                bytes: stored.bytes.clone(),
+                input: stored.input.clone(),
+                start: stored.start,
                 len: stored.len,
-                decode: stored.decode,
+                layout: stored.layout,
                 decoded: stored.decoded.clone(),
             }),
         })
@@ -312,12 +362,26 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for FixedList<T> {
 mod tests {
     use super::*;
 
-    fn pairs(bytes: &[u8], len: usize) -> Vec<u16> {
+    const PAIRS: FixedLayout<u16> = FixedLayout::new(2, |bytes, len| {
         crate::fields::decode_fixed(bytes, len, |b| u16::from_le_bytes(*b))
-    }
+    });
 
     fn stored(bytes: &[u8]) -> FixedList<u16> {
-        FixedList::stored(ByteBuf::from(bytes), bytes.len() / 2, pairs)
+        let input = Input::owned(bytes.to_vec());
+        FixedList::stored(input, 0, bytes.len() / 2, &PAIRS).expect("in the file")
+    }
+
+    #[test]
+    fn a_list_is_as_small_as_a_view_and_its_cache() {
+        assert_eq!(std::mem::size_of::<FixedList<u16>>(), 48);
+    }
+
+    #[test]
+    fn a_list_lies_in_its_file_or_is_not_made() {
+        let input = Input::owned(vec![1, 0, 2, 0, 3, 0]);
+        assert!(FixedList::stored(input.clone(), 2, 2, &PAIRS).is_some());
+        assert!(FixedList::stored(input.clone(), 2, 3, &PAIRS).is_none());
+        assert!(FixedList::stored(input, 0, usize::MAX, &PAIRS).is_none());
     }
 
     #[test]

@@ -144,10 +144,15 @@ impl<T> Instance<T> {
             Ok(sub) => sub.size(),
             Err(e) => return Instance::from_read(Err(e)),
         };
-        r.note_placed(len);
         match r.detach() {
-            Some(at) => Instance::Unread(OnDemand::new(at, len, OnceLock::new(), read)),
-            None => Instance::from_read(read(&mut r.clone())),
+            Some(at) => {
+                r.note_unread(len);
+                Instance::Unread(OnDemand::new(at, len, OnceLock::new(), read))
+            }
+            None => {
+                r.note_placed(len);
+                Instance::from_read(read(&mut r.clone()))
+            }
         }
     }
 

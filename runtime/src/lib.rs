@@ -48,7 +48,7 @@ pub use check::{Checker, Mismatch};
 pub use codec::{Codec, RoundTrip, field_at, first_difference, reads_back_as, round_trip};
 pub use error::{Error, ErrorKind, PathSegment, Result, ResultExt};
 pub use fixed::{Fixed, FixedRangeError, FixedRaw};
-pub use fixed_list::FixedList;
+pub use fixed_list::{FixedLayout, FixedList};
 pub use geometry::{Quat, Vec3};
 pub use instance::Instance;
 pub use look_ahead::LookAhead;

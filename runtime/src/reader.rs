@@ -34,12 +34,22 @@ pub struct Reader<'a> {
 pub struct FileState {
     budget: std::cell::Cell<u64>,
     visiting: std::cell::RefCell<Vec<Visit>>,
-    /// The file, shared by the instances left to read on demand (see
-    /// [`Reader::detach`]): copied once, when the first one is met.
+    /// The file, shared by the instances left to read on demand (see [`Reader::detach`]) and
+    /// the views of it: given, or copied once, when the first such instance is met or views
+    /// become cheaper ([`Reader::keep_file_when_cheaper`]).
     input: std::cell::OnceCell<std::sync::Arc<crate::on_demand::Input>>,
     /// Where the bytes of the file that values read by position claim end, the furthest
     /// (see [`Reader::note_placed`]).
     placed_end: std::cell::Cell<u64>,
+    /// The bytes of the instances left unread, which they claim unread (see
+    /// [`Reader::note_unread`]).
+    unread: std::cell::RefCell<Vec<std::ops::Range<u64>>>,
+    /// How many values being read are kept as read and never placed back (see
+    /// [`Reader::reading_unplaced`]).
+    unplaced_reads: std::cell::Cell<u32>,
+    /// What views of the file would have saved the values read so far while it was not kept
+    /// (see [`Reader::keep_file_when_cheaper`]).
+    saved_by_views: std::cell::Cell<u64>,
 }
 
 impl FileState {
@@ -50,6 +60,9 @@ impl FileState {
             visiting: Default::default(),
             input: Default::default(),
             placed_end: Default::default(),
+            unread: Default::default(),
+            unplaced_reads: Default::default(),
+            saved_by_views: Default::default(),
         }
     }
 
@@ -96,6 +109,19 @@ impl Drop for Visiting<'_> {
     fn drop(&mut self) {
         if let Some(state) = self.0 {
             state.visiting.borrow_mut().pop();
+        }
+    }
+}
+
+/// A value being read that is never placed back (see [`Reader::reading_unplaced`]), until
+/// dropped.
+#[derive(Debug)]
+pub(crate) struct UnplacedRead<'a>(Option<&'a FileState>);
+
+impl Drop for UnplacedRead<'_> {
+    fn drop(&mut self) {
+        if let Some(state) = self.0 {
+            state.unplaced_reads.set(state.unplaced_reads.get() - 1);
         }
     }
 }
@@ -205,10 +231,10 @@ impl<'a> Reader<'a> {
         Ok(Visiting(Some(state)))
     }
 
-    /// Records that a value read by position with this reader (every such read passes here)
-    /// claims bytes up to `len` past where the reader stands: until one of them lies past the
-    /// bytes read in sequence, those are what the fields claim (see
-    /// [`crate::fields::claimed_in_sequence`]). A value in decoded bytes claims nothing of the
+    /// Records that a value read by position with this reader (every such read passes here,
+    /// but an instance left unread: [`Reader::note_unread`]) claims bytes up to `len` past
+    /// where the reader stands: until one of them lies past the bytes read in sequence, those
+    /// are what such values claim (see [`crate::fields::claimed_as_read`]). A value in decoded bytes claims nothing of the
     /// file: the stored value they are decoded from does.
     pub(crate) fn note_placed(&self, len: usize) {
         if let Some(state) = self.shared
@@ -217,6 +243,40 @@ impl<'a> Reader<'a> {
             let end = self.absolute_pos().saturating_add(len as u64);
             state.placed_end.set(state.placed_end.get().max(end));
         }
+    }
+
+    /// Notes that the `len` bytes at this reader's position are an instance left to read on
+    /// demand: unread, it claims them (see [`crate::Instance::held`]), which the read tells
+    /// (see [`crate::fields::claimed_as_read`]).
+    pub(crate) fn note_unread(&self, len: usize) {
+        if let Some(state) = self.shared
+            && self.decoded_at.is_none()
+        {
+            if state.unplaced_reads.get() > 0 {
+                // Not written, such a value claims nothing: nor does an instance in it.
+                return self.note_placed(len);
+            }
+            let start = self.absolute_pos();
+            let end = start.saturating_add(len as u64);
+            state.unread.borrow_mut().push(start..end);
+        }
+    }
+
+    /// Notes, until the guard is dropped, that the value being read is kept as read and never
+    /// placed back ([`crate::fields::read_kept`], [`crate::fields::read_in`]): the instances
+    /// left unread in it claim nothing.
+    pub(crate) fn reading_unplaced(&self) -> UnplacedRead<'a> {
+        if let Some(state) = self.shared {
+            state.unplaced_reads.set(state.unplaced_reads.get() + 1);
+        }
+        UnplacedRead(self.shared)
+    }
+
+    /// The bytes of the file the instances left unread claim (see [`Reader::note_unread`]).
+    pub(crate) fn unread_claims(&self) -> Vec<std::ops::Range<u64>> {
+        self.shared
+            .map(|state| state.unread.borrow().clone())
+            .unwrap_or_default()
     }
 
     /// Whether this reader reads the whole file, from its first byte (no substream, no
@@ -247,25 +307,59 @@ impl<'a> Reader<'a> {
     }
 
     /// `bytes`, read by this reader from its file, as a view of the file it keeps (a
-    /// [`FileState`] given the file, or one whose instances read on demand copied it):
-    /// nothing is copied. `None` when no file is kept, or `bytes` are not a range of it
-    /// (decoded bytes).
+    /// [`FileState`] given the file, or one whose instances read on demand or whose values
+    /// copied it, see [`Reader::keep_file_when_cheaper`]): nothing is copied. `None` when no
+    /// file is kept, or `bytes` are not a range of it (decoded bytes).
     pub fn view(&self, bytes: &[u8]) -> Option<crate::ByteBuf> {
+        let (input, start) = self.kept_at(bytes)?;
+        Some(crate::ByteBuf::shared(input.clone(), start, bytes.len()))
+    }
+
+    /// The file kept, and where `bytes` start in it (see [`Reader::view`]).
+    pub(crate) fn kept_at(
+        &self,
+        bytes: &[u8],
+    ) -> Option<(&'a std::sync::Arc<crate::on_demand::Input>, usize)> {
         let input = self.shared?.input.get()?;
         if !input.is(self.root) {
             return None;
         }
-        let start = offset_in(self.root, bytes)?;
-        Some(crate::ByteBuf::shared(input.clone(), start, bytes.len()))
+        Some((input, offset_in(self.root, bytes)?))
     }
 
-    /// `bytes`, read by this reader from its file, as a view ([`Reader::view`]) or else a
-    /// copy; a few bytes are copied inline ([`crate::ByteBuf::INLINE`]), which costs less
-    /// than a view's reference to the file.
+    /// Keeps the file (see [`Reader::view`]) once what views of it would have saved the values
+    /// read so far, with this one, reaches half its size: from there on, one copy of the whole
+    /// file costs less than going on without. So a file mostly made of byte fields (image
+    /// data) or of many short lists (key frames) is copied once, while a read that copies a
+    /// few bytes of a big file, or decodes a few long lists (which are decoded either way once
+    /// looked at), does not copy the file. `saved`: what a view saves this value, in bytes
+    /// copied in as much time ([`Reader::COPY_COST`] for an allocation).
+    pub fn keep_file_when_cheaper(&self, saved: u64) {
+        let Some(state) = self.shared else { return };
+        if state.input.get().is_some() || self.decoded_at.is_some() {
+            return;
+        }
+        let saved = state.saved_by_views.get().saturating_add(saved);
+        state.saved_by_views.set(saved);
+        if saved.saturating_mul(2) >= self.root.len() as u64 {
+            let input = crate::on_demand::Input::new(self.root, state.budget.get());
+            let _ = state.input.set(std::sync::Arc::new(input));
+        }
+    }
+
+    /// What an allocation and its release cost, in bytes copied in as much time: what a view
+    /// saves beyond the bytes it does not copy (see [`Reader::keep_file_when_cheaper`]).
+    pub const COPY_COST: u64 = 256;
+
+    /// `bytes`, read by this reader from its file, as a view ([`Reader::view`], keeping the
+    /// file [when cheaper](Reader::keep_file_when_cheaper)) or else a copy; a few bytes are
+    /// copied inline ([`crate::ByteBuf::INLINE`]), which costs less than a view's reference
+    /// to the file.
     pub fn keep(&self, bytes: &[u8]) -> crate::ByteBuf {
         if bytes.len() <= crate::ByteBuf::INLINE {
             return crate::ByteBuf::copied(bytes);
         }
+        self.keep_file_when_cheaper(bytes.len() as u64 + Self::COPY_COST);
         self.view(bytes)
             .unwrap_or_else(|| crate::ByteBuf::copied(bytes))
     }

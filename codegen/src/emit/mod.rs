@@ -304,15 +304,15 @@ fn codec_impl(
     // The whole-file read, with the given arguments.
     let body = if schema.has_positioned_fields() {
         // Which bytes the fields claim is known once the value is encoded again, unless the
-        // file had nothing to read by position (a PNG without EXIF): then it is what was read.
+        // read tells: what it read in sequence and the instances it left unread.
         // The root is at 0 of the file: an instance there of its type is itself, a cycle.
         quote! {
             #reader
             let root = r.visit::<Self>()?;
             let mut value = Self::read_from(&mut r #(, #args)*)?;
             drop(root);
-            value.unclaimed = match rt::fields::claimed_in_sequence(&r, value.encoded_len()) {
-                Some(claimed) => rt::fields::unclaimed(&r, &[claimed]),
+            value.unclaimed = match rt::fields::claimed_as_read(&r, value.encoded_len()) {
+                Some(claimed) => rt::fields::unclaimed(&r, &claimed),
                 None => {
                     let mut w = rt::Writer::for_coverage();
                     value.write_to(&mut w #(, #args)*)?;

@@ -334,8 +334,10 @@ fn read_repeated(
         ir::Repeat::Times(count) => match bulk {
             Some(fixed) if schema.keeps_list_stored(field, ty) => {
                 let (size, decode) = (fixed.size, bulk_decoder(schema, &fixed));
-                quote!(rt::fields::read_fixed_list(r, #count, #size, |b: &[u8], len: usize| {
-                    rt::fields::decode_fixed(b, len, #decode)
+                quote!(rt::fields::read_fixed_list(r, #count, const {
+                    &rt::FixedLayout::new(#size, |b: &[u8], len: usize| {
+                        rt::fields::decode_fixed(b, len, #decode)
+                    })
                 }))
             }
             Some(fixed) => {
