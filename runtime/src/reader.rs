@@ -47,9 +47,9 @@ pub struct FileState {
     /// How many values being read are kept as read and never placed back (see
     /// [`Reader::reading_unplaced`]).
     unplaced_reads: std::cell::Cell<u32>,
-    /// What views of the file would have saved the values read so far while it was not kept
-    /// (see [`Reader::keep_file_when_cheaper`]).
-    saved_by_views: std::cell::Cell<u64>,
+    /// What the values that could have been views of the file have cost in allocations while
+    /// it was not kept (see [`Reader::keep_file_when_cheaper`]).
+    spent_on_copies: std::cell::Cell<u64>,
 }
 
 impl FileState {
@@ -62,7 +62,7 @@ impl FileState {
             placed_end: Default::default(),
             unread: Default::default(),
             unplaced_reads: Default::default(),
-            saved_by_views: Default::default(),
+            spent_on_copies: Default::default(),
         }
     }
 
@@ -327,28 +327,28 @@ impl<'a> Reader<'a> {
         Some((input, offset_in(self.root, bytes)?))
     }
 
-    /// Keeps the file (see [`Reader::view`]) once what views of it would have saved the values
-    /// read so far, with this one, reaches half its size: from there on, one copy of the whole
-    /// file costs less than going on without. So a file mostly made of byte fields (image
-    /// data) or of many short lists (key frames) is copied once, while a read that copies a
-    /// few bytes of a big file, or decodes a few long lists (which are decoded either way once
-    /// looked at), does not copy the file. `saved`: what a view saves this value, in bytes
-    /// copied in as much time ([`Reader::COPY_COST`] for an allocation).
-    pub fn keep_file_when_cheaper(&self, saved: u64) {
+    /// Keeps the file (see [`Reader::view`]) once the values that could have been views of it
+    /// (byte fields, lists: this one included) have cost half its size in allocations,
+    /// counting [`Reader::COPY_COST`] bytes each: from there on, one copy of the whole file
+    /// costs less than going on without. Their bytes do not count: copied one value at a time
+    /// or with the file, they are copied once either way. So a file of many short values (a
+    /// GIF's sub-blocks, many lists of key frames) is copied once and viewed, while one of a
+    /// few large ones (a PNG's image data, a font's tables) is copied one value at a time.
+    pub fn keep_file_when_cheaper(&self) {
         let Some(state) = self.shared else { return };
         if state.input.get().is_some() || self.decoded_at.is_some() {
             return;
         }
-        let saved = state.saved_by_views.get().saturating_add(saved);
-        state.saved_by_views.set(saved);
-        if saved.saturating_mul(2) >= self.root.len() as u64 {
+        let spent = state.spent_on_copies.get().saturating_add(Self::COPY_COST);
+        state.spent_on_copies.set(spent);
+        if spent.saturating_mul(2) >= self.root.len() as u64 {
             let input = crate::on_demand::Input::new(self.root, state.budget.get());
             let _ = state.input.set(std::sync::Arc::new(input));
         }
     }
 
-    /// What an allocation and its release cost, in bytes copied in as much time: what a view
-    /// saves beyond the bytes it does not copy (see [`Reader::keep_file_when_cheaper`]).
+    /// What an allocation and its release cost, in bytes copied in as much time (see
+    /// [`Reader::keep_file_when_cheaper`]).
     pub const COPY_COST: u64 = 256;
 
     /// `bytes`, read by this reader from its file, as a view ([`Reader::view`], keeping the
@@ -359,7 +359,7 @@ impl<'a> Reader<'a> {
         if bytes.len() <= crate::ByteBuf::INLINE {
             return crate::ByteBuf::copied(bytes);
         }
-        self.keep_file_when_cheaper(bytes.len() as u64 + Self::COPY_COST);
+        self.keep_file_when_cheaper();
         self.view(bytes)
             .unwrap_or_else(|| crate::ByteBuf::copied(bytes))
     }
