@@ -234,8 +234,8 @@ impl<'a> Reader<'a> {
     /// Records that a value read by position with this reader (every such read passes here,
     /// but an instance left unread: [`Reader::note_unread`]) claims bytes up to `len` past
     /// where the reader stands: until one of them lies past the bytes read in sequence, those
-    /// are what such values claim (see [`crate::fields::claimed_as_read`]). A value in decoded bytes claims nothing of the
-    /// file: the stored value they are decoded from does.
+    /// are what such values claim (see [`crate::fields::claimed_as_read`]). A value in
+    /// decoded bytes claims nothing of the file: the stored value they are decoded from does.
     pub(crate) fn note_placed(&self, len: usize) {
         if let Some(state) = self.shared
             && self.decoded_at.is_none()
@@ -333,7 +333,7 @@ impl<'a> Reader<'a> {
     /// costs less than going on without. Their bytes do not count: copied one value at a time
     /// or with the file, they are copied once either way. So a file of many short values (a
     /// GIF's sub-blocks, many lists of key frames) is copied once and viewed, while one of a
-    /// few large ones (a PNG's image data, a font's tables) is copied one value at a time.
+    /// few large ones (a PNG's image data) is copied one value at a time.
     pub fn keep_file_when_cheaper(&self) {
         let Some(state) = self.shared else { return };
         if state.input.get().is_some() || self.decoded_at.is_some() {
