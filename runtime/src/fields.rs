@@ -1455,12 +1455,12 @@ mod tests {
     }
 
     #[test]
-    fn a_borrowed_file_is_kept_once_its_copied_values_cost_half_of_it() {
+    fn a_borrowed_file_is_kept_once_its_copied_values_cost_a_share_of_it() {
         const WORDS: FixedLayout<u16> = FixedLayout::new(2, |bytes, len| {
             decode_fixed(bytes, len, |b| u16::from_le_bytes(*b))
         });
-        // Each list costs an allocation: the fourth brings them to half the file.
-        let file = vec![7u8; (2 * Reader::COPY_COST * 4) as usize - 1];
+        // Each list costs an allocation: the fourth brings them to the share that keeps it.
+        let file = vec![7u8; (Reader::KEEP_AT * Reader::COPY_COST * 4) as usize - 1];
         let state = crate::reader::FileState::new(u64::MAX);
         let mut r = Reader::new(&file).sharing(&state);
         let lists: Vec<FixedList<u16>> = (0..6)

@@ -328,12 +328,13 @@ impl<'a> Reader<'a> {
     }
 
     /// Keeps the file (see [`Reader::view`]) once the values that could have been views of it
-    /// (byte fields, lists: this one included) have cost half its size in allocations,
-    /// counting [`Reader::COPY_COST`] bytes each: from there on, one copy of the whole file
-    /// costs less than going on without. Their bytes do not count: copied one value at a time
-    /// or with the file, they are copied once either way. So a file of many short values (a
-    /// GIF's sub-blocks, many lists of key frames) is copied once and viewed, while one of a
-    /// few large ones (a PNG's image data) is copied one value at a time.
+    /// (byte fields, lists: this one included) have cost a share of its size in allocations
+    /// ([`Reader::KEEP_AT`]), counting [`Reader::COPY_COST`] bytes each. Their bytes do not count:
+    /// copied one value at a time or with the file, they are copied once either way (and the
+    /// bytes between them are kept for writing back). So a file of many short values (a GIF's
+    /// sub-blocks, many lists of key frames) is copied once and viewed, while one of a few
+    /// large ones (a PNG's image data) is copied one value at a time, and one read for a few
+    /// values (a disk image's boot sector) is never copied whole.
     pub fn keep_file_when_cheaper(&self) {
         let Some(state) = self.shared else { return };
         if state.input.get().is_some() || self.decoded_at.is_some() {
@@ -341,7 +342,7 @@ impl<'a> Reader<'a> {
         }
         let spent = state.spent_on_copies.get().saturating_add(Self::COPY_COST);
         state.spent_on_copies.set(spent);
-        if spent.saturating_mul(2) >= self.root.len() as u64 {
+        if spent.saturating_mul(Self::KEEP_AT) >= self.root.len() as u64 {
             let input = crate::on_demand::Input::new(self.root, state.budget.get());
             let _ = state.input.set(std::sync::Arc::new(input));
         }
@@ -350,6 +351,13 @@ impl<'a> Reader<'a> {
     /// What an allocation and its release cost, in bytes copied in as much time (see
     /// [`Reader::keep_file_when_cheaper`]).
     pub const COPY_COST: u64 = 256;
+
+    /// The file is kept once its values' allocations cost `1 / KEEP_AT` of its size: early,
+    /// since a file with many such values so far likely has many more. On files of many short
+    /// lists, keeping the file at half its size read them 20–30% slower than at a 64th, which
+    /// was as fast as keeping it at the first list (benches/README); yet a file must hold
+    /// 65,536 such values per GiB before it is copied whole.
+    pub const KEEP_AT: u64 = 64;
 
     /// `bytes`, read by this reader from its file, as a view ([`Reader::view`], keeping the
     /// file [when cheaper](Reader::keep_file_when_cheaper)) or else a copy; a few bytes are
@@ -506,10 +514,18 @@ impl<'a> Reader<'a> {
     /// The next `N` bytes as an array.
     #[inline]
     pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        self.array_ref().copied()
+    }
+
+    /// The next `N` bytes, borrowed: a value built from more than a few of them (a fixed
+    /// string, a fixed-size structure) copies them once, straight from the input, rather than
+    /// moving an array through each `Result` on the way.
+    #[inline]
+    pub fn array_ref<const N: usize>(&mut self) -> Result<&'a [u8; N]> {
         match self.data.get(self.pos..).and_then(|d| d.first_chunk::<N>()) {
             Some(b) => {
                 self.pos += N;
-                Ok(*b)
+                Ok(b)
             }
             None => Err(self.eof(N)),
         }

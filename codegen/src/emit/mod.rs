@@ -63,7 +63,7 @@ fn type_items(schema: &Schema, ty: usize, ir: &TypeIr, needs_derived: &[bool]) -
             fixed::fixed_impl(schema, ty, &layouts),
             {
                 let size: usize = layouts.iter().map(|f| f.size).sum();
-                quote!(r.array::<#size>().map(|b| Self::decode(&b)))
+                quote!(r.array_ref::<#size>().map(Self::decode))
             },
             quote! {
                 rt::fields::write_fixed(w, ::core::slice::from_ref(self), Self::encode);

@@ -115,7 +115,6 @@ fn read_fields(schema: &Schema, ty: usize, ir: &ir::TypeIr, from: usize) -> Toke
             statements.push(quote!(let #ident = rt::RawBytes::default();));
             continue;
         }
-        let read = read_field(schema, ty, field, read_ir);
         if let (
             FieldType::Remembered {
                 ty: int,
@@ -150,12 +149,13 @@ fn read_fields(schema: &Schema, ty: usize, ir: &ir::TypeIr, from: usize) -> Toke
             let rest = read_fields(schema, ty, ir, index + 1);
             let rest_names = stored_names(&def.fields[index + 1..]);
             let marker = proc_macro2::Literal::byte_string(marker);
+            let read_scanned = read_field(schema, ty, field, read_ir);
             statements.push(quote! {
                 let (#ident, (#(#rest_names,)*)) = rt::fields::read_scanned(
                     r,
                     #name,
                     #marker,
-                    |r| #read,
+                    |r| #read_scanned,
                     |r| {
                         #rest
                         Ok((#(#rest_names,)*))
@@ -171,11 +171,12 @@ fn read_fields(schema: &Schema, ty: usize, ir: &ir::TypeIr, from: usize) -> Toke
         if field.read_later.is_some() {
             statements.push(quote!(let #start = rt::fields::byte_start(r).in_field(#name)?;));
         }
+        let value = read_value(schema, ty, field, read_ir);
         if !field.stores_value() {
-            statements.push(quote!(#read.in_field(#name)?;));
+            statements.push(quote!(#value;));
         } else {
             let ident = local_ident(name);
-            statements.push(quote!(let #ident = #read.in_field(#name)?;));
+            statements.push(quote!(let #ident = #value;));
         }
         if let (Some(later), Some(again)) = (&field.read_later, &field_ir.read_again) {
             statements.push(quote!(let #end = r.pos();));
@@ -218,8 +219,43 @@ fn read_fields(schema: &Schema, ty: usize, ir: &ir::TypeIr, from: usize) -> Toke
     quote!(#(#statements)*)
 }
 
+/// The value of a stored `field`: its read with `?` applied, inside its condition, so an absent
+/// value is `None` outright and a present one is not moved through a `Result<Option<_>>`.
+fn read_value(schema: &Schema, owner: usize, field: &Field, ir: &ir::ReadField) -> TokenStream {
+    let name = &field.id;
+    match (&ir.cond, field.parse_instance) {
+        (Some(cond), false) => {
+            let read = read_present(schema, owner, field, ir);
+            quote!(if #cond { Some(#read.in_field(#name)?) } else { None })
+        }
+        _ => {
+            let read = read_field(schema, owner, field, ir);
+            quote!(#read.in_field(#name)?)
+        }
+    }
+}
+
 /// A `Result` expression reading the whole field (condition, repetition, switch).
 fn read_field(schema: &Schema, owner: usize, field: &Field, ir: &ir::ReadField) -> TokenStream {
+    let on_demand = schema.reads_on_demand(owner, field);
+    let read = read_present(schema, owner, field, ir);
+    // A parse instance's failure is its own (`rt::Instance`), so its read cannot fail.
+    let instance = match on_demand {
+        true => quote!(rt::Instance::from_result(#read)),
+        false => quote!(rt::Instance::from_read(#read)),
+    };
+    match (&ir.cond, field.parse_instance) {
+        (None, false) => read,
+        (Some(cond), false) => quote!(if #cond { #read.map(Some) } else { Ok(None) }),
+        (None, true) => quote!(Ok::<_, rt::Error>(#instance)),
+        (Some(cond), true) => quote! {
+            Ok::<_, rt::Error>(if #cond { #instance } else { rt::Instance::Absent })
+        },
+    }
+}
+
+/// A `Result` expression reading the field when it is present (repetition, switch, position).
+fn read_present(schema: &Schema, owner: usize, field: &Field, ir: &ir::ReadField) -> TokenStream {
     let on_demand = schema.reads_on_demand(owner, field);
     let read = match &ir.values {
         ir::Values::Switch(switch) if on_demand => {
@@ -236,7 +272,7 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, ir: &ir::ReadField) 
         ir::Values::One(list) => read_repeated(schema, owner, field, &field.ty, list),
     };
     let own = own_reader_ident();
-    let read = match &ir.position {
+    match &ir.position {
         Some(ir::Position { pos, stream }) => match stream {
             // Never placed back, so read in any stream, substreams too.
             ir::PositionStream::Kept => quote!(rt::fields::read_kept(r, #pos, |r| #read)),
@@ -252,19 +288,6 @@ fn read_field(schema: &Schema, owner: usize, field: &Field, ir: &ir::ReadField) 
             }),
         },
         None => read,
-    };
-    // A parse instance's failure is its own (`rt::Instance`), so its read cannot fail.
-    let instance = match on_demand {
-        true => quote!(rt::Instance::from_result(#read)),
-        false => quote!(rt::Instance::from_read(#read)),
-    };
-    match (&ir.cond, field.parse_instance) {
-        (None, false) => read,
-        (Some(cond), false) => quote!(if #cond { #read.map(Some) } else { Ok(None) }),
-        (None, true) => quote!(Ok::<_, rt::Error>(#instance)),
-        (Some(cond), true) => quote! {
-            Ok::<_, rt::Error>(if #cond { #instance } else { rt::Instance::Absent })
-        },
     }
 }
 
@@ -593,9 +616,9 @@ fn read_one(schema: &Schema, value: &ir::Value<Reading>) -> TokenStream {
         ir::Value::Fixed(fixed) => {
             let size = fixed.size;
             let value = decode_at(schema, fixed, 0);
-            quote!(r.array::<#size>().map(|b| { let b = &b; #value }))
+            quote!(r.array_ref::<#size>().map(|b| #value))
         }
-        ir::Value::FixedStr(n) => quote!(r.array::<#n>().map(rt::FixedStr::from_raw)),
+        ir::Value::FixedStr(n) => quote!(r.array_ref::<#n>().map(|b| rt::FixedStr::from_raw(*b))),
         ir::Value::Str {
             size,
             align,
