@@ -840,6 +840,7 @@ pub struct Gap {
 /// position lies past them (a PNG's EXIF is inside its chunk), and those of the instances left
 /// unread, which claim their bytes unread (a font's tables, an icon's images). Sorted and
 /// merged, as [`Writer::coverage`] gives them. `None` when a pass over the value must tell.
+/// Asked once, when the read is over: it takes the unread instances' claims from the read.
 pub fn claimed_as_read(r: &Reader<'_>, encoded_len: usize) -> Option<Vec<std::ops::Range<usize>>> {
     let read = 0..r.pos();
     let placed_inside = r.placed_end()? <= read.end as u64;
@@ -847,11 +848,11 @@ pub fn claimed_as_read(r: &Reader<'_>, encoded_len: usize) -> Option<Vec<std::op
         return None;
     }
     let to_usize = |at: u64| usize::try_from(at).ok();
-    let mut claimed = r
-        .unread_claims()
-        .into_iter()
-        .map(|range| Some(to_usize(range.start)?..to_usize(range.end)?))
-        .collect::<Option<Vec<_>>>()?;
+    let unread = r.take_unread_claims();
+    let mut claimed = Vec::with_capacity(unread.len() + 1);
+    for range in unread {
+        claimed.push(to_usize(range.start)?..to_usize(range.end)?);
+    }
     claimed.push(read);
     Some(crate::canvas::merge_ranges(claimed))
 }

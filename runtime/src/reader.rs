@@ -272,10 +272,11 @@ impl<'a> Reader<'a> {
         UnplacedRead(self.shared)
     }
 
-    /// The bytes of the file the instances left unread claim (see [`Reader::note_unread`]).
-    pub(crate) fn unread_claims(&self) -> Vec<std::ops::Range<u64>> {
+    /// The bytes of the file the instances left unread claim (see [`Reader::note_unread`]),
+    /// taken from the read's state: asked once, when the read is over.
+    pub(crate) fn take_unread_claims(&self) -> Vec<std::ops::Range<u64>> {
         self.shared
-            .map(|state| state.unread.borrow().clone())
+            .map(|state| state.unread.take())
             .unwrap_or_default()
     }
 
