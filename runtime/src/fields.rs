@@ -848,11 +848,10 @@ pub fn claimed_as_read(r: &Reader<'_>, encoded_len: usize) -> Option<Vec<std::op
         return None;
     }
     let to_usize = |at: u64| usize::try_from(at).ok();
-    let unread = r.take_unread_claims();
-    let mut claimed = Vec::with_capacity(unread.len() + 1);
-    for range in unread {
-        claimed.push(to_usize(range.start)?..to_usize(range.end)?);
-    }
+    // Collected in place: the claims' own allocation, which their noting left room in.
+    let mut claimed = (r.take_unread_claims().into_iter())
+        .map(|range| Some(to_usize(range.start)?..to_usize(range.end)?))
+        .collect::<Option<Vec<_>>>()?;
     claimed.push(read);
     Some(crate::canvas::merge_ranges(claimed))
 }
@@ -1234,16 +1233,18 @@ pub fn read_raw(r: &mut Reader<'_>, len: i64, align: usize) -> Result<crate::Raw
 
 /// Reads fixed `contents` (a magic), failing with the bytes found when they differ.
 pub fn read_contents(r: &mut Reader<'_>, expected: &[u8]) -> Result<()> {
-    let at = r.clone();
+    let start = r.pos();
     let found = r.bytes(expected.len())?;
     if found == expected {
-        Ok(())
-    } else {
-        Err(at.error(ErrorKind::BadContents {
-            expected: expected.to_vec(),
-            found: found.to_vec(),
-        }))
+        return Ok(());
     }
+    // The error names where the contents start (no clone of the reader on the way there).
+    let found = found.to_vec();
+    r.seek(start)?;
+    Err(r.error(ErrorKind::BadContents {
+        expected: expected.to_vec(),
+        found,
+    }))
 }
 
 /// `len` rounded up to a multiple of `align`, as the reader computes it (negative lengths stay
@@ -1325,6 +1326,12 @@ mod tests {
         read_contents(&mut r, b"ANPK").unwrap();
         let err = read_contents(&mut r, b"AB").unwrap_err();
         assert_eq!(err.offset(), 4);
+        // Bytes that differ: the error names where the contents start, and what was found.
+        let mut r = Reader::new(b"ANPKxyz");
+        read_contents(&mut r, b"ANPK").unwrap();
+        let err = read_contents(&mut r, b"xz").unwrap_err();
+        assert_eq!(err.offset(), 4);
+        assert!(err.to_string().contains("found [78, 79]"), "{err}");
         assert_eq!(padded_len(5, 4), 8);
         assert_eq!(padded_len(8, 4), 8);
         assert_eq!(padded_len(-3, 4), -3);

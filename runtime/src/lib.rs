@@ -38,6 +38,7 @@ pub mod strings;
 pub mod summary;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod visits;
 pub mod writer;
 
 /// Re-exported so generated code derives serde traits without a direct dependency.

@@ -1,6 +1,7 @@
 //! A bounds-checked cursor over input bytes.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::visits::{Visit, Visits};
 
 /// A cursor over a byte slice. Positions are usize; `base` is the absolute offset of `data[0]` in the whole file, so errors inside sub-readers report file offsets.
 #[derive(Debug, Clone)]
@@ -33,7 +34,7 @@ pub struct Reader<'a> {
 #[derive(Debug)]
 pub struct FileState {
     budget: std::cell::Cell<u64>,
-    visiting: std::cell::RefCell<Vec<Visit>>,
+    visiting: std::cell::RefCell<Visits>,
     /// The file, shared by the instances left to read on demand (see [`Reader::detach`]) and
     /// the views of it: given, or copied once, when the first such instance is met or views
     /// become cheaper ([`Reader::keep_file_when_cheaper`]).
@@ -73,17 +74,6 @@ impl FileState {
         let _ = self.input.set(input);
         self
     }
-}
-
-/// A value being read by position: its type, its stream (where its bytes are and how many)
-/// and its position there.
-#[derive(Debug, PartialEq)]
-struct Visit {
-    // Compared in this order: positions first, which mostly differ, then names.
-    stream: (usize, usize),
-    pos: usize,
-    /// The type's name, which identifies it within one codec.
-    ty: &'static str,
 }
 
 /// Where `data` starts in `file`, when it is a range of it.
@@ -258,7 +248,10 @@ impl<'a> Reader<'a> {
             }
             let start = self.absolute_pos();
             let end = start.saturating_add(len as u64);
-            state.unread.borrow_mut().push(start..end);
+            let mut unread = state.unread.borrow_mut();
+            // Room for one more: the read's own claim, pushed into this list at its end.
+            unread.reserve(2);
+            unread.push(start..end);
         }
     }
 
