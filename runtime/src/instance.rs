@@ -140,8 +140,8 @@ impl<T> Instance<T> {
         T: Send + Sync + 'static,
         F: Fn(&mut Reader<'_>) -> Result<T> + Send + Sync + 'static,
     {
-        let len = match crate::arith::length(len, r).and_then(|len| r.clone().sub(len)) {
-            Ok(sub) => sub.size(),
+        let len = match crate::arith::length(len, r).and_then(|len| r.ahead(len)) {
+            Ok(len) => len,
             Err(e) => return Instance::from_read(Err(e)),
         };
         match r.detach() {

@@ -492,6 +492,15 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// `n`, when the next `n` bytes are there; the error [`Reader::bytes`] gives otherwise.
+    #[inline]
+    pub fn ahead(&self, n: usize) -> Result<usize> {
+        match n <= self.remaining() {
+            true => Ok(n),
+            false => Err(self.eof(n)),
+        }
+    }
+
     /// The next `n` bytes.
     #[inline]
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
@@ -894,6 +903,8 @@ mod tests {
         // A failed read consumes nothing.
         assert_eq!(r.pos(), 2);
         assert_eq!(eof_at(&r.bytes(10).unwrap_err()), (2, 10, 3));
+        assert_eq!(eof_at(&r.ahead(10).unwrap_err()), (2, 10, 3));
+        assert_eq!(r.ahead(3).unwrap(), 3);
         assert_eq!(
             eof_at(&r.bytes(usize::MAX).unwrap_err()),
             (2, u64::MAX >> (64 - usize::BITS), 3)
