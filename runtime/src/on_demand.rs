@@ -82,8 +82,9 @@ pub struct Detached {
     pub(crate) data: (usize, usize),
     pub(crate) pos: usize,
     pub(crate) base: u64,
-    /// `_root._io` of an imported schema's root value: start, length and absolute offset.
-    pub(crate) file_root: Option<(usize, usize, u64)>,
+    /// `_root._io` of an imported schema's root value: start, length and absolute offset
+    /// (boxed: rare, and an instance read on demand holds a `Detached`).
+    pub(crate) file_root: Option<Box<(usize, usize, u64)>>,
     pub(crate) depth: u32,
 }
 

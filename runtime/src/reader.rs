@@ -384,7 +384,7 @@ impl<'a> Reader<'a> {
         }
         let file_root = match self.file_root {
             Some(root) if root.decoded_at.is_some() => return None,
-            Some(root) => Some((in_root(root.data)?, root.data.len(), root.base)),
+            Some(root) => Some(Box::new((in_root(root.data)?, root.data.len(), root.base))),
             None => None,
         };
         let input = state.input.get_or_init(|| {
@@ -419,7 +419,7 @@ impl<'a> Reader<'a> {
         let mut r = Reader {
             data: window(at.data),
             root: file,
-            file_root: at.file_root.map(|(start, len, base)| FileRoot {
+            file_root: at.file_root.as_deref().map(|&(start, len, base)| FileRoot {
                 data: window((start, len)),
                 base,
                 decoded_at: None,
