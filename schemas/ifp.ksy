@@ -161,6 +161,7 @@ types:
         repeat-expr: num_frames
         type:
           switch-on: kind
+          -unmatched: error
           cases:
             '"KR00"': anpk_kr00
             '"KRT0"': anpk_krt0
@@ -255,6 +256,7 @@ types:
         repeat-expr: num_frames
         type:
           switch-on: frame_type
+          -unmatched: error
           cases:
             anp3_frame_type::rotation: anp3_rotation
             anp3_frame_type::rotation_translation: anp3_rotation_translation

@@ -295,6 +295,7 @@ types:
         repeat-expr: num_keyframes
         type:
           switch-on: (packed_type & 3) * 8 + ((packed_type >> 2) & 7)
+          -unmatched: error
           cases:
             0: baked_8_7
             1: baked_5_10

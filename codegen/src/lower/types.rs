@@ -449,16 +449,19 @@ impl Context {
 }
 
 /// What a switch without `_` holds when its selector matches no case, as in Kaitai: a sized
-/// switch keeps the bytes raw; an unsized one reads nothing, and its value is `null`. `None`
-/// (a read error) when the cases cover every value, and for a repeated switch: a list of
-/// nothing would never reach the end of its stream.
+/// switch keeps the bytes raw; an unsized one reads nothing, and its value is `null` (a
+/// counted list of it, one `null` per element: Minecraft's NBT writes an empty list as a list
+/// of `TAG_End`, which no case names). `None` (a read error) when the cases cover every value,
+/// and for a list read to the end of its stream or to a condition on its element: a list of
+/// nothing would never reach the one, and has no element to test for the other.
 fn unmatched(attr: &AttrSpec, cases: &[SwitchCase]) -> Option<FieldType> {
     if attr.size.is_some() || attr.size_eos == Some(true) {
         return Some(FieldType::rest_of_stream());
     }
     let covers = |b| cases.iter().any(|c| c.key == Expr::Bool(b));
     let exhaustive = covers(true) && covers(false);
-    (attr.repeat.is_none() && !exhaustive).then_some(FieldType::Nothing)
+    let ends = !matches!(attr.repeat.as_deref(), Some("eos" | "until"));
+    (ends && !exhaustive).then_some(FieldType::Nothing)
 }
 
 /// What of a string's or byte array's bytes is its value: `strz` and a `terminator` end it,

@@ -17,6 +17,7 @@ seq:
     repeat-expr: count
     type:
       switch-on: kinds[_index]
+      -unmatched: error
       cases:
         1: u2
         2: point

@@ -4,7 +4,8 @@ meta:
 doc: |
   Switches without `_` whose selector matches no case, as Kaitai reads them: an unsized one
   reads nothing (`null`), a sized one keeps the bytes raw, and `-unmatched: error` makes an
-  unknown selector a read error.
+  unknown selector a read error. A counted list of such a switch holds one `null` per element
+  (Minecraft's NBT writes an empty list as a list of `TAG_End`, a tag no case names).
 seq:
   - id: kind
     type: u1
@@ -30,6 +31,18 @@ seq:
       -unmatched: error
       cases:
         1: u1
+  - id: list_kind
+    type: u1
+  - id: num_items
+    type: u1
+  - id: items
+    type:
+      switch-on: list_kind
+      cases:
+        1: u2
+        2: pair
+    repeat: expr
+    repeat-expr: num_items
 types:
   pair:
     seq:
