@@ -313,7 +313,7 @@ fn settle(
         Some(Value::Bool(flag)) => i128::from(*flag),
         _ => return Ok(()),
     };
-    if stored == i128::from(computed) {
+    if rt::arith::agrees(stored, i128::from(computed)) {
         return Ok(());
     }
     if pass.set {
@@ -357,7 +357,7 @@ fn settle_elements(
             ..scope.clone()
         };
         let computed = scope.int(derived)?;
-        if stored.as_i128() == i128::from(computed) {
+        if rt::arith::agrees(stored.as_i128(), i128::from(computed)) {
             continue;
         }
         pass.found.push(Mismatch {

@@ -378,6 +378,12 @@ impl Value {
     /// The integer `value` as a field of type `ty` holds it (a flag: 1 or 0), when it fits.
     pub(crate) fn of_int(ty: &FieldType, value: i64) -> Option<Value> {
         match ty {
+            // A `u8` holds a negative value as its bits, as the generated code stores it.
+            FieldType::Number(Scalar::Int(int)) if !int.signed && int.bytes == 8 => {
+                rt::arith::narrow::<u64>(value, 0)
+                    .ok()
+                    .map(|n| Value::Int(Int::Unsigned(n)))
+            }
             FieldType::Number(Scalar::Int(int)) => Int::fitting(value.into(), *int).map(Value::Int),
             FieldType::Vlq => u32::try_from(value)
                 .ok()

@@ -31,9 +31,15 @@ pub fn length(value: i64, r: &Reader<'_>) -> Result<usize> {
 }
 
 /// A computed value converted to the integer type of the field or parameter that stores it.
+/// Expressions compute in `i64`, where a `u8` above `i64::MAX` reads as its bits taken as
+/// signed (Kaitai's 64-bit arithmetic), so a negative value stored in a `u64` is those bits.
 #[inline]
-pub fn narrow<T: TryFrom<i64>>(value: i64, at: usize) -> Result<T> {
-    T::try_from(value).map_err(|_| {
+pub fn narrow<T: TryFrom<i64> + TryFrom<u64>>(value: i64, at: usize) -> Result<T> {
+    let wrapped = || match value < 0 {
+        true => T::try_from(value as u64).ok(),
+        false => None,
+    };
+    T::try_from(value).ok().or_else(wrapped).ok_or_else(|| {
         Error::new(
             at as u64,
             ErrorKind::Encode(format!(
@@ -42,6 +48,13 @@ pub fn narrow<T: TryFrom<i64>>(value: i64, at: usize) -> Result<T> {
             )),
         )
     })
+}
+
+/// True when a stored integer and the value computed for it mean the same: equal, or a `u8`
+/// above `i64::MAX` and its bits taken as signed, the value expressions see (see [`narrow`]).
+#[inline]
+pub fn agrees(stored: i128, computed: i128) -> bool {
+    stored == computed || (stored > i128::from(i64::MAX) && i128::from(stored as i64) == computed)
 }
 
 /// A value computed while reading, converted to the integer type that keeps it; out of range
@@ -65,6 +78,19 @@ pub fn ints_match(items: impl ExactSizeIterator<Item = i64>, list: &[i64]) -> bo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_u8_above_i64_max_is_its_bits_taken_as_signed() {
+        assert_eq!(narrow::<u64>(-1, 0).unwrap(), u64::MAX);
+        assert_eq!(narrow::<i64>(-1, 0).unwrap(), -1);
+        assert!(
+            narrow::<u32>(-1, 0).is_err(),
+            "a narrower field holds no such bits"
+        );
+        assert!(agrees(i128::from(u64::MAX), -1));
+        assert!(!agrees(i128::from(u32::MAX), -1));
+        assert!(!agrees(i128::from(u64::MAX), i128::from(u64::MAX) - 1));
+    }
 
     #[test]
     fn kaitai_division_and_modulo() {

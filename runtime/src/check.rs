@@ -65,16 +65,17 @@ impl Checker {
         self.path.pop();
     }
 
-    /// Records a mismatch at current path + `field` when stored != computed.
+    /// Records a mismatch at current path + `field` when stored and computed disagree (see
+    /// [`crate::arith::agrees`]).
     #[inline]
     pub fn compare(&mut self, field: &'static str, stored: i128, computed: i128) {
-        if stored != computed {
+        if !crate::arith::agrees(stored, computed) {
             self.record(&[PathSegment::Field(field)], stored, computed);
         }
     }
 
     /// Records a mismatch at element `index` of the list `field` at the current path when
-    /// stored != computed.
+    /// stored and computed disagree.
     #[inline]
     pub fn compare_element(
         &mut self,
@@ -83,7 +84,7 @@ impl Checker {
         stored: i128,
         computed: i128,
     ) {
-        if stored != computed {
+        if !crate::arith::agrees(stored, computed) {
             let tail = [PathSegment::Field(field), PathSegment::Index(index)];
             self.record(&tail, stored, computed);
         }
