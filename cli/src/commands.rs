@@ -60,10 +60,9 @@ pub fn roundtrip(
                 input_len,
                 output_len,
             },
-            Err(source) => RoundTripOutcome::Failed(CliError::Decode {
-                path: input.path.clone(),
-                source,
-            }),
+            Err(source) => {
+                RoundTripOutcome::Failed(CliError::reading_or_writing_back(&input.path, source))
+            }
         }
     };
     run_ordered(&inputs, outcome_of, |input, outcome| {
@@ -147,10 +146,7 @@ pub fn check(
             let Some((bytes, format)) = known else {
                 return Ok(None);
             };
-            let decode_error = |source| CliError::Decode {
-                path: input.path.clone(),
-                source,
-            };
+            let decode_error = |source| CliError::reading_or_writing_back(&input.path, source);
             let mismatches = format.check(&bytes).map_err(decode_error)?;
             if let Some(target) = normalize_to {
                 // Normalizing only recomputes derived fields, so an encode failure here

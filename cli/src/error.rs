@@ -61,6 +61,15 @@ pub enum CliError {
         /// Where and why decoding stopped.
         source: skelcodec_runtime::Error,
     },
+    /// A file that reads could not be written back (`roundtrip`); the runtime error says
+    /// `cannot encode`, with the byte offset and field path.
+    #[error("{}: read, but not written back: {source}", path.display())]
+    WriteBack {
+        /// The file.
+        path: PathBuf,
+        /// Why writing failed.
+        source: skelcodec_runtime::Error,
+    },
     /// A document (or a normalized value) could not be encoded.
     #[error("{}: cannot encode: {source}", path.display())]
     Encode {
@@ -109,6 +118,19 @@ impl CliError {
         matches!(self, CliError::Stdout(source) if source.kind() == io::ErrorKind::BrokenPipe)
     }
 
+    /// A file that failed to read, or that read and could not be written back (an error of
+    /// kind `Encode`), as the one or the other.
+    pub fn reading_or_writing_back(
+        path: &std::path::Path,
+        source: skelcodec_runtime::Error,
+    ) -> Self {
+        let path = path.to_path_buf();
+        match source.kind() {
+            skelcodec_runtime::ErrorKind::Encode(_) => CliError::WriteBack { path, source },
+            _ => CliError::Decode { path, source },
+        }
+    }
+
     /// Wraps an I/O error with the file it happened on.
     pub fn io(path: impl Into<PathBuf>, source: io::Error) -> Self {
         CliError::Io {
@@ -125,4 +147,24 @@ pub fn known_format_ids() -> String {
         .map(|f| f.id())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skelcodec_runtime::{Error, ErrorKind};
+
+    #[test]
+    fn a_file_that_reads_but_cannot_be_written_back_is_not_called_undecodable() {
+        let path = std::path::Path::new("a.dmp");
+        let refused = Error::new(4, ErrorKind::Encode("no room".into()));
+        let message = CliError::reading_or_writing_back(path, refused).to_string();
+        assert_eq!(
+            message,
+            "a.dmp: read, but not written back: at byte 4: cannot encode: no room"
+        );
+        let unread = Error::new(4, ErrorKind::Invalid("bad".into()));
+        let message = CliError::reading_or_writing_back(path, unread).to_string();
+        assert_eq!(message, "a.dmp: cannot decode: at byte 4: bad");
+    }
 }

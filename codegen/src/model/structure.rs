@@ -80,13 +80,35 @@ impl Schema {
         false
     }
 
+    /// True when a value of type `ty`, or one it holds, places a value in the whole file (`io:
+    /// _root._io`): written, it claims bytes outside its own (a minidump stream's strings and
+    /// memory ranges, pointed to from inside the stream).
+    pub fn places_in_root_stream(&self, ty: usize) -> bool {
+        let mut seen = vec![false; self.types.len()];
+        let mut stack = vec![ty];
+        while let Some(ty) = stack.pop() {
+            if std::mem::replace(&mut seen[ty], true) {
+                continue;
+            }
+            for field in &self.types[ty].fields {
+                let placed = field.position.is_some() && !field.kept_as_read;
+                if placed && field.stream == Stream::Root {
+                    return true;
+                }
+                stack.extend(field.ty.user_types());
+            }
+        }
+        false
+    }
+
     /// Whether parse instance `field` of type `owner` is read on demand, as Kaitai reads every
     /// instance: each value it may hold (one, or one per case of its switch) has bytes of its
     /// own of a size known before it is read (`size`), so that a writer that only measures
     /// coverage claims them unread; is neither decoded (`process`) nor boxed (of a type that
     /// reaches `owner`: reading it then never meets a value being read around it, a cycle,
     /// which only a reader reading them all sees); and is raw bytes or a value of a type whose
-    /// arguments the reader can keep.
+    /// arguments the reader can keep and that places nothing outside its bytes (so that they
+    /// are all it claims).
     pub fn reads_on_demand(&self, owner: usize, field: &Field) -> bool {
         let sized = |size: &Size| matches!(size, Size::Const(_) | Size::Expr(_));
         let kept = |ty: &FieldType| {
@@ -96,6 +118,7 @@ impl Schema {
                     sized(size)
                         && !def.unread_from_holder
                         && def.params.iter().all(|p| p.ty.is_kept_by_readers())
+                        && !self.places_in_root_stream(*ty)
                 }
                 (
                     Some(size),
