@@ -190,14 +190,16 @@ impl Interpreter {
     }
 
     /// Recomputes every derived field of `value` from the content, as the generated code's
-    /// `normalize()` does; returns those that changed, with their stored and recomputed values.
+    /// `normalize()` does; returns those that changed, with their stored and recomputed values,
+    /// then what writing it and reading it again changed (the offsets of moved blocks, views,
+    /// unclaimed bytes).
     /// Checksums cover bytes, which only the writer has: the value is written with them
     /// recomputed and read again.
     pub fn normalize(&self, value: &Value) -> rt::Result<Vec<rt::Mismatch>> {
         let mut changed = derived::normalize(&self.schema, &self.plan, value)?;
         sync::values_at_end(self, value, true)?;
         if let (true, Value::Struct(root)) = (self.schema.settles(), value) {
-            settle::settle(self, root, value)?;
+            changed.extend(settle::settle(self, root, value)?);
         }
         if let (true, Value::Struct(root)) = (self.schema.has_checksums(), value) {
             changed.extend(self.checksum_mismatches(value));

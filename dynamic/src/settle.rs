@@ -8,8 +8,13 @@ use skelcodec_runtime as rt;
 use crate::value::{Struct, Value};
 use crate::{Interpreter, write};
 
-/// Writes `value`, the root `root` holds, and reads it again (see `rt::settle::settle`).
-pub(crate) fn settle(interpreter: &Interpreter, root: &Struct, value: &Value) -> rt::Result<()> {
+/// Writes `value`, the root `root` holds, and reads it again (see `rt::settle::settle`);
+/// returns what that changed (moved offsets, views read again, unclaimed bytes), by path.
+pub(crate) fn settle(
+    interpreter: &Interpreter,
+    root: &Struct,
+    value: &Value,
+) -> rt::Result<Vec<rt::Mismatch>> {
     let schema = interpreter.schema();
     let offsets: Vec<&str> = (schema.relocated_offsets())
         .map(|(_, offset, _, _)| offset.id.as_str())
@@ -22,28 +27,30 @@ pub(crate) fn settle(interpreter: &Interpreter, root: &Struct, value: &Value) ->
     };
     let w = match moves {
         Some(moves) => rt::Writer::relocating(moves),
-        None if views.is_empty() => return Ok(()),
+        None if views.is_empty() => return Ok(Vec::new()),
         None => rt::Writer::new(),
     };
     let bytes = write::write_into(schema, value, w)?.into_bytes()?;
     let fresh = interpreter.read(&bytes)?;
     if fresh == *value {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let document = |value: &Value| serde_json::to_value(interpreter.document(value)).ok();
     let may_change = rt::settle::MayChange {
         offsets: &offsets,
         views: &views,
     };
-    if let (Some(before), Some(after)) = (document(value), document(&fresh))
-        && let Some(path) = rt::settle::first_unsettled(&before, &after, may_change)
-    {
-        return Err(rt::settle::unsettled_error(path));
+    let mut changed = Vec::new();
+    if let (Some(before), Some(after)) = (document(value), document(&fresh)) {
+        if let Some(path) = rt::settle::first_unsettled(&before, &after, may_change) {
+            return Err(rt::settle::unsettled_error(path));
+        }
+        changed = rt::settle::changed_leaves(&before, &after, &[]);
     }
     if let Value::Struct(fresh) = fresh {
         root.take_from(&fresh);
     }
-    Ok(())
+    Ok(changed)
 }
 
 /// What `normalize()` would change beyond what `found` names, as the generated code's

@@ -1,7 +1,9 @@
 //! Offsets a plain Kaitai schema leaves to the reader, followed by `normalize()` through
-//! inference: a block whose offset's one use is its `pos` moves to the end of the file when an
-//! edit makes it disagree with the bytes where it lies, and the bytes it leaves become zeros no
-//! field claims; `check()` names every offset and gap that changes. The generated code and the
+//! inference: a block whose offset's one use is its `pos` moves, when an edit makes it
+//! disagree with the bytes where it lies, to the first place after its offset where it fits
+//! (the blocks are placed in the order of their offsets, so those after a grown one shift),
+//! and the bytes it leaves become zeros no field claims; `check()` names every offset and gap
+//! that changes. The generated code and the
 //! interpreter alike. The file is built by hand from
 //! the schema (`tests/schemas/string_table.ksy`).
 
@@ -60,16 +62,67 @@ fn a_real_layout_keeps_every_offset() {
 }
 
 #[test]
-fn a_grown_string_moves_to_the_end_and_leaves_zeros() {
+fn a_grown_string_moves_past_what_it_overlaps_and_shifts_the_block_after_it() {
     let mut value = read();
     *value.entries[0].text.get_mut().expect("read") = "hello".into();
     let refused = value.to_bytes().unwrap_err().to_string();
     assert!(refused.contains("the size is 2"), "{refused}");
+    // `hello` no longer fits before the NUL no field claims: it takes the first place after
+    // its offset where it fits, the blob's, and the blob shifts to the next whole sector.
+    assert_normalizes(
+        value,
+        &[
+            "entries[0].len_text: stored 2, computed 5",
+            "entries[0].ofs_text: stored 19, computed 28",
+            "sector_blob: stored 7, computed 9",
+            "unclaimed[0].bytes: stored 1, computed 3",
+            "unclaimed[0].offset: stored 21, computed 19",
+        ],
+        concat!(
+            "5354424c",
+            "0200",
+            "09",
+            "0500",
+            "1c000000",
+            "0300",
+            "16000000",
+            "000000",
+            "796f75",
+            "000000",
+            "68656c6c6f",
+            "000000",
+            "616263",
+        ),
+    );
+}
+
+#[test]
+fn an_offset_set_into_other_data_is_set_to_the_first_place_after_it_that_fits() {
+    let mut value = read();
+    value.entries[1].ofs_text = 0;
+    let refused = value.to_bytes().unwrap_err().to_string();
+    assert!(refused.contains("overlaps"), "{refused}");
+    // Into the header: the first place after it where `you` fits is where it was.
+    assert_normalizes(value, &["entries[1].ofs_text: stored 0, computed 22"], FILE);
+}
+
+#[test]
+fn a_block_placed_in_units_moves_to_a_whole_unit_after_the_rest() {
+    // Into the header: it goes back to the end, where it was.
+    let mut value = read();
+    value.sector_blob = 1;
+    assert_normalizes(value, &["sector_blob: stored 1, computed 7"], FILE);
+    // Placed first (its offset comes first), it goes back to its sector; the grown string
+    // then fits after it.
+    let mut value = read();
+    value.sector_blob = 1;
+    *value.entries[0].text.get_mut().expect("read") = "hello".into();
     assert_normalizes(
         value,
         &[
             "entries[0].len_text: stored 2, computed 5",
             "entries[0].ofs_text: stored 19, computed 31",
+            "sector_blob: stored 1, computed 7",
             "unclaimed[0].bytes: stored 1, computed 3",
             "unclaimed[0].offset: stored 21, computed 19",
         ],
@@ -86,63 +139,6 @@ fn a_grown_string_moves_to_the_end_and_leaves_zeros() {
             "000000",
             "616263",
             "68656c6c6f",
-        ),
-    );
-}
-
-#[test]
-fn an_offset_set_into_other_data_is_set_again() {
-    let mut value = read();
-    value.entries[1].ofs_text = 0;
-    let refused = value.to_bytes().unwrap_err().to_string();
-    assert!(refused.contains("overlaps"), "{refused}");
-    assert_normalizes(
-        value,
-        &[
-            "entries[1].ofs_text: stored 0, computed 31",
-            "unclaimed[0].bytes: stored 1, computed 7",
-        ],
-        concat!(
-            "5354424c", "0200", "07", "0200", "13000000", "0300", "1f000000", "6869", "00",
-            "000000", "000000", "616263", "796f75",
-        ),
-    );
-}
-
-#[test]
-fn a_block_placed_in_units_moves_to_a_whole_unit_after_the_rest() {
-    // Into the header: it goes back to the end, where it was.
-    let mut value = read();
-    value.sector_blob = 1;
-    assert_normalizes(value, &["sector_blob: stored 1, computed 7"], FILE);
-    // With the first string grown and moved there first, it goes to the next whole sector.
-    let mut value = read();
-    value.sector_blob = 1;
-    *value.entries[0].text.get_mut().expect("read") = "hello".into();
-    assert_normalizes(
-        value,
-        &[
-            "entries[0].len_text: stored 2, computed 5",
-            "entries[0].ofs_text: stored 19, computed 28",
-            "sector_blob: stored 1, computed 9",
-            "unclaimed[0].bytes: stored 1, computed 3",
-            "unclaimed[0].offset: stored 21, computed 19",
-        ],
-        concat!(
-            "5354424c",
-            "0200",
-            "09",
-            "0500",
-            "1c000000",
-            "0300",
-            "16000000",
-            "0000",
-            "00",
-            "796f75",
-            "000000",
-            "68656c6c6f",
-            "000000",
-            "616263",
         ),
     );
 }

@@ -8,6 +8,10 @@ use std::ops::Range;
 
 use crate::error::{Error, ErrorKind, Result};
 
+/// The zeros [`Canvas::fill_holes`] may write whatever the size of the value: room for a
+/// small file's blocks to move apart.
+pub(crate) const ZERO_FILL_FLOOR: usize = 64 * 1024;
+
 /// Placed runs by start offset; runs never overlap (they may touch).
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Canvas {
@@ -151,8 +155,26 @@ impl Canvas {
         }
     }
 
-    /// Covers every byte no run covers before [`Canvas::end`] with zeros.
-    pub(crate) fn fill_holes(&mut self) {
+    /// The first position at or after `from`, at a multiple of `unit`, where `len` bytes
+    /// overlap no run.
+    pub(crate) fn first_fit(&self, from: usize, len: usize, unit: usize) -> usize {
+        let align_up = |at: usize| at.div_ceil(unit).saturating_mul(unit);
+        let mut at = align_up(from);
+        // Each step passes a run, so this ends after at most as many steps as there are runs.
+        while let Some((start, run)) = (self.runs.range(..at.saturating_add(len.max(1))))
+            .next_back()
+            .filter(|(start, run)| run.range(**start).end > at)
+        {
+            at = align_up(run.range(*start).end);
+        }
+        at
+    }
+
+    /// Covers every byte no run covers before [`Canvas::end`] with zeros: at most as many as
+    /// the runs hold, or [`ZERO_FILL_FLOOR`] (a file at most doubled by zeros no value
+    /// writes), so that an offset out of proportion to the file (an edit to 2³¹) is refused,
+    /// naming the block after the hole, before anything is allocated.
+    pub(crate) fn fill_holes(&mut self) -> Result<()> {
         let end = self.end();
         let mut at = 0;
         let mut holes = Vec::new();
@@ -161,6 +183,25 @@ impl Canvas {
                 holes.push(at..range.start);
             }
             at = at.max(range.end);
+        }
+        let zeros: usize = holes.iter().map(ExactSizeIterator::len).sum();
+        let written: usize = self.runs.values().map(|run| run.bytes.len()).sum();
+        let allowed = written.max(ZERO_FILL_FLOOR);
+        if zeros > allowed {
+            let largest = holes.iter().max_by_key(|hole| hole.len()).cloned();
+            let largest = largest.unwrap_or(0..0);
+            let after =
+                (self.runs.get(&largest.end)).map_or("the end of the file", |run| run.field);
+            return Err(encode_error(
+                largest.end,
+                format!(
+                    "placing `{after}` at {} would fill bytes {}..{} with zeros no value writes: \
+                     {zeros} bytes of zeros in all, more than the {allowed} the file may hold \
+                     (as many as the value writes, or {ZERO_FILL_FLOOR}: is an offset out of \
+                     proportion to the file?)",
+                    largest.end, largest.start, largest.end
+                ),
+            ));
         }
         for hole in holes {
             self.runs.insert(
@@ -171,6 +212,7 @@ impl Canvas {
                 },
             );
         }
+        Ok(())
     }
 
     /// The assembled bytes: every byte from 0 to the end must be covered.

@@ -78,27 +78,28 @@ impl State {
     }
 }
 
-/// Paints each deferred block, in the order written, where its offset says, or, where it
-/// disagrees with bytes there (the sequential bytes, blocks that do not move, those painted
-/// before it), at the end of the file (a multiple of its unit); `None` when nothing moved and every byte
-/// is covered (the value needs no second write).
-pub(crate) fn plan(canvas: &mut Canvas, deferred: Vec<Deferred>) -> Option<Moves> {
-    let mut moved = Vec::new();
+/// Paints each deferred block, in the order of the offsets they are stored at (ties in the
+/// order written), where its offset says, or, where it disagrees with bytes there (the
+/// sequential bytes, blocks that do not move, those painted before it: the block before it
+/// grew, or its offset was set into other data), at the first place after its offset where it
+/// fits, at a multiple of its unit. Blocks that follow each other therefore shift together
+/// when one grows, rather than leaving the old place as a hole; `None` when nothing moved and
+/// every byte is covered (the value needs no second write).
+pub(crate) fn plan(canvas: &mut Canvas, mut deferred: Vec<Deferred>) -> Option<Moves> {
+    deferred.sort_by_key(|block| block.at); // stable: ties stay in the order written
+    let mut moves = Moves::new();
     for block in deferred {
         // A refused placement leaves the canvas as it was.
         if canvas
             .paint(block.at, block.bytes.clone(), block.field)
-            .is_err()
+            .is_ok()
         {
-            moved.push(block);
+            continue;
         }
-    }
-    let mut moves = Moves::new();
-    for block in moved {
         let unit = usize::try_from(block.unit.max(1)).unwrap_or(usize::MAX);
-        let at = canvas.end().div_ceil(unit).saturating_mul(unit);
-        // Past every byte painted: only the address space can refuse it, and then it stays
-        // where it was (the second write refuses it there).
+        let at = canvas.first_fit(block.at, block.bytes.len(), unit);
+        // Only the address space can refuse it there, and then it stays where it was (the
+        // second write refuses it there).
         if canvas.paint(at, block.bytes, block.field).is_ok() {
             moves.insert(block.key, at as u64);
         }
@@ -129,7 +130,7 @@ mod tests {
     }
 
     #[test]
-    fn a_block_that_disagrees_moves_to_the_end_at_a_multiple_of_its_unit() {
+    fn a_block_that_disagrees_moves_to_the_first_place_after_it_where_it_fits() {
         let mut canvas = Canvas::default();
         canvas.paint(0, vec![1; 4], "header").unwrap();
         // Grown from 2 bytes into the next block, which is written later: that one moves.
@@ -143,12 +144,43 @@ mod tests {
     }
 
     #[test]
+    fn blocks_that_follow_a_grown_one_shift_with_it_in_stored_order() {
+        let mut canvas = Canvas::default();
+        canvas.paint(0, vec![1; 4], "header").unwrap();
+        // Stored at 4, 6 and 8, written in another order; the one at 4 grew by two bytes, and
+        // a fourth block at 20 has room to stay.
+        let blocks = vec![
+            deferred(8, &[4, 4], 3, 1),
+            deferred(4, &[2, 2, 2, 2], 1, 1),
+            deferred(20, &[5], 4, 1),
+            deferred(6, &[3, 3], 2, 1),
+        ];
+        let moves = plan(&mut canvas, blocks).unwrap();
+        assert_eq!(moves, Moves::from([(2, 8), (3, 10)]));
+    }
+
+    #[test]
+    fn zeros_beyond_the_bytes_written_are_refused_before_allocating() {
+        let mut canvas = Canvas::default();
+        canvas.paint(0, vec![1; 4], "header").unwrap();
+        assert_eq!(
+            plan(&mut canvas, vec![deferred(1 << 40, &[2], 1, 1)]),
+            Some(Moves::new())
+        );
+        let refused = canvas.fill_holes().unwrap_err().to_string();
+        assert!(
+            refused.contains("placing `block` at 1099511627776 would fill bytes 4..1099511627776"),
+            "{refused}"
+        );
+    }
+
+    #[test]
     fn a_hole_alone_asks_for_the_second_write() {
         let mut canvas = Canvas::default();
         canvas.paint(0, vec![1; 4], "header").unwrap();
         let moves = plan(&mut canvas, vec![deferred(10, &[2], 1, 1)]).unwrap();
         assert!(moves.is_empty());
-        canvas.fill_holes();
+        canvas.fill_holes().unwrap();
         assert_eq!(
             canvas.into_bytes().unwrap(),
             [1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2]

@@ -372,7 +372,7 @@ impl Writer {
         let mut canvas = self.placed;
         canvas.paint(self.base, self.buf, "the sequential content")?;
         if matches!(self.relocation.mode, relocation::Mode::Moving(_)) {
-            canvas.fill_holes();
+            canvas.fill_holes()?;
         }
         canvas.into_bytes()
     }
