@@ -60,6 +60,38 @@ pub(super) fn positioned_field(
     Ok(Some(field))
 }
 
+/// Places the instances without `pos` read from the whole file (`io: _root._io`) whose type
+/// reads no bytes of its own, only values by position (ds_store's `directories`, each a
+/// `master_block_ref` of instances): where such a value starts decides nothing, so it is
+/// read and written at the file's start rather than kept as read, and the blocks it places
+/// are written where their offsets say, so that their edits are written, not set back.
+pub(super) fn place_positionless_holders(schema: &mut Schema) {
+    let holds_only_placed = |ty: usize| {
+        let def = &schema.types[ty];
+        !def.fields.is_empty() && def.fields.iter().all(|f| f.position.is_some())
+    };
+    let mut placed = Vec::new();
+    for (ty, def) in schema.types.iter().enumerate() {
+        for (index, field) in def.fields.iter().enumerate() {
+            let holder = match &field.ty {
+                FieldType::User { ty, .. } => holds_only_placed(*ty),
+                _ => false,
+            };
+            if field.kept_as_read
+                && field.stream == Stream::Root
+                && field.substream.is_none()
+                && field.decode.is_none()
+                && holder
+            {
+                placed.push((ty, index));
+            }
+        }
+    }
+    for (ty, index) in placed {
+        schema.types[ty].fields[index].kept_as_read = false;
+    }
+}
+
 /// Marks the parse instances that no reader or writer needs (no expression they evaluate names
 /// them, in any type) as read on their own (see [`Field::parse_instance`]). A schema with a
 /// `-layout` places every such value, so keeps them all plain; so do `valid` rules, which are

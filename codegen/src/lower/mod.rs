@@ -118,6 +118,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
     streams::keep_streams(&mut schema);
     streams::mark_params_writers_lack(&mut schema);
     streams::keep_stream_positions_as_read(&mut schema);
+    instances::place_positionless_holders(&mut schema);
     let roots: Vec<bool> = (0..schema.types.len())
         .map(|ty| schema.is_file_root(ty))
         .collect();
