@@ -104,46 +104,62 @@ pub(super) fn hold_parse_instances(schema: &mut Schema) {
     if schema.layout.is_some() {
         return;
     }
-    let used: std::collections::BTreeSet<String> = crate::model::names_read_and_written(schema)
-        .into_iter()
-        .map(str::to_owned)
+    let eligible = |field: &Field| {
+        field.position.is_some()
+            && field.valid.is_empty()
+            && !matches!(field.ty, FieldType::Contents(_))
+    };
+    // Held until something not held uses it: what only held instances use is held too, so
+    // that its failure is theirs (ext2's `body`, which only the instance `as_dir` reads).
+    let mut held: Vec<Vec<bool>> = (schema.types.iter())
+        .map(|def| def.fields.iter().map(eligible).collect())
         .collect();
-    let empty_first: Vec<(usize, String)> = schema
-        .types
-        .iter()
-        .flat_map(|def| &def.fields)
-        .filter_map(|field| field.read_later.as_ref())
-        .flat_map(|later| later.empty_first.clone())
-        .collect();
-    for (ty, def) in schema.types.iter_mut().enumerate() {
-        let empty: Vec<&str> = empty_first
-            .iter()
-            .filter(|(t, _)| *t == ty)
-            .map(|(_, param)| param.as_str())
-            .collect();
-        let needs_empty = |field: &Field| {
-            field
-                .expressions()
-                .iter()
-                .any(|e| empty.iter().any(|param| passes(e, param)))
-        };
-        let own_users: Vec<bool> = def
-            .fields
-            .iter()
-            .map(|field| {
-                def.fields
-                    .iter()
-                    .any(|f| f.expressions().iter().any(|e| e.mentions(&field.id)))
-            })
-            .collect();
-        for (field, used_by_own) in def.fields.iter_mut().zip(own_users) {
-            let unused = !used.contains(&field.id) || (needs_empty(field) && !used_by_own);
-            field.parse_instance = field.position.is_some()
-                && field.valid.is_empty()
-                && !matches!(field.ty, FieldType::Contents(_))
-                && unused;
+    loop {
+        let next = still_held(schema, &held);
+        if next == held {
+            break;
+        }
+        held = next;
+    }
+    for (def, held) in schema.types.iter_mut().zip(held) {
+        for (field, held) in def.fields.iter_mut().zip(held) {
+            field.parse_instance = held;
         }
     }
+}
+
+/// Of the fields `held` holds, those that nothing outside `held` uses (see
+/// [`hold_parse_instances`]).
+fn still_held(schema: &Schema, held: &[Vec<bool>]) -> Vec<Vec<bool>> {
+    let used = crate::model::names_used_beside(schema, |ty, index| held[ty][index]);
+    let empty_first: Vec<(usize, &str)> = (schema.types.iter())
+        .flat_map(|def| &def.fields)
+        .filter_map(|field| field.read_later.as_ref())
+        .flat_map(|later| later.empty_first.iter().map(|(ty, p)| (*ty, p.as_str())))
+        .collect();
+    let mut next = Vec::with_capacity(held.len());
+    for (ty, def) in schema.types.iter().enumerate() {
+        let empty: Vec<&str> = (empty_first.iter())
+            .filter(|(t, _)| *t == ty)
+            .map(|(_, param)| *param)
+            .collect();
+        let needs_empty = |field: &Field| {
+            (field.expressions().iter()).any(|e| empty.iter().any(|param| passes(e, param)))
+        };
+        let used_by_own = |field: &Field| {
+            (def.fields.iter()).any(|f| f.expressions().iter().any(|e| e.mentions(&field.id)))
+        };
+        next.push(
+            (def.fields.iter().zip(&held[ty]))
+                .map(|(field, held)| {
+                    let unused = !used.contains(field.id.as_str())
+                        || (needs_empty(field) && !used_by_own(field));
+                    *held && unused
+                })
+                .collect(),
+        );
+    }
+    next
 }
 
 /// A value instance that is its stream's position (`parent_chunk_data_ofs: _io.pos`, as

@@ -9,7 +9,14 @@ use crate::expr::Expr;
 /// its fields', its endianness switch's and its look-aheads' positions.
 pub fn read_and_written(def: &TypeDef) -> Vec<&Expr> {
     let mut exprs: Vec<&Expr> = def.fields.iter().flat_map(Field::expressions).collect();
-    exprs.extend(def.endian_choice.as_ref().map(|c| &c.on));
+    exprs.extend(type_expressions(def));
+    exprs
+}
+
+/// The expressions of a type beside its fields': its endianness switch's and its
+/// look-aheads' positions.
+fn type_expressions(def: &TypeDef) -> Vec<&Expr> {
+    let mut exprs: Vec<&Expr> = def.endian_choice.iter().map(|c| &c.on).collect();
     for instance in &def.instances {
         if let InstanceKind::Peek { pos, cond, .. } = &instance.kind {
             exprs.extend([pos].into_iter().chain(cond));
@@ -32,9 +39,37 @@ pub fn names_read_and_written(schema: &Schema) -> BTreeSet<&str> {
     reach(schema).0
 }
 
+/// [`names_read_and_written`] leaving out the expressions of the fields `held(type, index)`
+/// names: parse instances read on their own, whose failure is their own, so that what only
+/// they use may be read on its own too (ext2's `body` of a block, which only `as_dir`, an
+/// instance, reads from).
+pub fn names_used_beside(schema: &Schema, held: impl Fn(usize, usize) -> bool) -> BTreeSet<&str> {
+    let mut pending = Vec::new();
+    for (ty, def) in schema.types.iter().enumerate() {
+        let kept = def
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(index, _)| !held(ty, *index));
+        pending.extend(kept.flat_map(|(_, field)| field.expressions()));
+        pending.extend(type_expressions(def));
+    }
+    reach_from(schema, pending).0
+}
+
 /// The names readers and writers use, and the live value instances.
 fn reach(schema: &Schema) -> (BTreeSet<&str>, BTreeSet<(usize, &str)>) {
-    let mut pending: Vec<&Expr> = schema.types.iter().flat_map(read_and_written).collect();
+    reach_from(
+        schema,
+        schema.types.iter().flat_map(read_and_written).collect(),
+    )
+}
+
+/// The names `pending` uses, directly or through value instances, and those instances.
+fn reach_from<'s>(
+    schema: &'s Schema,
+    mut pending: Vec<&'s Expr>,
+) -> (BTreeSet<&'s str>, BTreeSet<(usize, &'s str)>) {
     let mut used: BTreeSet<&str> = BTreeSet::new();
     let mut live = BTreeSet::new();
     while !pending.is_empty() {

@@ -10,7 +10,7 @@ mod slots;
 mod structure;
 
 pub use self::fixed::{Fixed, FixedKind};
-pub use self::live::{live_instances, names_read_and_written, read_and_written};
+pub use self::live::{live_instances, names_read_and_written, names_used_beside, read_and_written};
 pub use self::slots::SlotSpan;
 
 use crate::error::YamlPath;
