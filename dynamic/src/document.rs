@@ -307,6 +307,9 @@ impl Parser<'_> {
             }
             FieldType::Enum { enum_idx, .. } => enum_of(self.schema, *enum_idx, document),
             FieldType::Vlq => integer(document, 4, false).map(Value::Int),
+            FieldType::Remembered { ty, .. } => {
+                integer(document, ty.bytes, ty.signed).map(Value::Int)
+            }
             FieldType::Str {
                 size: Size::Const(n),
                 align,
@@ -357,7 +360,6 @@ impl Parser<'_> {
                 let value = self.one(&ty, inner).in_key(&name)?;
                 Ok(Value::Case(name, Box::new(value)))
             }
-            other => refuse(format!("the interpreter does not write {other:?} yet")),
         }
     }
 }

@@ -1007,6 +1007,18 @@ fn read_one<'s>(
             rt::fields::read_contents(r, expected).map(|()| Value::Unit)
         }
         FieldType::Nothing => Ok(Value::Unit),
+        // Decided while reading (`_io.pos`, a look-ahead, a parameter) and kept in the value,
+        // as the generated reader keeps it (`-solve` is refused: see `support`).
+        FieldType::Remembered { value, ty, .. } => {
+            let n = scope.int(value).map_err(|m| eval_error(r, m))?;
+            match Int::fitting(n.into(), *ty) {
+                Some(n) => Ok(Value::Int(n)),
+                None => Err(r.error(ErrorKind::Invalid(format!(
+                    "the computed value {n} does not fit a {}-byte integer",
+                    ty.bytes
+                )))),
+            }
+        }
         FieldType::Array { elem, len } => {
             // Its elements have a fixed size: the whole array is read at once, as the
             // generated code reads it, and so fails where it starts.

@@ -69,7 +69,7 @@ fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPat
     let mut types = vec![&field.ty];
     while let Some(ty) = types.pop() {
         match ty {
-            FieldType::Remembered { .. } => refuse(at, "`-remember`"),
+            FieldType::Remembered { solve: Some(_), .. } => refuse(at, "`-solve`"),
             FieldType::Str { content, .. } if content.unit > 1 => {
                 refuse(at, "text of two-byte code units")
             }

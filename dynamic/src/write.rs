@@ -784,7 +784,8 @@ fn write_one(
             w.bytes(expected);
             Ok(())
         }
-        (FieldType::Nothing, _) => Ok(()),
+        // Kept in the value, never in the file.
+        (FieldType::Nothing | FieldType::Remembered { .. }, _) => Ok(()),
         (FieldType::Array { elem, len }, Value::List(items)) => {
             rt::fields::check_count(*len as i64, items.len(), w)?;
             for (index, item) in items.iter().enumerate() {
