@@ -205,12 +205,9 @@ impl<'s> Ctx<'s> {
 
 /// Reads the whole file as the schema's root type.
 pub(crate) fn read_file(cx: &Ctx<'_>) -> rt::Result<Value> {
-    // Work beyond one pass over the file is budgeted as the generated reader budgets it:
-    // values read by position may copy about four times the file, and 64 MiB more.
-    let state = cx
-        .schema
-        .has_positioned_fields()
-        .then(|| rt::reader::FileState::new(4 * cx.file.len() as u64 + (64 << 20)));
+    // Work beyond one pass over the file is budgeted as the generated reader budgets it.
+    let state = (cx.schema.has_positioned_fields())
+        .then(|| rt::reader::FileState::new(rt::Reader::budget_for(cx.file.len(), false)));
     let mut r = Reader::new(cx.file);
     if let Some(state) = &state {
         r = r.sharing(state);
@@ -264,14 +261,22 @@ fn read_struct(
 ) -> rt::Result<Rc<Struct>> {
     let context = (parent, holder);
     let plan = &cx.plan.types[ty];
-    if let Some(size) = plan.fixed_size {
-        let mut whole = r.sub(size)?;
-        return read_fields(cx, &mut whole, ty, params, context);
+    let kept_before = cx.nodes.borrow().len();
+    let read = match (plan.fixed_size, plan.recursive) {
+        (Some(size), _) => r
+            .sub(size)
+            .and_then(|mut whole| read_fields(cx, &mut whole, ty, params, context)),
+        (None, true) => r.nested(|r| read_fields(cx, r, ty, params, context)),
+        (None, false) => read_fields(cx, r, ty, params, context),
+    };
+    if read.is_err() {
+        // The values read for it are dropped now, not once the whole file is read: a file
+        // whose instances fail by the thousand (a spent budget) keeps none of them.
+        for node in cx.nodes.borrow_mut().drain(kept_before..) {
+            node.release();
+        }
     }
-    if plan.recursive {
-        return r.nested(|r| read_fields(cx, r, ty, params, context));
-    }
-    read_fields(cx, r, ty, params, context)
+    read
 }
 
 /// Reads the fields of a value of type `ty` one after another. While it is read, the value is
@@ -944,9 +949,10 @@ fn read_decoded<'s>(
 ) -> rt::Result<Value> {
     let stored = match decode.wide_terminator() {
         // A consumed terminator is kept, as the bytes of a sized value are.
-        Some((byte, unit, consume, eos_error)) => r
-            .until_unit(byte, unit, consume, consume, eos_error)?
-            .to_vec(),
+        Some((byte, unit, consume, eos_error)) => {
+            let bytes = r.until_unit(byte, unit, consume, consume, eos_error)?;
+            r.keep(bytes)
+        }
         None => read_bytes(r, scope, &decode.size, 1)?,
     };
     // Arguments may use `_io.pos`: they see the stream after the stored bytes, as in Kaitai.
@@ -955,7 +961,7 @@ fn read_decoded<'s>(
         crate::process::processor(decode, &|e| scope.eval(e)).map_err(|m| eval_error(r, m))?;
     let decoded = rt::process::read_decoded(
         r,
-        rt::RawBytes::new(stored),
+        rt::RawBytes(stored),
         &processor,
         decode.frame(None),
         |r| {
@@ -1001,7 +1007,7 @@ fn read_one<'s>(
             })
         }
         FieldType::Bytes { size, align, .. } => {
-            read_bytes(r, scope, size, *align).map(|b| Value::Bytes(rt::RawBytes::new(b)))
+            read_bytes(r, scope, size, *align).map(|b| Value::Bytes(rt::RawBytes(b)))
         }
         FieldType::Contents(expected) => {
             rt::fields::read_contents(r, expected).map(|()| Value::Unit)
@@ -1110,23 +1116,25 @@ fn read_bytes(
     scope: &Scope<'_>,
     size: &Size,
     align: usize,
-) -> rt::Result<Vec<u8>> {
+) -> rt::Result<rt::ByteBuf> {
+    // Kept as the generated reader keeps them: views of the file once that is cheaper.
     match size {
-        Size::Const(n) => rt::fields::read_raw(r, *n as i64, align).map(|b| b.0.into_vec()),
+        Size::Const(n) => rt::fields::read_raw(r, *n as i64, align).map(|b| b.0),
         Size::Expr(e) => {
             let len = scope.int(e).map_err(|m| eval_error(r, m))?;
-            rt::fields::read_raw(r, len, align).map(|b| b.0.into_vec())
+            rt::fields::read_raw(r, len, align).map(|b| b.0)
         }
-        Size::Eos => Ok(r.rest().to_vec()),
+        Size::Eos => Ok(r.keep_rest()),
         // A consumed terminator is kept in the value so that it is written back.
         Size::Terminator {
             byte,
             consume,
             eos_error,
             ..
-        } => r
-            .until(*byte, *consume, *consume, *eos_error)
-            .map(<[u8]>::to_vec),
+        } => {
+            let bytes = r.until(*byte, *consume, *consume, *eos_error)?;
+            Ok(r.keep(bytes))
+        }
     }
 }
 

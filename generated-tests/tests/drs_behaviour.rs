@@ -334,8 +334,9 @@ fn an_edited_animation_set_is_laid_out_again_by_normalize() {
 
 #[test]
 fn many_entries_pointing_at_one_blob_cannot_amplify_memory() {
-    // 2,000 node entries all pointing at the same 40 KB blob: 80 MB of copies from ~140 KB,
-    // past the budget of four times the file and 64 MiB.
+    // 2,000 node entries all pointing at the same 40 KB blob: 80 MB of copies from ~140 KB.
+    // A blob that large is a view of the file, which costs nothing of the budget: the file
+    // reads, and every blob shares the file's one copy.
     let entries = 2000u32;
     let blob = vec![0x55u8; 40_000];
     let info_offset = 20 + blob.len() as u32;
@@ -372,9 +373,15 @@ fn many_entries_pointing_at_one_blob_cannot_amplify_memory() {
         file.push(b'x');
         file.extend_from_slice(&0i32.to_le_bytes());
     }
-    let err = Drs::read(&file).unwrap_err();
-    assert!(err.to_string().contains("far more work"), "{err}");
-    assert!(err.path().starts_with("node_information.entries["), "{err}");
+    let drs = Drs::read(&file).expect("the blobs are views of the file");
+    let entries = &drs.node_information.entries;
+    assert_eq!(entries.len(), 2000);
+    for entry in entries {
+        let NodeInformationBlob::Raw(blob) = &entry.blob else {
+            panic!("a geometry blob no case reads: {:?}", entry.class_tag);
+        };
+        assert!(blob.0.is_shared(), "a view, not a copy");
+    }
 }
 
 #[test]

@@ -169,7 +169,10 @@ fn a_table_located_by_the_entries_that_name_themselves_in_it_is_read_between_the
         .map(|e| e.name.get().expect("read").text().into_owned())
         .collect();
     assert_eq!(names, ["ab", "cd"]);
-    assert_eq!(value.names.get().expect("the names read").all.0, b"ab\0cd\0");
+    assert_eq!(
+        value.names.get().expect("the names read").all.0,
+        b"ab\0cd\0"
+    );
     assert_eq!(value.to_bytes().unwrap(), file);
 }
 

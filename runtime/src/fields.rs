@@ -638,6 +638,9 @@ fn read_visiting<'a, T>(
     mut at: Reader<'a>,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
 ) -> Result<T> {
+    // Before reading: once the budget is spent, what remains to be read by position fails at
+    // once rather than after reading everything it points to.
+    r.charge(Reader::POSITIONED_READ_COST)?;
     let start = at.pos();
     let value = read(&mut at)?;
     if at.pos() > start {
@@ -1453,8 +1456,8 @@ mod tests {
         let r = Reader::new(input);
         assert_eq!(read_at(&r, 8, |r| r.array::<4>()).unwrap(), *b"TAIL");
         assert!(read_at(&r, 20, |r| r.array::<4>()).is_err());
-        // Reading the same 4 bytes by position again and again exhausts a budget of 10.
-        let state = crate::reader::FileState::new(10);
+        // Reading the same 4 bytes by position again and again exhausts a budget of two reads.
+        let state = crate::reader::FileState::new(2 * (Reader::POSITIONED_READ_COST + 4));
         let r = Reader::new(input).sharing(&state);
         assert!(read_at(&r, 8, |r| r.array::<4>()).is_ok());
         assert!(read_at(&r, 8, |r| r.array::<4>()).is_ok());

@@ -171,7 +171,7 @@ impl<'a> Reader<'a> {
         self
     }
 
-    /// Charges `n` bytes copied by a positioned read against the budget.
+    /// Charges `n` bytes read by position against the budget; refused once it is spent.
     pub fn charge(&self, n: u64) -> Result<()> {
         let Some(state) = self.shared else {
             return Ok(());
@@ -186,6 +186,31 @@ impl<'a> Reader<'a> {
             ))),
         }
     }
+
+    /// Gives `n` bytes back to the budget: bytes a positioned read spans without reading them
+    /// (a view of the file).
+    fn refund(&self, n: u64) {
+        if let Some(state) = self.shared {
+            state.budget.set(state.budget.get().saturating_add(n));
+        }
+    }
+
+    /// The budget of a whole-file read of `len` bytes (see [`FileState::new`]): values read by
+    /// position may read about four times the file, and 1 MiB more, each charged
+    /// [`Reader::POSITIONED_READ_COST`] before it is read, so that a file pointing many times
+    /// at the same data (a cramfs directory pointing at every later one) ends once that is
+    /// spent; searched fields (`-scan`, `-solve`) may parse about 2048 times it.
+    pub fn budget_for(len: usize, searched: bool) -> u64 {
+        let len = len as u64;
+        match searched {
+            true => len.saturating_mul(2048).saturating_add(64 << 20),
+            false => len.saturating_mul(4).saturating_add(1 << 20),
+        }
+    }
+
+    /// What a value read by position costs before any of its bytes: bounded work per read,
+    /// however few bytes it reads.
+    pub const POSITIONED_READ_COST: u64 = 256;
 
     /// Starts reading a value of type `T` by position, here, unless a value of the same type at
     /// the same position of the same stream is being read around it: Kaitai's instances make
@@ -331,15 +356,28 @@ impl<'a> Reader<'a> {
     /// values (a disk image's boot sector) is never copied whole.
     pub fn keep_file_when_cheaper(&self) {
         let Some(state) = self.shared else { return };
-        if state.input.get().is_some() || self.decoded_at.is_some() {
-            return;
-        }
         let spent = state.spent_on_copies.get().saturating_add(Self::COPY_COST);
         state.spent_on_copies.set(spent);
         if spent.saturating_mul(Self::KEEP_AT) >= self.root.len() as u64 {
-            let input = crate::on_demand::Input::new(self.root, state.budget.get());
-            let _ = state.input.set(std::sync::Arc::new(input));
+            self.keep_file();
         }
+    }
+
+    /// True while a value read by position is read (the whole-file read of the root aside).
+    fn reads_by_position(&self) -> bool {
+        self.shared
+            .is_some_and(|state| state.visiting.borrow().depth() > 1)
+    }
+
+    /// Keeps the file, so that values are views of it (see [`Reader::view`]), unless it is
+    /// kept already or this reader reads decoded bytes.
+    fn keep_file(&self) {
+        let Some(state) = self.shared else { return };
+        if state.input.get().is_some() || self.decoded_at.is_some() {
+            return;
+        }
+        let input = crate::on_demand::Input::new(self.root, state.budget.get());
+        let _ = state.input.set(std::sync::Arc::new(input));
     }
 
     /// What an allocation and its release cost, in bytes copied in as much time (see
@@ -362,8 +400,20 @@ impl<'a> Reader<'a> {
             return crate::ByteBuf::copied(bytes);
         }
         self.keep_file_when_cheaper();
-        self.view(bytes)
-            .unwrap_or_else(|| crate::ByteBuf::copied(bytes))
+        if bytes.len() as u64 >= self.root.len() as u64 / Self::KEEP_AT && self.reads_by_position()
+        {
+            // A large share of the file read by position, which values may point at many times
+            // over (each cramfs inode reads the rest of the image): a view, never a copy.
+            self.keep_file();
+        }
+        match self.view(bytes) {
+            Some(view) => {
+                // A view costs nothing of what the budget bounds: its bytes are not read.
+                self.refund(bytes.len() as u64);
+                view
+            }
+            None => crate::ByteBuf::copied(bytes),
+        }
     }
 
     /// The rest of the stream, as [`Reader::keep`] keeps it.

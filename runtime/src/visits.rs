@@ -38,6 +38,11 @@ impl Visits {
         self.len += 1;
     }
 
+    /// How many values are being read by position, the root's whole-file read included.
+    pub(crate) fn depth(&self) -> usize {
+        self.len
+    }
+
     /// Removes the innermost visit (none when the stack is empty).
     pub(crate) fn pop(&mut self) {
         if self.len > INLINE {

@@ -287,17 +287,13 @@ fn codec_impl(
     let name = struct_ident(root);
     let params = read::param_list(schema, root);
     let args: Vec<_> = root.params.iter().map(|p| local_ident(&p.id)).collect();
-    // Work beyond one pass over the file is budgeted: values read by position may copy about
-    // four times the file, and 64 MiB more (real small files point at their data from many
-    // places: each cramfs inode reads the rest of the image as a file); searched fields
-    // (`-scan`, `-solve`) may parse about 2048 times it. Every file read shares a state, which
-    // keeps the file given to `read_owned`, so that byte fields are views of it.
-    let budget = if schema.has_searched_fields() {
-        quote!(2048 * bytes.len() as u64 + (64 << 20))
-    } else if schema.has_positioned_fields() {
-        quote!(4 * bytes.len() as u64 + (64 << 20))
-    } else {
-        quote!(u64::MAX)
+    // Work beyond one pass over the file is budgeted (`rt::Reader::budget_for`). Every file
+    // read shares a state, which keeps the file given to `read_owned`, so that byte fields
+    // are views of it.
+    let searched = schema.has_searched_fields();
+    let budget = match schema.has_positioned_fields() || searched {
+        true => quote!(rt::Reader::budget_for(bytes.len(), #searched)),
+        false => quote!(u64::MAX),
     };
     let state = quote!(rt::reader::FileState::new(#budget));
     let reader = quote!(let mut r = rt::Reader::new(bytes).sharing(state););
