@@ -191,6 +191,16 @@ pub fn write_atomically_with(
         })?;
         return out.flush().map_err(CliError::Stdout);
     }
+    // A device or a pipe (`-o /dev/null`) is written as it is: renamed over, it would be
+    // replaced by a regular file.
+    if fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let mut out = fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| CliError::io(path, e))?;
+        fill(&mut out)?;
+        return out.flush().map_err(|e| CliError::io(path, e));
+    }
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),

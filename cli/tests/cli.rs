@@ -1573,6 +1573,17 @@ fn explain_watch_reads_again_when_the_schema_changes() {
     assert!(again, "no explanation after the edit: {output}");
 }
 
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_a_device_is_written_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let file = fixture("anp3/anp3_types_1_to_4.ifp");
+    let decoded = skelcodec(&[&"decode", &file, &"-o", &"/dev/null"]);
+    assert_exit(&decoded, 0);
+    let null = std::fs::metadata("/dev/null").expect("/dev/null is there");
+    assert!(null.file_type().is_char_device(), "/dev/null was replaced");
+}
+
 #[test]
 fn a_dash_is_standard_input_and_output() {
     let file = fixture("anp3/anp3_types_1_to_4.ifp");
