@@ -756,13 +756,18 @@ def make_dtb(work):
 
 # --- network, security, serialization, logs ---------------------------------------------------
 
-def capture(path, bpf_filter, traffic):
+def capture(path, bpf_filter, traffic, snaplen=200):
     """tcpdump on the loopback interface while `traffic()` runs."""
-    proc = subprocess.Popen(["tcpdump", "-i", "lo", "-U", "-c", "30", "-s", "200", "-w", path, bpf_filter],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(["tcpdump", "-i", "lo", "-U", "-c", "30", "-s", str(snaplen), "-w", path, bpf_filter],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
+        import select
         import time
-        time.sleep(1.0)
+        deadline = time.time() + 10  # until tcpdump says it listens (it is slow to start on a busy machine)
+        while time.time() < deadline and proc.poll() is None:
+            if select.select([proc.stderr], [], [], 0.5)[0] and "listening on" in proc.stderr.readline():
+                break
+        time.sleep(0.5)
         traffic()
         time.sleep(1.0)
     finally:
@@ -1002,6 +1007,906 @@ def make_utmp(work):
     with open(path, "wb") as f:
         f.write(run("utmpdump", "-r", stdin=records.encode()))
     return [path]
+
+
+# --- producers that are Python libraries (installed in the venv by kaitai/setup.sh) -------------
+
+def venv_script(work, script, names):
+    """Runs `script` with the venv's Python in `work` and returns the files it was to make."""
+    python = os.path.join(VENV, "bin", "python")
+    if not os.path.exists(python):
+        raise Skip("the venv of kaitai/setup.sh is not installed")
+    run(python, "-", work, stdin=("import os, sys\nos.chdir(sys.argv[1])\n" + textwrap.dedent(script)).encode())
+    return [os.path.join(work, n) for n in names]
+
+
+def make_bson(work):
+    """pymongo's bson: every BSON type (ObjectId, dates, binary subtypes, regex, code with scope,
+    timestamps, Decimal128, min and max keys), nested documents and arrays."""
+    return venv_script(work, """\
+        import bson, datetime, uuid
+        from bson import ObjectId, Binary, Code, Regex, Timestamp, Decimal128, Int64, MinKey, MaxKey
+        every = {"s": "text \\u00e9", "i": 1, "neg": -7, "l": Int64(1 << 40), "d": 2.5, "t": True, "f": False,
+                 "n": None, "oid": ObjectId("0123456789abcdef01234567"),
+                 "dt": datetime.datetime(2024, 1, 2, 3, 4, 5, 678000), "bin": Binary(b"\\x00\\x01\\x02"),
+                 "uuid": Binary(uuid.UUID(int=5).bytes, 4), "arr": [1, "two", {"three": 3.0}],
+                 "doc": {"nested": {"deep": -1}}, "re": Regex("^a.*b$", "i"), "code": Code("x + 1"),
+                 "scope": Code("x + y", {"y": 2}), "ts": Timestamp(1704164645, 7), "dec": Decimal128("1.25"),
+                 "min": MinKey(), "max": MaxKey()}
+        docs = {"every-type.bson": every, "small.bson": {"hello": "world"},
+                "array.bson": {"values": list(range(40)) + [x / 4 for x in range(10)]}}
+        for name, doc in docs.items():
+            open(name, "wb").write(bson.encode(doc))
+        """, ["every-type.bson", "small.bson", "array.bson"])
+
+
+def make_nbt(work):
+    """nbtlib: uncompressed NBT (Minecraft's named binary tags), every tag type."""
+    return venv_script(work, """\
+        import nbtlib
+        from nbtlib.tag import (Compound, String, Int, Byte, Short, Long, Float, Double, List, ByteArray,
+                                IntArray, LongArray)
+        level = Compound({"name": String("differential"), "b": Byte(-3), "s": Short(300), "i": Int(70000),
+                          "l": Long(1 << 40), "f": Float(1.5), "d": Double(-2.25), "ints": List[Int]([1, 2, 3]),
+                          "bytes": ByteArray([1, 2, 3]), "int_array": IntArray([1, -1]),
+                          "long_array": LongArray([1 << 33, -5]), "sub": Compound({"x": Int(1)}),
+                          "compounds": List[Compound]([Compound({"a": Byte(1)}), Compound({"b": String("x")})]),
+                          "empty": List[String]([])})
+        nbtlib.File(level, root_name="Level").save("level.nbt", gzipped=False)
+        nbtlib.File(Compound({"hello": String("world")}), root_name="").save("small.nbt", gzipped=False)
+        """, ["level.nbt", "small.nbt"])
+
+
+def make_ds_store(work):
+    """ds-store: Finder's .DS_Store with icon locations, view options (a plist) and a long."""
+    return venv_script(work, """\
+        from ds_store import DSStore
+        with DSStore.open("icons.DS_Store", "w+") as d:
+            d["hello.txt"]["Iloc"] = (104, 116)
+            d["sub"]["Iloc"] = (300, 116)
+            d["."]["icvp"] = {"viewOptionsVersion": 1, "iconSize": 64.0, "arrangeBy": "none",
+                              "backgroundType": 0, "gridSpacing": 100.0}
+            d["."]["vSrn"] = ("long", 1)
+            d["."]["bwsp"] = {"ShowStatusBar": False, "WindowBounds": "{{10, 20}, {640, 480}}"}
+        with DSStore.open("many.DS_Store", "w+") as d:
+            for i in range(60):
+                d["file %02d.txt" % i]["Iloc"] = (i * 10, 50)
+        """, ["icons.DS_Store", "many.DS_Store"])
+
+
+def make_lnk(work):
+    """pylnk3: Windows shortcuts to a local program (arguments, description, icon, working
+    directory) and to a file on a network share."""
+    return venv_script(work, r"""
+        import pylnk3
+        pylnk3.for_file(r"C:\Windows\System32\notepad.exe", "notepad.lnk", arguments="readme.txt",
+                        description="differential", icon_file=r"C:\Windows\notepad.exe", icon_index=1,
+                        work_dir=r"C:\Users\Public")
+        pylnk3.for_file(r"C:\Program Files\Differential\tool.exe", "plain.lnk")
+        """, ["notepad.lnk", "plain.lnk"])
+
+
+def make_bitcoin(work):
+    """python-bitcoinlib: signed pay-to-public-key-hash transactions (uncompressed public keys,
+    as the schema's script_sig expects), one and two inputs, verified by its script engine."""
+    return venv_script(work, """\
+        import hashlib
+        from bitcoin import SelectParams
+        from bitcoin.core import lx, COIN, COutPoint, CMutableTxOut, CMutableTxIn, CMutableTransaction, Hash160
+        from bitcoin.core.script import CScript, OP_DUP, OP_HASH160, OP_EQUALVERIFY, OP_CHECKSIG, SignatureHash, SIGHASH_ALL
+        from bitcoin.core.scripteval import VerifyScript, SCRIPT_VERIFY_P2SH
+        from bitcoin.wallet import CBitcoinAddress, CBitcoinSecret
+        SelectParams("mainnet")
+        keys = [CBitcoinSecret.from_secret_bytes(hashlib.sha256(b"differential %d" % i).digest(), compressed=False)
+                for i in range(2)]
+        txids = ["7e195aa3de827814f172c362fcf838d92ba10e3f9fdd9c3ecaf79522b311b22d",
+                 "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b"]
+        for name, n_in, n_out in (("one-input.tx", 1, 1), ("two-inputs.tx", 2, 2)):
+            ins = [CMutableTxIn(COutPoint(lx(txids[i]), i)) for i in range(n_in)]
+            outs = [CMutableTxOut(int((0.001 + i) * COIN),
+                                  CBitcoinAddress("1C7zdTfnkzmr13HfA2vNm5SJYRK6nEKyq8").to_scriptPubKey())
+                    for i in range(n_out)]
+            tx = CMutableTransaction(ins, outs)
+            for i, txin in enumerate(ins):
+                spent = CScript([OP_DUP, OP_HASH160, Hash160(keys[i].pub), OP_EQUALVERIFY, OP_CHECKSIG])
+                sig = keys[i].sign(SignatureHash(spent, tx, i, SIGHASH_ALL)) + bytes([SIGHASH_ALL])
+                txin.scriptSig = CScript([sig, keys[i].pub])
+                VerifyScript(txin.scriptSig, spent, tx, i, (SCRIPT_VERIFY_P2SH,))
+            open(name, "wb").write(tx.serialize())
+        """, ["one-input.tx", "two-inputs.tx"])
+
+
+def make_midi(work):
+    """Standard MIDI files: abc2midi of ABC tunes (one voice, and two voices with chords), mido
+    (type 0 and type 1, with meta events, controllers, pitch bends and a SysEx)."""
+    out = []
+    for name, abc in [("tune.mid", "X:1\nT:Differential\nM:3/4\nL:1/8\nQ:1/4=120\nK:G\n"
+                                   "GAB c2 d | e2 d2 B2 | G6 |]\n"),
+                      ("voices.mid", "X:2\nT:Two voices\nM:4/4\nL:1/4\nK:D\n%%MIDI program 1 40\n"
+                                     "V:1\nd e f g | [dfa]4 |]\nV:2\nD2 A,2 | D4 |]\n")]:
+        src, path = os.path.join(work, name + ".abc"), os.path.join(work, name)
+        with open(src, "w") as f:
+            f.write(abc)
+        run("abc2midi", src, "-o", path)
+        out.append(path)
+    return out + venv_script(work, """\
+        import mido
+        for kind in (0, 1):
+            mf = mido.MidiFile(type=kind, ticks_per_beat=96)
+            meta, notes = mido.MidiTrack(), mido.MidiTrack()
+            meta += [mido.MetaMessage("track_name", name="differential"), mido.MetaMessage("set_tempo", tempo=500000),
+                     mido.MetaMessage("time_signature", numerator=3, denominator=4),
+                     mido.MetaMessage("key_signature", key="Bb")]
+            notes.append(mido.Message("program_change", program=12))
+            for n in (60, 64, 67):
+                notes += [mido.Message("note_on", note=n, velocity=64), mido.Message("note_off", note=n, time=48)]
+            notes += [mido.Message("control_change", control=7, value=100), mido.Message("pitchwheel", pitch=1000),
+                      mido.Message("sysex", data=[1, 2, 3]), mido.Message("aftertouch", value=3)]
+            if kind == 0:
+                mf.tracks.append(mido.MidiTrack(meta + notes))
+            else:
+                mf.tracks += [meta, notes]
+            mf.save("mido-type%d.mid" % kind)
+        """, ["mido-type0.mid", "mido-type1.mid"])
+
+
+def make_vox(work):
+    """py-vox-io: MagicaVoxel models from dense arrays (its default palette)."""
+    return venv_script(work, """\
+        import numpy as np
+        from pyvox.models import Vox
+        from pyvox.writer import VoxWriter
+        a = np.zeros((4, 5, 6), dtype=int)
+        a[1, 2, 3], a[0, 0, 0], a[3, 4, 5] = 5, 1, 200
+        VoxWriter("sparse.vox", Vox.from_dense(a)).write()
+        b = (np.indices((8, 8, 8)).sum(axis=0) % 7).astype(int)
+        VoxWriter("cube.vox", Vox.from_dense(b)).write()
+        """, ["sparse.vox", "cube.vox"])
+
+
+def make_quake_pak(work):
+    """vgio's PakFile (Quake's PAK archives): text and binary entries, an empty one."""
+    return venv_script(work, """\
+        from vgio.quake import pak
+        with pak.PakFile("small.pak", "w") as p:
+            p.writestr("maps/readme.txt", "differential\\n" * 10)
+            p.writestr("progs/data.bin", bytes(range(256)) * 4)
+            p.writestr("gfx/empty.lmp", b"")
+        with pak.PakFile("one.pak", "w") as p:
+            p.writestr("default.cfg", "bind w +forward\\n")
+        """, ["small.pak", "one.pak"])
+
+
+def trimesh_files(work):
+    return venv_script(work, """\
+        import numpy as np, trimesh
+        box = trimesh.creation.box(extents=(1, 2, 3))
+        ball = trimesh.creation.icosphere(subdivisions=2, radius=0.5)
+        ball.apply_translation((2, 0, 0))
+        ball.visual.vertex_colors = np.tile(np.array([255, 0, 0, 255], dtype=np.uint8), (len(ball.vertices), 1))
+        box.export("box.glb")
+        trimesh.Scene({"box": box, "ball": ball}).export("scene.glb")
+        box.export("box.stl")
+        ball.export("ball.stl")
+        """, ["box.glb", "scene.glb", "box.stl", "ball.stl"])
+
+
+def make_gltf_binary(work):
+    """trimesh: binary glTF of a box and of a scene of two meshes (one with vertex colours)."""
+    return [p for p in trimesh_files(work) if p.endswith(".glb")]
+
+
+def make_stl(work):
+    """trimesh: binary STL of a box and of an icosphere."""
+    return [p for p in trimesh_files(work) if p.endswith(".stl")]
+
+
+def freedoom(work, script, names):
+    wad = "/usr/share/games/doom/freedoom2.wad"
+    if not os.path.exists(wad):
+        raise Skip("freedoom is not installed")
+    return venv_script(work, "from omg import WAD\nfreedoom = WAD(%r)\n" % wad + textwrap.dedent(script), names)
+
+
+def make_doom_wad(work):
+    """omgifol: PWADs made of Freedoom's lumps (a map with its palette, GENMIDI, PNAMES and
+    TEXTURE1; another map alone). Freedoom's IWADs themselves are over the size limit."""
+    return freedoom(work, """\
+        pwad = WAD()
+        pwad.maps["MAP01"] = freedoom.maps["MAP01"]
+        for name in ("PLAYPAL", "GENMIDI", "PNAMES", "TEXTURE1"):
+            if name in freedoom.data:
+                pwad.data[name] = freedoom.data[name]
+        pwad.to_file("map01.wad")
+        other = WAD()
+        other.maps["MAP07"] = freedoom.maps["MAP07"]
+        other.to_file("map07.wad")
+        """, ["map01.wad", "map07.wad"])
+
+
+def make_genmidi(work):
+    """Freedoom's GENMIDI lump (its OPL2 instrument bank), taken out of the IWAD by omgifol."""
+    return freedoom(work, """\
+        open("GENMIDI.op2", "wb").write(freedoom.data["GENMIDI"].data)
+        """, ["GENMIDI.op2"])
+
+
+def make_websocket(work):
+    """websockets' protocol (sans I/O, in the open state): a text message sent by a server in two
+    fragments, a masked binary message from a client (16-bit length), a large one (64-bit)."""
+    return venv_script(work, """\
+        from websockets.protocol import Protocol, Side, State
+        def frames(side, send):
+            p = Protocol(side, state=State.OPEN)
+            send(p)
+            return b"".join(p.data_to_send())
+        def fragments(p):
+            p.send_text(b"hello, ", fin=False)
+            p.send_continuation(b"differential ", fin=False)
+            p.send_continuation(b"world", fin=True)
+        open("fragmented-text.ws", "wb").write(frames(Side.SERVER, fragments))
+        open("masked-binary.ws", "wb").write(frames(Side.CLIENT, lambda p: p.send_binary(bytes(range(256)) + b"x" * 44)))
+        open("large.ws", "wb").write(frames(Side.SERVER, lambda p: p.send_binary(b"\\x00" * 70000)))
+        """, ["fragmented-text.ws", "masked-binary.ws", "large.ws"])
+
+
+def make_dns(work):
+    """dnspython: a query (with EDNS), a response with a CNAME and two addresses (compressed
+    names), an MX and TXT response."""
+    return venv_script(work, """\
+        import dns.message, dns.rrset, dns.flags
+        q = dns.message.make_query("www.example.org", "A", use_edns=0)
+        open("query.dns", "wb").write(q.to_wire())
+        r = dns.message.make_response(q)
+        r.answer.append(dns.rrset.from_text("www.example.org.", 300, "IN", "CNAME", "example.org."))
+        r.answer.append(dns.rrset.from_text("example.org.", 300, "IN", "A", "192.0.2.1", "192.0.2.2"))
+        open("response.dns", "wb").write(r.to_wire())
+        q2 = dns.message.make_query("example.org", "MX", use_edns=False)
+        r2 = dns.message.make_response(q2)
+        r2.answer.append(dns.rrset.from_text("example.org.", 60, "IN", "MX", "10 mail.example.org."))
+        r2.authority.append(dns.rrset.from_text("example.org.", 60, "IN", "NS", "ns1.example.org."))
+        r2.additional.append(dns.rrset.from_text("mail.example.org.", 60, "IN", "A", "192.0.2.25"))
+        open("mx-response.dns", "wb").write(r2.to_wire())
+        """, ["query.dns", "response.dns", "mx-response.dns"])
+
+
+def make_some_ip(work):
+    """scapy's SOME/IP: a request with a payload, a response, and a service discovery message
+    (an offer with an IPv4 end point, a subscription)."""
+    return some_ip_files(work)[:3]
+
+
+def make_some_ip_sd(work):
+    """scapy's SOME/IP service discovery payloads (what follows the SOME/IP header)."""
+    return some_ip_files(work)[3:]
+
+
+def some_ip_files(work):
+    return venv_script(work, """\
+        from scapy.all import raw
+        from scapy.contrib.automotive.someip import (SOMEIP, SD, SDEntry_Service, SDEntry_EventGroup,
+                                                     SDOption_IP4_EndPoint, SDOption_Config)
+        request = SOMEIP(srv_id=0x1234, sub_id=0x0421, client_id=0x10, session_id=1,
+                         msg_type=SOMEIP.TYPE_REQUEST) / b"differential payload"
+        response = SOMEIP(srv_id=0x1234, sub_id=0x0421, client_id=0x10, session_id=1,
+                          msg_type=SOMEIP.TYPE_RESPONSE, retcode=SOMEIP.RET_E_OK) / b"\\x00\\x01\\x02\\x03"
+        offer = SD(flags=0xc0, entry_array=[SDEntry_Service(type=1, srv_id=0x1234, inst_id=1, major_ver=1,
+                                                            ttl=3, minor_ver=2, index_1=0, n_opt_1=1)],
+                   option_array=[SDOption_IP4_EndPoint(addr="192.0.2.7", l4_proto=0x11, port=30509)])
+        subscribe = SD(flags=0x80, entry_array=[SDEntry_EventGroup(type=6, srv_id=0x1234, inst_id=1,
+                                                                   major_ver=1, ttl=3, eventgroup_id=5,
+                                                                   index_1=0, n_opt_1=1)],
+                       option_array=[SDOption_IP4_EndPoint(addr="192.0.2.8", l4_proto=0x06, port=40000)])
+        files = {"request.someip": request, "response.someip": response,
+                 "offer.someip": SOMEIP() / offer, "offer.sd": offer, "subscribe.sd": subscribe}
+        for name, packet in files.items():
+            open(name, "wb").write(raw(packet))
+        """, ["request.someip", "response.someip", "offer.someip", "offer.sd", "subscribe.sd"])
+
+
+PACKETS = """\
+    import sys
+    from scapy.all import (rdpcap, raw, Ether, Dot1Q, IP, IPv6, IPv6ExtHdrHopByHop, TCP, UDP, ICMP,
+                           ICMPv6EchoRequest, IPOption_Router_Alert, DNS, DNSQR, Raw)
+    pcap, fmt = sys.argv[2], sys.argv[3]
+    layer = {"ethernet_frame": Ether, "ipv4_packet": IP, "ipv6_packet": IPv6, "tcp_segment": TCP,
+             "udp_datagram": UDP, "icmp_packet": ICMP}[fmt]
+    def kind(p):
+        return (IPv6 in p, p[IP].proto if IP in p else p[IPv6].nh, str(p[TCP].flags) if TCP in p else None,
+                p[ICMP].type if ICMP in p else None)
+    chosen = {}
+    for p in rdpcap(pcap):
+        if layer in p and kind(p) not in chosen:
+            chosen[kind(p)] = raw(p[layer])
+    tcp_options = [("MSS", 1460), ("SAckOK", b""), ("Timestamp", (1, 0)), ("NOP", None), ("WScale", 7)]
+    v4 = dict(src="192.0.2.1", dst="192.0.2.2")
+    v6 = dict(src="2001:db8::1", dst="2001:db8::2")
+    built = {
+        "ethernet_frame": [Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") / Dot1Q(vlan=42)
+                           / IP(**v4) / UDP(sport=1000, dport=2000) / Raw(b"vlan tagged"),
+                           Ether(src="02:00:00:00:00:01", dst="33:33:00:00:00:01") / IPv6(**v6)
+                           / ICMPv6EchoRequest(data=b"ping")],
+        "ipv4_packet": [IP(options=[IPOption_Router_Alert()], **v4) / ICMP(id=1, seq=2) / b"ping",
+                        IP(flags="MF", ttl=3, **v4) / TCP(sport=1, dport=2, flags="S", options=tcp_options)],
+        "ipv6_packet": [IPv6(**v6) / TCP(sport=1234, dport=80, flags="S", options=tcp_options),
+                        IPv6(**v6) / IPv6ExtHdrHopByHop() / UDP(sport=5353, dport=5353) / DNS(qd=DNSQR(qname="example.org"))],
+        "tcp_segment": [IP(**v4) / TCP(sport=1234, dport=80, flags="S", options=tcp_options),
+                        IP(**v4) / TCP(sport=80, dport=1234, flags="PA", seq=7, ack=9, urgptr=0) / b"data"],
+        "udp_datagram": [IP(**v4) / UDP(sport=5353, dport=53) / DNS(qd=DNSQR(qname="example.org")),
+                         IPv6(**v6) / UDP(sport=1, dport=2) / b"a datagram over IPv6"],
+        "icmp_packet": [IP(**v4) / ICMP(type=8, id=1, seq=1) / b"echo request from the differential test",
+                        IP(**v4) / ICMP(type=11, code=0) / IP(ttl=1, **v4) / UDP(sport=1, dport=33434),
+                        IP(**v4) / ICMP(type=3, code=1) / IP(**v4) / TCP(sport=1, dport=2)],
+    }[fmt]
+    files = [("captured-%d.bin" % i, data) for i, data in enumerate(list(chosen.values())[:3])]
+    files += [("built-%d.bin" % i, raw(layer(raw(p)) if layer in (Ether, IP, IPv6) else (IP if IP in p else IPv6)(raw(p))[layer]))
+              for i, p in enumerate(built)]
+    for name, data in files:
+        open(name, "wb").write(data)
+    print("\\n".join(name for name, _ in files))
+    """
+
+
+def loopback_traffic(work):
+    """Frames the kernel sends on the loopback interface, captured whole by tcpdump: UDP to a
+    closed port over IPv4 and IPv6 (with the ICMP port-unreachable replies), a TCP connection
+    over each."""
+    if shutil.which("tcpdump") is None:
+        raise Skip("tcpdump is not installed")
+    import socket
+
+    def traffic():
+        for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
+            try:
+                sock = socket.socket(family, socket.SOCK_DGRAM)
+                sock.sendto(b"differential datagram", (host, 9))
+                sock.close()
+                server = socket.socket(family)
+                server.bind((host, 0))
+                server.listen(1)
+                client = socket.create_connection(server.getsockname()[:2])
+                conn, _ = server.accept()
+                client.sendall(b"hello over tcp")
+                conn.recv(100)
+                client.close()
+                conn.close()
+                server.close()
+            except OSError:
+                pass
+
+    return capture(os.path.join(work, "loopback.pcap"), "udp or tcp or icmp or icmp6", traffic, snaplen=0)
+
+
+def packets(work, fmt):
+    """Up to three of the loopback frames (their layer of the format; one per kind of packet)
+    and packets scapy builds (VLAN tags, an IP option, a hop-by-hop header, TCP options, ICMP errors
+    quoting a packet)."""
+    pcap = loopback_traffic(work)
+    python = os.path.join(VENV, "bin", "python")
+    if not os.path.exists(python):
+        raise Skip("the venv of kaitai/setup.sh is not installed")
+    names = run(python, "-", work, pcap, fmt, stdin=("import os, sys\nos.chdir(sys.argv[1])\n" + textwrap.dedent(PACKETS)).encode())
+    return [os.path.join(work, n) for n in names.decode().split()]
+
+
+def make_ethernet_frame(work):
+    return packets(work, "ethernet_frame")
+
+
+def make_ipv4_packet(work):
+    return packets(work, "ipv4_packet")
+
+
+def make_ipv6_packet(work):
+    return packets(work, "ipv6_packet")
+
+
+def make_tcp_segment(work):
+    return packets(work, "tcp_segment")
+
+
+def make_udp_datagram(work):
+    return packets(work, "udp_datagram")
+
+
+def make_icmp_packet(work):
+    return packets(work, "icmp_packet")
+
+
+def rtp_session(work, name, *args):
+    """ffmpeg streaming to RTP on the loopback interface: the RTP packets and the RTCP sender
+    reports it sends, received by two UDP sockets."""
+    import socket
+    rtp, rtcp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM), socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        for _ in range(20):
+            rtp.bind(("127.0.0.1", 0))
+            port = rtp.getsockname()[1]
+            try:
+                rtcp.bind(("127.0.0.1", port + 1))
+                break
+            except OSError:
+                rtp.close()
+                rtp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        ffmpeg(*args, "-f", "rtp", "-ssrc", "4660", f"rtp://127.0.0.1:{port}?rtcpport={port + 1}&pkt_size=600")
+        received = {}
+        for kind, sock in (("rtp", rtp), ("rtcp", rtcp)):
+            sock.settimeout(0.5)
+            received[kind] = []
+            try:
+                while True:
+                    received[kind].append(sock.recv(65536))
+            except socket.timeout:
+                pass
+    finally:
+        rtp.close()
+        rtcp.close()
+    out = {}
+    for kind, datagrams in received.items():
+        out[kind] = []
+        for i, data in enumerate(datagrams[:2]):
+            path = os.path.join(work, f"{name}-{i}.{kind}")
+            with open(path, "wb") as f:
+                f.write(data)
+            out[kind].append(path)
+    return out
+
+
+def rtp_sessions(work):
+    audio = rtp_session(work, "pcmu", *AUDIO, "-c:a", "pcm_mulaw", "-payload_type", "0")
+    video = rtp_session(work, "vp8", *VIDEO, "-frames:v", "2", "-c:v", "libvpx")
+    return audio, video
+
+
+def make_rtp(work):
+    """ffmpeg's RTP packets: mu-law audio (payload type 0), VP8 video (a dynamic payload type,
+    marker bits)."""
+    audio, video = rtp_sessions(work)
+    return audio["rtp"] + video["rtp"]
+
+
+def make_rtcp(work):
+    """ffmpeg's RTCP sender reports, sent with its RTP streams."""
+    audio, video = rtp_sessions(work)
+    return audio["rtcp"] + video["rtcp"]
+
+
+def make_tls_client_hello(work):
+    """ClientHello messages that real TLS clients send to a local socket: Python's ssl (TLS 1.3,
+    with its many extensions), openssl s_client limited to TLS 1.2 with a server name, and
+    without extensions' session tickets; the schema reads the handshake message's body, which is
+    taken out of the TLS record (after the 5-byte record header and the 4-byte handshake header)."""
+    import socket
+    import ssl
+    import threading
+
+    def first_record(client):
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        server.settimeout(30)
+        thread = threading.Thread(target=client, args=(server.getsockname()[1],), daemon=True)
+        thread.start()
+        conn, _ = server.accept()
+        conn.settimeout(10)
+        data = b""
+        while len(data) < 5 or len(data) < 5 + int.from_bytes(data[3:5], "big"):
+            chunk = conn.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+        conn.close()
+        server.close()
+        thread.join(10)
+        if data[:1] != b"\x16" or data[5:6] != b"\x01":
+            raise RuntimeError(f"not a ClientHello record: {data[:8].hex()}")
+        return data[9:9 + int.from_bytes(data[6:9], "big")]
+
+    def python_ssl(port):
+        try:
+            with socket.create_connection(("127.0.0.1", port)) as s:
+                ssl.create_default_context().wrap_socket(s, server_hostname="differential.example")
+        except (OSError, ssl.SSLError):
+            pass
+
+    def openssl(*args):
+        def client(port):
+            subprocess.run(["openssl", "s_client", "-connect", f"127.0.0.1:{port}", *args],
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=20)
+        return client
+
+    out = []
+    clients = [("python.hello", python_ssl)]
+    if shutil.which("openssl"):
+        clients += [("openssl-tls12.hello", openssl("-tls1_2", "-servername", "example.org")),
+                    ("openssl-no-ticket.hello", openssl("-no_ticket", "-noservername", "-cipher", "AES128-SHA",
+                                                        "-tls1_2"))]
+    for name, client in clients:
+        path = os.path.join(work, name)
+        with open(path, "wb") as f:
+            f.write(first_record(client))
+        out.append(path)
+    return out
+
+
+# --- more images, sound, executables, file systems and archives -------------------------------
+
+def make_dcx(work):
+    """ImageMagick's DCX (PCX pages): truecolour and palette pages."""
+    pic = a_picture(work)
+    two, palette = os.path.join(work, "two.dcx"), os.path.join(work, "palette.dcx")
+    run(CONVERT, pic, "rose:", two)
+    run(CONVERT, pic, "rose:", "-size", "20x10", "xc:yellow", "-colors", "16", "-type", "Palette", palette)
+    return [two, palette]
+
+
+def make_nitf(work):
+    """gdal_translate -of NITF: JPEG compressed (IC=C3; with titles; one band), JPEG 2000 (C8),
+    uncompressed; georeferenced (the schema reads the image's corner coordinates, which a NITF
+    file without coordinates leaves out, and its compression rate, which an uncompressed image
+    leaves out)."""
+    pic = a_picture(work)
+    out = []
+    for name, args in [("jpeg.ntf", ["-co", "IC=C3"]),
+                       ("titled.ntf", ["-co", "IC=C3", "-co", "FTITLE=differential", "-co", "ITITLE=a picture",
+                                       "-co", "IID1=SKELCODEC"]),
+                       ("gray.ntf", ["-co", "IC=C3", "-b", "1"]),
+                       ("jpeg2000.ntf", ["-co", "IC=C8"]),
+                       ("uncompressed.ntf", [])]:
+        path = os.path.join(work, name)
+        run("gdal_translate", "-q", "-of", "NITF", "-a_srs", "EPSG:4326", "-a_ullr", "2.3", "48.9", "2.4", "48.8",
+            *args, pic, path)
+        out.append(path)
+    return out
+
+
+def ogr_shapefiles(work):
+    """ogr2ogr (GDAL) of GeoJSON features: points with attributes of every DBF type, polygons
+    (a hole, a multipolygon), lines, a 3D line; a CSV table to a lone .dbf."""
+    layers = {
+        "points": [({"name": "Paris", "pop": 2148000, "area": 105.4, "founded": "2024-01-02", "capital": True},
+                    {"type": "Point", "coordinates": [2.35, 48.85]}),
+                   ({"name": "Lyon", "pop": 513000, "area": 47.87, "founded": "2023-12-31", "capital": False},
+                    {"type": "Point", "coordinates": [4.83, 45.76]})],
+        "polygons": [({"id": 1, "label": "square with a hole"},
+                      {"type": "Polygon", "coordinates": [[[0, 0], [0, 10], [10, 10], [10, 0], [0, 0]],
+                                                          [[2, 2], [4, 2], [4, 4], [2, 4], [2, 2]]]}),
+                     ({"id": 2, "label": "two triangles"},
+                      {"type": "MultiPolygon", "coordinates": [[[[20, 0], [25, 10], [30, 0], [20, 0]]],
+                                                               [[[40, 0], [41, 1], [42, 0], [40, 0]]]]})],
+        "lines": [({"road": "A6"}, {"type": "LineString", "coordinates": [[0, 0], [1, 1], [2, 0]]}),
+                  ({"road": "A7"}, {"type": "MultiLineString", "coordinates": [[[0, 5], [1, 6]], [[2, 5], [3, 7]]]})],
+        "lines3d": [({"road": "A6"}, {"type": "LineString", "coordinates": [[0, 0, 1], [1, 1, 2], [2, 0, 3]]})],
+    }
+    out = []
+    for name, features in layers.items():
+        src = os.path.join(work, f"{name}.geojson")
+        with open(src, "w") as f:
+            json.dump({"type": "FeatureCollection", "features": [
+                {"type": "Feature", "properties": p, "geometry": g} for p, g in features]}, f)
+        shp = os.path.join(work, f"{name}.shp")
+        for ext in ("shp", "shx", "dbf", "prj", "cpg"):
+            if os.path.exists(shp[:-3] + ext):
+                os.remove(shp[:-3] + ext)
+        run("ogr2ogr", "-f", "ESRI Shapefile", shp, src)
+        out += [shp, shp[:-3] + "shx", shp[:-3] + "dbf"]
+    csv, table = os.path.join(work, "table.csv"), os.path.join(work, "table.dbf")
+    with open(csv, "w") as f:
+        f.write("id,name,value,when\n1,alpha,1.5,2024-01-02\n2,beta,-3.25,2023-12-31\n")
+    if os.path.exists(table):
+        os.remove(table)
+    run("ogr2ogr", "-f", "ESRI Shapefile", table, csv, "-oo", "AUTODETECT_TYPE=YES")
+    return out + [table]
+
+
+def make_shapefile_main(work):
+    return [p for p in ogr_shapefiles(work) if p.endswith(".shp")]
+
+
+def make_shapefile_index(work):
+    return [p for p in ogr_shapefiles(work) if p.endswith(".shx")]
+
+
+def make_dbf(work):
+    return [p for p in ogr_shapefiles(work) if p.endswith(".dbf")]
+
+
+def make_swf(work):
+    """ffmpeg's SWF muxer (uncompressed FWS): Sorenson video with MP3 audio, MJPEG frames."""
+    flv, jpeg = os.path.join(work, "flv-mp3.swf"), os.path.join(work, "mjpeg.swf")
+    ffmpeg(*VIDEO, *AUDIO, "-c:v", "flv1", "-c:a", "libmp3lame", "-ar", "11025", "-shortest", flv)
+    ffmpeg(*VIDEO, "-c:v", "mjpeg", "-frames:v", "2", jpeg)
+    return [flv, jpeg]
+
+
+MACHO_C = """\
+int counter = 3;
+static const char text[] = "differential";
+const double ratio = 1.5;
+int next(int x) { return x + counter + text[0]; }
+int main(void) { return next((int)ratio); }
+"""
+
+
+def mach_o_files(work):
+    """clang for macOS targets, linked by lld's ld64.lld (no SDK: no system library)."""
+    src = os.path.join(work, "macho.c")
+    with open(src, "w") as f:
+        f.write(MACHO_C)
+    made = {}
+    for name, args in [("x86_64.o", ["-target", "x86_64-apple-macos11", "-c", "-g"]),
+                       ("arm64.o", ["-target", "arm64-apple-macos11", "-c", "-O1"]),
+                       ("arm64-exe", ["-target", "arm64-apple-macos11", "-fuse-ld=lld", "-nostdlib",
+                                      "-Wl,-e,_main"]),
+                       ("x86_64-exe", ["-target", "x86_64-apple-macos11", "-fuse-ld=lld", "-nostdlib",
+                                       "-Wl,-e,_main"]),
+                       ("x86_64.dylib", ["-target", "x86_64-apple-macos11", "-fuse-ld=lld", "-nostdlib",
+                                         "-dynamiclib"])]:
+        path = os.path.join(work, name)
+        run("clang", *args, src, "-o", path)
+        made[name] = path
+    return made
+
+
+def lipo():
+    for tool in ("llvm-lipo", "llvm-lipo-14", "llvm-lipo-15", "llvm-lipo-16"):
+        if shutil.which(tool):
+            return tool
+    raise Skip("llvm-lipo is not installed")
+
+
+def make_mach_o(work):
+    made = mach_o_files(work)
+    return [made[n] for n in ("x86_64.o", "arm64.o", "arm64-exe", "x86_64.dylib")]
+
+
+def make_mach_o_fat(work):
+    """llvm-lipo -create of clang's x86_64 and arm64 objects, and of two executables."""
+    made = mach_o_files(work)
+    objects, programs = os.path.join(work, "objects.fat"), os.path.join(work, "programs.fat")
+    run(lipo(), "-create", made["x86_64.o"], made["arm64.o"], "-output", objects)
+    run(lipo(), "-create", made["x86_64-exe"], made["arm64-exe"], "-output", programs)
+    return [objects, programs]
+
+
+def make_res(work):
+    """llvm-rc (LLVM's resource compiler): icons (made by ImageMagick), a bitmap, a string table,
+    raw data, version information."""
+    tool = next((t for t in ("llvm-rc", "llvm-rc-14", "llvm-rc-15", "llvm-rc-16") if shutil.which(t)), None)
+    if tool is None:
+        raise Skip("llvm-rc is not installed")
+    pic = a_picture(work)
+    run(CONVERT, pic, "-define", "icon:auto-resize=32,16", os.path.join(work, "app.ico"))
+    run(CONVERT, pic, "BMP3:" + os.path.join(work, "pic.bmp"))
+    out = []
+    for name, rc in [("full.res", textwrap.dedent("""\
+                         1 ICON "app.ico"
+                         2 BITMAP "pic.bmp"
+                         STRINGTABLE
+                         BEGIN
+                           1, "differential"
+                           2, "skelcodec"
+                           17, "another block"
+                         END
+                         3 RCDATA { "raw data", 0x1234, 5L }
+                         1 VERSIONINFO
+                         FILEVERSION 1,2,3,4
+                         PRODUCTVERSION 1,2,3,4
+                         BEGIN
+                           BLOCK "StringFileInfo"
+                           BEGIN
+                             BLOCK "040904b0"
+                             BEGIN
+                               VALUE "FileDescription", "differential test"
+                               VALUE "ProductName", "skelcodec"
+                             END
+                           END
+                           BLOCK "VarFileInfo"
+                           BEGIN
+                             VALUE "Translation", 0x409, 1200
+                           END
+                         END
+                         """)),
+                     ("strings.res", 'LANGUAGE 0x0c, 0x01\nSTRINGTABLE\nBEGIN\n  100, "bonjour"\nEND\n'
+                                     'DATA RCDATA { "named resource" }\n')]:
+        src, path = os.path.join(work, name[:-4] + ".rc"), os.path.join(work, name)
+        with open(src, "w") as f:
+            f.write(rc)
+        run(tool, "/FO", path, src, cwd=work)
+        out.append(path)
+    return out
+
+
+def make_cfb(work):
+    """Compound files: libgsf's `gsf createole` of two streams (a small one in the mini stream, a
+    large one), and an MSI database by msitools' msibuild (summary information, a table, a
+    stream)."""
+    tree = a_source_tree(work)
+    ole = os.path.join(work, "streams.ole")
+    run("gsf", "createole", ole, os.path.join(tree, "hello.txt"), os.path.join(tree, "sub", "binary.bin"))
+    msi = os.path.join(work, "database.msi")
+    if os.path.exists(msi):
+        os.remove(msi)
+    run("msibuild", msi, "-s", "Differential", "skelcodec", "x64;1033", "{11111111-2222-3333-4444-555555555555}")
+    run("msibuild", msi, "-q", "CREATE TABLE `Property` (`Property` CHAR(72) NOT NULL, "
+        "`Value` LONGCHAR NOT NULL LOCALIZABLE PRIMARY KEY `Property`)")
+    run("msibuild", msi, "-q", "INSERT INTO `Property` (`Property`, `Value`) VALUES ('ProductName', 'differential')")
+    run("msibuild", msi, "-a", "Payload", os.path.join(tree, "sub", "binary.bin"))
+    return [ole, msi]
+
+
+def make_lzh(work):
+    """jlha (LHa for Java): header levels 0, 1 and 2 (-lh5- compression) and stored files (-lh0-)."""
+    tree = a_source_tree(work)
+    files = ["hello.txt", os.path.join("sub", "binary.bin"), os.path.join("sub", "deeper", "a file with a rather long name.txt")]
+    out = []
+    for name, options in [("level0.lzh", "a0"), ("level1.lzh", "a1"), ("level2.lzh", "a2"), ("stored.lzh", "az")]:
+        path = os.path.join(work, name)
+        if os.path.exists(path):
+            os.remove(path)
+        run("jlha", options, path, *files, cwd=tree)
+        out.append(path)
+    return out
+
+
+def make_zisofs(work):
+    """Files compressed as mkzftree does: xorriso's zisofs filter on the files of an ISO image it
+    writes, extracted with the filters removed (so each keeps its zisofs header, block pointers
+    and zlib blocks); block sizes 32 KiB (the default), 64 and 128 KiB."""
+    src = os.path.join(work, "zisofs-source")
+    shutil.rmtree(src, ignore_errors=True)
+    os.makedirs(src)
+    with open(os.path.join(src, "text.txt"), "w") as f:
+        f.write("".join(f"hello zisofs {i}\n" for i in range(4000)))
+    with open(os.path.join(src, "zeros-and-text.bin"), "wb") as f:
+        f.write(bytes(40000) + b"differential " * 3000 + bytes(20000))
+    out = []
+    for block in ("32k", "64k", "128k"):
+        iso, extracted = os.path.join(work, f"zisofs-{block}.iso"), os.path.join(work, f"extracted-{block}")
+        shutil.rmtree(extracted, ignore_errors=True)
+        if os.path.exists(iso):
+            os.remove(iso)
+        run("xorriso", "-no_rc", "-abort_on", "FAILURE", "-outdev", iso, "-zisofs", f"block_size={block}",
+            "-map", src, "/src", "-set_filter_r", "--zisofs", "/src", "--", "-commit")
+        run("xorriso", "-no_rc", "-abort_on", "FAILURE", "-indev", iso, "-osirrox", "on",
+            "-set_filter_r", "--remove-all-filters", "/src", "--", "-extract", "/src", extracted)
+        for name in sorted(os.listdir(extracted)):
+            path = os.path.join(extracted, name)
+            with open(path, "rb") as f:
+                if f.read(8) == bytes.fromhex("37e45396c9dbd607"):
+                    out.append(path)
+    return out
+
+
+def make_btrfs_stream(work):
+    """btrfs send of read-only snapshots on a btrfs file system (mkfs.btrfs on a sparse file,
+    mounted through a loop device, as root): a full stream, an incremental one (-p: an append, a
+    rename, a removed link, a changed mode) and a protocol 2 stream."""
+    if os.geteuid() != 0:
+        raise Skip("mounting a btrfs image needs root")
+    image, mnt = os.path.join(work, "btrfs.img"), os.path.join(work, "mnt")
+    if os.path.exists(image):
+        os.remove(image)
+    with open(image, "wb") as f:
+        f.truncate(120 * 1024 * 1024)
+    run("mkfs.btrfs", "-q", "-f", image)
+    os.makedirs(mnt, exist_ok=True)
+    run("mount", "-o", "loop", image, mnt)
+    out = [os.path.join(work, n) for n in ("full.stream", "incremental.stream", "proto2.stream")]
+    try:
+        vol, snap1, snap2 = (os.path.join(mnt, n) for n in ("vol", "snap1", "snap2"))
+        run("btrfs", "subvolume", "create", vol)
+        shutil.copytree(a_source_tree(work), vol, symlinks=True, dirs_exist_ok=True)
+        os.setxattr(os.path.join(vol, "hello.txt"), "user.note", b"differential")
+        run("btrfs", "subvolume", "snapshot", "-r", vol, snap1)
+        with open(os.path.join(vol, "hello.txt"), "a") as f:
+            f.write("appended\n")
+        os.rename(os.path.join(vol, "sub", "binary.bin"), os.path.join(vol, "moved.bin"))
+        os.remove(os.path.join(vol, "link"))
+        os.chmod(os.path.join(vol, "empty"), 0o600)
+        run("btrfs", "subvolume", "snapshot", "-r", vol, snap2)
+        for path in out:
+            if os.path.exists(path):
+                os.remove(path)
+        run("btrfs", "send", "-q", "-f", out[0], snap1)
+        run("btrfs", "send", "-q", "-p", snap1, "-f", out[1], snap2)
+        try:
+            run("btrfs", "send", "-q", "--proto", "2", "-f", out[2], snap1)
+        except RuntimeError:
+            out.pop()
+    finally:
+        subprocess.run(["umount", mnt], capture_output=True)
+        os.remove(image)
+    return out
+
+
+def make_apm(work):
+    """parted's Apple partition maps (mklabel mac): named partitions of several types."""
+    out = []
+    for name, parts in [("apm.img", ["mkpart", "primary", "hfs", "64s", "2047s", "name", "2", "differential",
+                                     "mkpart", "data", "ext2", "2048s", "4000s"]),
+                        ("apm-one.img", ["mkpart", "only", "fat32", "100s", "4000s"])]:
+        path = an_empty_disk(work, name)
+        run("parted", "-s", path, "mklabel", "mac", *parts)
+        out.append(path)
+    return out
+
+
+def make_ines(work):
+    """cc65's NES target (cl65 -t nes): iNES ROMs of two small C programs."""
+    out = []
+    for name, source in [("hello", '#include <conio.h>\nint main(void) { clrscr(); cprintf("differential");'
+                                   " for (;;) {} return 0; }\n"),
+                         ("sum", "unsigned char data[8] = {1, 2, 3, 4, 5, 6, 7, 8};\n"
+                                 "int main(void) { unsigned char i; unsigned s = 0;"
+                                 " for (i = 0; i < 8; ++i) s += data[i] * i; return s; }\n")]:
+        src, path = os.path.join(work, name + ".c"), os.path.join(work, name + ".nes")
+        with open(src, "w") as f:
+            f.write(source)
+        run("cl65", "-t", "nes", "-O", src, "-o", path)
+        out.append(path)
+    return out
+
+
+CODE_6502 = """\
+        .org $0600
+start:  ldx #$00
+loop:   lda message,x
+        beq done
+        sta $0200,x
+        inx
+        bne loop
+done:   lda #$01
+        sta $10
+        jsr sub
+        jmp ($fffc)
+sub:    clc
+        adc #$10
+        rol a
+        ror $20
+        asl $1234,x
+        lsr $34,x
+        cmp ($40),y
+        sbc ($50,x)
+        bit $2000
+        ldy $3000,x
+        rts
+message: .byte "HI", 0
+"""
+
+
+def make_code_6502(work):
+    """Raw 6502 machine code: ca65 (cc65's assembler, through cl65 -t none) of a routine using
+    most addressing modes, and of cc65's compilation of a C function."""
+    asm, code = os.path.join(work, "routine.s"), os.path.join(work, "routine.bin")
+    with open(asm, "w") as f:
+        f.write(CODE_6502)
+    run("cl65", "-t", "none", asm, "-o", code)
+    src, compiled = os.path.join(work, "sum.c"), os.path.join(work, "sum.bin")
+    with open(src, "w") as f:
+        f.write("int sum(int n) { int s = 0; while (n > 0) s += n--; return s; }\n"
+                "int main(void) { return sum(10); }\n")
+    run("cl65", "-t", "none", "-O", src, "-o", compiled)
+    return [code, compiled]
+
+
+def make_zx_spectrum_tap(work):
+    """ZX Spectrum tapes: pasmo (Z80 assembler) --tap and --tapbas (with a BASIC loader),
+    zmakebas (a BASIC program with an auto-start line)."""
+    asm = os.path.join(work, "prog.asm")
+    with open(asm, "w") as f:
+        f.write("        org 32768\nstart:  ld hl, message\nloop:   ld a, (hl)\n        or a\n        ret z\n"
+                "        rst 16\n        inc hl\n        jr loop\nmessage: defb \"differential\", 13, 0\n"
+                "        end start\n")
+    code, loader = os.path.join(work, "code.tap"), os.path.join(work, "loader.tap")
+    run("pasmo", "--tap", asm, code)
+    run("pasmo", "--tapbas", asm, loader)
+    bas, basic = os.path.join(work, "prog.bas"), os.path.join(work, "basic.tap")
+    with open(bas, "w") as f:
+        f.write('10 REM differential\n20 FOR i=1 TO 10\n30 PRINT "skelcodec ";i\n40 NEXT i\n'
+                '50 LET a$="kaitai"\n60 DIM b(3)\n')
+    run("zmakebas", "-a", "10", "-n", "DIFF", "-o", basic, bas)
+    return [code, loader, basic]
 
 
 def gather(fmt, recipe, out_dir, per_format, work_root):

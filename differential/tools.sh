@@ -14,6 +14,10 @@ packages=(
     tcpdump openssh-client openssl ruby                 # pcap, SSH keys, DER, Ruby's Marshal
     protobuf-compiler php-cli efitools dcmtk            # protobuf, PHP's serialize, EFI signature lists, DICOM
     rpm libsmali-java lvm2 chromium                     # RPM (rpmbuild), DEX (smali), LVM2, Chromium's .pak
+    gdal-bin clang lld llvm parted                      # shapefiles, DBF, NITF; Mach-O (and fat), .res (llvm-rc); APM
+    cc65 pasmo zmakebas jlha-utils                      # iNES, 6502 code; ZX Spectrum TAP; LZH
+    msitools libgsf-bin abcmidi                         # compound files (MSI, OLE2); MIDI
+    freedoom gimp-data btrfs-progs xorriso              # Doom WAD and GENMIDI; GIMP brushes; btrfs send; zisofs
 )
 export DEBIAN_FRONTEND=noninteractive
 missing=()

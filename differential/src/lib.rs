@@ -3,7 +3,7 @@
 //! through JSON documents as the gallery crate sees its own.
 
 pub use skelcodec_gallery::{
-    Codec, EditReport, Format, Normalize, document, edit_property, encode,
+    Codec, EditReport, Format, Normalize, document, edit_property, encode, read, read_owned,
 };
 
 include!(concat!(env!("OUT_DIR"), "/formats.rs"));
