@@ -57,33 +57,39 @@ impl Schema {
     /// (`_io.pos`, the writer's position in it): written in a substream, it needs to know where
     /// the substream starts.
     pub fn places_in_own_stream(&self, ty: usize) -> bool {
-        let mut seen = vec![false; self.types.len()];
-        let mut stack = vec![ty];
-        while let Some(ty) = stack.pop() {
-            if std::mem::replace(&mut seen[ty], true) {
-                continue;
-            }
-            for field in &self.types[ty].fields {
-                let in_stream = match field.stream {
-                    Stream::Own => !field.kept_as_read,
-                    Stream::Root => self.file_root(ty) != 0,
-                    Stream::Of(_) => false,
-                };
-                if (field.position.is_some() && in_stream) || field.ty.passes_stream() {
-                    return true;
-                }
-                if field.substream.is_none() && field.decode.is_none() {
-                    stack.extend(field.ty.user_types());
-                }
-            }
-        }
-        false
+        let in_same_stream = |field: &Field| field.substream.is_none() && field.decode.is_none();
+        self.holds_field(ty, in_same_stream, |ty, field| {
+            let in_stream = match field.stream {
+                Stream::Own => !field.kept_as_read,
+                Stream::Root => self.file_root(ty) != 0,
+                Stream::Of(_) => false,
+            };
+            (field.position.is_some() && in_stream) || field.ty.passes_stream()
+        })
     }
 
     /// True when a value of type `ty`, or one it holds, places a value in the whole file (`io:
     /// _root._io`): written, it claims bytes outside its own (a minidump stream's strings and
     /// memory ranges, pointed to from inside the stream).
     pub fn places_in_root_stream(&self, ty: usize) -> bool {
+        self.holds_field(
+            ty,
+            |_| true,
+            |_, field| {
+                let placed = field.position.is_some() && !field.kept_as_read;
+                placed && field.stream == Stream::Root
+            },
+        )
+    }
+
+    /// True when `found` holds of a field (with its type) of `ty`, or of a type held through
+    /// the fields `descend` lets through.
+    fn holds_field(
+        &self,
+        ty: usize,
+        descend: impl Fn(&Field) -> bool,
+        found: impl Fn(usize, &Field) -> bool,
+    ) -> bool {
         let mut seen = vec![false; self.types.len()];
         let mut stack = vec![ty];
         while let Some(ty) = stack.pop() {
@@ -91,11 +97,12 @@ impl Schema {
                 continue;
             }
             for field in &self.types[ty].fields {
-                let placed = field.position.is_some() && !field.kept_as_read;
-                if placed && field.stream == Stream::Root {
+                if found(ty, field) {
                     return true;
                 }
-                stack.extend(field.ty.user_types());
+                if descend(field) {
+                    stack.extend(field.ty.user_types());
+                }
             }
         }
         false
