@@ -109,8 +109,9 @@ pub(super) fn hold_parse_instances(schema: &mut Schema) {
             && field.valid.is_empty()
             && !matches!(field.ty, FieldType::Contents(_))
     };
-    // Held until something not held uses it: what only held instances use is held too, so
-    // that its failure is theirs (ext2's `body`, which only the instance `as_dir` reads).
+    // Held until something not held uses it: what only the streams of held instances use is
+    // held too, so that its failure is theirs (ext2's `body`, which only the instance
+    // `as_dir` reads from).
     let mut held: Vec<Vec<bool>> = (schema.types.iter())
         .map(|def| def.fields.iter().map(eligible).collect())
         .collect();

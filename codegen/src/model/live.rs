@@ -39,19 +39,22 @@ pub fn names_read_and_written(schema: &Schema) -> BTreeSet<&str> {
     reach(schema).0
 }
 
-/// [`names_read_and_written`] leaving out the expressions of the fields `held(type, index)`
-/// names: parse instances read on their own, whose failure is their own, so that what only
-/// they use may be read on its own too (ext2's `body` of a block, which only `as_dir`, an
-/// instance, reads from).
+/// [`names_read_and_written`] leaving out the stream (`io:`) of the fields `held(type, index)`
+/// names: parse instances read on their own, whose failure is their own, so that a value
+/// only such a stream is taken from may be read on its own too (ext2's `body` of a block,
+/// which only `as_dir`, an instance, reads from). Their other expressions (positions, sizes,
+/// arguments) still count: what they use is typed as always there.
 pub fn names_used_beside(schema: &Schema, held: impl Fn(usize, usize) -> bool) -> BTreeSet<&str> {
     let mut pending = Vec::new();
     for (ty, def) in schema.types.iter().enumerate() {
-        let kept = def
-            .fields
-            .iter()
-            .enumerate()
-            .filter(|(index, _)| !held(ty, *index));
-        pending.extend(kept.flat_map(|(_, field)| field.expressions()));
+        for (index, field) in def.fields.iter().enumerate() {
+            let stream = match (&field.stream, held(ty, index)) {
+                (Stream::Of(stream), true) => Some(stream),
+                _ => None,
+            };
+            let others = field.expressions().into_iter();
+            pending.extend(others.filter(|e| stream.is_none_or(|s| !std::ptr::eq(*e, s))));
+        }
         pending.extend(type_expressions(def));
     }
     reach_from(schema, pending).0
