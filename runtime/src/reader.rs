@@ -196,7 +196,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The budget of a whole-file read of `len` bytes (see [`FileState::new`]): values read by
-    /// position may read about four times the file, and 1 MiB more, each charged
+    /// position may read about four times the file, and 4 MiB more, each charged
     /// [`Reader::POSITIONED_READ_COST`] before it is read, so that a file pointing many times
     /// at the same data (a cramfs directory pointing at every later one) ends once that is
     /// spent; searched fields (`-scan`, `-solve`) may parse about 2048 times it.
@@ -204,7 +204,7 @@ impl<'a> Reader<'a> {
         let len = len as u64;
         match searched {
             true => len.saturating_mul(2048).saturating_add(64 << 20),
-            false => len.saturating_mul(4).saturating_add(1 << 20),
+            false => len.saturating_mul(4).saturating_add(4 << 20),
         }
     }
 
