@@ -400,16 +400,19 @@ impl<'a> Reader<'a> {
             return crate::ByteBuf::copied(bytes);
         }
         self.keep_file_when_cheaper();
-        if bytes.len() as u64 >= self.root.len() as u64 / Self::KEEP_AT && self.reads_by_position()
-        {
+        let by_position = self.reads_by_position();
+        if by_position && bytes.len() as u64 >= self.root.len() as u64 / Self::KEEP_AT {
             // A large share of the file read by position, which values may point at many times
             // over (each cramfs inode reads the rest of the image): a view, never a copy.
             self.keep_file();
         }
         match self.view(bytes) {
             Some(view) => {
-                // A view costs nothing of what the budget bounds: its bytes are not read.
-                self.refund(bytes.len() as u64);
+                // A view costs nothing of what the budget bounds (the bytes a value read by
+                // position spans): its bytes are not read.
+                if by_position {
+                    self.refund(bytes.len() as u64);
+                }
                 view
             }
             None => crate::ByteBuf::copied(bytes),
