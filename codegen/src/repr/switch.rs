@@ -53,7 +53,7 @@ pub fn switch_variants<'m>(schema: &Schema, switch: &'m Switch) -> SwitchVariant
                     name = format!("{name}{}", variants.len());
                 }
                 variants.push(Variant {
-                    ident: type_ident(&name),
+                    ident: case_ident(&name),
                     name,
                     ty,
                 });
@@ -65,6 +65,15 @@ pub fn switch_variants<'m>(schema: &Schema, switch: &'m Switch) -> SwitchVariant
     SwitchVariants {
         variants,
         arms: chosen,
+    }
+}
+
+/// The Rust variant of a case named `name` in documents: its CamelCase form, but for a type
+/// named `self`, whose CamelCase form is a keyword.
+fn case_ident(name: &str) -> proc_macro2::Ident {
+    match type_ident(name) {
+        ident if ident == "Self" => quote::format_ident!("SelfValue"),
+        ident => ident,
     }
 }
 
