@@ -189,7 +189,7 @@ fn recompute(
     recompute_members(schema, link, steps, pass)?;
     let scope = Scope::of(schema, link.clone(), &[]);
     let derived =
-        |f: &&Field| f.derived.is_some() || f.padding || f.fill_index || f.is_reencoded_text();
+        |f: &&Field| f.derived.is_some() || f.padding || f.fill_index || f.is_measured_as_written();
     for (index, field) in def.fields.iter().enumerate().filter(|(_, f)| derived(f)) {
         let path = || path_of(steps, crate::intern::interned(&field.id));
         let refused =
@@ -232,7 +232,7 @@ fn recompute(
                 link.set_field(index, Value::Bytes(pad));
             }
         } else if let Some(Value::Decoded(text)) = &stored
-            && let Some(new) = scope.reencoded(field, text)
+            && let Some(new) = scope.reframed(field, text)
         {
             pass.found.push(Mismatch {
                 path: format!("{}.stored", path()),

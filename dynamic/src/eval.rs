@@ -299,36 +299,41 @@ impl<'s> Scope<'s> {
             return Ok(None);
         };
         if let Value::Decoded(decoded) = value
-            && let Some(len) = self.decoded_text_len(&def.fields[index], decoded)
+            && let Some(len) = self.measured_len(&def.fields[index], decoded)
         {
             return Ok(Some(len));
         }
         Ok(Some(stored_len(value)))
     }
 
-    /// The bytes the re-encoded text `decoded` of `field` (see
-    /// [`Field::is_reencoded_text`]) is written as, as the generated code measures it.
-    fn decoded_text_len(&self, field: &Field, decoded: &rt::Decoded<Value>) -> Option<usize> {
-        field.is_reencoded_text().then(|| {
+    /// The bytes the value `decoded` of `field`, measured as written (see
+    /// [`Field::is_measured_as_written`]), is written as, as the generated code measures it.
+    fn measured_len(&self, field: &Field, decoded: &rt::Decoded<Value>) -> Option<usize> {
+        field.is_measured_as_written().then(|| {
             let stored = decoded.stored.0.len();
-            self.reencoded(field, decoded)
+            self.reframed(field, decoded)
                 .map_or(stored, |new| new.len())
         })
     }
 
-    /// The new stored bytes of the re-encoded text `decoded` of `field`, once its text no
-    /// longer encodes to those it has (see `rt::process::restored`).
-    pub(crate) fn reencoded(&self, field: &Field, decoded: &rt::Decoded<Value>) -> Option<Vec<u8>> {
+    /// The new stored bytes of the value `decoded` of `field`, measured as written, once it is
+    /// no longer stored as the bytes it has (see `rt::process::restored`).
+    pub(crate) fn reframed(&self, field: &Field, decoded: &rt::Decoded<Value>) -> Option<Vec<u8>> {
         let decode = field
             .decode
             .as_ref()
-            .filter(|_| field.is_reencoded_text())?;
-        let Value::Text(text) = &decoded.value else {
-            return None;
+            .filter(|_| field.is_measured_as_written())?;
+        let value = match &decoded.value {
+            Value::Text(text) => text.as_bytes(),
+            Value::VarStr(text) => text.as_bytes(),
+            Value::Bytes(bytes) => bytes.0.as_slice(),
+            _ => return None,
         };
         let processor = crate::process::processor(decode, &|e| self.eval(e)).ok()?;
-        let data = (text.as_bytes(), decoded.rest.0.as_slice());
-        rt::process::restored(&processor, data, &decoded.stored.0, decode.frame(None))
+        let data = (value, decoded.rest.0.as_slice());
+        let stored = &decoded.stored.0;
+        let frame = decode.frame(decode.reframed_size().of(stored.len()));
+        rt::process::restored(&processor, data, stored, frame)
     }
 
     /// `_sizeof` of element `at` of the list field `name` of this structure (`segments[_index]`):

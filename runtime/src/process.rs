@@ -358,7 +358,9 @@ fn framed<'s>(
     stored: &'s [u8],
     frame: Frame,
 ) -> std::result::Result<Cow<'s, [u8]>, String> {
-    if !stored.is_empty() {
+    // Empty stored bytes are a document's way to give only the value, unless the frame is
+    // empty too.
+    if !stored.is_empty() || frame.size == Some(0) {
         let unchanged = process
             .decode(frame.content(stored))
             .is_ok_and(|decoded| *decoded == *data);

@@ -6,30 +6,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::Decode;
-use crate::repr::option_tokens;
+use crate::repr::{frame_tokens, option_tokens};
 use crate::typeck::ir::{self, Reading, Writing};
-
-/// The `rt::process::Frame` of `decode`; `size` is the frame's size when the writer knows it.
-fn frame(decode: &Decode, size: Option<TokenStream>) -> TokenStream {
-    let skelcodec_runtime::process::Frame {
-        terminator,
-        include,
-        pad_right,
-        unit,
-        ..
-    } = decode.frame(None);
-    let terminator = option_tokens(terminator);
-    let pad_right = option_tokens(pad_right);
-    let size = option_tokens(size);
-    quote!(rt::process::Frame {
-        terminator: #terminator,
-        include: #include,
-        pad_right: #pad_right,
-        size: #size,
-        unit: #unit,
-    })
-}
 
 /// A `Result` expression reading one decoded value: `stored` reads the stored bytes (an
 /// `rt::RawBytes` result), `one` reads the value from the decoded bytes (with `r` the reader
@@ -41,7 +19,7 @@ pub fn read_decoded(
 ) -> TokenStream {
     // Arguments may use `_io.pos`: they see the stream after the stored bytes, as in Kaitai.
     let processor = &decode.processor;
-    let frame = frame(&decode.spec, None);
+    let frame = frame_tokens(&decode.spec, option_tokens(None::<i64>));
     quote! {
         #stored.and_then(|stored| {
             let processor = #processor;
@@ -67,7 +45,7 @@ pub fn write_decoded(
         ir::Size::Computed { len, .. } => len.computed().cloned(),
         ir::Size::Eos | ir::Size::Terminator { .. } => None,
     };
-    let frame = frame(&decode.spec, size);
+    let frame = frame_tokens(&decode.spec, option_tokens(size));
     let Some(processor) = decode.processor.computed() else {
         // Arguments computed from the stream: the bytes as read are written, and the codec reads
         // its output back, refusing an edit it cannot encode.

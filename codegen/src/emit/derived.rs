@@ -32,7 +32,7 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
                     f.derived.is_some()
                         || f.padding
                         || f.fill_index
-                        || f.is_reencoded_text()
+                        || f.is_measured_as_written()
                         || passes_kept_args(schema, f)
                 })
                 || !schema.slotted_fields(i).is_empty()
@@ -293,29 +293,29 @@ fn compare_and_set(
     )
 }
 
-/// Comparing (`check()`) the stored bytes of the re-encoded text `field` (see
-/// [`Field::is_reencoded_text`]) with those its text is written as, and setting them
+/// Comparing (`check()`) the stored bytes of `field`, measured as written (see
+/// [`Field::is_measured_as_written`]), with those its value is written as, and setting them
 /// (`normalize()`), so that the value reads back as itself.
-fn reencoded_text(field: &Field) -> (TokenStream, TokenStream) {
+fn measured_as_written(field: &Field) -> (TokenStream, TokenStream) {
     let (ident, name) = (field_ident(&field.id), &field.id);
-    let restored = sizes::reencoded_text(field, "restored", &quote!(text));
-    let on_text = |borrow: TokenStream, body: TokenStream| match field.cond.is_some() {
-        true => quote!(if let Some(text) = #borrow self.#ident { #body }),
-        false => quote!({ let text = #borrow self.#ident; #body }),
+    let restored = sizes::measured_as_written(field, "restored", &quote!(value));
+    let on_value = |borrow: TokenStream, body: TokenStream| match field.cond.is_some() {
+        true => quote!(if let Some(value) = #borrow self.#ident { #body }),
+        false => quote!({ let value = #borrow self.#ident; #body }),
     };
     let compare = quote! {
         if let Some(new) = #restored {
             c.enter_field(#name);
-            c.bytes_differ("stored", (text.stored.0.len(), new.len()));
+            c.bytes_differ("stored", (value.stored.0.len(), new.len()));
             c.leave();
         }
     };
     let set = quote! {
         if let Some(new) = #restored {
-            text.stored = rt::RawBytes::new(new);
+            value.stored = rt::RawBytes::new(new);
         }
     };
-    (on_text(quote!(&), compare), on_text(quote!(&mut), set))
+    (on_value(quote!(&), compare), on_value(quote!(&mut), set))
 }
 
 /// `check_into` and `normalize` of a type that holds derived fields.
@@ -402,8 +402,8 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
             rt::fields::resize_padding(self.#ident.0.as_mut_vec(), size).in_field(#name)?;
         });
     }
-    for field in def.fields.iter().filter(|f| f.is_reencoded_text()) {
-        let (compare, recompute) = reencoded_text(field);
+    for field in def.fields.iter().filter(|f| f.is_measured_as_written()) {
+        let (compare, recompute) = measured_as_written(field);
         compares.push(compare);
         recomputes.push(recompute);
     }

@@ -226,7 +226,14 @@ impl Context {
                         &at.key("process"),
                         "`process` applies to byte arrays and user types",
                     )),
-                    (None, None) => Ok(None),
+                    // Text that ends at its first NUL and keeps what follows (`rt::VarStr`)
+                    // needs no frame; other padding and terminators do.
+                    (None, None) if !content.frames_beyond_nul() => Ok(None),
+                    (None, None) => Ok(Some(Decode {
+                        size: size.clone(),
+                        content: *content,
+                        process: None,
+                    })),
                     (Some((process, unit)), None) => Ok(Some(Decode {
                         size: size.clone(),
                         content: Content { unit, ..*content },
@@ -234,11 +241,13 @@ impl Context {
                     })),
                 }
             }
-            FieldType::Bytes { size, content, .. } if process.is_some() => Ok(Some(Decode {
-                size: size.clone(),
-                content: *content,
-                process,
-            })),
+            FieldType::Bytes { size, content, .. } if process.is_some() || framed => {
+                Ok(Some(Decode {
+                    size: size.clone(),
+                    content: *content,
+                    process,
+                }))
+            }
             FieldType::User { .. } | FieldType::Switch(_) if process.is_some() || framed => {
                 let size = self.size(attr, at, "a processed or padded user type")?;
                 Ok(Some(Decode {

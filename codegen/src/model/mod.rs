@@ -574,21 +574,24 @@ impl Field {
         self.kept_as_read
     }
 
-    /// True for decoded text (not a list, not read by position) stored as its encoding alone:
-    /// no terminator, no padding, an encoding every value shares. Such text is measured by the
-    /// bytes it is written as (`_sizeof`); `check()` reports stored bytes its edited text no
-    /// longer encodes to, and `normalize()` encodes them again.
-    pub fn is_reencoded_text(&self) -> bool {
+    /// True for a decoded string or byte array (not a list, not read by position) stored as
+    /// it is or in a text encoding: text in an encoding, a byte array or text framed by a
+    /// terminator or padding. Such a value is measured by the bytes it is written as
+    /// (`_sizeof`); `check()` reports stored bytes its edited value is no longer stored as,
+    /// and `normalize()` stores it anew (see [`Decode::reframed_size`]). Compressed and
+    /// transformed values are measured by their stored bytes, so that measuring one never
+    /// decompresses it.
+    pub fn is_measured_as_written(&self) -> bool {
         let constant = |d: &Decode| {
             matches!(
                 d.process,
-                None | Some(Process::Zlib | Process::Encoding(_) | Process::UnknownEncoding(_))
+                None | Some(Process::Encoding(_) | Process::UnknownEncoding(_))
             )
         };
-        matches!(self.ty, FieldType::Str { .. })
+        matches!(self.ty, FieldType::Str { .. } | FieldType::Bytes { .. })
             && self.repeat == Repeat::None
             && !self.parse_instance
-            && (self.decode.as_ref()).is_some_and(|d| d.frames_nothing() && constant(d))
+            && self.decode.as_ref().is_some_and(constant)
     }
 
     /// True when the field's value may be absent: it has an `if`, or it is a parse instance
@@ -696,6 +699,18 @@ impl Decode {
             pad_right: self.content.pad_right,
             size,
             unit: usize::from(self.content.unit.max(1)),
+        }
+    }
+
+    /// The size new bytes of an edited value are padded to when `check()` and `normalize()`
+    /// store it anew: a fixed size stays, a computed one stays what the stored bytes had
+    /// (growing past it, the bytes grow and a derived size follows them), and a value that
+    /// ends at its terminator or at the stream's end is not padded.
+    pub fn reframed_size(&self) -> ReframedSize {
+        match &self.size {
+            Size::Const(n) => ReframedSize::Fixed(*n as i64),
+            Size::Expr(_) => ReframedSize::AsStored,
+            Size::Eos | Size::Terminator { .. } => ReframedSize::Unpadded,
         }
     }
 
@@ -962,6 +977,38 @@ pub struct Content {
     /// The terminator is this many bytes equal to `terminator` at a multiple of it from the
     /// start: the code unit of the text's encoding (2 for UTF-16); 0 or 1 for a byte.
     pub unit: u8,
+}
+
+impl Content {
+    /// True when the value is not simply the text before the first NUL (what `rt::VarStr` and
+    /// `rt::FixedStr` show): padding is stripped, another byte terminates, or the terminator
+    /// is part of the value. Such text is held framed (`rt::Decoded`), as byte arrays with a
+    /// terminator or padding are.
+    pub fn frames_beyond_nul(&self) -> bool {
+        self.pad_right.is_some() || self.include || self.terminator.is_some_and(|t| t != 0)
+    }
+}
+
+/// See [`Decode::reframed_size`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReframedSize {
+    /// The schema's size.
+    Fixed(i64),
+    /// The size of the bytes stored for the value (none when a document gave only the value).
+    AsStored,
+    /// No padding.
+    Unpadded,
+}
+
+impl ReframedSize {
+    /// The frame's size for a value whose stored bytes are `stored_len` long.
+    pub fn of(self, stored_len: usize) -> Option<i64> {
+        match self {
+            ReframedSize::Fixed(n) => Some(n),
+            ReframedSize::AsStored => i64::try_from(stored_len).ok().filter(|&n| n > 0),
+            ReframedSize::Unpadded => None,
+        }
+    }
 }
 
 /// The stream a value read by position is read from and placed back in.

@@ -37,6 +37,26 @@ pub fn constant_processor(decode: &Decode) -> Option<TokenStream> {
     })
 }
 
+/// The `rt::process::Frame` of `decode`; `size` is its size (an `Option<i64>` expression).
+pub fn frame_tokens(decode: &Decode, size: TokenStream) -> TokenStream {
+    let skelcodec_runtime::process::Frame {
+        terminator,
+        include,
+        pad_right,
+        unit,
+        ..
+    } = decode.frame(None);
+    let terminator = option_tokens(terminator);
+    let pad_right = option_tokens(pad_right);
+    quote!(rt::process::Frame {
+        terminator: #terminator,
+        include: #include,
+        pad_right: #pad_right,
+        size: #size,
+        unit: #unit,
+    })
+}
+
 /// One stored value of `field` reached through `tokens` (a reference to it): a decoded value
 /// is reached through its `rt::Decoded`, whose own fields must not shadow the value's.
 pub fn stored_value(field: &Field, tokens: TokenStream) -> TokenStream {

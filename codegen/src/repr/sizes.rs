@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::{Field, FieldType, Repeat, Schema, Size};
+use crate::model::{Field, FieldType, ReframedSize, Repeat, Schema, Size};
 use crate::sanitization::field_ident;
 
 /// A `usize` expression: the bytes `access` (a place holding `field`'s value) encodes to.
@@ -53,7 +53,7 @@ pub fn values_len(
     let single = field.repeat == Repeat::None || field.switches_per_element();
     // A decoded value takes the bytes it is stored in (text, those it is written as).
     if field.decode.is_some() {
-        return match (single, reencoded_text(field, "written_len", access)) {
+        return match (single, measured_as_written(field, "written_len", access)) {
             (true, Some(len)) => len,
             (true, None) => quote!(#access.stored.0.len()),
             (false, _) => quote!(#access.iter().map(|item| item.stored.0.len()).sum::<usize>()),
@@ -196,27 +196,35 @@ fn bit_len_body(schema: &Schema, ty: usize) -> TokenStream {
     }}
 }
 
-/// A call of `rt::process::{function}` (`written_len`, `restored`) on the decoded text of
-/// `field` at `item` (an `rt::Decoded<rt::Text>`), when it is re-encoded text (see
-/// [`Field::is_reencoded_text`]).
-pub fn reencoded_text(field: &Field, function: &str, item: &TokenStream) -> Option<TokenStream> {
+/// A call of `rt::process::{function}` (`written_len`, `restored`) on the decoded value of
+/// `field` at `item` (an `rt::Decoded`), when it is measured as written (see
+/// [`Field::is_measured_as_written`]).
+pub fn measured_as_written(
+    field: &Field,
+    function: &str,
+    item: &TokenStream,
+) -> Option<TokenStream> {
     let decode = field
         .decode
         .as_ref()
-        .filter(|_| field.is_reencoded_text())?;
+        .filter(|_| field.is_measured_as_written())?;
     let processor = super::constant_processor(decode)?;
     let function = quote::format_ident!("{function}");
-    let unit = decode.frame(None).unit;
-    let frame = quote!(rt::process::Frame {
-        terminator: ::core::option::Option::None,
-        include: false,
-        pad_right: ::core::option::Option::None,
-        size: ::core::option::Option::None,
-        unit: #unit,
-    });
+    let size = match decode.reframed_size() {
+        ReframedSize::Fixed(n) => quote!(::core::option::Option::Some(#n)),
+        ReframedSize::AsStored => {
+            quote!(i64::try_from(#item.stored.0.len()).ok().filter(|&n| n > 0))
+        }
+        ReframedSize::Unpadded => quote!(::core::option::Option::None),
+    };
+    let frame = super::frame_tokens(decode, size);
+    let value = match field.ty {
+        FieldType::Bytes { .. } => quote!(#item.value.0.as_slice()),
+        _ => quote!(#item.value.as_bytes()),
+    };
     Some(quote!(rt::process::#function(
         &#processor,
-        (#item.value.as_bytes(), &#item.rest.0),
+        (#value, &#item.rest.0),
         &#item.stored.0,
         #frame,
     )))
