@@ -112,30 +112,11 @@ def f32_equal(a, b):
         return False
 
 
-PAD_BYTES = (0x00, 0x20, 0xFF)
-NO_DELIMITERS = (frozenset(), frozenset())
-
-
-def padded(longer, shorter, delimiters=(frozenset(), frozenset())):
-    """`longer` is `shorter` then padding or a terminator and what follows it: a run of one pad
-    byte (NUL, space, 0xFF, or the field's own `pad-right`), or a terminator (NUL, or the
-    field's own) and anything after it, which skelcodec keeps. Works on bytes and text alike."""
-    terminators, pads = delimiters
-    rest = longer[len(shorter):]
-    if not longer.startswith(shorter) or not rest:
-        return False
-    units = [ord(c) for c in rest] if isinstance(rest, str) else list(rest)
-    if units[0] == 0 or units[0] in terminators:
-        return True
-    return len(set(units)) == 1 and (units[0] in PAD_BYTES or units[0] in pads)
-
-
 class Comparer:
     def __init__(self, stats, kaitai_root, facts=None):
         self.s = stats
         self.root = kaitai_root
-        self.contents, self.parse_instances, self.field_delimiters = facts or (set(), set(), {})
-        self.delimiters = NO_DELIMITERS
+        self.contents, self.parse_instances = facts or (set(), set())
         self.file = ""
 
     def differ(self, path, k, v):
@@ -276,8 +257,6 @@ class Comparer:
             v = v.encode().hex()
         if v == khex:
             self.equal()
-        elif isinstance(v, str) and padded(bytes.fromhex(v), bytes.fromhex(khex), self.delimiters):
-            self.equal("bytes kept past Kaitai's terminator or padding")
         else:
             self.differ(path, {"@bytes": khex[:64]}, v[:64] if isinstance(v, str) else v)
 
@@ -287,8 +266,6 @@ class Comparer:
                 self.equal()
             elif k.rstrip("\x00") == v:
                 self.equal("fixed-size string: trailing NULs implied")
-            elif padded(v, k, self.delimiters):
-                self.equal("text kept past Kaitai's terminator or padding")
             else:
                 self.differ(path, k, v)
         elif isinstance(v, dict) and "text" in v:
@@ -301,8 +278,6 @@ class Comparer:
             mine = k.encode("utf-8", "surrogateescape")
             if raw == mine:
                 self.equal("text as raw bytes")
-            elif padded(raw, mine, self.delimiters):
-                self.equal("text kept past Kaitai's terminator or padding")
             else:
                 self.differ(path, k, v)
         else:
@@ -321,7 +296,6 @@ class Comparer:
                 self.s.normalised["conditional contents field, present (true in skelcodec)"] += 1
                 continue
             if name in v:
-                self.delimiters = self.field_delimiters.get(key, NO_DELIMITERS)
                 self.cmp(kv, v[name], sub)
                 continue
             kv = self.resolve(kv)
@@ -371,22 +345,8 @@ def schema_facts(gallery, schema):
     """What the comparison needs to know of a schema and the schemas it imports, as sets of
     (type key, name): the seq fields with `contents` (skelcodec leaves these constants out of
     documents; its writer writes them) and the parse instances (skelcodec stores them as
-    fields, where its documents leave value instances out); and, for each field with some, its
-    terminators and pad bytes (`strz`, `terminator`, `pad-right`)."""
-    found, parse, seen, delimiters = set(), set(), set(), {}
-
-    def note_delimiters(name, attr):
-        if not isinstance(attr, dict) or "id" not in attr and "_id" not in attr:
-            return
-        terms, pads = set(), set()
-        if attr.get("type") == "strz":
-            terms.add(0)
-        if isinstance(attr.get("terminator"), int):
-            terms.add(attr["terminator"])
-        if isinstance(attr.get("pad-right"), int):
-            pads.add(attr["pad-right"])
-        if terms or pads:
-            delimiters[(type_key(name), attr.get("id", attr.get("_id")))] = (frozenset(terms), frozenset(pads))
+    fields, where its documents leave value instances out)."""
+    found, parse, seen = set(), set(), set()
 
     def load(path):
         if path in seen or not os.path.exists(path):
@@ -402,19 +362,16 @@ def schema_facts(gallery, schema):
 
     def walk(name, spec):
         for attr in spec.get("seq", []) or []:
-            note_delimiters(name, attr)
             if isinstance(attr, dict) and "contents" in attr and "id" in attr:
                 found.add((type_key(name), attr["id"]))
         for inst, ispec in (spec.get("instances", {}) or {}).items():
-            if isinstance(ispec, dict):
-                note_delimiters(name, dict(ispec, _id=inst))
             if isinstance(ispec, dict) and "value" not in ispec:
                 parse.add((type_key(name), inst))
         for sub, subspec in (spec.get("types", {}) or {}).items():
             walk(sub, subspec or {})
 
     load(os.path.join(gallery, schema))
-    return found, parse, delimiters
+    return found, parse
 
 
 def run_json(args, timeout):
