@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
-use skelcodec_dynamic::{Explained, FieldSpan, Interpreter};
+use skelcodec_dynamic::{BitRange, Explained, FieldSpan, Interpreter, Stream};
 
 use crate::error::CliError;
 use crate::error::EXIT_ERROR;
@@ -106,8 +106,17 @@ fn json(spans: &[&FieldSpan], explained: &Explained) -> Result<String, CliError>
     Ok(text)
 }
 
-/// One line per span: its range, size, path, type and value.
+/// One line per span: its range, size, path, type and value; then what the offsets in
+/// decoded streams are offsets in.
 fn table(spans: &[&FieldSpan], explained: &Explained, file: &Path) -> String {
+    let ranges: Vec<[String; 3]> = spans.iter().map(|s| range(s)).collect();
+    let width = |column: usize, min: usize| {
+        (ranges.iter().map(|r| r[column].len()))
+            .max()
+            .unwrap_or(min)
+            .max(min)
+    };
+    let (start_width, end_width, size_width) = (width(0, 10), width(1, 10), width(2, 8));
     let path_width = spans
         .iter()
         .map(|s| s.path.len())
@@ -121,29 +130,85 @@ fn table(spans: &[&FieldSpan], explained: &Explained, file: &Path) -> String {
         .unwrap_or(4)
         .clamp(4, 24);
     let mut text = format!(
-        "{:>10} {:>10} {:>8}  {:path_width$}  {:type_width$}  value\n",
+        "{:>start_width$} {:>end_width$} {:>size_width$}  {:path_width$}  {:type_width$}  value\n",
         "start", "end", "size", "path", "type"
     );
-    for span in spans {
+    for (span, [start, end, size]) in spans.iter().zip(&ranges) {
         let value = span.value.as_ref().map(shown).unwrap_or_default();
-        let decoded = if span.decoded {
-            " (in decoded bytes)"
-        } else {
-            ""
-        };
-        text.push_str(&format!(
-            "{:>#10x} {:>#10x} {:>8}  {:path_width$}  {:type_width$}  {value}{decoded}\n",
-            span.start,
-            span.end,
-            span.end.saturating_sub(span.start),
-            span.path,
-            span.ty,
-        ));
+        let line = format!(
+            "{start:>start_width$} {end:>end_width$} {size:>size_width$}  {:path_width$}  {:type_width$}  {value}",
+            span.path, span.ty,
+        );
+        text.push_str(line.trim_end());
+        text.push('\n');
     }
+    text.push_str(&legend(spans));
     if let Some(error) = &explained.error {
         text.push_str(&format!(
             "{}: cannot decode: {error}\n(the fields above are those read before the failure)\n",
             file.display()
+        ));
+    }
+    text
+}
+
+/// A span's start, end and size as the table shows them: byte offsets (`0x1c`), prefixed by
+/// the decoded stream they are in (`packed+0x2`); for bits, byte and bit (`0x0.3`, bits
+/// counted in the order they are read, the end being the bit after the last) and the size in
+/// bits.
+fn range(span: &FieldSpan) -> [String; 3] {
+    let stream = span.stream.as_ref().map(|s| format!("{}+", stream_name(s)));
+    let prefix = stream.as_deref().unwrap_or_default();
+    match span.bits {
+        Some(BitRange { start_bit, end_bit }) => {
+            // The end as the bit after the last one in the last byte (`0x0.8`), not the next
+            // byte's first (`0x1.0`): the range reads as bits of the bytes the value is in.
+            let last = end_bit.max(start_bit + 1) - 1;
+            let end = match end_bit > start_bit {
+                true => (last / 8, last % 8 + 1),
+                false => (start_bit / 8, start_bit % 8),
+            };
+            [
+                format!("{prefix}{:#x}.{}", start_bit / 8, start_bit % 8),
+                format!("{prefix}{:#x}.{}", end.0, end.1),
+                format!("{} bits", end_bit - start_bit),
+            ]
+        }
+        None => [
+            format!("{prefix}{:#x}", span.start),
+            format!("{prefix}{:#x}", span.end),
+            span.end.saturating_sub(span.start).to_string(),
+        ],
+    }
+}
+
+/// The name offsets in a decoded stream are prefixed with: the path of the value whose bytes
+/// it decodes.
+fn stream_name(stream: &Stream) -> &str {
+    match stream.path.as_str() {
+        "" => "decoded",
+        path => path,
+    }
+}
+
+/// One line for each decoded stream the spans are in: where its stored bytes are.
+fn legend(spans: &[&FieldSpan]) -> String {
+    let mut seen: Vec<&Stream> = Vec::new();
+    for stream in spans.iter().filter_map(|s| s.stream.as_ref()) {
+        if !seen.contains(&stream) {
+            seen.push(stream);
+        }
+    }
+    let mut text = String::new();
+    for stream in seen {
+        let within = (stream.stored_in.as_deref())
+            .map(|s| format!("{s}+"))
+            .unwrap_or_default();
+        text.push_str(&format!(
+            "{name}+…: offsets in the bytes decoded from {name}, stored at {within}{:#x}..{within}{:#x}\n",
+            stream.stored_start,
+            stream.stored_end,
+            name = stream_name(stream),
         ));
     }
     text

@@ -192,6 +192,13 @@ enum Command {
     },
     /// Show where each field of a file is: its byte range, path, type and value, read with a
     /// schema given at run time (a read that fails is shown up to the failure, with the error)
+    ///
+    /// The table shows byte offsets in the file; a bit field's as byte and bit (`0x0.3 ..
+    /// 0x0.8`: bits 3 to 8 of byte 0, counted in the order its bit order reads them); a value
+    /// read from decoded bytes (`process`, an encoding) as offsets in them, named by the value
+    /// they are decoded from (`packed+0x2`), with a last line for each such stream saying
+    /// where its stored bytes are. Parse instances are shown where they are read, look-aheads
+    /// included.
     Explain {
         /// The file to explain
         file: PathBuf,
@@ -205,8 +212,14 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         path: Option<select::Pattern>,
         /// Print JSON: `fields`, a list of records with `path`, `start`, `end` (byte offsets,
-        /// the end exclusive), `type` and `value`; and on failure `error` and `partial`, the
-        /// document as far as it was read
+        /// the end exclusive), `type` and `value`; for a bit field (or a value that starts or
+        /// ends inside a byte) also `start_bit` and `end_bit` (bits from the start of its
+        /// stream, 8 a byte, counted in the order its bit order reads them); for a value read
+        /// from decoded bytes (`process`, an encoding) `stream`, with the `path` of the value
+        /// they are decoded from and where its stored bytes are (`stored_start`, `stored_end`,
+        /// and `stored_in`, the decoded stream they are in if not the file), the offsets being
+        /// in the decoded bytes; and on failure `error` and `partial`, the document as far as
+        /// it was read
         #[arg(long)]
         json: bool,
         /// Explain again whenever the schema or the file changes, until interrupted

@@ -1528,6 +1528,72 @@ fn explain_maps_every_field_and_a_failed_read_up_to_the_failure() {
     assert_eq!(explained["partial"]["records"][0]["text"], "hi");
 }
 
+/// Bit fields, a zlib-compressed value and values read by position (a parse instance and a
+/// look-ahead), for `explain`.
+const PLACED_KSY: &str = "
+meta: {id: ex, endian: le}
+seq:
+  - {id: flags, type: b3}
+  - {id: kind, type: b5}
+  - {id: len_packed, type: u1}
+  - {id: packed, size: len_packed, process: zlib, type: inner}
+  - {id: ofs, type: u1}
+instances:
+  at_ofs: {pos: ofs, type: u2}
+  raw_at: {pos: 0, size: 2}
+types:
+  inner:
+    seq: [{id: a, type: u2}, {id: b, type: u2}]
+";
+
+/// A file of `PLACED_KSY`: flags 101 and kind 00011 in byte 0; 12 bytes of zlib (those of
+/// Python's `zlib.compress`) holding the u2le 7 and 9; `ofs` 0.
+const PLACED: &[u8] = b"\xa3\x0c\x78\x9c\x63\x67\xe0\x64\x00\x00\x00\x32\x00\x11\x00";
+
+#[test]
+fn explain_shows_bits_decoded_streams_and_values_read_by_position_where_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("ex.ksy");
+    fs::write(&schema, PLACED_KSY).unwrap();
+    let file = dir.path().join("ex.bin");
+    fs::write(&file, PLACED).unwrap();
+    let output = skelcodec(&[&"explain", &"--schema", &schema, &file]);
+    assert_exit(&output, 0);
+    insta::assert_snapshot!("explain_placed_table", stdout(&output));
+    let output = skelcodec(&[&"explain", &"--schema", &schema, &"--json", &file]);
+    assert_exit(&output, 0);
+    let explained: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let field = |path: &str| {
+        let fields = explained["fields"].as_array().cloned().unwrap_or_default();
+        let found = fields.into_iter().find(|f| f["path"] == path);
+        found.unwrap_or_else(|| panic!("no {path} in {explained:#}"))
+    };
+    // The 3 high bits of byte 0, then its 5 low ones.
+    assert_eq!(
+        field("kind"),
+        serde_json::json!({"path": "kind", "start": 0, "end": 1, "start_bit": 3, "end_bit": 8,
+            "type": "b5be", "value": 3})
+    );
+    assert_eq!(
+        (
+            field("flags")["start_bit"].clone(),
+            field("flags")["end_bit"].clone()
+        ),
+        (0.into(), 3.into())
+    );
+    // Offsets in the decoded bytes, with where they are stored (bytes 2 to 14).
+    assert_eq!(
+        field("packed.b"),
+        serde_json::json!({"path": "packed.b", "start": 2, "end": 4, "type": "u2le", "value": 9,
+            "stream": {"path": "packed", "stored_start": 2, "stored_end": 14}})
+    );
+    // Both read at offset 0 of the file: a3 0c.
+    assert_eq!(field("raw_at")["start"], 0);
+    assert_eq!(field("raw_at")["end"], 2);
+    assert_eq!(field("at_ofs")["end"], 2);
+    assert_eq!(field("at_ofs")["value"], 0x0ca3);
+}
+
 #[test]
 fn explain_watch_reads_again_when_the_schema_changes() {
     use std::io::Read as _;

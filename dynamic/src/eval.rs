@@ -4,7 +4,7 @@
 
 use skelcodec_codegen::expr::{BinOp, Expr, UnaryOp, to_source};
 use skelcodec_codegen::model::{
-    ByteOrder, Content, Field, FieldType, InstanceKind, IntType, Schema,
+    ByteOrder, Content, Field, FieldType, InstanceKind, IntType, Scalar, Schema,
 };
 use skelcodec_codegen::sanitization::IS_BE;
 use skelcodec_runtime as rt;
@@ -605,23 +605,8 @@ fn look_ahead(
     let raw = match known {
         Some(raw) => raw,
         None => {
-            let at = scope.int(pos)?;
-            let size = usize::from(int.bytes);
-            let bytes = node.io.bytes(file);
-            let found = usize::try_from(at)
-                .ok()
-                .and_then(|at| bytes.get(at..at.checked_add(size)?));
-            let raw = match found {
-                None => Val::Int(-1),
-                Some(b) => {
-                    let big = match int.order {
-                        ByteOrder::Big => true,
-                        ByteOrder::Little => false,
-                        ByteOrder::Chosen => scope.bool(&Expr::Name(IS_BE.to_owned()))?,
-                    };
-                    Val::Int(crate::value::Int::decode(b, int, big).as_i64())
-                }
-            };
+            let found = peek_at(&scope, pos, int)?;
+            let raw = Val::Int(found.map_or(-1, |(_, n)| n.as_i64()));
             node.keep_instance(i, raw.clone());
             raw
         }
@@ -629,6 +614,73 @@ fn look_ahead(
     Ok(match (enum_idx, raw) {
         (Some(idx), Val::Int(n)) => Val::Enum(idx, n),
         (_, raw) => raw,
+    })
+}
+
+/// The integer a look-ahead reads at `pos` of the stream of the scope's structure, with
+/// where it is in that stream; `None` past its end.
+fn peek_at(
+    scope: &Scope<'_>,
+    pos: &Expr,
+    int: IntType,
+) -> Result<Option<(usize, crate::value::Int)>, String> {
+    let file = scope.file.ok_or_else(needs_stream)?;
+    let at = scope.int(pos)?;
+    let size = usize::from(int.bytes);
+    let bytes = scope.this.node().io.bytes(file);
+    let found = usize::try_from(at)
+        .ok()
+        .and_then(|at| Some((at, bytes.get(at..at.checked_add(size)?)?)));
+    let Some((at, raw)) = found else {
+        return Ok(None);
+    };
+    let big = match int.order {
+        ByteOrder::Big => true,
+        ByteOrder::Little => false,
+        ByteOrder::Chosen => scope.bool(&Expr::Name(IS_BE.to_owned()))?,
+    };
+    Ok(Some((at, crate::value::Int::decode(raw, int, big))))
+}
+
+/// What look-ahead instance `i` of the structure `link` reads, for a field map: where in its
+/// structure's stream, its type and its value; `None` when its `if` does not hold, it is
+/// past the end, or it cannot be computed (nothing is read then). Not kept in the structure:
+/// mapping changes no value.
+pub(crate) fn peeked(
+    schema: &Schema,
+    link: &Link,
+    i: usize,
+    file: &[u8],
+) -> Option<(usize, FieldType, Value)> {
+    let InstanceKind::Peek {
+        pos,
+        ty,
+        cond,
+        enum_idx,
+    } = &schema.types[link.ty()].instances.get(i)?.kind
+    else {
+        return None;
+    };
+    let scope = Scope::of(schema, link.clone(), file);
+    if let Some(cond) = cond
+        && !scope.bool(cond).ok()?
+    {
+        return None;
+    }
+    let (at, n) = peek_at(&scope, pos, *ty).ok()??;
+    Some(match enum_idx {
+        Some(idx) => (
+            at,
+            FieldType::Enum {
+                enum_idx: *idx,
+                raw: *ty,
+            },
+            Value::Enum {
+                def: *idx,
+                raw: n.as_i64(),
+            },
+        ),
+        None => (at, FieldType::Number(Scalar::Int(*ty)), Value::Int(n)),
     })
 }
 

@@ -19,6 +19,7 @@ mod process;
 mod read;
 mod serialize;
 mod settle;
+mod streams;
 mod support;
 mod sync;
 mod value;
@@ -30,8 +31,9 @@ use skelcodec_codegen::{CheckedSchema, Schema, SchemaError};
 use skelcodec_runtime as rt;
 
 pub use crate::document::DocumentError;
-pub use crate::map::FieldSpan;
+pub use crate::map::{BitRange, FieldSpan};
 pub use crate::serialize::Document;
+pub use crate::streams::Stream;
 pub use crate::value::{Int, Packed, Struct, Value};
 
 /// A checked schema ready to read files.

@@ -7,17 +7,21 @@ use std::rc::Rc;
 use skelcodec_codegen::model::{ByteOrder, FieldType, IntType, Scalar, Schema};
 
 use crate::serialize::Document;
-use crate::value::{Struct, Value};
+use crate::streams::{Place, Stream, Streams};
+use crate::value::{Link, Struct, Value};
 
 /// One field, element or case read.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct FieldSpan {
     /// Its path, as documents and error messages name it (`records[0].text`).
     pub path: String,
-    /// Where it starts: a byte offset in the file, or in the decoded bytes it was read from.
+    /// Where it starts: a byte offset in the file, or in the decoded stream `stream` names.
     pub start: u64,
-    /// Where it ends (exclusive).
+    /// Where it ends (exclusive): for bits, the end of the byte holding its last bit.
     pub end: u64,
+    /// Its bit range, for a bit field and for a value that starts or ends inside a byte.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub bits: Option<BitRange>,
     /// Its type, as the schema writes it (`u4le`, `str`, a type's name).
     #[serde(rename = "type")]
     pub ty: String,
@@ -25,29 +29,65 @@ pub struct FieldSpan {
     /// follow.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<serde_json::Value>,
-    /// True when it was read from decoded bytes (`process`, an encoding): its offsets are
-    /// in them, not in the file.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub decoded: bool,
+    /// The decoded stream it was read from (`process`, an encoding), when not the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stream: Option<Stream>,
+}
+
+/// Where a value's bits are, counted from the start of its stream (8 per byte) in the order
+/// its bit order reads them: in big-endian bit order from the most significant bit of each
+/// byte, in little-endian from the least significant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct BitRange {
+    /// Its first bit.
+    pub start_bit: u64,
+    /// The bit after its last.
+    pub end_bit: u64,
+}
+
+/// Where a value was read: where the reader stood before and after it.
+pub(crate) type Range = (Place, Place);
+
+/// A look-ahead instance to map once the whole file is read (see
+/// `read::map_look_aheads`): its path and order in the map, its structure and its index.
+pub(crate) struct Deferred {
+    pub path: String,
+    pub order: usize,
+    pub link: Link,
+    pub index: usize,
 }
 
 /// The map being recorded: the path of the value being read, and the spans completed.
 #[derive(Default)]
 pub(crate) struct FieldMap {
-    /// The path being read: its segments, each with the number of segments entered before it.
-    path: Vec<(String, usize)>,
+    /// The path being read: its segments, each with the number of segments entered before it
+    /// and of spans completed before it.
+    path: Vec<(String, usize, usize)>,
     entered: usize,
     /// The spans completed, each with the number of segments entered before it.
     spans: Vec<(usize, FieldSpan)>,
     /// The root value, shown as far as it was read when the read fails.
     pub root: Option<Rc<Struct>>,
+    /// The buffers of decoded bytes read, to tell where a reader stands.
+    pub streams: Streams,
+    /// The look-ahead instances to map once the file is read.
+    pub deferred: Vec<Deferred>,
 }
 
 impl FieldMap {
     /// Enters a field (`name`), an element (`[3]`) or a case.
     pub fn enter(&mut self, segment: String) {
-        self.path.push((segment, self.entered));
+        self.path.push((segment, self.entered, self.spans.len()));
         self.entered += 1;
+    }
+
+    /// Takes a place in the map for `segment` of the path being read, whose span is
+    /// recorded later ([`FieldMap::record`]): its path and order.
+    pub fn reserve(&mut self, segment: String) -> (String, usize) {
+        self.enter(segment);
+        let path = self.rendered();
+        let order = self.path.pop().map_or(0, |(_, order, _)| order);
+        (path, order)
     }
 
     /// The spans recorded, in document order (a value before its parts).
@@ -57,57 +97,102 @@ impl FieldMap {
     }
 
     /// Leaves what was entered last; when it was read, records it.
-    pub fn leave(
-        &mut self,
-        schema: &Schema,
-        (start, end, decoded): (u64, u64, bool),
-        ty: &FieldType,
-        read: Option<&Value>,
-    ) {
+    pub fn leave(&mut self, schema: &Schema, range: Range, ty: &FieldType, read: Option<&Value>) {
         let path = self.rendered();
-        let Some((_, order)) = self.path.pop() else {
+        let Some((_, order, parts)) = self.path.pop() else {
             return;
         };
         let Some(value) = read else {
             return;
         };
-        let leaf = !matches!(
-            value,
-            Value::Struct(_)
-                | Value::List(_)
-                | Value::Packed(_)
-                | Value::Case(..)
-                | Value::Decoded(_)
-        );
-        let value = match (ty, value) {
-            // Not in documents: shown as the bytes it is.
-            (FieldType::Contents(bytes), Value::Unit) => Some(serde_json::Value::String(
-                skelcodec_runtime::bytes::to_hex(bytes),
-            )),
-            _ => leaf
-                .then(|| serde_json::to_value(Document { schema, value }).ok())
-                .flatten(),
-        };
-        let span = FieldSpan {
-            path,
-            start,
-            end,
-            ty: type_name(schema, ty),
-            value,
-            decoded,
-        };
+        let first = first_bit(&range.0, self.spans.get(parts..).unwrap_or_default());
+        let span = span(schema, path, (first, range), ty, value);
         self.spans.push((order, span));
     }
 
-    fn rendered(&self) -> String {
+    /// Records the span of a value read at `range`, whose place `reserve` took.
+    pub fn record(
+        &mut self,
+        schema: &Schema,
+        (path, order): (String, usize),
+        range: Range,
+        (ty, value): (&FieldType, &Value),
+    ) {
+        let first = range.0.bit();
+        let span = span(schema, path, (first, range), ty, value);
+        self.spans.push((order, span));
+    }
+
+    /// The path being read, as documents name it.
+    pub fn rendered(&self) -> String {
         let mut path = String::new();
-        for (segment, _) in &self.path {
+        for (segment, ..) in &self.path {
             if !path.is_empty() && !segment.starts_with('[') {
                 path.push('.');
             }
             path.push_str(segment);
         }
         path
+    }
+}
+
+/// The first bit of a value read from `start`: a byte-aligned value drops the bits left in
+/// the byte before it (`start.pending`), unless its first part is a bit field that continues
+/// that byte — then its parts (`parts`, in the same stream, not read by position before it)
+/// tell.
+fn first_bit(start: &Place, parts: &[(usize, FieldSpan)]) -> u64 {
+    let aligned = 8 * start.at.offset;
+    if start.pending == 0 {
+        return aligned;
+    }
+    let stream = start.at.stream.as_deref();
+    (parts.iter())
+        .filter(|(_, part)| part.stream.as_ref() == stream)
+        .map(|(_, part)| part.bits.map_or(8 * part.start, |b| b.start_bit))
+        .filter(|bit| (start.bit()..=aligned).contains(bit))
+        .min()
+        .unwrap_or(aligned)
+}
+
+/// The span of `value`, of type `ty`, read at `range`; a value that is not a bit field starts
+/// at `first` (see [`first_bit`]).
+fn span(
+    schema: &Schema,
+    path: String,
+    (first, (start, end)): (u64, Range),
+    ty: &FieldType,
+    value: &Value,
+) -> FieldSpan {
+    let is_bits = matches!(ty, FieldType::Bits { .. } | FieldType::BitPadding);
+    let start_bit = if is_bits { start.bit() } else { first };
+    let end_bit = end.bit().max(start_bit);
+    let bits = (is_bits || !start_bit.is_multiple_of(8) || !end_bit.is_multiple_of(8))
+        .then_some(BitRange { start_bit, end_bit });
+    FieldSpan {
+        path,
+        start: start_bit / 8,
+        end: end_bit.div_ceil(8),
+        bits,
+        ty: type_name(schema, ty),
+        value: shown(schema, ty, value),
+        stream: start.at.stream.as_deref().cloned(),
+    }
+}
+
+/// A value as the map shows it: none for values whose parts follow.
+fn shown(schema: &Schema, ty: &FieldType, value: &Value) -> Option<serde_json::Value> {
+    let leaf = !matches!(
+        value,
+        Value::Struct(_) | Value::List(_) | Value::Packed(_) | Value::Case(..) | Value::Decoded(_)
+    );
+    match (ty, value) {
+        // Not in documents: shown as the bytes it is.
+        (FieldType::Contents(bytes), Value::Unit) => Some(serde_json::Value::String(
+            skelcodec_runtime::bytes::to_hex(bytes),
+        )),
+        _ => leaf
+            .then(|| serde_json::to_value(Document { schema, value }).ok())
+            .flatten(),
     }
 }
 

@@ -11,8 +11,10 @@ use skelcodec_runtime::{self as rt, ErrorKind, Reader};
 
 use crate::choice::{self, Chosen};
 use crate::eval::Scope;
-use crate::map::FieldMap;
+use crate::map::{Deferred, FieldMap, Range};
 use crate::plan::Plan;
+use crate::process::Processor;
+use crate::streams::{Origin, Place};
 use crate::value::{Int, Io, Keys, Layout, Link, Packed, Page, Struct, Val, Value};
 
 /// What every read of one file shares.
@@ -81,15 +83,86 @@ impl<'s> Ctx<'s> {
         ty: &FieldType,
         read: impl FnOnce(&mut Reader<'_>) -> rt::Result<Value>,
     ) -> rt::Result<Value> {
+        self.mapped_at(r, segment, ty, |r| read(r).map(|value| (value, None)))
+    }
+
+    /// [`Ctx::mapped`] for a read that may say where it read (a value read by position is
+    /// not where `r` stands): its range, else where `r` stood before and after.
+    fn mapped_at(
+        &self,
+        r: &mut Reader<'_>,
+        segment: impl FnOnce() -> String,
+        ty: &FieldType,
+        read: impl FnOnce(&mut Reader<'_>) -> rt::Result<(Value, Option<Range>)>,
+    ) -> rt::Result<Value> {
         let Some(map) = &self.map else {
-            return read(r);
+            return read(r).map(|(value, _)| value);
         };
         map.borrow_mut().enter(segment());
-        let start = r.absolute_pos();
-        let value = read(r);
-        let span = (start, r.absolute_pos(), !self.in_file(r));
+        let start = map.borrow().streams.place(self.file, r);
+        let read = read(r);
+        let end = map.borrow().streams.place(self.file, r);
+        let (value, range) = match read {
+            Ok((value, range)) => (Ok(value), range.unwrap_or((start, end))),
+            Err(e) => (Err(e), (start, end)),
+        };
         map.borrow_mut()
-            .leave(self.schema, span, ty, value.as_ref().ok());
+            .leave(self.schema, range, ty, value.as_ref().ok());
+        value
+    }
+
+    /// Reads with `read`, and where it read when a field map is recorded.
+    fn ranged<'a, T>(
+        &self,
+        r: &mut Reader<'a>,
+        read: impl FnOnce(&mut Reader<'a>) -> rt::Result<T>,
+    ) -> rt::Result<(T, Option<Range>)> {
+        let start = self.place(r);
+        let value = read(r)?;
+        Ok((value, start.zip(self.place(r))))
+    }
+
+    /// Where `r` stands, when a field map is recorded.
+    fn place(&self, r: &Reader<'_>) -> Option<Place> {
+        let map = self.map.as_ref()?;
+        Some(map.borrow().streams.place(self.file, r))
+    }
+
+    /// Where the bytes `processor` decodes from the bytes stored at `(start, end)` stand: a
+    /// stream of their own, named by the value being read; the stored bytes themselves when
+    /// the processor changes nothing (a frame cut to its terminator or padding, which starts
+    /// where they do).
+    fn decoded_origin(&self, processor: &Processor, (start, end): Range) -> Origin {
+        if matches!(processor, Processor::Unchanged) {
+            return start.at;
+        }
+        let path = (self.map.as_ref()).map_or_else(String::new, |m| m.borrow().rendered());
+        let stream = crate::streams::Stream {
+            path,
+            stored_start: start.at.offset,
+            stored_end: end.at.offset,
+            stored_in: start.at.stream.map(|s| s.path.clone()),
+        };
+        Origin {
+            stream: Some(Rc::new(stream)),
+            offset: 0,
+        }
+    }
+
+    /// Runs `read`, which reads `bytes` (decoded ones), knowing for the field map that they
+    /// stand at `origin`.
+    fn reading_decoded<T>(
+        &self,
+        bytes: &[u8],
+        origin: Option<Origin>,
+        read: impl FnOnce() -> T,
+    ) -> T {
+        let (Some(map), Some(origin)) = (&self.map, origin) else {
+            return read();
+        };
+        map.borrow_mut().streams.enter(bytes, origin);
+        let value = read();
+        map.borrow_mut().streams.leave();
         value
     }
 
@@ -188,6 +261,9 @@ impl<'s> Ctx<'s> {
                 None => {
                     let bytes: Rc<[u8]> = Rc::from(data);
                     known.push((key, bytes.clone()));
+                    if let Some(map) = &self.map {
+                        map.borrow_mut().streams.keep_copy(self.file, data, &bytes);
+                    }
                     bytes
                 }
             }
@@ -216,6 +292,7 @@ pub(crate) fn read_file(cx: &Ctx<'_>) -> rt::Result<Value> {
     let visiting_root = r.visit_as(crate::intern::interned("type 0"))?;
     let root = read_struct(cx, &mut r, 0, Vec::new(), (None, None));
     drop(visiting_root);
+    map_look_aheads(cx);
     // What expressions kept while reading (arguments, instances computed once) may link a
     // value to the values around it, in a cycle: only reading needs them.
     for node in cx.nodes.take() {
@@ -365,7 +442,9 @@ fn read_sequence(
             let read = match plain {
                 Some(read) => read,
                 None => cx.first_read(field.read_later.as_ref(), || {
-                    cx.mapped(r, segment, &field.ty, |r| read_field(cx, r, &link, index))
+                    cx.mapped_at(r, segment, &field.ty, |r| {
+                        read_field_at(cx, r, &link, index)
+                    })
                 }),
             };
             match (read, field.parse_instance) {
@@ -384,7 +463,74 @@ fn read_sequence(
     node.pos.set((r.pos(), r.is_eof()));
     node.reading.set(None);
     node.span.set((start, r.pos()));
+    defer_look_aheads(cx, &link);
     Ok(node)
+}
+
+/// Takes a place in the field map for each look-ahead instance of `link`'s structure, read
+/// for the map once the whole file is read ([`map_look_aheads`]): the reader reads them only
+/// when an expression needs them, and only then can every value their `pos` uses be read.
+fn defer_look_aheads(cx: &Ctx<'_>, link: &Link) {
+    let Some(map) = &cx.map else {
+        return;
+    };
+    let mut map = map.borrow_mut();
+    let instances = &cx.schema.types[link.ty()].instances;
+    for (index, instance) in instances.iter().enumerate() {
+        if instance.is_look_ahead() {
+            let (path, order) = map.reserve(instance.id.clone());
+            map.deferred.push(Deferred {
+                path,
+                order,
+                link: link.clone(),
+                index,
+            });
+        }
+    }
+}
+
+/// Maps the look-ahead instances [`defer_look_aheads`] put aside, each at its place in its
+/// structure's stream; one that reads nothing (its `if` does not hold, past the end) is left
+/// out.
+fn map_look_aheads(cx: &Ctx<'_>) {
+    let Some(map) = &cx.map else {
+        return;
+    };
+    let deferred = std::mem::take(&mut map.borrow_mut().deferred);
+    for Deferred {
+        path,
+        order,
+        link,
+        index,
+    } in deferred
+    {
+        let Some((at, ty, value)) = crate::eval::peeked(cx.schema, &link, index, cx.file) else {
+            continue;
+        };
+        let io = &link.node().io;
+        let origin = match &io.decoded {
+            Some(copy) => map.borrow().streams.copy_origin(copy),
+            None => Some(Origin {
+                stream: None,
+                offset: io.start,
+            }),
+        };
+        let Some(origin) = origin else {
+            continue;
+        };
+        let size = cx.plan.fixed_size_of(cx.schema, &ty).unwrap_or(0) as u64;
+        let place = |offset: u64| Place {
+            at: Origin {
+                offset,
+                ..origin.clone()
+            },
+            pending: 0,
+        };
+        let start = origin.offset + at as u64;
+        let range = (place(start), place(start + size));
+        map.borrow_mut()
+            .record(cx.schema, (path, order), range, (&ty, &value));
+    }
 }
 
 /// Reads again, each from where it started, the fields read later whose instances use the
@@ -423,6 +569,17 @@ fn field_name(field: &Field) -> String {
 
 /// Reads field `index` of `link`'s structure: its condition, its repetition, its values.
 fn read_field(cx: &Ctx<'_>, r: &mut Reader<'_>, link: &Link, index: usize) -> rt::Result<Value> {
+    read_field_at(cx, r, link, index).map(|(value, _)| value)
+}
+
+/// [`read_field`], with where a field read by position was read (when a field map is
+/// recorded).
+fn read_field_at(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'_>,
+    link: &Link,
+    index: usize,
+) -> rt::Result<(Value, Option<Range>)> {
     let field = &cx.schema.types[link.ty()].fields[index];
     let mut scope = Scope::of(cx.schema, link.clone(), cx.file);
     if let Some(parent) = &field.parent {
@@ -434,15 +591,17 @@ fn read_field(cx: &Ctx<'_>, r: &mut Reader<'_>, link: &Link, index: usize) -> rt
     if let Some(cond) = &field.cond
         && !scope.bool(cond).map_err(|m| eval_error(r, m))?
     {
-        return Ok(Value::Absent);
+        return Ok((Value::Absent, None));
     }
-    let value = match (&field.position, &field.stream) {
-        (None, _) => read_values(cx, r, &scope, index)?,
+    let (value, range) = match (&field.position, &field.stream) {
+        (None, _) => (read_values(cx, r, &scope, index)?, None),
         (Some(pos), Stream::Of(stream)) => read_in_stream(cx, r, &scope, index, (stream, pos))?,
         (Some(pos), _) => {
             let placed = placed(r, &scope, field, pos)?;
             let key = visit_key(cx, link.ty(), index);
-            rt::fields::read_placed_as(r, placed, key, |r| read_values(cx, r, &scope, index))?
+            rt::fields::read_placed_as(r, placed, key, |r| {
+                cx.ranged(r, |r| read_values(cx, r, &scope, index))
+            })?
         }
     };
     // Checked where the reader stands after the field (before one read by position), with
@@ -452,14 +611,16 @@ fn read_field(cx: &Ctx<'_>, r: &mut Reader<'_>, link: &Link, index: usize) -> rt
     }
     check_valid(cx, r, &scope, field, &value)?;
     // A conditional field that holds nothing says only that it is there.
-    Ok(match field.is_presence_flag() {
+    let value = match field.is_presence_flag() {
         true => Value::Present,
         false => value,
-    })
+    };
+    Ok((value, range))
 }
 
 /// Reads field `index` of the scope's structure at a position of another value's stream
-/// (`io: x._io`), from that stream's start: a range of the file, or decoded bytes.
+/// (`io: x._io`), from that stream's start: a range of the file, or decoded bytes. With where
+/// it was read, when a field map is recorded.
 fn read_in_stream(
     cx: &Ctx<'_>,
     r: &Reader<'_>,
@@ -469,16 +630,21 @@ fn read_in_stream(
         &skelcodec_codegen::expr::Expr,
         &skelcodec_codegen::expr::Expr,
     ),
-) -> rt::Result<Value> {
+) -> rt::Result<(Value, Option<Range>)> {
     let io = match scope.eval(stream).map_err(|m| eval_error(r, m))? {
         Val::Io(io, ..) => io,
         _ => return Err(eval_error(r, "`io` needs a value's stream".to_owned())),
     };
     let pos = scope.int(pos).map_err(|m| eval_error(r, m))?;
     let key = visit_key(cx, scope.this.ty(), index);
-    let read = |at: &mut Reader<'_>| read_values(cx, at, scope, index);
+    let read = |at: &mut Reader<'_>| cx.ranged(at, |at| read_values(cx, at, scope, index));
     match &io.decoded {
-        Some(bytes) => rt::fields::read_in_as(r, r.detached_at(bytes, io.start), pos, key, read),
+        Some(bytes) => {
+            let origin = (cx.map.as_ref()).and_then(|m| m.borrow().streams.copy_origin(bytes));
+            cx.reading_decoded(bytes, origin, || {
+                rt::fields::read_in_as(r, r.detached_at(bytes, io.start), pos, key, read)
+            })
+        }
         None => {
             let start = usize::try_from(io.start).unwrap_or(usize::MAX);
             let at = r.whole_file().region(start, io.len)?;
@@ -947,6 +1113,7 @@ fn read_decoded<'s>(
     decode: &Decode,
     ty: &'s FieldType,
 ) -> rt::Result<Value> {
+    let before = cx.place(r);
     let stored = match decode.wide_terminator() {
         // A consumed terminator is kept, as the bytes of a sized value are.
         Some((byte, unit, consume, eos_error)) => {
@@ -959,15 +1126,17 @@ fn read_decoded<'s>(
     scope.at(r);
     let processor =
         crate::process::processor(decode, &|e| scope.eval(e)).map_err(|m| eval_error(r, m))?;
+    let origin = (before.zip(cx.place(r))).map(|range| cx.decoded_origin(&processor, range));
     let decoded = rt::process::read_decoded(
         r,
         rt::RawBytes(stored),
         &processor,
         decode.frame(None),
         |r| {
-            let value = read_one(cx, r, scope, ty);
+            let data = r.data();
+            let value = cx.reading_decoded(data, origin, || read_one(cx, r, scope, ty));
             // The decoded bytes are freed after this: their address may be reused.
-            cx.forget_decoded(r.data());
+            cx.forget_decoded(data);
             value
         },
     )?;

@@ -5,7 +5,7 @@ mod common;
 
 use common::interpreter;
 use serde_json::json;
-use skelcodec_dynamic::FieldSpan;
+use skelcodec_dynamic::{FieldSpan, Stream};
 
 const SCHEMA: &str = "
 meta: {id: tagged, endian: be, encoding: ASCII}
@@ -78,4 +78,166 @@ fn a_failed_read_is_mapped_up_to_the_failure_with_its_partial_tree() {
         explained.tree,
         Some(json!({"count": 2, "items": [{"tag": 1, "body": {"u2": 258}}]}))
     );
+}
+
+/// The span at `path`.
+#[track_caller]
+fn span<'a>(spans: &'a [FieldSpan], path: &str) -> &'a FieldSpan {
+    let found = spans.iter().find(|s| s.path == path);
+    found.unwrap_or_else(|| panic!("no span at {path} in {spans:#?}"))
+}
+
+/// A span's byte range and bit range.
+fn ranges(span: &FieldSpan) -> (u64, u64, Option<(u64, u64)>) {
+    let bits = span.bits.map(|b| (b.start_bit, b.end_bit));
+    (span.start, span.end, bits)
+}
+
+#[test]
+fn bit_fields_have_their_bit_ranges_in_big_endian_bit_order() {
+    let schema = "
+meta: {id: bits, endian: le}
+seq:
+  - {id: flags, type: b3}
+  - {id: kind, type: b5}
+  - {id: wide, type: b12}
+  - {id: tail, type: u1}
+";
+    // flags takes the 3 high bits of byte 0 (101), kind its 5 low ones (00011); wide the
+    // 12 bits 0xABC of bytes 1 and 2; the 4 bits left of byte 2 are dropped before tail.
+    let bytes = [0b101_00011, 0xab, 0xc0, 0x07];
+    let explained = interpreter(schema).explain(&bytes);
+    assert!(explained.error.is_none(), "{:?}", explained.error);
+    let spans = &explained.spans;
+    assert_eq!(ranges(span(spans, "flags")), (0, 1, Some((0, 3))));
+    assert_eq!(span(spans, "flags").value, Some(json!(5)));
+    assert_eq!(ranges(span(spans, "kind")), (0, 1, Some((3, 8))));
+    assert_eq!(span(spans, "kind").value, Some(json!(3)));
+    assert_eq!(ranges(span(spans, "wide")), (1, 3, Some((8, 20))));
+    assert_eq!(span(spans, "wide").value, Some(json!(0xabc)));
+    // A byte-aligned field starts at the next whole byte and has no bit range.
+    assert_eq!(ranges(span(spans, "tail")), (3, 4, None));
+    assert_eq!(span(spans, "tail").value, Some(json!(7)));
+}
+
+#[test]
+fn bit_fields_in_little_endian_bit_order_and_a_type_that_starts_inside_a_byte() {
+    let schema = "
+meta: {id: bits, endian: le, bit-endian: le}
+seq:
+  - {id: flags, type: b3}
+  - {id: pair, type: two}
+  - {id: tail, type: u1}
+types:
+  two:
+    seq: [{id: x, type: b2}, {id: y, type: b4}]
+";
+    // 0xd5 = 1101_0101: flags takes the 3 low bits (101), x the next 2 (10), y the 3 high
+    // bits (110) and then bit 0 of 0x33 (1) as its top bit: 0b1110.
+    let bytes = [0xd5, 0x33, 0x10];
+    let explained = interpreter(schema).explain(&bytes);
+    assert!(explained.error.is_none(), "{:?}", explained.error);
+    let spans = &explained.spans;
+    assert_eq!(ranges(span(spans, "flags")), (0, 1, Some((0, 3))));
+    assert_eq!(span(spans, "flags").value, Some(json!(5)));
+    // The structure starts where its first bit field does, inside byte 0.
+    assert_eq!(ranges(span(spans, "pair")), (0, 2, Some((3, 9))));
+    assert_eq!(ranges(span(spans, "pair.x")), (0, 1, Some((3, 5))));
+    assert_eq!(span(spans, "pair.x").value, Some(json!(2)));
+    assert_eq!(ranges(span(spans, "pair.y")), (0, 2, Some((5, 9))));
+    assert_eq!(span(spans, "pair.y").value, Some(json!(14)));
+    assert_eq!(ranges(span(spans, "tail")), (2, 3, None));
+    assert_eq!(span(spans, "tail").value, Some(json!(0x10)));
+}
+
+#[test]
+fn values_in_decoded_bytes_name_their_stream_and_where_it_is_stored() {
+    let schema = "
+meta: {id: packed, endian: le}
+seq:
+  - {id: len, type: u1}
+  - {id: outer, size: len, process: xor(0xff), type: wrap}
+  - {id: plain, size: 2, type: one}
+types:
+  wrap:
+    seq:
+      - {id: first, type: u1}
+      - {id: inner, size: 2, process: xor(0x0f), type: one}
+  one:
+    seq: [{id: v, type: u2}]
+";
+    // `outer` decodes to 05 3b 1d (each byte xor 0xff), whose last two bytes decode to
+    // 34 12 (xor 0x0f); `plain` is 78 56 in a substream of the file.
+    let bytes = [0x03, 0xfa, 0xc4, 0xe2, 0x78, 0x56];
+    let explained = interpreter(schema).explain(&bytes);
+    assert!(explained.error.is_none(), "{:?}", explained.error);
+    let spans = &explained.spans;
+    let outer = Stream {
+        path: "outer".into(),
+        stored_start: 1,
+        stored_end: 4,
+        stored_in: None,
+    };
+    let inner = Stream {
+        path: "outer.inner".into(),
+        stored_start: 1,
+        stored_end: 3,
+        stored_in: Some("outer".into()),
+    };
+    let at = |path| {
+        let s = span(spans, path);
+        (s.start, s.end, s.stream.clone(), s.value.clone())
+    };
+    assert_eq!(at("outer"), (1, 4, None, None));
+    assert_eq!(
+        at("outer.first"),
+        (0, 1, Some(outer.clone()), Some(json!(5)))
+    );
+    assert_eq!(at("outer.inner"), (1, 3, Some(outer), None));
+    assert_eq!(
+        at("outer.inner.v"),
+        (0, 2, Some(inner), Some(json!(0x1234)))
+    );
+    // A substream of the file, not decoded: file offsets.
+    assert_eq!(at("plain.v"), (4, 6, None, Some(json!(0x5678))));
+}
+
+#[test]
+fn instances_are_mapped_where_they_are_read() {
+    let schema = "
+meta: {id: placed, endian: le}
+seq:
+  - {id: ofs, type: u1}
+  - {id: len, type: u1}
+  - {id: body, size: len, process: xor(0xff), type: body}
+instances:
+  raw_at: {pos: 0, size: 2}
+  at_ofs: {pos: ofs, type: u2}
+  far: {pos: 200, type: u2}
+  in_body: {io: body._io, pos: 1, type: u1}
+types:
+  body:
+    seq: [{id: b, type: u1}]
+";
+    // `body` decodes to 09 2a; `at_ofs` reads f6 d5 at offset 2 (`ofs`).
+    let bytes = [0x02, 0x02, 0xf6, 0xd5];
+    let explained = interpreter(schema).explain(&bytes);
+    assert!(explained.error.is_none(), "{:?}", explained.error);
+    let spans = &explained.spans;
+    let at = |path| {
+        let s = span(spans, path);
+        (s.start, s.end, s.stream.as_ref().map(|s| s.path.clone()))
+    };
+    assert_eq!(at("raw_at"), (0, 2, None));
+    assert_eq!(span(spans, "raw_at").value, Some(json!("0202")));
+    // A look-ahead, read only when an expression needs it, is mapped all the same.
+    assert_eq!(at("at_ofs"), (2, 4, None));
+    assert_eq!(span(spans, "at_ofs").value, Some(json!(0xd5f6)));
+    assert_eq!(span(spans, "at_ofs").ty, "u2le");
+    // Past the end it reads nothing, and is not mapped.
+    assert!(spans.iter().all(|s| s.path != "far"));
+    // In another value's decoded stream: offsets in it.
+    assert_eq!(at("in_body"), (1, 2, Some("body".into())));
+    assert_eq!(span(spans, "in_body").value, Some(json!(0x2a)));
+    assert_eq!(at("body.b"), (0, 1, Some("body".into())));
 }
