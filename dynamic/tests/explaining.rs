@@ -60,6 +60,25 @@ fn every_field_element_and_case_has_its_byte_range() {
 }
 
 #[test]
+fn a_framed_value_shows_kaitais_value_over_the_bytes_it_is_stored_in() {
+    let schema = "
+meta: {id: framed, encoding: ASCII}
+seq:
+  - {id: name, size: 5, pad-right: 0x20, type: str}
+  - {id: tag, terminator: 0x3b}
+";
+    let explained = interpreter(schema).explain(b"ab   xy;");
+    assert!(explained.error.is_none());
+    assert_eq!(
+        rows(&explained.spans),
+        vec![
+            ("name", 0, 5, Some(json!("ab"))),
+            ("tag", 5, 8, Some(json!("7879"))),
+        ]
+    );
+}
+
+#[test]
 fn a_failed_read_is_mapped_up_to_the_failure_with_its_partial_tree() {
     // The second item's number is cut short.
     let bytes = b"TG\x02\x01\x01\x02\x01\x05";
