@@ -52,20 +52,22 @@ impl Schema {
     }
 
     /// True when a value of type `ty`, or one it holds in the same stream, places a value read
-    /// by position in that stream (`pos` without `io`, or `io: _root._io` in an imported
-    /// schema, whose root is read there), or passes an argument computed from the stream
-    /// (`_io.pos`, the writer's position in it): written in a substream, it needs to know where
-    /// the substream starts.
+    /// by position in that stream (`pos` without `io`), is the root of an imported schema whose
+    /// `_root._io` is that stream (see [`Schema::roots_imported_stream`]: what its values place
+    /// there, however deep and behind whatever substreams, counts from where it starts), or
+    /// passes an argument computed from the stream (`_io.pos`, the writer's position in it):
+    /// written in a substream, it needs to know where the substream starts.
     pub fn places_in_own_stream(&self, ty: usize) -> bool {
         let in_same_stream = |field: &Field| field.substream.is_none() && field.decode.is_none();
-        self.holds_field(ty, in_same_stream, |ty, field| {
-            let in_stream = match field.stream {
-                Stream::Own => !field.kept_as_read,
-                Stream::Root => self.file_root(ty) != 0,
-                Stream::Of(_) => false,
-            };
-            (field.position.is_some() && in_stream) || field.ty.passes_stream()
-        })
+        let roots_stream = |field: &Field| {
+            let held = field.ty.user_types();
+            in_same_stream(field) && held.into_iter().any(|t| self.roots_imported_stream(t))
+        };
+        self.roots_imported_stream(ty)
+            || self.holds_field(ty, in_same_stream, |_, field| {
+                let own = field.stream == Stream::Own && !field.kept_as_read;
+                (field.position.is_some() && own) || roots_stream(field) || field.ty.passes_stream()
+            })
     }
 
     /// True when a value of type `ty`, or one it holds, places a value in the whole file (`io:
