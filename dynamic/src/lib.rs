@@ -109,7 +109,9 @@ impl Interpreter {
         &self.schema
     }
 
-    /// Reads a whole file as the schema's root type.
+    /// Reads a whole file as the schema's root type. Reading recurses once per nested value
+    /// (values of a recursive type at most [`rt::reader::MAX_DEPTH`] deep): the deepest files
+    /// take more than a 2 MiB thread's stack in an unoptimised build.
     pub fn read(&self, bytes: &[u8]) -> rt::Result<Value> {
         let value = read::read_file(&read::Ctx::new(&self.schema, &self.plan, bytes))?;
         self.keep_unclaimed(&value, bytes)?;

@@ -47,11 +47,22 @@ fn a_file_pointing_everywhere_many_times_ends_with_a_clean_error() {
     assert_budget_spent(&serde_json::to_value(&value).expect("a document"));
     assert_eq!(value.to_bytes().unwrap(), file);
 
-    let interpreter = interpreter(SCHEMA);
-    let read = interpreter
-        .read(&file)
-        .expect("the interpreter reads the root");
-    assert_budget_spent(&serde_json::to_value(interpreter.document(&read)).expect("a document"));
+    // The interpreter recurses once per nested value, up to `rt::reader::MAX_DEPTH` values of
+    // a recursive type deep; unoptimised, that takes more than the 2 MiB a test thread has,
+    // so it reads on a thread with a main thread's 8 MiB.
+    let on_a_main_thread_stack = std::thread::Builder::new().stack_size(8 << 20);
+    let reading = on_a_main_thread_stack.spawn(move || {
+        let interpreter = interpreter(SCHEMA);
+        let read = interpreter
+            .read(&file)
+            .expect("the interpreter reads the root");
+        serde_json::to_value(interpreter.document(&read)).expect("a document")
+    });
+    let document = reading
+        .unwrap()
+        .join()
+        .expect("the interpreter's read ends");
+    assert_budget_spent(&document);
 }
 
 /// Some instance of `document` failed because the budget was spent.
