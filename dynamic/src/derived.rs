@@ -232,6 +232,7 @@ fn recompute(
                 link.set_field(index, Value::Bytes(pad));
             }
         } else if let Some(Value::Decoded(text)) = &stored
+            && !text.stored.is_empty()
             && let Some(new) = scope.reframed(field, text)
         {
             pass.found.push(Mismatch {

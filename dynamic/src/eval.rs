@@ -323,12 +323,7 @@ impl<'s> Scope<'s> {
             .decode
             .as_ref()
             .filter(|_| field.is_measured_as_written())?;
-        let value = match &decoded.value {
-            Value::Text(text) => text.as_bytes(),
-            Value::VarStr(text) => text.as_bytes(),
-            Value::Bytes(bytes) => bytes.0.as_slice(),
-            _ => return None,
-        };
+        let value = decoded.value.text_or_bytes()?;
         let processor = crate::process::processor(decode, &|e| self.eval(e)).ok()?;
         let data = (value, decoded.rest.0.as_slice());
         let stored = &decoded.stored.0;

@@ -375,6 +375,16 @@ impl Struct {
 }
 
 impl Value {
+    /// The bytes of a string or byte array, as stored (a decoded one's: what it decoded to).
+    pub(crate) fn text_or_bytes(&self) -> Option<&[u8]> {
+        match self {
+            Value::Text(text) => Some(text.as_bytes()),
+            Value::VarStr(text) => Some(text.as_bytes()),
+            Value::Bytes(bytes) => Some(bytes.0.as_slice()),
+            _ => None,
+        }
+    }
+
     /// The integer `value` as a field of type `ty` holds it (a flag: 1 or 0), when it fits.
     pub(crate) fn of_int(ty: &FieldType, value: i64) -> Option<Value> {
         match ty {

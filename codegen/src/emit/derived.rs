@@ -303,15 +303,16 @@ fn measured_as_written(field: &Field) -> (TokenStream, TokenStream) {
         true => quote!(if let Some(value) = #borrow self.#ident { #body }),
         false => quote!({ let value = #borrow self.#ident; #body }),
     };
+    // No stored bytes: the value is stored anew when written, nothing to disagree with.
     let compare = quote! {
-        if let Some(new) = #restored {
+        if !value.stored.0.is_empty() && let Some(new) = #restored {
             c.enter_field(#name);
             c.bytes_differ("stored", (value.stored.0.len(), new.len()));
             c.leave();
         }
     };
     let set = quote! {
-        if let Some(new) = #restored {
+        if !value.stored.0.is_empty() && let Some(new) = #restored {
             value.stored = rt::RawBytes::new(new);
         }
     };
