@@ -246,16 +246,12 @@ impl Parser<'_> {
         if field.decode.is_none() {
             return self.one(ty, document);
         }
-        // As `rt::Decoded` deserializes: the value alone, or with its bytes.
-        let map = match document {
-            Json::Object(map) if rt::process::is_decoded_map(map) => map,
-            value => {
-                return Ok(Value::Decoded(Box::new(rt::Decoded {
-                    value: self.one(ty, value)?,
-                    rest: rt::RawBytes::default(),
-                    stored: rt::RawBytes::default(),
-                })));
-            }
+        // As `rt::Decoded` deserializes: the value, and the bytes when the document has them.
+        let Json::Object(map) = document else {
+            return refuse(format!(
+                "invalid type: {}, expected a map with `value` (and `rest`, `stored`)",
+                kind(document)
+            ));
         };
         let key = |k: &str| Rc::<str>::from(k);
         let value = match map.get("value") {

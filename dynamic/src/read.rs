@@ -1066,11 +1066,7 @@ fn read_sized<'s>(
         return Ok(Value::Case(name, Box::new(value)));
     }
     if let Some(decode) = &field.decode {
-        let mut decoded = read_decoded(cx, r, scope, decode, ty)?;
-        if field.is_measured_as_written() {
-            forget_reframed(scope, decode, &mut decoded);
-        }
-        return Ok(decoded);
+        return read_decoded(cx, r, scope, decode, ty);
     }
     let Some(size) = &field.substream else {
         return read_one(cx, r, scope, ty);
@@ -1149,26 +1145,6 @@ fn read_decoded<'s>(
         rest: decoded.rest,
         stored: decoded.stored,
     })))
-}
-
-/// Forgets the stored bytes of the decoded string or byte array `value` when storing it
-/// anew gives them, as measuring frames it with no bytes stored (see
-/// `rt::Decoded::forget_reframed`).
-fn forget_reframed(scope: &Scope<'_>, decode: &Decode, value: &mut Value) {
-    let Value::Decoded(decoded) = value else {
-        return;
-    };
-    let Ok(processor) = crate::process::processor(decode, &|e| scope.eval(e)) else {
-        return;
-    };
-    let frame = decode.frame(decode.reframed_size().of(0));
-    let reframes = decoded.value.text_or_bytes().is_some_and(|bytes| {
-        let data = (bytes, decoded.rest.0.as_slice());
-        rt::process::reframes_to(&processor, data, &decoded.stored.0, frame)
-    });
-    if reframes {
-        decoded.stored = rt::RawBytes::default();
-    }
 }
 
 /// Reads one value of `ty` at `r`'s position.

@@ -80,15 +80,7 @@ impl Serialize for With<'_, Value> {
                 map.serialize_entry(&**name, &With(schema, &**value))?;
                 map.end()
             }
-            // As `rt::Decoded` serializes: the value alone when no bytes are kept beside it,
-            // the rest only when there is one.
-            Value::Decoded(decoded)
-                if decoded.rest.is_empty()
-                    && decoded.stored.is_empty()
-                    && rt::process::is_bare(&With(schema, &decoded.value)) =>
-            {
-                With(schema, &decoded.value).serialize(s)
-            }
+            // As `rt::Decoded` serializes: the rest only when there is one.
             Value::Decoded(decoded) => {
                 let rest = !decoded.rest.is_empty();
                 let mut map = s.serialize_map(Some(2 + usize::from(rest)))?;

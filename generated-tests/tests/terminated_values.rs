@@ -18,18 +18,17 @@ const SCHEMA: &str = "tests/schemas/terminated_values.ksy";
 /// see Kaitai's values).
 const FILE: &[u8] = b"ab\0\x06GNU\0xyef   gh\nij   k;a \0   \x01";
 
-/// Each value as Kaitai holds it: alone where storing it anew gives its bytes, with the
-/// bytes it is stored in where they hold more (the note's `xy` after its terminator).
+/// Each value as Kaitai holds it, with the bytes it is stored in.
 fn kaitai_values() -> serde_json::Value {
     json!({
-        "name": "6162",
+        "name": {"value": "6162", "stored": "616200"},
         "len_note": 6,
         "note": {"value": "474e55", "stored": "474e55007879"},
-        "label": "6566",
-        "line": "gh",
-        "title": "ij",
-        "kept": "6b3b",
-        "both": "6120",
+        "label": {"value": "6566", "stored": "6566202020"},
+        "line": {"value": "gh", "stored": "67680a"},
+        "title": {"value": "ij", "stored": "696a202020"},
+        "kept": {"value": "6b3b", "stored": "6b3b"},
+        "both": {"value": "6120", "stored": "612000202020"},
         "as_kaitai_reads": 1,
     })
 }
@@ -55,12 +54,12 @@ fn an_edited_value_is_framed_anew_and_its_size_follows() {
     // old terminator (`xy`) goes with the old bytes.
     let mut document = kaitai_values();
     document["note"] = json!({"value": "4c494e555845", "stored": "474e55007879"});
-    document["line"] = json!("hello");
+    document["line"] = json!({"value": "hello"});
     // The note is no longer `GNU`: the flag that says so goes.
     document["as_kaitai_reads"] = json!(null);
     let mut value: TerminatedValues = serde_json::from_value(document.clone()).unwrap();
-    // The new note with its terminator takes 7 bytes; the line, given alone, is stored anew
-    // when written, which disagrees with nothing.
+    // The new note with its terminator takes 7 bytes; the line, given without the bytes it is
+    // stored in, is stored anew when written, which disagrees with nothing.
     let found = [
         "len_note: stored 6, computed 7",
         "note.stored: stored 6, computed 7",
@@ -95,10 +94,11 @@ fn a_value_holding_its_terminator_is_refused_with_its_path() {
 #[test]
 fn an_edit_within_a_fixed_size_is_written_without_normalize() {
     // The label and the title grow within their 5 bytes (the flag that checks the old ones
-    // goes); the note keeps its bytes. Both back ends write it and read it back as edited.
+    // goes), their old stored bytes still in the document; the note keeps its bytes. Both
+    // back ends write it and read it back as edited, the bytes stored anew.
     let mut document = kaitai_values();
-    document["label"] = json!("656667");
-    document["title"] = json!("xyz");
+    document["label"]["value"] = json!("656667");
+    document["title"]["value"] = json!("xyz");
     document["as_kaitai_reads"] = json!(null);
     let expected = b"ab\0\x06GNU\0xyefg  gh\nxyz  k;a \0   ";
     let value: TerminatedValues = serde_json::from_value(document.clone()).unwrap();
@@ -110,5 +110,7 @@ fn an_edit_within_a_fixed_size_is_written_without_normalize() {
     assert_eq!(interpreter.write(&edited).unwrap(), expected);
     let back = interpreter.read(expected).unwrap();
     let back_document = serde_json::to_value(interpreter.document(&back)).unwrap();
+    document["label"]["stored"] = json!("6566672020");
+    document["title"]["stored"] = json!("78797a2020");
     assert_eq!(back_document, document);
 }

@@ -8,12 +8,6 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
 pub struct RawBytes(pub ByteBuf);
 
-impl AsRef<[u8]> for RawBytes {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
-    }
-}
-
 /// Bytes that are a view of the file a value was read from, shared with it, until they are
 /// changed: then they are the value's own (copied once). A few bytes ([`ByteBuf::INLINE`] at
 /// most) are held inline instead, copied, which costs less than counting a reference to the

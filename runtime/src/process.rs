@@ -206,94 +206,25 @@ impl Process for Zlib {
 }
 
 /// A value read from decoded bytes, kept with the bytes as stored.
-///
-/// Its document is the value alone when no bytes are kept beside it and the value's own
-/// document is no map (a string, bytes, a number: see [`is_bare`]), else
-/// `{"value", "rest", "stored"}` (`rest` only when there is one).
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Decoded<T> {
     /// The value.
     pub value: T,
     /// Decoded bytes the value did not read (kept so that they are written back).
+    #[serde(default, skip_serializing_if = "RawBytes::is_empty")]
     pub rest: RawBytes,
     /// The bytes as stored: written back while they still decode to the value and `rest`.
-    /// Empty when storing the value anew gives them (see [`Decoded::forget_reframed`]), and in
-    /// a document that only gives the value: the value is then encoded.
+    /// Empty in a document that only gives the value: the value is then encoded.
+    #[serde(default)]
     pub stored: RawBytes,
 }
 
-impl<T: AsRef<[u8]>> Decoded<T> {
-    /// Forgets the bytes as stored when storing the value anew in `frame` gives them again (a
-    /// name and its NUL, text in an encoding that round-trips), so that documents show the
-    /// value alone; writing and measuring the value then frame it, to the same bytes.
-    pub fn forget_reframed(&mut self, process: &impl Process, frame: Frame) {
-        let data = (self.value.as_ref(), self.rest.0.as_slice());
-        if reframes_to(process, data, &self.stored.0, frame) {
-            self.stored = RawBytes::default();
-        }
-    }
-}
-
-/// Whether storing a value whose decoded bytes are `data` (the value's, then the rest) anew
-/// in `frame` gives `stored` (see [`Decoded::forget_reframed`]).
-pub fn reframes_to(
-    process: &impl Process,
-    data: (&[u8], &[u8]),
-    stored: &[u8],
-    frame: Frame,
-) -> bool {
-    !stored.is_empty() && restored(process, data, &[], frame).is_some_and(|new| new == stored)
-}
-
-/// The keys of a decoded value's document when bytes are kept beside the value.
+/// The keys of a decoded value's document.
 const DECODED_KEYS: [&str; 3] = ["value", "rest", "stored"];
-
-impl<T: Serialize> Serialize for Decoded<T> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap as _;
-        if self.rest.is_empty() && self.stored.is_empty() && is_bare(&self.value) {
-            return self.value.serialize(s);
-        }
-        let rest = !self.rest.is_empty();
-        let mut map = s.serialize_map(Some(2 + usize::from(rest)))?;
-        map.serialize_entry("value", &self.value)?;
-        if rest {
-            map.serialize_entry("rest", &self.rest)?;
-        }
-        map.serialize_entry("stored", &self.stored)?;
-        map.end()
-    }
-}
-
-impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for Decoded<T> {
-    /// The value alone, or a map of `value` with `rest` and `stored` (a map with a `value`
-    /// and no key but those three).
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        use serde::de::Error as _;
-        let document = serde_json::Value::deserialize(d)?;
-        let bytes = |map: &serde_json::Map<String, serde_json::Value>, key: &str| {
-            map.get(key).map_or(Ok(RawBytes::default()), |b| {
-                RawBytes::deserialize(b).map_err(|e| D::Error::custom(format!("{key}: {e}")))
-            })
-        };
-        match document {
-            serde_json::Value::Object(map) if is_decoded_map(&map) => Ok(Decoded {
-                value: T::deserialize(&map["value"]).map_err(D::Error::custom)?,
-                rest: bytes(&map, "rest")?,
-                stored: bytes(&map, "stored")?,
-            }),
-            value => Ok(Decoded {
-                value: T::deserialize(value).map_err(D::Error::custom)?,
-                rest: RawBytes::default(),
-                stored: RawBytes::default(),
-            }),
-        }
-    }
-}
 
 /// Whether two documents hold the same values, the bytes their decoded values were stored as
 /// aside: what is compared when a value written is read back, since stored bytes follow the
-/// value (an edited value is stored anew, bytes storing it anew gives are not kept).
+/// value (an edited value is stored anew).
 pub fn same_values(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     use serde_json::Value;
     let ((a, rest_a), (b, rest_b)) = (without_stored(a), without_stored(b));
@@ -321,14 +252,8 @@ fn without_stored(
     }
 }
 
-/// Whether a decoded value with no bytes kept beside it is shown alone: when its own
-/// document is no map, which could not be told from `{"value", "stored"}`.
-pub fn is_bare(value: &impl Serialize) -> bool {
-    serde_json::to_value(value).is_ok_and(|document| !document.is_object())
-}
-
-/// Whether a document's map is a decoded value with its bytes (see [`Decoded`]): it has a
-/// `value`, and no key but `value`, `rest` and `stored`.
+/// Whether a document's map is a decoded value (see [`Decoded`]): it has a `value`, and no key
+/// but `value`, `rest` and `stored` (a structure whose fields all have such names looks alike).
 pub fn is_decoded_map(map: &serde_json::Map<String, serde_json::Value>) -> bool {
     map.contains_key("value") && map.keys().all(|k| DECODED_KEYS.contains(&k.as_str()))
 }

@@ -449,12 +449,6 @@ impl Text {
 }
 
 /// Text equals a string when its bytes are that string's (`value.title == "Intro"`).
-impl AsRef<[u8]> for Text {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
-    }
-}
-
 impl PartialEq<&str> for Text {
     fn eq(&self, other: &&str) -> bool {
         self.0 == other.as_bytes()

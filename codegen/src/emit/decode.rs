@@ -20,23 +20,10 @@ pub fn read_decoded(
     // Arguments may use `_io.pos`: they see the stream after the stored bytes, as in Kaitai.
     let processor = &decode.processor;
     let frame = frame_tokens(&decode.spec, option_tokens(None::<i64>));
-    let read = quote!(rt::process::read_decoded(r, stored, &processor, #frame, |r| #one));
-    let read = match decode.measured_as_written {
-        true => {
-            // As measuring frames it when no bytes are stored.
-            let size = option_tokens(decode.spec.reframed_size().of(0));
-            let frame = frame_tokens(&decode.spec, size);
-            quote!(#read.map(|mut decoded| {
-                decoded.forget_reframed(&processor, #frame);
-                decoded
-            }))
-        }
-        false => read,
-    };
     quote! {
         #stored.and_then(|stored| {
             let processor = #processor;
-            #read
+            rt::process::read_decoded(r, stored, &processor, #frame, |r| #one)
         })
     }
 }

@@ -805,7 +805,6 @@ fn one<S: Compile>(
         spec: decode.clone(),
         size: size(&decode.size, errors),
         processor: S::check(errors, &at.key("process"), scope.processor(decode)),
-        measured_as_written: field.is_measured_as_written(),
     });
     let substream = field.substream.as_ref().map(|s| size(s, errors));
     // Kaitai passes the arguments of a value read from bytes of its own (`size`, `process`)

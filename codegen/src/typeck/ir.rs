@@ -321,9 +321,6 @@ pub struct Decode<S: Stage> {
     pub size: Size<S>,
     /// The processor, an `impl rt::process::Process` expression.
     pub processor: S::Check,
-    /// The value is measured as written ([`crate::model::Field::is_measured_as_written`]):
-    /// its stored bytes are forgotten when storing it anew gives them.
-    pub measured_as_written: bool,
 }
 
 /// A size.
