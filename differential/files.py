@@ -16,6 +16,7 @@ failed.
 
 import argparse
 import base64
+import functools
 import glob
 import gzip
 import json
@@ -1389,28 +1390,10 @@ def packets(work, fmt):
     return [os.path.join(work, n) for n in names.decode().split()]
 
 
-def make_ethernet_frame(work):
-    return packets(work, "ethernet_frame")
-
-
-def make_ipv4_packet(work):
-    return packets(work, "ipv4_packet")
-
-
-def make_ipv6_packet(work):
-    return packets(work, "ipv6_packet")
-
-
-def make_tcp_segment(work):
-    return packets(work, "tcp_segment")
-
-
-def make_udp_datagram(work):
-    return packets(work, "udp_datagram")
-
-
-def make_icmp_packet(work):
-    return packets(work, "icmp_packet")
+# The recipes `make:ethernet_frame`, `make:ipv4_packet`, …: one per layer `packets` gives.
+for _layer in ("ethernet_frame", "ipv4_packet", "ipv6_packet", "tcp_segment", "udp_datagram",
+               "icmp_packet"):
+    globals()[f"make_{_layer}"] = functools.partial(packets, fmt=_layer)
 
 
 def rtp_session(work, name, *args):
