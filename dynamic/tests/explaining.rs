@@ -67,10 +67,8 @@ seq:
   - {id: name, size: 5, pad-right: 0x20, type: str}
   - {id: tag, terminator: 0x3b}
 ";
-    let explained = interpreter(schema).explain(b"ab   xy;");
-    assert!(explained.error.is_none());
     assert_eq!(
-        rows(&explained.spans),
+        rows(&spans_of(schema, b"ab   xy;")),
         vec![
             ("name", 0, 5, Some(json!("ab"))),
             ("tag", 5, 8, Some(json!("7879"))),
@@ -106,10 +104,28 @@ fn span<'a>(spans: &'a [FieldSpan], path: &str) -> &'a FieldSpan {
     found.unwrap_or_else(|| panic!("no span at {path} in {spans:#?}"))
 }
 
+/// A byte range, and a bit range where the span has one.
+type Ranges = (u64, u64, Option<(u64, u64)>);
+
 /// A span's byte range and bit range.
-fn ranges(span: &FieldSpan) -> (u64, u64, Option<(u64, u64)>) {
+fn ranges(span: &FieldSpan) -> Ranges {
     let bits = span.bits.map(|b| (b.start_bit, b.end_bit));
     (span.start, span.end, bits)
+}
+
+/// The spans of `bytes` read whole with `schema`.
+#[track_caller]
+fn spans_of(schema: &str, bytes: &[u8]) -> Vec<FieldSpan> {
+    let explained = interpreter(schema).explain(bytes);
+    assert!(explained.error.is_none(), "{:?}", explained.error);
+    explained.spans
+}
+
+/// The ranges and the value of the span at `path`.
+#[track_caller]
+fn seen(spans: &[FieldSpan], path: &str) -> (Ranges, Option<serde_json::Value>) {
+    let span = span(spans, path);
+    (ranges(span), span.value.clone())
 }
 
 #[test]
@@ -125,18 +141,15 @@ seq:
     // flags takes the 3 high bits of byte 0 (101), kind its 5 low ones (00011); wide the
     // 12 bits 0xABC of bytes 1 and 2; the 4 bits left of byte 2 are dropped before tail.
     let bytes = [0b101_00011, 0xab, 0xc0, 0x07];
-    let explained = interpreter(schema).explain(&bytes);
-    assert!(explained.error.is_none(), "{:?}", explained.error);
-    let spans = &explained.spans;
-    assert_eq!(ranges(span(spans, "flags")), (0, 1, Some((0, 3))));
-    assert_eq!(span(spans, "flags").value, Some(json!(5)));
-    assert_eq!(ranges(span(spans, "kind")), (0, 1, Some((3, 8))));
-    assert_eq!(span(spans, "kind").value, Some(json!(3)));
-    assert_eq!(ranges(span(spans, "wide")), (1, 3, Some((8, 20))));
-    assert_eq!(span(spans, "wide").value, Some(json!(0xabc)));
+    let spans = &spans_of(schema, &bytes);
+    assert_eq!(seen(spans, "flags"), ((0, 1, Some((0, 3))), Some(json!(5))));
+    assert_eq!(seen(spans, "kind"), ((0, 1, Some((3, 8))), Some(json!(3))));
+    assert_eq!(
+        seen(spans, "wide"),
+        ((1, 3, Some((8, 20))), Some(json!(0xabc)))
+    );
     // A byte-aligned field starts at the next whole byte and has no bit range.
-    assert_eq!(ranges(span(spans, "tail")), (3, 4, None));
-    assert_eq!(span(spans, "tail").value, Some(json!(7)));
+    assert_eq!(seen(spans, "tail"), ((3, 4, None), Some(json!(7))));
 }
 
 #[test]
@@ -154,19 +167,19 @@ types:
     // 0xd5 = 1101_0101: flags takes the 3 low bits (101), x the next 2 (10), y the 3 high
     // bits (110) and then bit 0 of 0x33 (1) as its top bit: 0b1110.
     let bytes = [0xd5, 0x33, 0x10];
-    let explained = interpreter(schema).explain(&bytes);
-    assert!(explained.error.is_none(), "{:?}", explained.error);
-    let spans = &explained.spans;
-    assert_eq!(ranges(span(spans, "flags")), (0, 1, Some((0, 3))));
-    assert_eq!(span(spans, "flags").value, Some(json!(5)));
+    let spans = &spans_of(schema, &bytes);
+    assert_eq!(seen(spans, "flags"), ((0, 1, Some((0, 3))), Some(json!(5))));
     // The structure starts where its first bit field does, inside byte 0.
     assert_eq!(ranges(span(spans, "pair")), (0, 2, Some((3, 9))));
-    assert_eq!(ranges(span(spans, "pair.x")), (0, 1, Some((3, 5))));
-    assert_eq!(span(spans, "pair.x").value, Some(json!(2)));
-    assert_eq!(ranges(span(spans, "pair.y")), (0, 2, Some((5, 9))));
-    assert_eq!(span(spans, "pair.y").value, Some(json!(14)));
-    assert_eq!(ranges(span(spans, "tail")), (2, 3, None));
-    assert_eq!(span(spans, "tail").value, Some(json!(0x10)));
+    assert_eq!(
+        seen(spans, "pair.x"),
+        ((0, 1, Some((3, 5))), Some(json!(2)))
+    );
+    assert_eq!(
+        seen(spans, "pair.y"),
+        ((0, 2, Some((5, 9))), Some(json!(14)))
+    );
+    assert_eq!(seen(spans, "tail"), ((2, 3, None), Some(json!(0x10))));
 }
 
 #[test]
@@ -188,9 +201,7 @@ types:
     // `outer` decodes to 05 3b 1d (each byte xor 0xff), whose last two bytes decode to
     // 34 12 (xor 0x0f); `plain` is 78 56 in a substream of the file.
     let bytes = [0x03, 0xfa, 0xc4, 0xe2, 0x78, 0x56];
-    let explained = interpreter(schema).explain(&bytes);
-    assert!(explained.error.is_none(), "{:?}", explained.error);
-    let spans = &explained.spans;
+    let spans = &spans_of(schema, &bytes);
     let outer = Stream {
         path: "outer".into(),
         stored_start: 1,
@@ -240,9 +251,7 @@ types:
 ";
     // `body` decodes to 09 2a; `at_ofs` reads f6 d5 at offset 2 (`ofs`).
     let bytes = [0x02, 0x02, 0xf6, 0xd5];
-    let explained = interpreter(schema).explain(&bytes);
-    assert!(explained.error.is_none(), "{:?}", explained.error);
-    let spans = &explained.spans;
+    let spans = &spans_of(schema, &bytes);
     let at = |path| {
         let s = span(spans, path);
         (s.start, s.end, s.stream.as_ref().map(|s| s.path.clone()))
