@@ -327,7 +327,7 @@ impl<'s> Scope<'s> {
         let processor = crate::process::processor(decode, &|e| self.eval(e)).ok()?;
         let data = (value, decoded.rest.0.as_slice());
         let stored = &decoded.stored.0;
-        let frame = decode.frame(decode.reframed_size().of(stored.len()));
+        let frame = decode.frame(decode.reframed_size().of(stored));
         rt::process::restored(&processor, data, stored, frame)
     }
 

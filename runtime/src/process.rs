@@ -390,6 +390,12 @@ pub fn written_len(
     restored(process, data, stored, frame).map_or(stored.len(), |bytes| bytes.len())
 }
 
+/// The size of a frame as large as the bytes a value is stored in: none when none are stored
+/// (a document gave the value alone), so that new bytes are not padded.
+pub fn size_as_stored(stored: &[u8]) -> Option<i64> {
+    i64::try_from(stored.len()).ok().filter(|&n| n > 0)
+}
+
 /// [`stored_bytes`], refused with the reason.
 fn framed<'s>(
     process: &impl Process,

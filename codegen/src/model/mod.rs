@@ -1001,11 +1001,11 @@ pub enum ReframedSize {
 }
 
 impl ReframedSize {
-    /// The frame's size for a value whose stored bytes are `stored_len` long.
-    pub fn of(self, stored_len: usize) -> Option<i64> {
+    /// The frame's size for a value stored in `stored`.
+    pub fn of(self, stored: &[u8]) -> Option<i64> {
         match self {
             ReframedSize::Fixed(n) => Some(n),
-            ReframedSize::AsStored => i64::try_from(stored_len).ok().filter(|&n| n > 0),
+            ReframedSize::AsStored => skelcodec_runtime::process::size_as_stored(stored),
             ReframedSize::Unpadded => None,
         }
     }

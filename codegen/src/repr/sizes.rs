@@ -212,9 +212,7 @@ pub fn measured_as_written(
     let function = quote::format_ident!("{function}");
     let size = match decode.reframed_size() {
         ReframedSize::Fixed(n) => quote!(::core::option::Option::Some(#n)),
-        ReframedSize::AsStored => {
-            quote!(i64::try_from(#item.stored.0.len()).ok().filter(|&n| n > 0))
-        }
+        ReframedSize::AsStored => quote!(rt::process::size_as_stored(&#item.stored.0)),
         ReframedSize::Unpadded => quote!(::core::option::Option::None),
     };
     let frame = super::frame_tokens(decode, size);
