@@ -10,14 +10,14 @@ fn expand(path: &std::path::Path) -> String {
 
 #[test]
 fn game_schemas() {
-    insta::glob!("../../schemas", "*.ksy", |path| {
+    insta::glob!("../../../schemas", "*.ksy", |path| {
         insta::assert_snapshot!(expand(path));
     });
 }
 
 #[test]
 fn feature_schemas() {
-    insta::glob!("../../generated-tests/tests/schemas", "*.ksy", |path| {
+    insta::glob!("../../../generated-tests/tests/schemas", "*.ksy", |path| {
         insta::assert_snapshot!(expand(path));
     });
 }

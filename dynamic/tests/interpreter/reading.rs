@@ -1,11 +1,9 @@
 //! The interpreter on small schemas and files made by hand: values, documents and errors as
 //! the schema and Kaitai's semantics define them.
 
-mod common;
-
 use std::path::Path;
 
-use common::interpreter;
+use crate::common::interpreter;
 use serde_json::json;
 use skelcodec_dynamic::{Interpreter, LoadError};
 

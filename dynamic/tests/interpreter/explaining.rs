@@ -1,9 +1,7 @@
 //! The field map of a read (`Interpreter::explain`), on a file made by hand: each field,
 //! element and case where the bytes put it; a failed read mapped up to the failure.
 
-mod common;
-
-use common::interpreter;
+use crate::common::interpreter;
 use serde_json::json;
 use skelcodec_dynamic::{FieldSpan, Stream};
 

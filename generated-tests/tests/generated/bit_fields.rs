@@ -12,7 +12,7 @@ use bit_fields::{BitFields, Kind};
 /// version 101, compressed 1, kind 0010 | flags 10011 and 3 dropped bits 101 | count 3 |
 /// nibbles 1, 2, 3 (little-endian bits) | wide: the high nibble of 0xf3, seven bytes and the
 /// low nibble of 0xa8, whose high nibble 0xa is left at the end.
-const FILE: &[u8] = include_bytes!("../fixtures/features/bit_fields.bin");
+const FILE: &[u8] = include_bytes!("../../fixtures/features/bit_fields.bin");
 
 #[test]
 fn bit_fields_read_as_kaitai_reads_them() {

@@ -16,7 +16,7 @@ fn every_listed_spec_still_passes() {
     }
     let outcomes = run_all(&suite_dir());
     println!("{}", report(&outcomes));
-    let listed = include_str!("../pass.txt")
+    let listed = include_str!("../../pass.txt")
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'));
@@ -30,7 +30,7 @@ fn every_listed_spec_still_passes() {
     }
     assert!(regressions.is_empty(), "{}", regressions.join("\n"));
     // A passing spec that read something also writes it back exactly, or is explained.
-    let explained: Vec<&str> = include_str!("../write_differs.txt")
+    let explained: Vec<&str> = include_str!("../../write_differs.txt")
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .filter_map(|l| l.split_whitespace().next())
@@ -50,7 +50,7 @@ fn formats_err_is_judged_as_kaitai_judges_it() {
         eprintln!("skipped: Kaitai's conformance suite was not found when this crate was built");
         return;
     }
-    let known = include_str!("../formats_err_differs.txt")
+    let known = include_str!("../../formats_err_differs.txt")
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))

@@ -26,7 +26,7 @@ fn file() -> Vec<u8> {
 
 #[test]
 fn values_are_read_from_their_decoded_bytes() {
-    let fixture = include_bytes!("../fixtures/features/processed.bin");
+    let fixture = include_bytes!("../../fixtures/features/processed.bin");
     assert_eq!(file(), fixture, "the fixture the mutation test uses");
     let value = Processed::read(&file()).unwrap();
     assert_eq!(value.masked.value.0, [1, 2, 3, 4]);

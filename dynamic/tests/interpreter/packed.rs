@@ -2,9 +2,7 @@
 //! keeps as the bytes it read: their documents, the expressions that use their elements,
 //! their writing back, and edits of them, as for any other list.
 
-mod common;
-
-use common::interpreter;
+use crate::common::interpreter;
 use serde_json::json;
 use skelcodec_dynamic::{Int, Value};
 

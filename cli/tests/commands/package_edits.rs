@@ -5,8 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-mod support;
-use support::{assert_exit, skelcodec, stderr, stdout};
+use crate::support::{assert_exit, skelcodec, stderr, stdout};
 
 const SECTOR: usize = 2048;
 

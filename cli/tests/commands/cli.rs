@@ -5,8 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod support;
-use support::{assert_exit, skelcodec, stderr, stdout};
+use crate::support::{assert_exit, skelcodec, stderr, stdout};
 
 /// The hand-built fixtures (see their README.md and expected.json).
 const FIXTURES: &str = concat!(

@@ -1,9 +1,7 @@
 //! The interpreter's writer on small schemas and files made by hand: files written back byte
 //! for byte, documents encoded, and edits that would not read back refused with their path.
 
-mod common;
-
-use common::interpreter;
+use crate::common::interpreter;
 use serde_json::json;
 use skelcodec_dynamic::Interpreter;
 

@@ -24,7 +24,7 @@ const HELLO_SJIS: &[u8] = &[0x82, 0xb1, 0x82, 0xf1, 0x82, 0xc9, 0x82, 0xbf, 0x82
 
 #[test]
 fn text_is_decoded_from_its_encoding() {
-    let fixture = include_bytes!("../fixtures/features/text_encodings.bin");
+    let fixture = include_bytes!("../../fixtures/features/text_encodings.bin");
     assert_eq!(
         file(HELLO_SJIS),
         fixture,

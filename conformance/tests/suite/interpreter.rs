@@ -25,7 +25,7 @@ fn the_interpreter_reads_as_the_generated_code_reads() {
         })
         .collect();
     assert!(differing.is_empty(), "{}", differing.join("\n"));
-    let listed = include_str!("../interpreted.txt")
+    let listed = include_str!("../../interpreted.txt")
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'));

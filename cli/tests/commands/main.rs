@@ -1,0 +1,5 @@
+//! The `skelcodec` command, run as a user runs it: one test binary, a module per concern.
+
+mod cli;
+mod package_edits;
+mod support;

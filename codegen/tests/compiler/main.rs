@@ -1,0 +1,6 @@
+//! The compiler, tested through its public API: one test binary, a module per concern.
+
+mod expansion;
+mod gallery;
+mod imports;
+mod schema_errors;

@@ -1,0 +1,8 @@
+//! The interpreter behind `--schema`, tested through its public API: one test binary, a module
+//! per concern.
+
+mod common;
+mod explaining;
+mod packed;
+mod reading;
+mod writing;

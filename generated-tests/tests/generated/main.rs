@@ -1,0 +1,72 @@
+//! The generated codecs, tested as users use them: one test binary, a module per concern, so a
+//! first `cargo test` links once rather than once per file.
+
+// A module holds the codec of its schema under the schema's id, which is often its own name.
+#![allow(clippy::module_inception)]
+
+mod absent_arguments;
+mod any_params;
+mod bit_fields;
+mod byte_table;
+mod bytes_switch;
+mod chosen_byte_order;
+mod claimed_bytes;
+mod compile_regressions;
+mod dff;
+mod dff_behaviour;
+mod drs;
+mod drs_behaviour;
+mod edits;
+mod failures_stay;
+mod file_end;
+mod gsa;
+mod gsa_behaviour;
+mod hostile_dags;
+mod hygiene;
+mod ifp;
+mod ifp_behaviour;
+mod ifp_convert;
+mod img_behaviour;
+mod import_paths;
+mod imported_roots;
+mod inferred_derivations;
+mod instances;
+mod kept_params;
+mod last_tag_switch;
+mod layout;
+mod literals;
+mod look_aheads;
+mod moved_blocks;
+mod mutations;
+mod navigation;
+mod on_demand;
+mod opaque_types;
+mod other_streams;
+mod params;
+mod parent_override;
+mod per_element_switch;
+mod pointed_names;
+mod positionless_holders;
+mod presence;
+mod prior_elements;
+mod processed;
+mod recursion;
+mod relocations;
+mod root_places;
+mod root_stream;
+mod saved_positions;
+mod shared_bytes;
+mod sims2;
+mod sims2_behaviour;
+mod sizes_while_reading;
+mod slots;
+mod stream_arguments;
+mod stream_conditions;
+mod substreams;
+mod terminated_values;
+mod text_encodings;
+mod unmatched_switch;
+mod unread_tails;
+mod until_stop;
+mod views;
+mod wide_sizes;
