@@ -264,7 +264,9 @@ fn compile_assert(schema: &Schema, assert: &KstAssert) -> TokenStream {
     let parsed = expr::parse(&actual_src)
         .and_then(|actual| Ok((actual, expr::parse(&expected_src)?)))
         .map_err(|e| format!("does not parse: {e}"));
+    // An assert returns the failure of an expression that can fail (`to_i`), as its outcome.
     let scope = Scope::new(schema, 0, Mode::Inspect, schema.types[0].fields.len());
+    let scope = scope.reporting_failure();
     let compiled = parsed.and_then(|(actual, expected)| {
         // `null` (a KST value, not an expression): the value is absent. A look-ahead that
         // needs the stream is absent by its condition alone.
@@ -299,12 +301,21 @@ fn compile_assert(schema: &Schema, assert: &KstAssert) -> TokenStream {
             }
             _ => quote!(::std::string::String::from("(a value)")),
         };
-        Ok(quote! {
+        let outcome = quote! {
             if #holds {
                 crate::AssertOutcome::pass(#label)
             } else {
                 crate::AssertOutcome::fail(#label, #shown)
             }
+        };
+        if !scope.can_fail() {
+            return Ok(outcome);
+        }
+        Ok(quote! {
+            (|| -> ::core::result::Result<_, ::skelcodec_runtime::bytes::NotANumber> {
+                ::core::result::Result::Ok(#outcome)
+            })()
+            .unwrap_or_else(|e| crate::AssertOutcome::fail(#label, e.to_string()))
         })
     });
     compiled.unwrap_or_else(|why: String| {

@@ -258,7 +258,7 @@ impl<'s> Scope<'s> {
                 Ok(Val::Int(String::from_utf8_lossy(&s).chars().count() as i64))
             }
             (Val::Str(s), "reverse") => Ok(Val::Str(rt::bytes::reverse_text(&s))),
-            (Val::Str(s), "to_i") => Ok(Val::Int(rt::bytes::parse_int(&s, 10))),
+            (Val::Str(s), "to_i") => number(&s, 10),
             (Val::Int(n), "to_s") => Ok(Val::Str(rt::bytes::decimal(n))),
             (Val::Float(f), "to_i") => Ok(Val::Int(f as i64)),
             (Val::Enum(_, n), "to_i") => Ok(Val::Int(n)),
@@ -354,9 +354,7 @@ impl<'s> Scope<'s> {
         let value = self.eval(recv)?;
         match (value, name, args) {
             (Val::Bytes(b), "to_s", _) => Ok(Val::Str(b)),
-            (Val::Str(s), "to_i", [radix]) => {
-                Ok(Val::Int(rt::bytes::parse_int(&s, self.int(radix)?)))
-            }
+            (Val::Str(s), "to_i", [radix]) => number(&s, self.int(radix)?),
             (Val::Str(s), "substring", [from, to]) => Ok(Val::Str(rt::bytes::substring(
                 &s,
                 self.int(from)?,
@@ -755,4 +753,11 @@ pub(crate) fn stored_len(value: &Value) -> usize {
         Value::Case(_, inner) => stored_len(inner),
         Value::Decoded(decoded) => decoded.stored.0.len(),
     }
+}
+
+/// `text.to_i(radix)`: the number, or the failure Kaitai raises for text that is none.
+fn number(text: &[u8], radix: i64) -> Evaluated {
+    rt::bytes::parse_int(text, radix)
+        .map(Val::Int)
+        .map_err(|e| format!("`to_i`: {e}"))
 }

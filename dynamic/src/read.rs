@@ -914,28 +914,15 @@ fn read_repeated<'s>(
             }
             _ => rt::fields::read_to_eos_seeing(r, one)?,
         },
-        Repeat::Until(done) => {
-            let mut failed = None;
-            let items = rt::fields::read_until_seeing(r, one, |item, index, r| {
-                scope.at(r);
-                let scope = Scope {
-                    index: Some(index as i64),
-                    item: Some(crate::eval::to_val(ty, item, &scope.this)),
-                    ..scope.clone()
-                };
-                match scope.bool(done) {
-                    Ok(done) => done,
-                    Err(message) => {
-                        failed = Some(eval_error(r, message));
-                        true
-                    }
-                }
-            })?;
-            if let Some(error) = failed {
-                return Err(error);
-            }
-            items
-        }
+        Repeat::Until(done) => rt::fields::read_until_seeing(r, one, |item, index, r| {
+            scope.at(r);
+            let scope = Scope {
+                index: Some(index as i64),
+                item: Some(crate::eval::to_val(ty, item, &scope.this)),
+                ..scope.clone()
+            };
+            scope.bool(done).map_err(|message| eval_error(r, message))
+        })?,
         // One element per element of a list read before, each seeing its partner as `_`.
         Repeat::ForEach(list) => {
             let partners = match scope.eval(list).map_err(|m| eval_error(r, m))? {

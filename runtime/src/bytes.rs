@@ -317,21 +317,48 @@ pub fn decimal(n: i64) -> Vec<u8> {
     n.to_string().into_bytes()
 }
 
-/// `text.to_i(radix)`: the integer a whole string spells in `radix` (2 to 36), with an optional
-/// sign. Expressions cannot fail: text that is not such a number, or a radix out of range,
-/// gives 0.
-pub fn parse_int(text: &[u8], radix: i64) -> i64 {
-    let Ok(radix) = u32::try_from(radix) else {
-        return 0;
-    };
-    if !(2..=36).contains(&radix) {
-        return 0;
-    }
-    std::str::from_utf8(text)
+/// `text.to_i(radix)`: the integer a string spells in `radix` (2 to 36), with an optional sign
+/// and, as Kaitai's Python runtime allows, ASCII whitespace around it. Anything else (empty
+/// text, a space, a radix out of range) is no number, which Kaitai raises too.
+pub fn parse_int(text: &[u8], radix: i64) -> Result<i64, NotANumber> {
+    let number = u32::try_from(radix)
         .ok()
-        .and_then(|t| i64::from_str_radix(t, radix).ok())
-        .unwrap_or(0)
+        .filter(|radix| (2..=36).contains(radix))
+        .and_then(|radix| {
+            let text = std::str::from_utf8(text.trim_ascii()).ok()?;
+            i64::from_str_radix(text, radix).ok()
+        });
+    number.ok_or_else(|| NotANumber {
+        text: String::from_utf8_lossy(text).into_owned(),
+        radix,
+    })
 }
+
+/// Text that `to_i` cannot read as a number: an expression's failure, as Kaitai's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotANumber {
+    text: String,
+    radix: i64,
+}
+
+impl NotANumber {
+    /// The failure where a reader or writer stands at `offset`.
+    #[cold]
+    pub fn at(self, offset: usize) -> crate::Error {
+        crate::Error::new(
+            offset as u64,
+            crate::ErrorKind::Invalid(format!("`to_i`: {self}")),
+        )
+    }
+}
+
+impl fmt::Display for NotANumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} is not a number in base {}", self.text, self.radix)
+    }
+}
+
+impl std::error::Error for NotANumber {}
 
 /// `text.reverse`: the characters in reverse order (invalid UTF-8 replaced).
 pub fn reverse_text(text: &[u8]) -> Vec<u8> {
@@ -493,11 +520,19 @@ mod tests {
     fn string_operations_of_expressions() {
         assert_eq!(concat(b"ab".as_slice(), &b"cd".to_vec()), b"abcd");
         assert_eq!(decimal(-42), b"-42");
-        assert_eq!(parse_int(b"-072", 10), -72);
-        assert_eq!(parse_int(b"1010110", 2), 86);
-        assert_eq!(parse_int(b"47cf", 16), 0x47cf);
-        assert_eq!(parse_int(b"12a", 10), 0, "not a whole number");
-        assert_eq!(parse_int(b"1", 99), 0, "radix out of range");
+        assert_eq!(parse_int(b"-072", 10), Ok(-72));
+        assert_eq!(parse_int(b"1010110", 2), Ok(86));
+        assert_eq!(parse_int(b"47cf", 16), Ok(0x47cf));
+        assert_eq!(
+            parse_int(b" 12\t", 10),
+            Ok(12),
+            "whitespace around, as Python's int()"
+        );
+        let failure = |text: &[u8], radix| parse_int(text, radix).unwrap_err().to_string();
+        assert_eq!(failure(b" ", 10), r#"" " is not a number in base 10"#);
+        assert_eq!(failure(b"12a", 10), r#""12a" is not a number in base 10"#);
+        assert_eq!(failure(b"1", 99), r#""1" is not a number in base 99"#);
+        assert_eq!(failure(b"", 10), r#""" is not a number in base 10"#);
         assert_eq!(reverse_text("añb".as_bytes()), "bña".as_bytes());
         assert_eq!(substring(b"0123456789", 2, 5), b"234");
         assert_eq!(substring(b"0123", 3, 1), b"");

@@ -194,11 +194,11 @@ pub fn read_to_eos_seeing<'a, T>(
 }
 
 /// Reads elements until `done` holds for the last one read (Kaitai `repeat: until`); `done`
-/// gets its index too (`_index` in the condition).
+/// gets its index too (`_index` in the condition), and fails as its expression does.
 pub fn read_until<'a, T>(
     r: &mut Reader<'a>,
     mut read: impl FnMut(&mut Reader<'a>, usize) -> Result<T>,
-    done: impl FnMut(&T, usize, &Reader<'a>) -> bool,
+    done: impl FnMut(&T, usize, &Reader<'a>) -> Result<bool>,
 ) -> Result<Vec<T>> {
     read_until_seeing(r, |r, prior| read(r, prior.len()), done)
 }
@@ -207,13 +207,13 @@ pub fn read_until<'a, T>(
 pub fn read_until_seeing<'a, T>(
     r: &mut Reader<'a>,
     mut read: impl FnMut(&mut Reader<'a>, &[T]) -> Result<T>,
-    mut done: impl FnMut(&T, usize, &Reader<'a>) -> bool,
+    mut done: impl FnMut(&T, usize, &Reader<'a>) -> Result<bool>,
 ) -> Result<Vec<T>> {
     let mut items = Vec::new();
     loop {
         let start = r.bit_pos();
         let item = read(r, &items).at_index(items.len())?;
-        let finished = done(&item, items.len(), r);
+        let finished = done(&item, items.len(), r).at_index(items.len())?;
         items.push(item);
         if finished {
             return Ok(items);
@@ -1313,7 +1313,7 @@ mod tests {
         let items = read_until(
             &mut Reader::new(&data),
             |r, _| r.read_u8(),
-            |b, _, _| *b == 0,
+            |b, _, _| Ok(*b == 0),
         )
         .unwrap();
         assert_eq!(items, [1, 2, 0]);

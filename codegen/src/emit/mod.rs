@@ -218,12 +218,11 @@ fn instance_methods(schema: &Schema, ty: usize, ir: &TypeIr) -> TokenStream {
             // Look-ahead instances exist only while reading. Instances that need parameters or the
             // stream exist only inlined in readers and writers, and so do structures: expressions
             // reach their fields through the instance inlined.
-            let (InstanceKind::Value { value, .. }, Some((body, ty))) = (&instance.kind, method)
-            else {
+            let (InstanceKind::Value { value, .. }, Some(method)) = (&instance.kind, method) else {
                 return None;
             };
             let ident = instance_ident(&instance.id);
-            let (body, ty) = (body.clone(), ty.clone());
+            let (body, ty) = (method.body.clone(), method.ty.clone());
             let (ret, body) = match ty {
                 // A value that may be absent: `None` when it is.
                 Ty::Opt(inner) => {
@@ -234,6 +233,17 @@ fn instance_methods(schema: &Schema, ty: usize, ir: &TypeIr) -> TokenStream {
                     )
                 }
                 ty => instance_result(schema, &ty, body),
+            };
+            // Text that is no number fails `to_i`, as in Kaitai: such a value is a `Result`.
+            let (ret, body) = match method.can_fail {
+                true => (
+                    quote!(::core::result::Result<#ret, rt::bytes::NotANumber>),
+                    quote! {
+                        let value = #body;
+                        ::core::result::Result::Ok(value)
+                    },
+                ),
+                false => (ret, body),
             };
             let doc = types::docs(
                 instance.doc.as_deref(),

@@ -221,15 +221,25 @@ fn read_fields(schema: &Schema, ty: usize, ir: &ir::TypeIr, from: usize) -> Toke
 
 /// The value of a stored `field`: its read with `?` applied, inside its condition, so an absent
 /// value is `None` outright and a present one is not moved through a `Result<Option<_>>`.
+///
+/// An expression that can fail (`to_i`) returns its failure with `?`: such a read runs in a
+/// closure of its own, so that the failure, too, is the field's.
 fn read_value(schema: &Schema, owner: usize, field: &Field, ir: &ir::ReadField) -> TokenStream {
     let name = &field.id;
     match (&ir.cond, field.parse_instance) {
         (Some(cond), false) => {
             let read = read_present(schema, owner, field, ir);
+            if ir.can_fail {
+                let present = quote!(if #cond { Some(#read?) } else { None });
+                return quote!((|| -> rt::Result<_> { Ok(#present) })().in_field(#name)?);
+            }
             quote!(if #cond { Some(#read.in_field(#name)?) } else { None })
         }
         _ => {
             let read = read_field(schema, owner, field, ir);
+            if ir.can_fail {
+                return quote!((|| #read)().in_field(#name)?);
+            }
             quote!(#read.in_field(#name)?)
         }
     }
@@ -385,7 +395,7 @@ fn read_repeated(
         ir::Repeat::Until(done) => {
             let one = one();
             read_again(
-                quote!(rt::fields::#read_until(r, |r, #index| #one, |item, _index, r| #done)),
+                quote!(rt::fields::#read_until(r, |r, #index| #one, |item, _index, r| ::core::result::Result::Ok(#done))),
             )
         }
     }
@@ -420,7 +430,7 @@ fn read_elements(
             quote!(rt::fields::read_each(r, &#list, #min, |r, _index, each| #one))
         }
         ir::Repeat::Until(done) => {
-            quote!(rt::fields::read_until(r, |r, _index| #one, |item, _index, r| #done))
+            quote!(rt::fields::read_until(r, |r, _index| #one, |item, _index, r| ::core::result::Result::Ok(#done)))
         }
     }
 }

@@ -43,7 +43,13 @@ pub fn write_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
                 (None, Some(unit)) => offset_written(field, unit),
                 (None, None) => (quote!(), quote!(self.#ident)),
             };
-            let write = write_field(schema, ty, field, written, &access);
+            let mut write = write_field(schema, ty, field, written, &access);
+            if written.can_fail {
+                // An expression that can fail (`to_i`) returns its failure with `?`: in a
+                // closure of its own, the failure is the field's.
+                let in_field = placement_error_in_field(name);
+                write = quote!((|| -> rt::Result<()> { #write Ok(()) })().map_err(#in_field)?;);
+            }
             write_placed(written, name, &quote!(#starts #valid #checksum #write))
         });
     // A writer that is passed a placeholder cannot compare: the codec reads its output back.

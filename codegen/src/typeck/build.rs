@@ -109,10 +109,15 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
         .instances
         .iter()
         .map(|instance| match &instance.kind {
-            InstanceKind::Value { .. } => inspect
-                .instance_value(instance)
-                .ok()
-                .filter(|(_, ty)| ty.is_instance_value()),
+            InstanceKind::Value { .. } => {
+                let scope = inspect.reporting_failure();
+                let (body, ty) = scope.instance_value(instance).ok()?;
+                ty.is_instance_value().then(|| ir::Method {
+                    body,
+                    ty,
+                    can_fail: scope.can_fail(),
+                })
+            }
             InstanceKind::Peek { .. } => None,
         })
         .collect();
@@ -407,6 +412,7 @@ fn read_field(
         solved,
         valid,
         values,
+        can_fail: scope.can_fail(),
     }
 }
 
@@ -604,6 +610,7 @@ fn write_field(schema: &Schema, ty: usize, field: &Field, errors: &mut Errors) -
         cond,
         valid,
         values,
+        can_fail: scope.can_fail(),
     }))
 }
 

@@ -40,11 +40,23 @@ pub struct TypeIr {
     pub write_order: Option<ByteOrder>,
     /// `to-string`: a text expression.
     pub to_string: Option<Rust>,
-    /// One per instance, in order: the body and type of its method, when it gets one.
-    pub methods: Vec<Option<(Rust, Ty)>>,
+    /// One per instance, in order: its method, when it gets one.
+    pub methods: Vec<Option<Method>>,
     /// One per [`crate::model::TypeDef::derived_members`], in order: the value it should have,
     /// computed from the finished value (`i64`).
     pub derived_members: Vec<Rust>,
+}
+
+/// The method of a value instance, computed from the finished value.
+#[derive(Debug, Clone)]
+pub struct Method {
+    /// The value's expression.
+    pub body: Rust,
+    /// Its type.
+    pub ty: Ty,
+    /// The expression can fail (`to_i` of text that is no number): the method returns a
+    /// `Result`, the body's `?` its failure.
+    pub can_fail: bool,
 }
 
 /// A `meta/endian` switch: each case's test (a `bool`) and whether it means big-endian, then
@@ -169,6 +181,8 @@ pub struct ReadField {
     pub valid: Vec<Rust>,
     /// The values.
     pub values: Values<Reading>,
+    /// An expression of the read can fail (`to_i`): its `?` returns the failure.
+    pub can_fail: bool,
 }
 
 /// Where a field read by position is read.
@@ -219,6 +233,8 @@ pub struct WrittenField {
     pub valid: Writer<Vec<Rust>>,
     /// The values.
     pub values: Values<Writing>,
+    /// An expression of the write can fail (`to_i`): its `?` returns the failure.
+    pub can_fail: bool,
 }
 
 /// The values of a field: one list (or one value), a switch of them, or a list of switches.

@@ -61,6 +61,7 @@ pub(crate) fn check(schema: &Schema) -> Result<(ir::Ir, Vec<Located>), (Located,
             // An instance that uses parameters is inlined where it is used and gets no method.
             let read = Scope::new(schema, ty, Mode::Read, def.fields.len());
             let compiled = inspect
+                .reporting_failure()
                 .instance_value(instance)
                 .or_else(|_| read.instance_value(instance));
             let dead = !live.contains(&(ty, instance.id.as_str()));

@@ -39,6 +39,7 @@ mod look_aheads;
 mod moved_blocks;
 mod mutations;
 mod navigation;
+mod numbers_in_text;
 mod on_demand;
 mod opaque_types;
 mod other_streams;

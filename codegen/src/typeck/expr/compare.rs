@@ -4,12 +4,15 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::place::{Absent, when_present};
 use super::*;
 
+/// `a op b`; `can_fail`: either can fail (see `Scope::can_fail`).
 pub(super) fn comparison(
     op: BinOp,
     (a, ta): (TokenStream, Ty),
     (b, tb): (TokenStream, Ty),
+    can_fail: bool,
 ) -> Compiled {
     let (a, b) = match (&ta, &tb) {
         (Ty::Int, Ty::Int) | (Ty::Float, Ty::Float) | (Ty::Bool, Ty::Bool) => (a, b),
@@ -32,7 +35,9 @@ pub(super) fn comparison(
             };
             (slice(a, &ta), slice(b, &tb))
         }
-        (Ty::Opt(_), _) | (_, Ty::Opt(_)) => return optional_comparison(op, (a, ta), (b, tb)),
+        (Ty::Opt(_), _) | (_, Ty::Opt(_)) => {
+            return optional_comparison(op, (a, ta), (b, tb), can_fail);
+        }
         (Ty::Bytes | Ty::Array(_) | Ty::ListLit(_), _) => {
             return list_comparison(op, (a, ta), (b, tb));
         }
@@ -65,13 +70,15 @@ pub(super) fn optional_comparison(
     op: BinOp,
     (a, ta): (TokenStream, Ty),
     (b, tb): (TokenStream, Ty),
+    can_fail: bool,
 ) -> Compiled {
     let Ty::Opt(inner) = ta else {
-        return optional_comparison(op.mirrored(), (b, tb), (a, ta));
+        return optional_comparison(op.mirrored(), (b, tb), (a, ta), can_fail);
     };
-    let (holds, _) = comparison(op, (quote!(present), *inner), (b, tb))?;
+    let (holds, _) = comparison(op, (quote!(present), *inner), (b, tb), can_fail)?;
     let absent = op == BinOp::Ne;
-    Ok((quote!(#a.map_or(#absent, |present| #holds)), Ty::Bool))
+    let absent = Absent::Value(quote!(#absent));
+    Ok((when_present(&a, &holds, absent, can_fail), Ty::Bool))
 }
 
 /// A list literal: integers (`[1i64, 2i64]`) or strings (`[b"a".as_slice(), …]`).
@@ -143,7 +150,7 @@ pub(super) fn list_comparison(
             if **elem == Ty::Int && !matches!(op, BinOp::Eq | BinOp::Ne) =>
         {
             let literal = quote!(rt::bytes::from_ints(&#b));
-            return comparison(op, (a, ta), (literal, Ty::Bytes));
+            return comparison(op, (a, ta), (literal, Ty::Bytes), false);
         }
         (Ty::Bytes, Ty::ListLit(elem)) if **elem == Ty::Int => {
             quote!(rt::arith::ints_match(#a.iter().map(|x| i64::from(*x)), &#b))

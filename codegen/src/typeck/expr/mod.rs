@@ -22,6 +22,9 @@ pub use self::place::content_view;
 use self::place::read_through;
 use self::switch::{NumberType, number_type};
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens as _, format_ident, quote};
 
@@ -295,6 +298,13 @@ pub struct Scope<'s> {
     /// Reading a value by position in another stream (`io:`): its expressions' `_io` is still
     /// the type's own stream, which the reader keeps as [`own_reader_ident`] meanwhile.
     in_other_stream: bool,
+    /// In `Inspect` mode, the code returns a `Result` (an instance method's): an expression
+    /// that can fail compiles. Readers and writers always return one.
+    reports_failure: bool,
+    /// Set once an expression compiled in this scope, or in a scope made from it, can fail
+    /// (`to_i` of text that is no number): its code returns the failure with `?`, which must
+    /// run where a `Result` is returned, outside any closure.
+    can_fail: Rc<Cell<bool>>,
 }
 
 /// The two reads of a field read later (see [`Field::read_later`]).
@@ -326,7 +336,35 @@ impl<'s> Scope<'s> {
             at_writer_pos: false,
             outer_stream: false,
             in_other_stream: false,
+            reports_failure: mode != Mode::Inspect,
+            can_fail: Rc::default(),
         }
+    }
+
+    /// The same scope for an instance method, which returns its failures in a `Result`; what
+    /// it compiles can fail on its own account (see [`Scope::can_fail`]).
+    pub fn reporting_failure(&self) -> Self {
+        let mut scope = self.clone();
+        scope.reports_failure = true;
+        scope.can_fail = Rc::default();
+        scope
+    }
+
+    /// True once an expression compiled in this scope, or in one made from it, can fail.
+    pub fn can_fail(&self) -> bool {
+        self.can_fail.get()
+    }
+
+    /// Runs `compile` in this scope, and says whether what it compiled can fail; the scope's
+    /// own flag still holds for everything compiled in it.
+    fn noting_failure<T>(
+        &self,
+        compile: impl FnOnce() -> Result<T, ExprError>,
+    ) -> Result<(T, bool), ExprError> {
+        let before = self.can_fail.replace(false);
+        let compiled = compile();
+        let can_fail = self.can_fail.replace(before || self.can_fail.get());
+        Ok((compiled?, can_fail))
     }
 
     /// The same scope for the arguments of a value read from bytes of its own (see
@@ -916,10 +954,11 @@ impl<'s> Scope<'s> {
                 _ => (quote!((#a || #b)), Ty::Bool),
             });
         }
-        let (ta_tokens, ta) = self.compile(a)?;
-        let (tb_tokens, tb) = self.compile(b)?;
+        let ((ta_tokens, ta), a_fails) = self.noting_failure(|| self.compile(a))?;
+        let ((tb_tokens, tb), b_fails) = self.noting_failure(|| self.compile(b))?;
         if op.is_comparison() {
-            return comparison(op, (ta_tokens, ta), (tb_tokens, tb));
+            let can_fail = a_fails || b_fails;
+            return comparison(op, (ta_tokens, ta), (tb_tokens, tb), can_fail);
         }
         if op == BinOp::Add
             && matches!(ta, Ty::Str | Ty::StrLit)

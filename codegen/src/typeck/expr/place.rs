@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens as _, format_ident, quote};
 
 use super::switch::integer_switch;
-use super::text::value_property;
+use super::text::{literal_number, value_property};
 use super::*;
 use crate::repr::option_tokens;
 use crate::sanitization::{IS_BE, is_be_ident, look_ahead_cell_ident, struct_ident};
@@ -143,6 +143,12 @@ impl<'s> Scope<'s> {
                 Ok(Place::computed(tokens, ty))
             }
             Expr::Attr(..) if let Some(path) = e.context_path() => self.context_value(&path),
+            Expr::Attr(text, attr)
+                if attr == "to_i"
+                    && let Some(n) = literal_number(text, 10) =>
+            {
+                Ok(Place::computed(int_literal(n.into())?, Ty::Int))
+            }
             Expr::Attr(base, attr) => {
                 if let Some(place) =
                     self.through_branches(base, |b| Expr::Attr(Box::new(b), attr.clone()))
@@ -559,6 +565,11 @@ impl<'s> Scope<'s> {
             }
             _ => {}
         }
+        if attr == "to_i" && matches!(base.ty, Ty::Str | Ty::StrLit) {
+            let (text, _) = self.value(base)?;
+            let (tokens, ty) = self.number_of_text(&text, quote!(10))?;
+            return Ok(Place::computed(tokens, ty));
+        }
         if let Some(property) = value_property(attr, &base.ty) {
             let (value, _) = self.value(base)?;
             let (tokens, ty) = property(value);
@@ -643,6 +654,8 @@ impl<'s> Scope<'s> {
         let mut inner = Scope::new(self.schema, ty, Mode::Inspect, def.fields.len());
         inner.owner = Some(base.tokens.clone());
         inner.reading = self.reading;
+        inner.reports_failure = self.reports_failure;
+        inner.can_fail = self.can_fail.clone();
         inner.depth = self.depth + 1;
         inner.owner_args = base.args.clone();
         inner.home = Some(Box::new(self.home.as_deref().unwrap_or(self).clone()));
@@ -675,12 +688,12 @@ impl<'s> Scope<'s> {
             depth: self.depth + 1,
             ..self.clone()
         };
-        let inner = step(&inner_scope, present)?;
+        let (inner, step_fails) = self.noting_failure(|| step(&inner_scope, present))?;
         let outer = &base.tokens;
         let tokens = &inner.tokens;
         if inner.optional {
             return Ok(Place {
-                tokens: quote!(#outer.and_then(|present| #tokens)),
+                tokens: when_present(outer, tokens, Absent::Flattened, step_fails),
                 ..inner
             });
         }
@@ -691,23 +704,22 @@ impl<'s> Scope<'s> {
                 false => quote!(&#tokens),
             };
             return Ok(Place {
-                tokens: quote!(#outer.map(|present| #tokens)),
+                tokens: when_present(outer, &tokens, Absent::None, step_fails),
                 optional: true,
                 ..inner
             });
         }
-        let (value, ty) = inner_scope.value(inner)?;
+        let ((value, ty), value_fails) = self.noting_failure(|| inner_scope.value(inner))?;
+        let fails = step_fails || value_fails;
+        let or = |absent| when_present(outer, &value, Absent::Value(absent), fails);
         let (tokens, ty) = match ty {
-            Ty::Int => (quote!(#outer.map_or(0i64, |present| #value)), ty),
-            Ty::Float => (quote!(#outer.map_or(0.0f64, |present| #value)), ty),
-            Ty::Bool => (quote!(#outer.map_or(false, |present| #value)), ty),
-            Ty::Io => (
-                quote!(#outer.map_or(rt::Stream::none(), |present| #value)),
-                ty,
-            ),
-            Ty::Opt(_) => (quote!(#outer.and_then(|present| #value)), ty),
+            Ty::Int => (or(quote!(0i64)), ty),
+            Ty::Float => (or(quote!(0.0f64)), ty),
+            Ty::Bool => (or(quote!(false)), ty),
+            Ty::Io => (or(quote!(rt::Stream::none())), ty),
+            Ty::Opt(_) => (when_present(outer, &value, Absent::Flattened, fails), ty),
             other => (
-                quote!(#outer.map(|present| #value)),
+                when_present(outer, &value, Absent::None, fails),
                 Ty::Opt(Box::new(other)),
             ),
         };
@@ -787,7 +799,7 @@ impl<'s> Scope<'s> {
             ..place
         };
         let single = present.value_type().is_some();
-        let (value, ty) = self.value(present)?;
+        let ((value, ty), fails) = self.noting_failure(|| self.value(present))?;
         let absent = match &ty {
             Ty::Int if single => quote!(0i64),
             Ty::Float if single => quote!(0.0f64),
@@ -795,9 +807,15 @@ impl<'s> Scope<'s> {
                 let name = enum_ident(&self.schema.enums[*idx]);
                 quote!(#name::from_raw(0))
             }
-            _ => return Ok((quote!(#outer.map(|present| #value)), Ty::Opt(Box::new(ty)))),
+            _ => {
+                let tokens = when_present(&outer, &value, Absent::None, fails);
+                return Ok((tokens, Ty::Opt(Box::new(ty))));
+            }
         };
-        Ok((quote!(#outer.map_or(#absent, |present| #value)), ty))
+        Ok((
+            when_present(&outer, &value, Absent::Value(absent), fails),
+            ty,
+        ))
     }
 }
 
@@ -973,5 +991,44 @@ fn contents_place(field: &Field) -> Option<Result<Place<'_>, ExprError>> {
     Some(Ok(Place {
         field: Some(field),
         ..Place::computed(quote!(#bytes.as_slice()), Ty::Bytes)
+    }))
+}
+
+/// What [`when_present`] gives when its value is absent.
+pub(super) enum Absent {
+    /// This value (`map_or`).
+    Value(TokenStream),
+    /// `None` (`map`).
+    None,
+    /// `None`, the present value being an `Option` itself (`and_then`).
+    Flattened,
+}
+
+/// `outer` (an `Option`) with `value` computed from its `present` value, or what `absent`
+/// says: a closure, or a `match` when `value` can fail, whose `?` no closure could hold.
+pub(super) fn when_present(
+    outer: &TokenStream,
+    value: &TokenStream,
+    absent: Absent,
+    can_fail: bool,
+) -> TokenStream {
+    if !can_fail {
+        return match absent {
+            Absent::Value(absent) => quote!(#outer.map_or(#absent, |present| #value)),
+            Absent::None => quote!(#outer.map(|present| #value)),
+            Absent::Flattened => quote!(#outer.and_then(|present| #value)),
+        };
+    }
+    let (present, absent) = match absent {
+        Absent::Value(absent) => (value.clone(), absent),
+        Absent::None => (
+            quote!(::core::option::Option::Some(#value)),
+            quote!(::core::option::Option::None),
+        ),
+        Absent::Flattened => (value.clone(), quote!(::core::option::Option::None)),
+    };
+    quote!((match #outer {
+        ::core::option::Option::Some(present) => #present,
+        ::core::option::Option::None => #absent,
     }))
 }

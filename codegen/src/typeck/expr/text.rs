@@ -2,6 +2,7 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use skelcodec_runtime::bytes as rt_bytes;
 use skelcodec_runtime::encoding::Encoding;
 
 use super::*;
@@ -27,18 +28,40 @@ impl<'s> Scope<'s> {
         Ok((text, Ty::Str))
     }
 
+    /// `text.to_i(radix)`, which fails for text that is no number: a reader's or writer's
+    /// failure at its position, an instance method's own; refused where nothing could report
+    /// it (`-derived`, `to-string`, a default).
+    pub(super) fn number_of_text(&self, text: &TokenStream, radix: TokenStream) -> Compiled {
+        if !self.reports_failure {
+            return unsupported(
+                "`to_i` of text fails for text that is no number, which is only reported while reading, writing or in a value instance",
+            );
+        }
+        self.can_fail.set(true);
+        let number = quote!(rt::bytes::parse_int(rt::bytes::view(&#text), #radix));
+        // Code reached through another value runs where the expression is compiled.
+        let home = self.home.as_deref().unwrap_or(self);
+        let tokens = match home.mode {
+            Mode::Read => quote!(#number.map_err(|e| e.at(r.pos()))?),
+            Mode::Write => quote!(#number.map_err(|e| e.at(w.pos()))?),
+            Mode::Inspect => quote!(#number?),
+        };
+        Ok((tokens, Ty::Int))
+    }
+
     /// `text.to_i(radix)`, `text.substring(from, to)`, `bytes.to_s(encoding)`.
     pub(super) fn text_method(&self, recv: &Expr, name: &str, args: &[Expr]) -> Compiled {
         let (value, ty) = self.compile(recv)?;
         let text = matches!(ty, Ty::Str | Ty::StrLit);
         match (name, args) {
-            ("to_i", [radix]) if text => {
-                let radix = self.int(radix)?;
-                Ok((
-                    quote!(rt::bytes::parse_int(rt::bytes::view(&#value), #radix)),
-                    Ty::Int,
-                ))
+            ("to_i", [Expr::Int(radix)])
+                if let Some(n) = i64::try_from(*radix)
+                    .ok()
+                    .and_then(|r| literal_number(recv, r)) =>
+            {
+                Ok((int_literal(n.into())?, Ty::Int))
             }
+            ("to_i", [radix]) if text => self.number_of_text(&value, self.int(radix)?),
             ("substring", [from, to]) if text => {
                 let (from, to) = (self.int(from)?, self.int(to)?);
                 Ok((
@@ -82,8 +105,16 @@ impl<'s> Scope<'s> {
     }
 }
 
+/// The number a string literal spells in `radix`, which cannot fail (`"-72".to_i`).
+pub(super) fn literal_number(text: &Expr, radix: i64) -> Option<i64> {
+    match text {
+        Expr::Str(text) => rt_bytes::parse_int(text.as_bytes(), radix).ok(),
+        _ => None,
+    }
+}
+
 /// A property computed from the value of `ty` (`text.length`, `n.to_s`, `list.max`): how to
-/// compute it and its type.
+/// compute it and its type. Text's `to_i`, which can fail, is `Scope::number_of_text`.
 pub(super) type Property = fn(TokenStream) -> (TokenStream, Ty);
 
 pub(super) fn value_property(attr: &str, ty: &Ty) -> Option<Property> {
@@ -97,12 +128,6 @@ pub(super) fn value_property(attr: &str, ty: &Ty) -> Option<Property> {
         "length" if text || *ty == Ty::Bytes => |v| (quote!((#v.len() as i64)), Ty::Int),
         "size" if *ty == Ty::Bytes => |v| (quote!((#v.len() as i64)), Ty::Int),
         "to_s" if *ty == Ty::Int => |v| (quote!(rt::bytes::decimal(#v)), Ty::Str),
-        "to_i" if text => |v| {
-            (
-                quote!(rt::bytes::parse_int(rt::bytes::view(&#v), 10)),
-                Ty::Int,
-            )
-        },
         "to_i" if *ty == Ty::Float => |v| (quote!((#v as i64)), Ty::Int),
         "to_i" if matches!(ty, Ty::Enum(_)) => |v| (quote!(#v.raw()), Ty::Int),
         "to_i" if *ty == Ty::Bool => |v| (quote!(i64::from(#v)), Ty::Int),
