@@ -345,7 +345,11 @@ pub fn encode(
                 .map_err(|e| {
                     bad_document(format!("`{SCHEMA_KEY}` is not a schema's place: {e}"))
                 })?;
-            crate::schema::interpreted(&source.path, &source.import_paths)?
+            let overlays = crate::overlays::OverlayArgs {
+                files: source.overlays,
+                no_overlay: source.no_overlay,
+            };
+            crate::schema::interpreted(&source.path, &source.import_paths, &overlays)?
         }
         (None, None) => {
             let id = (header.format.as_ref())

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
-use skelcodec_dynamic::{BitRange, Explained, FieldSpan, Interpreter, Stream};
+use skelcodec_dynamic::{BitRange, Explained, FieldSpan, Stream};
 
 use crate::error::CliError;
 use crate::error::EXIT_ERROR;
@@ -19,6 +19,7 @@ use crate::select::Pattern;
 pub struct ExplainOptions<'a> {
     pub schema: &'a Path,
     pub import_paths: &'a [PathBuf],
+    pub overlays: &'a crate::overlays::OverlayArgs,
     pub select: Option<&'a Pattern>,
     pub json: bool,
 }
@@ -39,7 +40,10 @@ pub fn explain(file: &Path, options: &ExplainOptions<'_>) -> Result<ExitCode, Cl
 pub fn watch(file: &Path, options: &ExplainOptions<'_>) -> Result<ExitCode, CliError> {
     let mut seen = None;
     loop {
-        let now = modified(&[options.schema, file]);
+        let watched = [options.schema, file]
+            .into_iter()
+            .chain(options.overlays.files.iter().map(PathBuf::as_path));
+        let now = modified(&watched.collect::<Vec<_>>());
         if seen.as_ref() != Some(&now) {
             seen = Some(now);
             let text = match render(file, options) {
@@ -70,8 +74,8 @@ struct Report {
 }
 
 fn render(file: &Path, options: &ExplainOptions<'_>) -> Result<Report, CliError> {
-    let interpreter = Interpreter::load(options.schema, options.import_paths)
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let interpreter =
+        crate::schema::interpreter(options.schema, options.import_paths, options.overlays)?;
     let bytes = crate::io::read(file)?;
     let explained = interpreter.explain(&bytes);
     let spans: Vec<&FieldSpan> = explained

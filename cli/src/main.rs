@@ -15,6 +15,7 @@ mod error;
 mod explain;
 mod formats;
 mod io;
+mod overlays;
 mod package;
 mod schema;
 mod select;
@@ -28,6 +29,7 @@ use skelcodec_formats::{DocumentSyntax, Format};
 
 use crate::error::CliError;
 use crate::error::EXIT_BROKEN_PIPE;
+use crate::overlays::OverlayArgs;
 
 /// Batch commands allocate and free a file's worth of values per file on every core: mimalloc
 /// keeps those pages in the process, and its per-thread heaps do not contend, where the system
@@ -66,13 +68,18 @@ struct FormatArg {
         requires = "schema"
     )]
     import_paths: Vec<PathBuf>,
+    #[command(flatten)]
+    overlays: OverlayArgs,
 }
 
 impl FormatArg {
     /// The format asked for: a built-in one by id, or the schema's.
     fn chosen(&self) -> Result<Option<&'static dyn Format>, CliError> {
         match &self.schema {
-            Some(path) => schema::interpreted(path, &self.import_paths).map(Some),
+            Some(path) => schema::interpreted(path, &self.import_paths, &self.overlays).map(Some),
+            None if !self.overlays.files.is_empty() || self.overlays.no_overlay => Err(
+                CliError::Usage("--overlay and --no-overlay go with --schema".to_owned()),
+            ),
             None => commands::forced_format(self.id.as_deref()),
         }
     }
@@ -208,6 +215,8 @@ enum Command {
         /// A directory where the schema's absolute imports are found; may be repeated
         #[arg(short = 'I', long = "import-path", value_name = "DIR")]
         import_paths: Vec<PathBuf>,
+        #[command(flatten)]
+        overlays: OverlayArgs,
         /// Show only the fields at this path and below (as `decode --path` takes it)
         #[arg(long, value_name = "PATH")]
         path: Option<select::Pattern>,
@@ -326,6 +335,8 @@ enum SchemaCommand {
         /// A directory where absolute imports (`/common/vlq`) are looked up (repeatable)
         #[arg(short = 'I', long = "import-path", value_name = "DIR")]
         import_paths: Vec<PathBuf>,
+        #[command(flatten)]
+        overlays: OverlayArgs,
         /// Also list each schema's derived fields (sizes and counts `check` reports and
         /// `normalize` recomputes), those inferred from their use and those declared
         #[arg(long)]
@@ -338,6 +349,8 @@ enum SchemaCommand {
         /// A directory where absolute imports are looked up (repeatable)
         #[arg(short = 'I', long = "import-path", value_name = "DIR")]
         import_paths: Vec<PathBuf>,
+        #[command(flatten)]
+        overlays: OverlayArgs,
     },
 }
 
@@ -401,6 +414,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             file,
             schema,
             import_paths,
+            overlays,
             path,
             json,
             watch,
@@ -408,6 +422,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             let options = explain::ExplainOptions {
                 schema: &schema,
                 import_paths: &import_paths,
+                overlays: &overlays,
                 select: path.as_ref(),
                 json,
             };
@@ -497,11 +512,17 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
                 SchemaCommand::Check {
                     files,
                     import_paths,
+                    overlays,
                     explain_derived,
                 },
-        } => schema::check(&files, &import_paths, explain_derived),
+        } => schema::check(&files, &import_paths, &overlays, explain_derived),
         Command::Schema {
-            command: SchemaCommand::Expand { file, import_paths },
-        } => schema::expand(&file, &import_paths),
+            command:
+                SchemaCommand::Expand {
+                    file,
+                    import_paths,
+                    overlays,
+                },
+        } => schema::expand(&file, &import_paths, &overlays),
     }
 }

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use crate::error::CliError;
 use crate::error::EXIT_DIFFERENCE;
+use crate::overlays::{OverlayArgs, load_with};
 
 /// Prints `ok FILE` for every schema the compiler accepts (and its located warnings, on
 /// stderr), with `explain_derived` followed by its derived fields, and its located error for
@@ -16,12 +17,13 @@ use crate::error::EXIT_DIFFERENCE;
 pub fn check(
     files: &[PathBuf],
     import_paths: &[PathBuf],
+    overlays: &OverlayArgs,
     explain_derived: bool,
 ) -> Result<ExitCode, CliError> {
     let mut out = std::io::stdout().lock();
     let mut rejected = 0;
     for file in files {
-        match compile(file, import_paths) {
+        match compile(file, import_paths, overlays)? {
             Ok((schema, _)) => {
                 writeln!(out, "ok {}", file.display()).map_err(CliError::Stdout)?;
                 if explain_derived {
@@ -42,8 +44,12 @@ pub fn check(
 }
 
 /// Prints the code generated for a schema; a rejected schema is a located error (exit 1).
-pub fn expand(file: &Path, import_paths: &[PathBuf]) -> Result<ExitCode, CliError> {
-    match compile(file, import_paths) {
+pub fn expand(
+    file: &Path,
+    import_paths: &[PathBuf],
+    overlays: &OverlayArgs,
+) -> Result<ExitCode, CliError> {
+    match compile(file, import_paths, overlays)? {
         Ok((_, source)) => {
             let mut out = std::io::stdout().lock();
             out.write_all(source.as_bytes()).map_err(CliError::Stdout)?;
@@ -98,13 +104,28 @@ fn write_derivations(
 
 /// The checked schema and its formatted generated code, or the message saying why there is
 /// none. The generator is meant never to fail on a schema the checker accepts; should it, the
-/// failure is reported as a bug in skelcodec rather than a crash.
+/// failure is reported as a bug in skelcodec rather than a crash. An overlay file that cannot
+/// be read is a usage error.
 fn compile(
     file: &Path,
     import_paths: &[PathBuf],
+    overlays: &OverlayArgs,
+) -> Result<Result<(skelcodec_codegen::CheckedSchema, String), String>, CliError> {
+    let loaded = load_with(
+        file,
+        overlays,
+        |overlays| skelcodec_codegen::load_schema_overlaid(file, import_paths, overlays),
+        |e| Some(e),
+    )?;
+    Ok(generated(file, loaded.map_err(|e| e.to_string())))
+}
+
+/// [`compile`]'s code generation.
+fn generated(
+    file: &Path,
+    schema: Result<skelcodec_codegen::CheckedSchema, String>,
 ) -> Result<(skelcodec_codegen::CheckedSchema, String), String> {
-    let schema =
-        skelcodec_codegen::load_schema_with(file, import_paths).map_err(|e| e.to_string())?;
+    let schema = schema?;
     for warning in &schema.warnings {
         eprintln!("warning: {warning}");
     }
@@ -128,9 +149,9 @@ fn compile(
 pub fn interpreted(
     file: &Path,
     import_paths: &[PathBuf],
+    overlays: &OverlayArgs,
 ) -> Result<&'static dyn skelcodec_formats::Format, CliError> {
-    let interpreter = skelcodec_dynamic::Interpreter::load(file, import_paths)
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let interpreter = interpreter(file, import_paths, overlays)?;
     for warning in &interpreter.schema().warnings {
         eprintln!("warning: {warning}");
     }
@@ -139,7 +160,29 @@ pub fn interpreted(
     let source = skelcodec_formats::SchemaSource {
         path: absolute(file),
         import_paths: import_paths.iter().map(|p| absolute(p)).collect(),
+        overlays: overlays.files.iter().map(|p| absolute(p)).collect(),
+        no_overlay: overlays.no_overlay,
     };
     let format = skelcodec_formats::interpreted::Interpreted::new(interpreter, source);
     Ok(Box::leak(Box::new(format)))
+}
+
+/// The interpreter of the schema at `file` with the overlays chosen; a schema that does not
+/// check, or that the interpreter cannot read yet, is a usage error naming every reason.
+pub fn interpreter(
+    file: &Path,
+    import_paths: &[PathBuf],
+    overlays: &OverlayArgs,
+) -> Result<skelcodec_dynamic::Interpreter, CliError> {
+    use skelcodec_dynamic::{Interpreter, LoadError};
+    let loaded = load_with(
+        file,
+        overlays,
+        |overlays| Interpreter::load_overlaid(file, import_paths, overlays),
+        |e| match e {
+            LoadError::Schema(e) => Some(e),
+            LoadError::Unsupported(_) => None,
+        },
+    )?;
+    loaded.map_err(|e| CliError::Usage(e.to_string()))
 }

@@ -119,6 +119,17 @@ pub struct SchemaError {
 }
 
 impl SchemaError {
+    /// The errors as one: the first, holding the others; `None` when there are none.
+    pub fn gathered(errors: Vec<SchemaError>) -> Option<SchemaError> {
+        let mut errors = errors.into_iter();
+        let first = errors.next()?;
+        let others: Vec<SchemaError> = first.all().skip(1).cloned().chain(errors).collect();
+        Some(SchemaError {
+            others: others.into(),
+            ..first
+        })
+    }
+
     /// This error and the others, in the order of the schema's text (its own file first).
     pub fn all(&self) -> impl Iterator<Item = &SchemaError> {
         std::iter::once(self).chain(&self.others)

@@ -30,6 +30,7 @@ mod lint;
 mod locate;
 mod lower;
 pub mod model;
+mod overlay;
 pub mod repr;
 pub mod sanitization;
 pub mod typeck;
@@ -42,6 +43,7 @@ use proc_macro2::TokenStream;
 
 pub use crate::error::{SchemaError, YamlPath};
 pub use crate::model::Schema;
+pub use crate::overlay::Overlay;
 
 /// A schema the checker accepted, with what it decided: the typed IR the generator renders.
 /// It reads as its [`Schema`].
@@ -84,7 +86,20 @@ pub fn parse_schema_with(
     file: &Path,
     import_paths: &[PathBuf],
 ) -> Result<CheckedSchema, SchemaError> {
-    let sources = imports::load(source, file, import_paths)?;
+    parse_schema_overlaid(source, file, import_paths, &[])
+}
+
+/// [`parse_schema_with`], with [`Overlay`]s merged into the schema and the schemas it imports
+/// (each into the one whose `meta/id` it names) before anything else reads them. An error in
+/// a key an overlay set names the overlay's file.
+pub fn parse_schema_overlaid(
+    source: &str,
+    file: &Path,
+    import_paths: &[PathBuf],
+    overlays: &[Overlay],
+) -> Result<CheckedSchema, SchemaError> {
+    let overlays = overlay::parse_all(overlays)?;
+    let sources = imports::load(source, file, import_paths, &overlays)?;
     let documents: Vec<&ksy::KsyFile> = sources.iter().map(|s| &s.document).collect();
     // Each error names the file it is in.
     let locate = |e: error::Located| {
@@ -124,6 +139,15 @@ pub fn load_schema_with(
     path: &Path,
     import_paths: &[PathBuf],
 ) -> Result<CheckedSchema, SchemaError> {
+    load_schema_overlaid(path, import_paths, &[])
+}
+
+/// [`load_schema_with`], with [`Overlay`]s (see [`parse_schema_overlaid`]).
+pub fn load_schema_overlaid(
+    path: &Path,
+    import_paths: &[PathBuf],
+    overlays: &[Overlay],
+) -> Result<CheckedSchema, SchemaError> {
     let source = std::fs::read_to_string(path).map_err(|e| SchemaError {
         file: path.to_path_buf(),
         line_col: None,
@@ -131,7 +155,7 @@ pub fn load_schema_with(
         message: format!("cannot read the schema: {e}"),
         others: Box::default(),
     })?;
-    parse_schema_with(&source, path, import_paths)
+    parse_schema_overlaid(&source, path, import_paths, overlays)
 }
 
 /// The Rust items of a schema's codec, reaching the runtime as `::skelcodec_runtime`.

@@ -27,7 +27,7 @@ mod write;
 
 use std::path::{Path, PathBuf};
 
-use skelcodec_codegen::{CheckedSchema, Schema, SchemaError};
+use skelcodec_codegen::{CheckedSchema, Overlay, Schema, SchemaError};
 use skelcodec_runtime as rt;
 
 pub use crate::document::DocumentError;
@@ -89,6 +89,19 @@ impl Interpreter {
     pub fn load(path: &Path, import_paths: &[PathBuf]) -> Result<Self, LoadError> {
         let schema =
             skelcodec_codegen::load_schema_with(path, import_paths).map_err(LoadError::Schema)?;
+        Self::new(schema)
+    }
+
+    /// [`Interpreter::load`], with overlays merged into the schema and its imports (each into
+    /// the schema whose `meta/id` it names): skelcodec's keys (`-derived: crc32(…)`) added to a
+    /// schema used as published.
+    pub fn load_overlaid(
+        path: &Path,
+        import_paths: &[PathBuf],
+        overlays: &[Overlay],
+    ) -> Result<Self, LoadError> {
+        let schema = skelcodec_codegen::load_schema_overlaid(path, import_paths, overlays)
+            .map_err(LoadError::Schema)?;
         Self::new(schema)
     }
 

@@ -24,6 +24,12 @@ pub struct SchemaSource {
     /// Where its absolute imports (`/common/...`) are found.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub import_paths: Vec<std::path::PathBuf>,
+    /// Overlay files merged into it (`--overlay`), in the order given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overlays: Vec<std::path::PathBuf>,
+    /// True when the overlay a tool ships for the schema was turned off (`--no-overlay`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_overlay: bool,
 }
 
 /// Text form of a decoded document.
