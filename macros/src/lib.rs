@@ -15,36 +15,53 @@ use syn::{LitStr, Token, parse_macro_input};
 /// Absolute imports (`/common/vlq_base128_le`) are looked up in directories given after the
 /// path, relative to `Cargo.toml` too:
 /// `codec!("formats/png.ksy", import_paths = ["formats"])`.
+///
+/// Overlays (`docs/overlays.md`) add skelcodec's keys to a schema used as published, each
+/// into the schema or import whose `meta/id` it names:
+/// `codec!("gallery/png.ksy", overlays = ["overlays/png.yaml"])`.
 #[proc_macro]
 pub fn codec(input: TokenStream) -> TokenStream {
     let CodecInput {
         runtime,
         path,
         import_paths,
+        overlays,
     } = parse_macro_input!(input as CodecInput);
     let full = manifest_dir().join(path.value());
     let import_paths: Vec<PathBuf> = import_paths
         .iter()
         .map(|dir| manifest_dir().join(dir.value()))
         .collect();
-    let schema = match skelcodec_codegen::load_schema_with(&full, &import_paths) {
-        Ok(schema) => schema,
-        Err(mut e) => {
-            // Named as the user wrote it, not by the absolute path it was read from.
-            let written = PathBuf::from(path.value());
-            for error in
-                std::iter::once(&mut e.file).chain(e.others.iter_mut().map(|o| &mut o.file))
-            {
-                if *error == full {
-                    *error = written.clone();
-                }
+    // Each file with the name the user wrote, which errors give instead of the absolute path.
+    let written: Vec<(PathBuf, String)> = std::iter::once(&path)
+        .chain(&overlays)
+        .map(|file| (manifest_dir().join(file.value()), file.value()))
+        .collect();
+    let name_as_written = |mut e: skelcodec_codegen::SchemaError| {
+        for error in std::iter::once(&mut e.file).chain(e.others.iter_mut().map(|o| &mut o.file)) {
+            if let Some((_, name)) = written.iter().find(|(full, _)| full == error) {
+                *error = PathBuf::from(name);
             }
-            return compile_error(&path, &e.to_string());
         }
+        e
+    };
+    let overlay_files: Result<Vec<_>, _> = written[1..]
+        .iter()
+        .map(|(full, _)| skelcodec_codegen::Overlay::read(full))
+        .collect();
+    let loaded = overlay_files.and_then(|overlay_files| {
+        skelcodec_codegen::load_schema_overlaid(&full, &import_paths, &overlay_files)
+    });
+    let schema = match loaded {
+        Ok(schema) => schema,
+        Err(e) => return compile_error(&path, &name_as_written(e).to_string()),
     };
     let items = skelcodec_codegen::generate_with_runtime(&schema, &runtime);
-    let tracked = std::iter::once(&full)
+    let tracked = written[..1]
+        .iter()
+        .map(|(full, _)| full)
         .chain(&schema.imported)
+        .chain(written[1..].iter().map(|(full, _)| full))
         .map(|file| file.to_string_lossy().into_owned());
     let warnings = schema.warnings.iter().map(|warning| {
         // Named as the user wrote it, as errors are.
@@ -117,40 +134,49 @@ pub fn snapshot_tests(input: TokenStream) -> TokenStream {
     skelcodec_codegen::snapshot_tests::snapshot_tests(&spec).into()
 }
 
-/// `"schema.ksy"`, then optionally `, import_paths = ["dir", …]`; before the schema, the
-/// `skelcodec` facade passes `runtime = PATH, ` (see [`runtime_path`]).
+/// `"schema.ksy"`, then optionally `, import_paths = ["dir", …]` and `, overlays =
+/// ["file.yaml", …]`; before the schema, the `skelcodec` facade passes `runtime = PATH, `
+/// (see [`runtime_path`]).
 struct CodecInput {
     runtime: proc_macro2::TokenStream,
     path: LitStr,
     import_paths: Vec<LitStr>,
+    overlays: Vec<LitStr>,
 }
 
 impl Parse for CodecInput {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let runtime = runtime_path(input)?;
         let path = input.parse()?;
-        let mut import_paths = Vec::new();
-        if input.parse::<Token![,]>().is_ok() && !input.is_empty() {
+        let (mut import_paths, mut overlays) = (None, None);
+        while input.parse::<Token![,]>().is_ok() && !input.is_empty() {
             let key: syn::Ident = input.parse()?;
-            if key != "import_paths" {
-                return Err(syn::Error::new(
-                    key.span(),
-                    "expected `import_paths = [\"dir\", …]`",
-                ));
-            }
+            let slot = match key.to_string().as_str() {
+                "import_paths" => &mut import_paths,
+                "overlays" => &mut overlays,
+                _ => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        "expected `import_paths = [\"dir\", …]` or `overlays = [\"file.yaml\", …]`",
+                    ));
+                }
+            };
             input.parse::<Token![=]>()?;
-            let dirs;
-            syn::bracketed!(dirs in input);
-            import_paths = dirs
+            let items;
+            syn::bracketed!(items in input);
+            let list = items
                 .parse_terminated(|p| p.parse::<LitStr>(), Token![,])?
                 .into_iter()
                 .collect();
-            let _ = input.parse::<Token![,]>();
+            if slot.replace(list).is_some() {
+                return Err(syn::Error::new(key.span(), format!("`{key}` given twice")));
+            }
         }
         Ok(CodecInput {
             runtime,
             path,
-            import_paths,
+            import_paths: import_paths.unwrap_or_default(),
+            overlays: overlays.unwrap_or_default(),
         })
     }
 }

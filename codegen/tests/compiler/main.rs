@@ -3,4 +3,5 @@
 mod expansion;
 mod gallery;
 mod imports;
+mod overlays;
 mod schema_errors;

@@ -43,6 +43,7 @@ mod numbers_in_text;
 mod on_demand;
 mod opaque_types;
 mod other_streams;
+mod overlays;
 mod params;
 mod parent_override;
 mod per_element_switch;
