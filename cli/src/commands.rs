@@ -115,8 +115,9 @@ pub fn roundtrip(
 enum CheckOutcome {
     /// Found in a directory, of no known format.
     Skipped,
-    /// The derived fields that disagree with the content (none: all agree).
-    Checked(Vec<Mismatch>),
+    /// The derived fields that disagree with the content, then the stale checksums the format
+    /// does not derive, each as printed (none: all agree).
+    Checked(Vec<String>),
     /// Did not decode, or the normalized copy could not be written.
     Failed(CliError),
 }
@@ -148,6 +149,18 @@ pub fn check(
             };
             let decode_error = |source| CliError::reading_or_writing_back(&input.path, source);
             let mismatches = format.check(&bytes).map_err(decode_error)?;
+            let unstated = format.unstated_checksums(&bytes);
+            let reported = |path: &str| mismatches.iter().any(|m: &Mismatch| m.path == path);
+            let unstated: Vec<String> = unstated
+                .iter()
+                .filter(|u| !reported(&u.path))
+                .map(ToString::to_string)
+                .collect();
+            let mismatches: Vec<String> = mismatches
+                .iter()
+                .map(ToString::to_string)
+                .chain(unstated)
+                .collect();
             if let Some(target) = normalize_to {
                 // Normalizing only recomputes derived fields, so an encode failure here
                 // is a value the format cannot hold, reported against the input.

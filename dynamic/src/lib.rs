@@ -22,6 +22,7 @@ mod settle;
 mod streams;
 mod support;
 mod sync;
+mod unstated;
 mod value;
 mod write;
 
@@ -34,6 +35,7 @@ pub use crate::document::DocumentError;
 pub use crate::map::{BitRange, FieldSpan};
 pub use crate::serialize::Document;
 pub use crate::streams::Stream;
+pub use crate::unstated::UnstatedChecksum;
 pub use crate::value::{Int, Packed, Struct, Value};
 
 /// A checked schema ready to read files.
@@ -204,6 +206,25 @@ impl Interpreter {
         let settled = settle::mismatches(self, value, &found);
         found.extend(settled);
         Ok(found)
+    }
+
+    /// The checksums the schema does not derive that are stale in `bytes`: a 4-byte field
+    /// named like a checksum whose value is the CRC-32 of bytes near it on some of its
+    /// occurrences, and not on these (see [`UnstatedChecksum`]). Nothing for a file that does
+    /// not read.
+    pub fn unstated_checksums(&self, bytes: &[u8]) -> Vec<UnstatedChecksum> {
+        // Mapping a file costs a second read: only for a schema with such a field.
+        let named = |def: &skelcodec_codegen::model::TypeDef| {
+            def.fields.iter().any(|f| unstated::is_checksum_name(&f.id))
+        };
+        if !self.schema.types.iter().any(named) {
+            return Vec::new();
+        }
+        let explained = self.explain(bytes);
+        match explained.error {
+            Some(_) => Vec::new(),
+            None => unstated::find(&explained.spans, bytes),
+        }
     }
 
     /// Recomputes every derived field of `value` from the content, as the generated code's

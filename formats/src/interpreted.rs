@@ -97,6 +97,10 @@ impl Format for Interpreted {
         self.interpreter.check(&self.interpreter.read(bytes)?)
     }
 
+    fn unstated_checksums(&self, bytes: &[u8]) -> Vec<skelcodec_dynamic::UnstatedChecksum> {
+        self.interpreter.unstated_checksums(bytes)
+    }
+
     fn normalize(&self, bytes: &[u8]) -> Result<Vec<u8>, Error> {
         let value = self.interpreter.read(bytes)?;
         self.interpreter.normalize(&value)?;

@@ -124,6 +124,13 @@ pub trait Format: Sync {
     fn check(&self, bytes: &[u8]) -> Result<Vec<Mismatch>, Error>;
     /// Decodes, recomputes every derived field and encodes.
     fn normalize(&self, bytes: &[u8]) -> Result<Vec<u8>, Error>;
+    /// Checksums the format does not derive, found stale in `bytes` where they are recognised
+    /// on other occurrences (see [`skelcodec_dynamic::UnstatedChecksum`]): only schemas read at
+    /// run time look for them; a built-in format derives its own.
+    fn unstated_checksums(&self, bytes: &[u8]) -> Vec<skelcodec_dynamic::UnstatedChecksum> {
+        let _ = bytes;
+        Vec::new()
+    }
 }
 
 /// Why a JSON document could not be encoded.

@@ -116,3 +116,23 @@ fn the_interpreter_loads_the_same_overlays() {
         file(b"hello, overlays")
     );
 }
+
+#[test]
+fn the_interpreter_names_a_stale_crc_the_schema_does_not_derive_where_it_recognises_it() {
+    let interpreter = skelcodec_generated_tests::interpreter(SCHEMA);
+    assert!(interpreter.unstated_checksums(&file(b"hi")).is_empty());
+    // The first frame's body edited, its CRC left: the `END ` frame's CRC is the CRC-32 of
+    // its kind and body, so the first frame's should be too.
+    let mut stale = file(b"hi");
+    stale[10..12].copy_from_slice(b"ho");
+    let found = interpreter.unstated_checksums(&stale);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].path, "frames[0].crc");
+    assert_eq!(found[0].computed, crc32fast::hash(b"TEXTho"));
+    assert_eq!(found[0].covers, "`kind` … `body`");
+    assert_eq!(found[0].recognised_on, 1);
+    // With both frames stale, nothing shows what the CRC covers: nothing is said.
+    let end = stale.len() - 11;
+    stale[end] ^= 0xff;
+    assert!(interpreter.unstated_checksums(&stale).is_empty());
+}
