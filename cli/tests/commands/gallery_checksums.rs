@@ -1,0 +1,361 @@
+//! Checksums of gallery formats edited through the unmodified gallery schemas
+//! (`../shared/kaitai-formats`): a PNG text grown with the overlay skelcodec ships is accepted
+//! by Pillow and pngcheck, and without it `check` names the stale CRC; a ZIP's comment grown
+//! is read by Python's `zipfile`, and an entry edited without its CRC is named; a gzip file's
+//! name grown is read by Python's `gzip`. Every file is made here by Python's standard
+//! library, as its specification lays it out. Pillow and pngcheck are needed (`.ci/run`
+//! installs them): a test fails without them; it is skipped, saying so, only without the
+//! gallery.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+use crate::support::{assert_exit, skelcodec, stderr, stdout};
+
+/// The gallery, or `None` (the reason printed) when it is not beside the workspace.
+fn gallery() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/kaitai-formats");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    println!("skipped: no Kaitai gallery at {}", dir.display());
+    None
+}
+
+/// Runs Python's `script` with `args`; Python is needed.
+fn python(script: &str, args: &[&Path]) -> Output {
+    Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("python3 is needed by these tests (.ci/run has it)")
+}
+
+/// Runs Python's `script`, which must succeed.
+#[track_caller]
+fn python_ok(script: &str, args: &[&Path]) -> String {
+    let output = python(script, args);
+    assert_exit(&output, 0);
+    stdout(&output)
+}
+
+/// Fails unless Pillow and pngcheck are installed, saying how to install them.
+fn require_png_tools() {
+    let pillow = python("import PIL", &[]);
+    assert!(
+        pillow.status.success(),
+        "Pillow is needed: `python3 -m pip install pillow` (.ci/run installs it)\n{}",
+        stderr(&pillow)
+    );
+    let pngcheck = Command::new("pngcheck").arg("-h").output();
+    assert!(
+        pngcheck.is_ok(),
+        "pngcheck is needed: `apt-get install pngcheck` (.ci/run installs it)"
+    );
+}
+
+/// Runs `skelcodec COMMAND --schema GALLERY/SCHEMA -I GALLERY OPTIONS… FILE`.
+fn with_schema(
+    command: &str,
+    file: &Path,
+    gallery: &Path,
+    schema: &str,
+    options: &[&str],
+) -> Output {
+    let schema = gallery.join(schema);
+    let mut args: Vec<&dyn AsRef<std::ffi::OsStr>> =
+        vec![&command, &"--schema", &schema, &"-I", &gallery];
+    args.extend(options.iter().map(|o| o as &dyn AsRef<std::ffi::OsStr>));
+    args.push(&file);
+    skelcodec(&args)
+}
+
+/// Decodes `file` with the gallery schema `schema` and `options`, into a JSON document.
+fn decode(file: &Path, gallery: &Path, schema: &str, options: &[&str]) -> Value {
+    let output = with_schema("decode", file, gallery, schema, options);
+    assert_exit(&output, 0);
+    serde_json::from_slice(&output.stdout).expect("a JSON document")
+}
+
+/// Encodes `document` with `--normalize` into `out`; what it printed.
+fn encode_normalized(document: &Value, dir: &Path, out: &Path) -> String {
+    let json = dir.join("edited.json");
+    std::fs::write(&json, serde_json::to_vec(document).unwrap()).unwrap();
+    let output = skelcodec(&[&"encode", &"--normalize", &json, &"-o", &out]);
+    assert_exit(&output, 0);
+    stdout(&output)
+}
+
+/// `check --schema` of the gallery schema on `file`, with `options`.
+fn check(file: &Path, gallery: &Path, schema: &str, options: &[&str]) -> Output {
+    with_schema("check", file, gallery, schema, options)
+}
+
+/// A 2×2 greyscale PNG with the text chunk `Comment`: `hi` before its image data.
+const MAKE_PNG: &str = r#"
+import struct, sys, zlib
+def chunk(kind, body):
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+ihdr = struct.pack(">IIBBBBB", 2, 2, 8, 0, 0, 0, 0)
+rows = b"\x00\x10\x20\x00\x30\x40"
+png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"tEXt", b"Comment\x00hi")
+       + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+open(sys.argv[1], "wb").write(png)
+"#;
+
+/// Pillow's reading of a PNG: its text `Comment` once every pixel is loaded.
+const PILLOW_READS: &str = r#"
+import sys
+from PIL import Image
+image = Image.open(sys.argv[1])
+image.load()
+print(image.text["Comment"])
+"#;
+
+/// The PNG's document with its text grown.
+fn png_with_grown_text(dir: &Path, gallery: &Path, options: &[&str]) -> (Value, PathBuf) {
+    let png = dir.join("small.png");
+    python_ok(MAKE_PNG, &[&png]);
+    let mut document = decode(&png, gallery, "image/png.ksy", options);
+    let text = &mut document["value"]["chunks"][0]["body"]["text_chunk"]["text"];
+    assert_eq!(text["value"], "hi", "{text}");
+    *text = serde_json::json!({ "value": GROWN_TEXT });
+    (document, png)
+}
+
+const GROWN_TEXT: &str = "a text grown well past its chunk's old length";
+
+#[test]
+fn a_png_text_grown_with_the_shipped_overlay_is_accepted_by_pillow_and_pngcheck() {
+    let Some(gallery) = gallery() else { return };
+    require_png_tools();
+    let dir = tempfile::tempdir().unwrap();
+    let (document, _) = png_with_grown_text(dir.path(), &gallery, &[]);
+    let grown = dir.path().join("grown.png");
+    let printed = encode_normalized(&document, dir.path(), &grown);
+    assert!(printed.contains("normalized chunks[0].len"), "{printed}");
+    assert!(printed.contains("normalized chunks[0].crc"), "{printed}");
+
+    assert_eq!(python_ok(PILLOW_READS, &[&grown]).trim(), GROWN_TEXT);
+    let pngcheck = Command::new("pngcheck").arg(&grown).output().unwrap();
+    assert_exit(&pngcheck, 0);
+    let checked = check(&grown, &gallery, "image/png.ksy", &["--no-overlay"]);
+    assert_exit(&checked, 0);
+    assert!(stdout(&checked).ends_with("no disagreements\n"));
+}
+
+#[test]
+fn without_the_overlay_the_crc_goes_stale_and_check_names_it() {
+    let Some(gallery) = gallery() else { return };
+    require_png_tools();
+    let dir = tempfile::tempdir().unwrap();
+    let (document, png) = png_with_grown_text(dir.path(), &gallery, &["--no-overlay"]);
+    assert_eq!(
+        document["schema"]["no_overlay"], true,
+        "recorded for encode"
+    );
+    let stale = dir.path().join("stale.png");
+    let printed = encode_normalized(&document, dir.path(), &stale);
+    assert!(!printed.contains("crc"), "{printed}");
+
+    let pillow = python(PILLOW_READS, &[&stale]);
+    assert!(!pillow.status.success(), "Pillow refuses a stale CRC");
+    let pngcheck = Command::new("pngcheck").arg(&stale).output().unwrap();
+    assert!(!pngcheck.status.success(), "pngcheck refuses a stale CRC");
+
+    // Recognised on the chunks the edit left alone: the CRC-32 of their type and body.
+    let checked = check(&stale, &gallery, "image/png.ksy", &["--no-overlay"]);
+    assert_exit(&checked, 1);
+    let report = stdout(&checked);
+    assert_eq!(report.lines().count(), 1, "{report}");
+    assert!(report.contains("chunks[0].crc: stored"), "{report}");
+    assert!(
+        report.contains("a checksum the schema does not derive (the CRC-32 of `type_raw` … `body`, as on 2 other occurrences"),
+        "{report}"
+    );
+    // With the overlay it is a derived field like any other, and the unedited file agrees.
+    let checked = check(&stale, &gallery, "image/png.ksy", &[]);
+    assert_exit(&checked, 1);
+    assert!(
+        !stdout(&checked).contains("does not derive"),
+        "{}",
+        stdout(&checked)
+    );
+    assert!(stdout(&checked).contains("chunks[0].crc: stored"));
+    assert_exit(
+        &check(&png, &gallery, "image/png.ksy", &["--no-overlay"]),
+        0,
+    );
+}
+
+/// A ZIP of two stored entries, `one.txt` and `two.txt`.
+const MAKE_ZIP: &str = r#"
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_STORED) as z:
+    z.writestr("one.txt", b"hello one")
+    z.writestr("two.txt", b"hello two")
+"#;
+
+/// `zipfile`'s reading: the comment, the first entry whose CRC is bad (`None`), each entry.
+const ZIPFILE_READS: &str = r#"
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+print(z.comment.decode(), z.testzip(), [z.read(n).decode() for n in z.namelist()])
+"#;
+
+/// The first entry `zipfile` finds a bad CRC in.
+const ZIPFILE_TESTS: &str = r#"
+import sys, zipfile
+print(zipfile.ZipFile(sys.argv[1]).testzip())
+"#;
+
+#[test]
+fn a_zip_comment_grows_and_an_entry_edited_without_its_crc_is_named() {
+    let Some(gallery) = gallery() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("two.zip");
+    python_ok(MAKE_ZIP, &[&zip]);
+    let document = decode(&zip, &gallery, "archive/zip.ksy", &[]);
+
+    let mut commented = document.clone();
+    let sections = commented["value"]["sections"].as_array_mut().unwrap();
+    let end = &mut sections.last_mut().unwrap()["body"]["end_of_central_dir"];
+    end["comment"] = "a comment the archive did not have".into();
+    let grown = dir.path().join("commented.zip");
+    let printed = encode_normalized(&commented, dir.path(), &grown);
+    assert!(
+        printed.contains("len_comment: stored 0, computed 34"),
+        "{printed}"
+    );
+    assert_eq!(
+        python_ok(ZIPFILE_READS, &[&grown]).trim(),
+        "a comment the archive did not have None ['hello one', 'hello two']"
+    );
+
+    // The entry's data is read twice (its section, and its central directory entry's
+    // `local_header`): both edited alike. Its CRCs cover the data in another structure, which
+    // no `-derived` reaches: `check` names the local header's, recognised on `two.txt`.
+    let mut edited = document;
+    let sections = edited["value"]["sections"].as_array_mut().unwrap();
+    sections[0]["body"]["local_file"]["body"] = hex(b"HELLO ONE").into();
+    let copy = &mut sections[2]["body"]["central_dir_entry"]["local_header"];
+    copy["body"]["local_file"]["body"] = hex(b"HELLO ONE").into();
+    let stale = dir.path().join("stale.zip");
+    encode_normalized(&edited, dir.path(), &stale);
+    let tested = python_ok(ZIPFILE_TESTS, &[&stale]);
+    assert_eq!(tested.trim(), "one.txt", "zipfile finds the bad CRC");
+    let checked = check(&stale, &gallery, "archive/zip.ksy", &[]);
+    assert_exit(&checked, 1);
+    let report = stdout(&checked);
+    let named: Vec<&str> = report
+        .lines()
+        .filter_map(|l| l.split(": ").nth(1))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "sections[0].body.local_file.header.crc32",
+            "sections[2].body.central_dir_entry.local_header.body.local_file.header.crc32",
+        ],
+        "{report}"
+    );
+    assert!(report.contains("the CRC-32 of `body`, as on 1 other occurrence of"));
+}
+
+/// A gzip file of a text, named `hello.txt` in its header.
+const MAKE_GZIP: &str = r#"
+import gzip, sys
+with open(sys.argv[1], "wb") as out:
+    with gzip.GzipFile(filename="hello.txt", mode="wb", fileobj=out, mtime=0) as f:
+        f.write(b"hello gzip " * 10)
+"#;
+
+/// `gzip`'s reading, and the name the header holds (RFC 1952: after 10 bytes, to a NUL).
+const GZIP_READS: &str = r#"
+import gzip, sys
+data = open(sys.argv[1], "rb").read()
+print(gzip.decompress(data) == b"hello gzip " * 10, data[10:data.index(b"\0", 10)].decode())
+"#;
+
+#[test]
+fn a_gzip_name_grows_and_gzip_reads_the_file() {
+    let Some(gallery) = gallery() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let gz = dir.path().join("hello.gz");
+    python_ok(MAKE_GZIP, &[&gz]);
+    let mut document = decode(&gz, &gallery, "archive/gzip.ksy", &[]);
+    let name = &mut document["value"]["name"];
+    assert_eq!(name["value"], hex(b"hello.txt"), "{name}");
+    *name = serde_json::json!({ "value": hex(b"a-much-longer-name.txt") });
+    let grown = dir.path().join("grown.gz");
+    encode_normalized(&document, dir.path(), &grown);
+    assert_eq!(
+        python_ok(GZIP_READS, &[&grown]).trim(),
+        "True a-much-longer-name.txt"
+    );
+    assert_exit(&check(&grown, &gallery, "archive/gzip.ksy", &[]), 0);
+}
+
+#[test]
+fn overlays_on_the_command_line_are_listed_checked_and_recorded() {
+    let Some(gallery) = gallery() else { return };
+    let png_ksy = gallery.join("image/png.ksy");
+    let explain = |options: &[&str]| {
+        let mut args: Vec<&dyn AsRef<std::ffi::OsStr>> =
+            vec![&"schema", &"check", &"--explain-derived"];
+        args.extend(options.iter().map(|o| o as &dyn AsRef<_>));
+        args.push(&png_ksy);
+        let output = skelcodec(&args);
+        assert_exit(&output, 0);
+        stdout(&output)
+    };
+    let shipped = explain(&[]);
+    assert!(
+        shipped.contains("chunk.crc = crc32(type_raw, body)  (declared)"),
+        "{shipped}"
+    );
+    assert!(shipped.contains("png.ihdr_crc = crc32(ihdr_type, ihdr)  (declared)"));
+    assert!(!explain(&["--no-overlay"]).contains("crc32"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let overlay = dir.path().join("mine.yaml");
+    std::fs::write(
+        &overlay,
+        "meta:\n  id: png\ntypes:\n  chunk:\n    seq:\n      crc:\n        -derived: crc32(type_raw)\n      kind:\n        -derived: false\n",
+    )
+    .unwrap();
+    let output = skelcodec(&[&"schema", &"check", &"--overlay", &overlay, &png_ksy]);
+    assert_exit(&output, 1);
+    let message = stderr(&output);
+    assert!(
+        message.contains("mine.yaml:8:7: the schema's `seq` here has no attribute `kind`"),
+        "{message}"
+    );
+
+    std::fs::write(
+        &overlay,
+        "meta:\n  id: png\ntypes:\n  chunk:\n    seq:\n      crc:\n        -derived: crc32(body)\n",
+    )
+    .unwrap();
+    let png = dir.path().join("small.png");
+    python_ok(MAKE_PNG, &[&png]);
+    let overlay_arg = overlay.to_str().unwrap();
+    let document = decode(&png, &gallery, "image/png.ksy", &["--overlay", overlay_arg]);
+    let recorded = &document["schema"]["overlays"][0];
+    assert_eq!(recorded.as_str(), Some(overlay_arg), "{document}");
+    // The later overlay wins: the CRC said to cover the body alone disagrees everywhere.
+    let checked = check(&png, &gallery, "image/png.ksy", &["--overlay", overlay_arg]);
+    assert_exit(&checked, 1);
+    assert_eq!(stdout(&checked).lines().count(), 3, "{}", stdout(&checked));
+
+    let output = skelcodec(&[&"check", &"--overlay", &overlay, &png]);
+    assert_exit(&output, 2);
+    assert!(stderr(&output).contains("--overlay and --no-overlay go with --schema"));
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
