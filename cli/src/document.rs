@@ -396,6 +396,10 @@ pub fn encode(
     for change in &changed {
         writeln!(out, "normalized {change}").map_err(CliError::Stdout)?;
     }
+    // What the writer cannot know it should recompute: said, the file still written.
+    for stale in format.unstated_checksums(&bytes) {
+        eprintln!("warning: {}: {stale}", output.display());
+    }
     write_atomically(output, &bytes)?;
     Ok(ExitCode::SUCCESS)
 }
