@@ -345,7 +345,7 @@ pub fn encode(
                 .map_err(|e| {
                     bad_document(format!("`{SCHEMA_KEY}` is not a schema's place: {e}"))
                 })?;
-            crate::schema::interpreted(&source.path, &source.import_paths)?
+            crate::schema::interpreted(&source.path, &source.import_paths, false)?
         }
         (None, None) => {
             let id = (header.format.as_ref())

@@ -46,6 +46,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Print only what was asked for and what went wrong: no progress bar, no line for a file
+    /// that is fine (`roundtrip`, `check`, `convert` of a folder), no summary
+    #[arg(short, long, global = true)]
+    quiet: bool,
 }
 
 /// The format option shared by the commands that read files.
@@ -66,13 +70,17 @@ struct FormatArg {
         requires = "schema"
     )]
     import_paths: Vec<PathBuf>,
+    /// Also print the schema's style warnings, which `schema check` always prints (they concern
+    /// the schema, not the file)
+    #[arg(long, requires = "schema")]
+    warnings: bool,
 }
 
 impl FormatArg {
     /// The format asked for: a built-in one by id, or the schema's.
     fn chosen(&self) -> Result<Option<&'static dyn Format>, CliError> {
         match &self.schema {
-            Some(path) => schema::interpreted(path, &self.import_paths).map(Some),
+            Some(path) => schema::interpreted(path, &self.import_paths, self.warnings).map(Some),
             None => commands::forced_format(self.id.as_deref()),
         }
     }
@@ -343,7 +351,7 @@ enum SchemaCommand {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli.command) {
+    match run(cli.command, cli.quiet) {
         Ok(code) => code,
         // A closed pipe (`skelcodec check DIR | head -1`) ends the command before it is done:
         // silently, with the status of a process SIGPIPE ends, so that `set -o pipefail`
@@ -356,8 +364,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Dispatches to the command.
-fn run(command: Command) -> Result<ExitCode, CliError> {
+/// Dispatches to the command; `quiet`: print only what was asked for and what went wrong.
+fn run(command: Command, quiet: bool) -> Result<ExitCode, CliError> {
     match command {
         Command::Decode {
             file,
@@ -396,7 +404,9 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             io::refuse_overwriting_inputs(&output, &[&document], force.force)?;
             document::encode(&document, format.chosen()?, &output, normalize)
         }
-        Command::RoundTrip { paths, format } => commands::roundtrip(&paths, format.chosen()?),
+        Command::RoundTrip { paths, format } => {
+            commands::roundtrip(&paths, format.chosen()?, quiet)
+        }
         Command::Explain {
             file,
             schema,
@@ -428,7 +438,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
                 let inputs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
                 io::refuse_overwriting_inputs(out, &inputs, force.force)?;
             }
-            commands::check(&paths, format.chosen()?, normalize_to.as_deref())
+            commands::check(&paths, format.chosen()?, normalize_to.as_deref(), quiet)
         }
         Command::Convert {
             file,
@@ -441,7 +451,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             io::refuse_overwriting_inputs(&output, &[&file], force.force)?;
             let options = convert::ConvertOptions { compress, lossy };
             if file.is_dir() {
-                convert::convert_folder(&file, &to, &output, options)
+                convert::convert_folder(&file, &to, &output, options, quiet)
             } else {
                 convert::convert(&file, &to, &output, options)
             }

@@ -2,4 +2,5 @@
 
 mod cli;
 mod package_edits;
+mod quiet;
 mod support;
