@@ -10,10 +10,10 @@ fn gallery_png() -> Option<PathBuf> {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/kaitai-formats/image/png.ksy");
     if !path.exists() {
-        println!(
-            "SKIPPED: no gallery at {} (../shared/kaitai-formats)",
+        skelcodec_runtime::corpus::announce_skip(&format!(
+            "skipped: no gallery at {} (../shared/kaitai-formats)",
             path.display()
-        );
+        ));
         return None;
     }
     Some(path)
