@@ -183,10 +183,10 @@ fn span(
 fn shown(schema: &Schema, ty: &FieldType, value: &Value) -> Option<serde_json::Value> {
     // A decoded string or byte array shows the value it holds (its bytes as stored are the
     // span's range).
-    let value = match value {
-        Value::Decoded(decoded) => &decoded.value,
-        value => value,
-    };
+    let mut value = value;
+    while let Value::Decoded(decoded) = value {
+        value = &decoded.value;
+    }
     let leaf = !matches!(
         value,
         Value::Struct(_) | Value::List(_) | Value::Packed(_) | Value::Case(..) | Value::Decoded(_)

@@ -3,6 +3,7 @@
 
 mod common;
 mod explaining;
+mod explaining_text;
 mod packed;
 mod reading;
 mod writing;
