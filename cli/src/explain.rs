@@ -1,6 +1,6 @@
 //! `skelcodec explain`: the field map of a file read with a schema given at run time — every
-//! field, element and case with its byte range, path, type and value — as a table, or as JSON
-//! records; a read that fails is shown up to the failure, with the error. With `--watch`, the
+//! field, element and case with its byte range, path, type and value, and the bytes no field
+//! claims — as a table, or as JSON records; a read that fails is shown up to the failure, with the error. With `--watch`, the
 //! file is read and explained again whenever the schema or the file changes, so that editing a
 //! schema is a loop of seconds.
 

@@ -198,7 +198,8 @@ enum Command {
     /// read from decoded bytes (`process`, an encoding) as offsets in them, named by the value
     /// they are decoded from (`packed+0x2`), with a last line for each such stream saying
     /// where its stored bytes are. Parse instances are shown where they are read, look-aheads
-    /// included.
+    /// included. Bytes no field claims (between fields, after the last) are rows of their own,
+    /// `(unclaimed)`, showing their first bytes in hex.
     Explain {
         /// The file to explain
         file: PathBuf,

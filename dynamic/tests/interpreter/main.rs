@@ -4,6 +4,7 @@
 mod common;
 mod explaining;
 mod explaining_text;
+mod explaining_unclaimed;
 mod packed;
 mod reading;
 mod writing;

@@ -1,0 +1,58 @@
+//! `skelcodec explain` as a new user meets it: every byte of a file accounted for (those no
+//! field claims have rows of their own), built-in formats explained without `--schema`, and
+//! `--watch` following the schemas a schema imports.
+
+use std::fs;
+
+use crate::support::{assert_exit, skelcodec, stdout};
+
+/// A `u2` at 0 and a byte read by position at 4: bytes 2..4 and those after 5 are claimed by
+/// no field.
+const GAPPY_KSY: &str = "
+meta: {id: gappy, endian: le}
+seq:
+  - {id: a, type: u2}
+instances:
+  b: {pos: 4, type: u1}
+";
+
+/// The line of the table whose columns start with `start`.
+fn line_at(table: &str, start: &str) -> Vec<String> {
+    let line = table
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(start));
+    let line = line.unwrap_or_else(|| panic!("no line at {start} in\n{table}"));
+    line.split_whitespace().map(str::to_owned).collect()
+}
+
+#[test]
+fn bytes_no_field_claims_have_rows_in_the_table_and_the_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("gappy.ksy");
+    fs::write(&schema, GAPPY_KSY).unwrap();
+    let file = dir.path().join("gappy.bin");
+    fs::write(&file, b"\x01\x00\xee\xee\x07\xff\xfe").unwrap();
+    let output = skelcodec(&[&"explain", &"--schema", &schema, &file]);
+    assert_exit(&output, 0);
+    let table = stdout(&output);
+    assert_eq!(
+        line_at(&table, "0x2"),
+        ["0x2", "0x4", "2", "(unclaimed)", "bytes", "\"eeee\""]
+    );
+    assert_eq!(
+        line_at(&table, "0x5"),
+        ["0x5", "0x7", "2", "(unclaimed)", "bytes", "\"fffe\""]
+    );
+    let output = skelcodec(&[&"explain", &"--schema", &schema, &"--json", &file]);
+    assert_exit(&output, 0);
+    let explained: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let paths: Vec<&str> = (explained["fields"].as_array().unwrap().iter())
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    assert_eq!(paths, ["a", "(unclaimed)", "b", "(unclaimed)"]);
+    assert_eq!(
+        explained["fields"][3],
+        serde_json::json!({"path": "(unclaimed)", "start": 5, "end": 7, "type": "bytes",
+            "value": "fffe"})
+    );
+}
