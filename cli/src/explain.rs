@@ -1,8 +1,8 @@
 //! `skelcodec explain`: the field map of a file read with a schema given at run time — every
 //! field, element and case with its byte range, path, type and value, and the bytes no field
-//! claims — as a table, or as JSON records; a read that fails is shown up to the failure, with the error. With `--watch`, the
-//! file is read and explained again whenever the schema or the file changes, so that editing a
-//! schema is a loop of seconds.
+//! claims — as a table, or as JSON records; a read that fails is shown up to the failure,
+//! with the error. With `--watch`, the file is read and explained again whenever the schema,
+//! a schema it imports or the file changes, so that editing a schema is a loop of seconds.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -35,16 +35,29 @@ pub fn explain(file: &Path, options: &ExplainOptions<'_>) -> Result<ExitCode, Cl
     })
 }
 
-/// Explains `file`, then again each time the schema or the file changes, until interrupted.
+/// Explains `file`, then again each time the schema, a schema it imports or the file
+/// changes, until interrupted.
 pub fn watch(file: &Path, options: &ExplainOptions<'_>) -> Result<ExitCode, CliError> {
+    // The imports of the last schema that loaded: an edit that breaks the schema keeps
+    // watching them, so that fixing an imported file reads again.
+    let mut imported = Vec::new();
     let mut seen = None;
     loop {
-        let now = modified(&[options.schema, file]);
-        if seen.as_ref() != Some(&now) {
-            seen = Some(now);
+        let files = watched(file, options, &imported);
+        let now = modified(&files);
+        if seen.as_ref() != Some(&(files.clone(), now.clone())) {
             let text = match render(file, options) {
-                Ok(report) => report.text,
+                Ok(report) => {
+                    imported = report.imported;
+                    report.text
+                }
                 Err(e) => format!("skelcodec: {e}\n"),
+            };
+            // An edit may import other files: watch those from now on, as they are now.
+            let watching = watched(file, options, &imported);
+            seen = match watching == files {
+                true => Some((files, now)),
+                false => Some((watching.clone(), modified(&watching))),
             };
             let mut out = std::io::stdout().lock();
             // Clear the terminal, then the new reading: a loop of edits and looks.
@@ -55,18 +68,28 @@ pub fn watch(file: &Path, options: &ExplainOptions<'_>) -> Result<ExitCode, CliE
     }
 }
 
+/// The files an explanation depends on: the schema, those it imports, and the file.
+fn watched(file: &Path, options: &ExplainOptions<'_>, imported: &[PathBuf]) -> Vec<PathBuf> {
+    std::iter::once(options.schema)
+        .chain(imported.iter().map(PathBuf::as_path))
+        .chain([file])
+        .map(Path::to_path_buf)
+        .collect()
+}
+
 /// When each file was last changed (`None` for one that cannot be read now).
-fn modified(files: &[&Path]) -> Vec<Option<SystemTime>> {
+fn modified(files: &[PathBuf]) -> Vec<Option<SystemTime>> {
     files
         .iter()
         .map(|f| std::fs::metadata(f).and_then(|m| m.modified()).ok())
         .collect()
 }
 
-/// What one explanation prints, and whether the read failed.
+/// What one explanation prints, whether the read failed, and the schema files it imported.
 struct Report {
     text: String,
     failed: bool,
+    imported: Vec<PathBuf>,
 }
 
 fn render(file: &Path, options: &ExplainOptions<'_>) -> Result<Report, CliError> {
@@ -86,6 +109,7 @@ fn render(file: &Path, options: &ExplainOptions<'_>) -> Result<Report, CliError>
     Ok(Report {
         text,
         failed: explained.error.is_some(),
+        imported: interpreter.imported().to_vec(),
     })
 }
 

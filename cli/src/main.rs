@@ -223,7 +223,8 @@ enum Command {
         /// it was read
         #[arg(long)]
         json: bool,
-        /// Explain again whenever the schema or the file changes, until interrupted
+        /// Explain again whenever the schema, a schema it imports or the file changes, until
+        /// interrupted
         #[arg(long)]
         watch: bool,
     },

@@ -113,6 +113,13 @@ impl Interpreter {
         &self.schema
     }
 
+    /// The schema files the schema imports, transitively, each once, as they were found: with
+    /// the schema's own file, what its reading depends on (`explain --watch` reads again when
+    /// one changes).
+    pub fn imported(&self) -> &[PathBuf] {
+        &self.schema.imported
+    }
+
     /// Reads a whole file as the schema's root type. Reading recurses once per nested value
     /// (values of a recursive type at most [`rt::reader::MAX_DEPTH`] deep): the deepest files
     /// take more than a 2 MiB thread's stack in an unoptimised build.

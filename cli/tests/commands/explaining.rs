@@ -4,7 +4,7 @@
 
 use std::fs;
 
-use crate::support::{assert_exit, skelcodec, stdout};
+use crate::support::{Running, assert_exit, skelcodec, stdout};
 
 /// A `u2` at 0 and a byte read by position at 4: bytes 2..4 and those after 5 are claimed by
 /// no field.
@@ -54,5 +54,42 @@ fn bytes_no_field_claims_have_rows_in_the_table_and_the_json() {
         explained["fields"][3],
         serde_json::json!({"path": "(unclaimed)", "start": 5, "end": 7, "type": "bytes",
             "value": "fffe"})
+    );
+}
+
+/// A schema whose one field is of a type another file, `pair.ksy` beside it, declares.
+const MAIN_KSY: &str = "
+meta: {id: main, imports: [pair]}
+seq:
+  - {id: p, type: pair}
+";
+
+/// The imported type: two bytes.
+const PAIR_KSY: &str = "
+meta: {id: pair}
+seq:
+  - {id: left, type: u1}
+  - {id: right, type: u1}
+";
+
+#[test]
+fn watch_reads_again_when_an_imported_schema_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("main.ksy");
+    fs::write(&schema, MAIN_KSY).unwrap();
+    let pair = dir.path().join("pair.ksy");
+    fs::write(&pair, PAIR_KSY).unwrap();
+    let file = dir.path().join("two.bin");
+    fs::write(&file, b"\x01\x02").unwrap();
+    let mut watching = Running::start(&[&"explain", &"--watch", &"--schema", &schema, &file]);
+    let first = watching.wait_for("p.right");
+    // Only the imported file changes: the next explanation shows its new field name.
+    fs::write(&pair, PAIR_KSY.replace("id: right", "id: second")).unwrap();
+    let again = watching.wait_for("p.second");
+    assert!(first, "the first explanation: {}", watching.output());
+    assert!(
+        again,
+        "no explanation after the edit: {}",
+        watching.output()
     );
 }

@@ -5,6 +5,7 @@ mod common;
 mod explaining;
 mod explaining_text;
 mod explaining_unclaimed;
+mod loading;
 mod packed;
 mod reading;
 mod writing;
