@@ -197,9 +197,16 @@ fn shown(schema: &Schema, ty: &FieldType, value: &Value) -> Option<serde_json::V
             skelcodec_runtime::bytes::to_hex(bytes),
         )),
         _ => leaf
-            .then(|| serde_json::to_value(Document { schema, value }).ok())
+            .then(|| as_printed(&Document { schema, value }))
             .flatten(),
     }
+}
+
+/// A value as `decode` prints it: through its text, since a tree built directly holds an
+/// `f4` as the `f64` it widens to (`0.10000000149011612` where the file's value is `0.1`).
+fn as_printed(document: &Document<'_>) -> Option<serde_json::Value> {
+    let text = serde_json::to_string(document).ok()?;
+    serde_json::from_str(&text).ok()
 }
 
 /// A field's type as the schema writes it.

@@ -3,8 +3,8 @@
 
 mod common;
 mod explaining;
-mod explaining_text;
 mod explaining_unclaimed;
+mod explaining_values;
 mod loading;
 mod packed;
 mod reading;

@@ -1,5 +1,6 @@
-//! The values `explain` shows for text in every encoding the runtime supports, and for the
-//! elements of fixed arrays (`repeat-expr` with a literal count), which have rows of their own.
+//! The values `explain` shows: text in every encoding the runtime supports, floats as
+//! `decode` prints them, and the elements of fixed arrays (`repeat-expr` with a literal
+//! count), which have rows of their own.
 
 use crate::common::interpreter;
 use serde_json::json;
@@ -94,4 +95,20 @@ seq:
             ("names[1]", 5, 7, Some(json!("cd"))),
         ]
     );
+}
+
+#[test]
+fn a_float_shows_as_decode_prints_it() {
+    let schema = "
+meta: {id: floats, endian: le}
+seq:
+  - {id: single, type: f4}
+  - {id: double, type: f8}
+";
+    let mut file = 0.1f32.to_le_bytes().to_vec();
+    file.extend(0.1f64.to_le_bytes());
+    let explained = interpreter(schema).explain(&file);
+    // Not 0.10000000149011612, the f64 the f4 widens to.
+    assert_eq!(value_at(&explained.spans, "single"), Some(json!(0.1)));
+    assert_eq!(value_at(&explained.spans, "double"), Some(json!(0.1)));
 }
