@@ -96,6 +96,13 @@ impl Interpreter {
         Self::new(schema)
     }
 
+    /// Checks the schema whose text is `source`, as if read from `file` (which errors name,
+    /// and relative imports are found beside): a schema built into a program.
+    pub fn from_source(source: &str, file: &Path) -> Result<Self, LoadError> {
+        let schema = skelcodec_codegen::parse_schema(source, file).map_err(LoadError::Schema)?;
+        Self::new(schema)
+    }
+
     /// The interpreter of a checked schema.
     pub fn new(schema: CheckedSchema) -> Result<Self, LoadError> {
         match support::unsupported(&schema) {
