@@ -191,7 +191,8 @@ enum Command {
         command: PackageCommand,
     },
     /// Show where each field of a file is: its byte range, path, type and value, read with a
-    /// schema given at run time (a read that fails is shown up to the failure, with the error)
+    /// schema given at run time, or else with the schema of its built-in format, detected as
+    /// other commands detect it (a read that fails is shown up to the failure, with the error)
     ///
     /// The table shows byte offsets in the file; a bit field's as byte and bit (`0x0.3 ..
     /// 0x0.8`: bits 3 to 8 of byte 0, counted in the order its bit order reads them); a value
@@ -203,12 +204,8 @@ enum Command {
     Explain {
         /// The file to explain
         file: PathBuf,
-        /// The Kaitai Struct schema to read it with
-        #[arg(long, value_name = "FILE.ksy")]
-        schema: PathBuf,
-        /// A directory where the schema's absolute imports are found; may be repeated
-        #[arg(short = 'I', long = "import-path", value_name = "DIR")]
-        import_paths: Vec<PathBuf>,
+        #[command(flatten)]
+        format: FormatArg,
         /// Show only the fields at this path and below (as `decode --path` takes it)
         #[arg(long, value_name = "PATH")]
         path: Option<select::Pattern>,
@@ -401,15 +398,20 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
         Command::RoundTrip { paths, format } => commands::roundtrip(&paths, format.chosen()?),
         Command::Explain {
             file,
-            schema,
-            import_paths,
+            format,
             path,
             json,
             watch,
         } => {
+            let schema = match &format.schema {
+                Some(path) => explain::Schema::File {
+                    path,
+                    import_paths: &format.import_paths,
+                },
+                None => explain::Schema::BuiltIn(commands::forced_format(format.id.as_deref())?),
+            };
             let options = explain::ExplainOptions {
-                schema: &schema,
-                import_paths: &import_paths,
+                schema,
                 select: path.as_ref(),
                 json,
             };

@@ -3,8 +3,9 @@
 //! `--watch` following the schemas a schema imports.
 
 use std::fs;
+use std::path::Path;
 
-use crate::support::{Running, assert_exit, skelcodec, stdout};
+use crate::support::{Running, assert_exit, skelcodec, stderr, stdout};
 
 /// A `u2` at 0 and a byte read by position at 4: bytes 2..4 and those after 5 are claimed by
 /// no field.
@@ -92,4 +93,82 @@ fn watch_reads_again_when_an_imported_schema_changes() {
         "no explanation after the edit: {}",
         watching.output()
     );
+}
+
+/// A San Andreas IMG archive (`VER2`, as `schemas/img.ksy` describes it) of one entry,
+/// `a.txt`, whose one sector of data is the archive's second: the rest of the first is
+/// claimed by no field.
+fn one_entry_img() -> Vec<u8> {
+    let mut img = b"VER2".to_vec();
+    img.extend(1u32.to_le_bytes());
+    img.extend(1u32.to_le_bytes()); // offset, in sectors
+    img.extend(1u16.to_le_bytes()); // streaming size, in sectors
+    img.extend(0u16.to_le_bytes()); // archive size
+    let mut name = b"a.txt".to_vec();
+    name.resize(24, 0);
+    img.extend(name);
+    img.resize(2048, 0);
+    img.extend(b"hello");
+    img.resize(4096, 0);
+    img
+}
+
+#[test]
+fn a_built_in_format_is_explained_with_its_own_schema_without_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    // No extension: the format is told by its magic.
+    let file = dir.path().join("archive");
+    fs::write(&file, one_entry_img()).unwrap();
+    let output = skelcodec(&[&"explain", &file]);
+    assert_exit(&output, 0);
+    let table = stdout(&output);
+    assert_eq!(
+        line_at(&table, "0x28"),
+        [
+            "0x28",
+            "0x800",
+            "2008",
+            "(unclaimed)",
+            "bytes",
+            "\"00000000000000000000000000000000…\""
+        ]
+    );
+    assert!(
+        table
+            .lines()
+            .any(|l| l.contains("entries[0].name") && l.contains("\"a.txt\"")),
+        "{table}"
+    );
+    // The same as with the project's schema given, and as with the format forced.
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/img.ksy");
+    let given = skelcodec(&[&"explain", &"--schema", &schema, &file]);
+    assert_eq!(stdout(&given), table);
+    let forced = skelcodec(&[&"explain", &"--format", &"img", &file]);
+    assert_eq!(stdout(&forced), table);
+}
+
+#[test]
+fn a_file_of_no_known_format_or_a_format_the_interpreter_refuses_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let unknown = dir.path().join("notes.bin");
+    fs::write(&unknown, b"nothing known").unwrap();
+    let output = skelcodec(&[&"explain", &unknown]);
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("--format ID"),
+        "{}",
+        stderr(&output)
+    );
+    // SWAT 3 animations: their schema uses what the interpreter does not read yet.
+    let output = skelcodec(&[&"explain", &"--format", &"gsa", &unknown]);
+    assert_exit(&output, 2);
+    let message = stderr(&output);
+    assert!(
+        message.contains("schemas/gsa.ksy") && message.contains("-solve"),
+        "{message}"
+    );
+    // A type of drs.ksy read by code of its own: no schema of its own.
+    let output = skelcodec(&[&"explain", &"--format", &"animation_set", &unknown]);
+    assert_exit(&output, 2);
+    assert!(stderr(&output).contains("--schema"), "{}", stderr(&output));
 }
