@@ -14,14 +14,21 @@ const PREVIEW: usize = 16;
 /// `spans` with a row for each run of `file`'s bytes that none of them covers, each placed
 /// before the first span of the file that starts at or after its end (the end for a run after
 /// them all). Only spans in the file count: those in decoded streams are offsets elsewhere.
-pub(crate) fn with_unclaimed(mut spans: Vec<FieldSpan>, file: &[u8]) -> Vec<FieldSpan> {
-    for (start, end) in runs(&spans, file.len() as u64).into_iter().rev() {
-        let at = (spans.iter())
-            .position(|s| s.stream.is_none() && s.start >= end)
-            .unwrap_or(spans.len());
-        spans.insert(at, row(file, start, end));
+pub(crate) fn with_unclaimed(spans: Vec<FieldSpan>, file: &[u8]) -> Vec<FieldSpan> {
+    // Runs in order of their ends, which is the order of the spans they go before: one pass.
+    let runs = runs(&spans, file.len() as u64);
+    let mut runs = runs.into_iter().peekable();
+    let mut rows = Vec::with_capacity(spans.len() + runs.len());
+    for span in spans {
+        if span.stream.is_none() {
+            while let Some((start, end)) = runs.next_if(|(_, end)| *end <= span.start) {
+                rows.push(row(file, start, end));
+            }
+        }
+        rows.push(span);
     }
-    spans
+    rows.extend(runs.map(|(start, end)| row(file, start, end)));
+    rows
 }
 
 /// The runs of `[0, len)` that no span of the file covers, in order.
