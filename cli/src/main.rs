@@ -199,23 +199,21 @@ enum Command {
         command: PackageCommand,
     },
     /// Show where each field of a file is: its byte range, path, type and value, read with a
-    /// schema given at run time (a read that fails is shown up to the failure, with the error)
+    /// schema given at run time, or else with the schema of its built-in format, detected as
+    /// other commands detect it (a read that fails is shown up to the failure, with the error)
     ///
     /// The table shows byte offsets in the file; a bit field's as byte and bit (`0x0.3 ..
     /// 0x0.8`: bits 3 to 8 of byte 0, counted in the order its bit order reads them); a value
     /// read from decoded bytes (`process`, an encoding) as offsets in them, named by the value
     /// they are decoded from (`packed+0x2`), with a last line for each such stream saying
     /// where its stored bytes are. Parse instances are shown where they are read, look-aheads
-    /// included.
+    /// included. Bytes no field claims (between fields, after the last) are rows of their own,
+    /// `(unclaimed)`, showing their first bytes in hex.
     Explain {
         /// The file to explain
         file: PathBuf,
-        /// The Kaitai Struct schema to read it with
-        #[arg(long, value_name = "FILE.ksy")]
-        schema: PathBuf,
-        /// A directory where the schema's absolute imports are found; may be repeated
-        #[arg(short = 'I', long = "import-path", value_name = "DIR")]
-        import_paths: Vec<PathBuf>,
+        #[command(flatten)]
+        format: FormatArg,
         /// Show only the fields at this path and below (as `decode --path` takes it)
         #[arg(long, value_name = "PATH")]
         path: Option<select::Pattern>,
@@ -230,7 +228,8 @@ enum Command {
         /// it was read
         #[arg(long)]
         json: bool,
-        /// Explain again whenever the schema or the file changes, until interrupted
+        /// Explain again whenever the schema, a schema it imports or the file changes, until
+        /// interrupted
         #[arg(long)]
         watch: bool,
     },
@@ -409,15 +408,20 @@ fn run(command: Command, quiet: bool) -> Result<ExitCode, CliError> {
         }
         Command::Explain {
             file,
-            schema,
-            import_paths,
+            format,
             path,
             json,
             watch,
         } => {
+            let schema = match &format.schema {
+                Some(path) => explain::Schema::File {
+                    path,
+                    import_paths: &format.import_paths,
+                },
+                None => explain::Schema::BuiltIn(commands::forced_format(format.id.as_deref())?),
+            };
             let options = explain::ExplainOptions {
-                schema: &schema,
-                import_paths: &import_paths,
+                schema,
                 select: path.as_ref(),
                 json,
             };
