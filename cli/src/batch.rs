@@ -10,10 +10,11 @@ use std::sync::mpsc;
 use rayon::prelude::*;
 
 /// Runs `work` on every item on all cores and hands each item with its result to `report`,
-/// in item order. When `report` fails (standard output closed), the remaining items are not
-/// started.
+/// in item order, with a progress bar unless `quiet`. When `report` fails (standard output
+/// closed), the remaining items are not started.
 pub fn run_ordered<'a, T, R, E>(
     items: &'a [T],
+    quiet: bool,
     work: impl Fn(&T) -> R + Sync,
     mut report: impl FnMut(&'a T, R) -> Result<(), E>,
 ) -> Result<(), E>
@@ -21,7 +22,7 @@ where
     T: Sync,
     R: Send,
 {
-    let progress = Progress::new(items.len());
+    let progress = Progress::new(items.len(), quiet);
     let stopped = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel();
     std::thread::scope(|scope| {
@@ -65,8 +66,8 @@ impl Progress {
     /// Below this many files a run is over before a bar would help.
     const MIN_ITEMS: usize = 50;
 
-    fn new(len: usize) -> Self {
-        let shown = len >= Self::MIN_ITEMS && std::io::stderr().is_terminal();
+    fn new(len: usize, quiet: bool) -> Self {
+        let shown = !quiet && len >= Self::MIN_ITEMS && std::io::stderr().is_terminal();
         Progress(shown.then(|| {
             let bar = indicatif::ProgressBar::new(len as u64);
             if let Ok(style) = indicatif::ProgressStyle::with_template(
@@ -111,6 +112,7 @@ mod tests {
         let mut seen = Vec::new();
         run_ordered(
             &items,
+            false,
             |&i| {
                 // Early items take longest, so they finish last.
                 std::thread::sleep(std::time::Duration::from_micros(200 - i));
@@ -131,6 +133,7 @@ mod tests {
         let mut reported = 0;
         let result = run_ordered(
             &items,
+            false,
             |&i| i,
             |_, i| {
                 reported += 1;

@@ -36,6 +36,7 @@ enum RoundTripOutcome {
 pub fn roundtrip(
     paths: &[PathBuf],
     forced: Option<&'static dyn Format>,
+    quiet: bool,
 ) -> Result<ExitCode, CliError> {
     let inputs = with_archive_entries(collect_inputs(paths)?)?;
     let mut out = std::io::stdout().lock();
@@ -65,7 +66,7 @@ pub fn roundtrip(
             }
         }
     };
-    run_ordered(&inputs, outcome_of, |input, outcome| {
+    run_ordered(&inputs, quiet, outcome_of, |input, outcome| {
         let path = input.path.display();
         let line = match outcome {
             RoundTripOutcome::Skipped => {
@@ -74,7 +75,7 @@ pub fn roundtrip(
             }
             RoundTripOutcome::Exact { len } => {
                 exact += 1;
-                format!("ok    {path}  ({len} bytes, byte-exact)")
+                (!quiet).then(|| format!("ok    {path}  ({len} bytes, byte-exact)"))
             }
             RoundTripOutcome::Differs {
                 offset,
@@ -84,20 +85,23 @@ pub fn roundtrip(
             } => {
                 // An empty path is the root value, e.g. when only the lengths differ.
                 let field = if field.is_empty() { "root" } else { &field };
-                format!(
+                Some(format!(
                     "DIFF  {path}  first difference at byte {offset} ({field}); \
                      input {input_len} bytes, output {output_len}"
-                )
+                ))
             }
             RoundTripOutcome::Failed(e) => {
                 failed = true;
-                format!("FAIL  {path}  {}", without_path(&e, &input.path))
+                Some(format!("FAIL  {path}  {}", without_path(&e, &input.path)))
             }
         };
         total += 1;
-        writeln!(out, "{line}").map_err(CliError::Stdout)
+        line.map_or(Ok(()), |line| writeln!(out, "{line}"))
+            .map_err(CliError::Stdout)
     })?;
-    writeln!(out, "{exact}/{total} byte-exact").map_err(CliError::Stdout)?;
+    if !quiet {
+        writeln!(out, "{exact}/{total} byte-exact").map_err(CliError::Stdout)?;
+    }
     if total == 0 {
         // A run that checked nothing must not pass as a success (say, a mistyped directory).
         return Err(nothing_to_do(&skipped));
@@ -129,6 +133,7 @@ pub fn check(
     paths: &[PathBuf],
     forced: Option<&'static dyn Format>,
     normalize_to: Option<&Path>,
+    quiet: bool,
 ) -> Result<ExitCode, CliError> {
     let inputs = collect_inputs(paths)?;
     let inputs = if normalize_to.is_some() {
@@ -177,11 +182,15 @@ pub fn check(
     let mut out = std::io::stdout().lock();
     let (mut checked, mut failed, mut disagree) = (0usize, false, false);
     let mut skipped = Vec::new();
-    run_ordered(&inputs, outcome_of, |input, outcome| {
+    run_ordered(&inputs, quiet, outcome_of, |input, outcome| {
         let path = input.path.display();
         match outcome {
             CheckOutcome::Skipped => {
                 skipped.push(input.path.as_path());
+                Ok(())
+            }
+            CheckOutcome::Checked(mismatches) if mismatches.is_empty() && quiet => {
+                checked += 1;
                 Ok(())
             }
             CheckOutcome::Checked(mismatches) if mismatches.is_empty() => {

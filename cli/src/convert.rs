@@ -123,6 +123,7 @@ pub fn convert_folder(
     to: &str,
     output: &Path,
     options: ConvertOptions,
+    quiet: bool,
 ) -> Result<ExitCode, CliError> {
     let inputs = collect_inputs(&[dir.to_owned()])?;
     let outcome_of = |input: &Input| -> FolderOutcome {
@@ -161,7 +162,7 @@ pub fn convert_folder(
     let mut out = std::io::stdout().lock();
     let (mut total, mut converted, mut already) = (0usize, 0usize, 0usize);
     let mut skipped = Vec::new();
-    run_ordered(&inputs, outcome_of, |input, outcome| {
+    run_ordered(&inputs, quiet, outcome_of, |input, outcome| {
         let path = input.path.display();
         let lines = match outcome {
             FolderOutcome::Skipped => {

@@ -349,7 +349,7 @@ pub fn encode(
                 files: source.overlays,
                 no_overlay: source.no_overlay,
             };
-            crate::schema::interpreted(&source.path, &source.import_paths, &overlays)?
+            crate::schema::interpreted(&source.path, &source.import_paths, &overlays, false)?
         }
         (None, None) => {
             let id = (header.format.as_ref())

@@ -1,15 +1,17 @@
-//! `skelcodec explain`: the field map of a file read with a schema given at run time — every
-//! field, element and case with its byte range, path, type and value — as a table, or as JSON
-//! records; a read that fails is shown up to the failure, with the error. With `--watch`, the
-//! file is read and explained again whenever the schema or the file changes, so that editing a
-//! schema is a loop of seconds.
+//! `skelcodec explain`: the field map of a file read with a schema given at run time, or with
+//! its built-in format's own schema — every field, element and case with its byte range, path,
+//! type and value, and the bytes no field claims — as a table, or as JSON records; a read that
+//! fails is shown up to the failure, with the error. With `--watch`, the file is read and
+//! explained again whenever the schema, a schema it imports or the file changes, so that
+//! editing a schema is a loop of seconds.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
-use skelcodec_dynamic::{BitRange, Explained, FieldSpan, Stream};
+use skelcodec_dynamic::{BitRange, Explained, FieldSpan, Interpreter, Stream};
+use skelcodec_formats::Format;
 
 use crate::error::CliError;
 use crate::error::EXIT_ERROR;
@@ -17,11 +19,25 @@ use crate::select::Pattern;
 
 /// What to explain and how to show it.
 pub struct ExplainOptions<'a> {
-    pub schema: &'a Path,
-    pub import_paths: &'a [PathBuf],
-    pub overlays: &'a crate::overlays::OverlayArgs,
+    /// The schema to read the file with.
+    pub schema: Schema<'a>,
+    /// Only the spans at this path and below.
     pub select: Option<&'a Pattern>,
+    /// JSON records instead of a table.
     pub json: bool,
+}
+
+/// The schema a file is explained with.
+pub enum Schema<'a> {
+    /// A schema file, with the directories of its absolute imports.
+    File {
+        path: &'a Path,
+        import_paths: &'a [PathBuf],
+        overlays: &'a crate::overlays::OverlayArgs,
+    },
+    /// The schema of a built-in format: the one given (`--format`), else the file's, detected
+    /// by magic, then by extension.
+    BuiltIn(Option<&'static dyn Format>),
 }
 
 /// Explains `file` once; exits 2 when the schema or the file cannot be read.
@@ -36,19 +52,29 @@ pub fn explain(file: &Path, options: &ExplainOptions<'_>) -> Result<ExitCode, Cl
     })
 }
 
-/// Explains `file`, then again each time the schema or the file changes, until interrupted.
+/// Explains `file`, then again each time the schema, a schema it imports or the file
+/// changes, until interrupted.
 pub fn watch(file: &Path, options: &ExplainOptions<'_>) -> Result<ExitCode, CliError> {
+    // The imports of the last schema that loaded: an edit that breaks the schema keeps
+    // watching them, so that fixing an imported file reads again.
+    let mut imported = Vec::new();
     let mut seen = None;
     loop {
-        let watched = [options.schema, file]
-            .into_iter()
-            .chain(options.overlays.files.iter().map(PathBuf::as_path));
-        let now = modified(&watched.collect::<Vec<_>>());
-        if seen.as_ref() != Some(&now) {
-            seen = Some(now);
+        let files = watched(file, options, &imported);
+        let now = modified(&files);
+        if seen.as_ref() != Some(&(files.clone(), now.clone())) {
             let text = match render(file, options) {
-                Ok(report) => report.text,
+                Ok(report) => {
+                    imported = report.imported;
+                    report.text
+                }
                 Err(e) => format!("skelcodec: {e}\n"),
+            };
+            // An edit may import other files: watch those from now on, as they are now.
+            let watching = watched(file, options, &imported);
+            seen = match watching == files {
+                true => Some((files, now)),
+                false => Some((watching.clone(), modified(&watching))),
             };
             let mut out = std::io::stdout().lock();
             // Clear the terminal, then the new reading: a loop of edits and looks.
@@ -59,24 +85,49 @@ pub fn watch(file: &Path, options: &ExplainOptions<'_>) -> Result<ExitCode, CliE
     }
 }
 
+/// The files an explanation depends on: the schema file, those it imports, its overlays and
+/// the file (a built-in schema is part of the program).
+fn watched(file: &Path, options: &ExplainOptions<'_>, imported: &[PathBuf]) -> Vec<PathBuf> {
+    let (schema, overlays) = match options.schema {
+        Schema::File { path, overlays, .. } => (Some(path), overlays.files.as_slice()),
+        Schema::BuiltIn(_) => (None, &[][..]),
+    };
+    (schema.into_iter())
+        .chain(imported.iter().map(PathBuf::as_path))
+        .chain(overlays.iter().map(PathBuf::as_path))
+        .chain([file])
+        .map(Path::to_path_buf)
+        .collect()
+}
+
 /// When each file was last changed (`None` for one that cannot be read now).
-fn modified(files: &[&Path]) -> Vec<Option<SystemTime>> {
+fn modified(files: &[PathBuf]) -> Vec<Option<SystemTime>> {
     files
         .iter()
         .map(|f| std::fs::metadata(f).and_then(|m| m.modified()).ok())
         .collect()
 }
 
-/// What one explanation prints, and whether the read failed.
+/// What one explanation prints, whether the read failed, and the schema files it imported.
 struct Report {
     text: String,
     failed: bool,
+    imported: Vec<PathBuf>,
 }
 
 fn render(file: &Path, options: &ExplainOptions<'_>) -> Result<Report, CliError> {
-    let interpreter =
-        crate::schema::interpreter(options.schema, options.import_paths, options.overlays)?;
-    let bytes = crate::io::read(file)?;
+    let (bytes, extension) = crate::container::read_input(file)?;
+    let interpreter = match options.schema {
+        Schema::File {
+            path,
+            import_paths,
+            overlays,
+        } => crate::schema::interpreter(path, import_paths, overlays)?,
+        Schema::BuiltIn(forced) => {
+            let format = crate::commands::format_of(file, extension.as_deref(), &bytes, forced)?;
+            built_in_interpreter(format)?
+        }
+    };
     let explained = interpreter.explain(&bytes);
     let spans: Vec<&FieldSpan> = explained
         .spans
@@ -90,6 +141,25 @@ fn render(file: &Path, options: &ExplainOptions<'_>) -> Result<Report, CliError>
     Ok(Report {
         text,
         failed: explained.error.is_some(),
+        imported: interpreter.imported().to_vec(),
+    })
+}
+
+/// The interpreter of a built-in format's own schema; refused, saying why, for a format that
+/// has none or whose schema uses what the interpreter does not read yet.
+fn built_in_interpreter(format: &dyn Format) -> Result<Interpreter, CliError> {
+    let id = format.id();
+    let schema = skelcodec_formats::built_in_schema(id).ok_or_else(|| {
+        CliError::Usage(format!(
+            "the built-in format `{id}` has no schema of its own to explain it with (it is read \
+             by code of its own); give one with --schema"
+        ))
+    })?;
+    schema.interpreter().map_err(|e| {
+        CliError::Usage(format!(
+            "cannot explain with the built-in format `{id}`'s schema ({}): {e}",
+            schema.path().display()
+        ))
     })
 }
 

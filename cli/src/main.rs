@@ -48,6 +48,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Print only what was asked for and what went wrong: no progress bar, no line for a file
+    /// that is fine (`roundtrip`, `check`, `convert` of a folder), no summary
+    #[arg(short, long, global = true)]
+    quiet: bool,
 }
 
 /// The format option shared by the commands that read files.
@@ -68,6 +72,10 @@ struct FormatArg {
         requires = "schema"
     )]
     import_paths: Vec<PathBuf>,
+    /// Also print the schema's style warnings, which `schema check` always prints (they concern
+    /// the schema, not the file)
+    #[arg(long, requires = "schema")]
+    warnings: bool,
     #[command(flatten)]
     overlays: OverlayArgs,
 }
@@ -75,12 +83,24 @@ struct FormatArg {
 impl FormatArg {
     /// The format asked for: a built-in one by id, or the schema's.
     fn chosen(&self) -> Result<Option<&'static dyn Format>, CliError> {
+        self.refuse_overlays_without_schema()?;
         match &self.schema {
-            Some(path) => schema::interpreted(path, &self.import_paths, &self.overlays).map(Some),
-            None if !self.overlays.files.is_empty() || self.overlays.no_overlay => Err(
-                CliError::Usage("--overlay and --no-overlay go with --schema".to_owned()),
-            ),
+            Some(path) => {
+                schema::interpreted(path, &self.import_paths, &self.overlays, self.warnings)
+                    .map(Some)
+            }
             None => commands::forced_format(self.id.as_deref()),
+        }
+    }
+
+    /// Overlays add to a schema given with `--schema`: a built-in format has its own.
+    fn refuse_overlays_without_schema(&self) -> Result<(), CliError> {
+        match self.schema.is_none() && (!self.overlays.files.is_empty() || self.overlays.no_overlay)
+        {
+            true => Err(CliError::Usage(
+                "--overlay and --no-overlay go with --schema".to_owned(),
+            )),
+            false => Ok(()),
         }
     }
 }
@@ -198,25 +218,21 @@ enum Command {
         command: PackageCommand,
     },
     /// Show where each field of a file is: its byte range, path, type and value, read with a
-    /// schema given at run time (a read that fails is shown up to the failure, with the error)
+    /// schema given at run time, or else with the schema of its built-in format, detected as
+    /// other commands detect it (a read that fails is shown up to the failure, with the error)
     ///
     /// The table shows byte offsets in the file; a bit field's as byte and bit (`0x0.3 ..
     /// 0x0.8`: bits 3 to 8 of byte 0, counted in the order its bit order reads them); a value
     /// read from decoded bytes (`process`, an encoding) as offsets in them, named by the value
     /// they are decoded from (`packed+0x2`), with a last line for each such stream saying
     /// where its stored bytes are. Parse instances are shown where they are read, look-aheads
-    /// included.
+    /// included. Bytes no field claims (between fields, after the last) are rows of their own,
+    /// `(unclaimed)`, showing their first bytes in hex.
     Explain {
         /// The file to explain
         file: PathBuf,
-        /// The Kaitai Struct schema to read it with
-        #[arg(long, value_name = "FILE.ksy")]
-        schema: PathBuf,
-        /// A directory where the schema's absolute imports are found; may be repeated
-        #[arg(short = 'I', long = "import-path", value_name = "DIR")]
-        import_paths: Vec<PathBuf>,
         #[command(flatten)]
-        overlays: OverlayArgs,
+        format: FormatArg,
         /// Show only the fields at this path and below (as `decode --path` takes it)
         #[arg(long, value_name = "PATH")]
         path: Option<select::Pattern>,
@@ -231,7 +247,8 @@ enum Command {
         /// it was read
         #[arg(long)]
         json: bool,
-        /// Explain again whenever the schema or the file changes, until interrupted
+        /// Explain again whenever the schema, a schema it imports or the file changes, until
+        /// interrupted
         #[arg(long)]
         watch: bool,
     },
@@ -356,7 +373,7 @@ enum SchemaCommand {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli.command) {
+    match run(cli.command, cli.quiet) {
         Ok(code) => code,
         // A closed pipe (`skelcodec check DIR | head -1`) ends the command before it is done:
         // silently, with the status of a process SIGPIPE ends, so that `set -o pipefail`
@@ -369,8 +386,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Dispatches to the command.
-fn run(command: Command) -> Result<ExitCode, CliError> {
+/// Dispatches to the command; `quiet`: print only what was asked for and what went wrong.
+fn run(command: Command, quiet: bool) -> Result<ExitCode, CliError> {
     match command {
         Command::Decode {
             file,
@@ -409,20 +426,27 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             io::refuse_overwriting_inputs(&output, &[&document], force.force)?;
             document::encode(&document, format.chosen()?, &output, normalize)
         }
-        Command::RoundTrip { paths, format } => commands::roundtrip(&paths, format.chosen()?),
+        Command::RoundTrip { paths, format } => {
+            commands::roundtrip(&paths, format.chosen()?, quiet)
+        }
         Command::Explain {
             file,
-            schema,
-            import_paths,
-            overlays,
+            format,
             path,
             json,
             watch,
         } => {
+            format.refuse_overlays_without_schema()?;
+            let schema = match &format.schema {
+                Some(path) => explain::Schema::File {
+                    path,
+                    import_paths: &format.import_paths,
+                    overlays: &format.overlays,
+                },
+                None => explain::Schema::BuiltIn(commands::forced_format(format.id.as_deref())?),
+            };
             let options = explain::ExplainOptions {
-                schema: &schema,
-                import_paths: &import_paths,
-                overlays: &overlays,
+                schema,
                 select: path.as_ref(),
                 json,
             };
@@ -443,7 +467,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
                 let inputs: Vec<&std::path::Path> = paths.iter().map(PathBuf::as_path).collect();
                 io::refuse_overwriting_inputs(out, &inputs, force.force)?;
             }
-            commands::check(&paths, format.chosen()?, normalize_to.as_deref())
+            commands::check(&paths, format.chosen()?, normalize_to.as_deref(), quiet)
         }
         Command::Convert {
             file,
@@ -456,7 +480,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             io::refuse_overwriting_inputs(&output, &[&file], force.force)?;
             let options = convert::ConvertOptions { compress, lossy };
             if file.is_dir() {
-                convert::convert_folder(&file, &to, &output, options)
+                convert::convert_folder(&file, &to, &output, options, quiet)
             } else {
                 convert::convert(&file, &to, &output, options)
             }

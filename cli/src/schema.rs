@@ -144,16 +144,20 @@ fn generated(
 }
 
 /// The format of a schema read at run time (`--schema`), for the rest of the process: its
-/// warnings are printed, a schema that does not check or that the interpreter cannot read yet
-/// is a usage error naming every reason.
+/// style warnings are printed when `warnings` asks for them (they concern the schema, which
+/// the user may not have written, not the file), a schema that does not check or that the
+/// interpreter cannot read yet is a usage error naming every reason.
 pub fn interpreted(
     file: &Path,
     import_paths: &[PathBuf],
     overlays: &OverlayArgs,
+    warnings: bool,
 ) -> Result<&'static dyn skelcodec_formats::Format, CliError> {
     let interpreter = interpreter(file, import_paths, overlays)?;
-    for warning in &interpreter.schema().warnings {
-        eprintln!("warning: {warning}");
+    if warnings {
+        for warning in &interpreter.schema().warnings {
+            eprintln!("warning: {warning}");
+        }
     }
     // Absolute, so that a document records where its schema is from wherever it is encoded.
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_owned());

@@ -10,6 +10,7 @@ mod debug;
 mod derived;
 mod document;
 mod eval;
+mod gaps;
 mod intern;
 mod layout;
 mod map;
@@ -32,6 +33,7 @@ use skelcodec_codegen::{CheckedSchema, Overlay, Schema, SchemaError};
 use skelcodec_runtime as rt;
 
 pub use crate::document::DocumentError;
+pub use crate::gaps::UNCLAIMED;
 pub use crate::map::{BitRange, FieldSpan};
 pub use crate::serialize::Document;
 pub use crate::streams::Stream;
@@ -49,8 +51,10 @@ pub struct Interpreter {
 /// A file read and mapped (see [`Interpreter::explain`]).
 #[derive(Debug)]
 pub struct Explained {
-    /// Every field, element and case read, in the order the reader completed them (a value
-    /// after its parts).
+    /// Every field, element and case read, in document order (a value before its parts);
+    /// when the read succeeds, also a row for each run of the file's bytes that none of them
+    /// covers (path [`UNCLAIMED`], its first bytes as its value), before the first field
+    /// after it. A failed read has none: what it did not reach is not known to be unclaimed.
     pub spans: Vec<FieldSpan>,
     /// The document of what was read: the whole value, or as much as was read before the
     /// error.
@@ -107,6 +111,13 @@ impl Interpreter {
         Self::new(schema)
     }
 
+    /// Checks the schema whose text is `source`, as if read from `file` (which errors name,
+    /// and relative imports are found beside): a schema built into a program.
+    pub fn from_source(source: &str, file: &Path) -> Result<Self, LoadError> {
+        let schema = skelcodec_codegen::parse_schema(source, file).map_err(LoadError::Schema)?;
+        Self::new(schema)
+    }
+
     /// The interpreter of a checked schema.
     pub fn new(schema: CheckedSchema) -> Result<Self, LoadError> {
         match support::unsupported(&schema) {
@@ -122,6 +133,13 @@ impl Interpreter {
     /// The schema.
     pub fn schema(&self) -> &Schema {
         &self.schema
+    }
+
+    /// The schema files the schema imports, transitively, each once, as they were found: with
+    /// the schema's own file, what its reading depends on (`explain --watch` reads again when
+    /// one changes).
+    pub fn imported(&self) -> &[PathBuf] {
+        &self.schema.imported
     }
 
     /// Reads a whole file as the schema's root type. Reading recurses once per nested value
@@ -166,8 +184,12 @@ impl Interpreter {
             }
             (Err(_), None) => None,
         };
+        let spans = match read.is_ok() {
+            true => gaps::with_unclaimed(map.into_spans(), bytes),
+            false => map.into_spans(),
+        };
         Explained {
-            spans: map.into_spans(),
+            spans,
             tree,
             error: read.err(),
         }

@@ -183,10 +183,10 @@ fn span(
 fn shown(schema: &Schema, ty: &FieldType, value: &Value) -> Option<serde_json::Value> {
     // A decoded string or byte array shows the value it holds (its bytes as stored are the
     // span's range).
-    let value = match value {
-        Value::Decoded(decoded) => &decoded.value,
-        value => value,
-    };
+    let mut value = value;
+    while let Value::Decoded(decoded) = value {
+        value = &decoded.value;
+    }
     let leaf = !matches!(
         value,
         Value::Struct(_) | Value::List(_) | Value::Packed(_) | Value::Case(..) | Value::Decoded(_)
@@ -197,8 +197,28 @@ fn shown(schema: &Schema, ty: &FieldType, value: &Value) -> Option<serde_json::V
             skelcodec_runtime::bytes::to_hex(bytes),
         )),
         _ => leaf
-            .then(|| serde_json::to_value(Document { schema, value }).ok())
+            .then(|| as_printed(&Document { schema, value }))
             .flatten(),
+    }
+}
+
+/// A value as `decode` prints it: one that holds an `f4` through its text, since a tree built
+/// directly holds it as the `f64` it widens to (`0.10000000149011612` where the file's value
+/// is `0.1`); any other directly, which is faster.
+fn as_printed(document: &Document<'_>) -> Option<serde_json::Value> {
+    if !holds_f32(document.value) {
+        return serde_json::to_value(document).ok();
+    }
+    let text = serde_json::to_string(document).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Whether `value` is or holds an `f4` (a quaternion or vector of them).
+fn holds_f32(value: &Value) -> bool {
+    match value {
+        Value::F32(_) => true,
+        Value::Vector(components) => components.iter().any(holds_f32),
+        _ => false,
     }
 }
 

@@ -1186,8 +1186,17 @@ fn read_one<'s>(
             // generated code reads it, and so fails where it starts.
             let size = cx.plan.fixed_size_of(cx.schema, ty).unwrap_or(0);
             let mut whole = r.sub(size)?;
+            // Each element is mapped as a list's is: `[i]`, with its range and value.
             let items = (0..*len)
-                .map(|index| read_one(cx, &mut whole, scope, elem).map_err(|e| e.at_index(index)))
+                .map(|index| {
+                    cx.mapped(
+                        &mut whole,
+                        || format!("[{index}]"),
+                        elem,
+                        |r| read_one(cx, r, scope, elem),
+                    )
+                    .map_err(|e| e.at_index(index))
+                })
                 .collect::<rt::Result<_>>()?;
             Ok(Value::List(items))
         }

@@ -71,7 +71,7 @@ struct Sum {
 pub fn find(spans: &[FieldSpan], bytes: &[u8]) -> Vec<UnstatedChecksum> {
     let in_file: Vec<Mapped> = spans
         .iter()
-        .filter(|s| s.stream.is_none() && s.bits.is_none())
+        .filter(|s| s.stream.is_none() && s.bits.is_none() && s.path != crate::UNCLAIMED)
         .map(|s| Mapped::new(s, bytes))
         .collect();
     let mut by_field: BTreeMap<String, Vec<Occurrence>> = BTreeMap::new();

@@ -40,7 +40,10 @@ types:
             '"LIST"': list_chunk
       - id: pad
         size: size % 2
-        doc: The pad byte after an odd-sized body (zero by the specification, kept as read).
+        if: not _io.eof
+        doc: |
+          The pad byte after an odd-sized body (zero by the specification, kept as read).
+          Absent when the file ends first, as Python's `wave` module and others write it.
   format_chunk:
     seq:
       - id: audio_format

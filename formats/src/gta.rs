@@ -39,6 +39,16 @@ impl std::str::FromStr for IfpVersion {
     }
 }
 
+impl IfpVersion {
+    /// The games whose animations this version holds, as a modder knows them.
+    pub fn games(self) -> &'static str {
+        match self {
+            Self::Anpk => "GTA III and Vice City",
+            Self::Anp3 => "San Andreas",
+        }
+    }
+}
+
 impl std::fmt::Display for IfpVersion {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
@@ -74,7 +84,7 @@ impl std::fmt::Display for Dropped {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "animation `{}`", self.animation)?;
         if let Some(object) = &self.object {
-            write!(f, ", object `{object}`")?;
+            write!(f, ", bone `{object}`")?;
         }
         write!(f, ": {}", self.what)
     }
@@ -93,7 +103,10 @@ pub struct Converted {
 #[derive(Debug, thiserror::Error)]
 pub enum ConvertError {
     /// The target cannot hold something without losing it, and `lossy` was not given.
-    #[error("{0}, which {1} cannot hold; nothing was converted (--lossy drops it)")]
+    #[error(
+        "{0}; {games} animations ({1}) cannot hold that, so nothing was converted (--lossy converts without it)",
+        games = .1.games()
+    )]
     WouldLose(Dropped, IfpVersion),
     /// A value does not fit ANP3's compressed range.
     #[error(
@@ -361,16 +374,21 @@ fn to_anp3(
     for animation in animations {
         let mut objects = Vec::with_capacity(animation.tracks.len());
         for track in &animation.tracks {
-            let scaled = track
-                .frames
-                .iter()
-                .filter(|k| k.scale.is_some_and(|s| (s.x, s.y, s.z) != (1.0, 1.0, 1.0)))
-                .count();
-            if scaled > 0 {
+            let scales: Vec<Vec3<f32>> = (track.frames.iter())
+                .filter_map(|k| k.scale.filter(|s| (s.x, s.y, s.z) != (1.0, 1.0, 1.0)))
+                .collect();
+            if let Some(first) = scales.first() {
+                let frames = match scales.len() {
+                    1 => "1 key frame scales".to_owned(),
+                    n => format!("{n} key frames scale"),
+                };
                 let loss = Dropped {
                     animation: animation.name.clone(),
                     object: Some(track.name.clone()),
-                    what: format!("the scale of {scaled} key frame(s), which is not 1"),
+                    what: format!(
+                        "{frames} the bone (the first by {}, {}, {}; the games ignore scale)",
+                        first.x, first.y, first.z
+                    ),
                 };
                 if !options.lossy {
                     return Err(ConvertError::WouldLose(loss, to));

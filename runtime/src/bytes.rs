@@ -171,35 +171,44 @@ impl PartialEq for ByteBuf {
 
 impl Eq for ByteBuf {}
 
-impl PartialEq<Vec<u8>> for ByteBuf {
-    fn eq(&self, other: &Vec<u8>) -> bool {
-        self.as_slice() == other.as_slice()
-    }
+/// Comparisons of a byte type with the ways bytes are written in code (`b"GNU"`, a slice, a
+/// `Vec`), through its `AsRef<[u8]>`.
+macro_rules! compares_as_slice {
+    ($bytes:ty) => {
+        impl PartialEq<Vec<u8>> for $bytes {
+            fn eq(&self, other: &Vec<u8>) -> bool {
+                AsRef::<[u8]>::as_ref(self) == other.as_slice()
+            }
+        }
+
+        impl PartialEq<[u8]> for $bytes {
+            fn eq(&self, other: &[u8]) -> bool {
+                AsRef::<[u8]>::as_ref(self) == other
+            }
+        }
+
+        impl PartialEq<&[u8]> for $bytes {
+            fn eq(&self, other: &&[u8]) -> bool {
+                AsRef::<[u8]>::as_ref(self) == *other
+            }
+        }
+
+        impl<const N: usize> PartialEq<[u8; N]> for $bytes {
+            fn eq(&self, other: &[u8; N]) -> bool {
+                AsRef::<[u8]>::as_ref(self) == other
+            }
+        }
+
+        impl<const N: usize> PartialEq<&[u8; N]> for $bytes {
+            fn eq(&self, other: &&[u8; N]) -> bool {
+                AsRef::<[u8]>::as_ref(self) == *other
+            }
+        }
+    };
 }
 
-impl PartialEq<[u8]> for ByteBuf {
-    fn eq(&self, other: &[u8]) -> bool {
-        self.as_slice() == other
-    }
-}
-
-impl<const N: usize> PartialEq<&[u8; N]> for ByteBuf {
-    fn eq(&self, other: &&[u8; N]) -> bool {
-        self.as_slice() == *other
-    }
-}
-
-impl PartialEq<&[u8]> for ByteBuf {
-    fn eq(&self, other: &&[u8]) -> bool {
-        self.as_slice() == *other
-    }
-}
-
-impl<const N: usize> PartialEq<[u8; N]> for ByteBuf {
-    fn eq(&self, other: &[u8; N]) -> bool {
-        self.as_slice() == other
-    }
-}
+compares_as_slice!(ByteBuf);
+compares_as_slice!(RawBytes);
 
 impl std::hash::Hash for ByteBuf {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
@@ -229,6 +238,33 @@ impl RawBytes {
 impl From<Vec<u8>> for RawBytes {
     fn from(bytes: Vec<u8>) -> Self {
         RawBytes::new(bytes)
+    }
+}
+
+impl From<&[u8]> for RawBytes {
+    fn from(bytes: &[u8]) -> Self {
+        RawBytes(ByteBuf::copied(bytes))
+    }
+}
+
+/// The bytes themselves, without `.0`: `raw.len()`, `&raw[..4]`, `raw == b"GNU"`.
+impl std::ops::Deref for RawBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        self.0.as_slice()
+    }
+}
+
+impl std::ops::DerefMut for RawBytes {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        self.0.as_mut_vec()
+    }
+}
+
+impl AsRef<[u8]> for RawBytes {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_slice()
     }
 }
 
@@ -514,6 +550,17 @@ mod tests {
         assert!(from_hex("abc").is_err());
         assert!(from_hex("zz").is_err());
         assert!(from_hex("é1").is_err());
+    }
+
+    #[test]
+    fn raw_bytes_read_as_their_bytes() {
+        let mut raw = RawBytes::from(b"GNU\0".as_slice());
+        assert_eq!(raw.len(), 4);
+        assert_eq!(&raw[..3], b"GNU");
+        assert!(raw == b"GNU\0" && raw == *b"GNU\0" && raw == b"GNU\0".to_vec());
+        raw[3] = b'!';
+        assert_eq!(raw, RawBytes::from(b"GNU!".to_vec()));
+        assert_eq!(to_hex(&raw), "474e5521");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Where a crate's folders of real files are: an environment variable, a default folder, and
-//! skelcodec's own convention. Outside the `testing` feature because the snapshot-test macro
-//! decides at expansion time whether the corpus test runs.
+//! skelcodec's own convention. Looked for when a test runs, so that a corpus added after the
+//! build counts, and a test without one says so where its output is not captured.
 
 use std::path::{Path, PathBuf};
 

@@ -199,6 +199,29 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// An error as [`Display`](fmt::Display) showed it (`at byte 12, chunks[0].body: …`), as a
+/// document gives a failed instance back: the offset and path as shown, what went wrong as
+/// its text. It shows as it was shown.
+impl std::str::FromStr for Error {
+    type Err = String;
+
+    fn from_str(shown: &str) -> std::result::Result<Self, String> {
+        let malformed =
+            || format!("expected `at byte N: …` or `at byte N, PATH: …`, found {shown:?}");
+        let rest = shown.strip_prefix("at byte ").ok_or_else(malformed)?;
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let offset = rest[..digits].parse().map_err(|_| malformed())?;
+        let rest = &rest[digits..];
+        let (path, message) = match rest.strip_prefix(", ") {
+            Some(located) => located.split_once(": ").ok_or_else(malformed)?,
+            None => ("", rest.strip_prefix(": ").ok_or_else(malformed)?),
+        };
+        Ok(Error::new(offset, ErrorKind::Invalid(message.to_owned())).in_path(path.to_owned()))
+    }
+}
+
 /// Result with [`Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 

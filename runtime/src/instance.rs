@@ -13,7 +13,7 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::Reader;
-use crate::error::{ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::on_demand::Detached;
 use crate::writer::Held;
 
@@ -36,9 +36,9 @@ pub enum Instance<T> {
     /// The value read, or set by a program: boxed, so that a value holding an instance is
     /// small however large the instance's type ([`Instance::from`] boxes it).
     Read(Box<T>),
-    /// Reading it failed with this message (offset, path inside the instance, what was
+    /// Reading it failed with this error (offset, path inside the instance, what was
     /// expected). Written as nothing: its bytes are kept by what holds them.
-    Failed(String),
+    Failed(Box<Error>),
     /// It is the value being read around it, which starts at this byte (the same type at the
     /// same position of the same stream): a reference to it, written as nothing.
     Cycle(u64),
@@ -156,16 +156,16 @@ impl<T> Instance<T> {
         }
     }
 
-    /// An instance read on demand that failed with `message`, holding `bytes` (see
+    /// An instance read on demand that failed with `error`, holding `bytes` (see
     /// [`Instance::held`]), as a document gives it back.
-    fn failed_holding(message: String, bytes: &[u8]) -> Self
+    fn failed_holding(error: Error, bytes: &[u8]) -> Self
     where
         T: Send + Sync + 'static,
     {
         let at = Detached::over(bytes);
-        let value = OnceLock::from(Instance::Failed(message.clone()));
-        Instance::Unread(OnDemand::new(at, bytes.len(), value, move |r| {
-            Err(r.error(ErrorKind::Invalid(message.clone())))
+        let value = OnceLock::from(Instance::Failed(Box::new(error.clone())));
+        Instance::Unread(OnDemand::new(at, bytes.len(), value, move |_| {
+            Err(error.clone())
         }))
     }
 
@@ -207,7 +207,7 @@ impl<T> Instance<T> {
             Ok(value) => Instance::Read(Box::new(value)),
             Err(e) => match e.kind() {
                 ErrorKind::Cycle { offset } if e.has_no_path() => Instance::Cycle(*offset),
-                _ => Instance::Failed(e.to_string()),
+                _ => Instance::Failed(Box::new(e)),
             },
         }
     }
@@ -268,7 +268,8 @@ impl<T: PartialEq> PartialEq for Instance<T> {
         match (self.resolved(), other.resolved()) {
             (Instance::Absent, Instance::Absent) => true,
             (Instance::Read(a), Instance::Read(b)) => a == b,
-            (Instance::Failed(a), Instance::Failed(b)) => a == b,
+            // As shown: a document gives back the offset, path and message, not their kinds.
+            (Instance::Failed(a), Instance::Failed(b)) => a.to_string() == b.to_string(),
             (Instance::Cycle(a), Instance::Cycle(b)) => a == b,
             _ => false,
         }
@@ -280,7 +281,7 @@ impl<T: std::fmt::Debug> std::fmt::Debug for Instance<T> {
         match self.resolved() {
             Instance::Absent => f.write_str("Absent"),
             Instance::Read(value) => f.debug_tuple("Read").field(value).finish(),
-            Instance::Failed(message) => f.debug_tuple("Failed").field(message).finish(),
+            Instance::Failed(error) => f.debug_tuple("Failed").field(error).finish(),
             Instance::Cycle(offset) => f.debug_tuple("Cycle").field(offset).finish(),
             Instance::Unread(_) => f.write_str("Unread"),
         }
@@ -293,10 +294,10 @@ impl<T: Serialize> Serialize for Instance<T> {
         match self.resolved() {
             Instance::Absent => s.serialize_none(),
             Instance::Read(value) => value.serialize(s),
-            Instance::Failed(message) => {
+            Instance::Failed(error) => {
                 let held = self.held(&crate::Writer::new());
                 let mut map = s.serialize_map(Some(1 + usize::from(held.is_some())))?;
-                map.serialize_entry(FAILED_KEY, message)?;
+                map.serialize_entry(FAILED_KEY, &error.to_string())?;
                 if let Some(Held::Raw(bytes)) = held {
                     map.serialize_entry(HELD_KEY, &crate::bytes::to_hex(bytes))?;
                 }
@@ -325,25 +326,23 @@ impl<'de, T: for<'a> Deserialize<'a> + Send + Sync + 'static> Deserialize<'de> f
         if tree.is_null() {
             return Ok(Instance::Absent);
         }
+        let failure = |message: &serde_json::Value| match message.as_str() {
+            Some(shown) => shown
+                .parse::<Error>()
+                .map_err(|e| D::Error::custom(format!("`_error`: {e}"))),
+            None => Err(D::Error::custom("`_error` must be a string")),
+        };
         if let Some(message) = only(FAILED_KEY) {
-            return match message.as_str() {
-                Some(message) => Ok(Instance::Failed(message.to_owned())),
-                None => Err(D::Error::custom("`_error` must be a string")),
-            };
+            return Ok(Instance::Failed(Box::new(failure(message)?)));
         }
         if let serde_json::Value::Object(map) = &tree
             && map.len() == 2
             && let (Some(message), Some(bytes)) = (map.get(FAILED_KEY), map.get(HELD_KEY))
         {
-            let (Some(message), Some(bytes)) = (
-                message.as_str(),
-                bytes.as_str().and_then(|b| crate::bytes::from_hex(b).ok()),
-            ) else {
-                return Err(D::Error::custom(
-                    "`_error` must be a string and `_bytes` hexadecimal",
-                ));
+            let Some(bytes) = bytes.as_str().and_then(|b| crate::bytes::from_hex(b).ok()) else {
+                return Err(D::Error::custom("`_bytes` must be hexadecimal"));
             };
-            return Ok(Instance::failed_holding(message.to_owned(), &bytes));
+            return Ok(Instance::failed_holding(failure(message)?, &bytes));
         }
         if let Some(offset) = only(CYCLE_KEY) {
             return match offset.as_u64() {
@@ -366,7 +365,6 @@ impl<T> From<T> for Instance<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Error;
 
     #[test]
     fn failures_and_cycles_are_kept_and_documented() {
@@ -374,7 +372,11 @@ mod tests {
             Instance::<u8>::from_read(Err(
                 Error::new(9, ErrorKind::Invalid("bad".into())).in_field("x")
             ));
-        assert_eq!(failed, Instance::Failed("at byte 9, x: bad".into()));
+        let Instance::Failed(error) = &failed else {
+            panic!("{failed:?}")
+        };
+        assert_eq!((error.offset(), error.path()), (9, "x".to_owned()));
+        assert_eq!(error.to_string(), "at byte 9, x: bad");
         let cycle = Instance::<u8>::from_read(Err(Error::new(4, ErrorKind::Cycle { offset: 4 })));
         assert_eq!(cycle, Instance::Cycle(4));
         // A cycle met deeper inside is that value's failure.
@@ -395,12 +397,19 @@ mod tests {
             );
         }
         assert!(serde_json::from_str::<Instance<u8>>(r#"{"_error":1}"#).is_err());
+        assert!(serde_json::from_str::<Instance<u8>>(r#"{"_error":"bad"}"#).is_err());
+        let unlocated: Instance<u8> =
+            serde_json::from_str(r#"{"_error":"at byte 3: bad"}"#).unwrap();
+        assert!(
+            matches!(&unlocated, Instance::Failed(e) if e.offset() == 3 && e.path().is_empty())
+        );
         assert!(serde_json::from_str::<Instance<u8>>("300").is_err());
     }
 
     #[test]
     fn a_failure_holding_bytes_keeps_them_when_asked_for_editing() {
-        let mut failed = Instance::<u8>::failed_holding("bad".into(), &[1, 2, 3]);
+        let error = Error::new(1, ErrorKind::Invalid("bad".into()));
+        let mut failed = Instance::<u8>::failed_holding(error, &[1, 2, 3]);
         assert_eq!(failed.get_mut(), None);
         let w = crate::Writer::new();
         assert!(matches!(failed.held(&w), Some(Held::Raw([1, 2, 3]))));
@@ -411,7 +420,7 @@ mod tests {
         let w = crate::Writer::new();
         assert_eq!(Instance::from(1u8).written(true, &w).unwrap(), Some(&1));
         assert_eq!(
-            Instance::<u8>::Failed(String::new())
+            Instance::<u8>::Failed(Box::new(Error::new(0, ErrorKind::Invalid(String::new()))))
                 .written(true, &w)
                 .unwrap(),
             None

@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::support::{assert_exit, skelcodec, stderr, stdout};
+use crate::support::{Running, assert_exit, skelcodec, stderr, stdout};
 
 /// The hand-built fixtures (see their README.md and expected.json).
 const FIXTURES: &str = concat!(
@@ -1595,47 +1595,22 @@ fn explain_shows_bits_decoded_streams_and_values_read_by_position_where_they_are
 
 #[test]
 fn explain_watch_reads_again_when_the_schema_changes() {
-    use std::io::Read as _;
     let dir = tempfile::tempdir().unwrap();
     let schema = dir.path().join("records.ksy");
     fs::write(&schema, RECORDS_KSY).unwrap();
     let file = dir.path().join("two.rec");
     fs::write(&file, b"REC\x02\x01\x02\0hi\x02\x03\0abc").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_skelcodec"))
-        .args(["explain", "--watch", "--schema"])
-        .arg(&schema)
-        .arg(&file)
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let (sender, seen) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = stdout.read(&mut buf) {
-            if n == 0 || sender.send(buf[..n].to_vec()).is_err() {
-                break;
-            }
-        }
-    });
-    let mut output = String::new();
-    let mut wait_for = |text: &str| {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        while !output.contains(text) && std::time::Instant::now() < deadline {
-            if let Ok(chunk) = seen.recv_timeout(std::time::Duration::from_millis(100)) {
-                output.push_str(&String::from_utf8_lossy(&chunk));
-            }
-        }
-        output.contains(text)
-    };
-    let first = wait_for("records[1].text");
+    let mut watching = Running::start(&[&"explain", &"--watch", &"--schema", &schema, &file]);
+    let first = watching.wait_for("records[1].text");
     // A field renamed in the schema: the next explanation names it so.
     fs::write(&schema, RECORDS_KSY.replace("id: text", "id: words")).unwrap();
-    let again = wait_for("records[1].words");
-    child.kill().unwrap();
-    child.wait().unwrap();
-    assert!(first, "the first explanation: {output}");
-    assert!(again, "no explanation after the edit: {output}");
+    let again = watching.wait_for("records[1].words");
+    assert!(first, "the first explanation: {}", watching.output());
+    assert!(
+        again,
+        "no explanation after the edit: {}",
+        watching.output()
+    );
 }
 
 #[cfg(unix)]

@@ -1,6 +1,8 @@
 //! The `skelcodec` command, run as a user runs it: one test binary, a module per concern.
 
 mod cli;
+mod explaining;
 mod gallery_checksums;
 mod package_edits;
+mod quiet;
 mod support;

@@ -3,6 +3,9 @@
 
 mod common;
 mod explaining;
+mod explaining_unclaimed;
+mod explaining_values;
+mod loading;
 mod packed;
 mod reading;
 mod writing;

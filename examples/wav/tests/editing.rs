@@ -69,14 +69,14 @@ fn a_stale_pad_byte_is_kept_and_an_odd_size_needs_its_pad() {
     let bytes = sample("odd_data_with_stale_pad.wav");
     let mut wav = Wav::read(&bytes).unwrap();
     assert_eq!(wav.chunks[1].fourcc.as_bytes(), b"data");
-    assert_eq!(wav.chunks[1].pad.0, [0xab]);
+    assert_eq!(wav.chunks[1].pad.as_deref(), Some(&[0xab][..]));
     assert_eq!(wav.to_bytes().unwrap(), bytes);
     // One byte more makes the size even: the writer refuses until the pad byte goes.
     data_mut(&mut wav).push(7);
     wav.normalize().unwrap();
     let error = wav.to_bytes().unwrap_err().to_string();
     assert!(error.contains("chunks[1].pad"), "{error}");
-    wav.chunks[1].pad.0.clear();
+    wav.chunks[1].pad = None;
     let written = wav.to_bytes().unwrap();
     assert_eq!(written.len(), bytes.len());
     assert_eq!(Wav::read(&written).unwrap(), wav);
@@ -98,4 +98,32 @@ fn unknown_formats_and_chunks_are_kept() {
     assert!(extension.rest.0.is_empty());
     let fact = Wav::read(&sample("float32_with_fact.wav")).unwrap();
     assert!(matches!(&fact.chunks[1].body, ChunkBody::Raw(raw) if raw.0 == 64u32.to_le_bytes()));
+}
+
+/// A WAV as Python's `wave` module writes it: an odd-sized `data` chunk last, without the pad
+/// byte the specification asks for, which the file ends before.
+#[test]
+fn an_odd_last_chunk_without_its_pad_byte_reads_and_writes_back() {
+    let script = "import io, sys, wave\n\
+        b = io.BytesIO()\n\
+        w = wave.open(b, 'wb'); w.setnchannels(1); w.setsampwidth(1); w.setframerate(8000)\n\
+        w.writeframes(bytes([0x80, 0x81, 0x82])); w.close()\n\
+        sys.stdout.buffer.write(b.getvalue())";
+    let output = std::process::Command::new("python3")
+        .args(["-c", script])
+        .output()
+        .expect("python3 runs (the differential test needs it too)");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let bytes = output.stdout;
+    assert_eq!(bytes.len() % 2, 1, "Python wrote no pad byte");
+    let wav = Wav::read(&bytes).unwrap();
+    let data = &wav.chunks[1];
+    assert_eq!((data.fourcc.as_bytes(), data.size), (b"data", 3));
+    assert_eq!(data.pad, None);
+    assert!(wav.check().is_empty(), "{:?}", wav.check());
+    assert_eq!(wav.to_bytes().unwrap(), bytes);
 }

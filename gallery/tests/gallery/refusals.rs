@@ -10,12 +10,12 @@ use skelcodec_gallery::{Codec, FORMATS, files};
 fn codec_and_file(id: &str, stem: &str) -> Option<(Codec, Vec<u8>)> {
     let format = FORMATS.iter().find(|f| f.id == id)?;
     let Ok(codec) = format.codec else {
-        eprintln!("skipped: {id} was not compiled");
+        skelcodec_runtime::corpus::announce_skip(&format!("skipped: {id} was not compiled"));
         return None;
     };
     let dir = std::env::temp_dir().join(format!("skelcodec-refusals-{id}-{}", std::process::id()));
     if let Err(e) = files::make_with_python(&dir) {
-        eprintln!("skipped: Python made no files ({e})");
+        skelcodec_runtime::corpus::announce_skip(&format!("skipped: Python made no files ({e})"));
         return None;
     }
     let file = std::fs::read_dir(&dir)

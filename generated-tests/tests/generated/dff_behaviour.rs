@@ -1159,7 +1159,7 @@ fn assert_decoded_contents(name: &str, bytes: &[u8]) -> [usize; 4] {
 fn corpus_models_decode_materials_frame_names_and_hanim() {
     let files = corpus_files();
     if files.is_empty() {
-        println!("SKIPPED: no corpus (../shared/corpus or $SKELCODEC_CORPUS)");
+        skelcodec_runtime::corpus::announce_skip("skipped: no DFF files in the corpus (rw/dff)");
         return;
     }
     for path in files {
@@ -1171,7 +1171,7 @@ fn corpus_models_decode_materials_frame_names_and_hanim() {
 #[test]
 fn the_cutscene_archive_models_decode_their_materials_frame_names_and_hanim() {
     let Some(dir) = skelcodec_runtime::testing::corpus_dir(env!("CARGO_MANIFEST_DIR")) else {
-        println!("SKIPPED: no corpus (../shared/corpus or $SKELCODEC_CORPUS)");
+        skelcodec_runtime::corpus::announce_skip("skipped: no DFF files in the corpus (rw/dff)");
         return;
     };
     let bytes = std::fs::read(dir.join("img/cretaceous_models_cutscene.img")).unwrap();

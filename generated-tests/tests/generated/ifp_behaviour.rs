@@ -193,7 +193,7 @@ fn corpus_grenade_frame_data_sizes_are_reported_with_paths() {
     let Some(dir) = corpus() else { return };
     let path = dir.join("ifp/anp3/sa_grenade_fdsmismatch.ifp");
     let Ok(bytes) = std::fs::read(&path) else {
-        eprintln!("skipping: {} absent", path.display());
+        skelcodec_runtime::corpus::announce_skip(&format!("skipped: {} absent", path.display()));
         return;
     };
     let mut file = Ifp::read(&bytes).unwrap();

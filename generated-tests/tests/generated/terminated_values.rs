@@ -36,8 +36,8 @@ fn kaitai_values() -> serde_json::Value {
 #[test]
 fn values_end_at_their_terminator_and_before_their_padding() {
     let value = TerminatedValues::read(FILE).unwrap();
-    assert_eq!(value.note.value.0, b"GNU");
-    assert_eq!(value.both.value.0, b"a ");
+    assert_eq!(value.note.value, b"GNU");
+    assert_eq!(value.both.value, b"a ");
     assert_eq!(serde_json::to_value(&value).unwrap(), kaitai_values());
     assert_eq!(value.to_bytes().unwrap(), FILE);
 

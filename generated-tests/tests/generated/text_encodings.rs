@@ -101,7 +101,7 @@ fn text_in_an_unknown_encoding_fails_where_it_is_read() {
     match &value.as_text {
         skelcodec_runtime::Instance::Failed(message) => {
             assert!(
-                message.contains("unknown encoding `KLINGON-1`"),
+                message.to_string().contains("unknown encoding `KLINGON-1`"),
                 "{message}"
             );
         }
