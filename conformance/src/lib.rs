@@ -197,6 +197,18 @@ pub struct Outcome {
     pub detail: String,
 }
 
+/// True when the suite was built in; otherwise says so (past the tests' output capture), for
+/// a test to skip.
+pub fn suite_built_in() -> bool {
+    if SPECS.is_empty() {
+        skelcodec_runtime::corpus::announce_skip(
+            "skipped: Kaitai's conformance suite was not found when this crate was built \
+             (set KAITAI_TESTS or put it at ../shared/kaitai-tests; the crate rebuilds)",
+        );
+    }
+    !SPECS.is_empty()
+}
+
 /// The suite's folder: `$KAITAI_TESTS`, or where it was when this crate was built.
 pub fn suite_dir() -> PathBuf {
     std::env::var_os("KAITAI_TESTS").map_or_else(|| PathBuf::from(SUITE), PathBuf::from)

@@ -3,15 +3,11 @@
 //! its error (kind, offset, path, message). The list only grows.
 
 use skelcodec_conformance::interpreter::{Agreement, compare_all, report};
-use skelcodec_conformance::{SPECS, suite_dir};
+use skelcodec_conformance::{suite_built_in, suite_dir};
 
 #[test]
 fn the_interpreter_reads_as_the_generated_code_reads() {
-    if SPECS.is_empty() {
-        skelcodec_runtime::corpus::announce_skip(
-            "skipped: Kaitai's conformance suite was not found when this crate was built \
-             (set KAITAI_TESTS or put it at ../shared/kaitai-tests)",
-        );
+    if !suite_built_in() {
         return;
     }
     let all = compare_all(&suite_dir());

@@ -33,25 +33,18 @@ fn text_that_spells_a_number_is_that_number() {
 #[test]
 fn a_count_that_is_no_number_fails_the_read_where_it_is_needed() {
     let file = b"   1f";
-    let error = NumbersInText::read(file).unwrap_err();
-    assert_eq!(error.offset(), 3, "{error}");
-    assert_eq!(error.path(), "items", "{error}");
-    assert!(
-        error
-            .to_string()
-            .contains(r#"`to_i`: "   " is not a number in base 10"#),
-        "{error}"
-    );
-
-    let error = interpreter(SCHEMA).read(file).unwrap_err();
-    assert_eq!(error.offset(), 3, "{error}");
-    assert_eq!(error.path(), "items", "{error}");
-    assert!(
-        error
-            .to_string()
-            .contains(r#"`to_i`: "   " is not a number in base 10"#),
-        "{error}"
-    );
+    for error in [
+        NumbersInText::read(file).unwrap_err(),
+        interpreter(SCHEMA).read(file).unwrap_err(),
+    ] {
+        assert_eq!(
+            (error.offset(), error.path()),
+            (3, "items".into()),
+            "{error}"
+        );
+        let expected = r#"`to_i`: "   " is not a number in base 10"#;
+        assert!(error.to_string().contains(expected), "{error}");
+    }
 }
 
 #[test]
