@@ -9,7 +9,6 @@
 //! shows what it would cover. A chance match of a 32-bit CRC is one in four billion.
 
 use std::collections::BTreeMap;
-use std::io::Read as _;
 
 use crate::map::FieldSpan;
 
@@ -294,16 +293,10 @@ impl Sum {
 /// 64 MiB, so that a hostile stream costs little.
 fn inflate(data: &[u8]) -> Option<Vec<u8>> {
     const LIMIT: u64 = 64 << 20;
-    let mut out = Vec::new();
-    let mut raw = flate2::bufread::DeflateDecoder::new(data);
-    let read = (&mut raw).take(LIMIT).read_to_end(&mut out);
-    if read.is_ok() && raw.total_in() == data.len() as u64 {
-        return Some(out);
-    }
-    out.clear();
-    let mut zlib = flate2::bufread::ZlibDecoder::new(data);
-    let read = (&mut zlib).take(LIMIT).read_to_end(&mut out);
-    (read.is_ok() && zlib.total_in() == data.len() as u64).then_some(out)
+    use skelcodec_runtime::process::Deflate;
+    Deflate::Raw
+        .inflate_whole(data, LIMIT)
+        .or_else(|| Deflate::Zlib.inflate_whole(data, LIMIT))
 }
 
 #[cfg(test)]

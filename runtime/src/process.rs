@@ -205,6 +205,64 @@ impl Process for Zlib {
     }
 }
 
+/// How a whole compressed stream is inflated: raw deflate (RFC 1951) or zlib (RFC 1950).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deflate {
+    /// Raw deflate, without a header: a gzip member's or a ZIP entry's compressed data.
+    Raw,
+    /// A zlib stream (`process: zlib`).
+    Zlib,
+}
+
+impl Deflate {
+    /// What the whole of `stored` inflates to: `None` unless it is one stream of this kind
+    /// that ends where `stored` ends, and inflates to at most `limit` bytes.
+    pub fn inflate_whole(self, stored: &[u8], limit: u64) -> Option<Vec<u8>> {
+        fn whole<D: std::io::Read>(
+            mut decoder: D,
+            consumed: impl Fn(&D) -> u64,
+            len: usize,
+            limit: u64,
+        ) -> Option<Vec<u8>> {
+            let mut out = Vec::new();
+            let read = (&mut decoder).take(limit + 1).read_to_end(&mut out);
+            let ended = read.is_ok() && out.len() as u64 <= limit;
+            (ended && consumed(&decoder) == len as u64).then_some(out)
+        }
+        match self {
+            Deflate::Raw => whole(
+                flate2::bufread::DeflateDecoder::new(stored),
+                flate2::bufread::DeflateDecoder::total_in,
+                stored.len(),
+                limit,
+            ),
+            Deflate::Zlib => whole(
+                flate2::bufread::ZlibDecoder::new(stored),
+                flate2::bufread::ZlibDecoder::total_in,
+                stored.len(),
+                limit,
+            ),
+        }
+    }
+}
+
+/// `inflated(bytes)` of `-derived` (`crc32(inflated(body))`: gzip's trailer, a deflated ZIP
+/// entry's CRC): what the raw deflate stream `stored` inflates to. It must be one stream,
+/// whole, and inflate to at most [`Zlib::limit`] bytes (zlib's highest ratio, at most
+/// [`ZLIB_MAX`]); otherwise the derivation has no value, an error `normalize()` refuses with.
+pub fn inflated(stored: &[u8]) -> Result<Vec<u8>> {
+    let limit = Zlib::limit(stored.len());
+    Deflate::Raw.inflate_whole(stored, limit).ok_or_else(|| {
+        crate::Error::new(
+            0,
+            ErrorKind::Invalid(format!(
+                "`inflated(…)`: these {} bytes are not one whole raw deflate stream that inflates to at most {limit} bytes, so what is derived from them cannot be computed",
+                stored.len()
+            )),
+        )
+    })
+}
+
 /// A value read from decoded bytes, kept with the bytes as stored.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Decoded<T> {
@@ -437,6 +495,41 @@ fn framed<'s>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A raw deflate stream of `data` (RFC 1951), by flate2's encoder.
+    fn deflated(data: &[u8]) -> Vec<u8> {
+        use std::io::Write as _;
+        let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn inflated_takes_one_whole_raw_deflate_stream() {
+        let data = b"hello gzip hello gzip hello gzip".repeat(3);
+        let raw = deflated(&data);
+        assert_eq!(inflated(&raw).unwrap(), data);
+        // Bytes after the stream's last block, a stream cut short, no stream at all.
+        assert!(inflated(&[raw.as_slice(), b"x"].concat()).is_err());
+        assert!(inflated(&raw[..raw.len() - 1]).is_err());
+        let error = inflated(b"not deflate at all").unwrap_err().to_string();
+        assert!(
+            error.contains("not one whole raw deflate stream"),
+            "{error}"
+        );
+        // Past the limit it is no value either (zlib's highest ratio is what `inflated` allows).
+        assert_eq!(
+            Deflate::Raw.inflate_whole(&raw, data.len() as u64),
+            Some(data.clone())
+        );
+        assert!(
+            Deflate::Raw
+                .inflate_whole(&raw, data.len() as u64 - 1)
+                .is_none()
+        );
+        assert_eq!(inflated(&deflated(b"")).unwrap(), b"");
+        assert!(Deflate::Zlib.inflate_whole(&raw, 1 << 20).is_none());
+    }
 
     #[test]
     fn xor_with_a_byte_or_a_key_cycles_and_inverts() {
