@@ -16,8 +16,9 @@ pub struct OverlayArgs {
     /// a schema it imports, by `meta/id` (docs/overlays.md); may be repeated, later ones win
     #[arg(id = "overlay", long = "overlay", value_name = "FILE.yaml")]
     pub files: Vec<PathBuf>,
-    /// Read the schema without the overlay skelcodec ships for it (PNG's chunk CRCs for the
-    /// gallery's png.ksy: `skelcodec formats` does not list them; docs/overlays.md does)
+    /// Read the schema without the overlay skelcodec ships for it (the gallery's png.ksy and
+    /// gzip.ksy: their CRCs and sizes; `skelcodec formats` does not list them;
+    /// docs/overlays.md does)
     #[arg(long)]
     pub no_overlay: bool,
 }
@@ -30,11 +31,18 @@ struct Shipped {
     text: &'static str,
 }
 
-const SHIPPED: &[Shipped] = &[Shipped {
-    id: "png",
-    file: "overlays/png.yaml",
-    text: include_str!("../../overlays/png.yaml"),
-}];
+const SHIPPED: &[Shipped] = &[
+    Shipped {
+        id: "png",
+        file: "overlays/png.yaml",
+        text: include_str!("../../overlays/png.yaml"),
+    },
+    Shipped {
+        id: "gzip",
+        file: "overlays/gzip.yaml",
+        text: include_str!("../../overlays/gzip.yaml"),
+    },
+];
 
 /// The name errors give a shipped overlay: where it is in skelcodec's repository.
 fn shipped_name(file: &str) -> PathBuf {

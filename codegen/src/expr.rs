@@ -60,6 +60,9 @@ pub enum Expr {
     /// Whether a switch value holds the case of this name (as documents name it). No Kaitai
     /// syntax: only inferred derivations (a selector that follows the case held) hold it.
     Holds(Box<Expr>, String),
+    /// `name(args)`: a function of `-derived` expressions, which Kaitai's language has none
+    /// of (`crc32(_parent.body)`, `inflated(body)`); the checker refuses it elsewhere.
+    Call(String, Vec<Expr>),
 }
 
 impl Expr {
@@ -81,7 +84,9 @@ impl Expr {
             Expr::Binary(_, a, b) | Expr::Index(a, b) => vec![a, b],
             Expr::Ternary(a, b, c) => vec![a, b, c],
             Expr::Method(a, _, args) => std::iter::once(a.as_ref()).chain(args).collect(),
-            Expr::List(items) | Expr::FString(items) => items.iter().collect(),
+            Expr::List(items) | Expr::FString(items) | Expr::Call(_, items) => {
+                items.iter().collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -104,6 +109,7 @@ impl Expr {
             }
             Expr::List(items) => Expr::List(items.iter().map(f).collect()),
             Expr::FString(items) => Expr::FString(items.iter().map(f).collect()),
+            Expr::Call(name, args) => Expr::Call(name.clone(), args.iter().map(f).collect()),
             leaf => leaf.clone(),
         }
     }
@@ -145,6 +151,13 @@ impl Expr {
             Expr::Attr(base, _) if matches!(base.as_ref(), Expr::Name(n) if n == "_io") => false,
             _ => self.children().iter().any(|c| c.uses_stream_value()),
         }
+    }
+
+    /// True when the expression inflates bytes (`inflated(…)`), which may be no deflate
+    /// stream: a derivation that does can have no value.
+    pub fn inflates(&self) -> bool {
+        matches!(self, Expr::Call(name, _) if name == "inflated")
+            || self.children().iter().any(|c| c.inflates())
     }
 
     /// True when the expression uses no name at all (`0x1f`, `3 * 512`): its value is the same
@@ -421,6 +434,10 @@ pub fn to_source(e: &Expr) -> String {
         }
         Expr::Present(value) => format!("present({})", to_source(value)),
         Expr::Holds(value, case) => format!("({} is {case})", to_source(value)),
+        Expr::Call(name, args) => {
+            let args: Vec<_> = args.iter().map(to_source).collect();
+            format!("{name}({})", args.join(", "))
+        }
     }
 }
 
@@ -895,6 +912,11 @@ impl ExprParser {
                     bits: w == "bitsizeof",
                 })
             }
+            // A function of `-derived` (`crc32(body)`); Kaitai has no free functions.
+            Token::Ident(name) if self.eat_punct("(") => {
+                let args = self.arguments()?;
+                Ok(Expr::Call(name, args))
+            }
             Token::Ident(name) => {
                 // `enum::value`, or with the types that hold the enum: `a::b::enum::value`.
                 let mut path = vec![name];
@@ -1053,6 +1075,27 @@ mod tests {
                     "_sizeof".into()
                 )]
             )
+        );
+        assert_eq!(
+            parse("crc32(inflated(_parent.body)) + inflated(b).size").unwrap(),
+            Expr::Binary(
+                BinOp::Add,
+                Box::new(Expr::Call(
+                    "crc32".into(),
+                    vec![Expr::Call(
+                        "inflated".into(),
+                        vec![Expr::Attr(name("_parent"), "body".into())]
+                    )]
+                )),
+                Box::new(Expr::Attr(
+                    Box::new(Expr::Call("inflated".into(), vec![Expr::Name("b".into())])),
+                    "size".into()
+                ))
+            )
+        );
+        assert_eq!(
+            to_source(&parse("crc32(inflated(body))").unwrap()),
+            "crc32(inflated(body))"
         );
         assert_eq!(
             parse("frame_type::kr00").unwrap(),

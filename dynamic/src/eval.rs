@@ -99,6 +99,7 @@ impl<'s> Scope<'s> {
                     |v| matches!(v, Value::Case(name, _) if **name == *case),
                 )
                 .map(Val::Bool),
+            Expr::Call(name, args) => self.call(name, args),
             Expr::SizeOf { ty, bits } => {
                 let idx = self
                     .schema
@@ -348,6 +349,27 @@ impl<'s> Scope<'s> {
             }
             _ => None,
         })
+    }
+
+    /// `crc32(bytes)`, `adler32(bytes)` and `inflated(bytes)`, the functions of `-derived`
+    /// (the checker refuses them elsewhere); `inflated` of bytes that are no whole raw
+    /// deflate stream fails.
+    fn call(&self, name: &str, args: &[Expr]) -> Evaluated {
+        let [arg] = args else {
+            return Err(format!("`{name}(…)` takes one value"));
+        };
+        let bytes = match self.eval(arg)? {
+            Val::Bytes(bytes) => bytes,
+            other => return Err(format!("`{name}(…)` takes bytes, found {other}")),
+        };
+        match name {
+            "crc32" => Ok(Val::Int(rt::checksum::crc32(&bytes).into())),
+            "adler32" => Ok(Val::Int(rt::checksum::adler32(&bytes).into())),
+            "inflated" => rt::process::inflated(&bytes)
+                .map(Val::Bytes)
+                .map_err(|e| e.kind().to_string()),
+            other => Err(format!("unknown function `{other}`")),
+        }
     }
 
     fn method(&self, recv: &Expr, name: &str, args: &[Expr]) -> Evaluated {

@@ -5,8 +5,11 @@
 //!
 //! A rule is recognised only where it holds on the file as read: on some occurrences of the
 //! field (a PNG's unedited chunks), so that the occurrences where it does not hold are stale.
-//! A field that occurs once, or whose occurrences all disagree, is never reported: nothing
-//! shows what it would cover. A chance match of a 32-bit CRC is one in four billion.
+//! A field that occurs once, or whose occurrences all disagree, is reported only where its
+//! name says what it covers and that is compressed data: `body_crc32` beside a `body` that is
+//! one whole deflate stream (gzip's trailer) is the CRC-32 of that body inflated, as every
+//! format that stores compressed data has it. Otherwise nothing shows what it would cover. A
+//! chance match of a 32-bit CRC is one in four billion.
 
 use std::collections::BTreeMap;
 
@@ -24,21 +27,22 @@ pub struct UnstatedChecksum {
     pub computed: u32,
     /// What it covers, relative to it: `type_raw … body`, `body`, `body inflated`.
     pub covers: String,
-    /// On how many other occurrences of the field the rule holds.
+    /// On how many other occurrences of the field the rule holds; 0 when the field's name
+    /// says what it covers (`body_crc32`: compressed data, `body`, inflated).
     pub recognised_on: usize,
 }
 
 impl std::fmt::Display for UnstatedChecksum {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let recognised = match self.recognised_on {
+            0 => "as the field's name says".to_owned(),
+            1 => "as on 1 other occurrence of the field".to_owned(),
+            n => format!("as on {n} other occurrences of the field"),
+        };
         write!(
             f,
-            "{}: stored {}, computed {}: a checksum the schema does not derive (the CRC-32 of {}, as on {} other occurrence{} of the field); declare it with `-derived`, in the schema or an overlay (docs/overlays.md)",
-            self.path,
-            self.stored,
-            self.computed,
-            self.covers,
-            self.recognised_on,
-            if self.recognised_on == 1 { "" } else { "s" }
+            "{}: stored {}, computed {}: a checksum the schema does not derive (the CRC-32 of {}, {recognised}); declare it with `-derived`, in the schema or an overlay (docs/overlays.md)",
+            self.path, self.stored, self.computed, self.covers,
         )
     }
 }
@@ -85,6 +89,7 @@ pub fn find(spans: &[FieldSpan], bytes: &[u8]) -> Vec<UnstatedChecksum> {
             .push(Occurrence {
                 start: candidate.span.start,
                 path: candidate.span.path.clone(),
+                name: candidate.name().to_owned(),
                 stored,
                 sums,
             });
@@ -100,6 +105,8 @@ pub fn find(spans: &[FieldSpan], bytes: &[u8]) -> Vec<UnstatedChecksum> {
 struct Occurrence {
     start: u64,
     path: String,
+    /// The checksum's name (`body_crc32`).
+    name: String,
     stored: u32,
     sums: BTreeMap<Rule, Sum>,
 }
@@ -130,7 +137,7 @@ fn stale(occurrences: Vec<Occurrence>) -> Vec<(u64, UnstatedChecksum)> {
             .iter()
             .filter_map(|(rule, &n)| occurrence.sums.get(*rule).map(|sum| (n, sum)))
             .max_by_key(|(n, sum)| (*n, sum.len));
-        if let Some((recognised_on, sum)) = best {
+        if let Some((recognised_on, sum)) = best.or_else(|| named(occurrence).map(|s| (0, s))) {
             let stale = UnstatedChecksum {
                 path: occurrence.path.clone(),
                 stored: occurrence.stored,
@@ -142,6 +149,43 @@ fn stale(occurrences: Vec<Occurrence>) -> Vec<(u64, UnstatedChecksum)> {
         }
     }
     found
+}
+
+/// For an occurrence no other occurrence shows the rule of: what its name says it covers,
+/// when that is compressed data — `body_crc32` (or `crc32_body`) and a field `body` of its
+/// structure, or of the nearest one holding it, that is one whole deflate stream: the data
+/// inflated. `None` where the stored value is 0 (often "not computed": MCAP) or agrees with
+/// any rule (the bytes before it, the field as stored).
+fn named(occurrence: &Occurrence) -> Option<&Sum> {
+    let mut words: Vec<&str> = occurrence.name.split('_').collect();
+    let first = words.first().is_some_and(|w| is_checksum_name(w));
+    let last = words.last().is_some_and(|w| is_checksum_name(w));
+    match (first, last) {
+        (_, true) => words.pop(),
+        (true, false) => Some(words.remove(0)),
+        _ => return None,
+    };
+    let covered = words.join("_");
+    if covered.is_empty() || words.iter().any(|w| is_checksum_name(w)) {
+        return None;
+    }
+    let agrees = occurrence.sums.values().any(|s| s.crc == occurrence.stored);
+    if occurrence.stored == 0 || agrees {
+        return None;
+    }
+    occurrence
+        .sums
+        .iter()
+        .filter_map(|(rule, sum)| match rule {
+            Rule::Field {
+                up,
+                name,
+                inflated: true,
+            } if *name == covered => Some((*up, sum)),
+            _ => None,
+        })
+        .min_by_key(|(up, _)| *up)
+        .map(|(_, sum)| sum)
 }
 
 /// A span of the file, with its path split into steps (`chunks`, `[0]`, `crc`).
@@ -311,6 +355,58 @@ mod tests {
         );
         assert_eq!(steps("a[1][2].b"), ["a", "[1]", "[2]", "b"]);
         assert_eq!(steps("crc"), ["crc"]);
+    }
+
+    /// An occurrence named `name`, storing `stored`, whose structure has `body` holding
+    /// `data`.
+    fn occurrence(name: &str, stored: u32, data: &[u8]) -> Occurrence {
+        let mut sums = BTreeMap::new();
+        let rule = |inflated| Rule::Field {
+            up: 0,
+            name: "body".into(),
+            inflated,
+        };
+        sums.insert(rule(false), Sum::of(data, "`body`".into()));
+        if let Some(inflated) = inflate(data) {
+            sums.insert(rule(true), Sum::of(&inflated, "`body` inflated".into()));
+        }
+        Occurrence {
+            start: 0,
+            path: name.into(),
+            name: name.into(),
+            stored,
+            sums,
+        }
+    }
+
+    #[test]
+    fn a_checksum_named_for_compressed_data_covers_it_inflated() {
+        let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+        std::io::Write::write_all(&mut e, b"hello hello hello").unwrap();
+        let raw = e.finish().unwrap();
+        let crc = skelcodec_runtime::checksum::crc32(b"hello hello hello");
+        let stale = |name: &str, stored: u32, data: &[u8]| {
+            stale(vec![occurrence(name, stored, data)])
+                .into_iter()
+                .map(|(_, s)| (s.computed, s.covers, s.recognised_on))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(stale("body_crc32", crc, &raw), []);
+        assert_eq!(
+            stale("body_crc32", 7, &raw),
+            [(crc, "`body` inflated".into(), 0)]
+        );
+        assert_eq!(
+            stale("crc32_body", 7, &raw),
+            [(crc, "`body` inflated".into(), 0)]
+        );
+        // Agreeing with the data as stored, 0, another name, data that is no deflate stream.
+        let stored = skelcodec_runtime::checksum::crc32(&raw);
+        assert_eq!(stale("body_crc32", stored, &raw), []);
+        assert_eq!(stale("body_crc32", 0, &raw), []);
+        assert_eq!(stale("head_crc32", 7, &raw), []);
+        assert_eq!(stale("crc", 7, &raw), []);
+        assert_eq!(stale("body_crc32", 7, b"plain text"), []);
     }
 
     #[test]

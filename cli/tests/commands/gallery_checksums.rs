@@ -334,6 +334,139 @@ fn a_gzip_name_grows_and_gzip_reads_the_file() {
     assert_exit(&check(&grown, &gallery, "archive/gzip.ksy", &[]), 0);
 }
 
+/// A raw deflate stream (RFC 1951) of `sys.argv[1]`, by zlib (`wbits=-15`), in hex.
+const RAW_DEFLATE: &str = r#"
+import sys, zlib
+c = zlib.compressobj(9, zlib.DEFLATED, -15)
+print((c.compress(sys.argv[1].encode()) + c.flush()).hex())
+"#;
+
+/// The text a gzip body is replaced with: longer than the old one, so ISIZE changes.
+const NEW_GZIP_TEXT: &str = "a body deflated by zlib, longer than the one gzip wrote";
+
+/// `gzip`'s reading of the whole file, or its complaint.
+const GZIP_DECOMPRESSES: &str = r#"
+import gzip, sys
+try:
+    print(gzip.decompress(open(sys.argv[1], "rb").read()).decode())
+except Exception as e:
+    print("refused:", e)
+"#;
+
+/// The gzip file's document (decoded with `options`), its body replaced with `text` deflated
+/// by zlib.
+fn gzip_with_new_body(dir: &Path, gallery: &Path, options: &[&str], text: &str) -> Value {
+    let gz = dir.join("hello.gz");
+    python_ok(MAKE_GZIP, &[&gz]);
+    let mut document = decode(&gz, gallery, "archive/gzip.ksy", options);
+    let output = Command::new("python3")
+        .args(["-c", RAW_DEFLATE, text])
+        .output()
+        .unwrap();
+    assert_exit(&output, 0);
+    document["value"]["body"] = stdout(&output).trim().into();
+    document
+}
+
+#[test]
+fn a_gzip_body_replaced_with_the_shipped_overlay_gets_its_crc_and_size_and_gzip_reads_it() {
+    let Some(gallery) = gallery() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let document = gzip_with_new_body(dir.path(), &gallery, &[], NEW_GZIP_TEXT);
+    let replaced = dir.path().join("replaced.gz");
+    let printed = encode_normalized(&document, dir.path(), &replaced);
+    // 110 bytes: "hello gzip " ten times, as MAKE_GZIP wrote them.
+    let isize = format!(
+        "normalized len_uncompressed: stored 110, computed {}",
+        NEW_GZIP_TEXT.len()
+    );
+    assert!(printed.contains(&isize), "{printed}");
+    assert!(
+        printed.contains("normalized body_crc32: stored"),
+        "{printed}"
+    );
+    assert_eq!(
+        python_ok(GZIP_DECOMPRESSES, &[&replaced]).trim(),
+        NEW_GZIP_TEXT
+    );
+    let checked = check(&replaced, &gallery, "archive/gzip.ksy", &["--no-overlay"]);
+    assert_exit(&checked, 0);
+    assert!(stdout(&checked).ends_with("no disagreements\n"));
+}
+
+#[test]
+fn without_the_overlay_a_gzip_crc_goes_stale_and_check_names_it() {
+    let Some(gallery) = gallery() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let options = ["--no-overlay"];
+    let document = gzip_with_new_body(dir.path(), &gallery, &options, NEW_GZIP_TEXT);
+    let stale = dir.path().join("stale.gz");
+    let encoded = encode(&document, dir.path(), &stale);
+    assert!(
+        !stdout(&encoded).contains("body_crc32"),
+        "{}",
+        stdout(&encoded)
+    );
+    let warned = stderr(&encoded);
+    assert!(
+        warned.contains("stale.gz: body_crc32: stored") && warned.contains("does not derive"),
+        "{warned}"
+    );
+    let gzip = python_ok(GZIP_DECOMPRESSES, &[&stale]);
+    assert!(
+        gzip.starts_with("refused:"),
+        "gzip refuses a stale CRC: {gzip}"
+    );
+
+    // The field occurs once: its name says what it covers, the body, which is compressed.
+    let checked = check(&stale, &gallery, "archive/gzip.ksy", &options);
+    assert_exit(&checked, 1);
+    let report = stdout(&checked);
+    assert_eq!(report.lines().count(), 1, "{report}");
+    let crc = python_ok(
+        "import sys, zlib; print(zlib.crc32(sys.argv[1].encode()))",
+        &[Path::new(NEW_GZIP_TEXT)],
+    );
+    let named = format!("body_crc32: stored 506778639, computed {}", crc.trim());
+    assert!(report.contains(&named), "{report}");
+    assert!(
+        report.contains("(the CRC-32 of `body` inflated, as the field's name says)"),
+        "{report}"
+    );
+    // With the overlay both are derived fields, reported as any other.
+    let checked = check(&stale, &gallery, "archive/gzip.ksy", &[]);
+    assert_exit(&checked, 1);
+    let report = stdout(&checked);
+    assert!(!report.contains("does not derive"), "{report}");
+    assert!(report.contains(&named), "{report}");
+    assert!(report.contains("len_uncompressed: stored 110"), "{report}");
+}
+
+#[test]
+fn a_gzip_body_that_is_no_deflate_stream_is_not_normalized() {
+    let Some(gallery) = gallery() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut document = gzip_with_new_body(dir.path(), &gallery, &[], NEW_GZIP_TEXT);
+    document["value"]["body"] = hex(b"not deflate").into();
+    let json = dir.path().join("edited.json");
+    std::fs::write(&json, serde_json::to_vec(&document).unwrap()).unwrap();
+    let out = dir.path().join("garbage.gz");
+    let refused = skelcodec(&[&"encode", &"--normalize", &json, &"-o", &out]);
+    assert_exit(&refused, 2);
+    let message = stderr(&refused);
+    assert!(
+        message.contains(
+            "body_crc32: `inflated(…)`: these 11 bytes are not one whole raw deflate stream"
+        ),
+        "{message}"
+    );
+    assert!(!out.exists(), "nothing is written");
+    // Written as stored without `--normalize`; `check` has no CRC to compare it with.
+    let written = skelcodec(&[&"encode", &json, &"-o", &out]);
+    assert_exit(&written, 0);
+    assert_exit(&check(&out, &gallery, "archive/gzip.ksy", &[]), 0);
+}
+
 #[test]
 fn overlays_on_the_command_line_are_listed_checked_and_recorded() {
     let Some(gallery) = gallery() else { return };

@@ -319,12 +319,48 @@ fn measured_as_written(field: &Field) -> (TokenStream, TokenStream) {
     (on_value(quote!(&), compare), on_value(quote!(&mut), set))
 }
 
+/// Derivations that can have no value (see [`crate::typeck::ir::Derivation::can_fail`]).
+mod fallible {
+    use proc_macro2::TokenStream;
+    use quote::quote;
+
+    use crate::typeck::ir::Derivation;
+
+    /// What the statements comparing and setting a field use as its derived value: the
+    /// value, or `derived`, which [`bound`] binds.
+    pub fn computed(derivation: &Derivation) -> TokenStream {
+        match derivation.can_fail {
+            true => quote!(derived),
+            false => derivation.value.clone(),
+        }
+    }
+
+    /// The statements comparing (`compare`) and setting (`recompute`) a field with its
+    /// derivation, which, when it can have none, `check()` then skips and `normalize()`
+    /// refuses, the error in the field's path (`in_path`: `.in_field(…)` calls).
+    pub fn bound(
+        derivation: &Derivation,
+        in_path: TokenStream,
+        compare: TokenStream,
+        recompute: TokenStream,
+    ) -> (TokenStream, TokenStream) {
+        if !derivation.can_fail {
+            return (compare, recompute);
+        }
+        let value = &derivation.value;
+        (
+            quote!(if let ::core::result::Result::Ok(derived) = #value { #compare }),
+            quote!({ let derived = #value #in_path ?; #recompute }),
+        )
+    }
+}
+
 /// `check_into` and `normalize` of a type that holds derived fields.
 pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> TokenStream {
     let def = &schema.types[ty];
     let mut compares = Vec::new();
     let mut recomputes = Vec::new();
-    for (field, computed) in def
+    for (field, derivation) in def
         .fields
         .iter()
         .zip(&ir.fields)
@@ -332,46 +368,52 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
     {
         let ident = field_ident(&field.id);
         let name = &field.id;
+        // What `check()` compares with and `normalize()` sets: the value, or for a derivation
+        // that can have none, `derived`, bound where it has one (see `fallible`).
+        let computed = &fallible::computed(derivation);
         // A list follows the content element by element; a conditional field only where
         // it is present.
         let (compare, recompute) = if field.repeat != Repeat::None {
+            let (compare, recompute) = fallible::bound(
+                derivation,
+                quote!(.at_index(index).in_field(#name)),
+                quote! {
+                    let stored = i128::from(self.#ident[index]);
+                    c.compare_element(#name, index, stored, i128::from(#computed));
+                },
+                quote! {
+                    let computed = #computed;
+                    self.#ident[index] =
+                        rt::arith::narrow(computed, 0).at_index(index).in_field(#name)?;
+                },
+            );
             (
-                quote! {
-                    for index in 0..self.#ident.len() {
-                        let stored = i128::from(self.#ident[index]);
-                        c.compare_element(#name, index, stored, i128::from(#computed));
-                    }
-                },
-                quote! {
-                    for index in 0..self.#ident.len() {
-                        let computed = #computed;
-                        self.#ident[index] =
-                            rt::arith::narrow(computed, 0).at_index(index).in_field(#name)?;
-                    }
-                },
+                quote!(for index in 0..self.#ident.len() { #compare }),
+                quote!(for index in 0..self.#ident.len() { #recompute }),
             )
         } else if field.cond.is_some() {
+            let (compare, recompute) = fallible::bound(
+                derivation,
+                quote!(.in_field(#name)),
+                quote!(c.compare(#name, i128::from(stored), i128::from(#computed));),
+                quote! {
+                    let computed = #computed;
+                    self.#ident = Some(rt::arith::narrow(computed, 0).in_field(#name)?);
+                },
+            );
             (
-                quote! {
-                    if let Some(stored) = self.#ident {
-                        c.compare(#name, i128::from(stored), i128::from(#computed));
-                    }
-                },
-                quote! {
-                    if self.#ident.is_some() {
-                        let computed = #computed;
-                        self.#ident = Some(rt::arith::narrow(computed, 0).in_field(#name)?);
-                    }
-                },
+                quote!(if let Some(stored) = self.#ident { #compare }),
+                quote!(if self.#ident.is_some() { #recompute }),
             )
         } else {
-            compare_and_set(quote!(self.#ident), (field, &[]), computed)
+            let (compare, recompute) = compare_and_set(quote!(self.#ident), (field, &[]), computed);
+            fallible::bound(derivation, quote!(.in_field(#name)), compare, recompute)
         };
         let (compare, recompute) = where_measured(def, def.held_user(field), compare, recompute);
         compares.push(compare);
         recomputes.push(recompute);
     }
-    for (member, computed) in def.derived_members.iter().zip(&ir.derived_members) {
+    for (member, derivation) in def.derived_members.iter().zip(&ir.derived_members) {
         let step = &def.fields[member.step];
         let Some(&child) = step.ty.user_types().first() else {
             continue;
@@ -380,7 +422,15 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
         let (step_ident, step_name) = (field_ident(&step.id), &step.id);
         let ident = field_ident(&field.id);
         let place = quote!(self.#step_ident.#ident);
+        let computed = &fallible::computed(derivation);
         let (compare, recompute) = compare_and_set(place, (field, &[step_name]), computed);
+        let name = &field.id;
+        let (compare, recompute) = fallible::bound(
+            derivation,
+            quote!(.in_field(#name).in_field(#step_name)),
+            compare,
+            recompute,
+        );
         let compare = quote!(c.enter_field(#step_name); #compare c.leave(););
         let held = def.held(&member.inferred);
         let (compare, recompute) = where_measured(def, held, compare, recompute);

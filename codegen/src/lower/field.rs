@@ -61,11 +61,7 @@ impl Context {
         let cond = parse_optional_expr(attr.cond.as_ref(), &at.key("if"))?;
         // `-derived: false` turns inference off for the field.
         let never_derived = attr.derived == Some(Value::Bool(false));
-        let checksum = attr
-            .derived
-            .as_ref()
-            .and_then(|d| checksum(d, &at.key("-derived")))
-            .transpose()?;
+        let checksum = attr.derived.as_ref().and_then(checksum);
         let derived = match never_derived || checksum.is_some() {
             true => None,
             false => parse_optional_expr(attr.derived.as_ref(), &at.key("-derived"))?,
@@ -386,8 +382,10 @@ pub(super) fn lower_valid(valid: Option<&Value>, at: &YamlPath) -> Result<Vec<Va
 /// How text in the encoding `label` names is decoded, with its code unit's length: not at all
 /// for UTF-8 and ASCII, which skelcodec keeps as their bytes. An encoding Kaitai does not know
 /// fails where a value is read in it, as Kaitai's runtimes raise there (the checker warns).
-/// `-derived: crc32(a, b)` (or `adler32`): the checksum it names, `None` for an expression.
-fn checksum(derived: &Value, at: &YamlPath) -> Option<Result<Checksum, Located>> {
+/// `-derived: crc32(a, b)` (or `adler32`): the checksum of the bytes the fields it names are
+/// written as, which the writer computes; `None` for an expression (which may compute a
+/// checksum of bytes it gives: `crc32(_parent.body)`, `crc32(inflated(body))`).
+fn checksum(derived: &Value) -> Option<Checksum> {
     let text = crate::ksy::expr_text(derived)?;
     let (name, rest) = text.trim().split_once('(')?;
     let algorithm = match name.trim() {
@@ -396,29 +394,17 @@ fn checksum(derived: &Value, at: &YamlPath) -> Option<Result<Checksum, Located>>
         _ => return None,
     };
     let over: Vec<String> = rest
-        .strip_suffix(')')
-        .unwrap_or_default()
+        .strip_suffix(')')?
         .split(',')
         .map(|name| name.trim().to_owned())
         .collect();
-    let names_fields = rest.ends_with(')')
-        && over.iter().all(|name| {
-            name.starts_with(|c: char| c.is_ascii_lowercase())
-                && name
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-        });
-    Some(match names_fields {
-        true => Ok(Checksum { algorithm, over }),
-        false => Err(Located::new(
-            at,
-            format!(
-                "`{}(…)` takes the names of the fields it covers: `{}(type, body)`",
-                algorithm.name(),
-                algorithm.name()
-            ),
-        )),
-    })
+    let names_fields = over.iter().all(|name| {
+        name.starts_with(|c: char| c.is_ascii_lowercase())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    });
+    names_fields.then_some(Checksum { algorithm, over })
 }
 
 fn text_process(label: &str) -> Option<(Process, u8)> {

@@ -100,6 +100,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         }
         let instances = lowered_instances;
         check_unique_names(&schema.types[index].params, &fields, &instances, &at)?;
+        checksums_of_later_values(&mut fields);
         let def = &mut schema.types[index];
         def.fields = fields;
         def.instances = instances;
@@ -138,6 +139,34 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
     }
     instances::hold_parse_instances(&mut schema);
     Ok(schema)
+}
+
+/// `-derived: crc32(body)` naming one field that is not read in sequence before it (a later
+/// one, a value read by position) cannot be computed by the writer as it writes: it is the
+/// checksum of that value's bytes, computed from the value, as `crc32(body)` in an expression
+/// is (which the checker holds to bytes). A checksum held as 4 bytes stays the writer's, and
+/// the checker refuses it.
+fn checksums_of_later_values(fields: &mut [Field]) {
+    for index in 0..fields.len() {
+        let Some(Checksum { algorithm, over }) = &fields[index].checksum else {
+            continue;
+        };
+        let [name] = over.as_slice() else {
+            continue;
+        };
+        let earlier = fields[..index].iter().any(|f| {
+            f.id == *name && f.position.is_none() && !f.from_instance && !f.parse_instance
+        });
+        let named = fields.iter().any(|f| f.id == *name);
+        // A checksum held as 4 bytes (PNG's) is the writer's alone.
+        let integer = matches!(fields[index].ty, FieldType::Number(Scalar::Int(_)));
+        if earlier || !named || !integer {
+            continue;
+        }
+        let call = Expr::Call(algorithm.name().to_owned(), vec![Expr::Name(name.clone())]);
+        fields[index].checksum = None;
+        fields[index].derived = Some(call);
+    }
 }
 
 /// Values declared under `instances` are read (or evaluated) after the sequence, unless an

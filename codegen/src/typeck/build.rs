@@ -133,8 +133,8 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
                 read_again: read_again(schema, ty, index, field, errors),
                 write: write_field(schema, ty, field, errors),
                 derived: field.derived.as_ref().map(|derived| {
-                    let scope = inspect.for_derived(field);
-                    errors.take(&field.at.key("-derived"), scope.int(derived))
+                    let scope = inspect.for_derived(field).deriving();
+                    errors.take(&field.at.key("-derived"), derivation(&scope, derived))
                 }),
                 padding: padding_size(field)
                     .filter(|_| field.padding)
@@ -152,7 +152,7 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
         .iter()
         .map(|member| {
             let at = def.fields[member.step].at.key("size");
-            errors.take(&at, inspect.int(&member.derived))
+            errors.take(&at, derivation(&inspect.deriving(), &member.derived))
         })
         .collect();
     ir::TypeIr {
@@ -164,6 +164,22 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
         methods,
         derived_members,
     }
+}
+
+/// A derivation compiled in `scope` (made by [`Scope::deriving`]): an `i64`, or, when it can
+/// fail, a closure's `rt::Result<i64>` whose body returns the failure with `?`.
+pub(super) fn derivation(scope: &Scope, derived: &Expr) -> Result<ir::Derivation, ExprError> {
+    let value = scope.int(derived)?;
+    Ok(match scope.can_fail() {
+        false => ir::Derivation {
+            value,
+            can_fail: false,
+        },
+        true => ir::Derivation {
+            value: quote!((|| -> rt::Result<i64> { ::core::result::Result::Ok(#value) })()),
+            can_fail: true,
+        },
+    })
 }
 
 /// How a value read from a slot is written back into it, when its position and its writer

@@ -43,8 +43,18 @@ pub struct TypeIr {
     /// One per instance, in order: its method, when it gets one.
     pub methods: Vec<Option<Method>>,
     /// One per [`crate::model::TypeDef::derived_members`], in order: the value it should have,
-    /// computed from the finished value (`i64`).
-    pub derived_members: Vec<Rust>,
+    /// computed from the finished value.
+    pub derived_members: Vec<Derivation>,
+}
+
+/// The value a derived field should have, computed from the finished value.
+#[derive(Debug, Clone, Default)]
+pub struct Derivation {
+    /// An `i64`; when [`Derivation::can_fail`], an `rt::Result<i64>`.
+    pub value: Rust,
+    /// It can have no value (`inflated(…)` of bytes that are no deflate stream): `check()`
+    /// then compares nothing, `normalize()` refuses with the error.
+    pub can_fail: bool,
 }
 
 /// The method of a value instance, computed from the finished value.
@@ -85,8 +95,8 @@ pub struct FieldIr {
     pub read_again: Option<ReadField>,
     /// How it is written.
     pub write: WriteField,
-    /// `-derived`: the value it should have, computed from the finished value (`i64`).
-    pub derived: Option<Rust>,
+    /// `-derived`: the value it should have, computed from the finished value.
+    pub derived: Option<Derivation>,
     /// Of padding that follows a derived field ([`crate::model::Field::padding`]): the size
     /// it should have, computed from the finished value (`i64`).
     pub padding: Option<Rust>,

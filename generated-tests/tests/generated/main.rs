@@ -12,6 +12,7 @@ mod bytes_switch;
 mod chosen_byte_order;
 mod claimed_bytes;
 mod compile_regressions;
+mod derived_data;
 mod dff;
 mod dff_behaviour;
 mod drs;

@@ -305,6 +305,10 @@ pub struct Scope<'s> {
     /// (`to_i` of text that is no number): its code returns the failure with `?`, which must
     /// run where a `Result` is returned, outside any closure.
     can_fail: Rc<Cell<bool>>,
+    /// A `-derived` expression: the functions of derivations (`crc32(…)`, `inflated(…)`)
+    /// are known, and one that fails (`inflated` of bytes that are no deflate stream) leaves
+    /// the derivation without a value (see [`Scope::deriving`]).
+    deriving: bool,
 }
 
 /// The two reads of a field read later (see [`Field::read_later`]).
@@ -338,7 +342,19 @@ impl<'s> Scope<'s> {
             in_other_stream: false,
             reports_failure: mode != Mode::Inspect,
             can_fail: Rc::default(),
+            deriving: false,
         }
+    }
+
+    /// The same scope for a `-derived` expression, where `crc32(bytes)`, `adler32(bytes)` and
+    /// `inflated(bytes)` are known. What it compiles can fail (see [`Scope::can_fail`]):
+    /// `inflated(…)` of bytes that are no whole raw deflate stream, whose `?` returns an
+    /// `rt::Error`; the code is then the body of a closure returning `rt::Result<i64>`.
+    pub fn deriving(&self) -> Self {
+        let mut scope = self.clone();
+        scope.deriving = true;
+        scope.can_fail = Rc::default();
+        scope
     }
 
     /// The same scope for an instance method, which returns its failures in a `Result`; what
@@ -835,6 +851,7 @@ impl<'s> Scope<'s> {
                 ))
             }
             Expr::Holds(value, case) => self.holds(value, case),
+            Expr::Call(name, args) => self.call(name, args),
             Expr::SizeOf { ty, bits } => {
                 let size = number_type(ty).map(NumberType::size).or_else(|| {
                     let user = self.schema.resolve_type(self.ty, ty)?;
@@ -1020,7 +1037,13 @@ impl<'s> Scope<'s> {
                 let item = format_ident!("item{}", self.depth);
                 let mut inner = self.with_element(quote!(#item), *elem);
                 inner.depth = self.depth + 1;
-                let body = inner.int(arg)?;
+                let (body, fails) = self.noting_failure(|| inner.int(arg))?;
+                // The sum is a closure, which cannot return a failure with `?`.
+                if fails {
+                    return unsupported(
+                        "`sum` of a value that can fail (`to_i`, `inflated(…)`) is not supported",
+                    );
+                }
                 Ok((
                     quote!(#list.iter().fold(0i64, |sum, #item| sum.wrapping_add(#body))),
                     Ty::Int,
@@ -1030,6 +1053,44 @@ impl<'s> Scope<'s> {
             other => invalid(format!(
                 "unknown method `{other}` (skelcodec supports `sum`, `to_i`, `substring` and `to_s`)"
             )),
+        }
+    }
+}
+
+impl Scope<'_> {
+    /// `crc32(bytes)`, `adler32(bytes)` (integers) and `inflated(bytes)` (the bytes of a raw
+    /// deflate stream, inflated): the functions of `-derived` expressions.
+    fn call(&self, name: &str, args: &[Expr]) -> Compiled {
+        if !matches!(name, "crc32" | "adler32" | "inflated") {
+            return invalid(format!(
+                "unknown function `{name}` (`-derived` knows `crc32(bytes)`, `adler32(bytes)` and `inflated(bytes)`)"
+            ));
+        }
+        if !self.deriving {
+            return invalid(format!(
+                "`{name}(…)` is a function of `-derived` expressions, not of Kaitai's: a reader does not compute it"
+            ));
+        }
+        let [arg] = args else {
+            return invalid(format!(
+                "`{name}(…)` takes one value, of bytes (`{name}(body)`); a checksum of several fields names them alone: `{name}(type, body)`"
+            ));
+        };
+        let (bytes, ty) = self.compile(arg)?;
+        if ty != Ty::Bytes {
+            return invalid(format!(
+                "`{name}(…)` takes bytes (a byte field, `inflated(…)`), not {}",
+                describe(&ty)
+            ));
+        }
+        let bytes = quote!(rt::bytes::view(&#bytes));
+        match name {
+            "crc32" => Ok((quote!(i64::from(rt::checksum::crc32(#bytes))), Ty::Int)),
+            "adler32" => Ok((quote!(i64::from(rt::checksum::adler32(#bytes))), Ty::Int)),
+            _ => {
+                self.can_fail.set(true);
+                Ok((quote!(rt::process::inflated(#bytes)?), Ty::Bytes))
+            }
         }
     }
 }

@@ -656,6 +656,7 @@ impl<'s> Scope<'s> {
         inner.reading = self.reading;
         inner.reports_failure = self.reports_failure;
         inner.can_fail = self.can_fail.clone();
+        inner.deriving = self.deriving;
         inner.depth = self.depth + 1;
         inner.owner_args = base.args.clone();
         inner.home = Some(Box::new(self.home.as_deref().unwrap_or(self).clone()));
