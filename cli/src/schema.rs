@@ -7,6 +7,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use skelcodec_codegen::model::MemberOrigin;
+
 use crate::error::CliError;
 use crate::error::EXIT_DIFFERENCE;
 use crate::overlays::{OverlayArgs, load_with};
@@ -79,11 +81,26 @@ fn write_derivations(
         };
         writeln!(out, "  {}.{} = {derivation}  ({origin})", def.id, field.id)?;
     }
-    for (def, path, derivation, inferred) in schema.derived_member_fields() {
+    for (def, path, derivation, origin) in schema.derived_member_fields() {
+        let origin = match origin {
+            MemberOrigin::Inferred(inferred) => format!(
+                "inferred: `{path}` is the {} of `{}`",
+                inferred.role, inferred.user
+            ),
+            MemberOrigin::Declared(_) => "declared with `_parent`: computed by its holder".into(),
+        };
+        writeln!(out, "  {}.{path} = {derivation}  ({origin})", def.id)?;
+    }
+    for rooted in &schema.rooted {
+        let (def, field) = (
+            &schema.types[rooted.ty],
+            &schema.types[rooted.ty].fields[rooted.field],
+        );
+        let derivation = skelcodec_codegen::expr::to_source(&rooted.derived);
         writeln!(
             out,
-            "  {}.{path} = {derivation}  (inferred: `{path}` is the {} of `{}`)",
-            def.id, inferred.role, inferred.user
+            "  {}.{} = {derivation}  (declared with `_root`: computed by the root, `{}`)",
+            def.id, field.id, schema.types[0].id
         )?;
     }
     for (def, offset, block, unit) in schema.relocated_offsets() {
@@ -92,10 +109,17 @@ fn write_derivations(
         } else {
             String::new()
         };
+        let moves = match block.relocation.is_some_and(|r| r.follows) {
+            true => {
+                "normalize() has it follow the value read in sequence that it reads again \
+                     (`-in-sequence`) where an edit moves that"
+            }
+            false => "normalize() moves it to the end of the file when it no longer fits",
+        };
         writeln!(
             out,
             "  {}.{} = where `{}` is placed{per_unit}  (inferred: `{}` is the position of `{}`; \
-             normalize() moves it to the end of the file when it no longer fits)",
+             {moves})",
             def.id, offset.id, block.id, offset.id, block.id
         )?;
     }

@@ -298,6 +298,10 @@ pub struct AttrSpec {
     /// `check()`, rewritten by `normalize()`.
     #[serde(rename = "-fill")]
     pub fill: Option<String>,
+    /// skelcodec: on an instance read by position, the value is one the file holds in sequence
+    /// too, read again here: where an edit moves it, the instance's offset follows it.
+    #[serde(rename = "-in-sequence")]
+    pub in_sequence: Option<bool>,
     /// Any other key.
     #[serde(flatten)]
     pub other: BTreeMap<String, Value>,

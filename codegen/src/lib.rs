@@ -107,8 +107,19 @@ pub fn parse_schema_overlaid(
         imports::error_in(source, &e.path, e.message)
     };
     let mut schema = lower::lower(&documents).map_err(locate)?;
+    // Derivations that use `_parent` or `_root` are computed by the holder or the root; each
+    // one that cannot be is reported with the checker's errors.
+    let misplaced = typeck::reach::place(&mut schema);
     typeck::infer::infer_derived(&mut schema);
-    let (ir, unavailable) = typeck::check(&schema).map_err(|(first, others)| {
+    let checked = match (misplaced.split_first(), typeck::check(&schema)) {
+        (None, checked) => checked,
+        (Some((first, rest)), Ok(_)) => Err((first.clone(), rest.to_vec())),
+        (Some((first, rest)), Err((checked, others))) => {
+            let others = rest.iter().cloned().chain([checked]).chain(others);
+            Err((first.clone(), others.collect()))
+        }
+    };
+    let (ir, unavailable) = checked.map_err(|(first, others)| {
         // In the order of the schema's text, the schema's own file first.
         let mut all: Vec<SchemaError> = std::iter::once(first).chain(others).map(locate).collect();
         all.sort_by_key(|e| (e.file != file, e.line_col));

@@ -45,6 +45,7 @@ const ATTRIBUTE_KEYS: &[&str] = &[
     "-solve",
     "-for-each",
     "-fill",
+    "-in-sequence",
 ];
 /// skelcodec's keys of a parameter.
 const PARAM_KEYS: &[&str] = &["-default"];

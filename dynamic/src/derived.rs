@@ -187,6 +187,7 @@ fn recompute(
     let def = &schema.types[link.ty()];
     follow_kept_args(schema, link, steps, pass);
     recompute_members(schema, link, steps, pass)?;
+    recompute_rooted(schema, link, steps, pass)?;
     let scope = Scope::of(schema, link.clone(), &[]);
     let derived =
         |f: &&Field| f.derived.is_some() || f.padding || f.fill_index || f.is_measured_as_written();
@@ -384,6 +385,29 @@ fn settle_elements(
     Ok(())
 }
 
+/// Compares (and when the pass sets them, sets) the fields of the structure `link` whose
+/// derivation the root computes (see [`skelcodec_codegen::model::Schema::rooted`]): evaluated
+/// in the root of the value, as the generated code's root computes them.
+fn recompute_rooted(
+    schema: &Schema,
+    link: &Link,
+    steps: &[PathSegment],
+    pass: &mut Pass<'_>,
+) -> rt::Result<()> {
+    for rooted in schema.rooted.iter().filter(|r| r.ty == link.ty()) {
+        let field = &schema.types[rooted.ty].fields[rooted.field];
+        let path = path_of(steps, crate::intern::interned(&field.id));
+        let scope = Scope::of(schema, link.root(), &[]);
+        let computed = match scope.int(&rooted.derived) {
+            Ok(computed) => computed,
+            Err(_) if !pass.set && rooted.derived.inflates() => continue,
+            Err(m) => return Err(Error::new(0, ErrorKind::Invalid(format!("{path}: {m}")))),
+        };
+        settle(link, (rooted.field, field), computed, path, pass)?;
+    }
+    Ok(())
+}
+
 /// Compares (and when the pass sets them, recomputes) the fields of the values `link` holds
 /// that are derived from its content (see
 /// [`skelcodec_codegen::model::TypeDef::derived_members`]).
@@ -403,7 +427,7 @@ fn recompute_members(
         };
         let field = &schema.types[child.ty].fields[member.field];
         if def
-            .held(&member.inferred)
+            .member_held(member)
             .is_some_and(|user| !measured(link, user))
         {
             continue;

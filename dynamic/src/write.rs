@@ -226,7 +226,7 @@ fn write_fields(
         // The key of a relocatable block's offset: the offset's place while it is written.
         let relocation = field.relocation.and_then(|r| {
             let offset = fields[r.offset].as_ref()?;
-            Some((offset_key(offset), r.unit))
+            Some(((offset_key(offset), r.unit), r.follows))
         });
         let written = match &field.position {
             Some(pos) if !matches!(value, Value::Absent) => {
@@ -360,7 +360,12 @@ fn write_placed(
     }
     let in_file = field.stream == Stream::Root;
     match (relocation, in_file) {
-        (Some(offset), _) => rt::fields::write_at_relocatable(w, pos, in_file, name, offset, write),
+        (Some((offset, true)), _) => {
+            rt::fields::write_at_following(w, pos, in_file, name, offset, write)
+        }
+        (Some((offset, false)), _) => {
+            rt::fields::write_at_relocatable(w, pos, in_file, name, offset, write)
+        }
         (None, true) => rt::fields::write_at_root(w, pos, name, write),
         (None, false) => rt::fields::write_at(w, pos, name, write),
     }
@@ -372,7 +377,7 @@ struct Placed<'a> {
     owner: usize,
     field: &'a Field,
     pos: &'a skelcodec_codegen::expr::Expr,
-    relocation: Option<(usize, u64)>,
+    relocation: Option<((usize, u64), bool)>,
 }
 
 /// Refuses a value whose kept arguments (see [`Param::kept`]) are not those it is written

@@ -155,6 +155,32 @@ impl Canvas {
         }
     }
 
+    /// The first position at or after `from`, at a multiple of `unit`, where the runs hold
+    /// `bytes` already (see `relocation::plan`); `None` for no bytes, or none such.
+    pub(crate) fn find_laid(&self, bytes: &[u8], from: usize, unit: usize) -> Option<usize> {
+        if bytes.is_empty() {
+            return None;
+        }
+        let unit = unit.max(1);
+        let runs = self
+            .runs
+            .iter()
+            .filter(|(start, run)| run.range(**start).end > from);
+        for (&start, run) in runs {
+            let first = from.max(start).div_ceil(unit).saturating_mul(unit);
+            let Some(last) = (start + run.bytes.len()).checked_sub(bytes.len()) else {
+                continue;
+            };
+            let found = (first..=last)
+                .step_by(unit)
+                .find(|&at| run.bytes[at - start..].starts_with(bytes));
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
     /// The first position at or after `from`, at a multiple of `unit`, where `len` bytes
     /// overlap no run.
     pub(crate) fn first_fit(&self, from: usize, len: usize, unit: usize) -> usize {

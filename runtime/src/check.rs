@@ -39,12 +39,27 @@ pub struct Checker {
     /// Outermost first, since the walk descends.
     path: Vec<PathSegment>,
     found: Vec<Mismatch>,
+    /// The values the root computed for the derivations that use `_root` (see
+    /// [`Checker::set_rooted`]); `None` for one that has no value.
+    rooted: Vec<Option<i64>>,
 }
 
 impl Checker {
     /// A checker at the root with nothing found.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Keeps the values the root computed for the fields whose derivation uses `_root`, one
+    /// per such field of the schema, in order, for the values of their types to compare with.
+    pub fn set_rooted(&mut self, rooted: Vec<Option<i64>>) {
+        self.rooted = rooted;
+    }
+
+    /// The value the root computed for the `k`th field whose derivation uses `_root`; `None`
+    /// when it has none, or when the walk did not start at the root.
+    pub fn rooted(&self, k: usize) -> Option<i64> {
+        self.rooted.get(k).copied().flatten()
     }
 
     /// Descends into a field.

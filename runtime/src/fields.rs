@@ -762,6 +762,31 @@ pub fn write_at_relocatable(
     offset: (usize, u64),
     write: impl FnOnce(&mut Writer) -> Result<()>,
 ) -> Result<()> {
+    write_relocatable(w, (pos, in_file), field, (offset, false), write)
+}
+
+/// [`write_at_relocatable`] for a block that is bytes a sequential value holds, read again
+/// (a ZIP's local file section, read again by the central directory): where it no longer fits
+/// its offset, the plan places it where the file already holds its bytes, after the blocks
+/// before it (see [`crate::relocation`]).
+pub fn write_at_following(
+    w: &mut Writer,
+    pos: i64,
+    in_file: bool,
+    field: &'static str,
+    offset: (usize, u64),
+    write: impl FnOnce(&mut Writer) -> Result<()>,
+) -> Result<()> {
+    write_relocatable(w, (pos, in_file), field, (offset, true), write)
+}
+
+fn write_relocatable(
+    w: &mut Writer,
+    (pos, in_file): (i64, bool),
+    field: &'static str,
+    (offset, follows): ((usize, u64), bool),
+    write: impl FnOnce(&mut Writer) -> Result<()>,
+) -> Result<()> {
     if !w.places_in_file(in_file) {
         return match in_file {
             true => write_at_root(w, pos, field, write),
@@ -775,7 +800,7 @@ pub fn write_at_relocatable(
     };
     let mut block = w.block(at, 0);
     write(&mut block)?;
-    w.place_relocatable(at, field, offset, block)
+    w.place_relocatable(at, field, (offset, follows), block)
 }
 
 /// The value an offset field `key` of a relocatable block (see [`write_at_relocatable`]) is

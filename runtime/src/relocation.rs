@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::canvas::Canvas;
+use crate::error::{Error, ErrorKind, Result};
 
 /// The planned position in the file of each relocated block, by the key of its offset field.
 pub type Moves = BTreeMap<usize, u64>;
@@ -37,6 +38,9 @@ pub(crate) struct Deferred {
     pub field: &'static str,
     pub key: usize,
     pub unit: u64,
+    /// The block is bytes a sequential value holds, read again (see
+    /// [`crate::fields::write_at_following`]).
+    pub follows: bool,
 }
 
 /// What a writer knows of relocation.
@@ -85,18 +89,50 @@ impl State {
 /// fits, at a multiple of its unit. Blocks that follow each other therefore shift together
 /// when one grows, rather than leaving the old place as a hole; `None` when nothing moved and
 /// every byte is covered (the value needs no second write).
-pub(crate) fn plan(canvas: &mut Canvas, mut deferred: Vec<Deferred>) -> Option<Moves> {
+///
+/// A block that is bytes a sequential value holds, read again ([`Deferred::follows`]: a ZIP's
+/// local file section, read again by its central directory entry), goes where the file
+/// already holds those bytes: the first such place after the end of the following blocks
+/// before it, which keeps them in the order of their stored offsets (two entries with the same
+/// bytes stay apart). Where none holds them, the value read again differs from the one it is
+/// read from (one of them was edited alone), and the plan is refused, naming the block.
+pub(crate) fn plan(canvas: &mut Canvas, mut deferred: Vec<Deferred>) -> Result<Option<Moves>> {
     deferred.sort_by_key(|block| block.at); // stable: ties stay in the order written
     let mut moves = Moves::new();
+    // Where the following blocks placed so far end.
+    let mut followed = 0;
     for block in deferred {
-        // A refused placement leaves the canvas as it was.
-        if canvas
-            .paint(block.at, block.bytes.clone(), block.field)
-            .is_ok()
+        let unit = usize::try_from(block.unit.max(1)).unwrap_or(usize::MAX);
+        let end = |at: usize| at.saturating_add(block.bytes.len());
+        // A refused placement leaves the canvas as it was. A following block stays only
+        // after those before it: bytes that agree by chance inside them are not its own.
+        let in_order = !block.follows || block.at >= followed;
+        if in_order
+            && canvas
+                .paint(block.at, block.bytes.clone(), block.field)
+                .is_ok()
         {
+            if block.follows {
+                followed = end(block.at);
+            }
             continue;
         }
-        let unit = usize::try_from(block.unit.max(1)).unwrap_or(usize::MAX);
+        if block.follows {
+            let Some(at) = canvas.find_laid(&block.bytes, followed, unit) else {
+                return Err(Error::new(
+                    block.at as u64,
+                    ErrorKind::Encode(format!(
+                        "`{}` ({} bytes at {}) is bytes the file holds in sequence, read again, and the file holds no such bytes after the blocks before it: the value read again differs from the one it is read from; edit both alike",
+                        block.field,
+                        block.bytes.len(),
+                        block.at
+                    )),
+                ));
+            };
+            followed = end(at);
+            moves.insert(block.key, at as u64);
+            continue;
+        }
         let at = canvas.first_fit(block.at, block.bytes.len(), unit);
         // Only the address space can refuse it there, and then it stays where it was (the
         // second write refuses it there).
@@ -104,7 +140,7 @@ pub(crate) fn plan(canvas: &mut Canvas, mut deferred: Vec<Deferred>) -> Option<M
             moves.insert(block.key, at as u64);
         }
     }
-    (!moves.is_empty() || canvas.has_holes()).then_some(moves)
+    Ok((!moves.is_empty() || canvas.has_holes()).then_some(moves))
 }
 
 #[cfg(test)]
@@ -118,7 +154,50 @@ mod tests {
             field: "block",
             key,
             unit,
+            follows: false,
         }
+    }
+
+    fn following(at: usize, bytes: &[u8], key: usize) -> Deferred {
+        Deferred {
+            follows: true,
+            ..deferred(at, bytes, key, 1)
+        }
+    }
+
+    #[test]
+    fn a_block_read_again_follows_its_bytes_in_the_order_of_the_offsets() {
+        // Sequential bytes: the first entry grew from 2 bytes to 3, so the two entries after it
+        // (the same bytes twice) moved on by one; the blocks read again by offset follow them.
+        let entries = [vec![1, 1, 1], vec![7, 2, 2], vec![7, 2, 2]].concat();
+        let mut canvas = Canvas::default();
+        canvas.paint(0, entries.clone(), "sections").unwrap();
+        let blocks = vec![
+            following(0, &[1, 1, 1], 1),
+            following(2, &[7, 2, 2], 2),
+            following(5, &[7, 2, 2], 3),
+        ];
+        let moves = plan(&mut canvas, blocks).unwrap().unwrap();
+        assert_eq!(moves, Moves::from([(2, 3), (3, 6)]));
+        // Shrunk: they follow back, each after the one before it.
+        let mut canvas = Canvas::default();
+        canvas
+            .paint(0, [vec![1], vec![7, 2, 2], vec![7, 2, 2]].concat(), "s")
+            .unwrap();
+        let blocks = vec![
+            following(0, &[1], 1),
+            following(2, &[7, 2, 2], 2),
+            following(5, &[7, 2, 2], 3),
+        ];
+        let moves = plan(&mut canvas, blocks).unwrap().unwrap();
+        assert_eq!(moves, Moves::from([(2, 1), (3, 4)]));
+        // Bytes the file does not hold: the block and the value it is read from differ.
+        let mut canvas = Canvas::default();
+        canvas.paint(0, entries, "sections").unwrap();
+        let refused = plan(&mut canvas, vec![following(2, &[9, 9], 1)]).unwrap_err();
+        let message = refused.to_string();
+        assert!(message.contains("`block` (2 bytes at 2)"), "{message}");
+        assert!(message.contains("edit both alike"), "{message}");
     }
 
     #[test]
@@ -126,7 +205,7 @@ mod tests {
         let mut canvas = Canvas::default();
         canvas.paint(0, vec![1; 4], "header").unwrap();
         let blocks = vec![deferred(4, &[2, 2], 1, 1), deferred(6, &[3], 2, 1)];
-        assert_eq!(plan(&mut canvas, blocks), None);
+        assert_eq!(plan(&mut canvas, blocks).unwrap(), None);
     }
 
     #[test]
@@ -135,11 +214,13 @@ mod tests {
         canvas.paint(0, vec![1; 4], "header").unwrap();
         // Grown from 2 bytes into the next block, which is written later: that one moves.
         let blocks = vec![deferred(4, &[2, 2, 2], 1, 1), deferred(6, &[3, 3], 2, 1)];
-        let moves = plan(&mut canvas, blocks).unwrap();
+        let moves = plan(&mut canvas, blocks).unwrap().unwrap();
         assert_eq!(moves, Moves::from([(2, 7)]));
         let mut canvas2 = Canvas::default();
         canvas2.paint(0, vec![1; 5], "header").unwrap();
-        let moves = plan(&mut canvas2, vec![deferred(2, &[7], 9, 4)]).unwrap();
+        let moves = plan(&mut canvas2, vec![deferred(2, &[7], 9, 4)])
+            .unwrap()
+            .unwrap();
         assert_eq!(moves, Moves::from([(9, 8)]));
     }
 
@@ -155,7 +236,7 @@ mod tests {
             deferred(20, &[5], 4, 1),
             deferred(6, &[3, 3], 2, 1),
         ];
-        let moves = plan(&mut canvas, blocks).unwrap();
+        let moves = plan(&mut canvas, blocks).unwrap().unwrap();
         assert_eq!(moves, Moves::from([(2, 8), (3, 10)]));
     }
 
@@ -164,7 +245,7 @@ mod tests {
         let mut canvas = Canvas::default();
         canvas.paint(0, vec![1; 4], "header").unwrap();
         assert_eq!(
-            plan(&mut canvas, vec![deferred(1 << 40, &[2], 1, 1)]),
+            plan(&mut canvas, vec![deferred(1 << 40, &[2], 1, 1)]).unwrap(),
             Some(Moves::new())
         );
         let refused = canvas.fill_holes().unwrap_err().to_string();
@@ -178,7 +259,9 @@ mod tests {
     fn a_hole_alone_asks_for_the_second_write() {
         let mut canvas = Canvas::default();
         canvas.paint(0, vec![1; 4], "header").unwrap();
-        let moves = plan(&mut canvas, vec![deferred(10, &[2], 1, 1)]).unwrap();
+        let moves = plan(&mut canvas, vec![deferred(10, &[2], 1, 1)])
+            .unwrap()
+            .unwrap();
         assert!(moves.is_empty());
         canvas.fill_holes().unwrap();
         assert_eq!(

@@ -103,7 +103,7 @@ impl Writer {
         self.flush_bits();
         let mut canvas = self.placed;
         canvas.paint(self.base, self.buf, "the sequential content")?;
-        Ok(relocation::plan(&mut canvas, self.relocation.deferred))
+        relocation::plan(&mut canvas, self.relocation.deferred)
     }
 
     /// Where the plan moved the block whose offset field is `key` (see [`crate::relocation`]).
@@ -127,7 +127,7 @@ impl Writer {
         &mut self,
         at: usize,
         field: &'static str,
-        (key, unit): (usize, u64),
+        ((key, unit), follows): ((usize, u64), bool),
         mut block: Writer,
     ) -> Result<()> {
         let planning = matches!(self.relocation.mode, relocation::Mode::Planning);
@@ -142,6 +142,7 @@ impl Writer {
             field,
             key,
             unit,
+            follows,
         });
         // Its own bytes are set aside; what it placed is placed.
         self.adopt_nested(block)

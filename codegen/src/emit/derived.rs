@@ -11,7 +11,7 @@ use crate::repr::sizes;
 use crate::repr::switch::switch_variants;
 use crate::sanitization::field_ident;
 use crate::sanitization::switch_enum_ident;
-use crate::typeck::ir::TypeIr;
+use crate::typeck::ir::{Derivation, TypeIr};
 
 /// For each type: whether it or anything inside it has a derived field.
 pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
@@ -23,11 +23,13 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
             (i == 0
                 && (schema.layout.is_some()
                     || schema.has_checksums()
+                    || !schema.rooted.is_empty()
                     || schema.settles()
                     || t.fields
                         .iter()
                         .any(|f| schema.from_file_end(i, f).is_some())))
                 || !t.derived_members.is_empty()
+                || schema.rooted.iter().any(|r| r.ty == i)
                 || t.fields.iter().any(|f| {
                     f.derived.is_some()
                         || f.padding
@@ -56,6 +58,109 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
             return needs;
         }
     }
+}
+
+/// For each type: whether it or anything inside it has a field whose derivation the root
+/// computes (see [`Schema::rooted`]), which `set_rooted` sets.
+fn types_holding_rooted(schema: &Schema) -> Vec<bool> {
+    let mut holds: Vec<bool> = (0..schema.types.len())
+        .map(|ty| schema.rooted.iter().any(|r| r.ty == ty))
+        .collect();
+    loop {
+        let mut changed = false;
+        for (i, def) in schema.types.iter().enumerate() {
+            if !holds[i]
+                && def
+                    .fields
+                    .iter()
+                    .any(|f| f.ty.user_types().iter().any(|&c| holds[c]))
+            {
+                holds[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return holds;
+        }
+    }
+}
+
+/// What `check_into` and `normalize` of type `ty` do for the derivations the root computes
+/// (see [`Schema::rooted`]; `rooted`: their values, compiled in the root): the root computes
+/// them, into the checker for `check_into` and for `set_rooted` in `normalize`; a type with
+/// such fields compares them; every type that holds one gets `set_rooted`. The statements of
+/// `check_into`, of `normalize`, and the method.
+fn rooted_items(
+    schema: &Schema,
+    ty: usize,
+    rooted: &[Derivation],
+) -> (TokenStream, TokenStream, TokenStream) {
+    if schema.rooted.is_empty() {
+        return (quote!(), quote!(), quote!());
+    }
+    let def = &schema.types[ty];
+    let own = schema.rooted.iter().enumerate().filter(|(_, r)| r.ty == ty);
+    let (mut compares, mut sets) = (Vec::new(), Vec::new());
+    for (k, r) in own {
+        let field = &def.fields[r.field];
+        let ident = field_ident(&field.id);
+        let (compare, set) = compare_and_set(quote!(self.#ident), (field, &[]), &quote!(derived));
+        compares.push(quote! {
+            if let ::core::option::Option::Some(derived) = c.rooted(#k) { #compare }
+        });
+        sets.push(quote! {
+            if let ::core::option::Option::Some(&derived) = rooted.get(#k) { #set }
+        });
+    }
+    let holds = types_holding_rooted(schema);
+    let children = def
+        .fields
+        .iter()
+        .map(|f| visit_children(schema, ty, f, &holds, Visit::SetRooted));
+    let method = holds[ty].then(|| {
+        quote! {
+            /// Sets every field, here and below, whose derivation uses `_root` to the value the
+            /// root computed for it (`rooted`, one per such field of the schema, in order).
+            pub fn set_rooted(&mut self, rooted: &[i64]) -> rt::Result<()> {
+                #(#sets)*
+                #(#children)*
+                Ok(())
+            }
+        }
+    });
+    if ty != 0 {
+        return (quote!(#(#compares)*), quote!(), quote!(#method));
+    }
+    let names = schema
+        .rooted
+        .iter()
+        .map(|r| &schema.types[r.ty].fields[r.field].id);
+    let (checked, normalized): (Vec<_>, Vec<_>) = rooted
+        .iter()
+        .zip(names)
+        .map(|(derivation, name)| {
+            let value = &derivation.value;
+            match derivation.can_fail {
+                true => (quote!((#value).ok()), quote!(#value.in_field(#name)?)),
+                false => (quote!(::core::option::Option::Some(#value)), value.clone()),
+            }
+        })
+        .unzip();
+    (
+        quote! {
+            c.set_rooted(::std::vec![#(#checked),*]);
+            #(#compares)*
+        },
+        // A type no value of the root holds has nothing to set.
+        match holds[0] {
+            true => quote! {
+                let rooted = [#(#normalized),*];
+                self.set_rooted(&rooted)?;
+            },
+            false => quote!(),
+        },
+        quote!(#method),
+    )
 }
 
 /// True when `field`'s values have kept parameters (see [`Param::kept`]) whose arguments
@@ -96,6 +201,7 @@ fn kept_args(
         false => quote!(self.#ident),
     };
     let body = match visit {
+        Visit::SetRooted => return quote!(),
         Visit::Normalize => {
             let fields = params.map(|p| field_ident(&p.id));
             quote! {
@@ -131,11 +237,24 @@ fn kept_args(
     }
 }
 
-/// How a child value is visited: `check` or `normalize`.
+/// How a child value is visited: `check`, `normalize`, or `set_rooted` (the values the root
+/// computed for its derivations that use `_root`, set in every value of their types).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Visit {
     Check,
     Normalize,
+    SetRooted,
+}
+
+impl Visit {
+    /// The method a visit of this kind calls on each child value that needs it.
+    fn call(self) -> TokenStream {
+        match self {
+            Visit::Check => quote!(check_into(c)),
+            Visit::Normalize => quote!(normalize()),
+            Visit::SetRooted => quote!(set_rooted(rooted)),
+        }
+    }
 }
 
 /// Statements visiting the user-typed values held by `field`.
@@ -153,8 +272,9 @@ fn visit_children(
     let name = &field.id;
     let (borrow, iter) = match visit {
         Visit::Check => (quote!(&), quote!(iter)),
-        Visit::Normalize => (quote!(&mut), quote!(iter_mut)),
+        Visit::Normalize | Visit::SetRooted => (quote!(&mut), quote!(iter_mut)),
     };
+    let call = visit.call();
     // `names`: the field, then the switch variant if any, as documents show them.
     let visit_one = |value: TokenStream, names: &[&str], indexed: bool| {
         let index = indexed.then(|| quote!(index));
@@ -170,10 +290,10 @@ fn visit_children(
                     #(#leave)*
                 }
             }
-            Visit::Normalize => {
+            Visit::Normalize | Visit::SetRooted => {
                 let at_index = index.map(|i| quote!(.at_index(#i)));
                 let names = names.iter().rev();
-                quote!(#value.normalize() #at_index #(.in_field(#names))* ?;)
+                quote!(#value.#call #at_index #(.in_field(#names))* ?;)
             }
         }
     };
@@ -213,8 +333,8 @@ fn visit_children(
                         c.leave();
                         c.leave();
                     },
-                    Visit::Normalize => quote! {
-                        value.normalize().in_field(#case).at_index(index).in_field(#name)?;
+                    Visit::Normalize | Visit::SetRooted => quote! {
+                        value.#call.in_field(#case).at_index(index).in_field(#name)?;
                     },
                 };
                 quote!(#enum_name::#variant(value) => { #inner })
@@ -239,7 +359,7 @@ fn visit_children(
     if field.parse_instance {
         let get = match visit {
             Visit::Check => quote!(get),
-            Visit::Normalize => quote!(get_mut),
+            Visit::Normalize | Visit::SetRooted => quote!(get_mut),
         };
         quote!(if let Some(value) = self.#ident.#get() { #body })
     } else if field.cond.is_some() {
@@ -356,8 +476,15 @@ mod fallible {
 }
 
 /// `check_into` and `normalize` of a type that holds derived fields.
-pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> TokenStream {
+pub fn derived_impl(
+    schema: &Schema,
+    ty: usize,
+    ir: &TypeIr,
+    needs: &[bool],
+    rooted: &[Derivation],
+) -> TokenStream {
     let def = &schema.types[ty];
+    let (check_rooted, set_rooted, set_rooted_method) = rooted_items(schema, ty, rooted);
     let mut compares = Vec::new();
     let mut recomputes = Vec::new();
     for (field, derivation) in def
@@ -432,7 +559,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
             recompute,
         );
         let compare = quote!(c.enter_field(#step_name); #compare c.leave(););
-        let held = def.held(&member.inferred);
+        let held = def.member_held(member);
         let (compare, recompute) = where_measured(def, held, compare, recompute);
         compares.push(compare);
         recomputes.push(recompute);
@@ -536,6 +663,7 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
     quote! {
         /// Records every derived field, here and below, whose stored value disagrees with the content.
         pub fn check_into(&self, c: &mut rt::Checker) {
+            #check_rooted
             #(#compares)*
             #(#check_kept)*
             #(#check_children)*
@@ -548,11 +676,14 @@ pub fn derived_impl(schema: &Schema, ty: usize, ir: &TypeIr, needs: &[bool]) -> 
             #(#set_kept)*
             #(#normalize_children)*
             #(#recomputes)*
+            #set_rooted
             #move_blocks
             #(#written_at_end)*
             #relocate
             #recompute_checksums
             Ok(())
         }
+
+        #set_rooted_method
     }
 }

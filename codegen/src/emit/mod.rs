@@ -33,7 +33,7 @@ pub fn schema_items(schema: &Schema, ir: &Ir, runtime: &TokenStream) -> TokenStr
         .types
         .iter()
         .enumerate()
-        .map(|(ty, type_ir)| type_items(schema, ty, type_ir, &needs_derived))
+        .map(|(ty, type_ir)| type_items(schema, ty, type_ir, &needs_derived, &ir.rooted))
         .collect();
     // The writers leave out the checks that need the input stream.
     let verify_writes = schema.reads_decide_from_data() || ir.verify_writes;
@@ -48,7 +48,13 @@ pub fn schema_items(schema: &Schema, ir: &Ir, runtime: &TokenStream) -> TokenStr
     }
 }
 
-fn type_items(schema: &Schema, ty: usize, ir: &TypeIr, needs_derived: &[bool]) -> TokenStream {
+fn type_items(
+    schema: &Schema,
+    ty: usize,
+    ir: &TypeIr,
+    needs_derived: &[bool],
+    rooted: &[crate::typeck::ir::Derivation],
+) -> TokenStream {
     let def = &schema.types[ty];
     let name = struct_ident(def);
     let definition = types::struct_def(schema, ty);
@@ -88,7 +94,7 @@ fn type_items(schema: &Schema, ty: usize, ir: &TypeIr, needs_derived: &[bool]) -
         ),
     };
     let derived = if needs_derived[ty] {
-        derived::derived_impl(schema, ty, ir, needs_derived)
+        derived::derived_impl(schema, ty, ir, needs_derived, rooted)
     } else {
         quote!()
     };

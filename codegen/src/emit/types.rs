@@ -150,6 +150,13 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
                     source_of(derived)
                 ));
             }
+            if f.derived_elsewhere {
+                extra.push(String::new());
+                extra.push(
+                    "Derived by what holds it (its `-derived` uses `_parent` or `_root`): stored as read; `check()` reports a disagreement, `normalize()` recomputes it."
+                        .to_owned(),
+                );
+            }
             let fallback = format!("`{}`.", f.id);
             let doc = docs(Some(f.doc.as_deref().unwrap_or(&fallback)), &extra);
             // Most files end with their value: documents leave the empty rest out.

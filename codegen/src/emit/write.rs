@@ -142,10 +142,13 @@ fn write_placed(written: &ir::WrittenField, name: &str, write: &TokenStream) -> 
     };
     let in_file = written.pos_in_file;
     let (function, args) = match (&written.relocation, in_file) {
-        (Some((offset, unit)), _) => {
+        (Some((offset, unit, follows)), _) => {
             let key = offset_key(offset);
             let args = quote!(#in_file, #name, (#key, #unit));
-            (quote!(write_at_relocatable), args)
+            match follows {
+                true => (quote!(write_at_following), args),
+                false => (quote!(write_at_relocatable), args),
+            }
         }
         (None, true) => (quote!(write_at_root), quote!(#name)),
         (None, false) => (quote!(write_at), quote!(#name)),

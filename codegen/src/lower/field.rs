@@ -13,6 +13,12 @@ impl Context {
         at: &YamlPath,
     ) -> Result<Field, Located> {
         check_leftover_keys(&attr.other, KeyPlace::Attribute, at)?;
+        if attr.in_sequence.is_some() {
+            return Err(Located::new(
+                &at.key("-in-sequence"),
+                "`-in-sequence` belongs to an instance read by position (`pos`)",
+            ));
+        }
         // Callers check the identifier, or name the attribute themselves.
         let Some(id) = &attr.id else {
             return Err(Located::new(at, "every attribute of `seq` needs an `id`"));
@@ -181,6 +187,7 @@ impl Context {
             relocation: None,
             never_derived,
             checksum,
+            derived_elsewhere: false,
             padding: false,
             substream,
             decode,
@@ -195,6 +202,7 @@ impl Context {
             parent: parse_optional_expr(attr.parent.as_ref(), &at.key("parent"))?,
             scan,
             fill_index,
+            in_sequence: false,
             at: at.clone(),
         })
     }

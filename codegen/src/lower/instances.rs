@@ -52,7 +52,9 @@ pub(super) fn positioned_field(
     let mut attr = spec.named(id.to_owned());
     attr.pos = None;
     attr.io = None;
+    attr.in_sequence = None;
     let mut field = ctx.lower_field(schema, &attr, at)?;
+    field.in_sequence = spec.in_sequence == Some(true);
     field.kept_as_read = matches!(stream, Stream::Of(_)) || spec.pos.is_none();
     field.from_instance = true;
     field.position = Some(pos);
@@ -227,6 +229,7 @@ pub(super) fn check_value_instance_keys(spec: &AttrSpec, at: &YamlPath) -> Resul
         ("terminator", spec.terminator.is_some()),
         ("encoding", spec.encoding.is_some()),
         ("io", spec.io.is_some()),
+        ("-in-sequence", spec.in_sequence.is_some()),
     ];
     match first_given(&reading_keys) {
         Some(key) => Err(Located::new(
@@ -279,6 +282,7 @@ pub(super) fn lower_instance(
                 ("-scale", spec.scale.is_some()),
                 ("-derived", spec.derived.is_some()),
                 ("-remember", spec.remember.is_some()),
+                ("-in-sequence", spec.in_sequence.is_some()),
             ]) {
                 return Err(Located::new(
                     &at.key(key),

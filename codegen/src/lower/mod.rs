@@ -45,6 +45,7 @@ pub fn lower(files: &[&KsyFile]) -> Result<Schema, Located> {
         layout: None,
         imported: Vec::new(),
         warnings: Vec::new(),
+        rooted: Vec::new(),
     };
     // Parameters first: a field may use any type, declared before or after it, and its
     // argument count is checked against that type's parameters.

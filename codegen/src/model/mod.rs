@@ -38,6 +38,25 @@ pub struct Schema {
     pub imported: Vec<std::path::PathBuf>,
     /// What the schema should write otherwise, located (see `lint`).
     pub warnings: Vec<crate::error::SchemaError>,
+    /// Fields whose declared derivation uses `_root` (`_root.sections.sum(…)` in the end
+    /// record of a ZIP): the root computes each once, and `normalize()` sets it in every value
+    /// of its type (see [`RootedDerived`]).
+    pub rooted: Vec<RootedDerived>,
+}
+
+/// A field of a type below the root whose declared `-derived` uses `_root`: the same value for
+/// every value of the type, computed by the root (`check()` compares it in each, `normalize()`
+/// sets it in each).
+#[derive(Debug, Clone)]
+pub struct RootedDerived {
+    /// The type of the field.
+    pub ty: usize,
+    /// The field.
+    pub field: usize,
+    /// Its derivation, an integer in the root's scope (`_root.x` as `x`).
+    pub derived: Expr,
+    /// Where it is declared (its `-derived`).
+    pub at: YamlPath,
 }
 
 /// `-layout`: the blocks read by position, laid out one after another after the root's
@@ -137,8 +156,18 @@ pub struct DerivedMember {
     pub field: usize,
     /// Its derivation, an integer in the holder's scope.
     pub derived: Expr,
-    /// What it was inferred from: the holder's field whose size or count it is.
-    pub inferred: Inferred,
+    /// Where it comes from: inferred, or declared on the held value's field.
+    pub origin: MemberOrigin,
+}
+
+/// Where a [`DerivedMember`] comes from.
+#[derive(Debug, Clone)]
+pub enum MemberOrigin {
+    /// Inferred: the holder's field whose size or count it is.
+    Inferred(Inferred),
+    /// Declared on the held value's field with `_parent` (`-derived: crc32(_parent.body)`),
+    /// at this place (its `-derived`).
+    Declared(YamlPath),
 }
 
 /// When a field is read once more (see [`Field::read_later`]).
@@ -300,6 +329,13 @@ pub struct Relocation {
     pub offset: usize,
     /// Bytes per unit of the offset.
     pub unit: u64,
+    /// Declared `-in-sequence` (see [`Field::in_sequence`]), and its type is read in sequence
+    /// too: the block is bytes a sequential value holds, read again (a ZIP's local file section,
+    /// which the central directory reads again at `ofs_local_header`). Where it no longer fits
+    /// its offset, the offset follows those bytes: to the first place after the blocks before it
+    /// (in the order of their stored offsets) where the file already holds them
+    /// (`rt::relocation`).
+    pub follows: bool,
 }
 
 /// An attribute of `seq`.
@@ -328,6 +364,9 @@ pub struct Field {
     pub never_derived: bool,
     /// `-derived: crc32(a, b)`: a checksum of the bytes other fields are written as.
     pub checksum: Option<Checksum>,
+    /// Its declared `-derived` uses `_parent` or `_root`: the holder computes it (a
+    /// [`DerivedMember`]) or the root does ([`RootedDerived`]), and [`Field::derived`] is empty.
+    pub derived_elsewhere: bool,
     /// Raw bytes whose size follows a derived field (RIFF's pad byte, `size: len % 2`):
     /// `normalize()` resizes them, with zeros, to the size their expression gives (inferred,
     /// see `typeck::infer`).
@@ -379,6 +418,9 @@ pub struct Field {
     pub scan: Option<Vec<u8>>,
     /// `-fill: index`: padding whose bytes should read 00 01 02 …
     pub fill_index: bool,
+    /// `-in-sequence: true` on an instance read by position: its value is one the file holds
+    /// in sequence too, read again (see [`Relocation::follows`]).
+    pub in_sequence: bool,
     /// Where it is declared.
     pub at: YamlPath,
 }
@@ -429,10 +471,10 @@ impl Schema {
 
     /// Every field of a held value derived in its holder (see [`TypeDef::derived_members`]):
     /// the holder, the field's path from it (`header.len_image`), its derivation as a schema
-    /// would say it, and what it was inferred from.
+    /// would say it, and where it comes from.
     pub fn derived_member_fields(
         &self,
-    ) -> impl Iterator<Item = (&TypeDef, String, String, &Inferred)> {
+    ) -> impl Iterator<Item = (&TypeDef, String, String, &MemberOrigin)> {
         self.types.iter().flat_map(move |def| {
             def.derived_members.iter().filter_map(move |member| {
                 let step = &def.fields[member.step];
@@ -440,7 +482,7 @@ impl Schema {
                 let field = &self.types[child].fields[member.field];
                 let path = format!("{}.{}", step.id, field.id);
                 let derivation = crate::expr::to_source(&member.derived);
-                Some((def, path, derivation, &member.inferred))
+                Some((def, path, derivation, &member.origin))
             })
         })
     }
@@ -629,6 +671,7 @@ impl Field {
             relocation: None,
             never_derived: false,
             checksum: None,
+            derived_elsewhere: false,
             padding: false,
             untrusted: false,
             substream: None,
@@ -644,6 +687,7 @@ impl Field {
             parent: None,
             scan: None,
             fill_index: false,
+            in_sequence: false,
             at: at.clone(),
         }
     }
@@ -1199,7 +1243,27 @@ impl TypeDef {
     /// `field`'s inferred derivation measures: read on its own, it may be unread or have failed,
     /// and the derivation holds only where it was read or is absent (not where it failed).
     pub fn held_user(&self, field: &Field) -> Option<usize> {
-        self.held(field.derived_inferred.as_ref()?)
+        match &field.derived_inferred {
+            Some(inferred) => self.held(inferred),
+            None => self.held_by(field.derived.as_ref()?),
+        }
+    }
+
+    /// The parse instance of this type a declared derivation reads (`local_header.…` of a
+    /// ZIP's central directory entry): it holds only where that instance was read or is
+    /// absent, as [`TypeDef::held_user`].
+    pub fn held_by(&self, derived: &Expr) -> Option<usize> {
+        self.fields
+            .iter()
+            .position(|f| f.parse_instance && derived.mentions(&f.id))
+    }
+
+    /// The parse instance a derived member measures or reads, as [`TypeDef::held_user`].
+    pub fn member_held(&self, member: &DerivedMember) -> Option<usize> {
+        match &member.origin {
+            MemberOrigin::Inferred(inferred) => self.held(inferred),
+            MemberOrigin::Declared(_) => self.held_by(&member.derived),
+        }
     }
 
     /// The index of the parse instance of this type an inferred derivation measures, when its

@@ -18,6 +18,7 @@ pub fn build(schema: &Schema) -> Result<ir::Ir, (Located, Vec<Located>)> {
     let types = (0..schema.types.len())
         .map(|ty| type_ir(schema, ty, &mut errors))
         .collect::<Vec<_>>();
+    let rooted = rooted(schema, &mut errors);
     let root_defaults = root_defaults(schema);
     let mut met = errors.met.into_iter();
     if let Some(first) = met.next() {
@@ -27,7 +28,16 @@ pub fn build(schema: &Schema) -> Result<ir::Ir, (Located, Vec<Located>)> {
         verify_writes: errors.from_stream,
         types,
         root_defaults,
+        rooted,
     })
+}
+
+/// The derivations the root computes ([`Schema::rooted`]), compiled in its scope.
+fn rooted(schema: &Schema, errors: &mut Errors) -> Vec<ir::Derivation> {
+    let root = Scope::new(schema, 0, Mode::Inspect, schema.types[0].fields.len()).deriving();
+    (schema.rooted.iter())
+        .map(|rooted| errors.take(&rooted.at, derivation(&root, &rooted.derived)))
+        .collect()
 }
 
 /// The errors met so far, and whether some writer check needs the input stream.
@@ -151,7 +161,10 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
         .derived_members
         .iter()
         .map(|member| {
-            let at = def.fields[member.step].at.key("size");
+            let at = match &member.origin {
+                MemberOrigin::Declared(at) => at.clone(),
+                MemberOrigin::Inferred(_) => def.fields[member.step].at.key("size"),
+            };
             errors.take(&at, derivation(&inspect.deriving(), &member.derived))
         })
         .collect();
@@ -613,7 +626,7 @@ fn write_field(schema: &Schema, ty: usize, field: &Field, errors: &mut Errors) -
     let fields = &schema.types[ty].fields;
     let relocation = field
         .relocation
-        .map(|r| (fields[r.offset].id.clone(), r.unit));
+        .map(|r| (fields[r.offset].id.clone(), r.unit, r.follows));
     let offset_unit = fields.iter().find_map(|block| {
         let r = block.relocation?;
         (fields[r.offset].id == field.id).then_some(r.unit)

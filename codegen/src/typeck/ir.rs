@@ -26,6 +26,9 @@ pub struct Ir {
     /// The root's parameters' defaults, as arguments, when every parameter has one: the root
     /// then has a whole-file codec.
     pub root_defaults: Option<Vec<Rust>>,
+    /// One per [`crate::model::Schema::rooted`], in order: the value the root computes for
+    /// every value of the field's type.
+    pub rooted: Vec<Derivation>,
 }
 
 /// What the checker decided for one type.
@@ -232,8 +235,10 @@ pub struct WrittenField {
     /// (which may be a substream).
     pub pos_in_file: bool,
     /// A block whose offset follows where it is placed (see
-    /// [`crate::model::Field::relocation`]): the offset field and the unit it counts in.
-    pub relocation: Option<(String, u64)>,
+    /// [`crate::model::Field::relocation`]): the offset field, the unit it counts in, and
+    /// whether it follows the sequential bytes it is read again from
+    /// ([`crate::model::Relocation::follows`]).
+    pub relocation: Option<(String, u64, bool)>,
     /// The unit of the offset this field stores for such a block: written where the plan
     /// places the block.
     pub offset_unit: Option<u64>,

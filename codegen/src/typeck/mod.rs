@@ -13,6 +13,7 @@ mod build;
 pub mod expr;
 pub(crate) mod infer;
 pub(crate) mod ir;
+pub(crate) mod reach;
 
 use self::expr::{ExprError, Mode, Scope, Ty, describe};
 use crate::error::{Located, YamlPath};
@@ -32,6 +33,7 @@ pub(crate) fn check(schema: &Schema) -> Result<(ir::Ir, Vec<Located>), (Located,
     for (ty, def) in schema.types.iter().enumerate() {
         for (index, field) in def.fields.iter().enumerate() {
             note(check_field(schema, field));
+            note(check_in_sequence(field));
             if let Some(checksum) = &field.checksum {
                 note(check_checksum(def, index, checksum));
             }
@@ -272,6 +274,25 @@ fn check_field(schema: &Schema, field: &Field) -> Result<(), Located> {
         ));
     }
     Ok(())
+}
+
+/// `-in-sequence` declares that an instance reads again a value the file holds in sequence:
+/// its offset must follow where the instance is placed, and its type be read in sequence too.
+fn check_in_sequence(field: &Field) -> Result<(), Located> {
+    if !field.in_sequence || field.relocation.is_some_and(|r| r.follows) {
+        return Ok(());
+    }
+    let why = match field.relocation {
+        None => "its offset does not follow where it is placed",
+        Some(_) => "no field reads its type in sequence",
+    };
+    Err(Located::new(
+        &field.at.key("-in-sequence"),
+        format!(
+            "`-in-sequence` needs an instance read by position in the file's stream, whose offset is an integer used only as its `pos`, of a type read in sequence too (`{}`: {why})",
+            field.id
+        ),
+    ))
 }
 
 /// A checksum covers fields of its own type read in sequence before it, one after another:

@@ -220,3 +220,138 @@ fn parsing_text_takes_overlays_too() {
     assert!(schema.has_checksums());
     assert_eq!(overlay.schema_id().as_deref(), Some("one"));
 }
+
+/// A root holding a list of `item`s and one `box`, for derivations that reach their holder.
+const HELD: &str = "\
+meta:
+  id: held
+  endian: le
+seq:
+  - id: count
+    type: u1
+  - id: items
+    type: item
+    repeat: expr
+    repeat-expr: count
+  - id: single
+    type: box
+  - id: tail
+    type: u4
+types:
+  item:
+    seq:
+      - id: a
+        type: u4
+      - id: b
+        type: u4
+  box:
+    seq:
+      - id: method
+        type: u1
+      - id: crc
+        type: u4
+      - id: n
+        type: u4
+      - id: m
+        type: u4
+      - id: data
+        size: 4
+      - id: sum
+        size: 4
+";
+
+fn load_held(overlay: &str) -> Result<skelcodec_codegen::CheckedSchema, SchemaError> {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = write(dir.path(), "held.ksy", HELD);
+    load_schema_overlaid(&schema, &[], &[Overlay::new("o.yaml", overlay)])
+}
+
+#[test]
+fn derivations_of_data_and_of_the_holder_or_root_are_placed_where_computed() {
+    let overlay = "\
+meta:
+  id: held
+types:
+  box:
+    seq:
+      crc:
+        -derived: 'method == 8 ? crc32(inflated(data)) : crc32(data)'
+      n:
+        -derived: _parent.tail
+      m:
+        -derived: '_root.items.sum(_.a) + _root.count'
+";
+    let schema = load_held(overlay).expect("placed");
+    let members: Vec<String> = schema
+        .derived_member_fields()
+        .map(|(def, path, how, _)| format!("{}.{path} = {how}", def.id))
+        .collect();
+    assert_eq!(members, ["held.single.n = tail"]);
+    let [rooted] = schema.rooted.as_slice() else {
+        panic!("{:?}", schema.rooted)
+    };
+    assert_eq!(
+        skelcodec_codegen::expr::to_source(&rooted.derived),
+        "(items.sum(_.a) + count)"
+    );
+    let derived: Vec<String> = schema
+        .derived_fields()
+        .map(|(def, field, how)| format!("{}.{} = {how}", def.id, field.id))
+        .collect();
+    assert!(
+        derived.contains(&"box.crc = ((method == 8) ? crc32(inflated(data)) : crc32(data))".into()),
+        "{derived:?}"
+    );
+}
+
+#[test]
+fn every_misused_derivation_of_data_or_of_another_value_is_a_located_error() {
+    let overlay = "\
+meta:
+  id: held
+seq:
+  tail:
+    -derived: _parent.count
+types:
+  item:
+    seq:
+      a:
+        -derived: _parent.tail
+      b:
+        -derived: '_root.count + a'
+  box:
+    seq:
+      crc:
+        -derived: crc32(inflated(n))
+      n:
+        -derived: frobnicate(data)
+      m:
+        -derived: crc32(inflated(data), 1)
+";
+    let error = load_held(overlay).expect_err("refused");
+    let found = lines(&error);
+    let expected = [
+        (
+            "o.yaml:5:5",
+            "`_parent` in a derivation of `held`: no type holds a value of it",
+        ),
+        (
+            "o.yaml:10:9",
+            "`_parent` in a derivation of `item` needs it held by a field of one value, always there, read in sequence, which computes it; `held.items` is not",
+        ),
+        (
+            "o.yaml:12:9",
+            "computed once, by the root, for every value of `item`: it cannot use `a`",
+        ),
+        (
+            "o.yaml:16:9",
+            "`inflated(…)` takes bytes (a byte field, `inflated(…)`), not an integer",
+        ),
+        ("o.yaml:18:9", "unknown function `frobnicate`"),
+        ("o.yaml:20:9", "`crc32(…)` takes one value, of bytes"),
+    ];
+    assert_eq!(found.len(), expected.len(), "{found:#?}");
+    for ((place, message), line) in expected.iter().zip(&found) {
+        assert!(line.starts_with(place) && line.contains(message), "{line}");
+    }
+}

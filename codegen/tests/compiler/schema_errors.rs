@@ -848,3 +848,63 @@ fn a_choice_between_lists_kaitai_unifies_is_unsupported_not_a_mistake() {
     let message = error(&used);
     assert!(message.contains("the branches of `?:` differ"), "{message}");
 }
+
+#[test]
+fn the_functions_of_derivations_belong_to_derivations() {
+    let body = "  - id: body\n    size: 4\n";
+    let message = error(&format!(
+        "{HEADER}{body}  - id: tail\n    type: u1\n    if: crc32(body) == 0\n"
+    ));
+    assert!(
+        message.contains("broken.ksy:9:5: `crc32(…)` is a function of `-derived` expressions"),
+        "{message}"
+    );
+    // Inside `sum`, a closure: `inflated(…)` could not say it has no value.
+    let message = error(&format!(
+        "{HEADER}  - id: parts\n    size: 4\n    repeat: expr\n    repeat-expr: 2\n  - id: total\n    type: u4\n    -derived: parts.sum(inflated(_).size)\n"
+    ));
+    assert!(
+        message.contains("broken.ksy:11:5: `sum` of a value that can fail"),
+        "{message}"
+    );
+}
+
+#[test]
+fn in_sequence_belongs_to_a_block_whose_offset_follows_it_and_whose_type_is_read_in_sequence() {
+    let message = error(&format!(
+        "{HEADER}  - id: a\n    type: u1\n    -in-sequence: true\n"
+    ));
+    assert!(
+        message.contains("broken.ksy:7:5: `-in-sequence` belongs to an instance read by position"),
+        "{message}"
+    );
+    let message = error(&format!(
+        "{HEADER}  - id: a\n    type: u1\ninstances:\n  peek:\n    pos: 0\n    type: u1\n    -in-sequence: true\n"
+    ));
+    assert!(
+        message.contains("`-in-sequence` on a look-ahead instance (Kaitai) is not implemented"),
+        "{message}"
+    );
+    // `other` is read by position only; `ofs` is the position of two blocks, so neither
+    // block's offset follows it.
+    let schema = format!(
+        "{HEADER}  - id: ofs\n    type: u1\n  - id: len\n    type: u1\n  - id: items\n    type: item\n    repeat: expr\n    repeat-expr: 1\ninstances:\n  once:\n    pos: len\n    type: other\n    -in-sequence: true\n  again:\n    pos: ofs\n    type: item\n    -in-sequence: true\n  twice:\n    pos: ofs\n    type: item\ntypes:\n  item:\n    seq:\n      - id: x\n        type: u1\n  other:\n    seq:\n      - id: y\n        type: u1\n"
+    );
+    let message = match parse_schema(&schema, Path::new("schemas/broken.ksy")) {
+        Ok(_) => panic!("the schema should be rejected"),
+        Err(e) => e
+            .all()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    assert!(
+        message.contains("`-in-sequence` needs an instance read by position in the file's stream")
+            && message.contains("(`once`: no field reads its type in sequence)"),
+        "{message}"
+    );
+    assert!(
+        message.contains("(`again`: its offset does not follow where it is placed)"),
+        "{message}"
+    );
+}

@@ -142,3 +142,147 @@ fn the_interpreter_derives_the_trailer_alike() {
         "{error}"
     );
 }
+
+#[allow(deprecated)]
+mod archive {
+    skelcodec_macros::codec!(
+        "tests/schemas/overlaid/archive.ksy",
+        overlays = ["tests/schemas/overlaid/archive.overlay.yaml"],
+    );
+}
+
+const ARCHIVE: &str = "tests/schemas/overlaid/archive.ksy";
+const ARCHIVE_OVERLAY: &str = "tests/schemas/overlaid/archive.overlay.yaml";
+
+/// An archive of `files` (method, text), each stored (0) or deflated (8), its index of their
+/// offsets, and its end record.
+fn archive_file(files: &[(u8, &[u8])]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut offsets = Vec::new();
+    for (method, plain) in files {
+        let data = match method {
+            8 => stored_blocks(plain),
+            _ => plain.to_vec(),
+        };
+        offsets.push(out.len() as u32);
+        out.push(1);
+        out.push(*method);
+        out.extend(crc32fast::hash(plain).to_le_bytes());
+        out.extend((data.len() as u32).to_le_bytes());
+        out.extend((plain.len() as u32).to_le_bytes());
+        out.extend(&data);
+    }
+    let ofs_index = out.len() as u32;
+    for offset in offsets {
+        out.push(3);
+        out.extend(offset.to_le_bytes());
+    }
+    let len_index = out.len() as u32 - ofs_index;
+    out.push(2);
+    out.extend((files.len() as u16).to_le_bytes());
+    out.extend(len_index.to_le_bytes());
+    out.extend(ofs_index.to_le_bytes());
+    out
+}
+
+const FILES: [(u8, &[u8]); 2] = [(0, b"hi"), (8, b"hello")];
+
+/// What `check()` reports once the first file's data holds `grown`, stored, in both its
+/// readings (its section and the index's `file`): its header's CRC and sizes (computed by the
+/// file, the header's holder), the second file's offset in the index (which follows it), and
+/// where the index starts (computed by the root).
+fn stale_archive(grown: &[u8]) -> Vec<String> {
+    let n = grown.len();
+    let header = |path: &str, stored: String, computed: String| {
+        format!("{path}.body.file.header.{stored}, computed {computed}")
+    };
+    // Each file is its kind, a 13-byte header and its data (the deflated one's is 10).
+    let mut found = Vec::new();
+    for path in ["sections[0]", "sections[2].body.index.file"] {
+        let (old, new) = (crc32fast::hash(b"hi"), crc32fast::hash(grown));
+        found.push(header(path, format!("crc: stored {old}"), new.to_string()));
+        found.push(header(path, "len_data: stored 2".into(), n.to_string()));
+        found.push(header(path, "len_plain: stored 2".into(), n.to_string()));
+    }
+    found.push(format!(
+        "sections[3].body.index.ofs_file: stored 16, computed {}",
+        16 + n - 2
+    ));
+    found.push(format!(
+        "sections[4].body.end.ofs_index: stored 40, computed {}",
+        40 + n - 2
+    ));
+    sorted(found)
+}
+
+/// Sets the data of the first file of an archive's document in both its readings.
+fn grow_first(document: &mut serde_json::Value, data: &[u8]) {
+    let data: serde_json::Value = skelcodec_runtime::to_hex(data).into();
+    document["sections"][0]["body"]["file"]["data"] = data.clone();
+    document["sections"][2]["body"]["index"]["file"]["body"]["file"]["data"] = data;
+}
+
+#[test]
+fn the_generated_code_derives_from_the_holder_and_the_root() {
+    let original = archive_file(&FILES);
+    let value = archive::Archive::read(&original).unwrap();
+    assert!(value.check().is_empty(), "{:?}", value.check());
+    assert_eq!(value.to_bytes().unwrap(), original);
+    let mut document = serde_json::to_value(&value).unwrap();
+    grow_first(&mut document, GROWN);
+    let mut value: archive::Archive = serde_json::from_value(document).unwrap();
+    let found = skelcodec_generated_tests::checked(&value);
+    assert_eq!(sorted(found), stale_archive(GROWN));
+    value.normalize().unwrap();
+    let expected = archive_file(&[(0, GROWN), FILES[1]]);
+    assert_eq!(value.to_bytes().unwrap(), expected);
+    // The deflated file's data replaced by another stream, in both its readings.
+    let mut document = serde_json::to_value(&value).unwrap();
+    let data: serde_json::Value = skelcodec_runtime::to_hex(&stored_blocks(b"hello, hello")).into();
+    document["sections"][1]["body"]["file"]["data"] = data.clone();
+    document["sections"][3]["body"]["index"]["file"]["body"]["file"]["data"] = data;
+    let mut value: archive::Archive = serde_json::from_value(document).unwrap();
+    value.normalize().unwrap();
+    let expected = archive_file(&[(0, GROWN), (8, b"hello, hello")]);
+    assert_eq!(value.to_bytes().unwrap(), expected);
+}
+
+#[test]
+fn the_generated_code_refuses_a_file_grown_in_one_of_its_readings() {
+    let mut value = archive::Archive::read(&archive_file(&FILES)).unwrap();
+    let archive::SectionBody::File(file) = &mut value.sections[0].body else {
+        panic!("a file first")
+    };
+    file.data = RawBytes::new(GROWN.to_vec());
+    let error = value.normalize().unwrap_err().to_string();
+    assert!(
+        error.contains("`file` (16 bytes at 0) is bytes the file holds in sequence, read again"),
+        "{error}"
+    );
+}
+
+#[test]
+fn the_interpreter_derives_from_the_holder_and_the_root_alike() {
+    let overlay = Overlay::read(Path::new(ARCHIVE_OVERLAY)).unwrap();
+    let interpreter =
+        Interpreter::load_overlaid(Path::new(ARCHIVE), &[], &[overlay]).expect("loads");
+    let value = interpreter.read(&archive_file(&FILES)).unwrap();
+    assert!(interpreter.check(&value).unwrap().is_empty());
+    let mut document = serde_json::to_value(interpreter.document(&value)).unwrap();
+    grow_first(&mut document, GROWN);
+    let edited = interpreter.value_of(&document).unwrap();
+    let found = skelcodec_generated_tests::interpreted_check(&interpreter, &edited);
+    assert_eq!(sorted(found), stale_archive(GROWN));
+    interpreter.normalize(&edited).unwrap();
+    let expected = archive_file(&[(0, GROWN), FILES[1]]);
+    assert_eq!(interpreter.write(&edited).unwrap(), expected);
+    // Grown in its section alone, the file and its reading again differ: refused.
+    let mut document = serde_json::to_value(interpreter.document(&value)).unwrap();
+    document["sections"][0]["body"]["file"]["data"] = skelcodec_runtime::to_hex(GROWN).into();
+    let edited = interpreter.value_of(&document).unwrap();
+    let error = interpreter.normalize(&edited).unwrap_err().to_string();
+    assert!(
+        error.contains("`file` (16 bytes at 0) is bytes the file holds in sequence, read again"),
+        "{error}"
+    );
+}

@@ -581,6 +581,10 @@ impl<'s> Scope<'s> {
             ("_sizeof", _) => {
                 // A field read already has the size it is written with.
                 let Some(field) = base.field else {
+                    // A structure that is no field's (`_` of `sum`): the bytes it writes.
+                    if let Ty::User(_) = base.ty {
+                        return simple(quote!((#tokens.encoded_len() as i64)), Ty::Int);
+                    }
                     return invalid("`_sizeof` applies to a field");
                 };
                 let len = match base.value_type().filter(|_| base.element) {

@@ -47,7 +47,7 @@ pub(super) fn infer_choices(schema: &mut Schema) {
                         step,
                         field,
                         derived,
-                        inferred,
+                        origin: MemberOrigin::Inferred(inferred),
                     };
                     members.push((ty, member));
                 }
@@ -204,10 +204,10 @@ fn held_flags(schema: &Schema, ty: usize, step: usize) -> Vec<DerivedMember> {
                 step,
                 field: index,
                 derived,
-                inferred: Inferred {
+                origin: MemberOrigin::Inferred(Inferred {
                     user: user.id.clone(),
                     role: FLAG,
-                },
+                }),
             })
         })
         .collect()

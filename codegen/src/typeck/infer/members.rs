@@ -58,10 +58,10 @@ fn members_of(schema: &Schema, ty: usize, step: usize) -> Vec<DerivedMember> {
                 step,
                 field: index,
                 derived,
-                inferred: Inferred {
+                origin: MemberOrigin::Inferred(Inferred {
                     user: user.id.clone(),
                     role,
-                },
+                }),
             })
         })
         .collect()

@@ -63,6 +63,7 @@ pub(crate) fn infer_derived(schema: &mut Schema) {
 /// declared derived (or not) nor a checksum, nor kept as read.
 fn is_candidate(field: &Field) -> bool {
     field.derived.is_none()
+        && !field.derived_elsewhere
         && field.checksum.is_none()
         && !field.never_derived
         && !field.untrusted

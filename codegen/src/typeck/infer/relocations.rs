@@ -40,5 +40,27 @@ fn relocation(schema: &Schema, ty: usize, block: &Field, reached: &[String]) -> 
     let field = &def.fields[offset];
     let once =
         is_candidate(field) && !reached.contains(&field.id) && measuring_uses(def, &field.id) == 1;
-    once.then_some(Relocation { offset, unit })
+    once.then_some(Relocation {
+        offset,
+        unit,
+        follows: block.in_sequence && read_in_sequence(schema, block),
+    })
+}
+
+/// True when the type of `block`, a value read by position in the file's stream, is read in
+/// sequence somewhere too (a ZIP's `pk_section`: the root's `sections`, and a central directory
+/// entry's `local_header`): the block is then bytes a sequential value holds, read again.
+fn read_in_sequence(schema: &Schema, block: &Field) -> bool {
+    let FieldType::User { ty, .. } = block.ty else {
+        return false;
+    };
+    schema.types.iter().any(|def| {
+        def.fields.iter().any(|f| {
+            f.position.is_none()
+                && !f.from_instance
+                && f.substream.is_none()
+                && f.decode.is_none()
+                && f.ty.user_types().contains(&ty)
+        })
+    })
 }
