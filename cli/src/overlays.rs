@@ -16,8 +16,8 @@ pub struct OverlayArgs {
     /// a schema it imports, by `meta/id` (docs/overlays.md); may be repeated, later ones win
     #[arg(id = "overlay", long = "overlay", value_name = "FILE.yaml")]
     pub files: Vec<PathBuf>,
-    /// Read the schema without the overlay skelcodec ships for it (the gallery's png.ksy and
-    /// gzip.ksy: their CRCs and sizes; `skelcodec formats` does not list them;
+    /// Read the schema without the overlay skelcodec ships for it (the gallery's png.ksy,
+    /// gzip.ksy and zip.ksy: their CRCs and sizes; `skelcodec formats` does not list them;
     /// docs/overlays.md does)
     #[arg(long)]
     pub no_overlay: bool,
@@ -41,6 +41,11 @@ const SHIPPED: &[Shipped] = &[
         id: "gzip",
         file: "overlays/gzip.yaml",
         text: include_str!("../../overlays/gzip.yaml"),
+    },
+    Shipped {
+        id: "zip",
+        file: "overlays/zip.yaml",
+        text: include_str!("../../overlays/zip.yaml"),
     },
 ];
 

@@ -248,14 +248,12 @@ print(zipfile.ZipFile(sys.argv[1]).testzip())
 "#;
 
 #[test]
-fn a_zip_comment_grows_and_an_entry_edited_without_its_crc_is_named() {
+fn a_zip_comment_grows_and_zipfile_reads_it() {
     let Some(gallery) = gallery() else { return };
     let dir = tempfile::tempdir().unwrap();
     let zip = dir.path().join("two.zip");
     python_ok(MAKE_ZIP, &[&zip]);
-    let document = decode(&zip, &gallery, "archive/zip.ksy", &[]);
-
-    let mut commented = document.clone();
+    let mut commented = decode(&zip, &gallery, "archive/zip.ksy", &[]);
     let sections = commented["value"]["sections"].as_array_mut().unwrap();
     let end = &mut sections.last_mut().unwrap()["body"]["end_of_central_dir"];
     end["comment"] = "a comment the archive did not have".into();
@@ -269,20 +267,194 @@ fn a_zip_comment_grows_and_an_entry_edited_without_its_crc_is_named() {
         python_ok(ZIPFILE_READS, &[&grown]).trim(),
         "a comment the archive did not have None ['hello one', 'hello two']"
     );
+}
 
-    // The entry's data is read twice (its section, and its central directory entry's
-    // `local_header`): both edited alike. Its CRCs cover the data in another structure, which
-    // no `-derived` reaches: `check` names the local header's, recognised on `two.txt`.
+/// A ZIP of three entries: `one.txt` deflated, `two.txt` and `three.txt` stored.
+const MAKE_ZIP3: &str = r#"
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w") as z:
+    z.writestr("one.txt", b"hello one " * 5, compress_type=zipfile.ZIP_DEFLATED)
+    z.writestr("two.txt", b"hello two", compress_type=zipfile.ZIP_STORED)
+    z.writestr("three.txt", b"hello three", compress_type=zipfile.ZIP_STORED)
+"#;
+
+/// `zipfile`'s reading, as JSON: the comment, the first entry whose CRC is bad (`null`), and
+/// each entry's name, comment and data; or its complaint.
+const ZIPFILE_READS_ALL: &str = r#"
+import json, sys, zipfile
+try:
+    z = zipfile.ZipFile(sys.argv[1])
+    entries = [[i.filename, i.comment.decode(), z.read(i).decode()] for i in z.infolist()]
+    print(json.dumps([z.comment.decode(), z.testzip(), entries]))
+except Exception as e:
+    print(json.dumps("refused: " + str(e)))
+"#;
+
+/// What Python's `zipfile` reads from the ZIP at `path` (see [`ZIPFILE_READS_ALL`]).
+fn zipfile_reads(path: &Path) -> Value {
+    serde_json::from_str(&python_ok(ZIPFILE_READS_ALL, &[path])).expect("JSON")
+}
+
+/// Sets `value` at `path` in both readings of entry `k`'s local file in the document of a
+/// ZIP of `n` entries: its section (`sections[k]`), and the one its central directory entry
+/// (`sections[n + k]`) reads again at `ofs_local_header`.
+fn set_local(document: &mut Value, (k, n): (usize, usize), path: &[&str], value: &Value) {
+    let sections = &mut document["value"]["sections"];
+    let central = &mut sections[n + k]["body"]["central_dir_entry"];
+    let copy = &mut central["local_header"]["body"]["local_file"];
+    *path.iter().fold(copy, |v, step| &mut v[*step]) = value.clone();
+    let local = &mut sections[k]["body"]["local_file"];
+    *path.iter().fold(local, |v, step| &mut v[*step]) = value.clone();
+}
+
+/// `text` deflated by zlib (raw deflate), in hex.
+fn raw_deflate(text: &str) -> Value {
+    let output = Command::new("python3")
+        .args(["-c", RAW_DEFLATE, text])
+        .output()
+        .unwrap();
+    assert_exit(&output, 0);
+    stdout(&output).trim().into()
+}
+
+#[test]
+fn zip_entries_grown_renamed_and_commented_with_the_shipped_overlay_are_read_by_zipfile() {
+    let Some(gallery) = gallery() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("three.zip");
+    python_ok(MAKE_ZIP3, &[&zip]);
+    let document = decode(&zip, &gallery, "archive/zip.ksy", &[]);
+    let entries = |one: &str, two: &str, three: &str| {
+        serde_json::json!([
+            ["one.txt", "", one],
+            ["two.txt", "", two],
+            ["three.txt", "", three]
+        ])
+    };
+    let original = serde_json::json!([
+        "",
+        null,
+        entries(&"hello one ".repeat(5), "hello two", "hello three")
+    ]);
+    assert_eq!(zipfile_reads(&zip), original);
+
+    // The first entry's deflated data replaced by a longer stream: everything after it moves.
+    let longer = "the first entry, deflated anew and much longer than it was";
+    let mut edited = document.clone();
+    set_local(&mut edited, (0, 3), &["body"], &raw_deflate(longer));
+    let first = dir.path().join("first.zip");
+    let printed = encode_normalized(&edited, dir.path(), &first);
+    for normalized in [
+        "sections[0].body.local_file.header.crc32",
+        "sections[0].body.local_file.header.len_body_compressed",
+        format!(
+            "sections[0].body.local_file.header.len_body_uncompressed: stored 50, computed {}",
+            longer.len()
+        )
+        .as_str(),
+        "sections[3].body.central_dir_entry.crc32",
+        "sections[3].body.central_dir_entry.len_body_uncompressed",
+        "sections[4].body.central_dir_entry.ofs_local_header",
+        "sections[5].body.central_dir_entry.ofs_local_header",
+        "sections[6].body.end_of_central_dir.ofs_central_dir",
+    ] {
+        assert!(
+            printed.contains(&format!("normalized {normalized}")),
+            "{normalized}: {printed}"
+        );
+    }
+    let expected = serde_json::json!(["", null, entries(longer, "hello two", "hello three")]);
+    assert_eq!(zipfile_reads(&first), expected);
+    // Nothing is left for `check` to name, with or without the overlay.
+    for options in [&[][..], &["--no-overlay"]] {
+        let checked = check(&first, &gallery, "archive/zip.ksy", options);
+        assert_exit(&checked, 0);
+    }
+
+    // The middle entry: its data grown, renamed (its local file and its central directory
+    // entry), a comment given; and the archive's comment.
     let mut edited = document;
-    let sections = edited["value"]["sections"].as_array_mut().unwrap();
-    sections[0]["body"]["local_file"]["body"] = hex(b"HELLO ONE").into();
-    let copy = &mut sections[2]["body"]["central_dir_entry"]["local_header"];
-    copy["body"]["local_file"]["body"] = hex(b"HELLO ONE").into();
+    set_local(
+        &mut edited,
+        (1, 3),
+        &["body"],
+        &hex(b"hello two, grown").into(),
+    );
+    let name: Value = "second.txt".into();
+    set_local(&mut edited, (1, 3), &["header", "file_name"], &name);
+    let sections = &mut edited["value"]["sections"];
+    let central = &mut sections[4]["body"]["central_dir_entry"];
+    central["file_name"] = name;
+    central["comment"] = "an entry's comment".into();
+    sections[6]["body"]["end_of_central_dir"]["comment"] = "the archive's".into();
+    let middle = dir.path().join("middle.zip");
+    let printed = encode_normalized(&edited, dir.path(), &middle);
+    assert!(
+        printed.contains("normalized sections[6].body.end_of_central_dir.len_central_dir"),
+        "{printed}"
+    );
+    let read = zipfile_reads(&middle);
+    let expected = serde_json::json!([
+        "the archive's",
+        null,
+        [
+            ["one.txt", "", "hello one ".repeat(5)],
+            ["second.txt", "an entry's comment", "hello two, grown"],
+            ["three.txt", "", "hello three"]
+        ]
+    ]);
+    assert_eq!(read, expected);
+    assert_exit(&check(&middle, &gallery, "archive/zip.ksy", &[]), 0);
+}
+
+#[test]
+fn a_zip_entry_edited_in_one_of_its_two_readings_is_refused() {
+    let Some(gallery) = gallery() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("three.zip");
+    python_ok(MAKE_ZIP3, &[&zip]);
+    let mut document = decode(&zip, &gallery, "archive/zip.ksy", &[]);
+    // Its section alone: the central directory reads the local file again, as it was.
+    document["value"]["sections"][1]["body"]["local_file"]["body"] =
+        hex(b"hello two, grown").into();
+    let json = dir.path().join("edited.json");
+    std::fs::write(&json, serde_json::to_vec(&document).unwrap()).unwrap();
+    let out = dir.path().join("refused.zip");
+    let refused = skelcodec(&[&"encode", &"--normalize", &json, &"-o", &out]);
+    assert_exit(&refused, 2);
+    let message = stderr(&refused);
+    // A local file section of `two.txt` as stored: a 30-byte header, its name and its data.
+    assert!(
+        message.contains("`local_header` (46 bytes at ")
+            && message.contains("is bytes the file holds in sequence, read again")
+            && message.contains("edit both alike"),
+        "{message}"
+    );
+    assert!(!out.exists(), "nothing is written");
+}
+
+#[test]
+fn without_the_overlay_a_zip_entry_crc_goes_stale_and_check_names_it() {
+    let Some(gallery) = gallery() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("two.zip");
+    python_ok(MAKE_ZIP, &[&zip]);
+    let options = ["--no-overlay"];
+    let mut edited = decode(&zip, &gallery, "archive/zip.ksy", &options);
+    // Data of the same size, both readings edited alike: nothing moves, the CRCs go stale.
+    set_local(&mut edited, (0, 2), &["body"], &hex(b"HELLO ONE").into());
     let stale = dir.path().join("stale.zip");
-    encode(&edited, dir.path(), &stale);
+    let encoded = encode(&edited, dir.path(), &stale);
+    assert!(
+        stderr(&encoded).contains("does not derive"),
+        "{}",
+        stderr(&encoded)
+    );
     let tested = python_ok(ZIPFILE_TESTS, &[&stale]);
     assert_eq!(tested.trim(), "one.txt", "zipfile finds the bad CRC");
-    let checked = check(&stale, &gallery, "archive/zip.ksy", &[]);
+    // Recognised on `two.txt`: the CRC-32 of the local file's body. The central directory's
+    // copy is another field, which nothing in the file ties to the data.
+    let checked = check(&stale, &gallery, "archive/zip.ksy", &options);
     assert_exit(&checked, 1);
     let report = stdout(&checked);
     let named: Vec<&str> = report
@@ -298,6 +470,20 @@ fn a_zip_comment_grows_and_an_entry_edited_without_its_crc_is_named() {
         "{report}"
     );
     assert!(report.contains("the CRC-32 of `body`, as on 1 other occurrence of"));
+    // With the overlay every copy is a derived field, the central directory's too.
+    let checked = check(&stale, &gallery, "archive/zip.ksy", &[]);
+    assert_exit(&checked, 1);
+    let report = stdout(&checked);
+    assert!(!report.contains("does not derive"), "{report}");
+    assert!(
+        report.contains("sections[2].body.central_dir_entry.crc32: stored"),
+        "{report}"
+    );
+    // `encode --normalize` with the overlay mends it.
+    let document = decode(&stale, &gallery, "archive/zip.ksy", &[]);
+    let mended = dir.path().join("mended.zip");
+    encode_normalized(&document, dir.path(), &mended);
+    assert_eq!(python_ok(ZIPFILE_TESTS, &[&mended]).trim(), "None");
 }
 
 /// A gzip file of a text, named `hello.txt` in its header.
