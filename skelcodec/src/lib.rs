@@ -16,7 +16,7 @@
 //! assert_eq!(value.to_bytes()?, bytes);
 //! // Values are serde values: documents to edit, JSON or YAML.
 //! let document = serde_json::to_string(&value)?;
-//! assert_eq!(document, r#"{"len_text":5,"text":"hello"}"#); // `contents` is implied
+//! assert_eq!(document, r#"{"len_text":5,"text":{"text":"hello"}}"#); // `contents` is implied
 //!
 //! // An edit that grows the text: the length it was read with no longer fits, and the
 //! // writer says so, naming the field; normalize() recomputes it (`len_text` is derived from
