@@ -1200,6 +1200,33 @@ fn ifp_packages_convert_between_games_keeping_their_key_frames() {
     let original = decode_to_json(&sa);
     assert_eq!(times(&decode_to_json(&back)), times(&original));
 
+    // GTA III's object headers are chosen by name; they hold no bone id, which is said.
+    let iii = dir.path().join("iii.ifp");
+    let output = skelcodec(&[&"convert", &"--to", &"anpk-iii", &sa, &"-o", &iii]);
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("its bone id") && stderr(&output).contains("(anpk-iii)"),
+        "{}",
+        stderr(&output)
+    );
+    let output = skelcodec(&[
+        &"convert",
+        &"--lossy",
+        &"--to",
+        &"anpk-iii",
+        &sa,
+        &"-o",
+        &iii,
+    ]);
+    assert_exit(&output, 0);
+    assert!(
+        stdout(&output).starts_with("dropped animation `"),
+        "{}",
+        stdout(&output)
+    );
+    let objects = &decode_to_json(&iii)["value"]["body"]["anpk"]["animations"][0]["objects"];
+    assert_eq!(objects[0]["anim_size"], 48, "{objects}");
+
     // A KRTS scale other than 1 is refused with its animation and object, or dropped and
     // reported with --lossy.
     let scaled = fixture("anpk/anpk_kr00_krt0_krts.ifp");
