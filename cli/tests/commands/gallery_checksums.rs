@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::support::{assert_exit, skelcodec, stderr, stdout};
 
 /// The gallery, or `None` (the reason printed) when it is not beside the workspace.
-fn gallery() -> Option<PathBuf> {
+pub(crate) fn gallery() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/kaitai-formats");
     if dir.is_dir() {
         return Some(dir);

@@ -15,3 +15,9 @@
 //! ```
 
 skelcodec::codec!("wav.ksy");
+
+/// The book's chapter on codec crates (`docs/cookbook/tool-author.md`) walks through this
+/// crate: its Rust examples are this crate's doc-tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/cookbook/tool-author.md")]
+mod book {}
