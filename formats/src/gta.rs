@@ -419,6 +419,20 @@ fn fixed_name<const N: usize>(text: &str) -> Result<FixedStr<N>, ConvertError> {
 
 /// `text` if it fits a field of `N` bytes with its NUL; else refused, or with `lossy` cut
 /// (at a character boundary) and reported.
+/// What `to` cannot hold: refused, or with `lossy` dropped and reported.
+fn lose(
+    loss: Dropped,
+    to: IfpTarget,
+    options: ConvertOptions,
+    dropped: &mut Vec<Dropped>,
+) -> Result<(), ConvertError> {
+    if !options.lossy {
+        return Err(ConvertError::WouldLose(loss, to));
+    }
+    dropped.push(loss);
+    Ok(())
+}
+
 fn fitted_name<const N: usize>(
     text: &str,
     animation: &str,
@@ -435,14 +449,11 @@ fn fitted_name<const N: usize>(
         object: object.map(str::to_owned),
         what: format!("the end of the name `{text}`, longer than {} bytes", N - 1),
     };
-    if !options.lossy {
-        return Err(ConvertError::WouldLose(loss, to));
-    }
+    lose(loss, to, options, dropped)?;
     let mut end = N - 1;
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    dropped.push(loss);
     fixed_name(&text[..end])
 }
 
@@ -473,10 +484,7 @@ fn to_anp3(
                         first.x, first.y, first.z
                     ),
                 };
-                if !options.lossy {
-                    return Err(ConvertError::WouldLose(loss, to));
-                }
-                dropped.push(loss);
+                lose(loss, to, options, dropped)?;
             }
             let frames = anp3_frames(animation, track, options)?;
             objects.push(Anp3Object {
@@ -655,8 +663,6 @@ fn to_anpk(
                         .collect(),
                 )
             };
-            // The two words the games ignore are written as the only known writer (Psycrow's)
-            // writes them.
             let bone_name = fitted_name(
                 &track.name,
                 &animation.name,
@@ -675,10 +681,7 @@ fn to_anpk(
                             object: Some(track.name.clone()),
                             what: format!("its bone id {id} (GTA III finds bones by name)"),
                         };
-                        if !options.lossy {
-                            return Err(ConvertError::WouldLose(loss, to));
-                        }
-                        dropped.push(loss);
+                        lose(loss, to, options, dropped)?;
                     }
                     (None, Some([-1, -1]))
                 }
@@ -690,6 +693,8 @@ fn to_anpk(
                 anim_size: headers.anim_size(),
                 bone_name,
                 num_frames,
+                // Two words the games ignore, written as the only known writer (Psycrow's)
+                // writes them.
                 unknown: 0,
                 last_frame: num_frames - 1,
                 bone_tag,
