@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Build-side figures for benches/README.md, printed as a markdown table:
+# Build-side figures (the book's docs/performance.md quotes them), printed as a markdown table:
 #   - clean build of the generated-codec crate skelcodec-formats (with its dependencies, and
 #     the crate alone once they are built), dev and release;
 #   - rebuild after a one-line schema edit (the title of schemas/ifp.ksy);
-#   - lines of generated code per schema (the `expand` example, as README.md shows);
+#   - lines of generated code per schema (the `expand` example);
 #   - what the benches crate adds to `cargo build --workspace --all-targets`.
 # Everything runs on a scratch copy of the working tree with its own target directory, so
 # the tree is never edited and no build of yours is disturbed (it takes several minutes).

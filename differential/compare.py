@@ -76,6 +76,11 @@ class Stats:
         return out
 
 
+def is_string_document(v):
+    """skelcodec's document of a string: {"text": …} with its "rest" and "stored" bytes."""
+    return isinstance(v, dict) and "text" in v and set(v) <= {"text", "rest", "stored"}
+
+
 def is_struct(v):
     return isinstance(v, dict) and "@type" in v
 
@@ -148,11 +153,13 @@ class Comparer:
         switch's case ({case_name: value}) when Kaitai's side holds the value itself."""
         while isinstance(v, dict):
             keys = set(v)
+            if is_string_document(v):
+                break
             if {"value", "stored"} <= keys <= {"value", "stored", "rest"}:
                 v = v["value"]
                 self.s.normalised["decoded value (process or encoding)"] += 1
                 continue
-            if len(v) == 1 and not (keys <= {"raw", "text"} and isinstance(k, str)):
+            if len(v) == 1:
                 (key,) = keys
                 # Against a structure, only a key naming its type is a case (else it is a
                 # field, or a case of another type: compared as a structure, field by field).
@@ -247,12 +254,10 @@ class Comparer:
             self.differ(path, k, v)
 
     def bytes_leaf(self, khex, v, path):
-        if isinstance(v, dict) and "raw" in v:
-            v = v["raw"]
         if isinstance(v, list) and all(isinstance(x, int) for x in v):
             v = bytes(x & 0xFF for x in v).hex()
-        if isinstance(v, dict) and "text" in v:
-            v = (v["text"].encode() + b"\x00" + bytes.fromhex(v.get("rest", ""))).hex()
+        if is_string_document(v):
+            v = v.get("stored") or (v["text"].encode() + b"\x00" + bytes.fromhex(v.get("rest", ""))).hex()
         if isinstance(v, str) and not re.fullmatch(r"([0-9a-f]{2})*", v):
             v = v.encode().hex()
         if v == khex:
@@ -261,25 +266,15 @@ class Comparer:
             self.differ(path, {"@bytes": khex[:64]}, v[:64] if isinstance(v, str) else v)
 
     def text_leaf(self, k, v, path):
-        if isinstance(v, str):
-            if v == k:
-                self.equal()
-            elif k.rstrip("\x00") == v:
-                self.equal("fixed-size string: trailing NULs implied")
-            else:
-                self.differ(path, k, v)
-        elif isinstance(v, dict) and "text" in v:
-            if v["text"] == k:
-                self.equal("text before a terminator, rest kept")
-            else:
-                self.differ(path, k, v)
-        elif isinstance(v, dict) and "raw" in v:
-            raw = bytes.fromhex(v["raw"])
-            mine = k.encode("utf-8", "surrogateescape")
-            if raw == mine:
-                self.equal("text as raw bytes")
-            else:
-                self.differ(path, k, v)
+        """A string's document is {text, rest, stored} (docs: one shape per string)."""
+        if not is_string_document(v):
+            self.differ(path, k, v)
+        elif v["text"] == k:
+            self.equal("text before a terminator, rest kept" if "rest" in v else None)
+        elif k.rstrip("\x00") == v["text"] and "rest" not in v:
+            self.equal("fixed-size string: trailing NULs implied")
+        elif "stored" in v and bytes.fromhex(v["stored"]) == k.encode("utf-8", "surrogateescape"):
+            self.equal("text not UTF-8: compared as stored")
         else:
             self.differ(path, k, v)
 

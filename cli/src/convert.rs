@@ -43,7 +43,7 @@ struct Conversions {
 const CONVERSIONS: &[Conversions] = &[
     Conversions {
         format: "ifp",
-        targets: &["anpk", "anp3"],
+        targets: &["anpk", "anpk-iii", "anpk-vc", "anp3"],
         convert: convert_ifp,
     },
     Conversions {
@@ -212,8 +212,8 @@ fn convert_ifp(
     to: &str,
     options: ConvertOptions,
 ) -> Result<Converted, CliError> {
-    use skelcodec_formats::gta::{ConvertOptions as IfpOptions, IfpVersion};
-    let target: IfpVersion = to.parse().map_err(CliError::Usage)?;
+    use skelcodec_formats::gta::{ConvertOptions as IfpOptions, IfpTarget};
+    let target: IfpTarget = to.parse().map_err(CliError::Usage)?;
     let package = skelcodec_formats::ifp::Ifp::read(bytes).map_err(|source| CliError::Decode {
         path: file.to_owned(),
         source,
@@ -222,7 +222,7 @@ fn convert_ifp(
         compress: options.compress,
         lossy: options.lossy,
     };
-    let already = package.version() == target;
+    let already = package.is_already(target);
     let converted = package
         .converted(target, options)
         .map_err(|e| CliError::Document {

@@ -187,7 +187,9 @@ enum Command {
     /// Convert a file to another version of its format, through the decoded value
     /// (`skelcodec formats` lists each format's versions: `--to anp3` turns a GTA III or Vice
     /// City animation package into a San Andreas one and `--to anpk` back, keeping every key
-    /// frame; `--to gsa-4.2` upgrades a SWAT 3 animation)
+    /// frame, with Vice City's object headers, which GTA III reads too (`--to anpk-iii` writes
+    /// GTA III's 48-byte ones, `--to anpk-vc` Vice City's; `--to anpk` leaves an ANPK file's
+    /// own); `--to gsa-4.2` upgrades a SWAT 3 animation)
     Convert {
         /// The file to convert, or a folder: every file under it that converts to VERSION
         /// (others are skipped), on every core

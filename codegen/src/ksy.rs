@@ -2,8 +2,8 @@
 //! beyond its shape; `lower` turns it into the checked [`crate::model`].
 //!
 //! Keys follow Kaitai Struct. skelcodec's own keys start with `-` (Kaitai's rule for
-//! vendor extensions) and are listed in the README; every other `-` key is ignored, as
-//! Kaitai ignores `-orig-id` and `-webide-*`.
+//! vendor extensions) and are listed in the book (`docs/reference/extensions.md`); every
+//! other `-` key is ignored, as Kaitai ignores `-orig-id` and `-webide-*`.
 
 use std::collections::BTreeMap;
 

@@ -246,7 +246,16 @@ impl Parser<'_> {
         if field.decode.is_none() {
             return self.one(ty, document);
         }
-        // As `rt::Decoded` deserializes: the value, and the bytes when the document has them.
+        // As `rt::Decoded` deserializes: a decoded text as a string is, any other value in a
+        // map with its bytes when the document has them.
+        if let FieldType::Str { .. } = ty {
+            let decoded: rt::Decoded<rt::Text> = deserialize(document)?;
+            return Ok(Value::Decoded(Box::new(rt::Decoded {
+                value: Value::Text(decoded.value),
+                rest: decoded.rest,
+                stored: decoded.stored,
+            })));
+        }
         let Json::Object(map) = document else {
             return refuse(format!(
                 "invalid type: {}, expected a map with `value` (and `rest`, `stored`)",

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use skelcodec_codegen::model::{ByteOrder, FieldType, IntType, Scalar, Schema};
+use skelcodec_codegen::model::{FieldType, Schema};
 
 use crate::serialize::Document;
 use crate::streams::{Place, Stream, Streams};
@@ -173,7 +173,7 @@ fn span(
         start: start_bit / 8,
         end: end_bit.div_ceil(8),
         bits,
-        ty: type_name(schema, ty),
+        ty: ty.as_written(schema),
         value: shown(schema, ty, value),
         stream: start.at.stream.as_deref().cloned(),
     }
@@ -191,6 +191,16 @@ fn shown(schema: &Schema, ty: &FieldType, value: &Value) -> Option<serde_json::V
         value,
         Value::Struct(_) | Value::List(_) | Value::Packed(_) | Value::Case(..) | Value::Decoded(_)
     );
+    // A string shows Kaitai's value, its text (documents add the bytes around it).
+    let text = match value {
+        Value::Text(text) => Some(text.text()),
+        Value::VarStr(text) => Some(text.text()),
+        Value::FixedStr(raw) => Some(skelcodec_runtime::strings::FixedStrRef(raw).text()),
+        _ => None,
+    };
+    if let Some(text) = text {
+        return Some(serde_json::Value::String(text.into_owned()));
+    }
     match (ty, value) {
         // Not in documents: shown as the bytes it is.
         (FieldType::Contents(bytes), Value::Unit) => Some(serde_json::Value::String(
@@ -219,43 +229,5 @@ fn holds_f32(value: &Value) -> bool {
         Value::F32(_) => true,
         Value::Vector(components) => components.iter().any(holds_f32),
         _ => false,
-    }
-}
-
-/// A field's type as the schema writes it.
-fn type_name(schema: &Schema, ty: &FieldType) -> String {
-    let endian = |big: bool| if big { "be" } else { "le" };
-    let int = |i: &IntType| {
-        let order = match (i.bytes, i.order) {
-            (1, _) | (_, ByteOrder::Chosen) => "",
-            (_, ByteOrder::Big) => "be",
-            (_, ByteOrder::Little) => "le",
-        };
-        format!("{}{}{order}", if i.signed { 's' } else { 'u' }, i.bytes)
-    };
-    let scalar = |s: &Scalar| match s {
-        Scalar::Int(i) => int(i),
-        Scalar::Float(f) => format!("f{}", f.bytes),
-        Scalar::Fixed { raw, div } => format!("{} / {div}", int(raw)),
-    };
-    match ty {
-        FieldType::Number(s) => scalar(s),
-        FieldType::Quat(s) => format!("quat of {}", scalar(s)),
-        FieldType::Vec3(s) => format!("vec3 of {}", scalar(s)),
-        FieldType::Enum { enum_idx, raw } => {
-            format!("{} enum {}", int(raw), schema.enums[*enum_idx].id)
-        }
-        FieldType::Bits {
-            width, big_endian, ..
-        } => format!("b{width}{}", endian(*big_endian)),
-        FieldType::BitPadding => "bit padding".into(),
-        FieldType::Str { terminated, .. } => if *terminated { "strz" } else { "str" }.into(),
-        FieldType::Bytes { .. } => "bytes".into(),
-        FieldType::Contents(_) => "contents".into(),
-        FieldType::User { ty, .. } => schema.types[*ty].id.clone(),
-        FieldType::Switch(_) => "switch".into(),
-        FieldType::Array { elem, len } => format!("{} × {len}", type_name(schema, elem)),
-        FieldType::Vlq => "vlq".into(),
-        other => format!("{other:?}").chars().take(40).collect(),
     }
 }

@@ -80,17 +80,23 @@ impl Serialize for With<'_, Value> {
                 map.serialize_entry(&**name, &With(schema, &**value))?;
                 map.end()
             }
-            // As `rt::Decoded` serializes: the rest only when there is one.
-            Value::Decoded(decoded) => {
-                let rest = !decoded.rest.is_empty();
-                let mut map = s.serialize_map(Some(2 + usize::from(rest)))?;
-                map.serialize_entry("value", &With(schema, &decoded.value))?;
-                if rest {
-                    map.serialize_entry("rest", &decoded.rest)?;
+            // As `rt::Decoded` serializes: a decoded text as a string, the rest only when
+            // there is one.
+            Value::Decoded(decoded) => match &decoded.value {
+                Value::Text(text) => {
+                    rt::strings::decoded_document(text, &decoded.rest, &decoded.stored).serialize(s)
                 }
-                map.serialize_entry("stored", &decoded.stored)?;
-                map.end()
-            }
+                value => {
+                    let rest = !decoded.rest.is_empty();
+                    let mut map = s.serialize_map(Some(2 + usize::from(rest)))?;
+                    map.serialize_entry("value", &With(schema, value))?;
+                    if rest {
+                        map.serialize_entry("rest", &decoded.rest)?;
+                    }
+                    map.serialize_entry("stored", &decoded.stored)?;
+                    map.end()
+                }
+            },
             // As `rt::Instance` serializes a failure and a cycle.
             Value::Failed { message, held } => {
                 let mut map = s.serialize_map(Some(1 + usize::from(held.is_some())))?;

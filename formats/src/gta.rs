@@ -58,6 +58,75 @@ impl std::fmt::Display for IfpVersion {
     }
 }
 
+/// The layout of an ANPK object header (its `ANIM` section).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnpkHeaders {
+    /// Vice City's 44 bytes, which hold a bone id; GTA III reads them too.
+    ViceCity,
+    /// GTA III's 48 bytes: no bone id, and two words no game reads (real files hold the
+    /// indices of the object's first child and next sibling there; they are written -1).
+    Gta3,
+}
+
+impl AnpkHeaders {
+    /// The size of the header's section.
+    pub fn anim_size(self) -> u32 {
+        match self {
+            Self::ViceCity => 44,
+            Self::Gta3 => 48,
+        }
+    }
+}
+
+/// What a conversion writes: a version, and for ANPK the layout of its object headers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IfpTarget {
+    /// ANPK with the given headers; `None` keeps a package's own, and gives a converted one
+    /// Vice City's.
+    Anpk(Option<AnpkHeaders>),
+    /// ANP3.
+    Anp3,
+}
+
+impl From<IfpVersion> for IfpTarget {
+    fn from(version: IfpVersion) -> Self {
+        match version {
+            IfpVersion::Anpk => Self::Anpk(None),
+            IfpVersion::Anp3 => Self::Anp3,
+        }
+    }
+}
+
+impl std::str::FromStr for IfpTarget {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "anpk-vc" => Ok(Self::Anpk(Some(AnpkHeaders::ViceCity))),
+            "anpk-iii" => Ok(Self::Anpk(Some(AnpkHeaders::Gta3))),
+            _ => text.parse::<IfpVersion>().map(Self::from).map_err(|_| {
+                format!(
+                    "unknown IFP version `{text}`: use anpk (GTA III, Vice City; anpk-iii and \
+                     anpk-vc choose GTA III's or Vice City's object headers) or anp3 (San Andreas)"
+                )
+            }),
+        }
+    }
+}
+
+impl std::fmt::Display for IfpTarget {
+    /// What the target holds, as a modder knows it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Anpk(Some(AnpkHeaders::Gta3)) => {
+                f.write_str("GTA III's 48-byte object headers (anpk-iii)")
+            }
+            Self::Anpk(_) => write!(f, "{} animations (anpk)", IfpVersion::Anpk.games()),
+            Self::Anp3 => write!(f, "{} animations (anp3)", IfpVersion::Anp3.games()),
+        }
+    }
+}
+
 /// How to convert.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ConvertOptions {
@@ -103,11 +172,8 @@ pub struct Converted {
 #[derive(Debug, thiserror::Error)]
 pub enum ConvertError {
     /// The target cannot hold something without losing it, and `lossy` was not given.
-    #[error(
-        "{0}; {games} animations ({1}) cannot hold that, so nothing was converted (--lossy converts without it)",
-        games = .1.games()
-    )]
-    WouldLose(Dropped, IfpVersion),
+    #[error("{0}; {1} cannot hold that, so nothing was converted (--lossy converts without it)")]
+    WouldLose(Dropped, IfpTarget),
     /// A value does not fit ANP3's compressed range.
     #[error(
         "animation `{animation}`, object `{object}`, key frame {frame}: {what} {value} is outside the compressed range {min}..={max}; nothing was converted (convert without --compress to keep floats)"
@@ -195,13 +261,15 @@ impl Ifp {
 
     /// The same animations in version `to`. Without `compress`, every key frame is kept
     /// exactly; what `to` cannot hold is refused with its animation and object named, or with
-    /// `lossy` dropped and reported. Converting to the package's own version returns a copy.
+    /// `lossy` dropped and reported. Converting to the package's own version (and ANPK
+    /// headers) returns a copy.
     pub fn converted(
         &self,
-        to: IfpVersion,
+        to: impl Into<IfpTarget>,
         options: ConvertOptions,
     ) -> Result<Converted, ConvertError> {
-        if to == self.version() {
+        let to = to.into();
+        if self.is_already(to) {
             return Ok(Converted {
                 ifp: self.clone(),
                 dropped: Vec::new(),
@@ -210,21 +278,36 @@ impl Ifp {
         let mut dropped = Vec::new();
         let name = self.package_name();
         let animations = self.animations();
-        let body = match to {
-            IfpVersion::Anp3 => IfpBody::Anp3(to_anp3(&name, &animations, options, &mut dropped)?),
-            IfpVersion::Anpk => IfpBody::Anpk(to_anpk(&name, &animations, options, &mut dropped)?),
+        let (magic, body) = match to {
+            IfpTarget::Anp3 => (
+                "ANP3",
+                IfpBody::Anp3(to_anp3(&name, &animations, options, &mut dropped)?),
+            ),
+            IfpTarget::Anpk(headers) => {
+                let headers = headers.unwrap_or(AnpkHeaders::ViceCity);
+                let anpk = to_anpk(&name, &animations, headers, options, &mut dropped)?;
+                ("ANPK", IfpBody::Anpk(anpk))
+            }
         };
         let mut ifp = Ifp {
-            magic: fixed_name(match to {
-                IfpVersion::Anpk => "ANPK",
-                IfpVersion::Anp3 => "ANP3",
-            })?,
+            magic: fixed_name(magic)?,
             body,
             tail: RawBytes::default(),
             _trailing: RawBytes::default(),
         };
         ifp.normalize()?;
         Ok(Converted { ifp, dropped })
+    }
+
+    /// Whether the package is already what `to` asks for (then it converts to a copy).
+    pub fn is_already(&self, to: IfpTarget) -> bool {
+        match (&self.body, to) {
+            (IfpBody::Anp3(_), IfpTarget::Anp3) | (IfpBody::Anpk(_), IfpTarget::Anpk(None)) => true,
+            (IfpBody::Anpk(anpk), IfpTarget::Anpk(Some(headers))) => (anpk.animations.iter())
+                .flat_map(|a| &a.objects)
+                .all(|o| o.anim_size == headers.anim_size()),
+            _ => false,
+        }
     }
 }
 
@@ -336,11 +419,25 @@ fn fixed_name<const N: usize>(text: &str) -> Result<FixedStr<N>, ConvertError> {
 
 /// `text` if it fits a field of `N` bytes with its NUL; else refused, or with `lossy` cut
 /// (at a character boundary) and reported.
+/// What `to` cannot hold: refused, or with `lossy` dropped and reported.
+fn lose(
+    loss: Dropped,
+    to: IfpTarget,
+    options: ConvertOptions,
+    dropped: &mut Vec<Dropped>,
+) -> Result<(), ConvertError> {
+    if !options.lossy {
+        return Err(ConvertError::WouldLose(loss, to));
+    }
+    dropped.push(loss);
+    Ok(())
+}
+
 fn fitted_name<const N: usize>(
     text: &str,
     animation: &str,
     object: Option<&str>,
-    to: IfpVersion,
+    to: IfpTarget,
     options: ConvertOptions,
     dropped: &mut Vec<Dropped>,
 ) -> Result<FixedStr<N>, ConvertError> {
@@ -352,14 +449,11 @@ fn fitted_name<const N: usize>(
         object: object.map(str::to_owned),
         what: format!("the end of the name `{text}`, longer than {} bytes", N - 1),
     };
-    if !options.lossy {
-        return Err(ConvertError::WouldLose(loss, to));
-    }
+    lose(loss, to, options, dropped)?;
     let mut end = N - 1;
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    dropped.push(loss);
     fixed_name(&text[..end])
 }
 
@@ -369,7 +463,7 @@ fn to_anp3(
     options: ConvertOptions,
     dropped: &mut Vec<Dropped>,
 ) -> Result<Anp3, ConvertError> {
-    let to = IfpVersion::Anp3;
+    let to = IfpTarget::Anp3;
     let mut converted = Vec::with_capacity(animations.len());
     for animation in animations {
         let mut objects = Vec::with_capacity(animation.tracks.len());
@@ -390,10 +484,7 @@ fn to_anp3(
                         first.x, first.y, first.z
                     ),
                 };
-                if !options.lossy {
-                    return Err(ConvertError::WouldLose(loss, to));
-                }
-                dropped.push(loss);
+                lose(loss, to, options, dropped)?;
             }
             let frames = anp3_frames(animation, track, options)?;
             objects.push(Anp3Object {
@@ -533,10 +624,11 @@ fn fixed<const DIV: u32>(
 fn to_anpk(
     name: &str,
     animations: &[Animation],
+    headers: AnpkHeaders,
     options: ConvertOptions,
     dropped: &mut Vec<Dropped>,
 ) -> Result<Anpk, ConvertError> {
-    let to = IfpVersion::Anpk;
+    let to = IfpTarget::Anpk(Some(headers));
     let mut converted = Vec::with_capacity(animations.len());
     for animation in animations {
         let mut objects = Vec::with_capacity(animation.tracks.len());
@@ -571,26 +663,42 @@ fn to_anpk(
                         .collect(),
                 )
             };
-            // Vice City's 44-byte header, the one that holds a bone id; the two words the
-            // games ignore are written as the only known writer (Psycrow's) writes them.
+            let bone_name = fitted_name(
+                &track.name,
+                &animation.name,
+                Some(&track.name),
+                to,
+                options,
+                dropped,
+            )?;
+            let (bone_tag, extra_words) = match headers {
+                AnpkHeaders::ViceCity => (Some(track.bone_id.unwrap_or(-1)), None),
+                AnpkHeaders::Gta3 => {
+                    let bone_id = track.bone_id.filter(|&id| id != -1);
+                    if let Some(id) = bone_id {
+                        let loss = Dropped {
+                            animation: animation.name.clone(),
+                            object: Some(track.name.clone()),
+                            what: format!("its bone id {id} (GTA III finds bones by name)"),
+                        };
+                        lose(loss, to, options, dropped)?;
+                    }
+                    (None, Some([-1, -1]))
+                }
+            };
             objects.push(AnpkObject {
                 cpan_fourcc: fixed_name("CPAN")?,
                 cpan_size: 0,
                 anim_fourcc: fixed_name("ANIM")?,
-                anim_size: 44,
-                bone_name: fitted_name(
-                    &track.name,
-                    &animation.name,
-                    Some(&track.name),
-                    to,
-                    options,
-                    dropped,
-                )?,
+                anim_size: headers.anim_size(),
+                bone_name,
                 num_frames,
+                // Two words the games ignore, written as the only known writer (Psycrow's)
+                // writes them.
                 unknown: 0,
                 last_frame: num_frames - 1,
-                bone_tag: Some(track.bone_id.unwrap_or(-1)),
-                extra_words: None,
+                bone_tag,
+                extra_words,
                 anim_extra: None,
                 keyframes: (num_frames != 0)
                     .then(|| -> Result<_, ConvertError> {

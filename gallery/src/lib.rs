@@ -278,11 +278,13 @@ fn collect_leaves(value: &Value, path: &mut String, out: &mut Vec<(String, Value
     }
 }
 
-/// True for the `stored` bytes of a decoded value's document (`{value, stored, rest}`): the
-/// bytes it was stored as, written while they still hold the value and stored anew once it
-/// is edited. They follow the value, so they are no edit of their own.
+/// True for the `stored` bytes of a decoded value's or a string's document (`{value, stored,
+/// rest}`, `{text, rest, stored}`): the bytes it was stored as, written while they still hold
+/// the value and stored anew once it is edited. They follow the value, so they are no edit of
+/// their own.
 fn is_stored_of(map: &serde_json::Map<String, Value>, key: &str) -> bool {
-    key == "stored" && skelcodec_runtime::process::is_decoded_map(map)
+    use skelcodec_runtime::process::{is_decoded_map, is_string_map};
+    key == "stored" && (is_decoded_map(map) || is_string_map(map))
 }
 
 /// The edits tried on one leaf: a number moved by one either way, set to zero and doubled; a

@@ -6,6 +6,8 @@
 //! their schemas from there; the default target directory is assumed.
 
 #[test]
+#[ignore = "builds its own copy of the crates (a minute or two on 2 cores): .ci/run runs it; \
+            `cargo test -p skelcodec-macros -- --ignored` here"]
 fn schema_mistakes_are_located_compile_errors() {
     trybuild::TestCases::new().compile_fail("tests/ui/*.rs");
 }

@@ -7,6 +7,7 @@
 //! decode to what the value writes (an untouched zlib stream is not recompressed, padding and
 //! garbage after a terminator survive); after an edit the new bytes are encoded and framed.
 
+use std::any::Any;
 use std::borrow::Cow;
 use std::io::Read as _;
 use std::ops::{Deref, DerefMut};
@@ -16,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::bytes::RawBytes;
 use crate::error::{ErrorKind, Result};
 use crate::reader::Reader;
+use crate::strings::Text;
 use crate::writer::Writer;
 
 /// A reversible transformation of stored bytes. Schemas name custom ones
@@ -263,18 +265,96 @@ pub fn inflated(stored: &[u8]) -> Result<Vec<u8>> {
     })
 }
 
-/// A value read from decoded bytes, kept with the bytes as stored.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+/// A value read from decoded bytes, kept with the bytes as stored. Its document is
+/// `{"value": …, "rest": hex, "stored": hex}`, but a decoded text's is a string's
+/// (`{"text": …, "stored": hex}`, see [`crate::strings`]), so that every string has one shape.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Decoded<T> {
     /// The value.
     pub value: T,
     /// Decoded bytes the value did not read (kept so that they are written back).
-    #[serde(default, skip_serializing_if = "RawBytes::is_empty")]
     pub rest: RawBytes,
     /// The bytes as stored: written back while they still decode to the value and `rest`.
     /// Empty in a document that only gives the value: the value is then encoded.
-    #[serde(default)]
     pub stored: RawBytes,
+}
+
+impl<T: Serialize + 'static> Serialize for Decoded<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap as _;
+        if let Some(text) = (&self.value as &dyn Any).downcast_ref::<Text>() {
+            return crate::strings::decoded_document(text, &self.rest, &self.stored).serialize(s);
+        }
+        let rest = !self.rest.is_empty();
+        let mut map = s.serialize_map(Some(2 + usize::from(rest)))?;
+        map.serialize_entry("value", &self.value)?;
+        if rest {
+            map.serialize_entry("rest", &self.rest)?;
+        }
+        map.serialize_entry("stored", &self.stored)?;
+        map.end()
+    }
+}
+
+impl<'de, T: Deserialize<'de> + 'static> Deserialize<'de> for Decoded<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_any(DecodedVisitor(std::marker::PhantomData))
+    }
+}
+
+/// Reads a [`Decoded`]: a map of its value, rest and stored bytes, or a string's document
+/// for a decoded text.
+struct DecodedVisitor<T>(std::marker::PhantomData<T>);
+
+impl<T: 'static> DecodedVisitor<T> {
+    /// `text` as the value, when the value is a text.
+    fn text<E: serde::de::Error>(text: String) -> std::result::Result<T, E> {
+        let text: Box<dyn Any> = Box::new(Text::from(text.as_str()));
+        text.downcast::<T>()
+            .map(|value| *value)
+            .map_err(|_| E::custom("a decoded value's map holds `value`, not `text`"))
+    }
+}
+
+impl<'de, T: Deserialize<'de> + 'static> serde::de::Visitor<'de> for DecodedVisitor<T> {
+    type Value = Decoded<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a map with `value` (and `rest`, `stored`), or a string's `text`")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> std::result::Result<Self::Value, E> {
+        Ok(Decoded {
+            value: Self::text(text.to_owned())?,
+            rest: RawBytes::default(),
+            stored: RawBytes::default(),
+        })
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        use serde::de::Error as _;
+        let (mut value, mut rest, mut stored) = (None, None, None);
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            let repeated = match &*key {
+                "value" => value.replace(map.next_value::<T>()?).is_some(),
+                "text" => value.replace(Self::text(map.next_value()?)?).is_some(),
+                "rest" => rest.replace(map.next_value::<RawBytes>()?).is_some(),
+                "stored" => stored.replace(map.next_value::<RawBytes>()?).is_some(),
+                other => return Err(A::Error::unknown_field(other, &DECODED_KEYS)),
+            };
+            if repeated {
+                return Err(A::Error::custom(format!("`{key}` given twice")));
+            }
+        }
+        Ok(Decoded {
+            value: value.ok_or_else(|| A::Error::missing_field("value"))?,
+            rest: rest.unwrap_or_default(),
+            stored: stored.unwrap_or_default(),
+        })
+    }
 }
 
 /// The keys of a decoded value's document.
@@ -306,6 +386,7 @@ fn without_stored(
 ) -> (&serde_json::Value, Option<&serde_json::Value>) {
     match document {
         serde_json::Value::Object(map) if is_decoded_map(map) => (&map["value"], map.get("rest")),
+        serde_json::Value::Object(map) if is_string_map(map) => (&map["text"], map.get("rest")),
         other => (other, None),
     }
 }
@@ -315,6 +396,15 @@ fn without_stored(
 pub fn is_decoded_map(map: &serde_json::Map<String, serde_json::Value>) -> bool {
     map.contains_key("value") && map.keys().all(|k| DECODED_KEYS.contains(&k.as_str()))
 }
+
+/// Whether a document's map is a string's (see [`crate::strings`]): it has a `text`, and no key
+/// but `text`, `rest` and `stored`.
+pub fn is_string_map(map: &serde_json::Map<String, serde_json::Value>) -> bool {
+    map.contains_key("text") && map.keys().all(|k| STRING_KEYS.contains(&k.as_str()))
+}
+
+/// The keys of a string's document.
+const STRING_KEYS: [&str; 3] = ["text", "rest", "stored"];
 
 impl<T> Deref for Decoded<T> {
     type Target = T;

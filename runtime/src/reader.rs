@@ -387,7 +387,7 @@ impl<'a> Reader<'a> {
     /// The file is kept once its values' allocations cost `1 / KEEP_AT` of its size: early,
     /// since a file with many such values so far likely has many more. On files of many short
     /// lists, keeping the file at half its size read them 20–30% slower than at a 64th, which
-    /// was as fast as keeping it at the first list (benches/README); yet a file must hold
+    /// was as fast as keeping it at the first list (docs/performance.md); yet a file must hold
     /// 65,536 such values per GiB before it is copied whole.
     pub const KEEP_AT: u64 = 64;
 

@@ -1,8 +1,8 @@
 //! Strings that keep every byte, including garbage after the terminator.
 //!
-//! Both types share one serde representation: a plain string when the bytes
-//! are exactly what writing that text would produce, `{text, rest}` when there are extra
-//! bytes after the NUL, and `{raw}` hex when there is no NUL or the text is not UTF-8.
+//! Every string has one document, whatever its bytes hold: `{"text": …}`, with `rest` (hex)
+//! when bytes follow its terminator and `stored` (hex) when the text and rest do not give the
+//! bytes as stored. A plain JSON string is read as `{"text": …}`.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -218,147 +218,184 @@ fn debug_str(f: &mut fmt::Formatter<'_>, name: &str, raw: &[u8]) -> fmt::Result 
     }
 }
 
-/// The shared serde form of both string types.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Repr<'a> {
-    /// Bytes are exactly what writing this text produces.
-    Text(Cow<'a, str>),
-    /// Text, NUL, then `rest` (hex); fixed strings are zero-filled after that.
-    Parts {
-        text: Cow<'a, str>,
-        rest: Cow<'a, str>,
-    },
-    /// Anything else, as hex.
-    Raw { raw: Cow<'a, str> },
+/// What of a string's bytes its text stands for, which decides its document.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// [`FixedStr`] of this many bytes: text, NUL, what follows, zeros to the end.
+    Fixed(usize),
+    /// [`VarStr`]: text, NUL, what follows.
+    Var,
+    /// [`Text`]: every byte is text.
+    Text,
 }
 
-impl<'de> Deserialize<'de> for Repr<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(ReprVisitor)
+/// The document of every string, whatever its bytes hold: its `text`, with `rest` (hex) when
+/// bytes follow the terminator (a fixed string's trailing zeros aside), and `stored` (hex) when
+/// writing the text and rest would not give the bytes as stored (text that is not UTF-8, a
+/// string without its terminator).
+#[derive(Serialize)]
+struct StrDocument<'a> {
+    text: Cow<'a, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rest: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stored: Option<String>,
+}
+
+impl Kind {
+    /// The text's bytes and the bytes after the terminator, trailing zeros of a fixed string
+    /// left out; `None` for the rest when there is no terminator.
+    fn split(self, raw: &[u8]) -> (&[u8], Option<&[u8]>) {
+        if let Kind::Text = self {
+            return (raw, None);
+        }
+        let Some(nul) = raw.iter().position(|&b| b == 0) else {
+            return (raw, None);
+        };
+        let mut rest = raw.get(nul + 1..).unwrap_or_default();
+        if let Kind::Fixed(_) = self {
+            let kept = rest.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+            rest = rest.get(..kept).unwrap_or(rest);
+        }
+        (raw.get(..nul).unwrap_or(raw), Some(rest))
+    }
+
+    fn document(self, raw: &[u8]) -> StrDocument<'_> {
+        let (text, rest) = self.split(raw);
+        // Without a terminator, only a fixed string's or a text's bytes are its text alone.
+        let terminated = rest.is_some() || !matches!(self, Kind::Var);
+        let implied = terminated && std::str::from_utf8(text).is_ok();
+        StrDocument {
+            text: String::from_utf8_lossy(text),
+            rest: rest.filter(|r| !r.is_empty()).map(to_hex),
+            stored: (!implied).then(|| to_hex(raw)),
+        }
+    }
+
+    /// The bytes a document gives: `stored` while it still reads as the document's text and
+    /// rest, else the text and rest written anew (an edit wins over the bytes it changed).
+    fn bytes(self, document: ParsedStr) -> Result<Vec<u8>, String> {
+        let ParsedStr { text, rest, stored } = document;
+        if let Some(stored) = stored {
+            let stored = from_hex(&stored)?;
+            let kept = self.document(&stored);
+            let same = text.as_deref().is_none_or(|t| t == kept.text)
+                && rest.as_deref().unwrap_or_default() == kept.rest.as_deref().unwrap_or_default();
+            if same {
+                return self.check_len(stored);
+            }
+        }
+        let Some(text) = text else {
+            return Err("a string's map needs `text` (or `stored` alone)".into());
+        };
+        let mut raw = text.into_bytes();
+        match self {
+            Kind::Text if rest.is_some() => {
+                return Err("a text has no `rest`: every byte of it is text".into());
+            }
+            Kind::Text => return Ok(raw),
+            _ if raw.contains(&0) => {
+                let text = String::from_utf8_lossy(&raw);
+                return Err(format!("string text {text:?} contains a NUL byte"));
+            }
+            Kind::Fixed(n) if raw.len() == n && rest.is_none() => return Ok(raw),
+            _ => {}
+        }
+        raw.push(0);
+        raw.extend_from_slice(&from_hex(rest.as_deref().unwrap_or_default())?);
+        if let Kind::Fixed(n) = self {
+            if raw.len() > n {
+                return Err(format!(
+                    "string needs {} bytes but the field holds {n}",
+                    raw.len()
+                ));
+            }
+            raw.resize(n, 0);
+        }
+        Ok(raw)
+    }
+
+    /// `raw`, when it is a whole fixed string's.
+    fn check_len(self, raw: Vec<u8>) -> Result<Vec<u8>, String> {
+        match self {
+            Kind::Fixed(n) if raw.len() != n => Err(format!(
+                "stored string has {} bytes, expected {n}",
+                raw.len()
+            )),
+            _ => Ok(raw),
+        }
+    }
+
+    fn deserialize<'de, D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<u8>, D::Error> {
+        let document = deserializer.deserialize_any(StrVisitor)?;
+        self.bytes(document).map_err(serde::de::Error::custom)
     }
 }
 
-/// Reads a [`Repr`], saying what a string's document may be where it is something else (a
-/// number for a name): an untagged enum's error would name only the enum.
-struct ReprVisitor;
+/// The document of a text decoded from bytes in another encoding or frame (what
+/// `Decoded<Text>` serializes as): the bytes as stored are kept, since writing the text could
+/// store it otherwise.
+pub fn decoded_document<'a>(text: &'a Text, rest: &[u8], stored: &[u8]) -> impl Serialize + 'a {
+    StrDocument {
+        text: text.text(),
+        rest: (!rest.is_empty()).then(|| to_hex(rest)),
+        stored: (!stored.is_empty()).then(|| to_hex(stored)),
+    }
+}
 
-impl<'de> serde::de::Visitor<'de> for ReprVisitor {
-    type Value = Repr<'de>;
+/// A string's document as read: a plain string is its text.
+#[derive(Default)]
+struct ParsedStr {
+    text: Option<String>,
+    rest: Option<String>,
+    stored: Option<String>,
+}
+
+/// Reads a [`ParsedStr`], saying what a string's document may be where it is something else
+/// (a number for a name).
+struct StrVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrVisitor {
+    type Value = ParsedStr;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string, or {\"text\": a string, \"rest\": hex} or {\"raw\": hex}")
+        f.write_str("a string, or {\"text\": a string, \"rest\": hex, \"stored\": hex}")
     }
 
-    fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Self::Value, E> {
-        Ok(Repr::Text(Cow::Borrowed(text)))
-    }
-
-    fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
-        Ok(Repr::Text(Cow::Owned(text.to_owned())))
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Self::Value, E> {
+        self.visit_string(text.to_owned())
     }
 
     fn visit_string<E>(self, text: String) -> Result<Self::Value, E> {
-        Ok(Repr::Text(Cow::Owned(text)))
+        Ok(ParsedStr {
+            text: Some(text),
+            ..ParsedStr::default()
+        })
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         use serde::de::Error as _;
-        const KEYS: &[&str] = &["text", "rest", "raw"];
-        let (mut text, mut rest, mut raw) = (None, None, None);
-        while let Some(key) = map.next_key::<String>()? {
-            let slot = match key.as_str() {
-                "text" => &mut text,
-                "rest" => &mut rest,
-                "raw" => &mut raw,
+        const KEYS: &[&str] = &["text", "rest", "stored"];
+        let mut parsed = ParsedStr::default();
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            let slot = match &*key {
+                "text" => &mut parsed.text,
+                "rest" => &mut parsed.rest,
+                // `{"raw": hex}`: the bytes alone, as earlier versions' documents gave them.
+                "stored" | "raw" => &mut parsed.stored,
                 other => return Err(A::Error::unknown_field(other, KEYS)),
             };
-            *slot = Some(Cow::Owned(map.next_value::<String>()?));
-        }
-        match (text, rest, raw) {
-            (Some(text), Some(rest), None) => Ok(Repr::Parts { text, rest }),
-            (None, None, Some(raw)) => Ok(Repr::Raw { raw }),
-            _ => Err(A::Error::custom(
-                "a string's map holds `text` and `rest` (hex), or `raw` (hex) alone",
-            )),
-        }
-    }
-}
-
-/// `fixed` is true for [`FixedStr`], whose trailing zeros are implied by its length.
-fn to_repr(raw: &[u8], fixed: bool) -> Repr<'_> {
-    let Some(nul) = raw.iter().position(|&b| b == 0) else {
-        // Only a fixed string that is all text can be rebuilt from the text alone.
-        return match std::str::from_utf8(raw) {
-            Ok(text) if fixed => Repr::Text(Cow::Borrowed(text)),
-            _ => Repr::Raw {
-                raw: Cow::Owned(to_hex(raw)),
-            },
-        };
-    };
-    let (text, tail) = raw.split_at(nul);
-    let mut rest = tail.get(1..).unwrap_or_default();
-    if fixed {
-        let kept = rest.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
-        rest = rest.get(..kept).unwrap_or(rest);
-    }
-    match std::str::from_utf8(text) {
-        Ok(text) if rest.is_empty() => Repr::Text(Cow::Borrowed(text)),
-        Ok(text) => Repr::Parts {
-            text: Cow::Borrowed(text),
-            rest: Cow::Owned(to_hex(rest)),
-        },
-        Err(_) => Repr::Raw {
-            raw: Cow::Owned(to_hex(raw)),
-        },
-    }
-}
-
-/// Rebuilds the raw bytes; `fixed_len` is N for [`FixedStr`].
-fn from_repr(repr: Repr<'_>, fixed_len: Option<usize>) -> Result<Vec<u8>, String> {
-    let mut raw = match repr {
-        Repr::Raw { raw } => {
-            let raw = from_hex(&raw)?;
-            // Raw hex is the exact bytes, so a fixed string's must be complete.
-            match fixed_len {
-                Some(n) if raw.len() != n => {
-                    return Err(format!("raw string has {} bytes, expected {n}", raw.len()));
-                }
-                _ => raw,
+            if slot.replace(map.next_value::<String>()?).is_some() {
+                return Err(A::Error::custom(format!("`{key}` given twice")));
             }
         }
-        Repr::Text(text) | Repr::Parts { text, .. } if text.contains('\0') => {
-            return Err(format!("string text {text:?} contains a NUL byte"));
-        }
-        Repr::Text(text) if fixed_len == Some(text.len()) => text.into_owned().into_bytes(),
-        Repr::Text(text) => {
-            let mut raw = text.into_owned().into_bytes();
-            raw.push(0);
-            raw
-        }
-        Repr::Parts { text, rest } => {
-            let rest = from_hex(&rest)?;
-            let mut raw = text.into_owned().into_bytes();
-            raw.push(0);
-            raw.extend_from_slice(&rest);
-            raw
-        }
-    };
-    if let Some(n) = fixed_len {
-        if raw.len() > n {
-            return Err(format!(
-                "string needs {} bytes but the field holds {n}",
-                raw.len()
-            ));
-        }
-        raw.resize(n, 0);
+        Ok(parsed)
     }
-    Ok(raw)
 }
 
 impl<const N: usize> Serialize for FixedStr<N> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        to_repr(&self.0, true).serialize(serializer)
+        Kind::Fixed(N).document(&self.0).serialize(serializer)
     }
 }
 
@@ -377,13 +414,20 @@ pub fn fixed_str_bytes<'de, D: Deserializer<'de>>(
     deserializer: D,
     len: usize,
 ) -> Result<Vec<u8>, D::Error> {
-    from_repr(Repr::deserialize(deserializer)?, Some(len)).map_err(serde::de::Error::custom)
+    Kind::Fixed(len).deserialize(deserializer)
 }
 
 /// The bytes of a [`FixedStr`] whose size is only known at run time (an interpreter's value):
 /// serialized and shown (`Debug`) as the [`FixedStr`] of those bytes is.
 #[derive(Clone, Copy)]
 pub struct FixedStrRef<'a>(pub &'a [u8]);
+
+impl<'a> FixedStrRef<'a> {
+    /// The text, with invalid UTF-8 replaced, as [`FixedStr::text`] gives it.
+    pub fn text(&self) -> Cow<'a, str> {
+        String::from_utf8_lossy(text_bytes(self.0))
+    }
+}
 
 impl fmt::Debug for FixedStrRef<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -393,21 +437,21 @@ impl fmt::Debug for FixedStrRef<'_> {
 
 impl Serialize for FixedStrRef<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        to_repr(self.0, true).serialize(serializer)
+        Kind::Fixed(self.0.len())
+            .document(self.0)
+            .serialize(serializer)
     }
 }
 
 impl Serialize for VarStr {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        to_repr(&self.0, false).serialize(serializer)
+        Kind::Var.document(&self.0).serialize(serializer)
     }
 }
 
 impl<'de> Deserialize<'de> for VarStr {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        from_repr(Repr::deserialize(deserializer)?, None)
-            .map(VarStr::from_raw)
-            .map_err(serde::de::Error::custom)
+        Kind::Var.deserialize(deserializer).map(VarStr::from_raw)
     }
 }
 
@@ -474,26 +518,12 @@ impl fmt::Debug for Text {
     }
 }
 
-/// How a [`Text`] appears in documents: a plain string, or `{"raw": hex}` for other bytes.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum TextRepr<'a> {
-    Plain(&'a str),
-    Raw { raw: String },
-}
-
 impl Serialize for Text {
     fn serialize<S: serde::Serializer>(
         &self,
         serializer: S,
     ) -> std::result::Result<S::Ok, S::Error> {
-        match std::str::from_utf8(&self.0) {
-            Ok(text) => TextRepr::Plain(text),
-            Err(_) => TextRepr::Raw {
-                raw: crate::to_hex(&self.0),
-            },
-        }
-        .serialize(serializer)
+        Kind::Text.document(&self.0).serialize(serializer)
     }
 }
 
@@ -501,16 +531,9 @@ impl<'de> Deserialize<'de> for Text {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> std::result::Result<Self, D::Error> {
-        // Read as the strings that keep every byte are; a text has no `rest`.
-        match Repr::deserialize(deserializer)? {
-            Repr::Text(text) => Ok(Self(text.into_owned().into_bytes().into())),
-            Repr::Raw { raw } => crate::from_hex(&raw)
-                .map(|raw| Self(raw.into()))
-                .map_err(serde::de::Error::custom),
-            Repr::Parts { .. } => Err(serde::de::Error::custom(
-                "a text is a string, or {\"raw\": hex}: it has no `rest`",
-            )),
-        }
+        Kind::Text
+            .deserialize(deserializer)
+            .map(|raw| Self(raw.into()))
     }
 }
 
@@ -536,13 +559,17 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            unknown.contains("unknown field `txt`, expected one of `text`, `rest`, `raw`"),
+            unknown.contains("unknown field `txt`, expected one of `text`, `rest`, `stored`"),
             "{unknown}"
         );
-        let half = serde_json::from_str::<FixedStr<4>>(r#"{"text": "a"}"#)
+        let twice = serde_json::from_str::<VarStr>(r#"{"stored": "00", "raw": "00"}"#)
             .unwrap_err()
             .to_string();
-        assert!(half.contains("holds `text` and `rest`"), "{half}");
+        assert!(twice.contains("`raw` given twice"), "{twice}");
+        let rest = serde_json::from_str::<Text>(r#"{"text": "a", "rest": "00"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(rest.contains("a text has no `rest`"), "{rest}");
         let text = serde_json::from_str::<Text>("true")
             .unwrap_err()
             .to_string();
@@ -573,10 +600,9 @@ mod tests {
             let back: Text = serde_json::from_str(&json).unwrap();
             assert_eq!(back.as_bytes(), &raw[..], "{json}");
         }
-        assert_eq!(
-            serde_json::to_string(&Text::from("walk")).unwrap(),
-            "\"walk\""
-        );
+        let walk = Text::from("walk");
+        assert_eq!(serde_json::to_string(&walk).unwrap(), r#"{"text":"walk"}"#);
+        assert_eq!(serde_json::from_str::<Text>(r#""walk""#).unwrap(), walk);
     }
 
     #[test]
@@ -634,41 +660,53 @@ mod tests {
         assert_eq!(VarStr::from_text("abcd", 4).len(), 8);
     }
 
+    /// One document shape per string, whatever its bytes hold.
     #[test]
     fn serde_forms() {
+        fn json<T: Serialize>(value: &T) -> String {
+            serde_json::to_string(value).unwrap()
+        }
         let plain = FixedStr::<8>::from_text("root").unwrap();
-        assert_eq!(serde_json::to_string(&plain).unwrap(), r#""root""#);
+        assert_eq!(json(&plain), r#"{"text":"root"}"#);
         let junk = FixedStr::<8>::from_raw(*b"root\0x\0\0");
-        assert_eq!(
-            serde_json::to_string(&junk).unwrap(),
-            r#"{"text":"root","rest":"78"}"#
-        );
+        assert_eq!(json(&junk), r#"{"text":"root","rest":"78"}"#);
         let bad = FixedStr::<4>::from_raw([0xff, 0, 0, 0]);
         assert_eq!(
-            serde_json::to_string(&bad).unwrap(),
-            r#"{"raw":"ff000000"}"#
+            json(&bad),
+            "{\"text\":\"\u{fffd}\",\"stored\":\"ff000000\"}"
         );
         let full = FixedStr::<4>::from_raw(*b"abcd");
-        assert_eq!(serde_json::to_string(&full).unwrap(), r#""abcd""#);
+        assert_eq!(json(&full), r#"{"text":"abcd"}"#);
 
+        assert_eq!(json(&VarStr::from_text("hi", 1)), r#"{"text":"hi"}"#);
         assert_eq!(
-            serde_json::to_string(&VarStr::from_text("hi", 1)).unwrap(),
-            r#""hi""#
-        );
-        assert_eq!(
-            serde_json::to_string(&VarStr::from_text("hi", 4)).unwrap(),
+            json(&VarStr::from_text("hi", 4)),
             r#"{"text":"hi","rest":"00"}"#
         );
+        // No terminator: writing the text would add one.
         assert_eq!(
-            serde_json::to_string(&VarStr::from_raw(b"hi".to_vec())).unwrap(),
-            r#"{"raw":"6869"}"#
+            json(&VarStr::from_raw(b"hi".to_vec())),
+            r#"{"text":"hi","stored":"6869"}"#
+        );
+
+        // A plain string is a text alone; `stored` is written while it reads as the text.
+        let read = |s: &str| serde_json::from_str::<VarStr>(s).map(|v| v.into_raw());
+        assert_eq!(read(r#""hi""#).unwrap(), b"hi\0");
+        assert_eq!(read(r#"{"text":"hi","stored":"6869"}"#).unwrap(), b"hi");
+        assert_eq!(read(r#"{"raw":"6869"}"#).unwrap(), b"hi");
+        // An edited text wins over the bytes it was stored as.
+        assert_eq!(read(r#"{"text":"ho","stored":"6869"}"#).unwrap(), b"ho\0");
+        assert_eq!(
+            read(r#"{"text":"hi","rest":"01","stored":"6869"}"#).unwrap(),
+            b"hi\0\x01"
         );
 
         assert!(serde_json::from_str::<FixedStr<3>>(r#""abcd""#).is_err());
-        assert!(serde_json::from_str::<FixedStr<3>>(r#"{"raw":"00"}"#).is_err());
+        assert!(serde_json::from_str::<FixedStr<3>>(r#"{"stored":"00"}"#).is_err());
         assert!(serde_json::from_str::<FixedStr<3>>(r#"{"text":"a","rest":"0102"}"#).is_err());
         assert!(serde_json::from_str::<VarStr>(r#""a\u0000""#).is_err());
-        assert!(serde_json::from_str::<VarStr>(r#"{"raw":"0"}"#).is_err());
+        assert!(serde_json::from_str::<VarStr>(r#"{"stored":"0"}"#).is_err());
+        assert!(serde_json::from_str::<VarStr>(r#"{"rest":"00"}"#).is_err());
         let yaml: FixedStr<8> = serde_yaml::from_str("text: root\nrest: '78'\n").unwrap();
         assert_eq!(yaml, junk);
     }

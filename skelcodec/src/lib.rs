@@ -16,7 +16,7 @@
 //! assert_eq!(value.to_bytes()?, bytes);
 //! // Values are serde values: documents to edit, JSON or YAML.
 //! let document = serde_json::to_string(&value)?;
-//! assert_eq!(document, r#"{"len_text":5,"text":"hello"}"#); // `contents` is implied
+//! assert_eq!(document, r#"{"len_text":5,"text":{"text":"hello"}}"#); // `contents` is implied
 //!
 //! // An edit that grows the text: the length it was read with no longer fits, and the
 //! // writer says so, naming the field; normalize() recomputes it (`len_text` is derived from
@@ -38,7 +38,8 @@
 //! ```
 //!
 //! This crate is the one dependency a codec needs: the macros reach the runtime through it,
-//! and every type the generated code's public API names is re-exported here.
+//! and every type the generated code's public API names is re-exported here. The user guide,
+//! the schema language and the cookbooks are the book in the repository's `docs/` folder.
 
 pub use skelcodec_runtime::error::ValidationRule;
 pub use skelcodec_runtime::fields::Gap;
@@ -81,7 +82,8 @@ macro_rules! codec {
 /// "**/*.wav", corpus_env = "WAV_FILES");` `fixtures` (relative to the crate) are decoded,
 /// snapshotted and re-encoded; `corpus` files (relative to `$WAV_FILES`, or to `corpus_dir =
 /// "folder"` relative to the crate) are re-encoded, and the test is ignored with the reason
-/// when none is found at build time. See the README's "Use skelcodec in your own crate".
+/// when none is found at build time. See the book's chapter "A codec in your own crate"
+/// (`docs/cookbook/tool-author.md`).
 #[cfg(feature = "testing")]
 #[macro_export]
 macro_rules! snapshot_tests {
@@ -109,4 +111,49 @@ macro_rules! snapshot_tests {
 pub mod __private {
     pub use skelcodec_macros::{codec, snapshot_tests};
     pub use skelcodec_runtime as runtime;
+}
+
+/// The README and the book's chapters (`docs/`): their Rust examples are doc-tests of this
+/// crate, so that what the book shows compiles and runs. Only `cargo test --doc` compiles
+/// them: the files lie outside the package, which must build without them. The chapter on
+/// codec crates is tested by the crate it describes, `examples/wav`.
+#[cfg(doctest)]
+mod book {
+    macro_rules! chapters {
+        ($($name:ident: $path:literal,)*) => {
+            $(
+                #[doc = include_str!($path)]
+                mod $name {}
+            )*
+        };
+    }
+    chapters! {
+        readme: "../../README.md",
+        introduction: "../../docs/introduction.md",
+        getting_started: "../../docs/guide/getting-started.md",
+        formats: "../../docs/guide/formats.md",
+        documents: "../../docs/guide/documents.md",
+        run_time_schemas: "../../docs/guide/run-time-schemas.md",
+        guarantees: "../../docs/guide/guarantees.md",
+        commands: "../../docs/reference/commands.md",
+        schema_language: "../../docs/reference/schema-language.md",
+        extensions: "../../docs/reference/extensions.md",
+        derived: "../../docs/reference/derived.md",
+        instances: "../../docs/reference/instances.md",
+        generated_rust: "../../docs/reference/generated-rust.md",
+        overlays: "../../docs/overlays.md",
+        writing: "../../docs/writing.md",
+        kaitai_differences: "../../docs/reference/kaitai-differences.md",
+        modder: "../../docs/cookbook/modder.md",
+        kaitai_user: "../../docs/cookbook/kaitai-user.md",
+        python: "../../docs/cookbook/python.md",
+        web_ide: "../../docs/cookbook/web-ide.md",
+        performance: "../../docs/performance.md",
+        testing: "../../docs/testing.md",
+        differential_results: "../../docs/differential-results.md",
+        architecture: "../../docs/dev/architecture.md",
+        adding_a_schema: "../../docs/dev/adding-a-schema.md",
+        dependencies: "../../docs/dev/dependencies.md",
+        book: "../../docs/dev/book.md",
+    }
 }

@@ -1069,7 +1069,7 @@ fn img_archives_are_containers_for_every_command() {
     let output = skelcodec(&[&"decode", &format!("{}#B.IFP", archive.display())]);
     assert_exit(&output, 0);
     let decoded: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(decoded["value"]["magic"], "ANPK");
+    assert_eq!(decoded["value"]["magic"]["text"], "ANPK");
 
     // Replace with something bigger: moved, b.ifp untouched; and for version 1, the .dir too.
     let temp = tempfile::tempdir().unwrap();
@@ -1184,7 +1184,7 @@ fn ifp_packages_convert_between_games_keeping_their_key_frames() {
     assert_exit(&output, 0);
     assert_eq!(stdout(&output), "", "nothing dropped");
     let anpk = decode_to_json(&vc);
-    assert_eq!(anpk["value"]["magic"], "ANPK");
+    assert_eq!(anpk["value"]["magic"]["text"], "ANPK");
     let back = dir.path().join("sa.ifp");
     assert_exit(
         &skelcodec(&[&"convert", &"--to", &"anp3", &vc, &"-o", &back]),
@@ -1199,6 +1199,33 @@ fn ifp_packages_convert_between_games_keeping_their_key_frames() {
     };
     let original = decode_to_json(&sa);
     assert_eq!(times(&decode_to_json(&back)), times(&original));
+
+    // GTA III's object headers are chosen by name; they hold no bone id, which is said.
+    let iii = dir.path().join("iii.ifp");
+    let output = skelcodec(&[&"convert", &"--to", &"anpk-iii", &sa, &"-o", &iii]);
+    assert_exit(&output, 2);
+    assert!(
+        stderr(&output).contains("its bone id") && stderr(&output).contains("(anpk-iii)"),
+        "{}",
+        stderr(&output)
+    );
+    let output = skelcodec(&[
+        &"convert",
+        &"--lossy",
+        &"--to",
+        &"anpk-iii",
+        &sa,
+        &"-o",
+        &iii,
+    ]);
+    assert_exit(&output, 0);
+    assert!(
+        stdout(&output).starts_with("dropped animation `"),
+        "{}",
+        stdout(&output)
+    );
+    let objects = &decode_to_json(&iii)["value"]["body"]["anpk"]["animations"][0]["objects"];
+    assert_eq!(objects[0]["anim_size"], 48, "{objects}");
 
     // A KRTS scale other than 1 is refused with its animation and object, or dropped and
     // reported with --lossy.
@@ -1274,7 +1301,7 @@ fn a_folder_converts_every_file_that_converts_in_input_order() {
     for (line, name) in converted.iter().zip(anpk) {
         assert!(line.contains(&format!("vc/{name} -> ")), "{line}");
         assert_eq!(
-            decode_to_json(&out.join("vc").join(name))["value"]["magic"],
+            decode_to_json(&out.join("vc").join(name))["value"]["magic"]["text"],
             "ANP3"
         );
     }
@@ -1336,8 +1363,8 @@ fn decode_reads_with_a_schema_given_at_run_time() {
             "value": {
                 "num_records": 2,
                 "records": [
-                    {"kind": "name", "len": 2, "text": "hi"},
-                    {"kind": "note", "len": 3, "text": "abc"},
+                    {"kind": "name", "len": 2, "text": {"text": "hi"}},
+                    {"kind": "note", "len": 3, "text": {"text": "abc"}},
                 ],
             },
         })
@@ -1524,7 +1551,7 @@ fn explain_maps_every_field_and_a_failed_read_up_to_the_failure() {
     );
     assert_eq!(explained["error"]["offset"], 12);
     assert_eq!(explained["error"]["path"], "records[1].text");
-    assert_eq!(explained["partial"]["records"][0]["text"], "hi");
+    assert_eq!(explained["partial"]["records"][0]["text"]["text"], "hi");
 }
 
 /// Bit fields, a zlib-compressed value and values read by position (a parse instance and a

@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::support::{assert_exit, skelcodec, stderr, stdout};
 
 /// The gallery, or `None` (the reason printed) when it is not beside the workspace.
-fn gallery() -> Option<PathBuf> {
+pub(crate) fn gallery() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/kaitai-formats");
     if dir.is_dir() {
         return Some(dir);
@@ -146,8 +146,8 @@ fn png_with_grown_text(dir: &Path, gallery: &Path, options: &[&str]) -> (Value, 
     python_ok(MAKE_PNG, &[&png]);
     let mut document = decode(&png, gallery, "image/png.ksy", options);
     let text = &mut document["value"]["chunks"][0]["body"]["text_chunk"]["text"];
-    assert_eq!(text["value"], "hi", "{text}");
-    *text = serde_json::json!({ "value": GROWN_TEXT });
+    assert_eq!(text["text"], "hi", "{text}");
+    *text = serde_json::json!({ "text": GROWN_TEXT });
     (document, png)
 }
 

@@ -1,5 +1,6 @@
 //! The `skelcodec` command, run as a user runs it: one test binary, a module per concern.
 
+mod book;
 mod cli;
 mod explaining;
 mod gallery_checksums;

@@ -157,8 +157,15 @@ pub fn struct_def(schema: &Schema, ty: usize) -> TokenStream {
                         .to_owned(),
                 );
             }
-            let fallback = format!("`{}`.", f.id);
-            let doc = docs(Some(f.doc.as_deref().unwrap_or(&fallback)), &extra);
+            let undocumented;
+            let doc = match &f.doc {
+                Some(doc) => doc,
+                None => {
+                    undocumented = as_defined(schema, f);
+                    &undocumented
+                }
+            };
+            let doc = docs(Some(doc), &extra);
             // Most files end with their value: documents leave the empty rest out.
             let serde = if f.is_kept_tail() {
                 Some(quote!(#[serde(default, skip_serializing_if = "rt::RawBytes::is_empty")]))
@@ -357,6 +364,30 @@ pub fn enum_def(def: &EnumDef) -> TokenStream {
             }
         }
     }
+}
+
+/// The doc of a field the schema does not document: what its definition says
+/// (`` `name`: `strz`, 24 bytes. ``).
+fn as_defined(schema: &Schema, f: &Field) -> String {
+    let mut doc = format!("`{}`: `{}`", f.id, f.ty.as_written(schema));
+    if let FieldType::Str { size, .. } | FieldType::Bytes { size, .. } = &f.ty {
+        match size {
+            Size::Const(n) => doc.push_str(&format!(", {n} bytes")),
+            Size::Expr(e) => doc.push_str(&format!(", `{}` bytes", source_of(e))),
+            _ => {}
+        }
+    }
+    match &f.repeat {
+        Repeat::None => {}
+        Repeat::Expr(e) => doc.push_str(&format!(", `{}` of them", source_of(e))),
+        Repeat::Eos => doc.push_str(", repeated to the end of its stream"),
+        Repeat::Until(e) => doc.push_str(&format!(", repeated until `{}`", source_of(e))),
+        Repeat::ForEach(e) => doc.push_str(&format!(", one for each of `{}`", source_of(e))),
+    }
+    if let Some(cond) = &f.cond {
+        doc.push_str(&format!(", when `{}`", source_of(cond)));
+    }
+    doc + "."
 }
 
 /// Source text of an expression, for docs.

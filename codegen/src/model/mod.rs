@@ -8,6 +8,7 @@ mod live;
 mod sizes;
 mod slots;
 mod structure;
+mod written;
 
 pub use self::fixed::{Fixed, FixedKind};
 pub use self::live::{live_instances, names_read_and_written, names_used_beside, read_and_written};

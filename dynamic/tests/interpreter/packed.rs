@@ -43,8 +43,8 @@ fn frames_document() -> serde_json::Value {
     json!({
         "count": 2,
         "frames": [
-            {"time": 0.5, "rot": [1, -2, 3], "tag": "no"},
-            {"time": 1.25, "rot": [-4, 5, 2], "tag": "ok"},
+            {"time": 0.5, "rot": [1, -2, 3], "tag": {"text": "no"}},
+            {"time": 1.25, "rot": [-4, 5, 2], "tag": {"text": "ok"}},
         ],
         "marks": [0x0102, 0x0304],
         "extra": 7,

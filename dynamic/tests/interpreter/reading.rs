@@ -49,7 +49,12 @@ seq:
     let bytes = b"abcdhi\0\0xyz\0\x01\x02";
     assert_eq!(
         document(schema, bytes),
-        json!({"fixed": "abcd", "padded": "hi", "name": "xyz", "rest": "0102"})
+        json!({
+            "fixed": {"text": "abcd"},
+            "padded": {"text": "hi"},
+            "name": {"text": "xyz"},
+            "rest": "0102"
+        })
     );
 }
 
@@ -91,7 +96,7 @@ enums:
             "count": 2,
             "records": [
                 {"kind": "number", "len": 3, "body": {"number": {"value": 0x0102}}, "flag": 9},
-                {"kind": "text", "len": 4, "body": {"text": {"value": "abc"}}, "flag": null},
+                {"kind": "text", "len": 4, "body": {"text": {"value": {"text": "abc"}}}, "flag": null},
             ],
         })
     );
@@ -405,8 +410,8 @@ types:
     let value = interpreter.read(&bytes).expect("the file reads");
     let document = serde_json::to_value(interpreter.document(&value)).expect("a document");
     // Read the first time before `strings`, the names are read again once it is.
-    assert_eq!(document["entries"][0]["name"], json!("ab"));
-    assert_eq!(document["entries"][1]["name"], json!("cd"));
+    assert_eq!(document["entries"][0]["name"], json!({"text": "ab"}));
+    assert_eq!(document["entries"][1]["name"], json!({"text": "cd"}));
     assert_eq!(interpreter.write(&value).expect("it writes"), bytes);
 }
 

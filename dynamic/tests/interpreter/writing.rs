@@ -55,7 +55,10 @@ fn a_file_is_written_back_byte_for_byte_and_from_its_document() {
         document,
         json!({
             "count": 2,
-            "records": [{"len": 3, "name": "abc", "flag": 7}, {"len": 1, "name": "z", "flag": null}],
+            "records": [
+                {"len": 3, "name": {"text": "abc"}, "flag": 7},
+                {"len": 1, "name": {"text": "z"}, "flag": null}
+            ],
             "kind": 1,
             "body": {"words": {"items": [0x1234, 0x5678]}},
         })

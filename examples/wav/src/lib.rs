@@ -15,3 +15,11 @@
 //! ```
 
 skelcodec::codec!("wav.ksy");
+
+/// The book's chapter on codec crates (`docs/cookbook/tool-author.md`) walks through this
+/// crate: its Rust examples are this crate's doc-tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/cookbook/tool-author.md")]
+// The chapter's `yaml,file=NAME` blocks are files the command-line examples write.
+#[allow(rustdoc::invalid_codeblock_attributes)]
+mod book {}

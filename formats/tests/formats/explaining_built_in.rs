@@ -38,10 +38,13 @@ fn at_path<'a>(document: &'a serde_json::Value, path: &str) -> Option<&'a serde_
     Some(here)
 }
 
-/// Whether a span's value is the document's: the same, or the `value` of a value the
-/// document shows with the bytes it is stored in (`{"value": …, "stored": hex}`).
+/// Whether a span's value is the document's: the same, the `value` of a value the document
+/// shows with the bytes it is stored in (`{"value": …, "stored": hex}`), or a string's `text`.
 fn agrees(shown: &serde_json::Value, document: &serde_json::Value) -> bool {
-    shown == document || document.get("value") == Some(shown)
+    shown == document
+        || ["value", "text"]
+            .iter()
+            .any(|key| document.get(key) == Some(shown))
 }
 
 /// The paths whose value differs from the document's, and how many were compared.

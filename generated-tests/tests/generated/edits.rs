@@ -198,23 +198,26 @@ fn edit_file(format: &dyn Format, name: &str, bytes: &[u8]) -> Result<Tally, Str
     Ok(tally)
 }
 
+/// What editing one file found: none for a file of no format or too big to edit.
+fn edit_path(path: &Path) -> Option<Result<Tally, String>> {
+    let bytes = std::fs::read(path).ok()?;
+    let extension = path.extension().and_then(|e| e.to_str());
+    let format = skelcodec_formats::detect(&bytes, extension)?;
+    (bytes.len() <= MAX_FILE_SIZE).then(|| edit_file(format, &path.display().to_string(), &bytes))
+}
+
 #[test]
 fn every_accepted_edit_reads_back_as_the_edit() {
-    let (mut files, mut total) = (0, Tally::default());
+    // Files are edited on every core: each re-encodes its file once per edit.
+    let outcomes: Vec<Result<Tally, String>> =
+        skelcodec_runtime::corpus::on_every_core(&sample_files(), |path| edit_path(path))
+            .into_iter()
+            .flatten()
+            .collect();
+    let (files, mut total) = (outcomes.len(), Tally::default());
     let mut failures = Vec::new();
-    for path in sample_files() {
-        let Ok(bytes) = std::fs::read(&path) else {
-            continue;
-        };
-        let extension = path.extension().and_then(|e| e.to_str());
-        let Some(format) = skelcodec_formats::detect(&bytes, extension) else {
-            continue;
-        };
-        if bytes.len() > MAX_FILE_SIZE {
-            continue;
-        }
-        files += 1;
-        match edit_file(format, &path.display().to_string(), &bytes) {
+    for outcome in outcomes {
+        match outcome {
             Ok(tally) => {
                 total.accepted += tally.accepted;
                 total.refused += tally.refused;
@@ -223,6 +226,7 @@ fn every_accepted_edit_reads_back_as_the_edit() {
             Err(failure) => failures.push(failure),
         }
     }
+    failures.sort();
     println!(
         "{files} files: {} edits read back exactly, {} refused with a path, of which {} \
          encode after normalize with no disagreement and the edit kept",

@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use skelcodec_formats::gta::{Animation, ConvertError, ConvertOptions, IfpVersion, KeyFrame};
+use skelcodec_formats::gta::{
+    Animation, AnpkHeaders, ConvertError, ConvertOptions, IfpTarget, IfpVersion, KeyFrame,
+};
 use skelcodec_formats::ifp::Ifp;
 
 const LOSSLESS: ConvertOptions = ConvertOptions {
@@ -266,4 +268,108 @@ fn compress_rounds_to_the_grid_and_refuses_what_is_out_of_range() {
         err.contains("translation 100") && err.contains("key frame 0"),
         "{err}"
     );
+}
+
+/// Each object header of an ANPK package: its size, bone tag and GTA III's two words.
+fn headers(ifp: &Ifp) -> Vec<(u32, Option<i32>, Option<[i32; 2]>)> {
+    match &ifp.body {
+        skelcodec_formats::ifp::IfpBody::Anpk(anpk) => (anpk.animations.iter())
+            .flat_map(|a| &a.objects)
+            .map(|o| (o.anim_size, o.bone_tag, o.extra_words))
+            .collect(),
+        skelcodec_formats::ifp::IfpBody::Anp3(_) => Vec::new(),
+    }
+}
+
+/// Converts, through its bytes; with `--lossy` when the target refuses (what it drops is
+/// checked by the caller).
+fn written(ifp: &Ifp, to: IfpTarget) -> (Ifp, Vec<String>) {
+    let converted = match ifp.converted(to, LOSSLESS) {
+        Err(ConvertError::WouldLose(..)) => ifp.converted(to, LOSSY).unwrap(),
+        other => other.unwrap(),
+    };
+    let back = Ifp::read(&converted.ifp.to_bytes().unwrap()).unwrap();
+    let dropped = converted.dropped.iter().map(|d| d.what.clone()).collect();
+    (back, dropped)
+}
+
+const LOSSY: ConvertOptions = ConvertOptions {
+    compress: false,
+    lossy: true,
+};
+
+#[test]
+fn gta3_object_headers_are_written_when_chosen_and_kept_when_already() {
+    let gta3 = IfpTarget::Anpk(Some(AnpkHeaders::Gta3));
+    let mut checked = 0;
+    for path in files("anpk") {
+        let ifp = Ifp::read(&std::fs::read(&path).unwrap()).unwrap();
+        // Vice City's bone ids do not fit GTA III's headers: only they are dropped.
+        let (iii, dropped) = written(&ifp, gta3);
+        assert!(
+            dropped.iter().all(|d| d.starts_with("its bone id ")),
+            "{}: {dropped:?}",
+            path.display()
+        );
+        // A package that has GTA III's headers already is kept as it is, the two words with
+        // it; others get -1 there.
+        let kept = ifp.is_already(gta3);
+        let objects = headers(&iii);
+        assert!(!objects.is_empty());
+        let wrong = objects.iter().find(|(size, tag, words)| {
+            (*size, *tag) != (48, None) || (!kept && *words != Some([-1, -1]))
+        });
+        assert_eq!(wrong, None, "{}", path.display());
+        if kept {
+            assert_eq!(iii, ifp, "{}", path.display());
+        }
+        assert_eq!(key_frames(&iii.animations()), key_frames(&ifp.animations()));
+        // Already GTA III's: `anpk` and `anpk-iii` leave it; `anpk-vc` gives Vice City's.
+        assert!(iii.is_already(gta3) && iii.is_already(IfpVersion::Anpk.into()));
+        let (vc, dropped) = written(&iii, IfpTarget::Anpk(Some(AnpkHeaders::ViceCity)));
+        assert!(dropped.is_empty(), "{dropped:?}");
+        let wrong = headers(&vc)
+            .into_iter()
+            .find(|h| *h != (44, Some(-1), None));
+        assert_eq!(wrong, None, "{}", path.display());
+        // Through San Andreas and back to GTA III's headers, no bone id is in the way.
+        let (anp3, _) = written(&iii, IfpTarget::Anp3);
+        let (again, dropped) = written(&anp3, gta3);
+        assert!(dropped.is_empty(), "{}: {dropped:?}", path.display());
+        let wrong = headers(&again)
+            .into_iter()
+            .find(|h| *h != (48, None, Some([-1, -1])));
+        assert_eq!(wrong, None, "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
+#[test]
+fn san_andreas_bone_ids_are_refused_by_gta3_headers_and_dropped_when_lossy() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ifp/anp3/anp3_types_1_to_4.ifp");
+    let ifp = Ifp::read(&std::fs::read(path).unwrap()).unwrap();
+    let gta3 = IfpTarget::Anpk(Some(AnpkHeaders::Gta3));
+    let refused = ifp.converted(gta3, LOSSLESS).unwrap_err().to_string();
+    assert!(
+        refused.contains(", bone `") && refused.contains(": its bone id "),
+        "{refused}"
+    );
+    assert!(
+        refused.ends_with(
+            "GTA III's 48-byte object headers (anpk-iii) cannot hold that, so nothing was \
+             converted (--lossy converts without it)"
+        ),
+        "{refused}"
+    );
+    let dropped = ifp.converted(gta3, LOSSY).unwrap().dropped;
+    let with_ids = ifp
+        .animations()
+        .iter()
+        .flat_map(|a| &a.tracks)
+        .filter(|t| t.bone_id.is_some_and(|id| id != -1))
+        .count();
+    assert_eq!(dropped.len(), with_ids);
+    assert!(with_ids > 0);
 }

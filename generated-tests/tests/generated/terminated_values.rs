@@ -25,8 +25,8 @@ fn kaitai_values() -> serde_json::Value {
         "len_note": 6,
         "note": {"value": "474e55", "stored": "474e55007879"},
         "label": {"value": "6566", "stored": "6566202020"},
-        "line": {"value": "gh", "stored": "67680a"},
-        "title": {"value": "ij", "stored": "696a202020"},
+        "line": {"text": "gh", "stored": "67680a"},
+        "title": {"text": "ij", "stored": "696a202020"},
         "kept": {"value": "6b3b", "stored": "6b3b"},
         "both": {"value": "6120", "stored": "612000202020"},
         "as_kaitai_reads": 1,
@@ -54,7 +54,7 @@ fn an_edited_value_is_framed_anew_and_its_size_follows() {
     // old terminator (`xy`) goes with the old bytes.
     let mut document = kaitai_values();
     document["note"] = json!({"value": "4c494e555845", "stored": "474e55007879"});
-    document["line"] = json!({"value": "hello"});
+    document["line"] = json!({"text": "hello"});
     // The note is no longer `GNU`: the flag that says so goes.
     document["as_kaitai_reads"] = json!(null);
     let mut value: TerminatedValues = serde_json::from_value(document.clone()).unwrap();
@@ -98,7 +98,7 @@ fn an_edit_within_a_fixed_size_is_written_without_normalize() {
     // back ends write it and read it back as edited, the bytes stored anew.
     let mut document = kaitai_values();
     document["label"]["value"] = json!("656667");
-    document["title"]["value"] = json!("xyz");
+    document["title"]["text"] = json!("xyz");
     document["as_kaitai_reads"] = json!(null);
     let expected = b"ab\0\x06GNU\0xyefg  gh\nxyz  k;a \0   ";
     let value: TerminatedValues = serde_json::from_value(document.clone()).unwrap();
