@@ -15,7 +15,7 @@ use crate::typeck::ir::{Derivation, TypeIr};
 
 /// For each type: whether it or anything inside it has a derived field.
 pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
-    let mut needs: Vec<bool> = schema
+    let needs: Vec<bool> = schema
         .types
         .iter()
         .enumerate()
@@ -40,22 +40,26 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
                 || !schema.slotted_fields(i).is_empty()
         })
         .collect();
-    // Propagate to containing types until nothing changes.
+    held_by_holders(schema, needs)
+}
+
+/// `marks` extended to every type that holds a marked one, however deep.
+fn held_by_holders(schema: &Schema, mut marks: Vec<bool>) -> Vec<bool> {
     loop {
         let mut changed = false;
         for (i, def) in schema.types.iter().enumerate() {
-            if !needs[i]
+            if !marks[i]
                 && def
                     .fields
                     .iter()
-                    .any(|f| f.ty.user_types().iter().any(|&c| needs[c]))
+                    .any(|f| f.ty.user_types().iter().any(|&c| marks[c]))
             {
-                needs[i] = true;
+                marks[i] = true;
                 changed = true;
             }
         }
         if !changed {
-            return needs;
+            return marks;
         }
     }
 }
@@ -63,26 +67,10 @@ pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
 /// For each type: whether it or anything inside it has a field whose derivation the root
 /// computes (see [`Schema::rooted`]), which `set_rooted` sets.
 fn types_holding_rooted(schema: &Schema) -> Vec<bool> {
-    let mut holds: Vec<bool> = (0..schema.types.len())
+    let holds: Vec<bool> = (0..schema.types.len())
         .map(|ty| schema.rooted.iter().any(|r| r.ty == ty))
         .collect();
-    loop {
-        let mut changed = false;
-        for (i, def) in schema.types.iter().enumerate() {
-            if !holds[i]
-                && def
-                    .fields
-                    .iter()
-                    .any(|f| f.ty.user_types().iter().any(|&c| holds[c]))
-            {
-                holds[i] = true;
-                changed = true;
-            }
-        }
-        if !changed {
-            return holds;
-        }
-    }
+    held_by_holders(schema, holds)
 }
 
 /// What `check_into` and `normalize` of type `ty` do for the derivations the root computes
