@@ -4,7 +4,7 @@
 
 use skelcodec_codegen::expr::{BinOp, Expr, UnaryOp, to_source};
 use skelcodec_codegen::model::{
-    ByteOrder, Content, Field, FieldType, InstanceKind, IntType, Scalar, Schema,
+    ByteOrder, Content, Field, FieldType, InstanceKind, IntType, NumberType, Scalar, Schema,
 };
 use skelcodec_codegen::sanitization::IS_BE;
 use skelcodec_runtime as rt;
@@ -89,7 +89,17 @@ impl<'s> Scope<'s> {
                 };
                 Ok(item.unwrap_or(Val::Null))
             }
-            Expr::Cast(inner, _) => self.eval(inner),
+            Expr::Cast(inner, target) => {
+                let value = self.eval(inner)?;
+                Ok(match (NumberType::named(target), value) {
+                    (Some(NumberType::Int(_)), Val::Float(f)) => Val::Int(f as i64),
+                    (Some(NumberType::F4), Val::Int(n)) => Val::Float(f64::from(n as f32)),
+                    (Some(NumberType::F4), Val::Float(f)) => Val::Float(f64::from(f as f32)),
+                    (Some(NumberType::F8), Val::Int(n)) => Val::Float(n as f64),
+                    // A switch value taken as one of its cases, or a value already of the type.
+                    (_, value) => value,
+                })
+            }
             Expr::Present(value) => self
                 .stored(value, |v| !matches!(v, Value::Absent))
                 .map(Val::Bool),
@@ -101,15 +111,7 @@ impl<'s> Scope<'s> {
                 .map(Val::Bool),
             Expr::Call(name, args) => self.call(name, args),
             Expr::SizeOf { ty, bits } => {
-                let idx = self
-                    .schema
-                    .types
-                    .iter()
-                    .position(|t| t.id == *ty || t.id == ty.rsplit("::").next().unwrap_or(ty))
-                    .ok_or_else(|| format!("no type `{ty}`"))?;
-                let size = self
-                    .schema
-                    .static_size(idx)
+                let size = (self.schema.sizeof_named(self.this.ty(), ty))
                     .ok_or_else(|| format!("`{ty}` has no fixed size"))?;
                 Ok(Val::Int(size as i64 * if *bits { 8 } else { 1 }))
             }
@@ -193,15 +195,9 @@ impl<'s> Scope<'s> {
     }
 
     fn enum_literal(&self, enum_name: &str, variant: &str) -> Evaluated {
-        let last = enum_name.rsplit("::").next().unwrap_or(enum_name);
-        for (idx, def) in self.schema.enums.iter().enumerate() {
-            if def.id == last
-                && let Some(v) = def.variants.iter().find(|v| v.id == variant)
-            {
-                return Ok(Val::Enum(idx, v.value));
-            }
-        }
-        Err(format!("no enum value `{enum_name}::{variant}`"))
+        let (idx, variant) =
+            (self.schema).resolve_enum_value(self.this.ty(), enum_name, variant)?;
+        Ok(Val::Enum(idx, variant.value))
     }
 
     fn binary(&self, op: BinOp, a: &Expr, b: &Expr) -> Evaluated {
@@ -375,7 +371,14 @@ impl<'s> Scope<'s> {
     fn method(&self, recv: &Expr, name: &str, args: &[Expr]) -> Evaluated {
         let value = self.eval(recv)?;
         match (value, name, args) {
-            (Val::Bytes(b), "to_s", _) => Ok(Val::Str(b)),
+            (Val::Bytes(b), "to_s", [Expr::Str(label)]) => decoded(&b, label),
+            (Val::List(items), "to_s", [Expr::Str(label)]) => {
+                let ints = items.into_iter().map(Val::into_int);
+                decoded(
+                    &rt::bytes::from_ints(&ints.collect::<Result<Vec<_>, _>>()?),
+                    label,
+                )
+            }
             (Val::Str(s), "to_i", [radix]) => number(&s, self.int(radix)?),
             (Val::Str(s), "substring", [from, to]) => Ok(Val::Str(rt::bytes::substring(
                 &s,
@@ -396,6 +399,13 @@ impl<'s> Scope<'s> {
             (other, name, _) => Err(format!("no method `{name}` of {other}")),
         }
     }
+}
+
+/// `bytes.to_s(label)`: the bytes decoded as text in the encoding `label` names.
+fn decoded(bytes: &[u8], label: &str) -> Evaluated {
+    let encoding = rt::encoding::Encoding::for_label(label)
+        .ok_or_else(|| format!("unknown encoding `{label}`"))?;
+    Ok(Val::Str(encoding.decode(bytes).into_owned().into_bytes()))
 }
 
 /// Why an expression cannot be evaluated while a value is written: the stream it reads from
@@ -471,15 +481,15 @@ pub(crate) fn compare(op: BinOp, a: &Val, b: &Val) -> Result<bool, String> {
         (Val::Bool(a), Val::Bool(b)) => Some(a.cmp(b)),
         (Val::Enum(_, a), Val::Enum(_, b)) => Some(a.cmp(b)),
         (Val::Str(a), Val::Str(b)) | (Val::Bytes(a), Val::Bytes(b)) => Some(a.cmp(b)),
-        (Val::Bytes(a), Val::List(b)) | (Val::List(b), Val::Bytes(a)) => {
-            let b: Option<Vec<u8>> = b
-                .iter()
-                .map(|v| match v {
-                    Val::Int(n) => u8::try_from(*n).ok(),
-                    _ => None,
-                })
-                .collect();
-            b.map(|b| a.as_slice().cmp(b.as_slice()))
+        (Val::Bytes(a), Val::List(b)) => byte_list(b).map(|b| a.as_slice().cmp(b.as_slice())),
+        (Val::List(a), Val::Bytes(b)) => byte_list(a).map(|a| a.as_slice().cmp(b.as_slice())),
+        // Lists are equal when their elements are, one by one.
+        (Val::List(a), Val::List(b)) if matches!(op, BinOp::Eq | BinOp::Ne) => {
+            let mut equal = a.len() == b.len();
+            for (a, b) in a.iter().zip(b) {
+                equal = equal && compare(BinOp::Eq, a, b)?;
+            }
+            return Ok(equal == (op == BinOp::Eq));
         }
         (a, b) => return Err(format!("cannot compare {a:?} with {b:?}")),
     };
@@ -497,14 +507,30 @@ pub(crate) fn compare(op: BinOp, a: &Val, b: &Val) -> Result<bool, String> {
     })
 }
 
+/// A list of integers as the bytes it spells, when each is a byte.
+fn byte_list(items: &[Val]) -> Option<Vec<u8>> {
+    (items.iter())
+        .map(|v| match v {
+            Val::Int(n) => u8::try_from(*n).ok(),
+            _ => None,
+        })
+        .collect()
+}
+
 /// `name` of the structure `link`: a field read so far, a parameter, an instance, or one of
 /// `_parent`, `_root`, `_io`, `_sizeof`.
 fn member(schema: &Schema, link: &Link, name: &str, file: Option<&[u8]>) -> Evaluated {
     let node = link.node();
     let def = &schema.types[node.ty];
     match name {
-        "_parent" => return Ok(link.0.parent.clone().map_or(Val::Null, Val::Struct)),
-        "_root" => return Ok(Val::Struct(file_root(schema, link))),
+        // Kaitai passes `_parent` and `_root` only between the types of one file.
+        "_parent" => {
+            let parent = link.0.parent.clone();
+            let home = |link: &Link| schema.types[link.ty()].at.file();
+            let local = parent.filter(|parent| home(parent) == home(link));
+            return Ok(local.map_or(Val::Null, Val::Struct));
+        }
+        "_root" => return Ok(file_root(schema, link).map_or(Val::Null, Val::Struct)),
         "_io" => {
             file.ok_or_else(needs_stream)?;
             let (pos, eof) = node.pos.get();
@@ -553,8 +579,8 @@ fn member(schema: &Schema, link: &Link, name: &str, file: Option<&[u8]>) -> Eval
 
 /// `_root` of the structure `link`: the root value of the file that declares its type, as
 /// Kaitai never passes `_root` from one file's types to another's (an imported schema's
-/// types see the value of its root type that holds them); the file's root otherwise.
-fn file_root(schema: &Schema, link: &Link) -> Link {
+/// types see the value of its root type that holds them); none when no such value holds it.
+fn file_root(schema: &Schema, link: &Link) -> Option<Link> {
     let home = schema.types[link.ty()].at.file();
     let target = schema.file_root(link.ty());
     let mut found = None;
@@ -568,7 +594,7 @@ fn file_root(schema: &Schema, link: &Link) -> Link {
         }
         at = node.0.parent.clone();
     }
-    found.unwrap_or_else(|| link.root())
+    found
 }
 
 /// Computes instance `i` of the structure `link`.

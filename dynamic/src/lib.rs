@@ -6,6 +6,7 @@
 //! a schema that uses anything else is refused before any file is read, each use named.
 
 mod choice;
+mod computed;
 mod debug;
 mod derived;
 mod document;
@@ -32,6 +33,7 @@ use std::path::{Path, PathBuf};
 use skelcodec_codegen::{CheckedSchema, Overlay, Schema, SchemaError};
 use skelcodec_runtime as rt;
 
+pub use crate::computed::Computed;
 pub use crate::document::DocumentError;
 pub use crate::gaps::UNCLAIMED;
 pub use crate::map::{BitRange, FieldSpan};
@@ -193,6 +195,18 @@ impl Interpreter {
             tree,
             error: read.err(),
         }
+    }
+
+    /// What `expression` (Kaitai's expression language) computes on the root value `value`
+    /// read from `file`, in the root type's scope: `header.num_frames * 2`, an instance's
+    /// name. Fails with why when it does not parse or cannot be computed.
+    pub fn evaluate(
+        &self,
+        value: &Value,
+        file: &[u8],
+        expression: &str,
+    ) -> Result<Computed, String> {
+        computed::evaluate(&self.schema, value, file, expression)
     }
 
     /// The value a document holds (the `value` of what `decode` prints): what the generated

@@ -12,6 +12,7 @@ mod written;
 
 pub use self::fixed::{Fixed, FixedKind};
 pub use self::live::{live_instances, names_read_and_written, names_used_beside, read_and_written};
+pub use self::sizes::NumberType;
 pub use self::slots::SlotSpan;
 
 use crate::error::YamlPath;

@@ -3,7 +3,55 @@
 use super::*;
 use crate::expr::Expr;
 
+/// A built-in number type named in an expression (`sizeof<u4>`, `.as<f4>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumberType {
+    /// An integer of this many bytes.
+    Int(usize),
+    /// `f4`.
+    F4,
+    /// `f8`.
+    F8,
+}
+
+impl NumberType {
+    /// The type `name` means (`u4`, `s2be`, `f8le`), when it is a built-in number.
+    pub fn named(name: &str) -> Option<NumberType> {
+        let base = name
+            .strip_suffix("be")
+            .or_else(|| name.strip_suffix("le"))
+            .unwrap_or(name);
+        match base {
+            "u1" | "s1" => Some(NumberType::Int(1)),
+            "u2" | "s2" => Some(NumberType::Int(2)),
+            "u4" | "s4" => Some(NumberType::Int(4)),
+            "u8" | "s8" => Some(NumberType::Int(8)),
+            "f4" => Some(NumberType::F4),
+            "f8" => Some(NumberType::F8),
+            _ => None,
+        }
+    }
+
+    /// Bytes on disk.
+    pub fn size(self) -> usize {
+        match self {
+            NumberType::Int(bytes) => bytes,
+            NumberType::F4 => 4,
+            NumberType::F8 => 8,
+        }
+    }
+}
+
 impl Schema {
+    /// `sizeof<name>` written in type `from`: a built-in number's size, or that of the user
+    /// type the name resolves to there when all its values take the same bytes.
+    pub fn sizeof_named(&self, from: usize, name: &str) -> Option<usize> {
+        NumberType::named(name).map(NumberType::size).or_else(|| {
+            let user = self.resolve_type(from, name)?;
+            self.static_size(user)
+        })
+    }
+
     /// Kaitai's `sizeof<T>`: the bytes every value of type `ty` takes in sequence, when the
     /// schema alone decides it (no condition, no count or size read from the data). Unlike
     /// [`Schema::fixed_size`], a `valid` rule or a substream does not matter here.

@@ -289,6 +289,22 @@ impl Schema {
         }
     }
 
+    /// The enum value `enum_name::variant` means inside type `from` (see
+    /// [`Schema::resolve_enum`]): its enum and variant, or why it means none.
+    pub fn resolve_enum_value(
+        &self,
+        from: usize,
+        enum_name: &str,
+        variant: &str,
+    ) -> Result<(usize, &EnumVariant), String> {
+        let idx = (self.resolve_enum(from, enum_name))
+            .ok_or_else(|| format!("unknown enum `{enum_name}`"))?;
+        let found = self.enums[idx].variants.iter().find(|v| v.id == variant);
+        found
+            .map(|v| (idx, v))
+            .ok_or_else(|| format!("enum `{enum_name}` has no value `{variant}`"))
+    }
+
     /// `ty`, then the types it is nested in, out to the root.
     fn enclosing(&self, ty: usize) -> impl Iterator<Item = usize> + '_ {
         std::iter::successors(Some(ty), |&t| self.types.get(t).and_then(|d| d.parent))

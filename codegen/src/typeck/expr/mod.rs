@@ -20,7 +20,6 @@ mod valid;
 use self::compare::{comparison, list_literal};
 pub use self::place::content_view;
 use self::place::read_through;
-use self::switch::{NumberType, number_type};
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -853,11 +852,7 @@ impl<'s> Scope<'s> {
             Expr::Holds(value, case) => self.holds(value, case),
             Expr::Call(name, args) => self.call(name, args),
             Expr::SizeOf { ty, bits } => {
-                let size = number_type(ty).map(NumberType::size).or_else(|| {
-                    let user = self.schema.resolve_type(self.ty, ty)?;
-                    self.schema.static_size(user)
-                });
-                let Some(size) = size else {
+                let Some(size) = self.schema.sizeof_named(self.ty, ty) else {
                     return invalid(format!(
                         "`sizeof<{ty}>`: `{ty}` is not a type whose values all have the same size"
                     ));
@@ -933,14 +928,9 @@ impl<'s> Scope<'s> {
     }
 
     fn enum_literal(&self, enum_name: &str, variant: &str) -> Compiled {
-        let Some(idx) = self.schema.resolve_enum(self.ty, enum_name) else {
-            return invalid(format!("unknown enum `{enum_name}`"));
-        };
-        let def = &self.schema.enums[idx];
-        let Some(variant) = def.variants.iter().find(|v| v.id == variant) else {
-            return invalid(format!("enum `{enum_name}` has no value `{variant}`"));
-        };
-        let e = enum_ident(def);
+        let (idx, variant) =
+            (self.schema.resolve_enum_value(self.ty, enum_name, variant)).or_else(invalid)?;
+        let e = enum_ident(&self.schema.enums[idx]);
         let v = variant_ident(variant);
         Ok((quote!(#e::#v), Ty::Enum(idx)))
     }

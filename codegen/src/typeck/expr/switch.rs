@@ -13,7 +13,7 @@ impl<'s> Scope<'s> {
         if base.optional {
             return self.through_optional(base, |scope, present| scope.cast(present, target));
         }
-        if let Some(number) = number_type(target) {
+        if let Some(number) = NumberType::named(target) {
             let (value, ty) = self.value(base)?;
             let tokens = match (&ty, number) {
                 (Ty::Int, NumberType::Int(_)) => value,
@@ -40,9 +40,9 @@ impl<'s> Scope<'s> {
             // A list of integers as a typed list (`[1, 2].as<u2[]>`).
             (list, Ty::ListLit(elem) | Ty::Array(elem))
                 if **elem == Ty::Int
-                    && list
-                        .strip_suffix("[]")
-                        .is_some_and(|e| matches!(number_type(e), Some(NumberType::Int(_)))) =>
+                    && list.strip_suffix("[]").is_some_and(|e| {
+                        matches!(NumberType::named(e), Some(NumberType::Int(_)))
+                    }) =>
             {
                 Ok(base)
             }
@@ -177,42 +177,6 @@ impl<'s> Scope<'s> {
                 Ty::Opt(Box::new(element_ty(self.schema, ty))),
             ),
         }))
-    }
-}
-
-/// The type a cast to a built-in number names.
-#[derive(Clone, Copy)]
-pub(super) enum NumberType {
-    /// An integer of this many bytes.
-    Int(usize),
-    F4,
-    F8,
-}
-
-impl NumberType {
-    /// Bytes on disk.
-    pub(super) fn size(self) -> usize {
-        match self {
-            NumberType::Int(bytes) => bytes,
-            NumberType::F4 => 4,
-            NumberType::F8 => 8,
-        }
-    }
-}
-
-pub(super) fn number_type(name: &str) -> Option<NumberType> {
-    let base = name
-        .strip_suffix("be")
-        .or_else(|| name.strip_suffix("le"))
-        .unwrap_or(name);
-    match base {
-        "u1" | "s1" => Some(NumberType::Int(1)),
-        "u2" | "s2" => Some(NumberType::Int(2)),
-        "u4" | "s4" => Some(NumberType::Int(4)),
-        "u8" | "s8" => Some(NumberType::Int(8)),
-        "f4" => Some(NumberType::F4),
-        "f8" => Some(NumberType::F8),
-        _ => None,
     }
 }
 

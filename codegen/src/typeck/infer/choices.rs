@@ -157,9 +157,8 @@ fn integer_key(schema: &Schema, ty: usize, key: &Expr) -> Option<Expr> {
     match folded(schema, ty, key) {
         key @ Expr::Int(_) => Some(key),
         Expr::EnumLit { enum_name, variant } => {
-            let def = &schema.enums[schema.resolve_enum(ty, &enum_name)?];
-            let value = def.variants.iter().find(|v| v.id == variant)?.value;
-            Some(Expr::Int(value.into()))
+            let (_, variant) = schema.resolve_enum_value(ty, &enum_name, &variant).ok()?;
+            Some(Expr::Int(variant.value.into()))
         }
         _ => None,
     }
