@@ -233,8 +233,8 @@ pub struct Struct {
 /// computed the first time they are used (Kaitai evaluates an instance once).
 #[derive(Debug, Default)]
 struct Kept {
-    params: Vec<Val>,
-    instances: Vec<Option<Val>>,
+    params: Vec<Held>,
+    instances: Vec<Option<Held>>,
     /// The arguments of its type's kept parameters, as read: part of the value.
     args: Vec<Value>,
     /// The arguments of its type's kept parameters it was last measured with (see
@@ -257,7 +257,7 @@ impl Struct {
             fields: RefCell::new(fields),
             kept: RefCell::new((!params.is_empty()).then(|| {
                 Box::new(Kept {
-                    params,
+                    params: params.into_iter().map(Held::Val).collect(),
                     ..Kept::default()
                 })
             })),
@@ -275,12 +275,13 @@ impl Struct {
 impl Struct {
     /// Argument `i` the value was read with.
     pub(crate) fn param(&self, i: usize) -> Option<Val> {
-        self.kept.borrow().as_ref()?.params.get(i).cloned()
+        self.kept.borrow().as_ref()?.params.get(i).map(Held::val)
     }
 
     /// Keeps the arguments the value is written with.
     pub(crate) fn keep_params(&self, params: Vec<Val>) {
-        self.kept.borrow_mut().get_or_insert_default().params = params;
+        self.kept.borrow_mut().get_or_insert_default().params =
+            params.into_iter().map(Held::Val).collect();
     }
 
     /// Instance `i` as computed, when it was.
@@ -289,9 +290,9 @@ impl Struct {
             .borrow()
             .as_ref()?
             .instances
-            .get(i)
-            .cloned()
-            .flatten()
+            .get(i)?
+            .as_ref()
+            .map(Held::val)
     }
 
     /// Keeps instance `i` as computed (caches are released after a read or write, and kept
@@ -300,9 +301,9 @@ impl Struct {
         let mut kept = self.kept.borrow_mut();
         let instances = &mut kept.get_or_insert_default().instances;
         if instances.len() <= i {
-            instances.resize(i + 1, None);
+            instances.resize_with(i + 1, || None);
         }
-        instances[i] = Some(value);
+        instances[i] = Some(Held::Val(value));
     }
 
     /// Forgets the instances computed.
@@ -312,15 +313,22 @@ impl Struct {
         }
     }
 
-    /// Forgets what expressions kept (see [`release`]).
+    /// Forgets what expressions kept that links values to each other (see [`release`]).
     pub(crate) fn release(&self) {
         let mut kept = self.kept.borrow_mut();
-        match kept.as_mut() {
-            Some(kept) if !kept.args.is_empty() => {
-                kept.params.clear();
-                kept.instances.clear();
-            }
-            _ => *kept = None,
+        let Some(held) = kept.as_mut() else {
+            return;
+        };
+        // What links a value to the values around it, in a cycle, is kept by weak links: the
+        // arguments and instances stay for expressions on the finished value (`header.base`),
+        // and an instance is computed once, as in Kaitai (a look-ahead at `_io.pos + 1` reads
+        // where it was first used).
+        let instances = held.instances.iter_mut().flatten();
+        for kept in held.params.iter_mut().chain(instances) {
+            kept.weaken();
+        }
+        if held.params.is_empty() && held.args.is_empty() {
+            *kept = None;
         }
     }
 
@@ -530,6 +538,15 @@ pub(crate) enum Val {
 /// A value as error messages name it: a number, a short text, or its kind (a structure or a
 /// list is not printed whole).
 impl Val {
+    /// Whether it holds a structure, which links it to the values around that one.
+    fn links(&self) -> bool {
+        match self {
+            Val::Struct(_) => true,
+            Val::List(items) => items.iter().any(Val::links),
+            _ => false,
+        }
+    }
+
     /// The value as an integer, where an expression needs one: an enum's value, 0 for nothing
     /// (an absent number).
     pub(crate) fn into_int(self) -> Result<i64, String> {
@@ -564,6 +581,58 @@ impl std::fmt::Display for Val {
             Val::Io(..) => write!(f, "a stream"),
             Val::Null => write!(f, "nothing"),
         }
+    }
+}
+
+/// A value an expression keeps in a structure: as computed while the structure is read, and by
+/// weak links once it is (see [`Struct::release`]), so that no value keeps alive the values
+/// that hold it.
+#[derive(Debug)]
+enum Held {
+    /// As computed.
+    Val(Val),
+    /// A structure, by weak links to it and to the structures it was read in.
+    Struct(Vec<std::rc::Weak<Struct>>),
+    /// A list holding structures.
+    List(Vec<Held>),
+}
+
+impl Held {
+    /// The value; a structure no longer held by anything is absent.
+    fn val(&self) -> Val {
+        match self {
+            Held::Val(val) => val.clone(),
+            Held::Struct(chain) => {
+                let mut link = None;
+                for node in chain.iter().rev() {
+                    let Some(node) = node.upgrade() else {
+                        return Val::Null;
+                    };
+                    link = Some(Link::new(node, link));
+                }
+                link.map_or(Val::Null, Val::Struct)
+            }
+            Held::List(items) => Val::List(items.iter().map(Held::val).collect()),
+        }
+    }
+
+    /// The same value by weak links.
+    fn weaken(&mut self) {
+        let Held::Val(val) = self else {
+            return;
+        };
+        *self = match val {
+            Val::Struct(link) => {
+                let chain = std::iter::successors(Some(&*link), |l| l.0.parent.as_ref());
+                Held::Struct(chain.map(|l| Rc::downgrade(l.node())).collect())
+            }
+            Val::List(items) if items.iter().any(Val::links) => {
+                let mut items: Vec<Held> = items.drain(..).map(Held::Val).collect();
+                items.iter_mut().for_each(Held::weaken);
+                Held::List(items)
+            }
+            _ => return,
+        };
     }
 }
 
