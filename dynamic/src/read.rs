@@ -279,8 +279,8 @@ impl<'s> Ctx<'s> {
     }
 }
 
-/// Reads the whole file as the schema's root type.
-pub(crate) fn read_file(cx: &Ctx<'_>) -> rt::Result<Value> {
+/// Reads the whole file as the schema's root type, with `args` for its parameters.
+pub(crate) fn read_file(cx: &Ctx<'_>, args: Vec<Val>) -> rt::Result<Value> {
     // Work beyond one pass over the file is budgeted as the generated reader budgets it.
     let state = (cx.schema.has_positioned_fields())
         .then(|| rt::reader::FileState::new(rt::Reader::budget_for(cx.file.len(), false)));
@@ -290,7 +290,10 @@ pub(crate) fn read_file(cx: &Ctx<'_>) -> rt::Result<Value> {
     }
     // The root is at 0 of the file: an instance there of its type is itself, a cycle.
     let visiting_root = r.visit_as(crate::intern::interned("type 0"))?;
-    let root = read_struct(cx, &mut r, 0, Vec::new(), (None, None));
+    let root = read_struct(cx, &mut r, 0, args.clone(), (None, None));
+    if let Ok(root) = &root {
+        root.keep_root_args(args);
+    }
     drop(visiting_root);
     map_look_aheads(cx);
     // What expressions kept while reading (arguments, instances computed once) may link a

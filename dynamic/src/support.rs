@@ -13,9 +13,6 @@ pub(crate) fn unsupported(schema: &Schema) -> Vec<String> {
             found.push(use_);
         }
     };
-    if !schema.types[0].params.is_empty() {
-        refuse(&schema.types[0].at, "a root type with parameters");
-    }
     // Only what a file of the root type can hold: an imported schema's other types are not.
     for def in reached_types(schema)
         .into_iter()

@@ -240,6 +240,9 @@ struct Kept {
     /// The arguments of its type's kept parameters it was last measured with (see
     /// `write::measure`): those `check()` compares `args` with.
     measured_args: Vec<Value>,
+    /// `params` are the root's, given by the caller or defaults: plain values, linked to no
+    /// other, which the value keeps as long as it lives (every later write needs them).
+    root_args: bool,
 }
 
 impl Struct {
@@ -283,6 +286,18 @@ impl Struct {
         self.kept.borrow_mut().get_or_insert_default().params = params;
     }
 
+    /// Keeps the arguments of the root type's parameters (see `root_args`), through every
+    /// [`Struct::release`].
+    pub(crate) fn keep_root_args(&self, params: Vec<Val>) {
+        if params.is_empty() {
+            return;
+        }
+        let mut kept = self.kept.borrow_mut();
+        let kept = kept.get_or_insert_default();
+        kept.params = params;
+        kept.root_args = true;
+    }
+
     /// Instance `i` as computed, when it was.
     pub(crate) fn instance(&self, i: usize) -> Option<Val> {
         self.kept
@@ -316,8 +331,10 @@ impl Struct {
     pub(crate) fn release(&self) {
         let mut kept = self.kept.borrow_mut();
         match kept.as_mut() {
-            Some(kept) if !kept.args.is_empty() => {
-                kept.params.clear();
+            Some(kept) if !kept.args.is_empty() || kept.root_args => {
+                if !kept.root_args {
+                    kept.params.clear();
+                }
                 kept.instances.clear();
             }
             _ => *kept = None,

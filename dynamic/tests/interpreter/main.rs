@@ -8,4 +8,5 @@ mod explaining_values;
 mod loading;
 mod packed;
 mod reading;
+mod root_arguments;
 mod writing;

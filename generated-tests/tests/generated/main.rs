@@ -55,6 +55,7 @@ mod prior_elements;
 mod processed;
 mod recursion;
 mod relocations;
+mod root_params;
 mod root_places;
 mod root_stream;
 mod saved_positions;
