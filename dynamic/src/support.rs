@@ -52,14 +52,6 @@ fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPat
         // A Rust type of the crate that expands a codec: the interpreter has none.
         refuse(at, &format!("the custom processor `{name}`"));
     }
-    if field.read_again && field.read_later.is_some() {
-        // ELF's section headers: its first reads meet values not read yet where Kaitai, lazy,
-        // would not look.
-        refuse(
-            at,
-            "a list read again both once complete and once later values are read",
-        );
-    }
     if field.scan.is_some() {
         refuse(at, "a value searched for (`-scan`)");
     }
