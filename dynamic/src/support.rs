@@ -52,22 +52,4 @@ fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPat
         // A Rust type of the crate that expands a codec: the interpreter has none.
         refuse(at, &format!("the custom processor `{name}`"));
     }
-    if field.scan.is_some() {
-        refuse(at, "a value searched for (`-scan`)");
-    }
-    let mut types = vec![&field.ty];
-    while let Some(ty) = types.pop() {
-        match ty {
-            FieldType::Remembered { solve: Some(_), .. } => refuse(at, "`-solve`"),
-            FieldType::Str { content, .. } if content.unit > 1 => {
-                refuse(at, "text of two-byte code units")
-            }
-            FieldType::Array { elem, .. } => types.push(elem),
-            FieldType::Switch(switch) => {
-                types.extend(switch.cases.iter().map(|c| &c.ty));
-                types.extend(switch.default.as_deref());
-            }
-            _ => {}
-        }
-    }
 }

@@ -7,7 +7,7 @@ mod explaining_unclaimed;
 mod explaining_values;
 mod loading;
 mod packed;
-mod real_files;
 mod reading;
+mod real_files;
 mod root_arguments;
 mod writing;
