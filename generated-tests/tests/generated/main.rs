@@ -59,6 +59,7 @@ mod root_params;
 mod root_places;
 mod root_stream;
 mod saved_positions;
+mod searched;
 mod shared_bytes;
 mod sims2;
 mod sims2_behaviour;
