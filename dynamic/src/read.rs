@@ -501,15 +501,22 @@ fn start_field(cx: &Ctx<'_>, r: &Reader<'_>, link: &Link, index: usize) {
 /// Reads field `index` of `link`'s structure, recording it in the field map when one is.
 fn read_mapped(cx: &Ctx<'_>, r: &mut Reader<'_>, link: &Link, index: usize) -> rt::Result<Value> {
     let ty = link.ty();
-    let segment = || {
-        let field = &cx.schema.types[ty].fields[index];
-        cx.keys[ty][index]
-            .as_deref()
-            .unwrap_or(&field.id)
-            .to_owned()
-    };
     let field_ty = &cx.schema.types[ty].fields[index].ty;
-    cx.mapped_at(r, segment, field_ty, |r| read_field_at(cx, r, link, index))
+    cx.mapped_at(
+        r,
+        || segment(cx, ty, index),
+        field_ty,
+        |r| read_field_at(cx, r, link, index),
+    )
+}
+
+/// The segment of the path field `index` of type `ty` is in the field map: its document key.
+fn segment(cx: &Ctx<'_>, ty: usize, index: usize) -> String {
+    let field = &cx.schema.types[ty].fields[index];
+    cx.keys[ty][index]
+        .as_deref()
+        .unwrap_or(&field.id)
+        .to_owned()
 }
 
 /// What a trial read of the fields after a searched or solved one leaves: their values, and
@@ -586,7 +593,11 @@ fn read_solved(
     start_field(cx, r, link, index);
     let scope = Scope::of(cx.schema, link.clone(), cx.file);
     let known = scope.int(value).map_err(|m| eval_error(r, m))?;
-    let name = crate::intern::interned(&cx.schema.types[link.ty()].fields[index].id);
+    let field = &cx.schema.types[link.ty()].fields[index];
+    let name = crate::intern::interned(&field.id);
+    // Its row in the field map comes before the rows of the fields that decide it.
+    let place = cx.place(r);
+    let row = (cx.map.as_ref()).map(|m| m.borrow_mut().reserve(segment(cx, link.ty(), index)));
     let solve = Solve {
         cx,
         link,
@@ -608,6 +619,11 @@ fn read_solved(
         _ => solve.run::<i64>(r),
     }?;
     let solved = Int::fitting(solved, int).map_or(Value::Absent, Value::Int);
+    if let (Some(map), Some(row), Some(at)) = (&cx.map, row, place) {
+        let range = (at.clone(), at);
+        map.borrow_mut()
+            .record(cx.schema, row, range, (&field.ty, &solved));
+    }
     link.set_field(index, solved);
     keep_trial(cx, link, index, trial);
     Ok(())
