@@ -111,9 +111,7 @@ impl RootArgs {
                 false => format!("the root type has none such (it has {})", names.join(", ")),
             }));
         };
-        let ty = params[index].ty;
-        let value = parse(schema, ty, text).map_err(refuse)?;
-        self.0[index] = Arg::of(ty, value);
+        self.0[index] = Some(parse(schema, params[index].ty, text).map_err(refuse)?);
         Ok(())
     }
 
@@ -136,37 +134,37 @@ impl RootArgs {
 /// hexadecimal, within its type's range; `true` or `false`; an enum's value by name or
 /// number; a string's text as it is; bytes as hexadecimal digits (`cafe01`); a list of
 /// integers separated by commas. A parameter of a structure or a stream has no text.
-pub(crate) fn parse(schema: &Schema, ty: ParamType, text: &str) -> Result<Val, String> {
+fn parse(schema: &Schema, ty: ParamType, text: &str) -> Result<Arg, String> {
     match ty {
-        ParamType::Int(int) => parse_int(text, Some(int)).map(Val::Int),
+        ParamType::Int(int) => parse_int(text, Some(int)).map(Arg::Int),
         ParamType::Bool => match text {
-            "true" => Ok(Val::Bool(true)),
-            "false" => Ok(Val::Bool(false)),
+            "true" => Ok(Arg::Bool(true)),
+            "false" => Ok(Arg::Bool(false)),
             _ => Err(format!("expected `true` or `false`, found `{text}`")),
         },
         ParamType::Enum(def) => {
-            let def_id = &schema.enums[def];
-            match def_id.variants.iter().find(|v| v.id == text) {
-                Some(variant) => Ok(Val::Enum(def, variant.value)),
+            let enum_def = &schema.enums[def];
+            match enum_def.variants.iter().find(|v| v.id == text) {
+                Some(variant) => Ok(Arg::Enum(def, variant.value)),
                 None => parse_int(text, None)
-                    .map(|raw| Val::Enum(def, raw))
+                    .map(|raw| Arg::Enum(def, raw))
                     .map_err(|_| {
                         let names: Vec<&str> =
-                            def_id.variants.iter().map(|v| v.id.as_str()).collect();
+                            enum_def.variants.iter().map(|v| v.id.as_str()).collect();
                         format!(
                             "expected a value of enum `{}` ({}) or an integer, found `{text}`",
-                            def_id.id,
+                            enum_def.id,
                             names.join(", ")
                         )
                     }),
             }
         }
-        ParamType::Str => Ok(Val::Str(text.as_bytes().to_vec())),
-        ParamType::Bytes => parse_hex(text).map(Val::Bytes),
+        ParamType::Str => Ok(Arg::Str(text.as_bytes().to_vec())),
+        ParamType::Bytes => parse_hex(text).map(Arg::Bytes),
         ParamType::IntList => (text.split(',').filter(|item| !item.trim().is_empty()))
-            .map(|item| parse_int(item.trim(), None).map(Val::Int))
+            .map(|item| parse_int(item.trim(), None))
             .collect::<Result<_, _>>()
-            .map(Val::List),
+            .map(Arg::Ints),
         _ => Err(
             "only a number, a boolean, an enum, a string, bytes or a list of integers can be given as text"
                 .to_owned(),
