@@ -2,8 +2,9 @@
 //!
 //! The interpreter reads the schema's checked model, the same the generator renders, with the
 //! runtime's own readers, and its documents are the generated codec's for the same schema and
-//! file (tested against each other). It reads a growing part of what the generator supports;
-//! a schema that uses anything else is refused before any file is read, each use named.
+//! file (tested against each other). It reads everything the generator supports but custom
+//! processors (Rust types of the crate that expands a codec): a schema that names one is
+//! refused before any file is read, each use named.
 
 mod choice;
 mod debug;

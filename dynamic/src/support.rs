@@ -1,6 +1,6 @@
-//! What the interpreter reads so far: a schema that uses anything else is refused before any
-//! file is read, each use named with the place in the schema, rather than read differently
-//! from the generated code.
+//! What the interpreter cannot read: custom processors, Rust types of the crate that expands
+//! a codec. A schema that names one is refused before any file is read, each use named with
+//! the place in the schema, rather than read differently from the generated code.
 
 use skelcodec_codegen::model::*;
 
