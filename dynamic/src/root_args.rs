@@ -120,10 +120,13 @@ impl RootArgs {
         (self.0.iter().zip(&schema.types[0].params))
             .map(|(value, param)| {
                 value.as_ref().map(Arg::val).ok_or_else(|| {
-                    format!(
-                        "the root type's parameter `{}` has no value: none was given, and it has no `-default`",
-                        param.id
-                    )
+                    let why = match textual(schema, param.ty) {
+                        true => "none was given, and it has no `-default`",
+                        false => {
+                            "it has no `-default`, and a structure or a stream cannot be given: read the file with a schema that imports this one"
+                        }
+                    };
+                    format!("the root type's parameter `{}` has no value: {why}", param.id)
                 })
             })
             .collect()
@@ -165,12 +168,18 @@ fn parse(schema: &Schema, ty: ParamType, text: &str) -> Result<Arg, String> {
             .map(|item| parse_int(item.trim(), None))
             .collect::<Result<_, _>>()
             .map(Arg::Ints),
-        _ => Err(
-            "only a number, a boolean, an enum, a string, bytes or a list of integers can be given as text"
-                .to_owned(),
-        ),
+        _ => Err(UNTEXTUAL.to_owned()),
     }
 }
+
+/// Whether a parameter of type `ty` can be given as text: not a structure or a stream.
+fn textual(schema: &Schema, ty: ParamType) -> bool {
+    parse(schema, ty, "").map_or_else(|why| why != UNTEXTUAL, |_| true)
+}
+
+/// Why a parameter of a structure or a stream is given no text.
+const UNTEXTUAL: &str =
+    "only a number, a boolean, an enum, a string, bytes or a list of integers can be given as text";
 
 /// An integer in decimal or `0x` hexadecimal, optionally negative; within `int`'s range when
 /// one is given (a `u8` above `i64::MAX` kept as its bits, as expressions hold it).

@@ -99,3 +99,33 @@ fn an_argument_is_refused_naming_the_parameter_and_what_it_takes() {
         "{message}"
     );
 }
+
+#[test]
+fn a_parameter_of_a_structure_is_named_as_one_that_cannot_be_given() {
+    let interpreter = interpreter(
+        "
+meta: {id: holder, endian: le}
+params:
+  - {id: header, type: header}
+seq:
+  - {id: body, size: header.len}
+types:
+  header:
+    seq:
+      - {id: len, type: u1}
+",
+    );
+    let error = interpreter.read(b"ab").unwrap_err().to_string();
+    assert!(
+        error.contains("`header`") && error.contains("cannot be given"),
+        "{error}"
+    );
+    let refused = interpreter
+        .with_argument("header", "1")
+        .map(drop)
+        .unwrap_err();
+    assert!(
+        refused.message.contains("can be given as text"),
+        "{refused}"
+    );
+}
