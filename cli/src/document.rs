@@ -349,7 +349,11 @@ pub fn encode(
                 files: source.overlays,
                 no_overlay: source.no_overlay,
             };
-            crate::schema::interpreted(&source.path, &source.import_paths, &overlays, false)?
+            let params: Vec<crate::schema::RootParam> = (source.params.into_iter())
+                .map(|(name, value)| crate::schema::RootParam { name, value })
+                .collect();
+            let chosen = (&overlays, &params[..]);
+            crate::schema::interpreted(&source.path, &source.import_paths, chosen, false)?
         }
         (None, None) => {
             let id = (header.format.as_ref())

@@ -34,6 +34,8 @@ pub enum Schema<'a> {
         path: &'a Path,
         import_paths: &'a [PathBuf],
         overlays: &'a crate::overlays::OverlayArgs,
+        /// The values given to its root type's parameters (`--param`).
+        params: &'a [crate::schema::RootParam],
     },
     /// The schema of a built-in format: the one given (`--format`), else the file's, detected
     /// by magic, then by extension.
@@ -122,7 +124,8 @@ fn render(file: &Path, options: &ExplainOptions<'_>) -> Result<Report, CliError>
             path,
             import_paths,
             overlays,
-        } => crate::schema::interpreter(path, import_paths, overlays)?,
+            params,
+        } => crate::schema::interpreter(path, import_paths, overlays, params)?,
         Schema::BuiltIn(forced) => {
             let format = crate::commands::format_of(file, extension.as_deref(), &bytes, forced)?;
             built_in_interpreter(format)?

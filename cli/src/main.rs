@@ -72,6 +72,12 @@ struct FormatArg {
         requires = "schema"
     )]
     import_paths: Vec<PathBuf>,
+    /// A value for a parameter of the schema's root type: an integer (decimal or 0x hex),
+    /// `true` or `false`, an enum value's name or number, text, bytes in hex (`cafe01`), or
+    /// integers separated by commas; may be repeated. A parameter not given has its
+    /// `-default`; a read that needs one with neither fails, naming it
+    #[arg(long = "param", value_name = "NAME=VALUE", requires = "schema")]
+    params: Vec<schema::RootParam>,
     /// Also print the schema's style warnings, which `schema check` always prints (they concern
     /// the schema, not the file)
     #[arg(long, requires = "schema")]
@@ -86,8 +92,8 @@ impl FormatArg {
         self.refuse_overlays_without_schema()?;
         match &self.schema {
             Some(path) => {
-                schema::interpreted(path, &self.import_paths, &self.overlays, self.warnings)
-                    .map(Some)
+                let chosen = (&self.overlays, &self.params[..]);
+                schema::interpreted(path, &self.import_paths, chosen, self.warnings).map(Some)
             }
             None => commands::forced_format(self.id.as_deref()),
         }
@@ -444,6 +450,7 @@ fn run(command: Command, quiet: bool) -> Result<ExitCode, CliError> {
                     path,
                     import_paths: &format.import_paths,
                     overlays: &format.overlays,
+                    params: &format.params,
                 },
                 None => explain::Schema::BuiltIn(commands::forced_format(format.id.as_deref())?),
             };

@@ -174,10 +174,10 @@ fn generated(
 pub fn interpreted(
     file: &Path,
     import_paths: &[PathBuf],
-    overlays: &OverlayArgs,
+    (overlays, params): (&OverlayArgs, &[RootParam]),
     warnings: bool,
 ) -> Result<&'static dyn skelcodec_formats::Format, CliError> {
-    let interpreter = interpreter(file, import_paths, overlays)?;
+    let interpreter = interpreter(file, import_paths, overlays, params)?;
     if warnings {
         for warning in &interpreter.schema().warnings {
             eprintln!("warning: {warning}");
@@ -190,17 +190,22 @@ pub fn interpreted(
         import_paths: import_paths.iter().map(|p| absolute(p)).collect(),
         overlays: overlays.files.iter().map(|p| absolute(p)).collect(),
         no_overlay: overlays.no_overlay,
+        params: (params.iter())
+            .map(|p| (p.name.clone(), p.value.clone()))
+            .collect(),
     };
     let format = skelcodec_formats::interpreted::Interpreted::new(interpreter, source);
     Ok(Box::leak(Box::new(format)))
 }
 
-/// The interpreter of the schema at `file` with the overlays chosen; a schema that does not
-/// check, or that the interpreter cannot read yet, is a usage error naming every reason.
+/// The interpreter of the schema at `file` with the overlays chosen and the values given to
+/// its root type's parameters; a schema that does not check, or that the interpreter cannot
+/// read yet, is a usage error naming every reason, and so is a value its parameter refuses.
 pub fn interpreter(
     file: &Path,
     import_paths: &[PathBuf],
     overlays: &OverlayArgs,
+    params: &[RootParam],
 ) -> Result<skelcodec_dynamic::Interpreter, CliError> {
     use skelcodec_dynamic::{Interpreter, LoadError};
     let loaded = load_with(
@@ -212,5 +217,33 @@ pub fn interpreter(
             LoadError::Unsupported(_) => None,
         },
     )?;
-    loaded.map_err(|e| CliError::Usage(e.to_string()))
+    let mut interpreter = loaded.map_err(|e| CliError::Usage(e.to_string()))?;
+    for RootParam { name, value } in params {
+        interpreter = (interpreter.with_argument(name, value))
+            .map_err(|e| CliError::Usage(format!("--param {e}")))?;
+    }
+    Ok(interpreter)
+}
+
+/// `--param NAME=VALUE`: a value for a parameter of the schema's root type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RootParam {
+    /// The parameter's name.
+    pub name: String,
+    /// Its value as written (see `Interpreter::with_argument`).
+    pub value: String,
+}
+
+impl std::str::FromStr for RootParam {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text.split_once('=') {
+            Some((name, value)) if !name.is_empty() => Ok(RootParam {
+                name: name.to_owned(),
+                value: value.to_owned(),
+            }),
+            _ => Err(format!("expected NAME=VALUE, found `{text}`")),
+        }
+    }
 }

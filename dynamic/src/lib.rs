@@ -2,8 +2,9 @@
 //!
 //! The interpreter reads the schema's checked model, the same the generator renders, with the
 //! runtime's own readers, and its documents are the generated codec's for the same schema and
-//! file (tested against each other). It reads a growing part of what the generator supports;
-//! a schema that uses anything else is refused before any file is read, each use named.
+//! file (tested against each other). It reads everything the generator supports but custom
+//! processors (Rust types of the crate that expands a codec): a schema that names one is
+//! refused before any file is read, each use named.
 
 mod choice;
 mod computed;
@@ -19,6 +20,7 @@ mod packed;
 mod plan;
 mod process;
 mod read;
+mod root_args;
 mod serialize;
 mod settle;
 mod streams;
@@ -37,6 +39,7 @@ pub use crate::computed::Computed;
 pub use crate::document::DocumentError;
 pub use crate::gaps::UNCLAIMED;
 pub use crate::map::{BitRange, FieldSpan};
+pub use crate::root_args::ArgumentError;
 pub use crate::serialize::Document;
 pub use crate::streams::Stream;
 pub use crate::unstated::UnstatedChecksum;
@@ -48,6 +51,8 @@ pub struct Interpreter {
     schema: Schema,
     /// What reading asks of the schema, resolved once.
     plan: plan::Plan,
+    /// The arguments of the root type's parameters, given or defaults.
+    root_args: root_args::RootArgs,
 }
 
 /// A file read and mapped (see [`Interpreter::explain`]).
@@ -126,10 +131,33 @@ impl Interpreter {
             uses if uses.is_empty() => {
                 let schema = schema.into_schema();
                 let plan = plan::Plan::of(&schema);
-                Ok(Interpreter { schema, plan })
+                let root_args = root_args::RootArgs::defaults(&schema, &plan.keys());
+                Ok(Interpreter {
+                    schema,
+                    plan,
+                    root_args,
+                })
             }
             uses => Err(LoadError::Unsupported(uses)),
         }
+    }
+
+    /// This interpreter with the root type's parameter `name` given the value `text`, for every
+    /// file it reads and writes, as the generated code's `read_with` takes it; a parameter not
+    /// given has its `-default`, and a read that needs one with neither fails, naming it.
+    /// `text` is an integer in decimal or `0x` hexadecimal (within the parameter's type),
+    /// `true` or `false`, an enum value's name or number, a string's text, bytes as
+    /// hexadecimal digits (`cafe01`), or integers separated by commas; a parameter of a
+    /// structure or a stream cannot be given.
+    pub fn with_argument(mut self, name: &str, text: &str) -> Result<Self, ArgumentError> {
+        self.root_args.give(&self.schema, name, text)?;
+        Ok(self)
+    }
+
+    /// The arguments of the root type's parameters, or an error naming one that has none.
+    fn root_args(&self) -> rt::Result<Vec<value::Val>> {
+        (self.root_args.values(&self.schema))
+            .map_err(|message| rt::Error::new(0, rt::ErrorKind::Invalid(message)))
     }
 
     /// The schema.
@@ -148,7 +176,8 @@ impl Interpreter {
     /// (values of a recursive type at most [`rt::reader::MAX_DEPTH`] deep): the deepest files
     /// take more than a 2 MiB thread's stack in an unoptimised build.
     pub fn read(&self, bytes: &[u8]) -> rt::Result<Value> {
-        let value = read::read_file(&read::Ctx::new(&self.schema, &self.plan, bytes))?;
+        let cx = read::Ctx::new(&self.schema, &self.plan, bytes);
+        let value = read::read_file(&cx, self.root_args()?)?;
         self.keep_unclaimed(&value, bytes)?;
         Ok(value)
     }
@@ -173,7 +202,8 @@ impl Interpreter {
     /// up to the failure, and its tree shows what was read by then.
     pub fn explain(&self, bytes: &[u8]) -> Explained {
         let cx = read::Ctx::mapping(&self.schema, &self.plan, bytes);
-        let read = read::read_file(&cx)
+        let read = (self.root_args())
+            .and_then(|args| read::read_file(&cx, args))
             .and_then(|value| self.keep_unclaimed(&value, bytes).map(|()| value));
         let map = cx
             .map
@@ -211,8 +241,17 @@ impl Interpreter {
 
     /// The value a document holds (the `value` of what `decode` prints): what the generated
     /// codec's `Deserialize` accepts for the same schema, as the same value.
+    /// The root keeps the arguments of its parameters, which writing it needs.
     pub fn value_of(&self, document: &serde_json::Value) -> Result<Value, DocumentError> {
-        document::value_of(&self.schema, &self.plan.keys(), document)
+        let value = document::value_of(&self.schema, &self.plan.keys(), document)?;
+        let args = (self.root_args.values(&self.schema)).map_err(|message| DocumentError {
+            path: String::new(),
+            message,
+        })?;
+        if let Value::Struct(root) = &value {
+            root.keep_params(args);
+        }
+        Ok(value)
     }
 
     /// Writes a value of the schema's root type as a file. The output is read back, and

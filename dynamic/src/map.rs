@@ -57,6 +57,13 @@ pub(crate) struct Deferred {
     pub index: usize,
 }
 
+/// What a trial read recorded in the map (see [`FieldMap::take_since`]).
+#[derive(Default)]
+pub(crate) struct Recorded {
+    spans: Vec<(usize, FieldSpan)>,
+    deferred: Vec<Deferred>,
+}
+
 /// The map being recorded: the path of the value being read, and the spans completed.
 #[derive(Default)]
 pub(crate) struct FieldMap {
@@ -88,6 +95,26 @@ impl FieldMap {
         let path = self.rendered();
         let order = self.path.pop().map_or(0, |(_, order, _)| order);
         (path, order)
+    }
+
+    /// Where the map stands, to take back what a trial read records ([`FieldMap::take_since`]).
+    pub fn mark(&self) -> (usize, usize) {
+        (self.spans.len(), self.deferred.len())
+    }
+
+    /// Takes out what was recorded since `mark`: a trial read's (`-scan`, `-solve`), put back
+    /// ([`FieldMap::put_back`]) only when it is the trial kept.
+    pub fn take_since(&mut self, (spans, deferred): (usize, usize)) -> Recorded {
+        Recorded {
+            spans: self.spans.split_off(spans.min(self.spans.len())),
+            deferred: (self.deferred).split_off(deferred.min(self.deferred.len())),
+        }
+    }
+
+    /// Puts back what [`FieldMap::take_since`] took.
+    pub fn put_back(&mut self, recorded: Recorded) {
+        self.spans.extend(recorded.spans);
+        self.deferred.extend(recorded.deferred);
     }
 
     /// The spans recorded, in document order (a value before its parts).

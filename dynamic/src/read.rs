@@ -279,18 +279,19 @@ impl<'s> Ctx<'s> {
     }
 }
 
-/// Reads the whole file as the schema's root type.
-pub(crate) fn read_file(cx: &Ctx<'_>) -> rt::Result<Value> {
+/// Reads the whole file as the schema's root type, with `args` for its parameters.
+pub(crate) fn read_file(cx: &Ctx<'_>, args: Vec<Val>) -> rt::Result<Value> {
     // Work beyond one pass over the file is budgeted as the generated reader budgets it.
-    let state = (cx.schema.has_positioned_fields())
-        .then(|| rt::reader::FileState::new(rt::Reader::budget_for(cx.file.len(), false)));
+    let searched = cx.schema.has_searched_fields();
+    let state = (cx.schema.has_positioned_fields() || searched)
+        .then(|| rt::reader::FileState::new(rt::Reader::budget_for(cx.file.len(), searched)));
     let mut r = Reader::new(cx.file);
     if let Some(state) = &state {
         r = r.sharing(state);
     }
     // The root is at 0 of the file: an instance there of its type is itself, a cycle.
     let visiting_root = r.visit_as(crate::intern::interned("type 0"))?;
-    let root = read_struct(cx, &mut r, 0, Vec::new(), (None, None));
+    let root = read_struct(cx, &mut r, 0, args, (None, None));
     drop(visiting_root);
     map_look_aheads(cx);
     // What expressions kept while reading (arguments, instances computed once) may link a
@@ -412,29 +413,53 @@ fn read_sequence(
         let scope = Scope::of(cx.schema, link.clone(), cx.file);
         node.is_be.set(Some(choose_byte_order(r, &scope, choice)?));
     }
-    // Fields read later (see `Field::read_later`): where they started and ended.
-    let mut waiting = Vec::new();
-    for (index, field) in def.fields.iter().enumerate() {
+    read_fields_from(cx, r, &link, 0, Vec::new())?;
+    node.pos.set((r.pos(), r.is_eof()));
+    node.reading.set(None);
+    node.span.set((start, r.pos()));
+    defer_look_aheads(cx, &link);
+    Ok(node)
+}
+
+/// Fields read later (see `Field::read_later`) waiting for their second read: each with where
+/// it started and ended.
+type Waiting = Vec<(usize, usize, usize)>;
+
+/// Reads the fields of `link`'s structure from field `from` on, one after another; `waiting`
+/// holds the fields before it read later. A field searched for (`-scan`) or solved (`-solve`)
+/// reads the rest of the fields itself: they decide its value.
+fn read_fields_from(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'_>,
+    link: &Link,
+    from: usize,
+    mut waiting: Waiting,
+) -> rt::Result<()> {
+    let (node, ty) = (link.node(), link.ty());
+    let def = &cx.schema.types[ty];
+    for (index, field) in def.fields.iter().enumerate().skip(from) {
+        if let Some(marker) = &field.scan {
+            return read_scanned(cx, r, link, (index, marker), waiting);
+        }
+        if let FieldType::Remembered {
+            value,
+            ty: int,
+            solve: Some(range),
+        } = &field.ty
+        {
+            return read_solved(cx, r, link, (index, value, *int, *range), waiting);
+        }
         let read_later = match &field.read_later {
             Some(_) => Some(rt::fields::byte_start(r).map_err(|e| e.in_path(field_name(field)))?),
             None => None,
         };
-        node.pos.set((r.pos(), r.is_eof()));
-        // A single value is visible while it is read; a list shows the elements read before.
-        node.reading
-            .set((field.repeat == Repeat::None).then_some(index as u32));
+        start_field(cx, r, link, index);
         let kept_from_holder = def.unread_from_holder && field.id == UNREAD;
         let trailing = cx.plan.types[ty].trailing == Some(index);
         let value = if kept_from_holder || trailing {
             // Filled by the whole-file read, or by the read of the substream.
             Value::Bytes(rt::RawBytes::default())
         } else {
-            let segment = || {
-                cx.keys[ty][index]
-                    .as_deref()
-                    .unwrap_or(&field.id)
-                    .to_owned()
-            };
             // A plain value needs none of the general reader's steps.
             let plain = (cx.map.is_none() && cx.plan.types[ty].plain[index])
                 .then(|| crate::packed::read_plain(r, &field.ty, false))
@@ -442,15 +467,13 @@ fn read_sequence(
             let read = match plain {
                 Some(read) => read,
                 None => cx.first_read(field.read_later.as_ref(), || {
-                    cx.mapped_at(r, segment, &field.ty, |r| {
-                        read_field_at(cx, r, &link, index)
-                    })
+                    read_mapped(cx, r, link, index)
                 }),
             };
             match (read, field.parse_instance) {
                 (Ok(value), _) => value,
                 // A parse instance's failure is its own: the value is read all the same.
-                (Err(e), true) => failed_instance(cx, r, &link, index, e),
+                (Err(e), true) => failed_instance(cx, r, link, index, e),
                 (Err(e), false) => return Err(e.in_path(field_name(field))),
             }
         };
@@ -458,13 +481,188 @@ fn read_sequence(
         if let Some(start) = read_later {
             waiting.push((index, start, r.pos()));
         }
-        read_again_after(cx, r, &link, &mut waiting, &field.id)?;
+        read_again_after(cx, r, link, &mut waiting, &field.id)?;
     }
+    Ok(())
+}
+
+/// Field `index` of `link`'s structure is read next, where `r` stands.
+fn start_field(cx: &Ctx<'_>, r: &Reader<'_>, link: &Link, index: usize) {
+    let node = link.node();
     node.pos.set((r.pos(), r.is_eof()));
-    node.reading.set(None);
-    node.span.set((start, r.pos()));
-    defer_look_aheads(cx, &link);
-    Ok(node)
+    // A single value is visible while it is read; a list shows the elements read before.
+    let single = cx.schema.types[link.ty()].fields[index].repeat == Repeat::None;
+    node.reading.set(single.then_some(index as u32));
+}
+
+/// Reads field `index` of `link`'s structure, recording it in the field map when one is.
+fn read_mapped(cx: &Ctx<'_>, r: &mut Reader<'_>, link: &Link, index: usize) -> rt::Result<Value> {
+    let ty = link.ty();
+    let field_ty = &cx.schema.types[ty].fields[index].ty;
+    cx.mapped_at(
+        r,
+        || segment(cx, ty, index),
+        field_ty,
+        |r| read_field_at(cx, r, link, index),
+    )
+}
+
+/// The segment of the path field `index` of type `ty` is in the field map: its document key.
+fn segment(cx: &Ctx<'_>, ty: usize, index: usize) -> String {
+    let field = &cx.schema.types[ty].fields[index];
+    cx.keys[ty][index]
+        .as_deref()
+        .unwrap_or(&field.id)
+        .to_owned()
+}
+
+/// What a trial read of the fields after a searched or solved one leaves: their values, and
+/// what it recorded in the field map (put back when the trial is the one kept).
+type Trial = (Vec<Option<Value>>, crate::map::Recorded);
+
+/// Reads the fields of `link`'s structure after field `index` as one trial of a search:
+/// their values and what was recorded in the map; a failed trial leaves nothing recorded.
+fn trial_of_rest(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'_>,
+    link: &Link,
+    index: usize,
+    waiting: &Waiting,
+) -> rt::Result<Trial> {
+    let mark = cx.map.as_ref().map(|m| m.borrow().mark());
+    let read = read_fields_from(cx, r, link, index + 1, waiting.clone());
+    let recorded = (cx.map.as_ref().zip(mark)).map(|(m, mark)| m.borrow_mut().take_since(mark));
+    read.map(|()| {
+        let fields = link.node().fields.borrow()[index + 1..].to_vec();
+        (fields, recorded.unwrap_or_default())
+    })
+}
+
+/// Keeps the trial found: its fields' values, and what it recorded in the map.
+fn keep_trial(cx: &Ctx<'_>, link: &Link, index: usize, (fields, recorded): Trial) {
+    link.node().fields.borrow_mut()[index + 1..].clone_from_slice(&fields);
+    if let Some(map) = &cx.map {
+        map.borrow_mut().put_back(recorded);
+    }
+}
+
+/// Reads field `index`, searched for (`-scan: marker`), and the fields after it, as the
+/// generated reader does: it ends at the first occurrence of `marker` after which the rest
+/// of the fields read exactly to the end of the stream.
+fn read_scanned(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'_>,
+    link: &Link,
+    (index, marker): (usize, &[u8]),
+    waiting: Waiting,
+) -> rt::Result<()> {
+    let name = crate::intern::interned(&cx.schema.types[link.ty()].fields[index].id);
+    let read_value = |r: &mut Reader<'_>| {
+        start_field(cx, r, link, index);
+        let mark = cx.map.as_ref().map(|m| m.borrow().mark());
+        let value = read_mapped(cx, r, link, index);
+        // Kept in the map only with the trial of the rest that follows it.
+        let recorded = (cx.map.as_ref().zip(mark)).map(|(m, mark)| m.borrow_mut().take_since(mark));
+        let value = value?;
+        link.set_field(index, value.clone());
+        Ok((value, recorded.unwrap_or_default()))
+    };
+    let rest = |r: &mut Reader<'_>| trial_of_rest(cx, r, link, index, &waiting);
+    let ((value, recorded), trial) = rt::fields::read_scanned(r, name, marker, read_value, rest)?;
+    link.set_field(index, value);
+    if let Some(map) = &cx.map {
+        map.borrow_mut().put_back(recorded);
+    }
+    keep_trial(cx, link, index, trial);
+    Ok(())
+}
+
+/// Reads field `index`, a value remembered and solved (`-solve: [min, max]`), and the fields
+/// after it, as the generated reader does: its value as computed when not 0, else the only
+/// candidate after which the rest of the fields read exactly to the end of the stream.
+fn read_solved(
+    cx: &Ctx<'_>,
+    r: &mut Reader<'_>,
+    link: &Link,
+    (index, value, int, (min, max)): (usize, &skelcodec_codegen::expr::Expr, IntType, (i64, i64)),
+    waiting: Waiting,
+) -> rt::Result<()> {
+    start_field(cx, r, link, index);
+    let scope = Scope::of(cx.schema, link.clone(), cx.file);
+    let known = scope.int(value).map_err(|m| eval_error(r, m))?;
+    let field = &cx.schema.types[link.ty()].fields[index];
+    let name = crate::intern::interned(&field.id);
+    // Its row in the field map comes before the rows of the fields that decide it.
+    let place = cx.place(r);
+    let row = (cx.map.as_ref()).map(|m| m.borrow_mut().reserve(segment(cx, link.ty(), index)));
+    let solve = Solve {
+        cx,
+        link,
+        index,
+        waiting: &waiting,
+        name,
+        int,
+        known,
+        candidates: min..=max,
+    };
+    let (solved, trial) = match (int.bytes, int.signed) {
+        (1, false) => solve.run::<u8>(r),
+        (1, true) => solve.run::<i8>(r),
+        (2, false) => solve.run::<u16>(r),
+        (2, true) => solve.run::<i16>(r),
+        (4, false) => solve.run::<u32>(r),
+        (4, true) => solve.run::<i32>(r),
+        (8, false) => solve.run::<u64>(r),
+        _ => solve.run::<i64>(r),
+    }?;
+    let solved = Int::fitting(solved, int).map_or(Value::Absent, Value::Int);
+    if let (Some(map), Some(row), Some(at)) = (&cx.map, row, place) {
+        let range = (at.clone(), at);
+        map.borrow_mut()
+            .record(cx.schema, row, range, (&field.ty, &solved));
+    }
+    link.set_field(index, solved);
+    keep_trial(cx, link, index, trial);
+    Ok(())
+}
+
+/// A solved field's search (see [`read_solved`]), run in its integer type as the generated
+/// reader's, so that its errors are the same.
+struct Solve<'c, 's> {
+    cx: &'c Ctx<'s>,
+    link: &'c Link,
+    index: usize,
+    waiting: &'c Waiting,
+    name: &'static str,
+    /// The field's integer type.
+    int: IntType,
+    known: i64,
+    candidates: std::ops::RangeInclusive<i64>,
+}
+
+impl Solve<'_, '_> {
+    /// The value solved, as a wide integer, and the trial of the rest it was kept with.
+    fn run<T>(self, r: &mut Reader<'_>) -> rt::Result<(i128, Trial)>
+    where
+        T: TryFrom<i64> + Copy + std::fmt::Display + Into<i128>,
+    {
+        let Solve {
+            cx,
+            link,
+            index,
+            waiting,
+            int,
+            ..
+        } = self;
+        let rest = |r: &mut Reader<'_>, candidate: T| {
+            let held = Int::fitting(candidate.into(), int).map_or(Value::Absent, Value::Int);
+            link.set_field(index, held);
+            trial_of_rest(cx, r, link, index, waiting)
+        };
+        let (value, trial) =
+            rt::fields::read_solved(r, self.name, self.known, self.candidates, rest)?;
+        Ok((value.into(), trial))
+    }
 }
 
 /// Takes a place in the field map for each look-ahead instance of `link`'s structure, read

@@ -1,6 +1,6 @@
-//! What the interpreter reads so far: a schema that uses anything else is refused before any
-//! file is read, each use named with the place in the schema, rather than read differently
-//! from the generated code.
+//! What the interpreter cannot read: custom processors, Rust types of the crate that expands
+//! a codec. A schema that names one is refused before any file is read, each use named with
+//! the place in the schema, rather than read differently from the generated code.
 
 use skelcodec_codegen::model::*;
 
@@ -13,9 +13,6 @@ pub(crate) fn unsupported(schema: &Schema) -> Vec<String> {
             found.push(use_);
         }
     };
-    if !schema.types[0].params.is_empty() {
-        refuse(&schema.types[0].at, "a root type with parameters");
-    }
     // Only what a file of the root type can hold: an imported schema's other types are not.
     for def in reached_types(schema)
         .into_iter()
@@ -54,31 +51,5 @@ fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPat
     {
         // A Rust type of the crate that expands a codec: the interpreter has none.
         refuse(at, &format!("the custom processor `{name}`"));
-    }
-    if field.read_again && field.read_later.is_some() {
-        // ELF's section headers: its first reads meet values not read yet where Kaitai, lazy,
-        // would not look.
-        refuse(
-            at,
-            "a list read again both once complete and once later values are read",
-        );
-    }
-    if field.scan.is_some() {
-        refuse(at, "a value searched for (`-scan`)");
-    }
-    let mut types = vec![&field.ty];
-    while let Some(ty) = types.pop() {
-        match ty {
-            FieldType::Remembered { solve: Some(_), .. } => refuse(at, "`-solve`"),
-            FieldType::Str { content, .. } if content.unit > 1 => {
-                refuse(at, "text of two-byte code units")
-            }
-            FieldType::Array { elem, .. } => types.push(elem),
-            FieldType::Switch(switch) => {
-                types.extend(switch.cases.iter().map(|c| &c.ty));
-                types.extend(switch.default.as_deref());
-            }
-            _ => {}
-        }
     }
 }

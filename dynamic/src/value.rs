@@ -327,7 +327,8 @@ impl Struct {
         for kept in held.params.iter_mut().chain(instances) {
             kept.weaken();
         }
-        if held.params.is_empty() && held.args.is_empty() {
+        let instances = held.instances.iter().flatten();
+        if held.params.is_empty() && held.args.is_empty() && instances.count() == 0 {
             *kept = None;
         }
     }

@@ -30,6 +30,10 @@ pub struct SchemaSource {
     /// True when the overlay a tool ships for the schema was turned off (`--no-overlay`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_overlay: bool,
+    /// The values given to parameters of its root type (`--param NAME=VALUE`), by name, as
+    /// given: the document is encoded with the same.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub params: std::collections::BTreeMap<String, String>,
 }
 
 /// Text form of a decoded document.

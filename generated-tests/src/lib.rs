@@ -30,6 +30,30 @@ pub fn interpreter(path: &str) -> skelcodec_dynamic::Interpreter {
     skelcodec_dynamic::Interpreter::new(schema).expect("the schema is interpreted")
 }
 
+/// Holds `interpreter` to the generated code's read of `file`, whose document is `document`:
+/// the same document, and the file written back byte for byte from the value it reads and
+/// from the document.
+pub fn assert_interpreted_alike(
+    interpreter: &skelcodec_dynamic::Interpreter,
+    file: &[u8],
+    document: &serde_json::Value,
+) {
+    let value = interpreter.read(file).expect("the interpreter reads it");
+    assert_eq!(
+        &serde_json::to_value(interpreter.document(&value)).unwrap(),
+        document,
+        "the interpreter's document"
+    );
+    assert_eq!(interpreter.write(&value).expect("writes back"), file);
+    let from_document = (interpreter.value_of(document)).expect("the document is a value");
+    assert_eq!(
+        interpreter
+            .write(&from_document)
+            .expect("writes the document"),
+        file
+    );
+}
+
 /// What `check()` reports on a value of the generated code, each mismatch as it prints.
 pub fn checked(value: &impl skelcodec_runtime::Codec) -> Vec<String> {
     value.check().iter().map(ToString::to_string).collect()

@@ -6,4 +6,5 @@ mod explaining;
 mod gallery_checksums;
 mod package_edits;
 mod quiet;
+mod root_params;
 mod support;

@@ -38,6 +38,7 @@ impl FieldType {
             FieldType::Switch(_) => "switch".into(),
             FieldType::Array { elem, len } => format!("{} × {len}", elem.as_written(schema)),
             FieldType::Vlq => "vlq".into(),
+            FieldType::Remembered { ty, .. } => format!("{} remembered", int(ty)),
             other => format!("{other:?}").chars().take(40).collect(),
         }
     }

@@ -5,6 +5,8 @@ use std::fs;
 
 use skelcodec_dynamic::Interpreter;
 
+use crate::common::gallery;
+
 #[test]
 fn the_files_a_schema_imports_are_listed_each_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -42,5 +44,38 @@ fn the_files_a_schema_imports_are_listed_each_once() {
     assert_eq!(
         document,
         serde_json::json!({"p": {"a": {"v": 1}, "b": {"v": 2}}})
+    );
+}
+
+#[test]
+fn the_interpreter_takes_every_gallery_schema_the_checker_takes() {
+    let gallery = gallery();
+    let schemas: Vec<_> = walkdir::WalkDir::new(&gallery)
+        .sort_by_file_name()
+        .into_iter()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "ksy"))
+        .map(|e| e.into_path())
+        .collect();
+    if schemas.is_empty() {
+        skelcodec_runtime::corpus::announce_skip(&format!(
+            "skipped: no gallery at {}",
+            gallery.display()
+        ));
+        return;
+    }
+    let refused: Vec<String> = schemas
+        .iter()
+        .filter_map(|path| {
+            let loaded = Interpreter::load(path, std::slice::from_ref(&gallery));
+            loaded.err().map(|e| format!("{}: {e}", path.display()))
+        })
+        .collect();
+    assert!(schemas.len() >= 180, "{} schemas", schemas.len());
+    assert!(
+        refused.is_empty(),
+        "{} refused:\n{}",
+        refused.len(),
+        refused.join("\n")
     );
 }

@@ -8,4 +8,6 @@ mod explaining_values;
 mod loading;
 mod packed;
 mod reading;
+mod real_files;
+mod root_arguments;
 mod writing;

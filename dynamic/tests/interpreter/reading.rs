@@ -306,17 +306,9 @@ seq:
     let checked = skelcodec_codegen::parse_schema(schema, Path::new("test.ksy")).unwrap();
     match Interpreter::new(checked) {
         Err(LoadError::Unsupported(uses)) => {
-            assert!(
-                uses.contains(&"seq[0]: the custom processor `my_fx`".to_owned()),
-                "{uses:?}"
-            );
-            assert!(
-                uses.iter()
-                    .any(|u| u.ends_with(": a root type with parameters")),
-                "{uses:?}"
-            );
+            assert_eq!(uses, ["seq[0]: the custom processor `my_fx`"]);
         }
-        other => panic!("refused with every use, got {other:?}"),
+        other => panic!("refused with where it is, got {other:?}"),
     }
 }
 

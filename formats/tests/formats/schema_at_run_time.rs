@@ -65,3 +65,54 @@ fn the_corpus_reads_with_the_schemas_given_at_run_time_as_with_the_built_in_form
     eprintln!("corpus with schemas at run time: {compared:?} files alike");
     assert!(compared.iter().all(|n| *n > 0), "{compared:?}");
 }
+
+#[test]
+fn swat_animations_searched_and_solved_read_at_run_time_as_with_the_built_in_format() {
+    // The skeleton runs to the `ffff` marker after which the rest reads to the end (`-scan`),
+    // and the bones per frame no field stores are the count after which the frames do
+    // (`-solve`): the same values, the same errors (a broken file's), the same bytes.
+    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    let interpreter = Interpreter::load(&schemas.join("gsa.ksy"), &[])
+        .unwrap_or_else(|e| panic!("the interpreter takes gsa.ksy: {e}"));
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../generated-tests/fixtures/gsa");
+    let paths = skelcodec_runtime::corpus::files_under(&fixtures, ".gsa");
+    let (mut read, mut failed) = (0, 0);
+    for path in &paths {
+        let bytes = std::fs::read(path).expect("a fixture reads");
+        let interpreted = interpreter.read(&bytes);
+        match (skelcodec_formats::gsa::Gsa::read(&bytes), interpreted) {
+            (Ok(built_in), Ok(value)) => {
+                let document = serde_json::to_value(interpreter.document(&value)).unwrap();
+                assert_eq!(
+                    document,
+                    serde_json::to_value(&built_in).unwrap(),
+                    "{}: the documents differ",
+                    path.display()
+                );
+                let written = interpreter.write(&value).expect("the value is written");
+                assert!(
+                    written == bytes,
+                    "{}: written back otherwise",
+                    path.display()
+                );
+                read += 1;
+            }
+            (Err(expected), Err(error)) => {
+                assert_eq!(
+                    error.to_string(),
+                    expected.to_string(),
+                    "{}",
+                    path.display()
+                );
+                failed += 1;
+            }
+            (built_in, interpreted) => panic!(
+                "{}: the built-in format {:?}, the interpreter {:?}",
+                path.display(),
+                built_in.map(drop),
+                interpreted.map(drop)
+            ),
+        }
+    }
+    assert!(read >= 5 && failed >= 3, "{read} read, {failed} failed");
+}

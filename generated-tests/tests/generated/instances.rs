@@ -177,6 +177,40 @@ fn a_table_located_by_the_entries_that_name_themselves_in_it_is_read_between_the
     assert_eq!(value.to_bytes().unwrap(), file);
 }
 
+#[allow(deprecated)] // the schema's style warnings, which `schema check` lists
+mod listed_twice {
+    skelcodec_macros::codec!("tests/schemas/instances/listed_twice.ksy");
+}
+
+#[test]
+fn a_list_read_again_once_complete_and_once_its_table_is_read_reads_alike_with_both_back_ends() {
+    use listed_twice::ListedTwice;
+    // Two entries (at 2), the second locating the names "ab\0cd\0" (10, 6): the first is
+    // named at 0 of them and its body at 16 is sized by the second's length (6), which only
+    // the list read again once complete shows it; the second is named at 3, its body at 10
+    // sized by the first's length (0).
+    let file = [
+        2, 1, 16, 0, 0, 1, 10, 6, 3, 0, b'a', b'b', 0, b'c', b'd', 0, b'u', b'v', b'w', b'x', b'y',
+        b'z',
+    ];
+    let value = ListedTwice::read(&file).unwrap();
+    let names: Vec<String> = (value.entries.iter())
+        .map(|e| e.name.get().expect("read").text().into_owned())
+        .collect();
+    assert_eq!(names, ["ab", "cd"]);
+    let bodies: Vec<&[u8]> = (value.entries.iter())
+        .map(|e| e.body.get().expect("read").0.as_slice())
+        .collect();
+    assert_eq!(bodies, [&b"uvwxyz"[..], &b""[..]]);
+    assert_eq!(value.to_bytes().unwrap(), file);
+    let document = serde_json::to_value(&value).unwrap();
+    skelcodec_generated_tests::assert_interpreted_alike(
+        &skelcodec_generated_tests::interpreter("tests/schemas/instances/listed_twice.ksy"),
+        &file,
+        &document,
+    );
+}
+
 mod evaluated_once {
     skelcodec_macros::codec!("tests/schemas/instances/evaluated_once.ksy");
 }
