@@ -39,6 +39,16 @@ impl Kst {
     }
 }
 
+impl Kst {
+    /// Each assert that compares a value, as `(actual, expected)` expression sources.
+    fn compared(&self) -> Vec<(String, String)> {
+        let text = |v: &serde_yaml::Value| skelcodec_codegen::ksy::expr_text(v).unwrap_or_default();
+        (self.asserts.iter())
+            .filter_map(|a| Some((text(&a.actual), text(a.expected.as_ref()?))))
+            .collect()
+    }
+}
+
 /// One assert: a Kaitai expression over the root value and the value it must have, or the
 /// exception evaluating it raises.
 #[derive(serde::Deserialize)]
@@ -111,10 +121,11 @@ fn main() {
         };
         let _ = writeln!(
             specs,
-            "Spec {{ id: {:?}, data: {:?}, exception: {:?}, status: {status} }},",
+            "Spec {{ id: {:?}, data: {:?}, exception: {:?}, asserts: &{:?}, status: {status} }},",
             kst.id,
             kst.data,
-            kst.exception()
+            kst.exception(),
+            kst.compared()
         );
     }
     // Schemas no spec reads must compile all the same, when the checker accepts them.

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use skelcodec_dynamic::{Interpreter, LoadError};
+use skelcodec_dynamic::{Computed, Interpreter, LoadError};
 
 use crate::{Run, SPECS, Spec, Status};
 
@@ -57,8 +57,11 @@ pub fn compare(spec: &'static Spec, suite: &Path) -> Agreement {
     };
     let Ok(read) = std::panic::catch_unwind(|| {
         interpreter.read(&data).map(|value| {
-            let document =
-                serde_json::to_value(interpreter.document(&value)).map_err(|e| e.to_string());
+            let document = (serde_json::to_value(interpreter.document(&value)))
+                .map_err(|e| e.to_string())
+                .and_then(|document| {
+                    asserts_hold(&interpreter, &value, &data, spec, &reference).map(|()| document)
+                });
             let written = interpreter.write(&value);
             let encoded = document.as_ref().map(|d| interpreter.value_of(d));
             let encoded = match encoded {
@@ -88,6 +91,58 @@ pub fn compare(spec: &'static Spec, suite: &Path) -> Agreement {
             (other, _) => other,
         },
         other => other,
+    }
+}
+
+/// Every assert the generated code passes holds on the interpreter's value too: the suite's
+/// expressions (its `expr_*` specs, instances of every kind) computed by both back ends.
+fn asserts_hold(
+    interpreter: &Interpreter,
+    value: &skelcodec_dynamic::Value,
+    data: &[u8],
+    spec: &Spec,
+    reference: &Run,
+) -> Result<(), String> {
+    for (actual, expected) in spec.asserts {
+        let label = format!("{actual} == {expected}");
+        let passed = (reference.asserts.iter()).any(|a| a.label == label && a.failure.is_none());
+        if passed {
+            assert_holds(interpreter, value, data, actual, expected)
+                .map_err(|why| format!("assert `{label}` on the interpreter: {why}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether `actual == expected` holds on `value` as the generated code's asserts compare
+/// (see `build.rs`): an absent value for `null`, floats within a relative 1e-6, an enum value
+/// by its integer when the expected value is one.
+fn assert_holds(
+    interpreter: &Interpreter,
+    value: &skelcodec_dynamic::Value,
+    data: &[u8],
+    actual: &str,
+    expected: &str,
+) -> Result<(), String> {
+    let evaluate = |source: &str| interpreter.evaluate(value, data, source);
+    let found = evaluate(actual)?;
+    let holds = match (&found, expected) {
+        (found, "null") => *found == Computed::Absent,
+        (Computed::Float(x), expected) => match evaluate(expected)? {
+            Computed::Float(y) => (x - y).abs() <= 1e-6 * (1.0 + y.abs()),
+            Computed::Int(y) => (x - y as f64).abs() <= 1e-6 * (1.0 + (y as f64).abs()),
+            other => return Err(format!("{actual} is {x}, the spec expects {other:?}")),
+        },
+        (Computed::Enum { value: n, .. }, expected)
+            if expected.parse::<i64>().is_ok() || expected.starts_with("0x") =>
+        {
+            evaluate(expected)? == Computed::Int(*n)
+        }
+        _ => evaluate(&format!("({actual}) == ({expected})"))? == Computed::Bool(true),
+    };
+    match holds {
+        true => Ok(()),
+        false => Err(format!("found {found:?}")),
     }
 }
 

@@ -20,6 +20,8 @@ pub struct Spec {
     pub data: &'static str,
     /// The Kaitai exception the read must raise, if any (`ValidationNotEqualError<u1>`).
     pub exception: Option<&'static str>,
+    /// Its asserts that compare a value, as `(actual, expected)` expression sources.
+    pub asserts: &'static [(&'static str, &'static str)],
     /// What the compiler made of its schema.
     pub status: Status,
 }

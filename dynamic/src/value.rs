@@ -5,7 +5,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use skelcodec_codegen::model::{FieldType, IntType, ParamType, Scalar, TypeDef};
+use skelcodec_codegen::model::{FieldType, InstanceKind, IntType, ParamType, Scalar, TypeDef};
 use skelcodec_runtime as rt;
 
 /// One value of a field, as the generated code holds it.
@@ -306,10 +306,17 @@ impl Struct {
         instances[i] = Some(Held::Val(value));
     }
 
-    /// Forgets the instances computed.
-    pub(crate) fn forget_instances(&self) {
+    /// Forgets the value instances computed, of its type `def`: they are computed again from
+    /// the value as it is now. A look-ahead's value is what the bytes said where it was first
+    /// used, part of the value as read (the generated code keeps it in a field).
+    pub(crate) fn forget_instances(&self, def: &TypeDef) {
         if let Some(kept) = self.kept.borrow_mut().as_mut() {
-            kept.instances.clear();
+            let kinds = def.instances.iter().map(|i| &i.kind);
+            for (instance, kind) in kept.instances.iter_mut().zip(kinds) {
+                if let InstanceKind::Value { .. } = kind {
+                    *instance = None;
+                }
+            }
         }
     }
 
@@ -592,8 +599,9 @@ impl std::fmt::Display for Val {
 enum Held {
     /// As computed.
     Val(Val),
-    /// A structure, by weak links to it and to the structures it was read in.
-    Struct(Vec<std::rc::Weak<Struct>>),
+    /// A structure, by weak links to it and to the structures it was read in; held itself
+    /// when nothing else holds it (an element of a packed list, made when it is asked for).
+    Struct(Option<Rc<Struct>>, Vec<std::rc::Weak<Struct>>),
     /// A list holding structures.
     List(Vec<Held>),
 }
@@ -603,7 +611,8 @@ impl Held {
     fn val(&self) -> Val {
         match self {
             Held::Val(val) => val.clone(),
-            Held::Struct(chain) => {
+            // `_own` keeps the structure alive when nothing else does.
+            Held::Struct(_own, chain) => {
                 let mut link = None;
                 for node in chain.iter().rev() {
                     let Some(node) = node.upgrade() else {
@@ -624,8 +633,9 @@ impl Held {
         };
         *self = match val {
             Val::Struct(link) => {
+                let own = (Rc::strong_count(link.node()) == 1).then(|| link.node().clone());
                 let chain = std::iter::successors(Some(&*link), |l| l.0.parent.as_ref());
-                Held::Struct(chain.map(|l| Rc::downgrade(l.node())).collect())
+                Held::Struct(own, chain.map(|l| Rc::downgrade(l.node())).collect())
             }
             Val::List(items) if items.iter().any(Val::links) => {
                 let mut items: Vec<Held> = items.drain(..).map(Held::Val).collect();

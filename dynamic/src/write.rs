@@ -161,7 +161,7 @@ fn write_struct(
 ) -> rt::Result<()> {
     let def = &cx.schema.types[node.ty];
     // Instances are computed again from the value as written.
-    node.forget_instances();
+    node.forget_instances(def);
     let link = Link::new(node.clone(), parent);
     let scope = Scope::writing(cx.schema, link);
     if let Some(choice) = &def.endian_choice {
