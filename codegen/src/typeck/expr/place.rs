@@ -923,13 +923,16 @@ impl<'s> Place<'s> {
     /// The place of `field`'s value, which `scope` (the scope of its type) reads with the
     /// arguments the field gives, when it is a user type.
     fn read_with(self, field: &'s Field, scope: &Scope<'s>) -> Self {
-        let FieldType::User { args, .. } = &field.ty else {
-            return self;
+        let exprs: &'s [Expr] = match &field.ty {
+            FieldType::User { args, .. } => args,
+            // Each case takes its own arguments, given in the same scope (see `case_of`).
+            FieldType::Switch(_) => &[],
+            _ => return self,
         };
         Place {
             args: Some(Arguments {
                 scope: Box::new(scope.off_writer_pos()),
-                exprs: args,
+                exprs,
             }),
             ..self
         }
