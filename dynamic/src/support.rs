@@ -13,7 +13,10 @@ pub(crate) fn unsupported(schema: &Schema) -> Vec<String> {
             found.push(use_);
         }
     };
-    if !schema.types[0].params.is_empty() {
+    // The implicit parameters of a root that holds itself (`_parent.value` in the root type)
+    // are no arguments to the interpreter, which follows its values' links to their holders.
+    let followed = |p: &Param| p.id.starts_with("_parent") && p.default.is_some();
+    if !schema.types[0].params.iter().all(followed) {
         refuse(&schema.types[0].at, "a root type with parameters");
     }
     // Only what a file of the root type can hold: an imported schema's other types are not.
