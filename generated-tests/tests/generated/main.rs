@@ -54,6 +54,7 @@ mod presence;
 mod prior_elements;
 mod processed;
 mod recursion;
+mod recursive_root;
 mod relocations;
 mod root_places;
 mod root_stream;
