@@ -749,6 +749,16 @@ fn root_values_of_a_root_that_holds_itself_are_only_the_files_roots() {
         "{message}"
     );
     assert!(message.contains("(at seq[2].size)"), "{message}");
+    // So for a type it holds: the root type passes `_root.value` down from a value that may
+    // be held itself.
+    let held = chain(
+        "  - id: child\n    type: leaf\ntypes:\n  leaf:\n    seq:\n      - id: body\n        size: _root.value\n",
+    );
+    let message = error(&held);
+    assert!(
+        message.contains("only the file's root knows it is the root"),
+        "{message}"
+    );
     // An instance gets no method, for the same reason; expressions over the file's root
     // reach it (`next.root_value`).
     let instance = chain("instances:\n  root_value:\n    value: _root.value\n");
