@@ -99,7 +99,9 @@ fn main() {
                 "Status::Rejected({:?})",
                 format!("generated code does not compile: {}", uncompilable[&kst.id])
             ),
-            Ok(schema) if !schema.types[0].params.is_empty() => {
+            // A root whose parameters all have defaults (a recursive root's `_parent` values)
+            // reads a file alone.
+            Ok(schema) if schema.types[0].params.iter().any(|p| p.default.is_none()) => {
                 "Status::Rejected(\"the root type has parameters\")".to_owned()
             }
             Ok(schema) => {
@@ -263,21 +265,19 @@ fn spec_module(schema: &CheckedSchema, kst: &Kst) -> TokenStream {
 fn compile_assert(schema: &Schema, assert: &KstAssert) -> TokenStream {
     let text = |v: &serde_yaml::Value| skelcodec_codegen::ksy::expr_text(v).unwrap_or_default();
     let actual_src = text(&assert.actual);
+    // Asserts are over the file's root value; one returns the failure of an expression that
+    // can fail (`to_i`), as its outcome.
+    let scope = Scope::new(schema, 0, Mode::Inspect, schema.types[0].fields.len());
+    let scope = scope.at_file_root().reporting_failure();
     let Some(expected) = &assert.expected else {
-        let label = format!(
-            "{actual_src} raises {}",
-            assert.exception.as_deref().unwrap_or("?")
-        );
-        return quote!(crate::AssertOutcome::fail(#label, ::std::string::String::from("not compiled: asserts on exceptions are not supported yet")));
+        let exception = assert.exception.as_deref().unwrap_or("?");
+        return compile_raises(&scope, &actual_src, exception);
     };
     let expected_src = text(expected);
     let label = format!("{actual_src} == {expected_src}");
     let parsed = expr::parse(&actual_src)
         .and_then(|actual| Ok((actual, expr::parse(&expected_src)?)))
         .map_err(|e| format!("does not parse: {e}"));
-    // An assert returns the failure of an expression that can fail (`to_i`), as its outcome.
-    let scope = Scope::new(schema, 0, Mode::Inspect, schema.types[0].fields.len());
-    let scope = scope.reporting_failure();
     let compiled = parsed.and_then(|(actual, expected)| {
         // `null` (a KST value, not an expression): the value is absent. A look-ahead that
         // needs the stream is absent by its condition alone.
@@ -333,4 +333,34 @@ fn compile_assert(schema: &Schema, assert: &KstAssert) -> TokenStream {
         let why = format!("not compiled: {why}");
         quote!(crate::AssertOutcome::fail(#label, ::std::string::String::from(#why)))
     })
+}
+
+/// An assert that evaluating `actual` raises `exception`. Kaitai's `ConversionError` (`to_i`
+/// of text that is no number) is the one failure an expression reports (`NotANumber`); an
+/// assert expecting another exception is a failed assert that says so.
+fn compile_raises(scope: &Scope, actual_src: &str, exception: &str) -> TokenStream {
+    let label = format!("{actual_src} raises {exception}");
+    let compiled = match exception {
+        "ConversionError" => expr::parse(actual_src)
+            .map_err(|e| format!("does not parse: {e}"))
+            .and_then(|actual| scope.compile(&actual).map_err(|e| e.message())),
+        other => Err(format!("asserts on `{other}` are not supported yet")),
+    };
+    match compiled {
+        Ok((value, _)) if scope.can_fail() => quote! {
+            match (|| -> ::core::result::Result<_, ::skelcodec_runtime::bytes::NotANumber> {
+                ::core::result::Result::Ok(#value)
+            })() {
+                ::core::result::Result::Err(_) => crate::AssertOutcome::pass(#label),
+                ::core::result::Result::Ok(_) => crate::AssertOutcome::fail(#label, ::std::string::String::from("(no exception)")),
+            }
+        },
+        Ok(_) => {
+            quote!(crate::AssertOutcome::fail(#label, ::std::string::String::from("(an expression that cannot fail)")))
+        }
+        Err(why) => {
+            let why = format!("not compiled: {why}");
+            quote!(crate::AssertOutcome::fail(#label, ::std::string::String::from(#why)))
+        }
+    }
 }

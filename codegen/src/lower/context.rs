@@ -84,7 +84,10 @@ fn path_in_owner(schema: &Schema, path: &[&str], owner: usize, field: &Field) ->
         (["_parent", ..], Some(Expr::Bool(false))) => return None,
         (["_parent", rest @ ..], Some(parent)) => attrs(parent.clone(), rest),
         (["_parent", first, rest @ ..], None) => attrs(name(first), rest),
-        (["_root", first], _) if schema.is_file_root(owner) => name(first),
+        // Unless the root type holds values of itself: theirs is the file's root.
+        (["_root", first], _) if schema.is_file_root(owner) && !is_held_root(schema, owner) => {
+            name(first)
+        }
         // The root field's own type has the names the rest of the path takes.
         (["_root", first, next, rest @ ..], _)
             if schema.types[owner].root_place == Some(RootPlace::Is((*first).to_owned())) =>
@@ -94,6 +97,12 @@ fn path_in_owner(schema: &Schema, path: &[&str], owner: usize, field: &Field) ->
         ([first, rest @ ..], _) => attrs(name(first), rest),
         ([], _) => unreachable!("a context path is never empty"),
     })
+}
+
+/// True when `ty` is the root type and values of it are held by others (recursion): `_root`
+/// in such a value is not the value itself.
+fn is_held_root(schema: &Schema, ty: usize) -> bool {
+    ty == 0 && !schema.holders(0).is_empty()
 }
 
 /// The fields that hold a value of `ty`, as (type, field index), in the types of its file.
@@ -364,8 +373,10 @@ fn context_paths_in<'e>(schema: &Schema, ty: usize, e: &'e Expr) -> Vec<Vec<&'e 
 fn param_type(schema: &Schema, ty: usize, path: &[&str]) -> Result<Option<ParamType>, Located> {
     let holders = schema.holders(ty);
     // A type nothing holds (read on its own by a program) still takes `_root` values, which
-    // its caller passes: their types are known from the root.
-    if ty == 0 || holders.is_empty() && path[0] != "_root" {
+    // its caller passes: their types are known from the root. The root has no parent, unless
+    // it is held by a value too (recursion): those values get it from their holders.
+    let no_parent = ty == 0 && (holders.is_empty() || path[0] == "_root");
+    if no_parent || holders.is_empty() && path[0] != "_root" {
         return Ok(None);
     }
     let described = path.join(".");
@@ -476,6 +487,15 @@ fn unsupported(at: &YamlPath, described: &str) -> Located {
 
 /// Adds the parameter to `ty` and its argument to every field that holds a value of `ty`.
 fn add_param(schema: &mut Schema, ty: usize, path: &[&str], param_ty: ParamType) {
+    // Without a parent, a value gets what a missing value reads as: 0, false, nothing.
+    let absent = match param_ty {
+        ParamType::Bool => Expr::Bool(false),
+        ParamType::Str | ParamType::Bytes => Expr::Str(String::new()),
+        _ => Expr::Int(0),
+    };
+    // The root held by a value of its own type (recursion) takes `_parent` values from that
+    // holder; read as the file, it has no parent, and takes what a missing value reads as.
+    let default = (ty == 0 && param_ty.has_placeholder()).then(|| absent.clone());
     let param = Param {
         id: context_param_id(path),
         doc: Some(format!(
@@ -483,15 +503,9 @@ fn add_param(schema: &mut Schema, ty: usize, path: &[&str], param_ty: ParamType)
             path.join(".")
         )),
         ty: param_ty,
-        default: None,
+        default,
         kept: false,
         writers_lack: false,
-    };
-    // Without a parent, a value gets what a missing value reads as: 0, false, nothing.
-    let absent = match param_ty {
-        ParamType::Bool => Expr::Bool(false),
-        ParamType::Str | ParamType::Bytes => Expr::Str(String::new()),
-        _ => Expr::Int(0),
     };
     add_implicit_param(schema, ty, param, |schema, owner, field| {
         path_in_owner(schema, path, owner, field).unwrap_or_else(|| absent.clone())

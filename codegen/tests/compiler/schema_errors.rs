@@ -712,6 +712,65 @@ fn parent_and_root_are_located_where_nothing_can_give_them() {
     assert_eq!(params, ["_root_a"]);
 }
 
+/// A root type that holds values of itself: `value`, then `next` of the same type while the
+/// value is 0xff, and `extra` (its instances).
+fn chain(extra: &str) -> String {
+    format!(
+        "meta:\n  id: chain\nseq:\n  - id: value\n    type: u1\n  - id: next\n    type: chain\n    if: value == 0xff\n{extra}"
+    )
+}
+
+#[test]
+fn a_root_that_holds_itself_passes_its_parent_values_down() {
+    // Kaitai's `nav_parent_recursive`: the values held give `_parent.value`; the file's root,
+    // read without arguments, has no parent and takes 0.
+    let source =
+        chain("instances:\n  parent_value:\n    value: _parent.value\n    if: value != 0xff\n");
+    let schema = parse_schema(&source, Path::new("chain.ksy")).expect("accepted");
+    let root = &schema.types[0];
+    let params: Vec<(&str, String)> = (root.params.iter())
+        .map(|p| (p.id.as_str(), format!("{:?}", p.default)))
+        .collect();
+    assert_eq!(params, [("_parent_value", "Some(Int(0))".to_owned())]);
+    let FieldType::User { args, .. } = &root.fields[1].ty else {
+        panic!("`next` holds a `chain`");
+    };
+    assert_eq!(format!("{args:?}"), r#"[Name("value")]"#);
+}
+
+#[test]
+fn root_values_of_a_root_that_holds_itself_are_only_the_files_roots() {
+    // Read in a value held by another, `_root.value` is the file's root's, not the value's
+    // own: the reader, which reads both, cannot tell them apart.
+    let read = chain("  - id: body\n    size: _root.value\n");
+    let message = error(&read);
+    assert!(
+        message.contains("only the file's root knows it is the root"),
+        "{message}"
+    );
+    assert!(message.contains("(at seq[2].size)"), "{message}");
+    // So for a type it holds: the root type passes `_root.value` down from a value that may
+    // be held itself.
+    let held = chain(
+        "  - id: child\n    type: leaf\ntypes:\n  leaf:\n    seq:\n      - id: body\n        size: _root.value\n",
+    );
+    let message = error(&held);
+    assert!(
+        message.contains("only the file's root knows it is the root"),
+        "{message}"
+    );
+    // An instance gets no method, for the same reason; expressions over the file's root
+    // reach it (`next.root_value`).
+    let instance = chain("instances:\n  root_value:\n    value: _root.value\n");
+    let warnings = warnings(&instance, "chain.ksy");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("value instance `root_value` gets no method")),
+        "{warnings:?}"
+    );
+}
+
 #[test]
 fn an_instance_reads_only_from_a_stream() {
     let message = error(&format!(

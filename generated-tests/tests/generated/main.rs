@@ -56,6 +56,7 @@ mod presence;
 mod prior_elements;
 mod processed;
 mod recursion;
+mod recursive_root;
 mod relocations;
 mod root_params;
 mod root_places;

@@ -308,6 +308,10 @@ pub struct Scope<'s> {
     /// are known, and one that fails (`inflated` of bytes that are no deflate stream) leaves
     /// the derivation without a value (see [`Scope::deriving`]).
     deriving: bool,
+    /// The value is the file's root itself, not another value of the root type: `_root` is
+    /// then the value, also where the root type holds values of itself (recursion), whose
+    /// `_root` is not theirs (see [`Scope::at_file_root`]).
+    file_root: bool,
 }
 
 /// The two reads of a field read later (see [`Field::read_later`]).
@@ -342,7 +346,17 @@ impl<'s> Scope<'s> {
             reports_failure: mode != Mode::Inspect,
             can_fail: Rc::default(),
             deriving: false,
+            file_root: false,
         }
+    }
+
+    /// The same scope, of the root type, for the file's root value itself (a program's or a
+    /// test's expressions over what `read` returned): `_root.x` is its own `x` even where the
+    /// root type holds values of itself, whose `_root` is the file's root, not their own.
+    pub fn at_file_root(&self) -> Self {
+        let mut scope = self.clone();
+        scope.file_root = self.ty == 0 && self.owner.is_none();
+        scope
     }
 
     /// The same scope for a `-derived` expression, where `crc32(bytes)`, `adler32(bytes)` and

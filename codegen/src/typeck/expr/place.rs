@@ -229,8 +229,21 @@ impl<'s> Scope<'s> {
         if let ["_root", name] = path
             && self.schema.is_file_root(self.ty)
             && self.owner.is_none()
+            && self.is_own_root()
         {
             return self.name(name);
+        }
+        // A value of a root type that holds itself, reached from the file's root: its `_root`
+        // is that root (`next.root_value` of `root_value: _root.value`).
+        if path[0] == "_root"
+            && self.ty == 0
+            && self.owner.is_some()
+            && let Some(home) = self.home.as_deref()
+            && home.ty == 0
+            && home.owner.is_none()
+            && home.file_root
+        {
+            return home.context_value(path);
         }
         let id = context_param_id(path);
         if self.def().params.iter().any(|p| p.id == id) {
@@ -258,7 +271,7 @@ impl<'s> Scope<'s> {
         let def = self.def();
         if self.ty == 0 && path[0] == "_root" {
             return unsupported(format!(
-                "`{described}` inside a value of the root type held by another (recursion) is not supported yet"
+                "`{described}` in a value of the root type, which values of it hold too (recursion), is not supported yet: only the file's root knows it is the root"
             ));
         }
         if self.ty == 0 {
@@ -275,6 +288,12 @@ impl<'s> Scope<'s> {
             // have it.
             false => unsupported(format!("`{described}` is not known in type `{}`", def.id)),
         }
+    }
+
+    /// True when `_root` of this scope's value is the value itself: a file's root, unless the
+    /// root type also holds values of itself (recursion) and this may be one of those.
+    fn is_own_root(&self) -> bool {
+        self.ty != 0 || self.file_root || self.schema.holders(0).is_empty()
     }
 
     /// `_io` as a value (passed down, or read from with `io:`). A writer never reads from a
@@ -923,13 +942,16 @@ impl<'s> Place<'s> {
     /// The place of `field`'s value, which `scope` (the scope of its type) reads with the
     /// arguments the field gives, when it is a user type.
     fn read_with(self, field: &'s Field, scope: &Scope<'s>) -> Self {
-        let FieldType::User { args, .. } = &field.ty else {
-            return self;
+        let exprs: &'s [Expr] = match &field.ty {
+            FieldType::User { args, .. } => args,
+            // Each case takes its own arguments, given in the same scope (see `case_of`).
+            FieldType::Switch(_) => &[],
+            _ => return self,
         };
         Place {
             args: Some(Arguments {
                 scope: Box::new(scope.off_writer_pos()),
-                exprs: args,
+                exprs,
             }),
             ..self
         }
