@@ -10,6 +10,7 @@ use std::rc::Rc;
 use skelcodec_codegen::expr::{BinOp, Expr};
 use skelcodec_codegen::model::{EndianChoice, FieldType, Schema, Switch};
 use skelcodec_codegen::repr::switch::switch_variants;
+use skelcodec_runtime::ErrorKind;
 
 use crate::eval::{Scope, compare};
 use crate::value::Val;
@@ -125,4 +126,16 @@ pub(crate) fn byte_order(scope: &Scope<'_>, choice: &EndianChoice) -> Result<Cho
         Some(big) => Chosen::Found(big),
         None => Chosen::Unmatched(selector),
     })
+}
+
+/// What a `meta/endian` switch with no case for `selector` fails with, reading or writing:
+/// the selector shown as the generated code shows its Rust value (`Debug`).
+pub(crate) fn undecided_byte_order(selector: &Val) -> ErrorKind {
+    ErrorKind::UndecidedEndianness {
+        value: match selector {
+            Val::Int(n) => format!("{n:?}"),
+            Val::Str(b) | Val::Bytes(b) => format!("{b:?}"),
+            other => format!("{other:?}"),
+        },
+    }
 }

@@ -1102,10 +1102,8 @@ fn read_decoded<'s>(
 ) -> rt::Result<Value> {
     let before = cx.place(r);
     let stored = match decode.wide_terminator() {
-        // A consumed terminator is kept, as the bytes of a sized value are.
         Some((byte, unit, consume, eos_error)) => {
-            let bytes = r.until_unit(byte, unit, consume, consume, eos_error)?;
-            r.keep(bytes)
+            rt::fields::read_terminated_bytes(r, byte, unit, consume, eos_error)?
         }
         None => read_bytes(r, scope, &decode.size, 1)?,
     };
@@ -1290,16 +1288,12 @@ fn read_bytes(
             rt::fields::read_raw(r, len, align).map(|b| b.0)
         }
         Size::Eos => Ok(r.keep_rest()),
-        // A consumed terminator is kept in the value so that it is written back.
         Size::Terminator {
             byte,
             consume,
             eos_error,
             ..
-        } => {
-            let bytes = r.until(*byte, *consume, *consume, *eos_error)?;
-            Ok(r.keep(bytes))
-        }
+        } => rt::fields::read_terminated_bytes(r, *byte, 1, *consume, *eos_error),
     }
 }
 
@@ -1320,12 +1314,6 @@ fn is_big(r: &Reader<'_>, scope: &Scope<'_>, order: ByteOrder) -> rt::Result<boo
 fn choose_byte_order(r: &Reader<'_>, scope: &Scope<'_>, choice: &EndianChoice) -> rt::Result<bool> {
     match choice::byte_order(scope, choice).map_err(|m| eval_error(r, m))? {
         Chosen::Found(big) => Ok(big),
-        Chosen::Unmatched(selector) => Err(r.error(ErrorKind::UndecidedEndianness {
-            value: match &selector {
-                Val::Int(n) => format!("{n:?}"),
-                Val::Str(b) | Val::Bytes(b) => format!("{b:?}"),
-                other => format!("{other:?}"),
-            },
-        })),
+        Chosen::Unmatched(selector) => Err(r.error(choice::undecided_byte_order(&selector))),
     }
 }

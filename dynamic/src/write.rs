@@ -399,13 +399,13 @@ fn check_kept_args(
         let written = Value::of_arg(param.ty, arg);
         if *stored != written {
             let (stored, written) = (debug(cx.schema, stored), debug(cx.schema, &written));
-            return Err(encode_error(
+            // `Arguments` shows as its text under `Debug`: the values as `debug` shows them.
+            let error = rt::fields::kept_argument_changed(
                 w,
-                format!(
-                    "this value keeps the argument {stored} it was read with, but is written with {written}: set it to the new one"
-                ),
-            )
-            .in_field(crate::intern::interned(&param.id)));
+                &format_args!("{stored}"),
+                &format_args!("{written}"),
+            );
+            return Err(error.in_field(crate::intern::interned(&param.id)));
         }
     }
     Ok(())
@@ -421,10 +421,7 @@ fn byte_order(
 ) -> rt::Result<bool> {
     match choice::byte_order(scope, choice) {
         Ok(Chosen::Found(big)) => Ok(big),
-        Ok(Chosen::Unmatched(selector)) => Err(encode_error(
-            w,
-            format!("no byte order for {selector:?}: the `meta/endian` switch has no case for it"),
-        )),
+        Ok(Chosen::Unmatched(selector)) => Err(w.error(choice::undecided_byte_order(&selector))),
         Err(message) => node
             .is_be
             .get()
@@ -451,19 +448,7 @@ fn write_field(
     if let Some(cond) = field.cond.as_ref().filter(|_| checked)
         && let Ok(holds) = scope.bool(cond)
     {
-        match (holds, value) {
-            (true, Value::Absent) => {
-                return Err(encode_error(w, "missing, but its `if` condition holds"));
-            }
-            (false, Value::Absent) => {}
-            (false, _) => {
-                return Err(encode_error(
-                    w,
-                    "present, but its `if` condition does not hold",
-                ));
-            }
-            (true, _) => {}
-        }
+        rt::fields::check_condition(holds, !matches!(value, Value::Absent), w)?;
     }
     match (value, &field.ty) {
         (Value::Absent, _) => Ok(()),
@@ -494,14 +479,11 @@ fn held_case<'s>(
         .ok()
         .filter(|_| checked)
     {
-        Some(Chosen::Found((chosen, _))) if *chosen != *name => Err(encode_error(
-            w,
-            format!(
-                "`{}` calls for the case `{chosen}`, but the value holds `{name}`",
-                skelcodec_codegen::expr::to_source(&switch.on)
-            ),
-        )),
-        Some(Chosen::Unmatched(_)) => Err(encode_error(w, "the selector matches no case")),
+        Some(Chosen::Found((chosen, _))) if *chosen != *name => {
+            let selector = skelcodec_codegen::expr::to_source(&switch.on);
+            Err(rt::fields::case_mismatch(w, &selector, &chosen, name))
+        }
+        Some(Chosen::Unmatched(_)) => Err(rt::fields::no_case_matches(w)),
         _ => Ok(ty),
     }
 }

@@ -108,6 +108,45 @@ pub enum ErrorKind {
     /// A value could not be written in the format.
     #[error("cannot encode: {0}")]
     Encode(String),
+    /// A field is absent where its `if` condition holds, or present where it does not: the
+    /// reader of the written file would not find it, or would find what is not there.
+    #[error(
+        "cannot encode: {}",
+        match present {
+            true => "present, but its `if` condition does not hold",
+            false => "missing, but its `if` condition holds",
+        }
+    )]
+    ConditionMismatch {
+        /// Whether the value holds the field.
+        present: bool,
+    },
+    /// A switch's value holds another case than the one its selector calls for.
+    #[error(
+        "cannot encode: `{selector}` calls for the case `{called}`, but the value holds `{held}`"
+    )]
+    CaseMismatch {
+        /// The selector, as the schema writes it (`frame_type`).
+        selector: String,
+        /// The case the selector calls for.
+        called: String,
+        /// The case the value holds.
+        held: String,
+    },
+    /// A switch's selector matches none of its cases, so no value can be written for it.
+    #[error("cannot encode: the selector matches no case")]
+    NoCaseMatches,
+    /// A value keeps an argument it was read with (`-keep`) which is not the one it is
+    /// written with: read back, it would have the new one.
+    #[error(
+        "cannot encode: this value keeps the argument {read} it was read with, but is written with {written}: set it to the new one"
+    )]
+    KeptArgumentChanged {
+        /// The argument as read, as `Debug` shows it.
+        read: String,
+        /// The argument it is written with, as `Debug` shows it.
+        written: String,
+    },
 }
 
 /// A decode or encode failure: where (absolute byte offset, field path) and what was expected.

@@ -375,7 +375,70 @@ pub fn present_argument<'a, T: ?Sized>(
 /// An encode error at the writer's position.
 #[cold]
 pub fn encode_error(w: &Writer, message: String) -> Error {
-    Error::new(w.pos() as u64, ErrorKind::Encode(message))
+    w.error(ErrorKind::Encode(message))
+}
+
+/// Before writing a field with an `if` condition: the value must hold the field exactly when
+/// the condition holds, or the reader of the output would not find it, or find what is not
+/// there.
+pub fn check_condition(holds: bool, present: bool, w: &Writer) -> Result<()> {
+    match holds == present {
+        true => Ok(()),
+        false => Err(w.error(ErrorKind::ConditionMismatch { present })),
+    }
+}
+
+/// A switch's value that holds the case `held` where its selector (as the schema writes it:
+/// `frame_type`) calls for `called`.
+#[cold]
+#[inline(never)]
+pub fn case_mismatch(w: &Writer, selector: &str, called: &str, held: &str) -> Error {
+    w.error(ErrorKind::CaseMismatch {
+        selector: selector.to_owned(),
+        called: called.to_owned(),
+        held: held.to_owned(),
+    })
+}
+
+/// A switch whose selector matches none of its cases: no value can be written for it.
+#[cold]
+#[inline(never)]
+pub fn no_case_matches(w: &Writer) -> Error {
+    w.error(ErrorKind::NoCaseMatches)
+}
+
+/// A value that keeps the argument `read` it was read with but is written with `written`
+/// (both shown as `Debug` shows them).
+#[cold]
+#[inline(never)]
+pub fn kept_argument_changed(
+    w: &Writer,
+    read: &dyn std::fmt::Debug,
+    written: &dyn std::fmt::Debug,
+) -> Error {
+    w.error(ErrorKind::KeptArgumentChanged {
+        read: format!("{read:?}"),
+        written: format!("{written:?}"),
+    })
+}
+
+/// Reads the bytes of a string or byte run that ends at `terminator`, a code unit of `unit`
+/// bytes (a UTF-16 NUL is two), as the value stores them: a consumed terminator stays in the
+/// stored bytes, so that writing them back writes it ([`check_terminated_units`] wants it
+/// there); `include` only changes what a text accessor shows, which stops at the terminator
+/// anyway. Kept as [`Reader::keep`] keeps bytes.
+pub fn read_terminated_bytes(
+    r: &mut Reader<'_>,
+    terminator: u8,
+    unit: usize,
+    consume: bool,
+    eos_error: bool,
+) -> Result<crate::ByteBuf> {
+    let bytes = match unit {
+        0 | 1 => r.until(terminator, consume, consume, eos_error)?,
+        unit => r.until_unit(terminator, unit, consume, consume, eos_error)?,
+    };
+    Ok(r.keep(bytes))
 }
 
 /// Before writing a terminated string or byte run that the reader delimits by its terminator:
