@@ -8,6 +8,7 @@ use skelcodec_codegen::model::{
 };
 use skelcodec_codegen::sanitization::IS_BE;
 use skelcodec_runtime as rt;
+use skelcodec_runtime::messages::{self, Kind};
 
 use crate::value::{Link, Val, Value};
 
@@ -157,7 +158,7 @@ impl<'s> Scope<'s> {
         match self.eval(e)? {
             Val::Bool(b) => Ok(b),
             Val::Null => Ok(false),
-            other => Err(format!("expected a boolean, found {other}")),
+            other => Err(messages::expected(Kind::Boolean, other)),
         }
     }
 
@@ -409,7 +410,7 @@ fn int_literal(n: i128) -> Evaluated {
     match (i64::try_from(n), u64::try_from(n)) {
         (Ok(n), _) => Ok(Val::Int(n)),
         (Err(_), Ok(unsigned)) => Ok(Val::Int(unsigned as i64)),
-        _ => Err(format!("{n} does not fit in 64 bits")),
+        _ => Err(messages::too_wide(n)),
     }
 }
 
@@ -442,9 +443,10 @@ fn arithmetic(op: BinOp, a: Val, b: Val) -> Evaluated {
         (Val::Int(a), Val::Float(b)) => float_arithmetic(op, a as f64, b),
         (Val::Float(a), Val::Int(b)) => float_arithmetic(op, a, b as f64),
         (Val::Float(a), Val::Float(b)) => float_arithmetic(op, a, b),
-        (a, b) => Err(format!(
-            "`{}` needs numbers, found {a:?} and {b:?}",
-            op.symbol()
+        (a, b) => Err(messages::needs_numbers(
+            op.symbol(),
+            format_args!("{a:?}"),
+            format_args!("{b:?}"),
         )),
     }
 }
@@ -455,7 +457,7 @@ fn float_arithmetic(op: BinOp, a: f64, b: f64) -> Evaluated {
         BinOp::Sub => a - b,
         BinOp::Mul => a * b,
         BinOp::Div => a / b,
-        _ => return Err(format!("`{}` needs integers", op.symbol())),
+        _ => return Err(messages::needs_integers(op.symbol())),
     }))
 }
 
@@ -481,7 +483,12 @@ pub(crate) fn compare(op: BinOp, a: &Val, b: &Val) -> Result<bool, String> {
                 .collect();
             b.map(|b| a.as_slice().cmp(b.as_slice()))
         }
-        (a, b) => return Err(format!("cannot compare {a:?} with {b:?}")),
+        (a, b) => {
+            return Err(messages::cannot_compare(
+                format_args!("{a:?}"),
+                format_args!("{b:?}"),
+            ));
+        }
     };
     // NaN compares unequal to everything, as `f64` does.
     Ok(match order {
@@ -524,7 +531,7 @@ fn member(schema: &Schema, link: &Link, name: &str, file: Option<&[u8]>) -> Eval
     if let Some(i) = def.fields.iter().position(|f| f.id == name) {
         let fields = node.fields.borrow();
         let Some(value) = &fields[i] else {
-            return Err(format!("`{name}` is not read yet"));
+            return Err(messages::not_read_yet(name));
         };
         return Ok(to_val(&def.fields[i].ty, value, link));
     }

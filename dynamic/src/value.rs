@@ -536,7 +536,7 @@ impl Val {
         match self {
             Val::Int(n) | Val::Enum(_, n) => Ok(n),
             Val::Null => Ok(0),
-            other => Err(format!("expected an integer, found {other}")),
+            other => Err(rt::messages::expected(rt::messages::Kind::Integer, other)),
         }
     }
 }
@@ -559,7 +559,7 @@ impl std::fmt::Display for Val {
                 write!(f, "the bytes {hex}{more}")
             }
             Val::Enum(_, n) => write!(f, "the enum value {n}"),
-            Val::Struct(_) => write!(f, "a structure"),
+            Val::Struct(_) => write!(f, "{}", rt::messages::Kind::Structure),
             Val::List(items) => write!(f, "a list of {} elements", items.len()),
             Val::Io(..) => write!(f, "a stream"),
             Val::Null => write!(f, "nothing"),

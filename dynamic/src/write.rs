@@ -133,19 +133,20 @@ fn encode_error(w: &Writer, message: impl Into<String>) -> Error {
 /// A value of the wrong shape for its field: only a value not made by the reader or from a
 /// document can be one.
 fn misshapen(w: &Writer, value: &Value) -> Error {
+    use rt::messages::Kind;
     let held = match value {
-        Value::Int(_) | Value::Fixed { .. } => "an integer",
-        Value::F32(_) | Value::F64(_) => "a float",
-        Value::Bool(_) => "a boolean",
-        Value::Enum { .. } => "an enum value",
-        Value::FixedStr(_) | Value::VarStr(_) | Value::Text(_) => "a string",
-        Value::Bytes(_) => "bytes",
-        Value::Struct(_) => "a structure",
-        Value::List(_) | Value::Packed(_) | Value::Vector(_) => "a list",
-        Value::Case(..) => "a switch's case",
-        Value::Decoded(_) => "a decoded value",
-        Value::Unit | Value::Absent | Value::Present => "nothing",
-        Value::Failed { .. } | Value::Cycle(_) => "a parse instance's failure",
+        Value::Int(_) | Value::Fixed { .. } => Kind::Integer.to_string(),
+        Value::F32(_) | Value::F64(_) => Kind::Float.to_string(),
+        Value::Bool(_) => Kind::Boolean.to_string(),
+        Value::Enum { .. } => Kind::EnumValue.to_string(),
+        Value::FixedStr(_) | Value::VarStr(_) | Value::Text(_) => Kind::String.to_string(),
+        Value::Bytes(_) => Kind::Bytes.to_string(),
+        Value::Struct(_) => Kind::Structure.to_string(),
+        Value::List(_) | Value::Packed(_) | Value::Vector(_) => Kind::List.to_string(),
+        Value::Case(..) => "a switch's case".into(),
+        Value::Decoded(_) => "a decoded value".into(),
+        Value::Unit | Value::Absent | Value::Present => "nothing".into(),
+        Value::Failed { .. } | Value::Cycle(_) => "a parse instance's failure".into(),
     };
     encode_error(w, format!("this field cannot hold {held}"))
 }
@@ -473,7 +474,7 @@ fn held_case<'s>(
     checked: bool,
 ) -> rt::Result<&'s FieldType> {
     let Some(ty) = choice::case_named(cx.schema, &cx.cases, switch, name) else {
-        return Err(encode_error(w, format!("the switch has no case `{name}`")));
+        return Err(encode_error(w, rt::messages::no_such_case(name)));
     };
     match choice::case(cx.schema, &cx.cases, scope, switch)
         .ok()

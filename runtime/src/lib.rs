@@ -24,6 +24,8 @@ pub mod geometry;
 pub mod instance;
 pub mod layout;
 pub mod look_ahead;
+#[doc(hidden)]
+pub mod messages;
 pub mod on_demand;
 pub mod pad;
 mod pending_bits;
