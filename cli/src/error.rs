@@ -118,16 +118,16 @@ impl CliError {
         matches!(self, CliError::Stdout(source) if source.kind() == io::ErrorKind::BrokenPipe)
     }
 
-    /// A file that failed to read, or that read and could not be written back (an error of
-    /// kind `Encode`), as the one or the other.
+    /// A file that failed to read, or that read and could not be written back (an error that
+    /// [`is_encode`](skelcodec_runtime::ErrorKind::is_encode)), as the one or the other.
     pub fn reading_or_writing_back(
         path: &std::path::Path,
         source: skelcodec_runtime::Error,
     ) -> Self {
         let path = path.to_path_buf();
-        match source.kind() {
-            skelcodec_runtime::ErrorKind::Encode(_) => CliError::WriteBack { path, source },
-            _ => CliError::Decode { path, source },
+        match source.kind().is_encode() {
+            true => CliError::WriteBack { path, source },
+            false => CliError::Decode { path, source },
         }
     }
 

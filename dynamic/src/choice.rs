@@ -10,7 +10,6 @@ use std::rc::Rc;
 use skelcodec_codegen::expr::{BinOp, Expr};
 use skelcodec_codegen::model::{EndianChoice, FieldType, Schema, Switch};
 use skelcodec_codegen::repr::switch::switch_variants;
-use skelcodec_runtime::ErrorKind;
 
 use crate::eval::{Scope, compare};
 use crate::value::Val;
@@ -128,14 +127,12 @@ pub(crate) fn byte_order(scope: &Scope<'_>, choice: &EndianChoice) -> Result<Cho
     })
 }
 
-/// What a `meta/endian` switch with no case for `selector` fails with, reading or writing:
-/// the selector shown as the generated code shows its Rust value (`Debug`).
-pub(crate) fn undecided_byte_order(selector: &Val) -> ErrorKind {
-    ErrorKind::UndecidedEndianness {
-        value: match selector {
-            Val::Int(n) => format!("{n:?}"),
-            Val::Str(b) | Val::Bytes(b) => format!("{b:?}"),
-            other => format!("{other:?}"),
-        },
+/// A selector of no case, in an error reading or writing: as the generated code shows its
+/// Rust value (`Debug`).
+pub(crate) fn shown_selector(selector: &Val) -> String {
+    match selector {
+        Val::Int(n) => format!("{n:?}"),
+        Val::Str(b) | Val::Bytes(b) => format!("{b:?}"),
+        other => format!("{other:?}"),
     }
 }

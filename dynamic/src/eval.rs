@@ -8,7 +8,7 @@ use skelcodec_codegen::model::{
 };
 use skelcodec_codegen::sanitization::IS_BE;
 use skelcodec_runtime as rt;
-use skelcodec_runtime::messages::{self, Kind};
+use skelcodec_runtime::__private::messages::{self, Kind};
 
 use crate::value::{Link, Val, Value};
 
@@ -431,8 +431,8 @@ fn arithmetic(op: BinOp, a: Val, b: Val) -> Evaluated {
             BinOp::Add => a.wrapping_add(b),
             BinOp::Sub => a.wrapping_sub(b),
             BinOp::Mul => a.wrapping_mul(b),
-            BinOp::Div => rt::arith::div(a, b),
-            BinOp::Mod => rt::arith::modulo(a, b),
+            BinOp::Div => rt::__private::arith::div(a, b),
+            BinOp::Mod => rt::__private::arith::modulo(a, b),
             BinOp::Shl => a.wrapping_shl(b as u32),
             BinOp::Shr => a.wrapping_shr(b as u32),
             BinOp::BitAnd => a & b,

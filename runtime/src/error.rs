@@ -15,6 +15,7 @@ pub enum PathSegment {
 
 /// The `valid` rules, as Kaitai names the errors that break them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ValidationRule {
     /// `eq`: `ValidationNotEqualError`.
     NotEqual,
@@ -44,8 +45,10 @@ impl ValidationRule {
     }
 }
 
-/// What went wrong, independent of where.
+/// What went wrong, independent of where. New kinds may come in any release: match the ones
+/// to treat apart, and [`ErrorKind::is_encode`] for reading against writing.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The input ended before a read could complete.
     #[error("expected {needed} more bytes, {available} remain")]
@@ -147,6 +150,21 @@ pub enum ErrorKind {
         /// The argument it is written with, as `Debug` shows it.
         written: String,
     },
+}
+
+impl ErrorKind {
+    /// Whether a value cannot be written as it is (it would not read back as itself), rather
+    /// than input that cannot be read.
+    pub fn is_encode(&self) -> bool {
+        matches!(
+            self,
+            ErrorKind::Encode(_)
+                | ErrorKind::ConditionMismatch { .. }
+                | ErrorKind::CaseMismatch { .. }
+                | ErrorKind::NoCaseMatches
+                | ErrorKind::KeptArgumentChanged { .. }
+        )
+    }
 }
 
 /// A decode or encode failure: where (absolute byte offset, field path) and what was expected.
@@ -363,6 +381,34 @@ mod tests {
         assert_eq!(err.path(), "grid[1][2]");
         let err = Error::new(0, ErrorKind::Invalid(String::new())).at_index(5);
         assert_eq!(err.path(), "[5]");
+    }
+
+    #[test]
+    fn write_rules_are_encode_errors_with_their_data() {
+        let missing = ErrorKind::ConditionMismatch { present: false };
+        assert_eq!(
+            missing.to_string(),
+            "cannot encode: missing, but its `if` condition holds"
+        );
+        let case = ErrorKind::CaseMismatch {
+            selector: "kind".into(),
+            called: "leaf".into(),
+            held: "node".into(),
+        };
+        assert_eq!(
+            case.to_string(),
+            "cannot encode: `kind` calls for the case `leaf`, but the value holds `node`"
+        );
+        assert!(
+            [missing, case, ErrorKind::NoCaseMatches]
+                .iter()
+                .all(ErrorKind::is_encode)
+        );
+        let eof = ErrorKind::UnexpectedEof {
+            needed: 1,
+            available: 0,
+        };
+        assert!(!eof.is_encode());
     }
 
     #[test]

@@ -388,6 +388,15 @@ pub fn check_condition(holds: bool, present: bool, w: &Writer) -> Result<()> {
     }
 }
 
+/// A value whose type chooses its byte order (`meta/endian` `switch-on`) by a selector of no
+/// case (`value`, as `Debug` shows it): it cannot be written, as the reader could not read it
+/// ([`ErrorKind::UndecidedEndianness`]).
+#[cold]
+#[inline(never)]
+pub fn undecided_byte_order(w: &Writer, value: String) -> Error {
+    encode_error(w, ErrorKind::UndecidedEndianness { value }.to_string())
+}
+
 /// A switch's value that holds the case `held` where its selector (as the schema writes it:
 /// `frame_type`) calls for `called`.
 #[cold]
@@ -1355,6 +1364,47 @@ fn read_sized<'a>(r: &mut Reader<'a>, len: i64, align: usize) -> Result<&'a [u8]
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_field_must_be_present_exactly_when_its_condition_holds() {
+        let w = Writer::new();
+        assert!(check_condition(true, true, &w).is_ok());
+        assert!(check_condition(false, false, &w).is_ok());
+        let present = check_condition(false, true, &w).unwrap_err();
+        assert_eq!(
+            present.kind(),
+            &ErrorKind::ConditionMismatch { present: true }
+        );
+        let missing = check_condition(true, false, &w).unwrap_err();
+        assert_eq!(
+            missing.kind(),
+            &ErrorKind::ConditionMismatch { present: false }
+        );
+    }
+
+    #[test]
+    fn a_consumed_terminator_stays_in_the_stored_bytes() {
+        let mut r = Reader::new(b"ab\0cd");
+        assert_eq!(
+            &*read_terminated_bytes(&mut r, 0, 1, true, true).unwrap(),
+            b"ab\0"
+        );
+        assert_eq!(r.pos(), 3);
+        let mut r = Reader::new(b"ab\0cd");
+        assert_eq!(
+            &*read_terminated_bytes(&mut r, 0, 1, false, true).unwrap(),
+            b"ab"
+        );
+        assert_eq!(r.pos(), 2);
+        // A UTF-16 NUL: two bytes at an even offset, the odd `0` of `a\0` not one.
+        let mut r = Reader::new(b"a\0\0\0z\0");
+        assert_eq!(
+            &*read_terminated_bytes(&mut r, 0, 2, true, true).unwrap(),
+            b"a\0\0\0"
+        );
+        let mut r = Reader::new(b"ab");
+        assert!(read_terminated_bytes(&mut r, 0, 1, true, true).is_err());
+    }
 
     #[test]
     fn bulk_round_trip() {

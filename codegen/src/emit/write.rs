@@ -62,9 +62,10 @@ pub fn write_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
         .keeps_unclaimed(ty)
         .then(|| quote!(rt::fields::write_gaps(w, &self.unclaimed).in_field("unclaimed")?;));
     let byte_order = ir.write_order.as_ref().map(|order| {
-        super::byte_order::choose_byte_order(order, |value| {
-            quote!(return Err(w.error(rt::ErrorKind::UndecidedEndianness { value: #value })))
-        })
+        super::byte_order::choose_byte_order(
+            order,
+            |value| quote!(return Err(rt::fields::undecided_byte_order(w, #value))),
+        )
     });
     let body = quote! {
         #(#kept_params)*

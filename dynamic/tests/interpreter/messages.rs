@@ -1,5 +1,5 @@
 //! No error message is written in both back ends: a rule's words live in the runtime
-//! (`skelcodec_runtime::messages`, the error kinds and the functions of `fields`), which the
+//! (`skelcodec_runtime::__private::messages`, the error kinds, the functions of `fields`), which the
 //! generator's checker and emitter and the interpreter all call, so that the two cannot drift.
 //! This test reads the sources of both and fails on a string literal of two words or more
 //! that appears in each (format placeholders aside: `{n}` and `{}` read the same).

@@ -27,7 +27,7 @@ use std::rc::Rc;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens as _, format_ident, quote};
-use skelcodec_runtime::messages::{self, Kind};
+use skelcodec_runtime::__private::messages::{self, Kind};
 
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::*;

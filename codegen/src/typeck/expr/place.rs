@@ -398,7 +398,7 @@ impl<'s> Scope<'s> {
                     .read_with(field, &self.without_index()));
             }
             if self.mode == Mode::Read && index >= self.visible_fields {
-                return invalid(skelcodec_runtime::messages::not_read_yet(name));
+                return invalid(skelcodec_runtime::__private::messages::not_read_yet(name));
             }
             if let Some(contents) = contents_place(field) {
                 return contents;
