@@ -130,11 +130,11 @@ pub enum ErrorKind {
     )]
     CaseMismatch {
         /// The selector, as the schema writes it (`frame_type`).
-        selector: String,
+        selector: Box<str>,
         /// The case the selector calls for.
-        called: String,
+        called: Box<str>,
         /// The case the value holds.
-        held: String,
+        held: Box<str>,
     },
     /// A switch's selector matches none of its cases, so no value can be written for it.
     #[error("cannot encode: the selector matches no case")]
@@ -409,6 +409,17 @@ mod tests {
             available: 0,
         };
         assert!(!eof.is_encode());
+    }
+
+    #[test]
+    fn an_error_stays_small_enough_to_return_by_value() {
+        // Every read returns `Result<_, Error>`: a larger error makes every result larger.
+        // 88 bytes: the offset, the path and the largest kind (two `Vec`s or `String`s).
+        assert!(
+            std::mem::size_of::<Error>() <= 88,
+            "{}",
+            std::mem::size_of::<Error>()
+        );
     }
 
     #[test]

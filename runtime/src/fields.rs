@@ -403,9 +403,9 @@ pub fn undecided_byte_order(w: &Writer, value: String) -> Error {
 #[inline(never)]
 pub fn case_mismatch(w: &Writer, selector: &str, called: &str, held: &str) -> Error {
     w.error(ErrorKind::CaseMismatch {
-        selector: selector.to_owned(),
-        called: called.to_owned(),
-        held: held.to_owned(),
+        selector: selector.into(),
+        called: called.into(),
+        held: held.into(),
     })
 }
 
