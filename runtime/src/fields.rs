@@ -663,7 +663,7 @@ pub fn read_scanned<'a, T, Rest>(
 
 /// Reads a value at position `pos` of the reader's stream (the file, a substream, decoded
 /// data) without moving the reader (a Kaitai `pos` instance); [`write_at`] places it back.
-pub fn read_at<'a, T>(
+pub fn read_at<'a, T: 'static>(
     r: &Reader<'a>,
     pos: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
@@ -675,7 +675,7 @@ pub fn read_at<'a, T>(
 
 /// Reads a value at position `pos` of `_root._io` (the whole file, or an imported schema's
 /// root stream: see [`Reader::root_stream`]), from any stream, without moving `r`.
-pub fn read_at_root<'a, T>(
+pub fn read_at_root<'a, T: 'static>(
     r: &Reader<'a>,
     pos: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
@@ -685,7 +685,7 @@ pub fn read_at_root<'a, T>(
 
 /// Reads a value at position `pos` of `r`'s stream without moving `r`, in any stream: the value
 /// is kept as read and never placed back (its position needs the input stream).
-pub fn read_kept<'a, T>(
+pub fn read_kept<'a, T: 'static>(
     r: &Reader<'a>,
     pos: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
@@ -695,7 +695,7 @@ pub fn read_kept<'a, T>(
 }
 
 /// Reads with `at`, charging the bytes it reads to `r`'s budget.
-fn read_charged<'a, T>(
+fn read_charged<'a, T: 'static>(
     r: &Reader<'_>,
     at: Reader<'a>,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
@@ -752,7 +752,7 @@ pub fn read_placed_as<'a, T>(
 /// Reads a value at position `pos` of the stream another value was read from (`io: x._io`),
 /// without moving `r`. The value is kept as read and never written: its bytes belong to the
 /// value whose stream it is.
-pub fn read_in<'a, T>(
+pub fn read_in<'a, T: 'static>(
     r: &Reader<'a>,
     stream: &'a crate::Stream,
     pos: i64,
