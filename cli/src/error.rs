@@ -163,6 +163,13 @@ mod tests {
             message,
             "a.dmp: read, but not written back: at byte 4: cannot encode: no room"
         );
+        // A rule of writing with data of its own is a refusal to write back too.
+        let mismatch = Error::new(4, ErrorKind::ConditionMismatch { present: true });
+        let message = CliError::reading_or_writing_back(path, mismatch).to_string();
+        assert!(
+            message.starts_with("a.dmp: read, but not written back"),
+            "{message}"
+        );
         let unread = Error::new(4, ErrorKind::Invalid("bad".into()));
         let message = CliError::reading_or_writing_back(path, unread).to_string();
         assert_eq!(message, "a.dmp: cannot decode: at byte 4: bad");
