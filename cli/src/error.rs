@@ -118,16 +118,16 @@ impl CliError {
         matches!(self, CliError::Stdout(source) if source.kind() == io::ErrorKind::BrokenPipe)
     }
 
-    /// A file that failed to read, or that read and could not be written back (an error of
-    /// kind `Encode`), as the one or the other.
+    /// A file that failed to read, or that read and could not be written back (an error that
+    /// [`is_encode`](skelcodec_runtime::ErrorKind::is_encode)), as the one or the other.
     pub fn reading_or_writing_back(
         path: &std::path::Path,
         source: skelcodec_runtime::Error,
     ) -> Self {
         let path = path.to_path_buf();
-        match source.kind() {
-            skelcodec_runtime::ErrorKind::Encode(_) => CliError::WriteBack { path, source },
-            _ => CliError::Decode { path, source },
+        match source.kind().is_encode() {
+            true => CliError::WriteBack { path, source },
+            false => CliError::Decode { path, source },
         }
     }
 
@@ -162,6 +162,13 @@ mod tests {
         assert_eq!(
             message,
             "a.dmp: read, but not written back: at byte 4: cannot encode: no room"
+        );
+        // A rule of writing with data of its own is a refusal to write back too.
+        let mismatch = Error::new(4, ErrorKind::ConditionMismatch { present: true });
+        let message = CliError::reading_or_writing_back(path, mismatch).to_string();
+        assert!(
+            message.starts_with("a.dmp: read, but not written back"),
+            "{message}"
         );
         let unread = Error::new(4, ErrorKind::Invalid("bad".into()));
         let message = CliError::reading_or_writing_back(path, unread).to_string();

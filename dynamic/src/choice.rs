@@ -126,3 +126,13 @@ pub(crate) fn byte_order(scope: &Scope<'_>, choice: &EndianChoice) -> Result<Cho
         None => Chosen::Unmatched(selector),
     })
 }
+
+/// A selector of no case, in an error reading or writing: as the generated code shows its
+/// Rust value (`Debug`).
+pub(crate) fn shown_selector(selector: &Val) -> String {
+    match selector {
+        Val::Int(n) => format!("{n:?}"),
+        Val::Str(b) | Val::Bytes(b) => format!("{b:?}"),
+        other => format!("{other:?}"),
+    }
+}

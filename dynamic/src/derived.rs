@@ -234,7 +234,7 @@ fn recompute(
             });
             if pass.set {
                 let mut pad = pad.clone();
-                rt::fields::resize_padding(pad.0.as_mut_vec(), size)
+                rt::__private::fields::resize_padding(pad.0.as_mut_vec(), size)
                     .map_err(|e| e.in_path(path()))?;
                 link.set_field(index, Value::Bytes(pad));
             }
@@ -256,7 +256,7 @@ fn recompute(
             }
         } else if field.fill_index
             && let Some(Value::Bytes(mut pad)) = stored
-            && let Some((at, expected)) = rt::fields::index_fill_mismatch(&pad.0)
+            && let Some((at, expected)) = rt::__private::fields::index_fill_mismatch(&pad.0)
         {
             pass.found.push(Mismatch {
                 path: path(),
@@ -264,7 +264,7 @@ fn recompute(
                 computed: expected.into(),
             });
             if pass.set {
-                rt::fields::fill_with_index(&mut pad.0);
+                rt::__private::fields::fill_with_index(&mut pad.0);
                 link.set_field(index, Value::Bytes(pad));
             }
         }
@@ -321,7 +321,7 @@ fn settle(
         Some(Value::Bool(flag)) => i128::from(*flag),
         _ => return Ok(()),
     };
-    if rt::arith::agrees(stored, i128::from(computed)) {
+    if rt::__private::arith::agrees(stored, i128::from(computed)) {
         return Ok(());
     }
     if pass.set {
@@ -365,7 +365,7 @@ fn settle_elements(
             ..scope.clone()
         };
         let computed = scope.int(derived)?;
-        if rt::arith::agrees(stored.as_i128(), i128::from(computed)) {
+        if rt::__private::arith::agrees(stored.as_i128(), i128::from(computed)) {
             continue;
         }
         pass.found.push(Mismatch {

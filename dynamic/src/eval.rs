@@ -8,6 +8,7 @@ use skelcodec_codegen::model::{
 };
 use skelcodec_codegen::sanitization::IS_BE;
 use skelcodec_runtime as rt;
+use skelcodec_runtime::__private::messages::{self, Kind};
 
 use crate::value::{Link, Val, Value};
 
@@ -159,7 +160,7 @@ impl<'s> Scope<'s> {
         match self.eval(e)? {
             Val::Bool(b) => Ok(b),
             Val::Null => Ok(false),
-            other => Err(format!("expected a boolean, found {other}")),
+            other => Err(messages::expected(Kind::Boolean, other)),
         }
     }
 
@@ -419,7 +420,7 @@ fn int_literal(n: i128) -> Evaluated {
     match (i64::try_from(n), u64::try_from(n)) {
         (Ok(n), _) => Ok(Val::Int(n)),
         (Err(_), Ok(unsigned)) => Ok(Val::Int(unsigned as i64)),
-        _ => Err(format!("{n} does not fit in 64 bits")),
+        _ => Err(messages::too_wide(n)),
     }
 }
 
@@ -440,8 +441,8 @@ fn arithmetic(op: BinOp, a: Val, b: Val) -> Evaluated {
             BinOp::Add => a.wrapping_add(b),
             BinOp::Sub => a.wrapping_sub(b),
             BinOp::Mul => a.wrapping_mul(b),
-            BinOp::Div => rt::arith::div(a, b),
-            BinOp::Mod => rt::arith::modulo(a, b),
+            BinOp::Div => rt::__private::arith::div(a, b),
+            BinOp::Mod => rt::__private::arith::modulo(a, b),
             BinOp::Shl => a.wrapping_shl(b as u32),
             BinOp::Shr => a.wrapping_shr(b as u32),
             BinOp::BitAnd => a & b,
@@ -452,9 +453,10 @@ fn arithmetic(op: BinOp, a: Val, b: Val) -> Evaluated {
         (Val::Int(a), Val::Float(b)) => float_arithmetic(op, a as f64, b),
         (Val::Float(a), Val::Int(b)) => float_arithmetic(op, a, b as f64),
         (Val::Float(a), Val::Float(b)) => float_arithmetic(op, a, b),
-        (a, b) => Err(format!(
-            "`{}` needs numbers, found {a:?} and {b:?}",
-            op.symbol()
+        (a, b) => Err(messages::needs_numbers(
+            op.symbol(),
+            format_args!("{a:?}"),
+            format_args!("{b:?}"),
         )),
     }
 }
@@ -465,7 +467,7 @@ fn float_arithmetic(op: BinOp, a: f64, b: f64) -> Evaluated {
         BinOp::Sub => a - b,
         BinOp::Mul => a * b,
         BinOp::Div => a / b,
-        _ => return Err(format!("`{}` needs integers", op.symbol())),
+        _ => return Err(messages::needs_integers(op.symbol())),
     }))
 }
 
@@ -491,7 +493,12 @@ pub(crate) fn compare(op: BinOp, a: &Val, b: &Val) -> Result<bool, String> {
             }
             return Ok(equal == (op == BinOp::Eq));
         }
-        (a, b) => return Err(format!("cannot compare {a:?} with {b:?}")),
+        (a, b) => {
+            return Err(messages::cannot_compare(
+                format_args!("{a:?}"),
+                format_args!("{b:?}"),
+            ));
+        }
     };
     // NaN compares unequal to everything, as `f64` does.
     Ok(match order {
@@ -550,7 +557,7 @@ fn member(schema: &Schema, link: &Link, name: &str, file: Option<&[u8]>) -> Eval
     if let Some(i) = def.fields.iter().position(|f| f.id == name) {
         let fields = node.fields.borrow();
         let Some(value) = &fields[i] else {
-            return Err(format!("`{name}` is not read yet"));
+            return Err(messages::not_read_yet(name));
         };
         return Ok(to_val(&def.fields[i].ty, value, link));
     }

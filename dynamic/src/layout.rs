@@ -1,5 +1,5 @@
 //! `-layout` with a schema at run time, as the generated code lays blocks out: every block read
-//! by position is measured and packed after the root's sequential bytes (`rt::layout::lay_out`),
+//! by position is measured and packed after the root's sequential bytes (`rt::__private::layout::lay_out`),
 //! its stored offset compared with where it goes (`check()`) or set to it (`normalize()`), the
 //! free-space lists emptied first and the unclaimed bytes replaced by the alignment's padding.
 //! Both walk the value in the generated code's order: blocks as listed, lists in order.
@@ -16,7 +16,7 @@ struct Found<'s> {
     owner: Link,
     path: Vec<PathSegment>,
     block: &'s LayoutBlock,
-    measured: rt::layout::Block,
+    measured: rt::__private::layout::Block,
 }
 
 /// The root's offsets that disagree with the layout (the value measured already).
@@ -59,11 +59,11 @@ pub(crate) fn move_blocks(schema: &Schema, root: &Link) -> rt::Result<Vec<Mismat
     let Some(layout) = &schema.layout else {
         return Ok(Vec::new());
     };
-    let (found, rt::layout::Laid { offsets, padding }) = lay_out(schema, layout, root);
+    let (found, rt::__private::layout::Laid { offsets, padding }) = lay_out(schema, layout, root);
     let mut changed = Vec::new();
     for (block, at) in found.iter().zip(offsets) {
         let (stored, path) = (block.stored_offset(), block.offset_path(schema));
-        let computed = rt::layout::stored_offset::<i64>(at, block.block.unit)
+        let computed = rt::__private::layout::stored_offset::<i64>(at, block.block.unit)
             .map_err(|e| e.in_path(path.clone()))?;
         if stored == i128::from(computed) {
             continue;
@@ -92,18 +92,19 @@ fn lay_out<'s>(
     schema: &Schema,
     layout: &'s Layout,
     root: &Link,
-) -> (Vec<Found<'s>>, rt::layout::Laid) {
+) -> (Vec<Found<'s>>, rt::__private::layout::Laid) {
     let found: Vec<Found<'s>> = (layout.blocks.iter())
         .flat_map(|block| blocks_of(schema, block, root))
         .collect();
-    let blocks: Vec<rt::layout::Block> = found.iter().map(|f| f.measured).collect();
+    let blocks: Vec<rt::__private::layout::Block> = found.iter().map(|f| f.measured).collect();
     let (start, end) = root.node().span.get();
     let fields_end = end.saturating_sub(start) as u64;
     let start = match layout.keep_stored_start {
-        true => rt::layout::Start::Stored(fields_end),
-        false => rt::layout::Start::Fields(fields_end),
+        true => rt::__private::layout::Start::Stored(fields_end),
+        false => rt::__private::layout::Start::Fields(fields_end),
     };
-    let laid = rt::layout::lay_out(&blocks, start, layout.align, layout.keep_stored_order);
+    let laid =
+        rt::__private::layout::lay_out(&blocks, start, layout.align, layout.keep_stored_order);
     (found, laid)
 }
 
@@ -146,7 +147,7 @@ fn blocks_of<'s>(schema: &Schema, block: &'s LayoutBlock, root: &Link) -> Vec<Fo
                 Some(Value::Int(n)) => n.as_i128() * i128::from(block.unit),
                 _ => return None,
             };
-            let measured = rt::layout::Block {
+            let measured = rt::__private::layout::Block {
                 stored,
                 len: stored_len(value) as u64,
             };

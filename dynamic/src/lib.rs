@@ -189,10 +189,11 @@ impl Interpreter {
             && self.schema.keeps_unclaimed(root.ty)
         {
             let covered = write::coverage(&self.schema, value)?;
-            root.unclaimed.replace(Some(rt::fields::unclaimed(
-                &rt::Reader::new(bytes),
-                &covered,
-            )));
+            root.unclaimed
+                .replace(Some(rt::__private::fields::unclaimed(
+                    &rt::Reader::new(bytes),
+                    &covered,
+                )));
         }
         Ok(())
     }

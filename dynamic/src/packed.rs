@@ -152,7 +152,7 @@ pub(crate) fn read_plain(
             size: Size::Const(n),
             align,
             ..
-        } if *align <= 1 => rt::fields::read_raw(r, *n as i64, *align).map(Value::Bytes),
+        } if *align <= 1 => rt::__private::fields::read_raw(r, *n as i64, *align).map(Value::Bytes),
         FieldType::Bits {
             width,
             big_endian,

@@ -64,7 +64,9 @@ impl rt_process::Process for Processor {
             Processor::Unchanged => rt_process::Unchanged.decode(stored),
             Processor::Zlib => rt_process::Zlib.decode(stored),
             Processor::Encoding(e) => e.decode(stored),
-            Processor::UnknownEncoding(label) => Err(format!("unknown encoding `{label}`")),
+            Processor::UnknownEncoding(label) => {
+                Err(rt::__private::messages::unknown_encoding(label))
+            }
             Processor::Xor(x) => x.decode(stored),
             Processor::Rotate(r) => r.decode(stored),
         }
@@ -75,7 +77,9 @@ impl rt_process::Process for Processor {
             Processor::Unchanged => rt_process::Unchanged.encode(data),
             Processor::Zlib => rt_process::Zlib.encode(data),
             Processor::Encoding(e) => e.encode(data),
-            Processor::UnknownEncoding(label) => Err(format!("unknown encoding `{label}`")),
+            Processor::UnknownEncoding(label) => {
+                Err(rt::__private::messages::unknown_encoding(label))
+            }
             Processor::Xor(x) => x.encode(data),
             Processor::Rotate(r) => r.encode(data),
         }

@@ -315,9 +315,9 @@ pub(crate) fn read_again(
     ty: usize,
     old: &[u8],
     pos: i64,
-) -> Option<rt::fields::Replaced> {
+) -> Option<rt::__private::fields::Replaced> {
     let cx = Ctx::new(schema, plan, old);
-    rt::fields::Replaced::as_read(old, pos, |r| {
+    rt::__private::fields::Replaced::as_read(old, pos, |r| {
         read_struct(&cx, r, ty, Vec::new(), (None, None)).map(drop)
     })
 }
@@ -450,7 +450,9 @@ fn read_fields_from(
             return read_solved(cx, r, link, (index, value, *int, *range), waiting);
         }
         let read_later = match &field.read_later {
-            Some(_) => Some(rt::fields::byte_start(r).map_err(|e| e.in_path(field_name(field)))?),
+            Some(_) => Some(
+                rt::__private::fields::byte_start(r).map_err(|e| e.in_path(field_name(field)))?,
+            ),
             None => None,
         };
         start_field(cx, r, link, index);
@@ -753,8 +755,10 @@ fn read_again_after(
         // The field read again is the one being read now (a single value shows while it is).
         let single = fields[index].repeat == Repeat::None;
         link.node().reading.set(single.then_some(index as u32));
-        let value = rt::fields::read_once_more(r, start, end, |r| read_field(cx, r, link, index))
-            .map_err(|e| e.in_path(field_name(&fields[index])))?;
+        let value = rt::__private::fields::read_once_more(r, start, end, |r| {
+            read_field(cx, r, link, index)
+        })
+        .map_err(|e| e.in_path(field_name(&fields[index])))?;
         link.set_field(index, value);
     }
     Ok(())
@@ -797,7 +801,7 @@ fn read_field_at(
         (Some(pos), _) => {
             let placed = placed(r, &scope, field, pos)?;
             let key = visit_key(cx, link.ty(), index);
-            rt::fields::read_placed_as(r, placed, key, |r| {
+            rt::__private::fields::read_placed_as(r, placed, key, |r| {
                 cx.ranged(r, |r| read_values(cx, r, &scope, index))
             })?
         }
@@ -840,13 +844,13 @@ fn read_in_stream(
         Some(bytes) => {
             let origin = (cx.map.as_ref()).and_then(|m| m.borrow().streams.copy_origin(bytes));
             cx.reading_decoded(bytes, origin, || {
-                rt::fields::read_in_as(r, r.detached_at(bytes, io.start), pos, key, read)
+                rt::__private::fields::read_in_as(r, r.detached_at(bytes, io.start), pos, key, read)
             })
         }
         None => {
             let start = usize::try_from(io.start).unwrap_or(usize::MAX);
             let at = r.whole_file().region(start, io.len)?;
-            rt::fields::read_in_as(r, at, pos, key, read)
+            rt::__private::fields::read_in_as(r, at, pos, key, read)
         }
     }
 }
@@ -857,11 +861,11 @@ fn placed(
     scope: &Scope<'_>,
     field: &Field,
     pos: &skelcodec_codegen::expr::Expr,
-) -> rt::Result<rt::fields::Placed> {
+) -> rt::Result<rt::__private::fields::Placed> {
     let pos = scope.int(pos).map_err(|m| eval_error(r, m))?;
     Ok(match field.stream {
-        Stream::Root => rt::fields::Placed::Root(pos),
-        _ => rt::fields::Placed::Own(pos),
+        Stream::Root => rt::__private::fields::Placed::Root(pos),
+        _ => rt::__private::fields::Placed::Own(pos),
     })
 }
 
@@ -905,13 +909,13 @@ fn failed_instance(cx: &Ctx<'_>, r: &Reader<'_>, link: &Link, index: usize, e: r
     let window = (|| {
         let len = scope.window_len(field)?;
         let (mut at, pos) = match placed(r, &scope, field, field.position.as_ref()?).ok()? {
-            rt::fields::Placed::Own(pos) => (r.clone(), pos),
-            rt::fields::Placed::Root(pos) => (r.root_stream(), pos),
+            rt::__private::fields::Placed::Own(pos) => (r.clone(), pos),
+            rt::__private::fields::Placed::Root(pos) => (r.root_stream(), pos),
         };
         Some(
-            rt::arith::length(pos, &at)
+            rt::__private::arith::length(pos, &at)
                 .and_then(|pos| at.seek(pos))
-                .and_then(|()| rt::arith::length(len, &at))
+                .and_then(|()| rt::__private::arith::length(len, &at))
                 .and_then(|len| at.clone().sub(len))
                 .map(|sub| (cx.in_file(&sub), sub.data().to_vec())),
         )
@@ -1045,7 +1049,7 @@ fn read_repeated<'s>(
     let starts = RefCell::new(Vec::new());
     let one = |r: &mut Reader<'_>, prior: &[Value]| {
         if again {
-            rt::fields::element_start(r, &mut starts.borrow_mut())?;
+            rt::__private::fields::element_start(r, &mut starts.borrow_mut())?;
         }
         scope.at(r);
         if seeing {
@@ -1080,7 +1084,8 @@ fn read_repeated<'s>(
             refuse_empty_elements(cx, r, field, ty, count)?;
             if let Some(layout) = packing
                 && let Some(list) = packed(cx, r, layout.clone(), |r| {
-                    rt::fields::fixed_elements(r, count, layout.size).map(|(_, bytes)| bytes)
+                    rt::__private::fields::fixed_elements(r, count, layout.size)
+                        .map(|(_, bytes)| bytes)
                 })
             {
                 return list;
@@ -1096,7 +1101,7 @@ fn read_repeated<'s>(
                 })?,
                 None => {
                     let min = cx.plan.min_size_of(cx.schema, ty) + field.delimiter_len();
-                    rt::fields::read_counted_seeing(r, count, min, one)?
+                    rt::__private::fields::read_counted_seeing(r, count, min, one)?
                 }
             }
         }
@@ -1110,17 +1115,19 @@ fn read_repeated<'s>(
             {
                 return list;
             }
-            _ => rt::fields::read_to_eos_seeing(r, one)?,
+            _ => rt::__private::fields::read_to_eos_seeing(r, one)?,
         },
-        Repeat::Until(done) => rt::fields::read_until_seeing(r, one, |item, index, r| {
-            scope.at(r);
-            let scope = Scope {
-                index: Some(index as i64),
-                item: Some(crate::eval::to_val(ty, item, &scope.this)),
-                ..scope.clone()
-            };
-            scope.bool(done).map_err(|message| eval_error(r, message))
-        })?,
+        Repeat::Until(done) => {
+            rt::__private::fields::read_until_seeing(r, one, |item, index, r| {
+                scope.at(r);
+                let scope = Scope {
+                    index: Some(index as i64),
+                    item: Some(crate::eval::to_val(ty, item, &scope.this)),
+                    ..scope.clone()
+                };
+                scope.bool(done).map_err(|message| eval_error(r, message))
+            })?
+        }
         // One element per element of a list read before, each seeing its partner as `_`.
         Repeat::ForEach(list) => {
             let partners = match scope.eval(list).map_err(|m| eval_error(r, m))? {
@@ -1133,7 +1140,7 @@ fn read_repeated<'s>(
                 }
             };
             let min = cx.plan.min_size_of(cx.schema, ty) + field.delimiter_len();
-            rt::fields::read_each(r, &partners, min, |r, index, each| {
+            rt::__private::fields::read_each(r, &partners, min, |r, index, each| {
                 scope.at(r);
                 let scope = Scope {
                     index: Some(index as i64),
@@ -1155,7 +1162,7 @@ fn read_repeated<'s>(
     // Each element again, from where it started, seeing the whole list.
     scope.this.set_field(index, Value::List(items.clone()));
     let starts = starts.into_inner();
-    let items = rt::fields::read_again(r, &starts, items, |r, at, _| {
+    let items = rt::__private::fields::read_again(r, &starts, items, |r, at, _| {
         scope.at(r);
         let scope = Scope {
             index: Some(at as i64),
@@ -1214,7 +1221,7 @@ fn refuse_empty_elements(
 }
 
 /// Reads `count` elements of `size` bytes each as the generated code reads a list of a fixed
-/// layout (`rt::fields::read_fixed`): one bounds check for the whole list, then each element
+/// layout (`rt::__private::fields::read_fixed`): one bounds check for the whole list, then each element
 /// from its bytes, where it cannot fail.
 fn read_fixed(
     r: &mut Reader<'_>,
@@ -1223,7 +1230,7 @@ fn read_fixed(
     mut one: impl FnMut(&mut Reader<'_>, usize) -> rt::Result<Value>,
 ) -> rt::Result<Vec<Value>> {
     let at = r.absolute_pos();
-    let (count, bytes) = rt::fields::fixed_elements(r, count, size)?;
+    let (count, bytes) = rt::__private::fields::fixed_elements(r, count, size)?;
     let mut elements = r.detached_at(bytes, at);
     (0..count).map(|index| one(&mut elements, index)).collect()
 }
@@ -1266,17 +1273,23 @@ fn read_sized<'s>(
             consume,
             eos_error,
         } => {
-            return rt::fields::read_terminated(r, *byte, *include, *consume, *eos_error, |r| {
-                read_one(cx, r, scope, ty)
-            });
+            return rt::__private::fields::read_terminated(
+                r,
+                *byte,
+                *include,
+                *consume,
+                *eos_error,
+                |r| read_one(cx, r, scope, ty),
+            );
         }
     };
     let keeps_unread =
         matches!(ty, FieldType::User { ty, .. } if cx.schema.types[*ty].unread_from_holder);
     if !keeps_unread {
-        return rt::fields::read_sub(r, len, |r| read_one(cx, r, scope, ty));
+        return rt::__private::fields::read_sub(r, len, |r| read_one(cx, r, scope, ty));
     }
-    let (value, rest) = rt::fields::read_sub_keeping(r, len, |r| read_one(cx, r, scope, ty))?;
+    let (value, rest) =
+        rt::__private::fields::read_sub_keeping(r, len, |r| read_one(cx, r, scope, ty))?;
     if let (Value::Struct(node), FieldType::User { ty, .. }) = (&value, ty) {
         let unread = cx.schema.types[*ty]
             .fields
@@ -1300,10 +1313,8 @@ fn read_decoded<'s>(
 ) -> rt::Result<Value> {
     let before = cx.place(r);
     let stored = match decode.wide_terminator() {
-        // A consumed terminator is kept, as the bytes of a sized value are.
         Some((byte, unit, consume, eos_error)) => {
-            let bytes = r.until_unit(byte, unit, consume, consume, eos_error)?;
-            r.keep(bytes)
+            rt::__private::fields::read_terminated_bytes(r, byte, unit, consume, eos_error)?
         }
         None => read_bytes(r, scope, &decode.size, 1)?,
     };
@@ -1347,7 +1358,9 @@ fn read_one<'s>(
         return read;
     }
     match ty {
-        FieldType::Vlq => rt::fields::read_vlq(r).map(|n| Value::Int(Int::Unsigned(n.into()))),
+        FieldType::Vlq => {
+            rt::__private::fields::read_vlq(r).map(|n| Value::Int(Int::Unsigned(n.into())))
+        }
         FieldType::Str {
             size,
             align,
@@ -1364,7 +1377,7 @@ fn read_one<'s>(
             read_bytes(r, scope, size, *align).map(|b| Value::Bytes(rt::RawBytes(b)))
         }
         FieldType::Contents(expected) => {
-            rt::fields::read_contents(r, expected).map(|()| Value::Unit)
+            rt::__private::fields::read_contents(r, expected).map(|()| Value::Unit)
         }
         FieldType::Nothing => Ok(Value::Unit),
         // Decided while reading (`_io.pos`, a look-ahead, a parameter) and kept in the value,
@@ -1482,22 +1495,18 @@ fn read_bytes(
 ) -> rt::Result<rt::ByteBuf> {
     // Kept as the generated reader keeps them: views of the file once that is cheaper.
     match size {
-        Size::Const(n) => rt::fields::read_raw(r, *n as i64, align).map(|b| b.0),
+        Size::Const(n) => rt::__private::fields::read_raw(r, *n as i64, align).map(|b| b.0),
         Size::Expr(e) => {
             let len = scope.int(e).map_err(|m| eval_error(r, m))?;
-            rt::fields::read_raw(r, len, align).map(|b| b.0)
+            rt::__private::fields::read_raw(r, len, align).map(|b| b.0)
         }
         Size::Eos => Ok(r.keep_rest()),
-        // A consumed terminator is kept in the value so that it is written back.
         Size::Terminator {
             byte,
             consume,
             eos_error,
             ..
-        } => {
-            let bytes = r.until(*byte, *consume, *consume, *eos_error)?;
-            Ok(r.keep(bytes))
-        }
+        } => rt::__private::fields::read_terminated_bytes(r, *byte, 1, *consume, *eos_error),
     }
 }
 
@@ -1519,11 +1528,7 @@ fn choose_byte_order(r: &Reader<'_>, scope: &Scope<'_>, choice: &EndianChoice) -
     match choice::byte_order(scope, choice).map_err(|m| eval_error(r, m))? {
         Chosen::Found(big) => Ok(big),
         Chosen::Unmatched(selector) => Err(r.error(ErrorKind::UndecidedEndianness {
-            value: match &selector {
-                Val::Int(n) => format!("{n:?}"),
-                Val::Str(b) | Val::Bytes(b) => format!("{b:?}"),
-                other => format!("{other:?}"),
-            },
+            value: choice::shown_selector(&selector),
         })),
     }
 }

@@ -8,7 +8,7 @@ use skelcodec_runtime as rt;
 use crate::value::{Struct, Value};
 use crate::{Interpreter, write};
 
-/// Writes `value`, the root `root` holds, and reads it again (see `rt::settle::settle`);
+/// Writes `value`, the root `root` holds, and reads it again (see `rt::__private::settle::settle`);
 /// returns what that changed (moved offsets, views read again, unclaimed bytes), by path.
 pub(crate) fn settle(
     interpreter: &Interpreter,
@@ -36,16 +36,16 @@ pub(crate) fn settle(
         return Ok(Vec::new());
     }
     let document = |value: &Value| serde_json::to_value(interpreter.document(value)).ok();
-    let may_change = rt::settle::MayChange {
+    let may_change = rt::__private::settle::MayChange {
         offsets: &offsets,
         views: &views,
     };
     let mut changed = Vec::new();
     if let (Some(before), Some(after)) = (document(value), document(&fresh)) {
-        if let Some(path) = rt::settle::first_unsettled(&before, &after, may_change) {
-            return Err(rt::settle::unsettled_error(path));
+        if let Some(path) = rt::__private::settle::first_unsettled(&before, &after, may_change) {
+            return Err(rt::__private::settle::unsettled_error(path));
         }
-        changed = rt::settle::changed_leaves(&before, &after, &[]);
+        changed = rt::__private::settle::changed_leaves(&before, &after, &[]);
     }
     if let Value::Struct(fresh) = fresh {
         root.take_from(&fresh);
@@ -54,7 +54,7 @@ pub(crate) fn settle(
 }
 
 /// What `normalize()` would change beyond what `found` names, as the generated code's
-/// `check()` finds it (`rt::settle::mismatches`): on a copy of `value`, normalized, compared
+/// `check()` finds it (`rt::__private::settle::mismatches`): on a copy of `value`, normalized, compared
 /// by documents.
 pub(crate) fn mismatches(
     interpreter: &Interpreter,
@@ -76,7 +76,7 @@ pub(crate) fn mismatches(
         .ok()
         .and_then(|_| document(&copy))
     {
-        Some(after) => rt::settle::changed_leaves(&before, &after, found),
+        Some(after) => rt::__private::settle::changed_leaves(&before, &after, found),
         None => Vec::new(),
     }
 }

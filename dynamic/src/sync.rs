@@ -12,7 +12,7 @@
 use skelcodec_codegen::expr::Expr;
 use skelcodec_codegen::model::{Field, FieldType, Repeat, Schema, SlotSpan, Stream};
 use skelcodec_runtime as rt;
-use skelcodec_runtime::fields::Replaced;
+use skelcodec_runtime::__private::fields::Replaced;
 
 use crate::Interpreter;
 use crate::choice::{self, CaseNames};
@@ -41,7 +41,8 @@ pub(crate) fn write_back(
     };
     let field = &schema.types[link.ty()].fields[index];
     let written = crate::write::field_bytes(schema, link, field, &value)?;
-    let changed = rt::fields::write_into_slot(bytes.0.as_mut_vec(), pos, replaced, &written);
+    let changed =
+        rt::__private::fields::write_into_slot(bytes.0.as_mut_vec(), pos, replaced, &written);
     if changed {
         slot.set_field(0, Value::Bytes(bytes));
     }
@@ -66,7 +67,7 @@ pub(crate) fn slot_mismatch(
     } = slotted(schema, plan, link, index)?;
     let field = &schema.types[link.ty()].fields[index];
     let written = crate::write::field_bytes(schema, link, field, &value).ok()?;
-    let found = rt::fields::slot_mismatch(&bytes.0, pos, replaced, &written)?;
+    let found = rt::__private::fields::slot_mismatch(&bytes.0, pos, replaced, &written)?;
     let path = schema.slot_path(link.ty(), field)?;
     Some((
         path.into_iter().map(crate::intern::interned).collect(),
@@ -186,8 +187,8 @@ pub(crate) fn values_at_end(
         let mut gaps = root.unclaimed.borrow_mut();
         let Some(gaps) = gaps.as_mut() else { continue };
         if write {
-            rt::fields::write_into_gaps(gaps, at, &bytes);
-        } else if let Some((index, len)) = rt::fields::gaps_mismatch(gaps, at, &bytes) {
+            rt::__private::fields::write_into_gaps(gaps, at, &bytes);
+        } else if let Some((index, len)) = rt::__private::fields::gaps_mismatch(gaps, at, &bytes) {
             found.push(rt::Mismatch {
                 path: format!("{}[{index}].bytes", crate::value::UNCLAIMED),
                 stored: len as i128,

@@ -215,7 +215,7 @@ pub struct Struct {
     pub(crate) io: Io,
     /// The bytes of the file no field claims, with their offsets: kept by a root value when
     /// some type reads a value by position.
-    pub(crate) unclaimed: RefCell<Option<Vec<rt::fields::Gap>>>,
+    pub(crate) unclaimed: RefCell<Option<Vec<rt::__private::fields::Gap>>>,
     /// Where the value starts and ends in its stream (the end once it is read).
     pub(crate) span: Cell<(usize, usize)>,
     /// The position in its stream while it is read (`_io.pos`), and whether every bit of the
@@ -406,7 +406,7 @@ impl Value {
         match ty {
             // A `u8` holds a negative value as its bits, as the generated code stores it.
             FieldType::Number(Scalar::Int(int)) if !int.signed && int.bytes == 8 => {
-                rt::arith::narrow::<u64>(value, 0)
+                rt::__private::arith::narrow::<u64>(value, 0)
                     .ok()
                     .map(|n| Value::Int(Int::Unsigned(n)))
             }
@@ -561,7 +561,10 @@ impl Val {
         match self {
             Val::Int(n) | Val::Enum(_, n) => Ok(n),
             Val::Null => Ok(0),
-            other => Err(format!("expected an integer, found {other}")),
+            other => Err(rt::__private::messages::expected(
+                rt::__private::messages::Kind::Integer,
+                other,
+            )),
         }
     }
 }
@@ -584,7 +587,7 @@ impl std::fmt::Display for Val {
                 write!(f, "the bytes {hex}{more}")
             }
             Val::Enum(_, n) => write!(f, "the enum value {n}"),
-            Val::Struct(_) => write!(f, "a structure"),
+            Val::Struct(_) => write!(f, "{}", rt::__private::messages::Kind::Structure),
             Val::List(items) => write!(f, "a list of {} elements", items.len()),
             Val::Io(..) => write!(f, "a stream"),
             Val::Null => write!(f, "nothing"),

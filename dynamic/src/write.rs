@@ -78,7 +78,8 @@ pub(crate) fn own_bytes(
         measuring: false,
     };
     let scope = Scope::writing(schema, link.clone());
-    let bytes = rt::fields::own_bytes(|w| write_field(&cx, w, &scope, field, value, false));
+    let bytes =
+        rt::__private::fields::own_bytes(|w| write_field(&cx, w, &scope, field, value, false));
     crate::value::release(value);
     bytes
 }
@@ -127,25 +128,26 @@ fn refused(offset: usize, message: String) -> Error {
 
 /// An error at the writer's position.
 fn encode_error(w: &Writer, message: impl Into<String>) -> Error {
-    rt::fields::encode_error(w, message.into())
+    rt::__private::fields::encode_error(w, message.into())
 }
 
 /// A value of the wrong shape for its field: only a value not made by the reader or from a
 /// document can be one.
 fn misshapen(w: &Writer, value: &Value) -> Error {
+    use rt::__private::messages::Kind;
     let held = match value {
-        Value::Int(_) | Value::Fixed { .. } => "an integer",
-        Value::F32(_) | Value::F64(_) => "a float",
-        Value::Bool(_) => "a boolean",
-        Value::Enum { .. } => "an enum value",
-        Value::FixedStr(_) | Value::VarStr(_) | Value::Text(_) => "a string",
-        Value::Bytes(_) => "bytes",
-        Value::Struct(_) => "a structure",
-        Value::List(_) | Value::Packed(_) | Value::Vector(_) => "a list",
-        Value::Case(..) => "a switch's case",
-        Value::Decoded(_) => "a decoded value",
-        Value::Unit | Value::Absent | Value::Present => "nothing",
-        Value::Failed { .. } | Value::Cycle(_) => "a parse instance's failure",
+        Value::Int(_) | Value::Fixed { .. } => Kind::Integer.to_string(),
+        Value::F32(_) | Value::F64(_) => Kind::Float.to_string(),
+        Value::Bool(_) => Kind::Boolean.to_string(),
+        Value::Enum { .. } => Kind::EnumValue.to_string(),
+        Value::FixedStr(_) | Value::VarStr(_) | Value::Text(_) => Kind::String.to_string(),
+        Value::Bytes(_) => Kind::Bytes.to_string(),
+        Value::Struct(_) => Kind::Structure.to_string(),
+        Value::List(_) | Value::Packed(_) | Value::Vector(_) => Kind::List.to_string(),
+        Value::Case(..) => "a switch's case".into(),
+        Value::Decoded(_) => "a decoded value".into(),
+        Value::Unit | Value::Absent | Value::Present => "nothing".into(),
+        Value::Failed { .. } | Value::Cycle(_) => "a parse instance's failure".into(),
     };
     encode_error(w, format!("this field cannot hold {held}"))
 }
@@ -244,7 +246,7 @@ fn write_fields(
     }
     if cx.schema.keeps_unclaimed(node.ty) {
         let gaps = node.unclaimed.borrow();
-        rt::fields::write_gaps(w, gaps.as_deref().unwrap_or_default())
+        rt::__private::fields::write_gaps(w, gaps.as_deref().unwrap_or_default())
             .map_err(|e| e.in_field(crate::value::UNCLAIMED))?;
     }
     Ok(())
@@ -278,7 +280,7 @@ fn offset_written(
     let Value::Int(n) = stored else {
         return Ok(stored.clone());
     };
-    let at = rt::fields::relocated_offset(w, key, unit, n.as_i128())?;
+    let at = rt::__private::fields::relocated_offset(w, key, unit, n.as_i128())?;
     match i64::try_from(at)
         .ok()
         .and_then(|at| Value::of_int(&field.ty, at))
@@ -361,13 +363,13 @@ fn write_placed(
     let in_file = field.stream == Stream::Root;
     match (relocation, in_file) {
         (Some((offset, true)), _) => {
-            rt::fields::write_at_following(w, pos, in_file, name, offset, write)
+            rt::__private::fields::write_at_following(w, pos, in_file, name, offset, write)
         }
         (Some((offset, false)), _) => {
-            rt::fields::write_at_relocatable(w, pos, in_file, name, offset, write)
+            rt::__private::fields::write_at_relocatable(w, pos, in_file, name, offset, write)
         }
-        (None, true) => rt::fields::write_at_root(w, pos, name, write),
-        (None, false) => rt::fields::write_at(w, pos, name, write),
+        (None, true) => rt::__private::fields::write_at_root(w, pos, name, write),
+        (None, false) => rt::__private::fields::write_at(w, pos, name, write),
     }
 }
 
@@ -399,13 +401,13 @@ fn check_kept_args(
         let written = Value::of_arg(param.ty, arg);
         if *stored != written {
             let (stored, written) = (debug(cx.schema, stored), debug(cx.schema, &written));
-            return Err(encode_error(
+            // `Arguments` shows as its text under `Debug`: the values as `debug` shows them.
+            let error = rt::__private::fields::kept_argument_changed(
                 w,
-                format!(
-                    "this value keeps the argument {stored} it was read with, but is written with {written}: set it to the new one"
-                ),
-            )
-            .in_field(crate::intern::interned(&param.id)));
+                &format_args!("{stored}"),
+                &format_args!("{written}"),
+            );
+            return Err(error.in_field(crate::intern::interned(&param.id)));
         }
     }
     Ok(())
@@ -421,9 +423,9 @@ fn byte_order(
 ) -> rt::Result<bool> {
     match choice::byte_order(scope, choice) {
         Ok(Chosen::Found(big)) => Ok(big),
-        Ok(Chosen::Unmatched(selector)) => Err(encode_error(
+        Ok(Chosen::Unmatched(selector)) => Err(rt::__private::fields::undecided_byte_order(
             w,
-            format!("no byte order for {selector:?}: the `meta/endian` switch has no case for it"),
+            choice::shown_selector(&selector),
         )),
         Err(message) => node
             .is_be
@@ -451,19 +453,7 @@ fn write_field(
     if let Some(cond) = field.cond.as_ref().filter(|_| checked)
         && let Ok(holds) = scope.bool(cond)
     {
-        match (holds, value) {
-            (true, Value::Absent) => {
-                return Err(encode_error(w, "missing, but its `if` condition holds"));
-            }
-            (false, Value::Absent) => {}
-            (false, _) => {
-                return Err(encode_error(
-                    w,
-                    "present, but its `if` condition does not hold",
-                ));
-            }
-            (true, _) => {}
-        }
+        rt::__private::fields::check_condition(holds, !matches!(value, Value::Absent), w)?;
     }
     match (value, &field.ty) {
         (Value::Absent, _) => Ok(()),
@@ -488,20 +478,19 @@ fn held_case<'s>(
     checked: bool,
 ) -> rt::Result<&'s FieldType> {
     let Some(ty) = choice::case_named(cx.schema, &cx.cases, switch, name) else {
-        return Err(encode_error(w, format!("the switch has no case `{name}`")));
+        return Err(encode_error(w, rt::__private::messages::no_such_case(name)));
     };
     match choice::case(cx.schema, &cx.cases, scope, switch)
         .ok()
         .filter(|_| checked)
     {
-        Some(Chosen::Found((chosen, _))) if *chosen != *name => Err(encode_error(
-            w,
-            format!(
-                "`{}` calls for the case `{chosen}`, but the value holds `{name}`",
-                skelcodec_codegen::expr::to_source(&switch.on)
-            ),
-        )),
-        Some(Chosen::Unmatched(_)) => Err(encode_error(w, "the selector matches no case")),
+        Some(Chosen::Found((chosen, _))) if *chosen != *name => {
+            let selector = skelcodec_codegen::expr::to_source(&switch.on);
+            Err(rt::__private::fields::case_mismatch(
+                w, &selector, &chosen, name,
+            ))
+        }
+        Some(Chosen::Unmatched(_)) => Err(rt::__private::fields::no_case_matches(w)),
         _ => Ok(ty),
     }
 }
@@ -559,7 +548,7 @@ fn check_count(
     len: usize,
 ) -> rt::Result<()> {
     match scope.int(count) {
-        Ok(count) => rt::fields::check_count(count, len, w),
+        Ok(count) => rt::__private::fields::check_count(count, len, w),
         Err(_) => Ok(()),
     }
 }
@@ -576,7 +565,7 @@ fn check_list_end(
     match &field.repeat {
         Repeat::Expr(count) => check_count(w, scope, count, items.len()),
         Repeat::Until(done) => {
-            rt::fields::check_until(items, w, |item, index| {
+            rt::__private::fields::check_until(items, w, |item, index| {
                 let scope = Scope {
                     index: Some(index as i64),
                     item: Some(crate::eval::to_val(ty, item, &scope.this)),
@@ -587,7 +576,9 @@ fn check_list_end(
             })
         }
         Repeat::ForEach(_) => match partners(scope, field) {
-            Some(partners) => rt::fields::check_count(partners.len() as i64, items.len(), w),
+            Some(partners) => {
+                rt::__private::fields::check_count(partners.len() as i64, items.len(), w)
+            }
             None => Ok(()),
         },
         Repeat::None | Repeat::Eos => Ok(()),
@@ -658,14 +649,16 @@ fn write_delimited(
             eos_error,
         }) => {
             write_one(cx, w, scope, ty, value, checked)?;
-            return rt::fields::end_terminated(w, start, *byte, *include, *consume, *eos_error);
+            return rt::__private::fields::end_terminated(
+                w, start, *byte, *include, *consume, *eos_error,
+            );
         }
         Some(Size::Const(n)) => Some(*n as i64),
         Some(Size::Expr(e)) => scope.int(e).ok().filter(|_| checked),
     };
     write_one(cx, w, scope, ty, value, checked)?;
     match expected {
-        Some(size) => rt::fields::check_len(size, w.pos() - start, w),
+        Some(size) => rt::__private::fields::check_len(size, w.pos() - start, w),
         None => Ok(()),
     }
 }
@@ -701,9 +694,11 @@ fn write_decoded(
     let stored = rt::process::stored_bytes(w, &processor, &data, &decoded.stored.0, frame)?;
     match (decode.wide_terminator(), size) {
         (Some((byte, unit, consume, eos_error)), _) => {
-            rt::fields::check_terminated_units(&stored, byte, unit, consume, eos_error, w)?;
+            rt::__private::fields::check_terminated_units(
+                &stored, byte, unit, consume, eos_error, w,
+            )?;
         }
-        (None, Some(size)) if checked => rt::fields::check_len(size, stored.len(), w)?,
+        (None, Some(size)) if checked => rt::__private::fields::check_len(size, stored.len(), w)?,
         _ => {}
     }
     w.bytes(&stored);
@@ -727,7 +722,7 @@ fn write_one(
             } else {
                 3
             };
-            rt::fields::check_count(count, components.len(), w)?;
+            rt::__private::fields::check_count(count, components.len(), w)?;
             for (name, value) in crate::value::COMPONENTS.iter().zip(components) {
                 write_scalar(w, scope, *scalar, value).map_err(|e| e.in_field(name))?;
             }
@@ -792,7 +787,7 @@ fn write_one(
         // Kept in the value, never in the file.
         (FieldType::Nothing | FieldType::Remembered { .. }, _) => Ok(()),
         (FieldType::Array { elem, len }, Value::List(items)) => {
-            rt::fields::check_count(*len as i64, items.len(), w)?;
+            rt::__private::fields::check_count(*len as i64, items.len(), w)?;
             for (index, item) in items.iter().enumerate() {
                 write_one(cx, w, scope, elem, item, checked).map_err(|e| e.at_index(index))?;
             }
@@ -873,12 +868,16 @@ fn write_bytes(
             eos_error,
             ..
         } => {
-            rt::fields::check_terminated(bytes, *byte, *consume, *eos_error, w)?;
+            rt::__private::fields::check_terminated(bytes, *byte, *consume, *eos_error, w)?;
             None
         }
     };
     if let Some(expected) = expected {
-        rt::fields::check_len(rt::fields::padded_len(expected, align), bytes.len(), w)?;
+        rt::__private::fields::check_len(
+            rt::__private::fields::padded_len(expected, align),
+            bytes.len(),
+            w,
+        )?;
     }
     w.bytes(bytes);
     Ok(())

@@ -7,10 +7,10 @@
 //! deleting and rebuilding are edits of the entry list followed by `normalize()`. A version 1
 //! archive is two files, and a schema reads one stream: `schemas/img_dir.ksy` reads the `.dir`,
 //! and the `.img` (no header, only the sectors the `.dir` places) is assembled here, with the
-//! same layout step the generated code uses ([`skelcodec_runtime::layout::lay_out`]).
+//! same layout step the generated code uses ([`skelcodec_runtime::__private::layout::lay_out`]).
 
-use skelcodec_runtime::fields::Gap;
-use skelcodec_runtime::layout::{Block, Laid, Start, lay_out, stored_offset};
+use skelcodec_runtime::__private::layout::{Block, Laid, Start, lay_out, stored_offset};
+use skelcodec_runtime::Gap;
 use skelcodec_runtime::{Codec, FixedStr, RawBytes};
 
 use crate::img as v2;

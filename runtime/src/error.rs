@@ -15,6 +15,7 @@ pub enum PathSegment {
 
 /// The `valid` rules, as Kaitai names the errors that break them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ValidationRule {
     /// `eq`: `ValidationNotEqualError`.
     NotEqual,
@@ -44,8 +45,10 @@ impl ValidationRule {
     }
 }
 
-/// What went wrong, independent of where.
+/// What went wrong, independent of where. New kinds may come in any release: match the ones
+/// to treat apart, and [`ErrorKind::is_encode`] for reading against writing.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The input ended before a read could complete.
     #[error("expected {needed} more bytes, {available} remain")]
@@ -108,6 +111,60 @@ pub enum ErrorKind {
     /// A value could not be written in the format.
     #[error("cannot encode: {0}")]
     Encode(String),
+    /// A field is absent where its `if` condition holds, or present where it does not: the
+    /// reader of the written file would not find it, or would find what is not there.
+    #[error(
+        "cannot encode: {}",
+        match present {
+            true => "present, but its `if` condition does not hold",
+            false => "missing, but its `if` condition holds",
+        }
+    )]
+    ConditionMismatch {
+        /// Whether the value holds the field.
+        present: bool,
+    },
+    /// A switch's value holds another case than the one its selector calls for.
+    #[error(
+        "cannot encode: `{selector}` calls for the case `{called}`, but the value holds `{held}`"
+    )]
+    CaseMismatch {
+        /// The selector, as the schema writes it (`frame_type`).
+        selector: Box<str>,
+        /// The case the selector calls for.
+        called: Box<str>,
+        /// The case the value holds.
+        held: Box<str>,
+    },
+    /// A switch's selector matches none of its cases, so no value can be written for it.
+    #[error("cannot encode: the selector matches no case")]
+    NoCaseMatches,
+    /// A value keeps an argument it was read with (`-keep`) which is not the one it is
+    /// written with: read back, it would have the new one.
+    #[error(
+        "cannot encode: this value keeps the argument {read} it was read with, but is written with {written}: set it to the new one"
+    )]
+    KeptArgumentChanged {
+        /// The argument as read, as `Debug` shows it.
+        read: String,
+        /// The argument it is written with, as `Debug` shows it.
+        written: String,
+    },
+}
+
+impl ErrorKind {
+    /// Whether a value cannot be written as it is (it would not read back as itself), rather
+    /// than input that cannot be read.
+    pub fn is_encode(&self) -> bool {
+        matches!(
+            self,
+            ErrorKind::Encode(_)
+                | ErrorKind::ConditionMismatch { .. }
+                | ErrorKind::CaseMismatch { .. }
+                | ErrorKind::NoCaseMatches
+                | ErrorKind::KeptArgumentChanged { .. }
+        )
+    }
 }
 
 /// A decode or encode failure: where (absolute byte offset, field path) and what was expected.
@@ -324,6 +381,45 @@ mod tests {
         assert_eq!(err.path(), "grid[1][2]");
         let err = Error::new(0, ErrorKind::Invalid(String::new())).at_index(5);
         assert_eq!(err.path(), "[5]");
+    }
+
+    #[test]
+    fn write_rules_are_encode_errors_with_their_data() {
+        let missing = ErrorKind::ConditionMismatch { present: false };
+        assert_eq!(
+            missing.to_string(),
+            "cannot encode: missing, but its `if` condition holds"
+        );
+        let case = ErrorKind::CaseMismatch {
+            selector: "kind".into(),
+            called: "leaf".into(),
+            held: "node".into(),
+        };
+        assert_eq!(
+            case.to_string(),
+            "cannot encode: `kind` calls for the case `leaf`, but the value holds `node`"
+        );
+        assert!(
+            [missing, case, ErrorKind::NoCaseMatches]
+                .iter()
+                .all(ErrorKind::is_encode)
+        );
+        let eof = ErrorKind::UnexpectedEof {
+            needed: 1,
+            available: 0,
+        };
+        assert!(!eof.is_encode());
+    }
+
+    #[test]
+    fn an_error_stays_small_enough_to_return_by_value() {
+        // Every read returns `Result<_, Error>`: a larger error makes every result larger.
+        // 88 bytes: the offset, the path and the largest kind (two `Vec`s or `String`s).
+        assert!(
+            std::mem::size_of::<Error>() <= 88,
+            "{}",
+            std::mem::size_of::<Error>()
+        );
     }
 
     #[test]

@@ -375,7 +375,79 @@ pub fn present_argument<'a, T: ?Sized>(
 /// An encode error at the writer's position.
 #[cold]
 pub fn encode_error(w: &Writer, message: String) -> Error {
-    Error::new(w.pos() as u64, ErrorKind::Encode(message))
+    w.error(ErrorKind::Encode(message))
+}
+
+/// Before writing a field with an `if` condition: the value must hold the field exactly when
+/// the condition holds, or the reader of the output would not find it, or find what is not
+/// there.
+pub fn check_condition(holds: bool, present: bool, w: &Writer) -> Result<()> {
+    match holds == present {
+        true => Ok(()),
+        false => Err(w.error(ErrorKind::ConditionMismatch { present })),
+    }
+}
+
+/// A value whose type chooses its byte order (`meta/endian` `switch-on`) by a selector of no
+/// case (`value`, as `Debug` shows it): it cannot be written, as the reader could not read it
+/// ([`ErrorKind::UndecidedEndianness`]).
+#[cold]
+#[inline(never)]
+pub fn undecided_byte_order(w: &Writer, value: String) -> Error {
+    encode_error(w, ErrorKind::UndecidedEndianness { value }.to_string())
+}
+
+/// A switch's value that holds the case `held` where its selector (as the schema writes it:
+/// `frame_type`) calls for `called`.
+#[cold]
+#[inline(never)]
+pub fn case_mismatch(w: &Writer, selector: &str, called: &str, held: &str) -> Error {
+    w.error(ErrorKind::CaseMismatch {
+        selector: selector.into(),
+        called: called.into(),
+        held: held.into(),
+    })
+}
+
+/// A switch whose selector matches none of its cases: no value can be written for it.
+#[cold]
+#[inline(never)]
+pub fn no_case_matches(w: &Writer) -> Error {
+    w.error(ErrorKind::NoCaseMatches)
+}
+
+/// A value that keeps the argument `read` it was read with but is written with `written`
+/// (both shown as `Debug` shows them).
+#[cold]
+#[inline(never)]
+pub fn kept_argument_changed(
+    w: &Writer,
+    read: &dyn std::fmt::Debug,
+    written: &dyn std::fmt::Debug,
+) -> Error {
+    w.error(ErrorKind::KeptArgumentChanged {
+        read: format!("{read:?}"),
+        written: format!("{written:?}"),
+    })
+}
+
+/// Reads the bytes of a string or byte run that ends at `terminator`, a code unit of `unit`
+/// bytes (a UTF-16 NUL is two), as the value stores them: a consumed terminator stays in the
+/// stored bytes, so that writing them back writes it ([`check_terminated_units`] wants it
+/// there); `include` only changes what a text accessor shows, which stops at the terminator
+/// anyway. Kept as [`Reader::keep`] keeps bytes.
+pub fn read_terminated_bytes(
+    r: &mut Reader<'_>,
+    terminator: u8,
+    unit: usize,
+    consume: bool,
+    eos_error: bool,
+) -> Result<crate::ByteBuf> {
+    let bytes = match unit {
+        0 | 1 => r.until(terminator, consume, consume, eos_error)?,
+        unit => r.until_unit(terminator, unit, consume, consume, eos_error)?,
+    };
+    Ok(r.keep(bytes))
 }
 
 /// Before writing a terminated string or byte run that the reader delimits by its terminator:
@@ -591,7 +663,7 @@ pub fn read_scanned<'a, T, Rest>(
 
 /// Reads a value at position `pos` of the reader's stream (the file, a substream, decoded
 /// data) without moving the reader (a Kaitai `pos` instance); [`write_at`] places it back.
-pub fn read_at<'a, T>(
+pub fn read_at<'a, T: 'static>(
     r: &Reader<'a>,
     pos: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
@@ -603,7 +675,7 @@ pub fn read_at<'a, T>(
 
 /// Reads a value at position `pos` of `_root._io` (the whole file, or an imported schema's
 /// root stream: see [`Reader::root_stream`]), from any stream, without moving `r`.
-pub fn read_at_root<'a, T>(
+pub fn read_at_root<'a, T: 'static>(
     r: &Reader<'a>,
     pos: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
@@ -613,7 +685,7 @@ pub fn read_at_root<'a, T>(
 
 /// Reads a value at position `pos` of `r`'s stream without moving `r`, in any stream: the value
 /// is kept as read and never placed back (its position needs the input stream).
-pub fn read_kept<'a, T>(
+pub fn read_kept<'a, T: 'static>(
     r: &Reader<'a>,
     pos: i64,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
@@ -623,7 +695,7 @@ pub fn read_kept<'a, T>(
 }
 
 /// Reads with `at`, charging the bytes it reads to `r`'s budget.
-fn read_charged<'a, T>(
+fn read_charged<'a, T: 'static>(
     r: &Reader<'_>,
     at: Reader<'a>,
     read: impl FnOnce(&mut Reader<'a>) -> Result<T>,
@@ -680,7 +752,7 @@ pub fn read_placed_as<'a, T>(
 /// Reads a value at position `pos` of the stream another value was read from (`io: x._io`),
 /// without moving `r`. The value is kept as read and never written: its bytes belong to the
 /// value whose stream it is.
-pub fn read_in<'a, T>(
+pub fn read_in<'a, T: 'static>(
     r: &Reader<'a>,
     stream: &'a crate::Stream,
     pos: i64,
@@ -1292,6 +1364,47 @@ fn read_sized<'a>(r: &mut Reader<'a>, len: i64, align: usize) -> Result<&'a [u8]
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_field_must_be_present_exactly_when_its_condition_holds() {
+        let w = Writer::new();
+        assert!(check_condition(true, true, &w).is_ok());
+        assert!(check_condition(false, false, &w).is_ok());
+        let present = check_condition(false, true, &w).unwrap_err();
+        assert_eq!(
+            present.kind(),
+            &ErrorKind::ConditionMismatch { present: true }
+        );
+        let missing = check_condition(true, false, &w).unwrap_err();
+        assert_eq!(
+            missing.kind(),
+            &ErrorKind::ConditionMismatch { present: false }
+        );
+    }
+
+    #[test]
+    fn a_consumed_terminator_stays_in_the_stored_bytes() {
+        let mut r = Reader::new(b"ab\0cd");
+        assert_eq!(
+            &*read_terminated_bytes(&mut r, 0, 1, true, true).unwrap(),
+            b"ab\0"
+        );
+        assert_eq!(r.pos(), 3);
+        let mut r = Reader::new(b"ab\0cd");
+        assert_eq!(
+            &*read_terminated_bytes(&mut r, 0, 1, false, true).unwrap(),
+            b"ab"
+        );
+        assert_eq!(r.pos(), 2);
+        // A UTF-16 NUL: two bytes at an even offset, the odd `0` of `a\0` not one.
+        let mut r = Reader::new(b"a\0\0\0z\0");
+        assert_eq!(
+            &*read_terminated_bytes(&mut r, 0, 2, true, true).unwrap(),
+            b"a\0\0\0"
+        );
+        let mut r = Reader::new(b"ab");
+        assert!(read_terminated_bytes(&mut r, 0, 1, true, true).is_err());
+    }
 
     #[test]
     fn bulk_round_trip() {

@@ -234,14 +234,8 @@ impl<T> Instance<T> {
             (true, Instance::Read(value)) => Ok(Some(&**value)),
             (true, Instance::Failed(_) | Instance::Cycle(_) | Instance::Unread(_))
             | (false, Instance::Absent) => Ok(None),
-            (true, Instance::Absent) => Err(crate::fields::encode_error(
-                w,
-                "missing, but its `if` condition holds".into(),
-            )),
-            (false, _) => Err(crate::fields::encode_error(
-                w,
-                "present, but its `if` condition does not hold".into(),
-            )),
+            // The two remaining cases are the two mismatches: present exactly when it does not hold.
+            (holds, _) => Err(w.error(crate::ErrorKind::ConditionMismatch { present: !holds })),
         }
     }
 }

@@ -5,8 +5,6 @@
 //! types ([`Fixed`], [`FixedStr`], [`VarStr`], [`RawBytes`]) keep the exact bytes they were
 //! read from so that decoding and re-encoding a file reproduces it byte for byte.
 
-pub mod arith;
-pub mod bits;
 pub mod bytes;
 mod canvas;
 pub mod check;
@@ -14,24 +12,17 @@ pub mod checksum;
 pub mod codec;
 pub mod corpus;
 pub mod encoding;
-pub mod enums;
 pub mod error;
 pub mod events;
-pub mod fields;
 pub mod fixed;
 pub mod fixed_list;
 pub mod geometry;
 pub mod instance;
-pub mod layout;
 pub mod look_ahead;
-pub mod on_demand;
 pub mod pad;
 mod pending_bits;
-pub mod present;
 pub mod process;
 pub mod reader;
-pub mod relocation;
-pub mod settle;
 pub mod stream;
 pub mod strings;
 #[cfg(feature = "testing")]
@@ -41,6 +32,13 @@ pub mod testing;
 mod visits;
 pub mod writer;
 
+/// Not public API: what generated code and skelcodec's own crates call (see its module).
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+// The crate's own paths to the modules it holds (`crate::fields`) stay as they were.
+use __private::{arith, fields, messages, on_demand, relocation};
+
 /// Re-exported so generated code derives serde traits without a direct dependency.
 pub use serde;
 
@@ -48,6 +46,7 @@ pub use bytes::{ByteBuf, RawBytes, from_hex, to_hex};
 pub use check::{Checker, Mismatch};
 pub use codec::{Codec, RoundTrip, field_at, first_difference, reads_back_as, round_trip};
 pub use error::{Error, ErrorKind, PathSegment, Result, ResultExt};
+pub use fields::Gap;
 pub use fixed::{Fixed, FixedRangeError, FixedRaw};
 pub use fixed_list::{FixedLayout, FixedList};
 pub use geometry::{Quat, Vec3};

@@ -51,10 +51,10 @@ pub struct UnknownEncoding(pub &'static str);
 
 impl Process for UnknownEncoding {
     fn decode<'d>(&self, _: &'d [u8]) -> std::result::Result<Cow<'d, [u8]>, String> {
-        Err(format!("unknown encoding `{}`", self.0))
+        Err(crate::messages::unknown_encoding(self.0))
     }
     fn encode<'d>(&self, _: &'d [u8]) -> std::result::Result<Cow<'d, [u8]>, String> {
-        Err(format!("unknown encoding `{}`", self.0))
+        Err(crate::messages::unknown_encoding(self.0))
     }
 }
 

@@ -1,7 +1,7 @@
 //! A bounds-checked cursor over input bytes.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::visits::{Visit, Visits};
+use crate::visits::{TypeKey, Visit, Visits};
 
 /// A cursor over a byte slice. Positions are usize; `base` is the absolute offset of `data[0]` in the whole file, so errors inside sub-readers report file offsets.
 #[derive(Debug, Clone)]
@@ -217,18 +217,16 @@ impl<'a> Reader<'a> {
     /// that the same value (a directory entry "." pointing at its own directory), so reading
     /// it again would never end. That is an [`ErrorKind::Cycle`], which [`crate::Instance`]
     /// keeps as a reference. The value is being read until the guard is dropped.
-    pub fn visit<T: ?Sized>(&self) -> Result<Visiting<'a>> {
-        // A boxed value (a recursive type) is the same value as the one it holds.
-        let name = std::any::type_name::<T>();
-        let ty = name
-            .strip_prefix("alloc::boxed::Box<")
-            .and_then(|inner| inner.strip_suffix('>'))
-            .unwrap_or(name);
-        self.visit_as(ty)
+    pub fn visit<T: ?Sized + 'static>(&self) -> Result<Visiting<'a>> {
+        self.visit_keyed(TypeKey::of::<T>())
     }
 
     /// [`Reader::visit`] for a type named `ty` (an interpreter's, whose types are not Rust's).
     pub fn visit_as(&self, ty: &'static str) -> Result<Visiting<'a>> {
+        self.visit_keyed(TypeKey::Named(ty))
+    }
+
+    fn visit_keyed(&self, ty: TypeKey) -> Result<Visiting<'a>> {
         let Some(state) = self.shared else {
             return Ok(Visiting(None));
         };

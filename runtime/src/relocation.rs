@@ -2,7 +2,7 @@
 //! where the offset's one use is the block's `pos`. When an edit makes such a block disagree
 //! with bytes it overlaps (it grew into the next block, or its offset was set into other data)
 //! or leaves bytes that nothing covers, `normalize()` writes the value twice
-//! ([`crate::settle::settle`]): once to plan, where each such block that no longer
+//! ([`crate::__private::settle::settle`]): once to plan, where each such block that no longer
 //! fits where its offset says moves to the end of the file (in the order written), and once
 //! with the planned offsets and zeros in every byte left uncovered; the value is then read
 //! again from those bytes. Only blocks of the file's own stream move, and only those nothing

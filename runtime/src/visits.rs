@@ -2,15 +2,66 @@
 //! a stack whose first few entries live inline, so that a read that never nests deeper
 //! allocates nothing for them (every whole-file read visits its root value).
 
+use std::any::TypeId;
+
+/// What identifies the type of a value read by position, for cycles: the same type at the same
+/// position of the same stream is the same value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TypeKey {
+    /// A Rust type (generated code's), by its `TypeId` and that of its boxed form: a boxed
+    /// value (of a recursive type) is the same value as the one it holds.
+    Rust {
+        /// The type's.
+        ty: TypeId,
+        /// `Box<ty>`'s.
+        boxed: TypeId,
+    },
+    /// A type an interpreter names, whose values are all of one Rust type.
+    Named(&'static str),
+}
+
+impl TypeKey {
+    /// The key of the Rust type `T`.
+    pub(crate) fn of<T: ?Sized + 'static>() -> Self {
+        TypeKey::Rust {
+            ty: TypeId::of::<T>(),
+            boxed: TypeId::of::<Box<T>>(),
+        }
+    }
+
+    /// Whether values of the two types are the same value where they are read at the same
+    /// place: the same type, or one the other boxed.
+    pub(crate) fn same(&self, other: &TypeKey) -> bool {
+        match (self, other) {
+            (TypeKey::Rust { ty, boxed }, TypeKey::Rust { ty: t, boxed: b }) => {
+                ty == t || boxed == t || ty == b
+            }
+            (TypeKey::Named(a), TypeKey::Named(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Default for TypeKey {
+    fn default() -> Self {
+        TypeKey::Named("")
+    }
+}
+
 /// A value being read by position: its type, its stream (where its bytes are and how many)
 /// and its position there.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub(crate) struct Visit {
-    // Compared in this order: positions first, which mostly differ, then names.
     pub(crate) stream: (usize, usize),
     pub(crate) pos: usize,
-    /// The type's name, which identifies it within one codec.
-    pub(crate) ty: &'static str,
+    pub(crate) ty: TypeKey,
+}
+
+impl Visit {
+    /// Whether the two are the same value: positions first, which mostly differ, then types.
+    fn same(&self, other: &Visit) -> bool {
+        self.pos == other.pos && self.stream == other.stream && self.ty.same(&other.ty)
+    }
 }
 
 /// How many visits a stack holds before it allocates.
@@ -27,7 +78,8 @@ pub(crate) struct Visits {
 impl Visits {
     /// Whether `visit` is on the stack.
     pub(crate) fn contains(&self, visit: &Visit) -> bool {
-        self.inline[..self.len.min(INLINE)].contains(visit) || self.more.contains(visit)
+        let same = |v: &Visit| v.same(visit);
+        self.inline[..self.len.min(INLINE)].iter().any(same) || self.more.iter().any(same)
     }
 
     pub(crate) fn push(&mut self, visit: Visit) {
@@ -60,7 +112,7 @@ mod tests {
         Visit {
             stream: (0, 100),
             pos,
-            ty: "T",
+            ty: TypeKey::Named("T"),
         }
     }
 
@@ -88,10 +140,23 @@ mod tests {
     fn visits_differ_by_type_as_well_as_by_place() {
         let mut visits = Visits::default();
         visits.push(at(3));
-        assert!(!visits.contains(&Visit { ty: "U", ..at(3) }));
+        assert!(!visits.contains(&Visit {
+            ty: TypeKey::Named("U"),
+            ..at(3)
+        }));
         assert!(!visits.contains(&Visit {
             stream: (1, 100),
             ..at(3)
         }));
+    }
+
+    #[test]
+    fn a_boxed_value_is_the_value_it_holds() {
+        struct Node;
+        let (node, boxed) = (TypeKey::of::<Node>(), TypeKey::of::<Box<Node>>());
+        assert!(node.same(&boxed) && boxed.same(&node) && node.same(&node));
+        assert!(!node.same(&TypeKey::of::<u32>()));
+        assert!(!node.same(&TypeKey::of::<Box<Box<Node>>>()));
+        assert!(!node.same(&TypeKey::Named("Node")));
     }
 }

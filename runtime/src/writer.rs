@@ -267,6 +267,13 @@ impl Writer {
         self.base.saturating_add(self.buf.len())
     }
 
+    /// An error of kind `kind` at the position of the next byte written.
+    #[cold]
+    #[inline(never)]
+    pub fn error(&self, kind: ErrorKind) -> Error {
+        Error::new(self.pos() as u64, kind)
+    }
+
     /// `_io.pos` as the reader of the bytes written so far sees it: the position in the
     /// stream of the value being written (see [`Writer::in_substream`]), a byte whose bits
     /// are only partly written counted whole (a reader of bit fields has consumed it).

@@ -3,7 +3,7 @@
 //! reader's promise that every error points inside its input.
 
 use proptest::prelude::*;
-use skelcodec_runtime::fields::{read_vlq, vlq_len};
+use skelcodec_runtime::__private::fields::{read_vlq, vlq_len};
 use skelcodec_runtime::{
     ErrorKind, Fixed, FixedStr, Quat, Reader, Text, VarStr, Vec3, Writer, pad_to_multiple,
     sims2_run_pad_bytes, sims2_run_pad_len,

@@ -41,8 +41,8 @@
 //! and every type the generated code's public API names is re-exported here. The user guide,
 //! the schema language and the cookbooks are the book in the repository's `docs/` folder.
 
+pub use skelcodec_runtime::Gap;
 pub use skelcodec_runtime::error::ValidationRule;
-pub use skelcodec_runtime::fields::Gap;
 pub use skelcodec_runtime::{
     Checker, Codec, Decoded, Error, ErrorKind, Fixed, FixedRangeError, FixedStr, Instance,
     LookAhead, Mismatch, PathSegment, Quat, RawBytes, Reader, Result, RoundTrip, Stream, Text,

@@ -25,7 +25,7 @@ use crate::typeck::expr::Ty;
 use crate::typeck::ir::{Ir, TypeIr};
 
 /// All items generated for a schema: to be placed in a module of their own. Every path into
-/// the runtime goes through the `rt` alias of `runtime`.
+/// the runtime goes through the `rt` alias of `runtime`'s `__private` module.
 pub fn schema_items(schema: &Schema, ir: &Ir, runtime: &TokenStream) -> TokenStream {
     let needs_derived = derived::types_with_derived(schema);
     let enums = schema.enums.iter().map(types::enum_def);
@@ -38,8 +38,10 @@ pub fn schema_items(schema: &Schema, ir: &Ir, runtime: &TokenStream) -> TokenStr
     // The writers leave out the checks that need the input stream.
     let verify_writes = schema.reads_decide_from_data() || ir.verify_writes;
     let codec = codec_impl(schema, ir, &needs_derived, verify_writes);
+    // Through `__private`, which holds the public API and the plumbing only generated code
+    // calls (`rt::fields`), so every path below reads `rt::…` either way.
     quote! {
-        use #runtime as rt;
+        use #runtime::__private as rt;
         use rt::ResultExt as _;
 
         #(#enums)*

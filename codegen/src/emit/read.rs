@@ -545,10 +545,9 @@ fn read_delimited(schema: &Schema, ir: &ir::One<Reading>) -> TokenStream {
     let one = read_one(schema, &ir.value);
     if let Some(decode) = &ir.decode {
         let stored = match decode.spec.wide_terminator() {
-            // A consumed terminator is kept, as `read_sized` keeps it.
             Some((byte, unit, consume, eos_error)) => quote!(
-                r.until_unit(#byte, #unit, #consume, #consume, #eos_error)
-                    .map(|b| rt::RawBytes::new(b.to_vec()))
+                rt::fields::read_terminated_bytes(r, #byte, #unit, #consume, #eos_error)
+                    .map(rt::RawBytes)
             ),
             None => read_sized(&decode.size, 1, quote!(rt::RawBytes)),
         };
@@ -686,9 +685,7 @@ fn read_sized(size: &ir::Size<Reading>, align: usize, wrap: TokenStream) -> Toke
             eos_error,
             ..
         } => {
-            // A consumed terminator is kept in the value so that it is written back; `include`
-            // only changes what the text accessor shows, which stops at the terminator anyway.
-            quote!(r.until(#byte, #consume, #consume, #eos_error).map(|b| #wrap(r.keep(b))))
+            quote!(rt::fields::read_terminated_bytes(r, #byte, 1, #consume, #eos_error).map(#wrap))
         }
     }
 }

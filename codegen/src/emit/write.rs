@@ -62,12 +62,10 @@ pub fn write_body(schema: &Schema, ty: usize, ir: &ir::TypeIr) -> TokenStream {
         .keeps_unclaimed(ty)
         .then(|| quote!(rt::fields::write_gaps(w, &self.unclaimed).in_field("unclaimed")?;));
     let byte_order = ir.write_order.as_ref().map(|order| {
-        super::byte_order::choose_byte_order(order, |value| {
-            quote!(return Err(rt::fields::encode_error(
-                w,
-                ::std::format!("no byte order for {}: the `meta/endian` switch has no case for it", #value),
-            )))
-        })
+        super::byte_order::choose_byte_order(
+            order,
+            |value| quote!(return Err(rt::fields::undecided_byte_order(w, #value))),
+        )
     });
     let body = quote! {
         #(#kept_params)*
@@ -224,14 +222,7 @@ fn check_kept_param(param: &Param) -> TokenStream {
     let name = &param.id;
     quote! {
         if self.#field != #local {
-            return Err(rt::fields::encode_error(
-                w,
-                ::std::format!(
-                    "this value keeps the argument {:?} it was read with, but is written with {:?}: set it to the new one",
-                    self.#field, #local,
-                ),
-            )
-            .in_field(#name));
+            return Err(rt::fields::kept_argument_changed(w, &self.#field, &#local).in_field(#name));
         }
     }
 }
@@ -256,13 +247,7 @@ fn write_field(
     quote! {
         match (#cond, &#access) {
             (true, Some(value)) => { #present }
-            (false, None) => {}
-            (true, None) => {
-                return Err(rt::fields::encode_error(w, "missing, but its `if` condition holds".into())).in_field(#name);
-            }
-            (false, Some(_)) => {
-                return Err(rt::fields::encode_error(w, "present, but its `if` condition does not hold".into())).in_field(#name);
-            }
+            (holds, held) => rt::fields::check_condition(holds, held.is_some(), w).in_field(#name)?,
         }
     }
 }
@@ -645,14 +630,11 @@ fn write_switch(
         let list_check = list_check(field, &case.list.repeat, &quote!(value));
         let body = write_variant(schema, case, field, path);
         let mismatch = if switch.cases.len() > 1 {
-            let message = format!(
-                "`{}` calls for the case `{}`, but the value holds `{{}}`",
-                selector_source(field),
-                case.name
-            );
+            let selector = selector_source(field);
+            let called = &case.name;
             quote! {
                 held => {
-                    return Err(rt::fields::encode_error(w, format!(#message, held.case_name())))
+                    return Err(rt::fields::case_mismatch(w, #selector, #called, held.case_name()))
                     #path;
                 }
             }
@@ -670,7 +652,7 @@ fn write_switch(
     if switch.arms.iter().all(|arm| arm.pattern.is_some()) {
         arms.push(quote! {
             _ => {
-                return Err(rt::fields::encode_error(w, "the selector matches no case".into())) #path;
+                return Err(rt::fields::no_case_matches(w)) #path;
             }
         });
     }

@@ -6,6 +6,7 @@ mod explaining;
 mod explaining_unclaimed;
 mod explaining_values;
 mod loading;
+mod messages;
 mod packed;
 mod reading;
 mod real_files;

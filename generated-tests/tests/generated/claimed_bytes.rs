@@ -9,7 +9,8 @@ mod blobs {
 }
 
 use blobs::Blobs;
-use skelcodec_runtime::fields::{self, Gap};
+use skelcodec_runtime::__private::fields;
+use skelcodec_runtime::Gap;
 use skelcodec_runtime::{Reader, Writer};
 
 /// The gaps of `bytes`, read both ways (borrowed and kept), which must agree with each other

@@ -506,8 +506,8 @@ mod writer_refusals {
 
     #[test]
     fn unclaimed_gaps_are_refused_unless_reading_would_find_them_as_they_are() {
+        use skelcodec_runtime::Gap;
         use skelcodec_runtime::RawBytes;
-        use skelcodec_runtime::fields::Gap;
         let bytes = fixture("drs/as_v6_rev1.drs");
         let end = bytes.len() as u64;
         let gap = |offset: u64, len: usize| Gap {

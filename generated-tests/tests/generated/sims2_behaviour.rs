@@ -8,7 +8,7 @@ use skelcodec_formats::dbpf::{Dbpf, Hole};
 use skelcodec_formats::qfs::{self, QfsError};
 use skelcodec_formats::sims2::{ANIM_TYPE, ResourceError};
 use skelcodec_formats::sims2_anim::*;
-use skelcodec_runtime::fields::Gap;
+use skelcodec_runtime::Gap;
 use skelcodec_runtime::{RawBytes, Writer};
 
 fn fixture(name: &str) -> Vec<u8> {

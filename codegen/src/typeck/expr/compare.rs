@@ -21,11 +21,8 @@ pub(super) fn comparison(
         (Ty::Enum(x), Ty::Enum(y)) if x == y => (a, b),
         // As in Kaitai: an enum value is compared with its `to_i`.
         (Ty::Enum(_), Ty::Int) | (Ty::Int, Ty::Enum(_)) => {
-            return invalid(format!(
-                "cannot compare {} with {}: compare the enum value's `to_i`",
-                describe(&ta),
-                describe(&tb)
-            ));
+            let message = messages::cannot_compare(describe(&ta), describe(&tb));
+            return invalid(format!("{message}: compare the enum value's `to_i`"));
         }
         (Ty::Str | Ty::StrLit, Ty::Str | Ty::StrLit) | (Ty::Bytes, Ty::Bytes) => {
             // Views and computed strings compare as slices; a literal already is one.
@@ -42,11 +39,7 @@ pub(super) fn comparison(
             return list_comparison(op, (a, ta), (b, tb));
         }
         _ => {
-            return invalid(format!(
-                "cannot compare {} with {}",
-                describe(&ta),
-                describe(&tb)
-            ));
+            return invalid(messages::cannot_compare(describe(&ta), describe(&tb)));
         }
     };
     // Strings and byte arrays are ordered byte by byte, as Kaitai orders them.
@@ -162,11 +155,7 @@ pub(super) fn list_comparison(
             (#a.len() == #b.len() && #a.iter().zip(#b.iter()).all(|(x, y)| x.text_bytes() == *y))
         ),
         _ => {
-            return invalid(format!(
-                "cannot compare {} with {}",
-                describe(&ta),
-                describe(&tb)
-            ));
+            return invalid(messages::cannot_compare(describe(&ta), describe(&tb)));
         }
     };
     match op {

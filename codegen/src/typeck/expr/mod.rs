@@ -26,6 +26,7 @@ use std::rc::Rc;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens as _, format_ident, quote};
+use skelcodec_runtime::__private::messages::{self, Kind};
 
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::*;
@@ -504,7 +505,7 @@ impl<'s> Scope<'s> {
     pub fn int(&self, e: &Expr) -> Result<TokenStream, ExprError> {
         match self.compile(e)? {
             (t, Ty::Int) => Ok(t),
-            (_, other) => invalid(format!("expected an integer, found {}", describe(&other))),
+            (_, other) => invalid(messages::expected(Kind::Integer, describe(&other))),
         }
     }
 
@@ -523,7 +524,7 @@ impl<'s> Scope<'s> {
     pub fn bool(&self, e: &Expr) -> Result<TokenStream, ExprError> {
         match self.compile(e)? {
             (t, Ty::Bool) => Ok(t),
-            (_, other) => invalid(format!("expected a boolean, found {}", describe(&other))),
+            (_, other) => invalid(messages::expected(Kind::Boolean, describe(&other))),
         }
     }
 
@@ -993,11 +994,10 @@ impl<'s> Scope<'s> {
             (Ty::Int, Ty::Float) => (quote!((#ta_tokens as f64)), tb_tokens, Ty::Float),
             (Ty::Float, Ty::Int) => (ta_tokens, quote!((#tb_tokens as f64)), Ty::Float),
             _ => {
-                return invalid(format!(
-                    "`{}` needs numbers, found {} and {}",
+                return invalid(messages::needs_numbers(
                     op.symbol(),
                     describe(&ta),
-                    describe(&tb)
+                    describe(&tb),
                 ));
             }
         };
@@ -1007,7 +1007,7 @@ impl<'s> Scope<'s> {
                 BinOp::Sub => Ok((quote!((#a - #b)), ty)),
                 BinOp::Mul => Ok((quote!((#a * #b)), ty)),
                 BinOp::Div => Ok((quote!((#a / #b)), ty)),
-                _ => invalid(format!("`{}` needs integers", op.symbol())),
+                _ => invalid(messages::needs_integers(op.symbol())),
             };
         }
         let tokens = match op {
@@ -1105,7 +1105,7 @@ fn int_literal(n: i128) -> Result<TokenStream, ExprError> {
     let n = match (i64::try_from(n), u64::try_from(n)) {
         (Ok(n), _) => n,
         (Err(_), Ok(unsigned)) => unsigned as i64,
-        _ => return invalid(format!("{n} does not fit in 64 bits")),
+        _ => return invalid(messages::too_wide(n)),
     };
     // Suffixed, so that methods such as `wrapping_add` resolve on literals too; a negative one
     // in parentheses, as `-5i64.abs()` would negate the call, and `i64::MIN` by name, as its
@@ -1179,14 +1179,14 @@ fn absent_number_as_zero((tokens, ty): (TokenStream, Ty)) -> (TokenStream, Ty) {
 /// How a message names a value of type `ty` ("an integer", "a list").
 pub(crate) fn describe(ty: &Ty) -> String {
     match ty {
-        Ty::Int => "an integer".into(),
-        Ty::Float => "a float".into(),
-        Ty::Bool => "a boolean".into(),
-        Ty::Str | Ty::StrLit => "a string".into(),
-        Ty::Bytes => "bytes".into(),
-        Ty::Enum(_) => "an enum value".into(),
-        Ty::User(_) => "a structure".into(),
-        Ty::Array(_) => "a list".into(),
+        Ty::Int => Kind::Integer.to_string(),
+        Ty::Float => Kind::Float.to_string(),
+        Ty::Bool => Kind::Boolean.to_string(),
+        Ty::Str | Ty::StrLit => Kind::String.to_string(),
+        Ty::Bytes => Kind::Bytes.to_string(),
+        Ty::Enum(_) => Kind::EnumValue.to_string(),
+        Ty::User(_) => Kind::Structure.to_string(),
+        Ty::Array(_) => Kind::List.to_string(),
         Ty::ListLit(_) => "a list literal".into(),
         Ty::Switch => "a switch value".into(),
         Ty::Composite => "a quaternion or vector".into(),

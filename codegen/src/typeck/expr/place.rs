@@ -417,9 +417,7 @@ impl<'s> Scope<'s> {
                     .read_with(field, &self.without_index()));
             }
             if self.mode == Mode::Read && index >= self.visible_fields {
-                return invalid(format!(
-                    "`{name}` is not read yet at this point: an expression can only use fields that come before it"
-                ));
+                return invalid(skelcodec_runtime::__private::messages::not_read_yet(name));
             }
             if let Some(contents) = contents_place(field) {
                 return contents;

@@ -122,7 +122,7 @@ impl<'s> Scope<'s> {
         };
         let variants = switch_variants(self.schema, switch).variants;
         let Some(variant) = variants.iter().find(|v| v.name == case) else {
-            return invalid(format!("the switch has no case `{case}`"));
+            return invalid(skelcodec_runtime::__private::messages::no_such_case(case));
         };
         let (enum_name, ident) = (switch_enum_ident(self.schema, owner, field), &variant.ident);
         let tokens = &place.tokens;

@@ -78,7 +78,9 @@ impl<'s> Scope<'s> {
                 };
                 // Kaitai compiles any name and fails when the text is decoded.
                 let Some(encoding) = Encoding::for_label(label) else {
-                    return unsupported(format!("unknown encoding `{label}`"));
+                    return unsupported(skelcodec_runtime::__private::messages::unknown_encoding(
+                        label,
+                    ));
                 };
                 if crate::keys::text_is_its_bytes(encoding) {
                     // UTF-8 and ASCII text is its bytes.
