@@ -405,7 +405,7 @@ impl<'s> Scope<'s> {
 /// `bytes.to_s(label)`: the bytes decoded as text in the encoding `label` names.
 fn decoded(bytes: &[u8], label: &str) -> Evaluated {
     let encoding = rt::encoding::Encoding::for_label(label)
-        .ok_or_else(|| format!("unknown encoding `{label}`"))?;
+        .ok_or_else(|| rt::__private::messages::unknown_encoding(label))?;
     Ok(Val::Str(encoding.decode(bytes).into_owned().into_bytes()))
 }
 

@@ -570,7 +570,8 @@ fn read_scanned(
         Ok((value, recorded.unwrap_or_default()))
     };
     let rest = |r: &mut Reader<'_>| trial_of_rest(cx, r, link, index, &waiting);
-    let ((value, recorded), trial) = rt::fields::read_scanned(r, name, marker, read_value, rest)?;
+    let ((value, recorded), trial) =
+        rt::__private::fields::read_scanned(r, name, marker, read_value, rest)?;
     link.set_field(index, value);
     if let Some(map) = &cx.map {
         map.borrow_mut().put_back(recorded);
@@ -662,7 +663,7 @@ impl Solve<'_, '_> {
             trial_of_rest(cx, r, link, index, waiting)
         };
         let (value, trial) =
-            rt::fields::read_solved(r, self.name, self.known, self.candidates, rest)?;
+            rt::__private::fields::read_solved(r, self.name, self.known, self.candidates, rest)?;
         Ok((value.into(), trial))
     }
 }
