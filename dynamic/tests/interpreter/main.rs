@@ -7,6 +7,7 @@ mod explaining_unclaimed;
 mod explaining_values;
 mod loading;
 mod packed;
+mod processors;
 mod reading;
 mod real_files;
 mod root_arguments;
