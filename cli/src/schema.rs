@@ -217,7 +217,9 @@ pub fn interpreter(
             LoadError::Unsupported(_) => None,
         },
     )?;
-    let mut interpreter = loaded.map_err(|e| CliError::Usage(e.to_string()))?;
+    // The command line has no custom processors to give: a schema naming one is refused here.
+    let mut interpreter = (loaded.and_then(Interpreter::require_processors))
+        .map_err(|e| CliError::Usage(e.to_string()))?;
     for RootParam { name, value } in params {
         interpreter = (interpreter.with_argument(name, value))
             .map_err(|e| CliError::Usage(format!("--param {e}")))?;

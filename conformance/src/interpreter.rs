@@ -6,7 +6,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use skelcodec_dynamic::{Computed, Interpreter, LoadError};
+use skelcodec_dynamic::{Computed, Interpreter, LoadError, ProcessArg};
+use skelcodec_runtime::process::Process;
 
 use crate::{Run, SPECS, Spec, Status};
 
@@ -48,7 +49,10 @@ pub fn compare(spec: &'static Spec, suite: &Path) -> Agreement {
     };
     let schema = suite.join("formats").join(format!("{}.ksy", spec.id));
     let imports = [suite.join("formats/ks_path"), PathBuf::from(crate::GALLERY)];
-    let interpreter = match Interpreter::load(&schema, &imports) {
+    let loaded = Interpreter::load(&schema, &imports)
+        .map(with_suite_processors)
+        .and_then(Interpreter::require_processors);
+    let interpreter = match loaded {
         Ok(interpreter) => interpreter,
         Err(LoadError::Unsupported(uses)) => {
             return Agreement::NotInterpreted(uses.join("; "));
@@ -144,6 +148,42 @@ fn assert_holds(
         true => Ok(()),
         false => Err(format!("found {found:?}")),
     }
+}
+
+/// `interpreter` with the suite's custom processors ([`crate::processors`], the generated
+/// code's), by the names its schemas give them, built from the arguments their `new` takes.
+fn with_suite_processors(interpreter: Interpreter) -> Interpreter {
+    use crate::processors::{CustomFxNoArgs, MyCustomFx, nested::deeply::CustomFx};
+    interpreter
+        .with_processor("my_custom_fx", |args: &[ProcessArg]| match args {
+            [
+                ProcessArg::Int(key),
+                ProcessArg::Bool(flag),
+                ProcessArg::Bytes(bytes),
+            ] => boxed(MyCustomFx::new(*key, *flag, bytes)),
+            other => refused("(key, flag, bytes)", other),
+        })
+        .with_processor("custom_fx_no_args", |args: &[ProcessArg]| match args {
+            [] => boxed(CustomFxNoArgs::new()),
+            other => refused("no arguments", other),
+        })
+        .with_processor(
+            "nested.deeply.custom_fx",
+            |args: &[ProcessArg]| match args {
+                [ProcessArg::Int(key)] => boxed(CustomFx::new(*key)),
+                other => refused("(key)", other),
+            },
+        )
+}
+
+/// A processor built, for [`Interpreter::with_processor`].
+fn boxed(processor: impl Process + 'static) -> Result<Box<dyn Process>, String> {
+    Ok(Box::new(processor))
+}
+
+/// Why a processor taking `expected` cannot be built from `args`.
+fn refused(expected: &str, args: &[ProcessArg]) -> Result<Box<dyn Process>, String> {
+    Err(format!("takes {expected}, not {args:?}"))
 }
 
 /// Whether both writers wrote the value read back alike: the same bytes, or both refusing.

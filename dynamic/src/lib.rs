@@ -2,9 +2,9 @@
 //!
 //! The interpreter reads the schema's checked model, the same the generator renders, with the
 //! runtime's own readers, and its documents are the generated codec's for the same schema and
-//! file (tested against each other). It reads everything the generator supports but custom
-//! processors (Rust types of the crate that expands a codec): a schema that names one is
-//! refused before any file is read, each use named.
+//! file (tested against each other). It reads everything the generator supports; custom
+//! processors (`process: my_fx(key)`, Rust types of the crate that expands a codec) are given
+//! by the caller, by name ([`Interpreter::with_processor`]).
 
 mod choice;
 mod computed;
@@ -31,6 +31,7 @@ mod value;
 mod write;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use skelcodec_codegen::{CheckedSchema, Overlay, Schema, SchemaError};
 use skelcodec_runtime as rt;
@@ -39,6 +40,7 @@ pub use crate::computed::Computed;
 pub use crate::document::DocumentError;
 pub use crate::gaps::UNCLAIMED;
 pub use crate::map::{BitRange, FieldSpan};
+pub use crate::process::ProcessArg;
 pub use crate::root_args::ArgumentError;
 pub use crate::serialize::Document;
 pub use crate::streams::Stream;
@@ -53,6 +55,8 @@ pub struct Interpreter {
     plan: plan::Plan,
     /// The arguments of the root type's parameters, given or defaults.
     root_args: root_args::RootArgs,
+    /// The custom processors the caller gave.
+    processors: Arc<process::Registry>,
 }
 
 /// A file read and mapped (see [`Interpreter::explain`]).
@@ -75,7 +79,8 @@ pub struct Explained {
 pub enum LoadError {
     /// The schema does not check.
     Schema(SchemaError),
-    /// It uses what the interpreter does not read yet: each use, with where it is.
+    /// It uses custom processors that were not registered, and its caller has none to give
+    /// (see [`Interpreter::require_processors`]): each use, with where it is.
     Unsupported(Vec<String>),
 }
 
@@ -84,7 +89,10 @@ impl std::fmt::Display for LoadError {
         match self {
             LoadError::Schema(e) => e.fmt(f),
             LoadError::Unsupported(uses) => {
-                write!(f, "the interpreter does not read these yet:")?;
+                write!(
+                    f,
+                    "custom processors are given by the program that runs the interpreter, and none was given for these:"
+                )?;
                 for line in uses {
                     write!(f, "\n  {line}")?;
                 }
@@ -125,19 +133,47 @@ impl Interpreter {
         Self::new(schema)
     }
 
-    /// The interpreter of a checked schema.
+    /// The interpreter of a checked schema. A schema that names custom processors is not
+    /// refused: they are registered with [`Interpreter::with_processor`], and reading a field
+    /// that needs one not registered fails there, naming it.
     pub fn new(schema: CheckedSchema) -> Result<Self, LoadError> {
-        match support::unsupported(&schema) {
-            uses if uses.is_empty() => {
-                let schema = schema.into_schema();
-                let plan = plan::Plan::of(&schema);
-                let root_args = root_args::RootArgs::defaults(&schema, &plan.keys());
-                Ok(Interpreter {
-                    schema,
-                    plan,
-                    root_args,
-                })
-            }
+        let schema = schema.into_schema();
+        let plan = plan::Plan::of(&schema);
+        let root_args = root_args::RootArgs::defaults(&schema, &plan.keys());
+        Ok(Interpreter {
+            schema,
+            plan,
+            root_args,
+            processors: Arc::default(),
+        })
+    }
+
+    /// This interpreter with the custom processor `name` (as the schema writes it: `my_fx`,
+    /// `a.b.my_fx`) built by `factory` wherever a field needs it (reading, writing and
+    /// measuring), as generated code calls the processor's `new`: from the field's arguments,
+    /// evaluated in its scope ([`ProcessArg`]s). A factory refuses arguments it cannot take
+    /// with why; reading the field then fails, naming the processor, the field and the offset.
+    /// The factory is shared as the interpreter is: between threads, and across
+    /// `catch_unwind`.
+    pub fn with_processor<F>(mut self, name: &str, factory: F) -> Self
+    where
+        F: Fn(&[ProcessArg]) -> Result<Box<dyn rt::process::Process>, String>
+            + Send
+            + Sync
+            + std::panic::RefUnwindSafe
+            + 'static,
+    {
+        Arc::make_mut(&mut self.processors).insert(name, Arc::new(factory));
+        self
+    }
+
+    /// This interpreter, or [`LoadError::Unsupported`] naming every use of a custom processor
+    /// not registered, with where it is in the schema (in the types a file of the root type can
+    /// hold): for a caller that has no processors to give (the command line), a refusal
+    /// before any file is read rather than when a file reaches such a field.
+    pub fn require_processors(self) -> Result<Self, LoadError> {
+        match support::unregistered(&self.schema, &self.processors) {
+            uses if uses.is_empty() => Ok(self),
             uses => Err(LoadError::Unsupported(uses)),
         }
     }
@@ -176,6 +212,7 @@ impl Interpreter {
     /// (values of a recursive type at most [`rt::reader::MAX_DEPTH`] deep): the deepest files
     /// take more than a 2 MiB thread's stack in an unoptimised build.
     pub fn read(&self, bytes: &[u8]) -> rt::Result<Value> {
+        let _processors = self.processors.in_use();
         let cx = read::Ctx::new(&self.schema, &self.plan, bytes);
         let value = read::read_file(&cx, self.root_args()?)?;
         self.keep_unclaimed(&value, bytes)?;
@@ -202,6 +239,7 @@ impl Interpreter {
     /// and case read, with its byte range, path, type and value. A read that fails is mapped
     /// up to the failure, and its tree shows what was read by then.
     pub fn explain(&self, bytes: &[u8]) -> Explained {
+        let _processors = self.processors.in_use();
         let cx = read::Ctx::mapping(&self.schema, &self.plan, bytes);
         let read = (self.root_args())
             .and_then(|args| read::read_file(&cx, args))
@@ -237,6 +275,7 @@ impl Interpreter {
         file: &[u8],
         expression: &str,
     ) -> Result<Computed, String> {
+        let _processors = self.processors.in_use();
         computed::evaluate(&self.schema, value, file, expression)
     }
 
@@ -244,6 +283,7 @@ impl Interpreter {
     /// codec's `Deserialize` accepts for the same schema, as the same value.
     /// The root keeps the arguments of its parameters, which writing it needs.
     pub fn value_of(&self, document: &serde_json::Value) -> Result<Value, DocumentError> {
+        let _processors = self.processors.in_use();
         let value = document::value_of(&self.schema, &self.plan.keys(), document)?;
         let args = (self.root_args.values(&self.schema)).map_err(|message| DocumentError {
             path: String::new(),
@@ -258,6 +298,7 @@ impl Interpreter {
     /// Writes a value of the schema's root type as a file. The output is read back, and
     /// refused (naming the first field that would differ) unless it reads as `value`.
     pub fn write(&self, value: &Value) -> rt::Result<Vec<u8>> {
+        let _processors = self.processors.in_use();
         let bytes = write::write_file(&self.schema, value)?;
         match self.read(&bytes) {
             Ok(back) if back == *value => Ok(bytes),
@@ -276,6 +317,7 @@ impl Interpreter {
     /// The derived fields of `value` (sizes and counts, declared with `-derived` or inferred
     /// from their use), here and below, whose stored value disagrees with the content.
     pub fn check(&self, value: &Value) -> rt::Result<Vec<rt::Mismatch>> {
+        let _processors = self.processors.in_use();
         let mut found = derived::check(&self.schema, &self.plan, value)?;
         found.extend(sync::values_at_end(self, value, false)?);
         found.extend(self.checksum_mismatches(value));
@@ -310,6 +352,7 @@ impl Interpreter {
     /// Checksums cover bytes, which only the writer has: the value is written with them
     /// recomputed and read again.
     pub fn normalize(&self, value: &Value) -> rt::Result<Vec<rt::Mismatch>> {
+        let _processors = self.processors.in_use();
         let mut changed = derived::normalize(&self.schema, &self.plan, value)?;
         sync::values_at_end(self, value, true)?;
         if let (true, Value::Struct(root)) = (self.schema.settles(), value) {

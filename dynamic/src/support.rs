@@ -1,11 +1,14 @@
-//! What the interpreter cannot read: custom processors, Rust types of the crate that expands
-//! a codec. A schema that names one is refused before any file is read, each use named with
-//! the place in the schema, rather than read differently from the generated code.
+//! What the interpreter cannot read without its caller: custom processors, Rust types of the
+//! crate that expands a codec, which a caller registers by name. A caller that has none to give
+//! (the command line) refuses a schema that names one before any file is read, each use named
+//! with the place in the schema (see [`crate::Interpreter::require_processors`]).
 
 use skelcodec_codegen::model::*;
 
-/// Every use in `schema` of what the interpreter does not read yet, with where it is.
-pub(crate) fn unsupported(schema: &Schema) -> Vec<String> {
+use crate::process::{Registry, custom_name};
+
+/// Every use in `schema` of a custom processor `registered` lacks, with where it is.
+pub(crate) fn unregistered(schema: &Schema, registered: &Registry) -> Vec<String> {
     let mut found = Vec::new();
     let mut refuse = |at: &skelcodec_codegen::YamlPath, what: &str| {
         let use_ = format!("{at}: {what}");
@@ -19,7 +22,7 @@ pub(crate) fn unsupported(schema: &Schema) -> Vec<String> {
         .map(|ty| &schema.types[ty])
     {
         for field in &def.fields {
-            field_uses(field, &mut refuse);
+            field_uses(field, registered, &mut refuse);
         }
     }
     found
@@ -42,14 +45,19 @@ fn reached_types(schema: &Schema) -> Vec<usize> {
     reached
 }
 
-fn field_uses(field: &Field, refuse: &mut impl FnMut(&skelcodec_codegen::YamlPath, &str)) {
-    let at = &field.at;
+fn field_uses(
+    field: &Field,
+    registered: &Registry,
+    refuse: &mut impl FnMut(&skelcodec_codegen::YamlPath, &str),
+) {
     if let Some(Decode {
-        process: Some(Process::Custom { name, .. }),
+        process: Some(Process::Custom { modules, name, .. }),
         ..
     }) = &field.decode
     {
-        // A Rust type of the crate that expands a codec: the interpreter has none.
-        refuse(at, &format!("the custom processor `{name}`"));
+        let name = custom_name(modules, name);
+        if !registered.has(&name) {
+            refuse(&field.at, &format!("the custom processor `{name}`"));
+        }
     }
 }

@@ -8,6 +8,7 @@ mod explaining_values;
 mod loading;
 mod messages;
 mod packed;
+mod processors;
 mod reading;
 mod real_files;
 mod root_arguments;

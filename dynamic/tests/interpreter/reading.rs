@@ -1,11 +1,8 @@
 //! The interpreter on small schemas and files made by hand: values, documents and errors as
 //! the schema and Kaitai's semantics define them.
 
-use std::path::Path;
-
 use crate::common::interpreter;
 use serde_json::json;
-use skelcodec_dynamic::{Interpreter, LoadError};
 
 fn document(source: &str, bytes: &[u8]) -> serde_json::Value {
     let interpreter = interpreter(source);
@@ -292,24 +289,6 @@ types:
             "tag": {"header": {"size": 2}, "data": {"bytes": "7071"}},
         })
     );
-}
-
-#[test]
-fn what_the_interpreter_cannot_read_yet_is_refused_with_where_it_is() {
-    let schema = "
-meta: {id: placed, endian: le}
-params:
-  - {id: key, type: u1}
-seq:
-  - {id: packed, size: 4, process: my_fx(key)}
-";
-    let checked = skelcodec_codegen::parse_schema(schema, Path::new("test.ksy")).unwrap();
-    match Interpreter::new(checked) {
-        Err(LoadError::Unsupported(uses)) => {
-            assert_eq!(uses, ["seq[0]: the custom processor `my_fx`"]);
-        }
-        other => panic!("refused with where it is, got {other:?}"),
-    }
 }
 
 #[test]
