@@ -70,43 +70,25 @@ fn a_missing_or_refused_parameter_is_named() {
     let file = dir.path().join("two.bin");
     fs::write(&file, b"ab").unwrap();
     // `has_tail` has its default; `len_body` has none.
-    let output = skelcodec(&[&"decode", &"--schema", &schema, &file]);
-    assert_exit(&output, 2);
-    assert!(
-        stderr(&output).contains("`len_body`"),
-        "{}",
-        stderr(&output)
+    assert_refused(&[&"decode", &"--schema", &schema, &file], "`len_body`");
+    let param = |value: &str, says: &str| {
+        assert_refused(
+            &[&"decode", &"--schema", &schema, &"--param", &value, &file],
+            says,
+        )
+    };
+    param(
+        "len_body=many",
+        "--param parameter `len_body`: expected an integer",
     );
-    let output = skelcodec(&[
-        &"decode",
-        &"--schema",
-        &schema,
-        &"--param",
-        &"len_body=many",
-        &file,
-    ]);
-    assert_exit(&output, 2);
-    assert!(
-        stderr(&output).contains("--param parameter `len_body`: expected an integer"),
-        "{}",
-        stderr(&output)
-    );
-    let output = skelcodec(&[
-        &"decode",
-        &"--schema",
-        &schema,
-        &"--param",
-        &"len_body",
-        &file,
-    ]);
-    assert_exit(&output, 2);
-    assert!(
-        stderr(&output).contains("NAME=VALUE"),
-        "{}",
-        stderr(&output)
-    );
+    param("len_body", "NAME=VALUE");
     // Only a schema given at run time has parameters to give.
-    let output = skelcodec(&[&"decode", &"--param", &"len_body=2", &file]);
+    assert_refused(&[&"decode", &"--param", &"len_body=2", &file], "--schema");
+}
+
+/// The command `args` exits with 2 and an error that says `says`.
+fn assert_refused(args: &[&dyn AsRef<std::ffi::OsStr>], says: &str) {
+    let output = skelcodec(args);
     assert_exit(&output, 2);
-    assert!(stderr(&output).contains("--schema"), "{}", stderr(&output));
+    assert!(stderr(&output).contains(says), "{}", stderr(&output));
 }
