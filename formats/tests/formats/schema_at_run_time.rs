@@ -25,19 +25,7 @@ fn same_as_built_in<C: Codec + serde::Serialize>(
         let value = interpreter
             .read(&bytes)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let document = serde_json::to_value(interpreter.document(&value)).expect("a document");
-        assert_eq!(
-            document,
-            serde_json::to_value(&built_in).expect("a document"),
-            "{}: the documents differ",
-            path.display()
-        );
-        let written = interpreter.write(&value).expect("the value is written");
-        assert!(
-            written == bytes,
-            "{}: written back otherwise",
-            path.display()
-        );
+        let document = assert_alike(&interpreter, &value, &built_in, (&bytes, path));
         let from_document = interpreter
             .value_of(&document)
             .expect("the document is a value");
@@ -47,6 +35,30 @@ fn same_as_built_in<C: Codec + serde::Serialize>(
         assert!(encoded == bytes, "{}: encoded otherwise", path.display());
     }
     paths.len()
+}
+
+/// The interpreter's `value` of `bytes` (the file at `path`) has the built-in format's document
+/// and writes back as `bytes`; its document.
+fn assert_alike(
+    interpreter: &Interpreter,
+    value: &skelcodec_dynamic::Value,
+    built_in: &impl serde::Serialize,
+    (bytes, path): (&[u8], &Path),
+) -> serde_json::Value {
+    let document = serde_json::to_value(interpreter.document(value)).expect("a document");
+    assert_eq!(
+        document,
+        serde_json::to_value(built_in).expect("a document"),
+        "{}: the documents differ",
+        path.display()
+    );
+    let written = interpreter.write(value).expect("the value is written");
+    assert!(
+        written == bytes,
+        "{}: written back otherwise",
+        path.display()
+    );
+    document
 }
 
 #[test]
@@ -82,19 +94,7 @@ fn swat_animations_searched_and_solved_read_at_run_time_as_with_the_built_in_for
         let interpreted = interpreter.read(&bytes);
         match (skelcodec_formats::gsa::Gsa::read(&bytes), interpreted) {
             (Ok(built_in), Ok(value)) => {
-                let document = serde_json::to_value(interpreter.document(&value)).unwrap();
-                assert_eq!(
-                    document,
-                    serde_json::to_value(&built_in).unwrap(),
-                    "{}: the documents differ",
-                    path.display()
-                );
-                let written = interpreter.write(&value).expect("the value is written");
-                assert!(
-                    written == bytes,
-                    "{}: written back otherwise",
-                    path.display()
-                );
+                assert_alike(&interpreter, &value, &built_in, (&bytes, path));
                 read += 1;
             }
             (Err(expected), Err(error)) => {
