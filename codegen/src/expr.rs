@@ -66,6 +66,13 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// True for a list literal of integer literals that are all bytes (`[0x50, 0x4b]`): Kaitai
+    /// takes it as a byte array, and any other list of integers as a list.
+    pub fn is_byte_literal(&self) -> bool {
+        matches!(self, Expr::List(items)
+            if items.iter().all(|i| matches!(i, Expr::Int(n) if (0..=255).contains(n))))
+    }
+
     /// `base.a.b…`: the attributes `attrs` taken one after another from `base`.
     pub fn attr_chain(base: Expr, attrs: &[&str]) -> Expr {
         attrs

@@ -14,6 +14,8 @@ pub mod expr;
 pub(crate) mod infer;
 pub(crate) mod ir;
 pub(crate) mod reach;
+pub(crate) mod resolve;
+pub(crate) mod typed;
 
 use self::expr::{ExprError, Mode, Scope, Ty, describe};
 use crate::error::{Located, YamlPath};
@@ -354,7 +356,7 @@ pub(super) fn check_case_key(
     let literal = matches!(
         key,
         Expr::Int(_) | Expr::Str(_) | Expr::Bool(_) | Expr::EnumLit { .. }
-    ) || expr::is_byte_literal(key);
+    ) || key.is_byte_literal();
     if !literal {
         return Err(Located::new(
             at,

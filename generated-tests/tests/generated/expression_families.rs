@@ -64,8 +64,8 @@ fn as_bytes(computed: Computed) -> Computed {
 }
 
 /// Input `n` of many: two numbers of every sign, a pair, a word of 0 to 4 letters, two digits,
-/// three bytes (sometimes `abc`), three numbers and a kind (1, 2 or another), from a simple
-/// generator, so that the file is the same on every run.
+/// three bytes (sometimes `abc`), three numbers, a kind (1, 2 or another) and a letter for
+/// each positive number, from a simple generator, so that the file is the same on every run.
 fn input(n: u32) -> Vec<u8> {
     let mut state = n.wrapping_mul(2_654_435_761).wrapping_add(12345);
     let mut next = move || {
@@ -75,10 +75,12 @@ fn input(n: u32) -> Vec<u8> {
         state
     };
     let mut file = Vec::new();
-    for _ in 0..2 {
+    let mut positive = [false; 2];
+    for sign in &mut positive {
         let magnitude = [3, 300, 30_000][next() as usize % 3];
         let number = (next() % (2 * magnitude + 1)) as i32 - magnitude as i32;
         file.extend((number as i16).to_le_bytes());
+        *sign = number > 0;
     }
     file.extend([next() as u8, next() as u8]);
     let letters = next() as usize % 5;
@@ -99,6 +101,10 @@ fn input(n: u32) -> Vec<u8> {
         _ => file.extend([next() as u8, next() as u8, next() as u8]),
     }
     file.push([1, 2, 3][n as usize % 3]);
+    // A letter for each positive number, `a` or `b`.
+    for _ in positive.iter().filter(|positive| **positive) {
+        file.push(b'a' + (next() % 2) as u8);
+    }
     // Sometimes bytes to the end, read by `rest`.
     file.extend(vec![0xee; n as usize % 2]);
     file
@@ -156,6 +162,8 @@ fn generated(value: &ExpressionFamilies) -> Vec<(&'static str, Computed)> {
         word_size,
         pair_size,
         header_sum,
+        letters_equal,
+        left_letter_is_a,
         word_reversed,
         joined,
         middle,

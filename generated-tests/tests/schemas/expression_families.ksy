@@ -29,6 +29,16 @@ seq:
   - id: kind
     type: u1
     enum: kinds
+  - id: left_letter
+    type: str
+    size: 1
+    encoding: ASCII
+    if: a > 0
+  - id: right_letter
+    type: str
+    size: 1
+    encoding: ASCII
+    if: b > 0
   - id: rest
     size: '_io.eof ? 0 : _io.size - _io.pos'
 types:
@@ -161,5 +171,9 @@ instances:
     value: sizeof<pair> + bitsizeof<u2>
   header_sum:
     value: header.left + header.right
+  letters_equal:
+    value: left_letter == right_letter
+  left_letter_is_a:
+    value: left_letter == "a"
   position:
     value: _io.pos

@@ -6,18 +6,18 @@
 //! Integers compute in `i64` as in Kaitai Struct, with wrapping arithmetic so that hostile
 //! values never panic; lengths and counts are range-checked where they are used.
 //!
-//! This module holds the scope and the operators; `place` resolves names, fields, elements and
-//! properties, `switch` casts and switch values, `text` string and list operations, `compare`
-//! comparisons.
+//! Operators, literals and enum values are resolved into a typed tree (`typeck::resolve`),
+//! which `render` turns into Rust; this module holds the scope, `place` resolves names,
+//! fields, elements and properties, `switch` casts and switch values, `text` string and list
+//! operations.
 
-mod compare;
 mod place;
 mod process;
+mod render;
 mod switch;
 mod text;
 mod valid;
 
-use self::compare::{comparison, list_literal};
 pub use self::place::content_view;
 use self::place::read_through;
 
@@ -28,7 +28,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens as _, format_ident, quote};
 use skelcodec_runtime::__private::messages::{self, Kind};
 
-use crate::expr::{BinOp, Expr, UnaryOp};
+use crate::expr::{BinOp, Expr};
 use crate::model::*;
 use crate::repr::sizes::{element_len, present_len};
 use crate::repr::switch::switch_variants;
@@ -46,121 +46,11 @@ pub enum Mode {
     Inspect,
 }
 
-/// The type of a compiled expression.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Ty {
-    /// `i64`.
-    Int,
-    /// `f64`.
-    Float,
-    /// `bool`.
-    Bool,
-    /// A string value (compared through its text bytes).
-    Str,
-    /// A string literal.
-    StrLit,
-    /// Raw bytes.
-    Bytes,
-    /// An enum value.
-    Enum(usize),
-    /// A user-type value.
-    User(usize),
-    /// A list.
-    Array(Box<Ty>),
-    /// A list literal of integers or of strings (`[0x50, 0x4b]`, `["a", "b"]`).
-    ListLit(Box<Ty>),
-    /// A switch value (only its `_sizeof` is usable).
-    Switch,
-    /// A quaternion or vector.
-    Composite,
-    /// The reader stream.
-    Io,
-    /// A structure of any type (a `struct` parameter, `&dyn Any`): only `.as<T>` applies.
-    AnyStruct,
-    /// A value that may be absent (a conditional field that is not a number, an element past
-    /// the end of its list): `Option` of the inner value. It equals nothing when absent.
-    Opt(Box<Ty>),
-}
-
-impl Ty {
-    /// Whether a value instance may have this type without a method of its own: a structure
-    /// (or one that may be absent), which expressions reach by inlining the instance.
-    pub fn is_inlined_structure(&self) -> bool {
-        match self {
-            Ty::User(_) => true,
-            Ty::Opt(inner) => inner.is_inlined_structure(),
-            _ => false,
-        }
-    }
-
-    /// Whether a value instance may have this type, and so get a method of its own.
-    pub fn is_instance_value(&self) -> bool {
-        match self {
-            Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_) | Ty::Str | Ty::StrLit | Ty::Bytes => true,
-            Ty::Opt(inner) => inner.is_instance_value(),
-            _ => false,
-        }
-    }
-}
-
-/// Why an expression does not compile.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ExprError {
-    /// The expression needs the input stream, which only a reader has.
-    NeedsStream,
-    /// A real mistake in the schema: Kaitai rejects it too.
-    Invalid(String),
-    /// Kaitai accepts it, skelcodec cannot compile it yet (a value only a finished tree has,
-    /// a kind of value it has no Rust form for).
-    Unsupported(String),
-}
-
-impl ExprError {
-    /// The plain message.
-    pub fn message(&self) -> String {
-        match self {
-            ExprError::NeedsStream => "`_io` is only available while reading".into(),
-            ExprError::Invalid(m) | ExprError::Unsupported(m) => m.clone(),
-        }
-    }
-
-    /// True when the schema itself is wrong, rather than beyond what skelcodec supports.
-    pub fn is_schema_mistake(&self) -> bool {
-        matches!(self, ExprError::Invalid(_))
-    }
-}
+pub(crate) use crate::typeck::typed::describe;
+pub use crate::typeck::typed::{ExprError, Ty};
+use crate::typeck::typed::{invalid, unsupported};
 
 type Compiled = Result<(TokenStream, Ty), ExprError>;
-
-fn invalid<T>(message: impl Into<String>) -> Result<T, ExprError> {
-    Err(ExprError::Invalid(message.into()))
-}
-
-/// True when Kaitai gives two branches of `?:` of types `a` and `b` a common type: both
-/// numbers, the same kind of value where one may be absent, or lists of such elements (a list
-/// literal of integers is bytes to Kaitai).
-fn comparable_kinds(a: &Ty, b: &Ty) -> bool {
-    let strip = |t: &Ty| match t {
-        Ty::Opt(inner) => (**inner).clone(),
-        Ty::StrLit => Ty::Str,
-        other => other.clone(),
-    };
-    let numeric = |t: &Ty| matches!(t, Ty::Int | Ty::Float);
-    let bytes = |t: &Ty| matches!(t, Ty::Bytes) || *t == Ty::ListLit(Box::new(Ty::Int));
-    let (a, b) = (strip(a), strip(b));
-    match (&a, &b) {
-        (Ty::Array(x) | Ty::ListLit(x), Ty::Array(y) | Ty::ListLit(y)) => {
-            comparable_kinds(x, y) || (bytes(x) && bytes(y))
-        }
-        (Ty::User(_), Ty::User(_)) => true,
-        _ => a == b || (numeric(&a) && numeric(&b)),
-    }
-}
-
-/// What Kaitai accepts and skelcodec cannot compile yet (see [`ExprError::Unsupported`]).
-fn unsupported<T>(message: impl Into<String>) -> Result<T, ExprError> {
-    Err(ExprError::Unsupported(message.into()))
-}
 
 /// A compiled place before it is turned into a value: knows its field for `_sizeof`.
 struct Place<'s> {
@@ -787,70 +677,16 @@ impl<'s> Scope<'s> {
         if self.depth > 32 {
             return invalid("expression nests too deeply (an instance that refers to itself?)");
         }
+        let typed = crate::typeck::resolve::resolve(self, e)?;
+        let ty = typed.ty.clone();
+        Ok((self.render(typed), ty))
+    }
+
+    /// Compiles what the scope reaches by name: a name, field, element, cast, property or
+    /// method of a value.
+    fn reached(&self, e: &Expr) -> Compiled {
         match e {
-            Expr::Int(n) => Ok((int_literal(*n)?, Ty::Int)),
-            Expr::Float(f) => Ok((quote!(#f), Ty::Float)),
-            Expr::Bool(b) => Ok((quote!(#b), Ty::Bool)),
-            Expr::Str(s) => {
-                let lit = Literal::byte_string(s.as_bytes());
-                Ok((quote!(#lit.as_slice()), Ty::StrLit))
-            }
-            Expr::EnumLit { enum_name, variant } => self.enum_literal(enum_name, variant),
-            Expr::Unary(op, inner) => self.unary(*op, inner),
-            Expr::Binary(op, a, b) => self.binary(*op, a, b),
-            Expr::Ternary(c, a, b) => {
-                let c = self.bool(c)?;
-                let (a, ta) = absent_number_as_zero(self.compile(a)?);
-                let (b, tb) = absent_number_as_zero(self.compile(b)?);
-                let text = |ty: &Ty| matches!(ty, Ty::Str | Ty::StrLit);
-                if text(&ta) && text(&tb) || ta == Ty::Bytes && tb == Ty::Bytes {
-                    // A view of a field and a computed string: either may be borrowed.
-                    let either = |v| quote!(::std::borrow::Cow::<[u8]>::from(#v));
-                    let (a, b) = (either(a), either(b));
-                    let ty = if ta == Ty::Bytes { Ty::Bytes } else { Ty::Str };
-                    return Ok((quote!(if #c { #a } else { #b }), ty));
-                }
-                // A structure and one that may be absent: either may be absent.
-                match (&ta, &tb) {
-                    (Ty::Opt(inner), Ty::User(_)) if **inner == tb => {
-                        let b = quote!(::core::option::Option::Some(&#b));
-                        return Ok((quote!(if #c { #a } else { #b }), ta));
-                    }
-                    (Ty::User(_), Ty::Opt(inner)) if **inner == ta => {
-                        let a = quote!(::core::option::Option::Some(&#a));
-                        return Ok((quote!(if #c { #a } else { #b }), tb));
-                    }
-                    _ => {}
-                }
-                // Each switch field has an enum of its own.
-                let switch =
-                    |ty: &Ty| matches!(ty, Ty::Switch) || *ty == Ty::Opt(Box::new(Ty::Switch));
-                if switch(&ta) || switch(&tb) {
-                    return unsupported(
-                        "the branches of `?:` are switch values, which have no common type: take each as one of its cases with `.as<type>`",
-                    );
-                }
-                if ta != tb {
-                    let message = format!(
-                        "the branches of `?:` differ: {} and {}",
-                        describe(&ta),
-                        describe(&tb)
-                    );
-                    // Kaitai finds a common type for numbers, and for a value and one that
-                    // may be absent.
-                    return match comparable_kinds(&ta, &tb) {
-                        true => unsupported(message),
-                        false => invalid(message),
-                    };
-                }
-                if let Ty::Array(_) | Ty::ListLit(_) = ta {
-                    // Fixed-size arrays of two lengths are both slices.
-                    return Ok((quote!(if #c { &(#a)[..] } else { &(#b)[..] }), ta));
-                }
-                Ok((quote!(if #c { #a } else { #b }), ta))
-            }
             Expr::Method(recv, name, args) => self.method(recv, name, args),
-            Expr::List(items) => list_literal(self, items),
             Expr::FString(parts) => self.fstring(parts),
             Expr::Present(value) => {
                 let place = self.place(value)?;
@@ -865,17 +701,7 @@ impl<'s> Scope<'s> {
                 ))
             }
             Expr::Holds(value, case) => self.holds(value, case),
-            Expr::Call(name, args) => self.call(name, args),
-            Expr::SizeOf { ty, bits } => {
-                let Some(size) = self.schema.sizeof_named(self.ty, ty) else {
-                    return invalid(format!(
-                        "`sizeof<{ty}>`: `{ty}` is not a type whose values all have the same size"
-                    ));
-                };
-                let size = if *bits { size * 8 } else { size };
-                Ok((int_literal(size as i128)?, Ty::Int))
-            }
-            Expr::Name(_) | Expr::Attr(..) | Expr::Index(..) | Expr::Cast(..) => {
+            _ => {
                 let place = self.place(e)?;
                 self.value(place)
             }
@@ -895,7 +721,7 @@ impl<'s> Scope<'s> {
             return invalid(format!("`{}` is a look-ahead, not a value", instance.id));
         };
         let (mut tokens, mut ty) = self.compile(value)?;
-        if ty == Ty::ListLit(Box::new(Ty::Int)) && is_byte_literal(value) {
+        if ty == Ty::ListLit(Box::new(Ty::Int)) && value.is_byte_literal() {
             // A value instance `[0x41, 0x42]` is a byte array, as in Kaitai.
             (tokens, ty) = (quote!(rt::bytes::from_ints(&#tokens)), Ty::Bytes);
         }
@@ -942,90 +768,6 @@ impl<'s> Scope<'s> {
         Ok((quote!(if #cond { #tokens } else { #absent }), ty))
     }
 
-    fn enum_literal(&self, enum_name: &str, variant: &str) -> Compiled {
-        let (idx, variant) =
-            (self.schema.resolve_enum_value(self.ty, enum_name, variant)).or_else(invalid)?;
-        let e = enum_ident(&self.schema.enums[idx]);
-        let v = variant_ident(variant);
-        Ok((quote!(#e::#v), Ty::Enum(idx)))
-    }
-
-    fn unary(&self, op: UnaryOp, inner: &Expr) -> Compiled {
-        match op {
-            UnaryOp::Not => {
-                let b = self.bool(inner)?;
-                Ok((quote!(!#b), Ty::Bool))
-            }
-            UnaryOp::Neg => match self.compile(inner)? {
-                (t, Ty::Int) => Ok((quote!(#t.wrapping_neg()), Ty::Int)),
-                (t, Ty::Float) => Ok((quote!((-#t)), Ty::Float)),
-                (_, other) => invalid(format!("cannot negate {}", describe(&other))),
-            },
-            UnaryOp::BitNot => {
-                let t = self.int(inner)?;
-                Ok((quote!((!#t)), Ty::Int))
-            }
-        }
-    }
-
-    fn binary(&self, op: BinOp, a: &Expr, b: &Expr) -> Compiled {
-        if matches!(op, BinOp::And | BinOp::Or) {
-            let (a, b) = (self.bool(a)?, self.bool(b)?);
-            return Ok(match op {
-                BinOp::And => (quote!((#a && #b)), Ty::Bool),
-                _ => (quote!((#a || #b)), Ty::Bool),
-            });
-        }
-        let ((ta_tokens, ta), a_fails) = self.noting_failure(|| self.compile(a))?;
-        let ((tb_tokens, tb), b_fails) = self.noting_failure(|| self.compile(b))?;
-        if op.is_comparison() {
-            let can_fail = a_fails || b_fails;
-            return comparison(op, (ta_tokens, ta), (tb_tokens, tb), can_fail);
-        }
-        if op == BinOp::Add
-            && matches!(ta, Ty::Str | Ty::StrLit)
-            && matches!(tb, Ty::Str | Ty::StrLit)
-        {
-            return Ok((quote!(rt::bytes::concat(&#ta_tokens, &#tb_tokens)), Ty::Str));
-        }
-        let (a, b, ty) = match (&ta, &tb) {
-            (Ty::Int, Ty::Int) => (ta_tokens, tb_tokens, Ty::Int),
-            (Ty::Float, Ty::Float) => (ta_tokens, tb_tokens, Ty::Float),
-            (Ty::Int, Ty::Float) => (quote!((#ta_tokens as f64)), tb_tokens, Ty::Float),
-            (Ty::Float, Ty::Int) => (ta_tokens, quote!((#tb_tokens as f64)), Ty::Float),
-            _ => {
-                return invalid(messages::needs_numbers(
-                    op.symbol(),
-                    describe(&ta),
-                    describe(&tb),
-                ));
-            }
-        };
-        if ty == Ty::Float {
-            return match op {
-                BinOp::Add => Ok((quote!((#a + #b)), ty)),
-                BinOp::Sub => Ok((quote!((#a - #b)), ty)),
-                BinOp::Mul => Ok((quote!((#a * #b)), ty)),
-                BinOp::Div => Ok((quote!((#a / #b)), ty)),
-                _ => invalid(messages::needs_integers(op.symbol())),
-            };
-        }
-        let tokens = match op {
-            BinOp::Add => quote!(#a.wrapping_add(#b)),
-            BinOp::Sub => quote!(#a.wrapping_sub(#b)),
-            BinOp::Mul => quote!(#a.wrapping_mul(#b)),
-            BinOp::Div => quote!(rt::arith::div(#a, #b)),
-            BinOp::Mod => quote!(rt::arith::modulo(#a, #b)),
-            BinOp::Shl => quote!(#a.wrapping_shl(#b as u32)),
-            BinOp::Shr => quote!(#a.wrapping_shr(#b as u32)),
-            BinOp::BitAnd => quote!((#a & #b)),
-            BinOp::BitOr => quote!((#a | #b)),
-            BinOp::BitXor => quote!((#a ^ #b)),
-            _ => unreachable!("logical and comparison operators are handled above"),
-        };
-        Ok((tokens, Ty::Int))
-    }
-
     fn method(&self, recv: &Expr, name: &str, args: &[Expr]) -> Compiled {
         match name {
             "sum" => {
@@ -1061,61 +803,8 @@ impl<'s> Scope<'s> {
     }
 }
 
-impl Scope<'_> {
-    /// `crc32(bytes)`, `adler32(bytes)` (integers) and `inflated(bytes)` (the bytes of a raw
-    /// deflate stream, inflated): the functions of `-derived` expressions.
-    fn call(&self, name: &str, args: &[Expr]) -> Compiled {
-        if !matches!(name, "crc32" | "adler32" | "inflated") {
-            return invalid(format!(
-                "unknown function `{name}` (`-derived` knows `crc32(bytes)`, `adler32(bytes)` and `inflated(bytes)`)"
-            ));
-        }
-        if !self.deriving {
-            return invalid(format!(
-                "`{name}(…)` is a function of `-derived` expressions, not of Kaitai's: a reader does not compute it"
-            ));
-        }
-        let [arg] = args else {
-            return invalid(format!(
-                "`{name}(…)` takes one value, of bytes (`{name}(body)`); a checksum of several fields names them alone: `{name}(type, body)`"
-            ));
-        };
-        let (bytes, ty) = self.compile(arg)?;
-        if ty != Ty::Bytes {
-            return invalid(format!(
-                "`{name}(…)` takes bytes (a byte field, `inflated(…)`), not {}",
-                describe(&ty)
-            ));
-        }
-        let bytes = quote!(rt::bytes::view(&#bytes));
-        match name {
-            "crc32" => Ok((quote!(i64::from(rt::checksum::crc32(#bytes))), Ty::Int)),
-            "adler32" => Ok((quote!(i64::from(rt::checksum::adler32(#bytes))), Ty::Int)),
-            _ => {
-                self.can_fail.set(true);
-                Ok((quote!(rt::process::inflated(#bytes)?), Ty::Bytes))
-            }
-        }
-    }
-}
-
 fn int_literal(n: i128) -> Result<TokenStream, ExprError> {
-    // Integers compute in `i64`, where a `u8` above `i64::MAX` wraps; a literal that large
-    // takes the same bits, as in Kaitai's Java target, so that equality holds.
-    let n = match (i64::try_from(n), u64::try_from(n)) {
-        (Ok(n), _) => n,
-        (Err(_), Ok(unsigned)) => unsigned as i64,
-        _ => return invalid(messages::too_wide(n)),
-    };
-    // Suffixed, so that methods such as `wrapping_add` resolve on literals too; a negative one
-    // in parentheses, as `-5i64.abs()` would negate the call, and `i64::MIN` by name, as its
-    // digits alone overflow before the minus applies.
-    let lit = Literal::i64_suffixed(n);
-    Ok(match n {
-        i64::MIN => quote!(i64::MIN),
-        n if n < 0 => quote!((#lit)),
-        _ => quote!(#lit),
-    })
+    crate::typeck::resolve::int_value(n).map(render::int_tokens)
 }
 
 fn is_scalar(ty: &Ty) -> bool {
@@ -1132,13 +821,6 @@ pub fn field_ty(schema: &Schema, field: &Field) -> Ty {
         _ if field.switches_whole_list() => one,
         _ => Ty::Array(Box::new(one)),
     }
-}
-
-/// True for a list literal of integer literals that are all bytes (`[0x50, 0x4b]`): Kaitai
-/// takes it as a byte array, and any other list of integers as a list.
-pub fn is_byte_literal(e: &Expr) -> bool {
-    matches!(e, Expr::List(items)
-        if items.iter().all(|i| matches!(i, Expr::Int(n) if (0..=255).contains(n))))
 }
 
 /// The expression type of one element of a field type.
@@ -1163,35 +845,5 @@ pub fn element_ty(schema: &Schema, ty: &FieldType) -> Ty {
         FieldType::User { ty, .. } => Ty::User(*ty),
         FieldType::Switch(_) => Ty::Switch,
         FieldType::Array { elem, .. } => Ty::Array(Box::new(element_ty(schema, elem))),
-    }
-}
-
-/// A number that may be absent, as a number that reads 0 when it is: the rule for conditional
-/// numbers in expressions (see [`Scope::optional_value`]), for computed ones (a conditional
-/// look-ahead) where a branch of `?:` needs a number.
-fn absent_number_as_zero((tokens, ty): (TokenStream, Ty)) -> (TokenStream, Ty) {
-    match ty {
-        Ty::Opt(inner) if *inner == Ty::Int => (quote!((#tokens).unwrap_or(0i64)), Ty::Int),
-        ty => (tokens, ty),
-    }
-}
-
-/// How a message names a value of type `ty` ("an integer", "a list").
-pub(crate) fn describe(ty: &Ty) -> String {
-    match ty {
-        Ty::Int => Kind::Integer.to_string(),
-        Ty::Float => Kind::Float.to_string(),
-        Ty::Bool => Kind::Boolean.to_string(),
-        Ty::Str | Ty::StrLit => Kind::String.to_string(),
-        Ty::Bytes => Kind::Bytes.to_string(),
-        Ty::Enum(_) => Kind::EnumValue.to_string(),
-        Ty::User(_) => Kind::Structure.to_string(),
-        Ty::Array(_) => Kind::List.to_string(),
-        Ty::ListLit(_) => "a list literal".into(),
-        Ty::Switch => "a switch value".into(),
-        Ty::Composite => "a quaternion or vector".into(),
-        Ty::AnyStruct => "a structure of any type (`struct`)".into(),
-        Ty::Io => "the stream `_io`".into(),
-        Ty::Opt(inner) => format!("{} that may be absent", describe(inner)),
     }
 }

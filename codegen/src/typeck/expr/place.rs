@@ -1037,11 +1037,22 @@ pub(super) fn when_present(
     absent: Absent,
     can_fail: bool,
 ) -> TokenStream {
+    when_present_as(outer, &quote!(present), value, absent, can_fail)
+}
+
+/// [`when_present`], the present value bound to `name`.
+pub(super) fn when_present_as(
+    outer: &TokenStream,
+    name: &TokenStream,
+    value: &TokenStream,
+    absent: Absent,
+    can_fail: bool,
+) -> TokenStream {
     if !can_fail {
         return match absent {
-            Absent::Value(absent) => quote!(#outer.map_or(#absent, |present| #value)),
-            Absent::None => quote!(#outer.map(|present| #value)),
-            Absent::Flattened => quote!(#outer.and_then(|present| #value)),
+            Absent::Value(absent) => quote!(#outer.map_or(#absent, |#name| #value)),
+            Absent::None => quote!(#outer.map(|#name| #value)),
+            Absent::Flattened => quote!(#outer.and_then(|#name| #value)),
         };
     }
     let (present, absent) = match absent {
@@ -1053,7 +1064,7 @@ pub(super) fn when_present(
         Absent::Flattened => (value.clone(), quote!(::core::option::Option::None)),
     };
     quote!((match #outer {
-        ::core::option::Option::Some(present) => #present,
+        ::core::option::Option::Some(#name) => #present,
         ::core::option::Option::None => #absent,
     }))
 }

@@ -1,0 +1,287 @@
+//! Renders a [`Typed`] tree as Rust: every decision is the tree's, what remains is how each
+//! value is held in Rust (`i64`, slices, `Option`s of references, `Cow`s of text).
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::place::{Absent, when_present_as};
+use super::*;
+use crate::typeck::resolve::Reach;
+use crate::typeck::typed::{Comparison, Function, Node, Typed};
+
+impl Reach for Scope<'_> {
+    type Reached = TokenStream;
+
+    fn schema(&self) -> &Schema {
+        self.schema
+    }
+
+    fn scope_type(&self) -> usize {
+        self.ty
+    }
+
+    fn deriving(&self) -> bool {
+        self.deriving
+    }
+
+    fn reach(&self, e: &Expr) -> Result<Typed<TokenStream>, ExprError> {
+        let ((tokens, ty), can_fail) = self.noting_failure(|| self.reached(e))?;
+        let node = Node::Reached(tokens);
+        Ok(Typed { ty, can_fail, node })
+    }
+
+    fn note_failure(&self) {
+        self.can_fail.set(true);
+    }
+}
+
+impl Scope<'_> {
+    /// The Rust of `t`.
+    pub(super) fn render(&self, t: Typed<TokenStream>) -> TokenStream {
+        let Typed { ty, can_fail, node } = t;
+        match node {
+            Node::Reached(tokens) => tokens,
+            Node::Int(n) => int_tokens(n),
+            Node::Float(f) => quote!(#f),
+            Node::Bool(b) => quote!(#b),
+            Node::Text(s) => {
+                let lit = Literal::byte_string(s.as_bytes());
+                quote!(#lit.as_slice())
+            }
+            Node::EnumValue {
+                enum_index,
+                variant,
+            } => {
+                let def = &self.schema.enums[enum_index];
+                let e = enum_ident(def);
+                let v = variant_ident(&def.variants[variant]);
+                quote!(#e::#v)
+            }
+            Node::Not(inner) => {
+                let inner = self.render(*inner);
+                quote!(!#inner)
+            }
+            Node::Negate(inner) => {
+                let inner = self.render(*inner);
+                match ty {
+                    Ty::Float => quote!((-#inner)),
+                    _ => quote!(#inner.wrapping_neg()),
+                }
+            }
+            Node::BitNot(inner) => {
+                let inner = self.render(*inner);
+                quote!((!#inner))
+            }
+            Node::Logic { and, a, b } => {
+                let (a, b) = (self.render(*a), self.render(*b));
+                match and {
+                    true => quote!((#a && #b)),
+                    false => quote!((#a || #b)),
+                }
+            }
+            Node::ToFloat(inner) => {
+                let inner = self.render(*inner);
+                quote!((#inner as f64))
+            }
+            Node::Arithmetic(op, a, b) => {
+                let (a, b) = (self.render(*a), self.render(*b));
+                arithmetic(op, &ty, a, b)
+            }
+            Node::Concat(a, b) => {
+                let (a, b) = (self.render(*a), self.render(*b));
+                quote!(rt::bytes::concat(&#a, &#b))
+            }
+            Node::Compare { op, how, a, b } => {
+                let (ta, tb) = (a.ty.clone(), b.ty.clone());
+                let (a, b) = (self.render(*a), self.render(*b));
+                compare(op, &how, (a, &ta), (b, &tb), can_fail)
+            }
+            Node::Choose { cond, a, b } => {
+                let (ta, tb) = (a.ty.clone(), b.ty.clone());
+                let cond = self.render(*cond);
+                let (a, b) = (self.render(*a), self.render(*b));
+                choose(cond, (a, &ta), (b, &tb))
+            }
+            Node::AbsentAsZero(inner) => {
+                let inner = self.render(*inner);
+                quote!((#inner).unwrap_or(0i64))
+            }
+            Node::List(items) => self.list_literal(&ty, items),
+            Node::Call(function, bytes) => {
+                let bytes = self.render(*bytes);
+                let bytes = quote!(rt::bytes::view(&#bytes));
+                match function {
+                    Function::Crc32 => quote!(i64::from(rt::checksum::crc32(#bytes))),
+                    Function::Adler32 => quote!(i64::from(rt::checksum::adler32(#bytes))),
+                    Function::Inflated => quote!(rt::process::inflated(#bytes)?),
+                }
+            }
+        }
+    }
+
+    /// A list literal: integers (`[1i64, 2i64]`), strings (`[b"a".as_slice(), …]`), byte
+    /// arrays, or references to structures of any types.
+    fn list_literal(&self, ty: &Ty, items: Vec<Typed<TokenStream>>) -> TokenStream {
+        let elem = match ty {
+            Ty::ListLit(elem) => &**elem,
+            _ => &Ty::Int,
+        };
+        // An empty list is one of integers, spelled with its type: `[]` alone has none in Rust.
+        if items.is_empty() {
+            return quote!([0i64; 0]);
+        }
+        let items = items.into_iter().map(|item| {
+            let have = item.ty.clone();
+            let tokens = self.render(item);
+            match (elem, have) {
+                (Ty::Bytes, _) => quote!(rt::bytes::from_ints(&#tokens)),
+                (Ty::AnyStruct, Ty::User(have)) => {
+                    let name = crate::sanitization::struct_ident(&self.schema.types[have]);
+                    quote!({
+                        let value: &#name = &#tokens;
+                        value as &dyn ::core::any::Any
+                    })
+                }
+                _ => tokens,
+            }
+        });
+        quote!([#(#items),*])
+    }
+}
+
+/// An `i64` literal: suffixed, so that methods such as `wrapping_add` resolve on literals
+/// too; a negative one in parentheses, as `-5i64.abs()` would negate the call, and `i64::MIN`
+/// by name, as its digits alone overflow before the minus applies.
+pub(super) fn int_tokens(n: i64) -> TokenStream {
+    let lit = Literal::i64_suffixed(n);
+    match n {
+        i64::MIN => quote!(i64::MIN),
+        n if n < 0 => quote!((#lit)),
+        _ => quote!(#lit),
+    }
+}
+
+/// `a op b` on two numbers of type `ty`: wrapping, as integers compute in `i64` without
+/// panicking on hostile values.
+fn arithmetic(op: BinOp, ty: &Ty, a: TokenStream, b: TokenStream) -> TokenStream {
+    if *ty == Ty::Float {
+        return match op {
+            BinOp::Add => quote!((#a + #b)),
+            BinOp::Sub => quote!((#a - #b)),
+            BinOp::Mul => quote!((#a * #b)),
+            _ => quote!((#a / #b)),
+        };
+    }
+    match op {
+        BinOp::Add => quote!(#a.wrapping_add(#b)),
+        BinOp::Sub => quote!(#a.wrapping_sub(#b)),
+        BinOp::Mul => quote!(#a.wrapping_mul(#b)),
+        BinOp::Div => quote!(rt::arith::div(#a, #b)),
+        BinOp::Mod => quote!(rt::arith::modulo(#a, #b)),
+        BinOp::Shl => quote!(#a.wrapping_shl(#b as u32)),
+        BinOp::Shr => quote!(#a.wrapping_shr(#b as u32)),
+        BinOp::BitAnd => quote!((#a & #b)),
+        BinOp::BitOr => quote!((#a | #b)),
+        _ => quote!((#a ^ #b)),
+    }
+}
+
+/// `a op b`, compared as `how` says; `can_fail`: either can fail (see `Scope::can_fail`).
+fn compare(
+    op: BinOp,
+    how: &Comparison,
+    (a, ta): (TokenStream, &Ty),
+    (b, tb): (TokenStream, &Ty),
+    can_fail: bool,
+) -> TokenStream {
+    let (a, b) = match how {
+        Comparison::Scalars => match (ta, tb) {
+            (Ty::Int, Ty::Float) => (quote!((#a as f64)), b),
+            (Ty::Float, Ty::Int) => (a, quote!((#b as f64))),
+            _ => (a, b),
+        },
+        // Views and computed strings compare as slices; a literal already is one.
+        Comparison::Bytes => (bytes_view(a, ta), bytes_view(b, tb)),
+        Comparison::BytesWithIntLiteral => {
+            let literal = quote!(rt::bytes::from_ints(&#b));
+            (bytes_view(a, ta), bytes_view(literal, &Ty::Bytes))
+        }
+        Comparison::IntsMatch | Comparison::TextsMatch => {
+            let equal = match (how, ta) {
+                (Comparison::TextsMatch, _) => quote!(
+                    (#a.len() == #b.len() && #a.iter().zip(#b.iter()).all(|(x, y)| x.text_bytes() == *y))
+                ),
+                (_, Ty::Bytes) => {
+                    quote!(rt::arith::ints_match(#a.iter().map(|x| i64::from(*x)), &#b))
+                }
+                _ => quote!(rt::arith::ints_match(#a.iter().map(|x| *x as i64), &#b)),
+            };
+            return match op {
+                BinOp::Eq => equal,
+                _ => quote!((!#equal)),
+            };
+        }
+        Comparison::MayBeAbsent { both, present } => {
+            let inner = |t: &Ty| match t {
+                Ty::Opt(inner) => (**inner).clone(),
+                other => other.clone(),
+            };
+            let (inner_a, inner_b) = (inner(ta), inner(tb));
+            let absent = op == BinOp::Ne;
+            let absent = || Absent::Value(quote!(#absent));
+            let (present_a, present_b) = (quote!(present), quote!(other));
+            let holds = match both {
+                false => compare(op, present, (present_a, &inner_a), (b, tb), can_fail),
+                true => {
+                    let holds = compare(
+                        op,
+                        present,
+                        (present_a, &inner_a),
+                        (present_b.clone(), &inner_b),
+                        can_fail,
+                    );
+                    when_present_as(&b, &present_b, &holds, absent(), can_fail)
+                }
+            };
+            return when_present_as(&a, &quote!(present), &holds, absent(), can_fail);
+        }
+    };
+    match op {
+        BinOp::Eq => quote!((#a == #b)),
+        BinOp::Ne => quote!((#a != #b)),
+        BinOp::Lt => quote!((#a < #b)),
+        BinOp::Le => quote!((#a <= #b)),
+        BinOp::Gt => quote!((#a > #b)),
+        _ => quote!((#a >= #b)),
+    }
+}
+
+/// A string or byte array as a byte slice; a literal already is one.
+fn bytes_view(t: TokenStream, ty: &Ty) -> TokenStream {
+    match ty {
+        Ty::StrLit => t,
+        _ => quote!(rt::bytes::view(&#t)),
+    }
+}
+
+/// `if cond { a } else { b }`, both branches held alike.
+fn choose(
+    cond: TokenStream,
+    (a, ta): (TokenStream, &Ty),
+    (b, tb): (TokenStream, &Ty),
+) -> TokenStream {
+    let (a, b) = match (ta, tb) {
+        // A view of a field and a computed string: either may be borrowed.
+        _ if ta.is_text() && tb.is_text() || *ta == Ty::Bytes && *tb == Ty::Bytes => {
+            let either = |v| quote!(::std::borrow::Cow::<[u8]>::from(#v));
+            (either(a), either(b))
+        }
+        // A structure and one that may be absent: either may be absent.
+        (Ty::Opt(_), Ty::User(_)) => (a, quote!(::core::option::Option::Some(&#b))),
+        (Ty::User(_), Ty::Opt(_)) => (quote!(::core::option::Option::Some(&#a)), b),
+        // Fixed-size arrays of two lengths are both slices.
+        (Ty::Array(_) | Ty::ListLit(_), _) => (quote!(&(#a)[..]), quote!(&(#b)[..])),
+        _ => (a, b),
+    };
+    quote!(if #cond { #a } else { #b })
+}

@@ -1,0 +1,424 @@
+//! Resolves a schema expression into a [`Typed`] tree: literals, operators, enum values,
+//! sizes and the functions of `-derived` expressions are typed and decided here, once; what
+//! the scope reaches by name (fields, parameters, instances, `_io`, methods of values) the
+//! back end resolves through [`Reach`].
+
+use skelcodec_runtime::__private::messages;
+
+use super::typed::*;
+use crate::expr::{BinOp, Expr, UnaryOp};
+use crate::model::Schema;
+
+/// A scope an expression is resolved in, as a back end sees it.
+pub trait Reach {
+    /// The back end's rendering of what it reaches itself.
+    type Reached;
+
+    /// The schema.
+    fn schema(&self) -> &Schema;
+
+    /// The type the expression is written in, whose scope names enums and types.
+    fn scope_type(&self) -> usize;
+
+    /// True in a `-derived` expression, where `crc32`, `adler32` and `inflated` are known.
+    fn deriving(&self) -> bool;
+
+    /// A name, field, element, cast, property or method of a value: typed, with the back end's
+    /// own rendering as a [`Node::Reached`] leaf.
+    fn reach(&self, e: &Expr) -> Result<Typed<Self::Reached>, ExprError>;
+
+    /// Told when a node that can fail is made where no leaf reports it (`inflated(…)`).
+    fn note_failure(&self);
+}
+
+/// `e`, resolved in `scope`.
+pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprError> {
+    let leaf = |ty, node| Ok(typed(ty, false, node));
+    match e {
+        Expr::Int(n) => leaf(Ty::Int, Node::Int(int_value(*n)?)),
+        Expr::Float(f) => leaf(Ty::Float, Node::Float(*f)),
+        Expr::Bool(b) => leaf(Ty::Bool, Node::Bool(*b)),
+        Expr::Str(s) => leaf(Ty::StrLit, Node::Text(s.clone())),
+        Expr::EnumLit { enum_name, variant } => {
+            let schema = scope.schema();
+            let (enum_index, found) = schema
+                .resolve_enum_value(scope.scope_type(), enum_name, variant)
+                .or_else(invalid)?;
+            let variants = &schema.enums[enum_index].variants;
+            let variant = variants.iter().position(|v| v.id == found.id).unwrap_or(0);
+            leaf(
+                Ty::Enum(enum_index),
+                Node::EnumValue {
+                    enum_index,
+                    variant,
+                },
+            )
+        }
+        Expr::SizeOf { ty, bits } => {
+            let Some(size) = scope.schema().sizeof_named(scope.scope_type(), ty) else {
+                return invalid(format!(
+                    "`sizeof<{ty}>`: `{ty}` is not a type whose values all have the same size"
+                ));
+            };
+            let size = if *bits { size * 8 } else { size };
+            leaf(Ty::Int, Node::Int(int_value(size as i128)?))
+        }
+        Expr::Unary(op, inner) => unary(scope, *op, inner),
+        Expr::Binary(op, a, b) => binary(scope, *op, a, b),
+        Expr::Ternary(c, a, b) => choose(scope, c, a, b),
+        Expr::List(items) => list(scope, items),
+        Expr::Call(name, args) => call(scope, name, args),
+        Expr::Name(_)
+        | Expr::Attr(..)
+        | Expr::Index(..)
+        | Expr::Cast(..)
+        | Expr::Method(..)
+        | Expr::FString(_)
+        | Expr::Present(_)
+        | Expr::Holds(..) => scope.reach(e),
+    }
+}
+
+/// `e`, which must be an integer.
+pub fn resolve_int<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprError> {
+    expect(resolve(scope, e)?, Ty::Int, messages::Kind::Integer)
+}
+
+/// `e`, which must be a boolean.
+pub fn resolve_bool<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprError> {
+    expect(resolve(scope, e)?, Ty::Bool, messages::Kind::Boolean)
+}
+
+fn expect<L>(t: Typed<L>, ty: Ty, kind: messages::Kind) -> Result<Typed<L>, ExprError> {
+    match t.ty == ty {
+        true => Ok(t),
+        false => invalid(messages::expected(kind, describe(&t.ty))),
+    }
+}
+
+fn typed<L>(ty: Ty, can_fail: bool, node: Node<L>) -> Typed<L> {
+    Typed { ty, can_fail, node }
+}
+
+/// An integer literal as `i64`: one above `i64::MAX` that fits 64 bits takes the same bits,
+/// as in Kaitai's Java target, so that equality with a wrapped `u8` holds.
+pub fn int_value(n: i128) -> Result<i64, ExprError> {
+    match (i64::try_from(n), u64::try_from(n)) {
+        (Ok(n), _) => Ok(n),
+        (Err(_), Ok(unsigned)) => Ok(unsigned as i64),
+        _ => invalid(messages::too_wide(n)),
+    }
+}
+
+fn unary<R: Reach>(scope: &R, op: UnaryOp, inner: &Expr) -> Result<Typed<R::Reached>, ExprError> {
+    let (ty, inner) = match op {
+        UnaryOp::Not => (Ty::Bool, resolve_bool(scope, inner)?),
+        UnaryOp::BitNot => (Ty::Int, resolve_int(scope, inner)?),
+        UnaryOp::Neg => match resolve(scope, inner)? {
+            number if matches!(number.ty, Ty::Int | Ty::Float) => (number.ty.clone(), number),
+            other => return invalid(format!("cannot negate {}", describe(&other.ty))),
+        },
+    };
+    let can_fail = inner.can_fail;
+    let inner = Box::new(inner);
+    let node = match op {
+        UnaryOp::Not => Node::Not(inner),
+        UnaryOp::BitNot => Node::BitNot(inner),
+        UnaryOp::Neg => Node::Negate(inner),
+    };
+    Ok(typed(ty, can_fail, node))
+}
+
+fn binary<R: Reach>(
+    scope: &R,
+    op: BinOp,
+    a: &Expr,
+    b: &Expr,
+) -> Result<Typed<R::Reached>, ExprError> {
+    if matches!(op, BinOp::And | BinOp::Or) {
+        let (a, b) = (resolve_bool(scope, a)?, resolve_bool(scope, b)?);
+        let can_fail = a.can_fail || b.can_fail;
+        let (and, a, b) = (op == BinOp::And, a.into(), b.into());
+        return Ok(typed(Ty::Bool, can_fail, Node::Logic { and, a, b }));
+    }
+    let (a, b) = (resolve(scope, a)?, resolve(scope, b)?);
+    if op.is_comparison() {
+        return compare(op, a, b);
+    }
+    if op == BinOp::Add && a.ty.is_text() && b.ty.is_text() {
+        let can_fail = a.can_fail || b.can_fail;
+        return Ok(typed(Ty::Str, can_fail, Node::Concat(a.into(), b.into())));
+    }
+    let to_float = |t: Typed<R::Reached>| typed(Ty::Float, t.can_fail, Node::ToFloat(t.into()));
+    let (a, b, ty) = match (&a.ty, &b.ty) {
+        (Ty::Int, Ty::Int) => (a, b, Ty::Int),
+        (Ty::Float, Ty::Float) => (a, b, Ty::Float),
+        (Ty::Int, Ty::Float) => (to_float(a), b, Ty::Float),
+        (Ty::Float, Ty::Int) => (a, to_float(b), Ty::Float),
+        (ta, tb) => {
+            return invalid(messages::needs_numbers(
+                op.symbol(),
+                describe(ta),
+                describe(tb),
+            ));
+        }
+    };
+    if ty == Ty::Float && !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) {
+        return invalid(messages::needs_integers(op.symbol()));
+    }
+    let can_fail = a.can_fail || b.can_fail;
+    Ok(typed(
+        ty,
+        can_fail,
+        Node::Arithmetic(op, a.into(), b.into()),
+    ))
+}
+
+/// `a op b`, a comparison; the operands are swapped (and the operator mirrored) where the
+/// comparison needs the other one first.
+fn compare<L>(op: BinOp, a: Typed<L>, b: Typed<L>) -> Result<Typed<L>, ExprError> {
+    let (how, swapped) = comparison(op, &a.ty, &b.ty)?;
+    let can_fail = a.can_fail || b.can_fail;
+    let (op, a, b) = match swapped {
+        true => (op.mirrored(), b, a),
+        false => (op, a, b),
+    };
+    let (a, b) = (Box::new(a), Box::new(b));
+    Ok(typed(Ty::Bool, can_fail, Node::Compare { op, how, a, b }))
+}
+
+/// How `ta op tb` compares, and whether the operands must be swapped for it.
+fn comparison(op: BinOp, ta: &Ty, tb: &Ty) -> Result<(Comparison, bool), ExprError> {
+    let how = match (ta, tb) {
+        (Ty::Int | Ty::Float, Ty::Int | Ty::Float) | (Ty::Bool, Ty::Bool) => Comparison::Scalars,
+        (Ty::Enum(x), Ty::Enum(y)) if x == y => Comparison::Scalars,
+        // As in Kaitai: an enum value is compared with its `to_i`.
+        (Ty::Enum(_), Ty::Int) | (Ty::Int, Ty::Enum(_)) => {
+            let message = messages::cannot_compare(describe(ta), describe(tb));
+            return invalid(format!("{message}: compare the enum value's `to_i`"));
+        }
+        (Ty::Str | Ty::StrLit, Ty::Str | Ty::StrLit) | (Ty::Bytes, Ty::Bytes) => Comparison::Bytes,
+        (Ty::Opt(_), _) | (_, Ty::Opt(_)) => return absent_comparison(op, ta, tb),
+        (Ty::Bytes | Ty::Array(_) | Ty::ListLit(_), _) => return list_comparison(op, ta, tb),
+        _ => return invalid(messages::cannot_compare(describe(ta), describe(tb))),
+    };
+    // Strings and byte arrays are ordered byte by byte, as Kaitai orders them.
+    let ordered = !matches!(ta, Ty::Bool | Ty::Enum(_)) && !matches!(tb, Ty::Bool | Ty::Enum(_));
+    if !ordered && !matches!(op, BinOp::Eq | BinOp::Ne) {
+        return invalid("only numbers, strings and byte arrays can be ordered with < <= > >=");
+    }
+    Ok((how, false))
+}
+
+/// A comparison with a value that may be absent, which equals nothing: that one first.
+fn absent_comparison(op: BinOp, ta: &Ty, tb: &Ty) -> Result<(Comparison, bool), ExprError> {
+    let Ty::Opt(a) = ta else {
+        let (how, swapped) = absent_comparison(op.mirrored(), tb, ta)?;
+        return Ok((how, !swapped));
+    };
+    let (both, b) = match tb {
+        Ty::Opt(b) => (true, &**b),
+        b => (false, b),
+    };
+    match comparison(op, a, b)? {
+        (present, false) => Ok((
+            Comparison::MayBeAbsent {
+                both,
+                present: Box::new(present),
+            },
+            false,
+        )),
+        // Only a list literal goes second, and no list literal may be absent.
+        (_, true) => invalid(messages::cannot_compare(describe(ta), describe(tb))),
+    }
+}
+
+/// `==` and `!=` between a list value and a list literal, or between two byte arrays.
+fn list_comparison(op: BinOp, ta: &Ty, tb: &Ty) -> Result<(Comparison, bool), ExprError> {
+    let int_literal = |t: &Ty| matches!(t, Ty::ListLit(elem) if **elem == Ty::Int);
+    let how = match (ta, tb) {
+        (Ty::ListLit(_), _) if !matches!(tb, Ty::ListLit(_)) => {
+            let (how, swapped) = list_comparison(op.mirrored(), tb, ta)?;
+            return Ok((how, !swapped));
+        }
+        // Ordered against a byte-array literal: compared as bytes.
+        (Ty::Bytes, b) if int_literal(b) && !matches!(op, BinOp::Eq | BinOp::Ne) => {
+            return Ok((Comparison::BytesWithIntLiteral, false));
+        }
+        (Ty::Bytes, b) if int_literal(b) => Comparison::IntsMatch,
+        (Ty::Array(x), b) if **x == Ty::Int && int_literal(b) => Comparison::IntsMatch,
+        (Ty::Array(x), Ty::ListLit(y)) if **x == Ty::Str && **y == Ty::StrLit => {
+            Comparison::TextsMatch
+        }
+        _ => return invalid(messages::cannot_compare(describe(ta), describe(tb))),
+    };
+    match op {
+        BinOp::Eq | BinOp::Ne => Ok((how, false)),
+        _ => invalid("lists and byte arrays compare with == and != only"),
+    }
+}
+
+/// `c ? a : b`.
+fn choose<R: Reach>(
+    scope: &R,
+    c: &Expr,
+    a: &Expr,
+    b: &Expr,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let cond = resolve_bool(scope, c)?;
+    let a = absent_number_as_zero(resolve(scope, a)?);
+    let b = absent_number_as_zero(resolve(scope, b)?);
+    let (ta, tb) = (&a.ty, &b.ty);
+    let ty = if ta.is_text() && tb.is_text() || *ta == Ty::Bytes && *tb == Ty::Bytes {
+        // A view of a field and a computed string: either may be borrowed.
+        if *ta == Ty::Bytes { Ty::Bytes } else { Ty::Str }
+    } else {
+        match (ta, tb) {
+            // A structure and one that may be absent: either may be absent.
+            (Ty::Opt(inner), Ty::User(_)) if **inner == *tb => ta.clone(),
+            (Ty::User(_), Ty::Opt(inner)) if **inner == *ta => tb.clone(),
+            _ => same_branch_type(ta, tb)?,
+        }
+    };
+    let can_fail = cond.can_fail || a.can_fail || b.can_fail;
+    let (cond, a, b) = (cond.into(), a.into(), b.into());
+    Ok(typed(ty, can_fail, Node::Choose { cond, a, b }))
+}
+
+/// The type of both branches of `?:`, which must be the same.
+fn same_branch_type(ta: &Ty, tb: &Ty) -> Result<Ty, ExprError> {
+    // Each switch field has an enum of its own.
+    let switch = |ty: &Ty| matches!(ty, Ty::Switch) || *ty == Ty::Opt(Box::new(Ty::Switch));
+    if switch(ta) || switch(tb) {
+        return unsupported(
+            "the branches of `?:` are switch values, which have no common type: take each as one of its cases with `.as<type>`",
+        );
+    }
+    if ta == tb {
+        return Ok(ta.clone());
+    }
+    let message = format!(
+        "the branches of `?:` differ: {} and {}",
+        describe(ta),
+        describe(tb)
+    );
+    // Kaitai finds a common type for numbers, and for a value and one that may be absent.
+    match comparable_kinds(ta, tb) {
+        true => unsupported(message),
+        false => invalid(message),
+    }
+}
+
+/// True when Kaitai gives two branches of `?:` of types `a` and `b` a common type: both
+/// numbers, the same kind of value where one may be absent, or lists of such elements (a list
+/// literal of integers is bytes to Kaitai).
+fn comparable_kinds(a: &Ty, b: &Ty) -> bool {
+    let strip = |t: &Ty| match t {
+        Ty::Opt(inner) => (**inner).clone(),
+        Ty::StrLit => Ty::Str,
+        other => other.clone(),
+    };
+    let numeric = |t: &Ty| matches!(t, Ty::Int | Ty::Float);
+    let bytes = |t: &Ty| matches!(t, Ty::Bytes) || *t == Ty::ListLit(Box::new(Ty::Int));
+    let (a, b) = (strip(a), strip(b));
+    match (&a, &b) {
+        (Ty::Array(x) | Ty::ListLit(x), Ty::Array(y) | Ty::ListLit(y)) => {
+            comparable_kinds(x, y) || (bytes(x) && bytes(y))
+        }
+        (Ty::User(_), Ty::User(_)) => true,
+        _ => a == b || (numeric(&a) && numeric(&b)),
+    }
+}
+
+/// A number that may be absent, as a number that reads 0 when it is: the rule for conditional
+/// numbers in expressions, for computed ones (a conditional look-ahead) where a branch of `?:`
+/// needs a number.
+fn absent_number_as_zero<L>(t: Typed<L>) -> Typed<L> {
+    match &t.ty {
+        Ty::Opt(inner) if **inner == Ty::Int => {
+            let can_fail = t.can_fail;
+            typed(Ty::Int, can_fail, Node::AbsentAsZero(t.into()))
+        }
+        _ => t,
+    }
+}
+
+/// A list literal: of integers, floats, strings, streams, byte arrays (`[[0x00], [0x4e]]`)
+/// or structures of any types (a `struct[]`).
+fn list<R: Reach>(scope: &R, items: &[Expr]) -> Result<Typed<R::Reached>, ExprError> {
+    let resolved = items
+        .iter()
+        .map(|item| resolve(scope, item))
+        .collect::<Result<Vec<_>, _>>()?;
+    let can_fail = resolved.iter().any(|t| t.can_fail);
+    let list = |elem, items| {
+        Ok(typed(
+            Ty::ListLit(Box::new(elem)),
+            can_fail,
+            Node::List(items),
+        ))
+    };
+    if !items.is_empty() && items.iter().all(Expr::is_byte_literal) {
+        return list(Ty::Bytes, resolved);
+    }
+    if !items.is_empty() && resolved.iter().all(|t| matches!(t.ty, Ty::User(_))) {
+        return list(Ty::AnyStruct, resolved);
+    }
+    let elem = match resolved.first().map(|t| &t.ty) {
+        None | Some(Ty::Int) => Ty::Int,
+        Some(Ty::StrLit) => Ty::StrLit,
+        Some(Ty::Float) => Ty::Float,
+        Some(Ty::Io) => Ty::Io,
+        Some(other) => {
+            return unsupported(format!(
+                "a list literal holds integers, floats, strings, byte arrays, streams or structures, not {}",
+                describe(other)
+            ));
+        }
+    };
+    if resolved.iter().any(|t| t.ty != elem) {
+        return invalid("the elements of a list literal must all have the same type");
+    }
+    list(elem, resolved)
+}
+
+/// `crc32(bytes)`, `adler32(bytes)` (integers) and `inflated(bytes)` (the bytes of a raw
+/// deflate stream, inflated): the functions of `-derived` expressions.
+fn call<R: Reach>(scope: &R, name: &str, args: &[Expr]) -> Result<Typed<R::Reached>, ExprError> {
+    let function = match name {
+        "crc32" => Function::Crc32,
+        "adler32" => Function::Adler32,
+        "inflated" => Function::Inflated,
+        _ => {
+            return invalid(format!(
+                "unknown function `{name}` (`-derived` knows `crc32(bytes)`, `adler32(bytes)` and `inflated(bytes)`)"
+            ));
+        }
+    };
+    if !scope.deriving() {
+        return invalid(format!(
+            "`{name}(…)` is a function of `-derived` expressions, not of Kaitai's: a reader does not compute it"
+        ));
+    }
+    let [arg] = args else {
+        return invalid(format!(
+            "`{name}(…)` takes one value, of bytes (`{name}(body)`); a checksum of several fields names them alone: `{name}(type, body)`"
+        ));
+    };
+    let bytes = resolve(scope, arg)?;
+    if bytes.ty != Ty::Bytes {
+        return invalid(format!(
+            "`{name}(…)` takes bytes (a byte field, `inflated(…)`), not {}",
+            describe(&bytes.ty)
+        ));
+    }
+    let (ty, fails) = match function {
+        Function::Inflated => {
+            scope.note_failure();
+            (Ty::Bytes, true)
+        }
+        _ => (Ty::Int, false),
+    };
+    let can_fail = fails || bytes.can_fail;
+    Ok(typed(ty, can_fail, Node::Call(function, bytes.into())))
+}

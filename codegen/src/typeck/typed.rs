@@ -1,0 +1,233 @@
+//! The typed expression tree: a schema expression with its operators, literals, enum values
+//! and sizes decided once, every node carrying its type, for every back end to render.
+//!
+//! It holds no Rust: the generator renders it (`expr::render`), and what a back end still
+//! reaches by its own means (fields, parameters, instances, `_io`, methods of values) is a
+//! [`Node::Reached`] leaf holding that back end's own rendering, `L`.
+
+use skelcodec_runtime::__private::messages::Kind;
+
+use crate::expr::BinOp;
+
+/// An expression, typed: what it computes and how.
+#[derive(Debug, Clone)]
+pub struct Typed<L> {
+    /// The type of its value.
+    pub ty: Ty,
+    /// Computing it can fail (`to_i` of text that is no number, `inflated(…)` of bytes that
+    /// are no deflate stream), here or in a node below.
+    pub can_fail: bool,
+    /// What it computes.
+    pub node: Node<L>,
+}
+
+/// One node of a [`Typed`] tree.
+#[derive(Debug, Clone)]
+pub enum Node<L> {
+    /// A value the back end reaches by itself (a field, parameter, instance, `_io`, a
+    /// method or property of one), as that back end renders it.
+    Reached(L),
+    /// An integer (`i64`; a literal beyond `i64::MAX` that fits 64 bits takes its bits).
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// A boolean.
+    Bool(bool),
+    /// A string literal.
+    Text(String),
+    /// Value `variant` (an index into its variants) of the schema's enum `enum_index`, as
+    /// the scope it is written in names it (see `Schema::resolve_enum_value`).
+    EnumValue { enum_index: usize, variant: usize },
+    /// `not` of a boolean.
+    Not(Box<Typed<L>>),
+    /// `-` of a number of the node's type.
+    Negate(Box<Typed<L>>),
+    /// `~` of an integer.
+    BitNot(Box<Typed<L>>),
+    /// `and` (`true`) or `or` (`false`) of two booleans.
+    Logic {
+        and: bool,
+        a: Box<Typed<L>>,
+        b: Box<Typed<L>>,
+    },
+    /// An arithmetic or bitwise operator on two numbers of the node's type: an integer an
+    /// operation on floats takes is a [`Node::ToFloat`].
+    Arithmetic(BinOp, Box<Typed<L>>, Box<Typed<L>>),
+    /// An integer taken as a float.
+    ToFloat(Box<Typed<L>>),
+    /// Two strings joined.
+    Concat(Box<Typed<L>>, Box<Typed<L>>),
+    /// A comparison of `a` and `b`, as [`Comparison`] says (the operator is the one that holds
+    /// with the operands in this order).
+    Compare {
+        op: BinOp,
+        how: Comparison,
+        a: Box<Typed<L>>,
+        b: Box<Typed<L>>,
+    },
+    /// `cond ? a : b`, the branches of the node's type or, for a structure, one of them that
+    /// structure and the other one that may be absent.
+    Choose {
+        cond: Box<Typed<L>>,
+        a: Box<Typed<L>>,
+        b: Box<Typed<L>>,
+    },
+    /// A number that may be absent, as 0 when it is.
+    AbsentAsZero(Box<Typed<L>>),
+    /// A list literal; a byte-array literal among a list literal of byte arrays is a list
+    /// literal of integers.
+    List(Vec<Typed<L>>),
+    /// One of the functions of `-derived` expressions, of bytes.
+    Call(Function, Box<Typed<L>>),
+}
+
+/// How two values compare.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Comparison {
+    /// Numbers (an integer and a float as floats), booleans or values of one enum.
+    Scalars,
+    /// Strings or byte arrays, byte by byte.
+    Bytes,
+    /// The left value may be absent, or both may be (`both`): an absent value equals
+    /// nothing, present ones compare as `present` says.
+    MayBeAbsent {
+        both: bool,
+        present: Box<Comparison>,
+    },
+    /// A byte array ordered against a list literal of integers, taken as bytes.
+    BytesWithIntLiteral,
+    /// `==` or `!=` of a byte array or a list of integers with a list literal of integers.
+    IntsMatch,
+    /// `==` or `!=` of a list of strings with a list literal of strings.
+    TextsMatch,
+}
+
+/// The functions of `-derived` expressions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Function {
+    /// `crc32(bytes)`: an integer.
+    Crc32,
+    /// `adler32(bytes)`: an integer.
+    Adler32,
+    /// `inflated(bytes)`: the bytes of a raw deflate stream, inflated; it fails for bytes that
+    /// are no such stream.
+    Inflated,
+}
+
+/// The type of a value in an expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ty {
+    /// `i64`.
+    Int,
+    /// `f64`.
+    Float,
+    /// `bool`.
+    Bool,
+    /// A string value (compared through its text bytes).
+    Str,
+    /// A string literal.
+    StrLit,
+    /// Raw bytes.
+    Bytes,
+    /// An enum value.
+    Enum(usize),
+    /// A user-type value.
+    User(usize),
+    /// A list.
+    Array(Box<Ty>),
+    /// A list literal of integers or of strings (`[0x50, 0x4b]`, `["a", "b"]`).
+    ListLit(Box<Ty>),
+    /// A switch value (only its `_sizeof` is usable).
+    Switch,
+    /// A quaternion or vector.
+    Composite,
+    /// The reader stream.
+    Io,
+    /// A structure of any type (a `struct` parameter, `&dyn Any`): only `.as<T>` applies.
+    AnyStruct,
+    /// A value that may be absent (a conditional field that is not a number, an element past
+    /// the end of its list): `Option` of the inner value. It equals nothing when absent.
+    Opt(Box<Ty>),
+}
+
+impl Ty {
+    /// Whether a value instance may have this type without a method of its own: a structure
+    /// (or one that may be absent), which expressions reach by inlining the instance.
+    pub fn is_inlined_structure(&self) -> bool {
+        match self {
+            Ty::User(_) => true,
+            Ty::Opt(inner) => inner.is_inlined_structure(),
+            _ => false,
+        }
+    }
+
+    /// Whether a value instance may have this type, and so get a method of its own.
+    pub fn is_instance_value(&self) -> bool {
+        match self {
+            Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_) | Ty::Str | Ty::StrLit | Ty::Bytes => true,
+            Ty::Opt(inner) => inner.is_instance_value(),
+            _ => false,
+        }
+    }
+
+    /// A string, literal or not.
+    pub fn is_text(&self) -> bool {
+        matches!(self, Ty::Str | Ty::StrLit)
+    }
+}
+
+/// Why an expression does not compile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExprError {
+    /// The expression needs the input stream, which only a reader has.
+    NeedsStream,
+    /// A real mistake in the schema: Kaitai rejects it too.
+    Invalid(String),
+    /// Kaitai accepts it, skelcodec cannot compile it yet (a value only a finished tree has,
+    /// a kind of value it has no Rust form for).
+    Unsupported(String),
+}
+
+impl ExprError {
+    /// The plain message.
+    pub fn message(&self) -> String {
+        match self {
+            ExprError::NeedsStream => "`_io` is only available while reading".into(),
+            ExprError::Invalid(m) | ExprError::Unsupported(m) => m.clone(),
+        }
+    }
+
+    /// True when the schema itself is wrong, rather than beyond what skelcodec supports.
+    pub fn is_schema_mistake(&self) -> bool {
+        matches!(self, ExprError::Invalid(_))
+    }
+}
+
+pub(crate) fn invalid<T>(message: impl Into<String>) -> Result<T, ExprError> {
+    Err(ExprError::Invalid(message.into()))
+}
+
+/// What Kaitai accepts and skelcodec cannot compile yet (see [`ExprError::Unsupported`]).
+pub(crate) fn unsupported<T>(message: impl Into<String>) -> Result<T, ExprError> {
+    Err(ExprError::Unsupported(message.into()))
+}
+
+/// How a message names a value of type `ty` ("an integer", "a list").
+pub(crate) fn describe(ty: &Ty) -> String {
+    match ty {
+        Ty::Int => Kind::Integer.to_string(),
+        Ty::Float => Kind::Float.to_string(),
+        Ty::Bool => Kind::Boolean.to_string(),
+        Ty::Str | Ty::StrLit => Kind::String.to_string(),
+        Ty::Bytes => Kind::Bytes.to_string(),
+        Ty::Enum(_) => Kind::EnumValue.to_string(),
+        Ty::User(_) => Kind::Structure.to_string(),
+        Ty::Array(_) => Kind::List.to_string(),
+        Ty::ListLit(_) => "a list literal".into(),
+        Ty::Switch => "a switch value".into(),
+        Ty::Composite => "a quaternion or vector".into(),
+        Ty::AnyStruct => "a structure of any type (`struct`)".into(),
+        Ty::Io => "the stream `_io`".into(),
+        Ty::Opt(inner) => format!("{} that may be absent", describe(inner)),
+    }
+}
