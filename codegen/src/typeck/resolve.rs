@@ -4,6 +4,7 @@
 //! back end resolves through [`Reach`].
 
 use skelcodec_runtime::__private::messages;
+use skelcodec_runtime::encoding::Encoding;
 
 use super::typed::*;
 use crate::expr::{BinOp, Expr, UnaryOp};
@@ -22,6 +23,10 @@ pub trait Reach {
 
     /// True in a `-derived` expression, where `crc32`, `adler32` and `inflated` are known.
     fn deriving(&self) -> bool;
+
+    /// True where a failure of the expression is reported: readers, writers and value
+    /// instances, not `-derived`, `to-string` or a default.
+    fn reports_failure(&self) -> bool;
 
     /// A name, field, element, cast, property or method of a value: typed, with the back end's
     /// own rendering as a [`Node::Reached`] leaf.
@@ -68,12 +73,13 @@ pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprE
         Expr::Ternary(c, a, b) => choose(scope, c, a, b),
         Expr::List(items) => list(scope, items),
         Expr::Call(name, args) => call(scope, name, args),
+        Expr::FString(parts) => format(scope, parts),
+        Expr::Method(recv, name, args) if name != "sum" => text_method(scope, recv, name, args),
         Expr::Name(_)
         | Expr::Attr(..)
         | Expr::Index(..)
         | Expr::Cast(..)
         | Expr::Method(..)
-        | Expr::FString(_)
         | Expr::Present(_)
         | Expr::Holds(..) => scope.reach(e),
     }
@@ -421,4 +427,104 @@ fn call<R: Reach>(scope: &R, name: &str, args: &[Expr]) -> Result<Typed<R::Reach
     };
     let can_fail = fails || bytes.can_fail;
     Ok(typed(ty, can_fail, Node::Call(function, bytes.into())))
+}
+
+/// `f"len={len}"`: the text, with each integer in decimal and each string as it is.
+fn format<R: Reach>(scope: &R, parts: &[Expr]) -> Result<Typed<R::Reached>, ExprError> {
+    let mut resolved = Vec::with_capacity(parts.len());
+    for part in parts {
+        let part = resolve(scope, part)?;
+        if !matches!(part.ty, Ty::Str | Ty::StrLit | Ty::Int) {
+            return invalid(format!(
+                "an f-string takes integers and strings, not {}",
+                describe(&part.ty)
+            ));
+        }
+        resolved.push(part);
+    }
+    let can_fail = resolved.iter().any(|t| t.can_fail);
+    Ok(typed(Ty::Str, can_fail, Node::Format(resolved)))
+}
+
+/// `text.to_i(radix)`, `text.substring(from, to)`, `bytes.to_s(encoding)`.
+fn text_method<R: Reach>(
+    scope: &R,
+    recv: &Expr,
+    name: &str,
+    args: &[Expr],
+) -> Result<Typed<R::Reached>, ExprError> {
+    if !matches!(name, "to_i" | "substring" | "to_s") {
+        return invalid(format!(
+            "unknown method `{name}` (skelcodec supports `sum`, `to_i`, `substring` and `to_s`)"
+        ));
+    }
+    let value = resolve(scope, recv)?;
+    let text = value.ty.is_text();
+    let ints = value.ty == Ty::ListLit(Box::new(Ty::Int));
+    match (name, args) {
+        ("to_i", [Expr::Int(radix)])
+            if let Some(n) = i64::try_from(*radix)
+                .ok()
+                .and_then(|r| literal_number(recv, r)) =>
+        {
+            Ok(typed(Ty::Int, false, Node::Int(n)))
+        }
+        ("to_i", [radix]) if text => {
+            let radix = resolve_int(scope, radix)?;
+            parse_int(scope, value, radix)
+        }
+        ("substring", [from, to]) if text => {
+            let (from, to) = (resolve_int(scope, from)?, resolve_int(scope, to)?);
+            let can_fail = value.can_fail || from.can_fail || to.can_fail;
+            let (text, from, to) = (value.into(), from.into(), to.into());
+            Ok(typed(Ty::Str, can_fail, Node::Substring { text, from, to }))
+        }
+        ("to_s", [Expr::Str(label)]) if value.ty == Ty::Bytes || ints => {
+            // Kaitai compiles any name and fails when the text is decoded.
+            let Some(encoding) = Encoding::for_label(label) else {
+                return unsupported(messages::unknown_encoding(label));
+            };
+            let decode = (!crate::keys::text_is_its_bytes(encoding)).then_some(encoding);
+            let can_fail = value.can_fail;
+            let bytes = value.into();
+            Ok(typed(Ty::Str, can_fail, Node::ToText { bytes, decode }))
+        }
+        _ => invalid(format!(
+            "`{name}` takes {} of a string{}, found {} with {} argument(s)",
+            match name {
+                "to_i" => "a radix",
+                "substring" => "the start and end",
+                _ => "an encoding name",
+            },
+            if name == "to_s" { " (on bytes)" } else { "" },
+            describe(&value.ty),
+            args.len()
+        )),
+    }
+}
+
+/// `text.to_i(radix)` (or `text.to_i`), which fails for text that is no number: a reader's
+/// or writer's failure at its position, an instance method's own; refused where nothing could
+/// report it (`-derived`, `to-string`, a default).
+pub fn parse_int<R: Reach>(
+    scope: &R,
+    text: Typed<R::Reached>,
+    radix: Typed<R::Reached>,
+) -> Result<Typed<R::Reached>, ExprError> {
+    if !scope.reports_failure() {
+        return unsupported(
+            "`to_i` of text fails for text that is no number, which is only reported while reading, writing or in a value instance",
+        );
+    }
+    scope.note_failure();
+    let (text, radix) = (text.into(), radix.into());
+    Ok(typed(Ty::Int, true, Node::ParseInt { text, radix }))
+}
+
+/// The number a string literal spells in `radix`, which cannot fail (`"-72".to_i`).
+pub fn literal_number(text: &Expr, radix: i64) -> Option<i64> {
+    match text {
+        Expr::Str(text) => skelcodec_runtime::bytes::parse_int(text.as_bytes(), radix).ok(),
+        _ => None,
+    }
 }

@@ -6,6 +6,7 @@
 //! [`Node::Reached`] leaf holding that back end's own rendering, `L`.
 
 use skelcodec_runtime::__private::messages::Kind;
+use skelcodec_runtime::encoding::Encoding;
 
 use crate::expr::BinOp;
 
@@ -79,6 +80,25 @@ pub enum Node<L> {
     List(Vec<Typed<L>>),
     /// One of the functions of `-derived` expressions, of bytes.
     Call(Function, Box<Typed<L>>),
+    /// `f"…"`: the parts joined, integers in decimal.
+    Format(Vec<Typed<L>>),
+    /// `text.to_i(radix)`: the number the text spells, which fails for text that spells none.
+    ParseInt {
+        text: Box<Typed<L>>,
+        radix: Box<Typed<L>>,
+    },
+    /// `text.substring(from, to)`.
+    Substring {
+        text: Box<Typed<L>>,
+        from: Box<Typed<L>>,
+        to: Box<Typed<L>>,
+    },
+    /// `bytes.to_s(encoding)` of bytes or of a list literal of integers: decoded, or, where
+    /// `decode` is `None` (UTF-8 and ASCII), the text is its bytes as skelcodec keeps them.
+    ToText {
+        bytes: Box<Typed<L>>,
+        decode: Option<Encoding>,
+    },
 }
 
 /// How two values compare.

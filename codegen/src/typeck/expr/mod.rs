@@ -686,8 +686,7 @@ impl<'s> Scope<'s> {
     /// method of a value.
     fn reached(&self, e: &Expr) -> Compiled {
         match e {
-            Expr::Method(recv, name, args) => self.method(recv, name, args),
-            Expr::FString(parts) => self.fstring(parts),
+            Expr::Method(recv, _, args) => self.sum(recv, args),
             Expr::Present(value) => {
                 let place = self.place(value)?;
                 let tokens = &place.tokens;
@@ -768,38 +767,29 @@ impl<'s> Scope<'s> {
         Ok((quote!(if #cond { #tokens } else { #absent }), ty))
     }
 
-    fn method(&self, recv: &Expr, name: &str, args: &[Expr]) -> Compiled {
-        match name {
-            "sum" => {
-                let [arg] = args else {
-                    return invalid(
-                        "`sum` takes one argument: the value to add up for each element `_`",
-                    );
-                };
-                let (list, ty) = self.compile(recv)?;
-                let Ty::Array(elem) = ty else {
-                    return invalid(format!("`sum` needs a list, found {}", describe(&ty)));
-                };
-                let item = format_ident!("item{}", self.depth);
-                let mut inner = self.with_element(quote!(#item), *elem);
-                inner.depth = self.depth + 1;
-                let (body, fails) = self.noting_failure(|| inner.int(arg))?;
-                // The sum is a closure, which cannot return a failure with `?`.
-                if fails {
-                    return unsupported(
-                        "`sum` of a value that can fail (`to_i`, `inflated(…)`) is not supported",
-                    );
-                }
-                Ok((
-                    quote!(#list.iter().fold(0i64, |sum, #item| sum.wrapping_add(#body))),
-                    Ty::Int,
-                ))
-            }
-            "to_i" | "substring" | "to_s" => self.text_method(recv, name, args),
-            other => invalid(format!(
-                "unknown method `{other}` (skelcodec supports `sum`, `to_i`, `substring` and `to_s`)"
-            )),
+    /// `list.sum(value)`: `value` of each element `_`, added up.
+    fn sum(&self, recv: &Expr, args: &[Expr]) -> Compiled {
+        let [arg] = args else {
+            return invalid("`sum` takes one argument: the value to add up for each element `_`");
+        };
+        let (list, ty) = self.compile(recv)?;
+        let Ty::Array(elem) = ty else {
+            return invalid(format!("`sum` needs a list, found {}", describe(&ty)));
+        };
+        let item = format_ident!("item{}", self.depth);
+        let mut inner = self.with_element(quote!(#item), *elem);
+        inner.depth = self.depth + 1;
+        let (body, fails) = self.noting_failure(|| inner.int(arg))?;
+        // The sum is a closure, which cannot return a failure with `?`.
+        if fails {
+            return unsupported(
+                "`sum` of a value that can fail (`to_i`, `inflated(…)`) is not supported",
+            );
         }
+        Ok((
+            quote!(#list.iter().fold(0i64, |sum, #item| sum.wrapping_add(#body))),
+            Ty::Int,
+        ))
     }
 }
 

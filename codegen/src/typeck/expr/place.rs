@@ -4,10 +4,12 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens as _, format_ident, quote};
 
 use super::switch::integer_switch;
-use super::text::{literal_number, value_property};
+use super::text::value_property;
 use super::*;
 use crate::repr::option_tokens;
 use crate::sanitization::{IS_BE, is_be_ident, look_ahead_cell_ident, struct_ident};
+use crate::typeck::resolve::literal_number;
+use crate::typeck::typed::{Node, Typed};
 
 impl<'s> Scope<'s> {
     /// `a[i]`: an element of a list, or a byte of a byte array. Out of range, a number reads as
@@ -582,10 +584,20 @@ impl<'s> Scope<'s> {
             }
             _ => {}
         }
-        if attr == "to_i" && matches!(base.ty, Ty::Str | Ty::StrLit) {
-            let (text, _) = self.value(base)?;
-            let (tokens, ty) = self.number_of_text(&text, quote!(10))?;
-            return Ok(Place::computed(tokens, ty));
+        if attr == "to_i" && base.ty.is_text() {
+            let (text, ty) = self.value(base)?;
+            let text = Typed {
+                ty,
+                can_fail: false,
+                node: Node::Reached(text),
+            };
+            let radix = Typed {
+                ty: Ty::Int,
+                can_fail: false,
+                node: Node::Int(10),
+            };
+            let parsed = crate::typeck::resolve::parse_int(self, text, radix)?;
+            return Ok(Place::computed(self.render(parsed), Ty::Int));
         }
         if let Some(property) = value_property(attr, &base.ty) {
             let (value, _) = self.value(base)?;

@@ -2,7 +2,7 @@
 //! value is held in Rust (`i64`, slices, `Option`s of references, `Cow`s of text).
 
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 use super::place::{Absent, when_present_as};
 use super::*;
@@ -22,6 +22,10 @@ impl Reach for Scope<'_> {
 
     fn deriving(&self) -> bool {
         self.deriving
+    }
+
+    fn reports_failure(&self) -> bool {
+        self.reports_failure
     }
 
     fn reach(&self, e: &Expr) -> Result<Typed<TokenStream>, ExprError> {
@@ -114,6 +118,50 @@ impl Scope<'_> {
                     Function::Crc32 => quote!(i64::from(rt::checksum::crc32(#bytes))),
                     Function::Adler32 => quote!(i64::from(rt::checksum::adler32(#bytes))),
                     Function::Inflated => quote!(rt::process::inflated(#bytes)?),
+                }
+            }
+            Node::Format(parts) => {
+                let mut text = quote!(::std::vec::Vec::<u8>::new());
+                for part in parts {
+                    let number = part.ty == Ty::Int;
+                    let value = self.render(part);
+                    let value = match number {
+                        true => quote!(rt::bytes::decimal(#value)),
+                        false => value,
+                    };
+                    text = quote!(rt::bytes::concat(&#text, &#value));
+                }
+                text
+            }
+            Node::ParseInt { text, radix } => {
+                let (text, radix) = (self.render(*text), self.render(*radix));
+                let number = quote!(rt::bytes::parse_int(rt::bytes::view(&#text), #radix));
+                // Code reached through another value runs where the expression is compiled.
+                let home = self.home.as_deref().unwrap_or(self);
+                match home.mode {
+                    Mode::Read => quote!(#number.map_err(|e| e.at(r.pos()))?),
+                    Mode::Write => quote!(#number.map_err(|e| e.at(w.pos()))?),
+                    Mode::Inspect => quote!(#number?),
+                }
+            }
+            Node::Substring { text, from, to } => {
+                let text = self.render(*text);
+                let (from, to) = (self.render(*from), self.render(*to));
+                quote!(rt::bytes::substring(rt::bytes::view(&#text), #from, #to))
+            }
+            Node::ToText { bytes, decode } => {
+                let ints = bytes.ty != Ty::Bytes;
+                let bytes = self.render(*bytes);
+                let bytes = match ints {
+                    true => quote!(rt::bytes::from_ints(&#bytes)),
+                    false => bytes,
+                };
+                match decode {
+                    None => bytes,
+                    Some(encoding) => {
+                        let variant = format_ident!("{}", encoding.variant_name());
+                        quote!(rt::encoding::Encoding::#variant.decode(rt::bytes::view(&#bytes)).into_owned().into_bytes())
+                    }
                 }
             }
         }
