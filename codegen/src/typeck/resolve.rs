@@ -34,6 +34,12 @@ pub trait Reach {
 
     /// Told when a node that can fail is made where no leaf reports it (`inflated(…)`).
     fn note_failure(&self);
+
+    /// The scope inside one element of a list whose elements have type `elem`, where `_` is
+    /// that element, and the back end's rendering of the element.
+    fn element_scope(&self, elem: Ty) -> (Self, Self::Reached)
+    where
+        Self: Sized;
 }
 
 /// `e`, resolved in `scope`.
@@ -74,12 +80,12 @@ pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprE
         Expr::List(items) => list(scope, items),
         Expr::Call(name, args) => call(scope, name, args),
         Expr::FString(parts) => format(scope, parts),
-        Expr::Method(recv, name, args) if name != "sum" => text_method(scope, recv, name, args),
+        Expr::Method(recv, name, args) if name == "sum" => sum(scope, recv, args),
+        Expr::Method(recv, name, args) => text_method(scope, recv, name, args),
         Expr::Name(_)
         | Expr::Attr(..)
         | Expr::Index(..)
         | Expr::Cast(..)
-        | Expr::Method(..)
         | Expr::Present(_)
         | Expr::Holds(..) => scope.reach(e),
     }
@@ -427,6 +433,36 @@ fn call<R: Reach>(scope: &R, name: &str, args: &[Expr]) -> Result<Typed<R::Reach
     };
     let can_fail = fails || bytes.can_fail;
     Ok(typed(ty, can_fail, Node::Call(function, bytes.into())))
+}
+
+/// `list.sum(value)`: `value` of each element `_`, added up.
+fn sum<R: Reach>(scope: &R, recv: &Expr, args: &[Expr]) -> Result<Typed<R::Reached>, ExprError> {
+    let [arg] = args else {
+        return invalid("`sum` takes one argument: the value to add up for each element `_`");
+    };
+    let list = resolve(scope, recv)?;
+    let Ty::Array(elem) = &list.ty else {
+        return invalid(format!("`sum` needs a list, found {}", describe(&list.ty)));
+    };
+    let (inner, element) = scope.element_scope((**elem).clone());
+    let body = resolve_int(&inner, arg)?;
+    // A back end adds up in a closure, which cannot return a failure.
+    if body.can_fail {
+        return unsupported(
+            "`sum` of a value that can fail (`to_i`, `inflated(…)`) is not supported",
+        );
+    }
+    let can_fail = list.can_fail;
+    let (list, body) = (list.into(), body.into());
+    Ok(typed(
+        Ty::Int,
+        can_fail,
+        Node::Sum {
+            list,
+            element,
+            body,
+        },
+    ))
 }
 
 /// `f"len={len}"`: the text, with each integer in decimal and each string as it is.

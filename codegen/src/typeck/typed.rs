@@ -80,6 +80,13 @@ pub enum Node<L> {
     List(Vec<Typed<L>>),
     /// One of the functions of `-derived` expressions, of bytes.
     Call(Function, Box<Typed<L>>),
+    /// `list.sum(body)`: `body`, an integer, computed for each element of the list bound to
+    /// `element` (`_`), added up.
+    Sum {
+        list: Box<Typed<L>>,
+        element: L,
+        body: Box<Typed<L>>,
+    },
     /// `f"…"`: the parts joined, integers in decimal.
     Format(Vec<Typed<L>>),
     /// `text.to_i(radix)`: the number the text spells, which fails for text that spells none.

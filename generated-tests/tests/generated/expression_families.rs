@@ -154,6 +154,7 @@ fn generated(value: &ExpressionFamilies) -> Vec<(&'static str, Computed)> {
         nums_min,
         nums_max,
         nums_count,
+        nums_total,
         nums_second,
         kind_number,
         kind_is_big,

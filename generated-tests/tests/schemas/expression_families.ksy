@@ -143,6 +143,8 @@ instances:
     value: nums.max
   nums_count:
     value: nums.size
+  nums_total:
+    value: nums.sum(_ * 2 - header.left)
   nums_second:
     value: nums[1]
   nums_listed:

@@ -25,7 +25,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use proc_macro2::{Literal, TokenStream};
-use quote::{ToTokens as _, format_ident, quote};
+use quote::{ToTokens as _, quote};
 use skelcodec_runtime::__private::messages::{self, Kind};
 
 use crate::expr::{BinOp, Expr};
@@ -682,11 +682,10 @@ impl<'s> Scope<'s> {
         Ok((self.render(typed), ty))
     }
 
-    /// Compiles what the scope reaches by name: a name, field, element, cast, property or
-    /// method of a value.
+    /// Compiles what the scope reaches by name: a name, field, element, cast or property of a
+    /// value.
     fn reached(&self, e: &Expr) -> Compiled {
         match e {
-            Expr::Method(recv, _, args) => self.sum(recv, args),
             Expr::Present(value) => {
                 let place = self.place(value)?;
                 let tokens = &place.tokens;
@@ -765,31 +764,6 @@ impl<'s> Scope<'s> {
             }
         };
         Ok((quote!(if #cond { #tokens } else { #absent }), ty))
-    }
-
-    /// `list.sum(value)`: `value` of each element `_`, added up.
-    fn sum(&self, recv: &Expr, args: &[Expr]) -> Compiled {
-        let [arg] = args else {
-            return invalid("`sum` takes one argument: the value to add up for each element `_`");
-        };
-        let (list, ty) = self.compile(recv)?;
-        let Ty::Array(elem) = ty else {
-            return invalid(format!("`sum` needs a list, found {}", describe(&ty)));
-        };
-        let item = format_ident!("item{}", self.depth);
-        let mut inner = self.with_element(quote!(#item), *elem);
-        inner.depth = self.depth + 1;
-        let (body, fails) = self.noting_failure(|| inner.int(arg))?;
-        // The sum is a closure, which cannot return a failure with `?`.
-        if fails {
-            return unsupported(
-                "`sum` of a value that can fail (`to_i`, `inflated(…)`) is not supported",
-            );
-        }
-        Ok((
-            quote!(#list.iter().fold(0i64, |sum, #item| sum.wrapping_add(#body))),
-            Ty::Int,
-        ))
     }
 }
 

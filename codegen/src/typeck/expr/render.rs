@@ -37,6 +37,13 @@ impl Reach for Scope<'_> {
     fn note_failure(&self) {
         self.can_fail.set(true);
     }
+
+    fn element_scope(&self, elem: Ty) -> (Self, TokenStream) {
+        let item = format_ident!("item{}", self.depth);
+        let mut inner = self.with_element(quote!(#item), elem);
+        inner.depth = self.depth + 1;
+        (inner, quote!(#item))
+    }
 }
 
 impl Scope<'_> {
@@ -119,6 +126,14 @@ impl Scope<'_> {
                     Function::Adler32 => quote!(i64::from(rt::checksum::adler32(#bytes))),
                     Function::Inflated => quote!(rt::process::inflated(#bytes)?),
                 }
+            }
+            Node::Sum {
+                list,
+                element,
+                body,
+            } => {
+                let (list, body) = (self.render(*list), self.render(*body));
+                quote!(#list.iter().fold(0i64, |sum, #element| sum.wrapping_add(#body)))
             }
             Node::Format(parts) => {
                 let mut text = quote!(::std::vec::Vec::<u8>::new());
