@@ -3,9 +3,11 @@
 //! reported at its place in the schema instead of as a Rust compile error in generated code.
 //! Every error of the schema is returned at once.
 //!
-//! [`expr`] is the typed expression compiler: it resolves names, gives each node a type and
-//! says when an expression cannot be evaluated (a writer has no input stream). Once every part
-//! of the schema checks, `build` makes the typed IR (`ir`): every expression the generator
+//! `resolve` turns an expression into a typed tree (`typed`), which holds no Rust: literals,
+//! operators, enum values, sizes and methods decided once. [`expr`] is the Rust side: its
+//! scope reaches names, fields and other places for the resolver, says when an expression
+//! cannot be evaluated (a writer has no input stream), and renders trees. Once every part of
+//! the schema checks, `build` makes the typed IR (`ir`): every expression the generator
 //! renders, compiled where it runs, inside the structure that uses it. The generator (`emit`)
 //! only renders the IR.
 
