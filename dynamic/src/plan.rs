@@ -2,19 +2,46 @@
 //! layout facts and its fields' keys in documents. Computing them per value read (a walk of
 //! the type's fields each time) cost the interpreter a fifth of its time on real files.
 
+use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use skelcodec_codegen::model::{Field, FieldType, Schema};
 use skelcodec_codegen::sanitization::document_key;
 
+use crate::choice::CaseNames;
 use crate::packed::{is_plain, is_plain_field};
-use crate::value::Keys;
+use crate::value::{Keys, Layout};
 
 /// The schema's facts, by type.
 #[derive(Debug)]
 pub(crate) struct Plan {
     /// One per type of the schema.
     pub types: Vec<TypePlan>,
+    /// Which plan it is, among those of the process (see [`Plan::shared`]).
+    id: u64,
+}
+
+/// What the reads and writes of one schema on one thread share, made when first asked: the
+/// document keys of each type's fields, the layouts of packed lists, the switches' arms.
+/// Making them for each file cost small files more than reading them. Held per thread as
+/// values are (`Rc`), which the interpreter, shared between threads, cannot hold.
+pub(crate) struct Shared {
+    /// The document keys of each type's fields.
+    pub keys: Rc<[Keys]>,
+    /// The layout of each type's values in packed lists, once asked (`None` for a type whose
+    /// values are not plain).
+    pub layouts: RefCell<Vec<Option<Option<Rc<Layout>>>>>,
+    /// The names of the switches' cases, once asked.
+    pub cases: CaseNames,
+}
+
+/// How many plans' shared parts a thread keeps: the interpreters it used last.
+const SHARED_KEPT: usize = 4;
+
+thread_local! {
+    /// The shared parts of the plans this thread used last, by plan, the last used first.
+    static SHARED: RefCell<Vec<(u64, Rc<Shared>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// What the reader asks of one type.
@@ -72,7 +99,31 @@ impl Plan {
                 }
             })
             .collect();
-        Plan { types }
+        static PLANS: AtomicU64 = AtomicU64::new(0);
+        Plan {
+            types,
+            id: PLANS.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// What this thread's reads and writes of the plan's schema share (see [`Shared`]).
+    pub fn shared(&self) -> Rc<Shared> {
+        SHARED.with(|kept| {
+            let mut kept = kept.borrow_mut();
+            if let Some(at) = kept.iter().position(|(id, _)| *id == self.id) {
+                let found = kept.remove(at);
+                kept.insert(0, found.clone());
+                return found.1;
+            }
+            let shared = Rc::new(Shared {
+                keys: self.keys().into(),
+                layouts: RefCell::new(vec![None; self.types.len()]),
+                cases: CaseNames::default(),
+            });
+            kept.insert(0, (self.id, shared.clone()));
+            kept.truncate(SHARED_KEPT);
+            shared
+        })
     }
 
     /// The size of a value of `ty` when its layout is fixed.

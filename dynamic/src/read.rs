@@ -24,7 +24,9 @@ pub(crate) struct Ctx<'s> {
     plan: &'s Plan,
     pub file: &'s [u8],
     /// The document keys of each type's fields.
-    pub keys: Vec<Keys>,
+    pub keys: Rc<[Keys]>,
+    /// What the reads of the schema share (layouts, switches' arms).
+    shared: Rc<crate::plan::Shared>,
     /// Decoded streams met so far: one copy each.
     decoded: RefCell<Vec<DecodedStream>>,
     /// Every structure read with arguments or instances, to release what only reading needed
@@ -32,11 +34,6 @@ pub(crate) struct Ctx<'s> {
     nodes: RefCell<Vec<Rc<Struct>>>,
     /// The field map being recorded, when one is asked for.
     pub map: Option<RefCell<FieldMap>>,
-    /// The layout of each type's values in packed lists, once asked (`None` for a type whose
-    /// values are not plain).
-    layouts: RefCell<Vec<Option<Option<Rc<Layout>>>>>,
-    /// The names of the switches' cases, once asked.
-    cases: choice::CaseNames<'s>,
     /// Copies of the file's pages, shared by the packed lists read from them.
     pages: RefCell<Vec<Option<Rc<Page>>>>,
     /// The fields read later being read the first time, whose listed arguments are empty.
@@ -49,16 +46,16 @@ type DecodedStream = ((usize, usize), Rc<[u8]>);
 impl<'s> Ctx<'s> {
     /// Reading `file` with `schema`.
     pub fn new(schema: &'s Schema, plan: &'s Plan, file: &'s [u8]) -> Self {
+        let shared = plan.shared();
         Ctx {
             schema,
             plan,
             file,
-            keys: plan.keys(),
+            keys: shared.keys.clone(),
+            shared,
             decoded: RefCell::default(),
             nodes: RefCell::default(),
             map: None,
-            layouts: RefCell::new(vec![None; schema.types.len()]),
-            cases: choice::CaseNames::default(),
             pages: RefCell::default(),
             first_reads: RefCell::default(),
         }
@@ -177,7 +174,7 @@ impl<'s> Ctx<'s> {
         let FieldType::User { ty: user, .. } = ty else {
             return layout();
         };
-        let mut layouts = self.layouts.borrow_mut();
+        let mut layouts = self.shared.layouts.borrow_mut();
         layouts.get_mut(*user)?.get_or_insert_with(layout).clone()
     }
 
@@ -1465,7 +1462,7 @@ fn choose<'s>(
     scope: &Scope<'_>,
     switch: &'s Switch,
 ) -> rt::Result<(Rc<str>, &'s FieldType)> {
-    match choice::case(cx.schema, &cx.cases, scope, switch).map_err(|m| eval_error(r, m))? {
+    match choice::case(cx.schema, &cx.shared.cases, scope, switch).map_err(|m| eval_error(r, m))? {
         Chosen::Found(case) => Ok(case),
         Chosen::Unmatched(selector) => Err(r.error(ErrorKind::UnknownCase {
             value: match &selector {
