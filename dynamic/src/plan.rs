@@ -18,6 +18,10 @@ use crate::value::{Keys, Layout};
 pub(crate) struct Plan {
     /// One per type of the schema.
     pub types: Vec<TypePlan>,
+    /// Whether some field is found by trial parsing (`-scan`, `-solve`).
+    pub searched: bool,
+    /// Whether some field is read by position.
+    pub positioned: bool,
     /// Which plan it is, among those of the process (see [`Plan::shared`]).
     id: u64,
 }
@@ -65,8 +69,13 @@ pub(crate) struct TypePlan {
     pub seeing: Vec<bool>,
     /// Whether each field is a list of the one case its switch chooses.
     pub switches_whole_list: Vec<bool>,
-    /// Whether each field is a single value of a plain type, read from its bytes alone.
+    /// Whether each field is a single value of a plain type, or an array of them, read from
+    /// its bytes alone.
     pub plain: Vec<bool>,
+    /// Whether every field is plain and the type asks nothing else of its reader (a byte
+    /// order, bytes kept from its holder or the file): a value is its fields read one after
+    /// the other, which no expression sees while they are.
+    pub all_plain: bool,
 }
 
 impl Plan {
@@ -74,7 +83,24 @@ impl Plan {
     pub fn of(schema: &Schema) -> Plan {
         let types = (0..schema.types.len())
             .map(|ty| {
-                let fields = &schema.types[ty].fields;
+                let def = &schema.types[ty];
+                let fields = &def.fields;
+                let plain: Vec<bool> = (fields.iter())
+                    .map(|f| {
+                        let array =
+                            matches!(&f.ty, FieldType::Array { elem, .. } if is_plain(elem));
+                        is_plain_field(f) && (is_plain(&f.ty) || array)
+                    })
+                    .collect();
+                let trailing = schema
+                    .trailing_field(ty)
+                    .and_then(|t| fields.iter().position(|f| std::ptr::eq(f, t)));
+                let all_plain = plain.iter().all(|p| *p)
+                    && def.endian_choice.is_none()
+                    && !def.unread_from_holder
+                    && trailing.is_none()
+                    && !schema.keeps_unclaimed(ty)
+                    && def.look_aheads().next().is_none();
                 TypePlan {
                     fixed_size: schema.fixed_size(ty),
                     min_size: schema.min_size_of(&FieldType::User {
@@ -84,24 +110,23 @@ impl Plan {
                     recursive: schema.is_recursive(ty),
                     keeps_unclaimed: schema.keeps_unclaimed(ty),
                     roots_imported_stream: schema.roots_imported_stream(ty),
-                    trailing: schema
-                        .trailing_field(ty)
-                        .and_then(|t| fields.iter().position(|f| std::ptr::eq(f, t))),
+                    trailing,
                     keys: fields
                         .iter()
                         .map(|f| f.stores_value().then(|| document_key(&f.id)))
                         .collect(),
                     seeing: fields.iter().map(Field::refers_to_itself).collect(),
                     switches_whole_list: fields.iter().map(Field::switches_whole_list).collect(),
-                    plain: (fields.iter())
-                        .map(|f| is_plain_field(f) && is_plain(&f.ty))
-                        .collect(),
+                    plain,
+                    all_plain,
                 }
             })
             .collect();
         static PLANS: AtomicU64 = AtomicU64::new(0);
         Plan {
             types,
+            searched: schema.has_searched_fields(),
+            positioned: schema.has_positioned_fields(),
             id: PLANS.fetch_add(1, Ordering::Relaxed),
         }
     }

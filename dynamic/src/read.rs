@@ -279,8 +279,8 @@ impl<'s> Ctx<'s> {
 /// Reads the whole file as the schema's root type, with `args` for its parameters.
 pub(crate) fn read_file(cx: &Ctx<'_>, args: Vec<Val>) -> rt::Result<Value> {
     // Work beyond one pass over the file is budgeted as the generated reader budgets it.
-    let searched = cx.schema.has_searched_fields();
-    let state = (cx.schema.has_positioned_fields() || searched)
+    let searched = cx.plan.searched;
+    let state = (cx.plan.positioned || searched)
         .then(|| rt::reader::FileState::new(rt::Reader::budget_for(cx.file.len(), searched)));
     let mut r = Reader::new(cx.file);
     if let Some(state) = &state {
@@ -405,6 +405,17 @@ fn read_sequence(
     {
         holder.set_field(index as usize, Value::Struct(node.clone()));
     }
+    if cx.map.is_none() && cx.plan.types[ty].all_plain {
+        // Its fields one after the other, where no expression looks: no link is needed.
+        for (index, field) in def.fields.iter().enumerate() {
+            let value =
+                read_plain_field(cx, r, &field.ty).map_err(|e| e.in_path(field_name(field)));
+            node.fields.borrow_mut()[index] = Some(value?);
+        }
+        node.pos.set((r.pos(), r.is_eof()));
+        node.span.set((start, r.pos()));
+        return Ok(node);
+    }
     let link = Link::new(node.clone(), parent);
     if let Some(choice) = &def.endian_choice {
         let scope = Scope::of(cx.schema, link.clone(), cx.file);
@@ -460,12 +471,9 @@ fn read_fields_from(
             Value::Bytes(rt::RawBytes::default())
         } else {
             // A plain value needs none of the general reader's steps.
-            let plain = (cx.map.is_none() && cx.plan.types[ty].plain[index])
-                .then(|| crate::packed::read_plain(r, &field.ty, false))
-                .flatten();
-            let read = match plain {
-                Some(read) => read,
-                None => cx.first_read(field.read_later.as_ref(), || {
+            let read = match cx.map.is_none() && cx.plan.types[ty].plain[index] {
+                true => read_plain_field(cx, r, &field.ty),
+                false => cx.first_read(field.read_later.as_ref(), || {
                     read_mapped(cx, r, link, index)
                 }),
             };
@@ -483,6 +491,26 @@ fn read_fields_from(
         read_again_after(cx, r, link, &mut waiting, &field.id)?;
     }
     Ok(())
+}
+
+/// Reads a plain field's value (see `TypePlan::plain`) as the general reader would: an array
+/// in one read of all its bytes, so that it fails where it starts.
+fn read_plain_field(cx: &Ctx<'_>, r: &mut Reader<'_>, ty: &FieldType) -> rt::Result<Value> {
+    let unplain = |r: &Reader<'_>| r.error(ErrorKind::Invalid(format!("{ty:?} is not plain")));
+    let FieldType::Array { elem, len } = ty else {
+        return crate::packed::read_plain(r, ty, false).unwrap_or_else(|| Err(unplain(r)));
+    };
+    let size = cx.plan.fixed_size_of(cx.schema, ty).unwrap_or(0);
+    let mut whole = r.sub(size)?;
+    let items = (0..*len)
+        .map(
+            |index| match crate::packed::read_plain(&mut whole, elem, false) {
+                Some(read) => read.map_err(|e| e.at_index(index)),
+                None => Err(unplain(&whole)),
+            },
+        )
+        .collect::<rt::Result<_>>()?;
+    Ok(Value::List(items))
 }
 
 /// Field `index` of `link`'s structure is read next, where `r` stands.
