@@ -791,7 +791,14 @@ pub(crate) fn to_val(ty: &FieldType, value: &Value, holder: &Link) -> Val {
                     .collect(),
             )
         }
-        Value::Packed(packed) => to_val(ty, &Value::List(packed.elements()), holder),
+        Value::Packed(packed) => {
+            let elem = match ty {
+                FieldType::Array { elem, .. } => elem,
+                ty => ty,
+            };
+            let items = (0..packed.len()).map(|index| to_val(elem, &packed.element(index), holder));
+            Val::List(items.collect())
+        }
         Value::Case(_, inner) => to_val(&FieldType::Nothing, inner, holder),
         Value::Decoded(decoded) => to_val(ty, &decoded.value, holder),
     }
