@@ -2,7 +2,8 @@
 //! generated codec of the same schema, on the corpus of real files, in one run. For each
 //! format whose schema the interpreter takes, every file is read (and written back) by both,
 //! alternately, several rounds; the table gives the median time of a round and the ratio
-//! interpreter ÷ generated. Both must give the same document and the same bytes first.
+//! interpreter ÷ generated, and a last row for the whole corpus (the formats' rounds summed).
+//! Both must give the same document and the same bytes first.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -112,6 +113,10 @@ fn main() {
         "| format | files | MB | generated read | interpreter read | ratio | generated read+write | interpreter read+write | ratio |"
     );
     println!("|---|---|---|---|---|---|---|---|---|");
+    let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1e3);
+    let ratio = |a: Duration, b: Duration| format!("{:.2}", b.as_secs_f64() / a.as_secs_f64());
+    // The whole corpus: each format's median round, summed.
+    let mut total = (0, 0.0, [Duration::ZERO; 4]);
     for format in formats() {
         let interpreter = Interpreter::load(&root.join("schemas").join(format.schema), &[])
             .expect("the interpreter takes the schema");
@@ -157,8 +162,17 @@ fn main() {
                 }
             },
         );
-        let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1e3);
-        let ratio = |a: Duration, b: Duration| format!("{:.2}", b.as_secs_f64() / a.as_secs_f64());
+        let times = [
+            generated_read,
+            interpreted_read,
+            generated_round,
+            interpreted_round,
+        ];
+        total.0 += files.len();
+        total.1 += mb;
+        for (sum, time) in total.2.iter_mut().zip(times) {
+            *sum += time;
+        }
         println!(
             "| {} | {} | {mb:.1} | {} | {} | {} | {} | {} | {} |",
             format.schema,
@@ -171,4 +185,14 @@ fn main() {
             ratio(generated_round, interpreted_round),
         );
     }
+    let (files, mb, [read, interpreted, round, interpreted_round]) = total;
+    println!(
+        "| corpus | {files} | {mb:.1} | {} | {} | {} | {} | {} | {} |",
+        ms(read),
+        ms(interpreted),
+        ratio(read, interpreted),
+        ms(round),
+        ms(interpreted_round),
+        ratio(round, interpreted_round),
+    );
 }

@@ -4,7 +4,6 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::marker::PhantomData;
 use std::rc::Rc;
 
 use skelcodec_codegen::expr::{BinOp, Expr};
@@ -22,44 +21,52 @@ pub(crate) enum Chosen<T> {
     Unmatched(Val),
 }
 
-/// What a read or a write resolves once per switch of a schema borrowed for `'s`: its arms'
-/// names in documents (its cases, then its default) and the keys that are literals.
+/// What reads and writes resolve once per switch of a schema: its arms' names in documents
+/// (its cases, then its default) and the keys that are literals. Kept for one schema only
+/// (see `plan::Shared`), whose switches do not move while it lives.
 #[derive(Default)]
-pub(crate) struct CaseNames<'s> {
-    /// By the switch's address, stable while the schema is borrowed.
+pub(crate) struct CaseNames {
+    /// By the switch's address, stable while the schema lives.
     arms: RefCell<HashMap<*const Switch, Rc<Arms>>>,
-    borrowed: PhantomData<&'s Switch>,
 }
 
 /// A switch's arms, resolved.
 struct Arms {
     /// Each arm's name in documents.
     names: Vec<Rc<str>>,
-    /// Each case's key when it is a literal (most are: `1`, `"KR00"`, `kind::text`).
+    /// Each case's key when it is a literal (most are: `1`, `"KR00"`, `kind::text`), once
+    /// evaluated in a scope.
     literals: Vec<Option<Val>>,
+    /// Whether the literals were evaluated (asked with a scope).
+    evaluated: bool,
 }
 
-impl<'s> CaseNames<'s> {
+impl CaseNames {
     /// The arms of `switch`, a switch of `schema`; literal keys are evaluated in `scope`.
-    fn of(&self, schema: &Schema, scope: Option<&Scope<'_>>, switch: &'s Switch) -> Rc<Arms> {
+    fn of(&self, schema: &Schema, scope: Option<&Scope<'_>>, switch: &Switch) -> Rc<Arms> {
         let mut arms = self.arms.borrow_mut();
-        let arms = arms.entry(std::ptr::from_ref(switch)).or_insert_with(|| {
-            let variants = switch_variants(schema, switch);
-            let literal = |key: &Expr| match (key, scope) {
-                (
-                    Expr::Int(_) | Expr::Str(_) | Expr::Bool(_) | Expr::EnumLit { .. },
-                    Some(scope),
-                ) => scope.eval(key).ok(),
-                _ => None,
-            };
-            Rc::new(Arms {
-                names: (variants.arms.iter())
-                    .map(|arm| Rc::from(variants.variants[arm.variant].name.as_str()))
-                    .collect(),
-                literals: switch.cases.iter().map(|case| literal(&case.key)).collect(),
-            })
+        let key = std::ptr::from_ref(switch);
+        if let Some(known) = arms.get(&key)
+            && (known.evaluated || scope.is_none())
+        {
+            return known.clone();
+        }
+        let variants = switch_variants(schema, switch);
+        let literal = |key: &Expr| match (key, scope) {
+            (Expr::Int(_) | Expr::Str(_) | Expr::Bool(_) | Expr::EnumLit { .. }, Some(scope)) => {
+                scope.eval(key).ok()
+            }
+            _ => None,
+        };
+        let resolved = Rc::new(Arms {
+            names: (variants.arms.iter())
+                .map(|arm| Rc::from(variants.variants[arm.variant].name.as_str()))
+                .collect(),
+            literals: switch.cases.iter().map(|case| literal(&case.key)).collect(),
+            evaluated: scope.is_some(),
         });
-        arms.clone()
+        arms.insert(key, resolved.clone());
+        resolved
     }
 }
 
@@ -67,7 +74,7 @@ impl<'s> CaseNames<'s> {
 /// else the default; with its name in documents.
 pub(crate) fn case<'s>(
     schema: &Schema,
-    names: &CaseNames<'s>,
+    names: &CaseNames,
     scope: &Scope<'_>,
     switch: &'s Switch,
 ) -> Result<Chosen<(Rc<str>, &'s FieldType)>, String> {
@@ -93,7 +100,7 @@ pub(crate) fn case<'s>(
 /// The type of the case of `switch` that documents name `name`.
 pub(crate) fn case_named<'s>(
     schema: &Schema,
-    names: &CaseNames<'s>,
+    names: &CaseNames,
     switch: &'s Switch,
     name: &str,
 ) -> Option<&'s FieldType> {

@@ -223,6 +223,9 @@ impl<'s> Scope<'s> {
         {
             return Ok(Val::Int(size as i64));
         }
+        if let Some(len) = self.list_len(base, name) {
+            return Ok(Val::Int(len as i64));
+        }
         let value = self.eval(base)?;
         match (value, name) {
             (Val::Struct(link), _) => member(self.schema, &link, name, self.file),
@@ -265,6 +268,25 @@ impl<'s> Scope<'s> {
             // size of an absent list reads as 0.
             (Val::Null, _) => Ok(Val::Null),
             (other, name) => Err(format!("no property `{name}` of {other}")),
+        }
+    }
+
+    /// `size` of a list field of this structure (`channels.size`), counted as stored: what
+    /// the list's value in expressions would count, without making it (its elements, each a
+    /// structure, a copy of a string). `None` for anything else.
+    fn list_len(&self, base: &Expr, name: &str) -> Option<usize> {
+        let Expr::Name(field) = base else {
+            return None;
+        };
+        if !matches!(name, "size" | "length") || field.starts_with('_') {
+            return None;
+        }
+        let node = self.this.node();
+        let index = (self.schema.types[node.ty].fields.iter()).position(|f| f.id == *field)?;
+        match node.fields.borrow()[index].as_ref()? {
+            Value::List(items) => Some(items.len()),
+            Value::Packed(packed) => Some(packed.len()),
+            _ => None,
         }
     }
 
@@ -529,7 +551,9 @@ fn byte_list(items: &[Val]) -> Option<Vec<u8>> {
 fn member(schema: &Schema, link: &Link, name: &str, file: Option<&[u8]>) -> Evaluated {
     let node = link.node();
     let def = &schema.types[node.ty];
+    // The names of the structure's own members start with a letter.
     match name {
+        _ if !name.starts_with('_') => {}
         // Kaitai passes `_parent` and `_root` only between the types of one file.
         "_parent" => {
             let parent = link.0.parent.clone();
@@ -767,7 +791,14 @@ pub(crate) fn to_val(ty: &FieldType, value: &Value, holder: &Link) -> Val {
                     .collect(),
             )
         }
-        Value::Packed(packed) => to_val(ty, &Value::List(packed.elements()), holder),
+        Value::Packed(packed) => {
+            let elem = match ty {
+                FieldType::Array { elem, .. } => elem,
+                ty => ty,
+            };
+            let items = (0..packed.len()).map(|index| to_val(elem, &packed.element(index), holder));
+            Val::List(items.collect())
+        }
         Value::Case(_, inner) => to_val(&FieldType::Nothing, inner, holder),
         Value::Decoded(decoded) => to_val(ty, &decoded.value, holder),
     }

@@ -223,7 +223,7 @@ impl Interpreter {
     /// reads a value by position: those the value does not write where it was read.
     fn keep_unclaimed(&self, value: &Value, bytes: &[u8]) -> rt::Result<()> {
         if let Value::Struct(root) = value
-            && self.schema.keeps_unclaimed(root.ty)
+            && self.plan.types[root.ty].keeps_unclaimed
         {
             let covered = write::coverage(&self.schema, value)?;
             root.unclaimed

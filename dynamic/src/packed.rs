@@ -8,8 +8,10 @@
 
 use std::rc::Rc;
 
+use skelcodec_codegen::expr::Expr;
 use skelcodec_codegen::model::{
-    ByteOrder, Field, FieldType, FloatType, IntType, Repeat, Scalar, Schema, Size,
+    ByteOrder, Field, FieldType, FloatType, Instance, InstanceKind, IntType, Repeat, Scalar,
+    Schema, Size, TypeDef,
 };
 use skelcodec_runtime::{self as rt, Reader};
 
@@ -33,7 +35,7 @@ pub(crate) fn layout(
     let def = &schema.types[*ty];
     let plain_type = args.is_empty()
         && def.params.is_empty()
-        && def.instances.is_empty()
+        && pure_instances(def)
         && def.endian_choice.is_none()
         && !def.keeps_stream
         && !def.unread_from_holder
@@ -54,6 +56,31 @@ pub(crate) fn layout(
         fields: def.fields.iter().map(|f| f.ty.clone()).collect(),
         keys: keys[*ty].clone(),
     })
+}
+
+/// Whether every instance of `def` is a value computed from the value's own fields alone (a
+/// mask, a scaled word): the same whenever it is computed, so that an element of a packed
+/// list, made again each time it is asked for, computes it as the value read would. Its fields
+/// derive nothing from it.
+fn pure_instances(def: &TypeDef) -> bool {
+    let own = |e: &Expr| only_own_fields(def, e);
+    let derives = |f: &Field| f.derived.is_some() || f.derived_inferred.is_some();
+    let pure = |i: &Instance| match &i.kind {
+        InstanceKind::Value { value, cond, .. } => own(value) && cond.as_ref().is_none_or(own),
+        InstanceKind::Peek { .. } => false,
+    };
+    def.instances.is_empty() || (def.instances.iter().all(pure) && !def.fields.iter().any(derives))
+}
+
+/// Whether `e` names nothing but fields of `def` (no parameter, instance, stream, parent or
+/// root).
+fn only_own_fields(def: &TypeDef, e: &Expr) -> bool {
+    let own = match e {
+        Expr::Name(name) => return def.fields.iter().any(|f| f.id == *name),
+        Expr::Attr(_, name) | Expr::Method(_, name, _) => !name.starts_with('_'),
+        _ => true,
+    };
+    own && e.children().into_iter().all(|e| only_own_fields(def, e))
 }
 
 /// Whether a field is read as its type's value alone, in sequence (no condition, repetition,

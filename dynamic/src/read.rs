@@ -24,7 +24,9 @@ pub(crate) struct Ctx<'s> {
     plan: &'s Plan,
     pub file: &'s [u8],
     /// The document keys of each type's fields.
-    pub keys: Vec<Keys>,
+    pub keys: Rc<[Keys]>,
+    /// What the reads of the schema share (layouts, switches' arms).
+    shared: Rc<crate::plan::Shared>,
     /// Decoded streams met so far: one copy each.
     decoded: RefCell<Vec<DecodedStream>>,
     /// Every structure read with arguments or instances, to release what only reading needed
@@ -32,11 +34,6 @@ pub(crate) struct Ctx<'s> {
     nodes: RefCell<Vec<Rc<Struct>>>,
     /// The field map being recorded, when one is asked for.
     pub map: Option<RefCell<FieldMap>>,
-    /// The layout of each type's values in packed lists, once asked (`None` for a type whose
-    /// values are not plain).
-    layouts: RefCell<Vec<Option<Option<Rc<Layout>>>>>,
-    /// The names of the switches' cases, once asked.
-    cases: choice::CaseNames<'s>,
     /// Copies of the file's pages, shared by the packed lists read from them.
     pages: RefCell<Vec<Option<Rc<Page>>>>,
     /// The fields read later being read the first time, whose listed arguments are empty.
@@ -49,16 +46,16 @@ type DecodedStream = ((usize, usize), Rc<[u8]>);
 impl<'s> Ctx<'s> {
     /// Reading `file` with `schema`.
     pub fn new(schema: &'s Schema, plan: &'s Plan, file: &'s [u8]) -> Self {
+        let shared = plan.shared();
         Ctx {
             schema,
             plan,
             file,
-            keys: plan.keys(),
+            keys: shared.keys.clone(),
+            shared,
             decoded: RefCell::default(),
             nodes: RefCell::default(),
             map: None,
-            layouts: RefCell::new(vec![None; schema.types.len()]),
-            cases: choice::CaseNames::default(),
             pages: RefCell::default(),
             first_reads: RefCell::default(),
         }
@@ -177,7 +174,7 @@ impl<'s> Ctx<'s> {
         let FieldType::User { ty: user, .. } = ty else {
             return layout();
         };
-        let mut layouts = self.layouts.borrow_mut();
+        let mut layouts = self.shared.layouts.borrow_mut();
         layouts.get_mut(*user)?.get_or_insert_with(layout).clone()
     }
 
@@ -282,8 +279,8 @@ impl<'s> Ctx<'s> {
 /// Reads the whole file as the schema's root type, with `args` for its parameters.
 pub(crate) fn read_file(cx: &Ctx<'_>, args: Vec<Val>) -> rt::Result<Value> {
     // Work beyond one pass over the file is budgeted as the generated reader budgets it.
-    let searched = cx.schema.has_searched_fields();
-    let state = (cx.schema.has_positioned_fields() || searched)
+    let searched = cx.plan.searched;
+    let state = (cx.plan.positioned || searched)
         .then(|| rt::reader::FileState::new(rt::Reader::budget_for(cx.file.len(), searched)));
     let mut r = Reader::new(cx.file);
     if let Some(state) = &state {
@@ -408,6 +405,17 @@ fn read_sequence(
     {
         holder.set_field(index as usize, Value::Struct(node.clone()));
     }
+    if cx.map.is_none() && cx.plan.types[ty].all_plain {
+        // Its fields one after the other, where no expression looks: no link is needed.
+        for (index, field) in def.fields.iter().enumerate() {
+            let value =
+                read_plain_field(cx, r, &field.ty).map_err(|e| e.in_path(field_name(field)));
+            node.fields.borrow_mut()[index] = Some(value?);
+        }
+        node.pos.set((r.pos(), r.is_eof()));
+        node.span.set((start, r.pos()));
+        return Ok(node);
+    }
     let link = Link::new(node.clone(), parent);
     if let Some(choice) = &def.endian_choice {
         let scope = Scope::of(cx.schema, link.clone(), cx.file);
@@ -463,12 +471,9 @@ fn read_fields_from(
             Value::Bytes(rt::RawBytes::default())
         } else {
             // A plain value needs none of the general reader's steps.
-            let plain = (cx.map.is_none() && cx.plan.types[ty].plain[index])
-                .then(|| crate::packed::read_plain(r, &field.ty, false))
-                .flatten();
-            let read = match plain {
-                Some(read) => read,
-                None => cx.first_read(field.read_later.as_ref(), || {
+            let read = match cx.map.is_none() && cx.plan.types[ty].plain[index] {
+                true => read_plain_field(cx, r, &field.ty),
+                false => cx.first_read(field.read_later.as_ref(), || {
                     read_mapped(cx, r, link, index)
                 }),
             };
@@ -486,6 +491,26 @@ fn read_fields_from(
         read_again_after(cx, r, link, &mut waiting, &field.id)?;
     }
     Ok(())
+}
+
+/// Reads a plain field's value (see `TypePlan::plain`) as the general reader would: an array
+/// in one read of all its bytes, so that it fails where it starts.
+fn read_plain_field(cx: &Ctx<'_>, r: &mut Reader<'_>, ty: &FieldType) -> rt::Result<Value> {
+    let unplain = |r: &Reader<'_>| r.error(ErrorKind::Invalid(format!("{ty:?} is not plain")));
+    let FieldType::Array { elem, len } = ty else {
+        return crate::packed::read_plain(r, ty, false).unwrap_or_else(|| Err(unplain(r)));
+    };
+    let size = cx.plan.fixed_size_of(cx.schema, ty).unwrap_or(0);
+    let mut whole = r.sub(size)?;
+    let items = (0..*len)
+        .map(
+            |index| match crate::packed::read_plain(&mut whole, elem, false) {
+                Some(read) => read.map_err(|e| e.at_index(index)),
+                None => Err(unplain(&whole)),
+            },
+        )
+        .collect::<rt::Result<_>>()?;
+    Ok(Value::List(items))
 }
 
 /// Field `index` of `link`'s structure is read next, where `r` stands.
@@ -1465,7 +1490,7 @@ fn choose<'s>(
     scope: &Scope<'_>,
     switch: &'s Switch,
 ) -> rt::Result<(Rc<str>, &'s FieldType)> {
-    match choice::case(cx.schema, &cx.cases, scope, switch).map_err(|m| eval_error(r, m))? {
+    match choice::case(cx.schema, &cx.shared.cases, scope, switch).map_err(|m| eval_error(r, m))? {
         Chosen::Found(case) => Ok(case),
         Chosen::Unmatched(selector) => Err(r.error(ErrorKind::UnknownCase {
             value: match &selector {

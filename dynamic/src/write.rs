@@ -20,7 +20,7 @@ use crate::value::{Int, Link, Struct, Val, Value};
 struct Cx<'s> {
     schema: &'s Schema,
     /// The names of the switches' cases, once asked.
-    cases: choice::CaseNames<'s>,
+    cases: choice::CaseNames,
     /// Measuring: nothing is checked, and each structure's span is where it is written.
     measuring: bool,
 }
