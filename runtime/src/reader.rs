@@ -23,6 +23,9 @@ pub struct Reader<'a> {
     /// where that value starts in the file: positions in decoded bytes are not file offsets,
     /// so its errors name this one.
     decoded_at: Option<u64>,
+    /// Which of the files read with the shared state this reader's is (see
+    /// [`Reader::sharing`]).
+    file: FileNo,
     /// Bits of the last byte read that bit fields have not used yet.
     pub(crate) pending: crate::pending_bits::PendingBits,
 }
@@ -37,8 +40,11 @@ pub struct FileState {
     visiting: std::cell::RefCell<Visits>,
     /// The file, shared by the instances left to read on demand (see [`Reader::detach`]) and
     /// the views of it: given, or copied once, when the first such instance is met or views
-    /// become cheaper ([`Reader::keep_file_when_cheaper`]).
-    input: std::cell::OnceCell<std::sync::Arc<crate::on_demand::Input>>,
+    /// become cheaper ([`Reader::keep_file_when_cheaper`]); with which of the files read
+    /// with this state it is, since only readers of that one may view it.
+    input: std::cell::OnceCell<(std::sync::Arc<crate::on_demand::Input>, FileNo)>,
+    /// How many files readers joining this state have brought (see [`Reader::sharing`]).
+    files: std::cell::Cell<u32>,
     /// Where the bytes of the file that values read by position claim end, the furthest
     /// (see [`Reader::note_placed`]).
     placed_end: std::cell::Cell<u64>,
@@ -60,6 +66,7 @@ impl FileState {
             budget: std::cell::Cell::new(budget),
             visiting: Default::default(),
             input: Default::default(),
+            files: std::cell::Cell::new(FileNo::GIVEN.0 + 1),
             placed_end: Default::default(),
             unread: Default::default(),
             unplaced_reads: Default::default(),
@@ -71,9 +78,27 @@ impl FileState {
     /// keep it instead of a copy.
     pub fn with_input(self, input: std::sync::Arc<crate::on_demand::Input>) -> Self {
         input.set_budget(self.budget.get());
-        let _ = self.input.set(input);
+        let _ = self.input.set((input, FileNo::GIVEN));
         self
     }
+
+    /// The file kept, when it is `file`.
+    fn input_of(&self, file: FileNo) -> Option<&std::sync::Arc<crate::on_demand::Input>> {
+        self.input
+            .get()
+            .and_then(|(input, of)| (*of == file).then_some(input))
+    }
+}
+
+/// Which of the files read with one [`FileState`] a reader reads, numbered as readers join it
+/// (see [`Reader::sharing`]): a file copied for one reader is never viewed by a reader of
+/// another, even one at the address the first was freed from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileNo(u32);
+
+impl FileNo {
+    /// The file given with the state ([`FileState::with_input`]).
+    const GIVEN: FileNo = FileNo(0);
 }
 
 /// Where `data` starts in `file`, when it is a range of it.
@@ -147,6 +172,7 @@ impl<'a> Reader<'a> {
             shared: None,
             depth: 0,
             decoded_at: None,
+            file: FileNo::GIVEN,
             pending: Default::default(),
         }
     }
@@ -167,6 +193,17 @@ impl<'a> Reader<'a> {
     /// Shares `state` with every reader made from this one: the bytes values read by position
     /// may still copy, and the values being read by position around the current one.
     pub fn sharing(mut self, state: &'a FileState) -> Self {
+        // The file given with the state is this one only if it is these very bytes: the state
+        // holds them, so no other allocation can be where they are. Any other file is a new one.
+        let given = state.input_of(FileNo::GIVEN);
+        self.file = match given.is_some_and(|input| std::ptr::eq(input.bytes(), self.root)) {
+            true => FileNo::GIVEN,
+            false => {
+                let file = state.files.get();
+                state.files.set(file + 1);
+                FileNo(file)
+            }
+        };
         self.shared = Some(state);
         self
     }
@@ -312,7 +349,7 @@ impl<'a> Reader<'a> {
         let state = self.shared?;
         // Instances read on demand have readers of their own, which note nothing here.
         let input = state.input.get();
-        match input.is_some_and(|input| input.was_read_on_demand()) {
+        match input.is_some_and(|(input, _)| input.was_read_on_demand()) {
             true => None,
             false => Some(state.placed_end.get()),
         }
@@ -337,10 +374,7 @@ impl<'a> Reader<'a> {
         &self,
         bytes: &[u8],
     ) -> Option<(&'a std::sync::Arc<crate::on_demand::Input>, usize)> {
-        let input = self.shared?.input.get()?;
-        if !input.is(self.root) {
-            return None;
-        }
+        let input = self.shared?.input_of(self.file)?;
         Some((input, offset_in(self.root, bytes)?))
     }
 
@@ -375,7 +409,7 @@ impl<'a> Reader<'a> {
             return;
         }
         let input = crate::on_demand::Input::new(self.root, state.budget.get());
-        let _ = state.input.set(std::sync::Arc::new(input));
+        let _ = state.input.set((std::sync::Arc::new(input), self.file));
     }
 
     /// What an allocation and its release cost, in bytes copied in as much time (see
@@ -438,11 +472,12 @@ impl<'a> Reader<'a> {
             Some(root) => Some(Box::new((in_root(root.data)?, root.data.len(), root.base))),
             None => None,
         };
-        let input = state.input.get_or_init(|| {
-            std::sync::Arc::new(crate::on_demand::Input::new(self.root, state.budget.get()))
+        let (input, file) = state.input.get_or_init(|| {
+            let input = crate::on_demand::Input::new(self.root, state.budget.get());
+            (std::sync::Arc::new(input), self.file)
         });
-        // Given with the state, it must be the file this reader reads.
-        if !input.is(self.root) {
+        // Given with the state or copied for another reader, it must be this reader's file.
+        if *file != self.file {
             return None;
         }
         Some(crate::on_demand::Detached {
@@ -480,6 +515,7 @@ impl<'a> Reader<'a> {
             shared: Some(&state),
             depth: at.depth,
             decoded_at: None,
+            file: FileNo::GIVEN,
             pending: Default::default(),
         };
         let value = read(&mut r);
@@ -621,6 +657,7 @@ impl<'a> Reader<'a> {
             shared: self.shared,
             depth: self.depth,
             decoded_at: self.decoded_at,
+            file: self.file,
             pending: Default::default(),
         })
     }
@@ -666,6 +703,7 @@ impl<'a> Reader<'a> {
             shared: self.shared,
             depth: self.depth,
             decoded_at: None,
+            file: self.file,
             pending: Default::default(),
         }
     }
@@ -705,6 +743,7 @@ impl<'a> Reader<'a> {
             shared: self.shared,
             depth: self.depth,
             decoded_at: Some(start),
+            file: self.file,
             pending: Default::default(),
         }
     }
@@ -888,6 +927,23 @@ mod tests {
         let state = FileState::new(100).with_input(input.clone());
         let at = Reader::new(input.bytes()).sharing(&state).detach().unwrap();
         assert_eq!(Reader::read_detached(&at, |r| r.read_u8()).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_file_changed_where_it_lies_is_another_file() {
+        // The same address and length as the file copied, other bytes: what a file freed and
+        // another allocated in its place looks like. Its reader must not view the copy.
+        let mut file = vec![1u8; 40];
+        let state = FileState::new(100);
+        assert!(Reader::new(&file).sharing(&state).detach().is_some());
+        file.fill(2);
+        let r = Reader::new(&file).sharing(&state);
+        assert!(
+            r.view(&file).is_none(),
+            "a view would show the bytes copied"
+        );
+        assert!(r.detach().is_none());
+        assert_eq!(r.keep(&file).as_ref(), &file[..]);
     }
 
     fn eof_at(err: &Error) -> (u64, u64, u64) {
