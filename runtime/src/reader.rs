@@ -1,6 +1,7 @@
 //! A bounds-checked cursor over input bytes.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::stream::{Buffer, StreamId};
 use crate::visits::{TypeKey, Visit, Visits};
 
 /// A cursor over a byte slice. Positions are usize; `base` is the absolute offset of `data[0]` in the whole file, so errors inside sub-readers report file offsets.
@@ -23,6 +24,8 @@ pub struct Reader<'a> {
     /// where that value starts in the file: positions in decoded bytes are not file offsets,
     /// so its errors name this one.
     decoded_at: Option<u64>,
+    /// What `data` is a range of: the file, or a buffer of decoded bytes (see [`StreamId`]).
+    buffer: Buffer,
     /// Which of the files read with the shared state this reader's is (see
     /// [`Reader::sharing`]).
     file: FileNo,
@@ -114,6 +117,7 @@ struct FileRoot<'a> {
     data: &'a [u8],
     base: u64,
     decoded_at: Option<u64>,
+    buffer: Buffer,
 }
 
 /// A value being read by position (see [`Reader::visit`]), until dropped.
@@ -172,6 +176,7 @@ impl<'a> Reader<'a> {
             shared: None,
             depth: 0,
             decoded_at: None,
+            buffer: Buffer::FILE,
             file: FileNo::GIVEN,
             pending: Default::default(),
         }
@@ -269,7 +274,7 @@ impl<'a> Reader<'a> {
         };
         let visit = Visit {
             ty,
-            stream: (self.data.as_ptr() as usize, self.data.len()),
+            stream: self.stream_id(),
             pos: self.pos,
         };
         if state.visiting.borrow().contains(&visit) {
@@ -336,10 +341,17 @@ impl<'a> Reader<'a> {
     /// Whether this reader reads the whole file, from its first byte (no substream, no
     /// decoded bytes).
     pub(crate) fn is_whole_file(&self) -> bool {
-        std::ptr::eq(self.data, self.root)
-            && self.base == 0
+        self.stream_id() == StreamId::new(Buffer::FILE, 0, self.root.len())
             && self.file_root.is_none()
-            && self.decoded_at.is_none()
+    }
+
+    /// The stream this reader reads: which range of the file or of a buffer of decoded bytes.
+    #[inline]
+    pub fn stream_id(&self) -> StreamId {
+        // `base` is where `data` starts in the file, or, in decoded bytes, where their value
+        // starts in the file plus where `data` starts in them.
+        let start = self.base.wrapping_sub(self.decoded_at.unwrap_or(0));
+        StreamId::new(self.buffer, start, self.data.len())
     }
 
     /// Where the bytes that values read by position with this reader's file claim end, the
@@ -509,12 +521,14 @@ impl<'a> Reader<'a> {
                 data: window((start, len)),
                 base,
                 decoded_at: None,
+                buffer: Buffer::FILE,
             }),
             pos: at.pos,
             base: at.base,
             shared: Some(&state),
             depth: at.depth,
             decoded_at: None,
+            buffer: Buffer::FILE,
             file: FileNo::GIVEN,
             pending: Default::default(),
         };
@@ -657,6 +671,7 @@ impl<'a> Reader<'a> {
             shared: self.shared,
             depth: self.depth,
             decoded_at: self.decoded_at,
+            buffer: self.buffer,
             file: self.file,
             pending: Default::default(),
         })
@@ -670,6 +685,7 @@ impl<'a> Reader<'a> {
             data: self.data,
             base: self.base,
             decoded_at: self.decoded_at,
+            buffer: self.buffer,
         };
         let outer = self.file_root.replace(root);
         let value = read(self);
@@ -685,6 +701,7 @@ impl<'a> Reader<'a> {
                 data: root.data,
                 base: root.base,
                 decoded_at: root.decoded_at,
+                buffer: root.buffer,
                 ..self.whole_file()
             },
             None => self.whole_file(),
@@ -703,6 +720,7 @@ impl<'a> Reader<'a> {
             shared: self.shared,
             depth: self.depth,
             decoded_at: None,
+            buffer: Buffer::FILE,
             file: self.file,
             pending: Default::default(),
         }
@@ -711,11 +729,6 @@ impl<'a> Reader<'a> {
     /// The bytes this reader covers: its stream (a range of the file, or decoded bytes).
     pub fn data(&self) -> &'a [u8] {
         self.data
-    }
-
-    /// The whole file.
-    pub(crate) fn root(&self) -> &'a [u8] {
-        self.root
     }
 
     /// A reader over `len` bytes at `start` of this one (whose base it extends), at their
@@ -729,8 +742,19 @@ impl<'a> Reader<'a> {
     }
 
     /// A reader over decoded bytes of a value that starts at absolute offset `start` of the
-    /// file, sharing this reader's budget and nesting depth; its errors name `start`.
+    /// file, sharing this reader's budget and nesting depth; its errors name `start`. The
+    /// bytes are a stream of their own, which no other reader reads (see
+    /// [`Reader::decoded_in`]).
     pub fn detached_at<'b>(&self, data: &'b [u8], start: u64) -> Reader<'b>
+    where
+        'a: 'b,
+    {
+        self.decoded_in(Buffer::fresh(), data, start)
+    }
+
+    /// [`Reader::detached_at`] for decoded bytes read before as `buffer`: bytes kept with a
+    /// value and read again are the same stream each time.
+    pub fn decoded_in<'b>(&self, buffer: Buffer, data: &'b [u8], start: u64) -> Reader<'b>
     where
         'a: 'b,
     {
@@ -743,6 +767,7 @@ impl<'a> Reader<'a> {
             shared: self.shared,
             depth: self.depth,
             decoded_at: Some(start),
+            buffer,
             file: self.file,
             pending: Default::default(),
         }
@@ -944,6 +969,29 @@ mod tests {
         );
         assert!(r.detach().is_none());
         assert_eq!(r.keep(&file).as_ref(), &file[..]);
+    }
+
+    #[test]
+    fn streams_are_ranges_of_their_buffers_not_addresses() {
+        let is_cycle = |v: Result<Visiting<'_>>| matches!(v.map(drop), Err(e) if matches!(e.kind(), ErrorKind::Cycle { .. }));
+        let file: Vec<u8> = (0..16).collect();
+        let state = FileState::new(10_000);
+        let r = Reader::new(&file).sharing(&state);
+        // A range of the file made again (an instance's substream) is the same stream.
+        let _outer = r.region(4, 8).unwrap().visit_as("T").unwrap();
+        assert!(is_cycle(r.region(4, 8).unwrap().visit_as("T")));
+        assert!(r.region(4, 7).unwrap().visit_as("T").is_ok());
+        // Bytes decoded again where earlier ones were (a buffer freed and its address reused)
+        // are another stream; the same buffer read again is the same one.
+        let decoded = vec![7u8; 8];
+        let first = r.detached_at(&decoded, 4);
+        let _inner = first.visit_as("T").unwrap();
+        assert!(r.detached_at(&decoded, 4).visit_as("T").is_ok());
+        let again = r.decoded_in(first.stream_id().buffer(), &decoded, 4);
+        assert!(is_cycle(again.visit_as("T")));
+        // The file's bytes read as decoded ones are not the file.
+        assert!(r.whole_file().is_whole_file() && r.region(0, 16).unwrap().is_whole_file());
+        assert!(!r.detached_at(&file, 0).is_whole_file());
     }
 
     fn eof_at(err: &Error) -> (u64, u64, u64) {
