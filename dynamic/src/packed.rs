@@ -299,6 +299,7 @@ impl Packed {
                     start: u64::from(self.range.0) + start as u64,
                     len: size,
                     decoded: None,
+                    buffer: rt::stream::Buffer::FILE,
                 };
                 let node = Struct::new(*ty, values, Vec::new(), keys.clone(), (io, 0, false));
                 node.pos.set((size, true));

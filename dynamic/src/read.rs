@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use skelcodec_codegen::model::*;
 use skelcodec_codegen::sanitization::IS_BE;
+use skelcodec_runtime::stream::{Buffer, StreamId};
 use skelcodec_runtime::{self as rt, ErrorKind, Reader};
 
 use crate::choice::{self, Chosen};
@@ -40,8 +41,8 @@ pub(crate) struct Ctx<'s> {
     first_reads: RefCell<Vec<&'s ReadLater>>,
 }
 
-/// A decoded stream, by where its bytes are and how many, and its copy.
-type DecodedStream = ((usize, usize), Rc<[u8]>);
+/// A decoded stream, its copy and the buffer the copy is.
+type DecodedStream = (StreamId, Rc<[u8]>, Buffer);
 
 impl<'s> Ctx<'s> {
     /// Reading `file` with `schema`.
@@ -205,14 +206,12 @@ impl<'s> Ctx<'s> {
         pages[index].get_or_insert_with(copy).clone()
     }
 
-    /// Forgets the copies of decoded streams within `bytes`, which are about to be freed: a
-    /// stream decoded later at the same address is another.
-    fn forget_decoded(&self, bytes: &[u8]) {
-        let range = bytes.as_ptr_range();
-        let (start, end) = (range.start as usize, range.end as usize);
+    /// Forgets the copies of the streams in `buffer`, whose bytes are read: no reader meets
+    /// them again, and values hold the copies they keep.
+    fn forget_decoded(&self, buffer: Buffer) {
         self.decoded
             .borrow_mut()
-            .retain(|((at, len), _)| !(start <= *at && at + len <= end));
+            .retain(|(id, ..)| id.buffer() != buffer);
     }
 
     /// Runs `read`, the first read of a field read later (when `later` is one) with the
@@ -252,16 +251,17 @@ impl<'s> Ctx<'s> {
         let in_file = self.in_file(r);
         let decoded = (!in_file).then(|| {
             let mut known = self.decoded.borrow_mut();
-            let key = (range.start as usize, data.len());
-            match known.iter().find(|(k, _)| *k == key) {
-                Some((_, bytes)) => bytes.clone(),
+            let key = r.stream_id();
+            match known.iter().find(|(k, ..)| *k == key) {
+                Some((_, bytes, buffer)) => (bytes.clone(), *buffer),
                 None => {
                     let bytes: Rc<[u8]> = Rc::from(data);
-                    known.push((key, bytes.clone()));
+                    let buffer = Buffer::fresh();
+                    known.push((key, bytes.clone(), buffer));
                     if let Some(map) = &self.map {
                         map.borrow_mut().streams.keep_copy(self.file, data, &bytes);
                     }
-                    bytes
+                    (bytes, buffer)
                 }
             }
         });
@@ -271,7 +271,8 @@ impl<'s> Ctx<'s> {
                 false => r.absolute_pos() - r.pos() as u64,
             },
             len: data.len(),
-            decoded,
+            buffer: decoded.as_ref().map_or(Buffer::FILE, |(_, buffer)| *buffer),
+            decoded: decoded.map(|(bytes, _)| bytes),
         }
     }
 }
@@ -870,7 +871,8 @@ fn read_in_stream(
         Some(bytes) => {
             let origin = (cx.map.as_ref()).and_then(|m| m.borrow().streams.copy_origin(bytes));
             cx.reading_decoded(bytes, origin, || {
-                rt::__private::fields::read_in_as(r, r.detached_at(bytes, io.start), pos, key, read)
+                let at = r.decoded_in(io.buffer, bytes, io.start);
+                rt::__private::fields::read_in_as(r, at, pos, key, read)
             })
         }
         None => {
@@ -1357,8 +1359,7 @@ fn read_decoded<'s>(
         |r| {
             let data = r.data();
             let value = cx.reading_decoded(data, origin, || read_one(cx, r, scope, ty));
-            // The decoded bytes are freed after this: their address may be reused.
-            cx.forget_decoded(data);
+            cx.forget_decoded(r.stream_id().buffer());
             value
         },
     )?;

@@ -500,6 +500,9 @@ pub(crate) struct Io {
     /// Its bytes when they are decoded ones, not a range of the file (shared by the values
     /// read from them).
     pub decoded: Option<Rc<[u8]>>,
+    /// Which buffer `decoded` is, so that the readers made from it read one stream (the
+    /// file's when it is a range of the file).
+    pub buffer: rt::stream::Buffer,
 }
 
 impl Io {

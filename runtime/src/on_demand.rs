@@ -10,8 +10,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 #[derive(Debug)]
 pub struct Input {
     bytes: Box<[u8]>,
-    /// Where the file it copies was (its own bytes when it copies none).
-    origin: usize,
     budget: AtomicU64,
     /// Whether an instance was read from it on demand (see [`Input::was_read_on_demand`]).
     read_on_demand: AtomicBool,
@@ -22,7 +20,6 @@ impl Input {
     pub(crate) fn new(file: &[u8], budget: u64) -> Self {
         Input {
             bytes: file.into(),
-            origin: file.as_ptr() as usize,
             budget: AtomicU64::new(budget),
             read_on_demand: AtomicBool::new(false),
         }
@@ -31,10 +28,8 @@ impl Input {
     /// A file given to its reader, which keeps it without copying it (see
     /// [`crate::reader::FileState::with_input`]).
     pub fn owned(file: Vec<u8>) -> Arc<Self> {
-        let bytes = file.into_boxed_slice();
         Arc::new(Input {
-            origin: bytes.as_ptr() as usize,
-            bytes,
+            bytes: file.into_boxed_slice(),
             budget: AtomicU64::new(0),
             read_on_demand: AtomicBool::new(false),
         })
@@ -43,12 +38,6 @@ impl Input {
     /// The file.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
-    }
-
-    /// Whether `file` is these very bytes or the file they copy (not merely equal bytes).
-    pub(crate) fn is(&self, file: &[u8]) -> bool {
-        file.len() == self.bytes.len()
-            && [self.origin, self.bytes.as_ptr() as usize].contains(&(file.as_ptr() as usize))
     }
 
     /// The budget its instances read on demand share.

@@ -1,6 +1,7 @@
 //! A bounds-checked cursor over input bytes.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::stream::{Buffer, StreamId};
 use crate::visits::{TypeKey, Visit, Visits};
 
 /// A cursor over a byte slice. Positions are usize; `base` is the absolute offset of `data[0]` in the whole file, so errors inside sub-readers report file offsets.
@@ -23,6 +24,11 @@ pub struct Reader<'a> {
     /// where that value starts in the file: positions in decoded bytes are not file offsets,
     /// so its errors name this one.
     decoded_at: Option<u64>,
+    /// What `data` is a range of: the file, or a buffer of decoded bytes (see [`StreamId`]).
+    buffer: Buffer,
+    /// Which of the files read with the shared state this reader's is (see
+    /// [`Reader::sharing`]).
+    file: FileNo,
     /// Bits of the last byte read that bit fields have not used yet.
     pub(crate) pending: crate::pending_bits::PendingBits,
 }
@@ -37,8 +43,11 @@ pub struct FileState {
     visiting: std::cell::RefCell<Visits>,
     /// The file, shared by the instances left to read on demand (see [`Reader::detach`]) and
     /// the views of it: given, or copied once, when the first such instance is met or views
-    /// become cheaper ([`Reader::keep_file_when_cheaper`]).
-    input: std::cell::OnceCell<std::sync::Arc<crate::on_demand::Input>>,
+    /// become cheaper ([`Reader::keep_file_when_cheaper`]); with which of the files read
+    /// with this state it is, since only readers of that one may view it.
+    input: std::cell::OnceCell<(std::sync::Arc<crate::on_demand::Input>, FileNo)>,
+    /// How many files readers joining this state have brought (see [`Reader::sharing`]).
+    files: std::cell::Cell<u32>,
     /// Where the bytes of the file that values read by position claim end, the furthest
     /// (see [`Reader::note_placed`]).
     placed_end: std::cell::Cell<u64>,
@@ -60,6 +69,7 @@ impl FileState {
             budget: std::cell::Cell::new(budget),
             visiting: Default::default(),
             input: Default::default(),
+            files: std::cell::Cell::new(FileNo::GIVEN.0 + 1),
             placed_end: Default::default(),
             unread: Default::default(),
             unplaced_reads: Default::default(),
@@ -71,9 +81,27 @@ impl FileState {
     /// keep it instead of a copy.
     pub fn with_input(self, input: std::sync::Arc<crate::on_demand::Input>) -> Self {
         input.set_budget(self.budget.get());
-        let _ = self.input.set(input);
+        let _ = self.input.set((input, FileNo::GIVEN));
         self
     }
+
+    /// The file kept, when it is `file`.
+    fn input_of(&self, file: FileNo) -> Option<&std::sync::Arc<crate::on_demand::Input>> {
+        self.input
+            .get()
+            .and_then(|(input, of)| (*of == file).then_some(input))
+    }
+}
+
+/// Which of the files read with one [`FileState`] a reader reads, numbered as readers join it
+/// (see [`Reader::sharing`]): a file copied for one reader is never viewed by a reader of
+/// another, even one at the address the first was freed from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileNo(u32);
+
+impl FileNo {
+    /// The file given with the state ([`FileState::with_input`]).
+    const GIVEN: FileNo = FileNo(0);
 }
 
 /// Where `data` starts in `file`, when it is a range of it.
@@ -89,6 +117,7 @@ struct FileRoot<'a> {
     data: &'a [u8],
     base: u64,
     decoded_at: Option<u64>,
+    buffer: Buffer,
 }
 
 /// A value being read by position (see [`Reader::visit`]), until dropped.
@@ -147,6 +176,8 @@ impl<'a> Reader<'a> {
             shared: None,
             depth: 0,
             decoded_at: None,
+            buffer: Buffer::FILE,
+            file: FileNo::GIVEN,
             pending: Default::default(),
         }
     }
@@ -167,6 +198,17 @@ impl<'a> Reader<'a> {
     /// Shares `state` with every reader made from this one: the bytes values read by position
     /// may still copy, and the values being read by position around the current one.
     pub fn sharing(mut self, state: &'a FileState) -> Self {
+        // The file given with the state is this one only if it is these very bytes: the state
+        // holds them, so no other allocation can be where they are. Any other file is a new one.
+        let given = state.input_of(FileNo::GIVEN);
+        self.file = match given.is_some_and(|input| std::ptr::eq(input.bytes(), self.root)) {
+            true => FileNo::GIVEN,
+            false => {
+                let file = state.files.get();
+                state.files.set(file + 1);
+                FileNo(file)
+            }
+        };
         self.shared = Some(state);
         self
     }
@@ -232,7 +274,7 @@ impl<'a> Reader<'a> {
         };
         let visit = Visit {
             ty,
-            stream: (self.data.as_ptr() as usize, self.data.len()),
+            stream: self.stream_id(),
             pos: self.pos,
         };
         if state.visiting.borrow().contains(&visit) {
@@ -299,10 +341,17 @@ impl<'a> Reader<'a> {
     /// Whether this reader reads the whole file, from its first byte (no substream, no
     /// decoded bytes).
     pub(crate) fn is_whole_file(&self) -> bool {
-        std::ptr::eq(self.data, self.root)
-            && self.base == 0
+        self.stream_id() == StreamId::new(Buffer::FILE, 0, self.root.len())
             && self.file_root.is_none()
-            && self.decoded_at.is_none()
+    }
+
+    /// The stream this reader reads: which range of the file or of a buffer of decoded bytes.
+    #[inline]
+    pub fn stream_id(&self) -> StreamId {
+        // `base` is where `data` starts in the file, or, in decoded bytes, where their value
+        // starts in the file plus where `data` starts in them.
+        let start = self.base.wrapping_sub(self.decoded_at.unwrap_or(0));
+        StreamId::new(self.buffer, start, self.data.len())
     }
 
     /// Where the bytes that values read by position with this reader's file claim end, the
@@ -312,7 +361,7 @@ impl<'a> Reader<'a> {
         let state = self.shared?;
         // Instances read on demand have readers of their own, which note nothing here.
         let input = state.input.get();
-        match input.is_some_and(|input| input.was_read_on_demand()) {
+        match input.is_some_and(|(input, _)| input.was_read_on_demand()) {
             true => None,
             false => Some(state.placed_end.get()),
         }
@@ -337,10 +386,7 @@ impl<'a> Reader<'a> {
         &self,
         bytes: &[u8],
     ) -> Option<(&'a std::sync::Arc<crate::on_demand::Input>, usize)> {
-        let input = self.shared?.input.get()?;
-        if !input.is(self.root) {
-            return None;
-        }
+        let input = self.shared?.input_of(self.file)?;
         Some((input, offset_in(self.root, bytes)?))
     }
 
@@ -375,7 +421,7 @@ impl<'a> Reader<'a> {
             return;
         }
         let input = crate::on_demand::Input::new(self.root, state.budget.get());
-        let _ = state.input.set(std::sync::Arc::new(input));
+        let _ = state.input.set((std::sync::Arc::new(input), self.file));
     }
 
     /// What an allocation and its release cost, in bytes copied in as much time (see
@@ -438,11 +484,12 @@ impl<'a> Reader<'a> {
             Some(root) => Some(Box::new((in_root(root.data)?, root.data.len(), root.base))),
             None => None,
         };
-        let input = state.input.get_or_init(|| {
-            std::sync::Arc::new(crate::on_demand::Input::new(self.root, state.budget.get()))
+        let (input, file) = state.input.get_or_init(|| {
+            let input = crate::on_demand::Input::new(self.root, state.budget.get());
+            (std::sync::Arc::new(input), self.file)
         });
-        // Given with the state, it must be the file this reader reads.
-        if !input.is(self.root) {
+        // Given with the state or copied for another reader, it must be this reader's file.
+        if *file != self.file {
             return None;
         }
         Some(crate::on_demand::Detached {
@@ -474,12 +521,15 @@ impl<'a> Reader<'a> {
                 data: window((start, len)),
                 base,
                 decoded_at: None,
+                buffer: Buffer::FILE,
             }),
             pos: at.pos,
             base: at.base,
             shared: Some(&state),
             depth: at.depth,
             decoded_at: None,
+            buffer: Buffer::FILE,
+            file: FileNo::GIVEN,
             pending: Default::default(),
         };
         let value = read(&mut r);
@@ -621,6 +671,8 @@ impl<'a> Reader<'a> {
             shared: self.shared,
             depth: self.depth,
             decoded_at: self.decoded_at,
+            buffer: self.buffer,
+            file: self.file,
             pending: Default::default(),
         })
     }
@@ -633,6 +685,7 @@ impl<'a> Reader<'a> {
             data: self.data,
             base: self.base,
             decoded_at: self.decoded_at,
+            buffer: self.buffer,
         };
         let outer = self.file_root.replace(root);
         let value = read(self);
@@ -648,6 +701,7 @@ impl<'a> Reader<'a> {
                 data: root.data,
                 base: root.base,
                 decoded_at: root.decoded_at,
+                buffer: root.buffer,
                 ..self.whole_file()
             },
             None => self.whole_file(),
@@ -666,6 +720,8 @@ impl<'a> Reader<'a> {
             shared: self.shared,
             depth: self.depth,
             decoded_at: None,
+            buffer: Buffer::FILE,
+            file: self.file,
             pending: Default::default(),
         }
     }
@@ -673,11 +729,6 @@ impl<'a> Reader<'a> {
     /// The bytes this reader covers: its stream (a range of the file, or decoded bytes).
     pub fn data(&self) -> &'a [u8] {
         self.data
-    }
-
-    /// The whole file.
-    pub(crate) fn root(&self) -> &'a [u8] {
-        self.root
     }
 
     /// A reader over `len` bytes at `start` of this one (whose base it extends), at their
@@ -691,8 +742,19 @@ impl<'a> Reader<'a> {
     }
 
     /// A reader over decoded bytes of a value that starts at absolute offset `start` of the
-    /// file, sharing this reader's budget and nesting depth; its errors name `start`.
+    /// file, sharing this reader's budget and nesting depth; its errors name `start`. The
+    /// bytes are a stream of their own, which no other reader reads (see
+    /// [`Reader::decoded_in`]).
     pub fn detached_at<'b>(&self, data: &'b [u8], start: u64) -> Reader<'b>
+    where
+        'a: 'b,
+    {
+        self.decoded_in(Buffer::fresh(), data, start)
+    }
+
+    /// [`Reader::detached_at`] for decoded bytes read before as `buffer`: bytes kept with a
+    /// value and read again are the same stream each time.
+    pub fn decoded_in<'b>(&self, buffer: Buffer, data: &'b [u8], start: u64) -> Reader<'b>
     where
         'a: 'b,
     {
@@ -705,6 +767,8 @@ impl<'a> Reader<'a> {
             shared: self.shared,
             depth: self.depth,
             decoded_at: Some(start),
+            buffer,
+            file: self.file,
             pending: Default::default(),
         }
     }
@@ -888,6 +952,46 @@ mod tests {
         let state = FileState::new(100).with_input(input.clone());
         let at = Reader::new(input.bytes()).sharing(&state).detach().unwrap();
         assert_eq!(Reader::read_detached(&at, |r| r.read_u8()).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_file_changed_where_it_lies_is_another_file() {
+        // The same address and length as the file copied, other bytes: what a file freed and
+        // another allocated in its place looks like. Its reader must not view the copy.
+        let mut file = vec![1u8; 40];
+        let state = FileState::new(100);
+        assert!(Reader::new(&file).sharing(&state).detach().is_some());
+        file.fill(2);
+        let r = Reader::new(&file).sharing(&state);
+        assert!(
+            r.view(&file).is_none(),
+            "a view would show the bytes copied"
+        );
+        assert!(r.detach().is_none());
+        assert_eq!(r.keep(&file).as_ref(), &file[..]);
+    }
+
+    #[test]
+    fn streams_are_ranges_of_their_buffers_not_addresses() {
+        let is_cycle = |v: Result<Visiting<'_>>| matches!(v.map(drop), Err(e) if matches!(e.kind(), ErrorKind::Cycle { .. }));
+        let file: Vec<u8> = (0..16).collect();
+        let state = FileState::new(10_000);
+        let r = Reader::new(&file).sharing(&state);
+        // A range of the file made again (an instance's substream) is the same stream.
+        let _outer = r.region(4, 8).unwrap().visit_as("T").unwrap();
+        assert!(is_cycle(r.region(4, 8).unwrap().visit_as("T")));
+        assert!(r.region(4, 7).unwrap().visit_as("T").is_ok());
+        // Bytes decoded again where earlier ones were (a buffer freed and its address reused)
+        // are another stream; the same buffer read again is the same one.
+        let decoded = vec![7u8; 8];
+        let first = r.detached_at(&decoded, 4);
+        let _inner = first.visit_as("T").unwrap();
+        assert!(r.detached_at(&decoded, 4).visit_as("T").is_ok());
+        let again = r.decoded_in(first.stream_id().buffer(), &decoded, 4);
+        assert!(is_cycle(again.visit_as("T")));
+        // The file's bytes read as decoded ones are not the file.
+        assert!(r.whole_file().is_whole_file() && r.region(0, 16).unwrap().is_whole_file());
+        assert!(!r.detached_at(&file, 0).is_whole_file());
     }
 
     fn eof_at(err: &Error) -> (u64, u64, u64) {

@@ -2,8 +2,59 @@
 //! later (Kaitai's `io: field._io`, `io: _parent._io`): an instance of another type reads at a
 //! position of it.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::error::{ErrorKind, Result};
 use crate::reader::Reader;
+
+/// Which bytes a reader reads, told apart by what they are, not by where they lie in memory
+/// (an allocation freed and made again at the same address would make two streams one): a
+/// range of the file or of one buffer of decoded bytes. Two readers of the same range are
+/// readers of the same stream, however each was made (an instance's substream made again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct StreamId {
+    buffer: Buffer,
+    start: u64,
+    len: u64,
+}
+
+impl StreamId {
+    /// The `len` bytes at `start` of `buffer`.
+    pub fn new(buffer: Buffer, start: u64, len: usize) -> Self {
+        StreamId {
+            buffer,
+            start,
+            len: len as u64,
+        }
+    }
+
+    /// The buffer the stream is a range of.
+    pub fn buffer(self) -> Buffer {
+        self.buffer
+    }
+}
+
+/// The file, or one buffer of decoded bytes (a `process`ed value, a copy of one kept in a
+/// value). Buffers are numbered once in the process, not per read: a value keeps its stream
+/// across reads (an instance read on demand reads it again with a state of its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Buffer(u64);
+
+impl Buffer {
+    /// The file a read reads.
+    pub const FILE: Buffer = Buffer(0);
+
+    /// A buffer no other is.
+    pub fn fresh() -> Buffer {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Buffer(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Whether it is the file.
+    pub fn is_file(self) -> bool {
+        self == Buffer::FILE
+    }
+}
 
 /// Where a value's stream is: a range of the file, or bytes that exist only decoded (a
 /// `process`ed substream), which are kept.
@@ -15,7 +66,12 @@ enum Source {
     /// `len` bytes of the file at absolute offset `start`.
     File { start: usize, len: usize },
     /// Decoded bytes; `start` is where their value starts in the file, for error offsets.
-    Decoded { start: u64, bytes: Box<[u8]> },
+    /// `buffer` numbers the copy, so that every reader made from it reads one stream.
+    Decoded {
+        start: u64,
+        bytes: Box<[u8]>,
+        buffer: Buffer,
+    },
 }
 
 /// The stream a value was read from, and the position its reading ended at (`_io.pos`).
@@ -44,20 +100,17 @@ impl Stream {
 
     /// The stream `r` reads, at its current position.
     pub fn of(r: &Reader<'_>) -> Stream {
-        let (data, root) = (r.data(), r.root());
-        let root_range = root.as_ptr_range();
-        let in_file = root_range.start <= data.as_ptr_range().start
-            && data.as_ptr_range().end <= root_range.end;
-        let source = if in_file {
-            Source::File {
-                start: data.as_ptr() as usize - root.as_ptr() as usize,
-                len: data.len(),
-            }
-        } else {
-            Source::Decoded {
+        let id = r.stream_id();
+        let source = match id.buffer.is_file() {
+            true => Source::File {
+                start: id.start as usize,
+                len: r.size(),
+            },
+            false => Source::Decoded {
                 start: r.error_offset(),
-                bytes: data.into(),
-            }
+                bytes: r.data().into(),
+                buffer: Buffer::fresh(),
+            },
         };
         Stream {
             source,
@@ -69,7 +122,11 @@ impl Stream {
     pub fn reader<'b>(&'b self, r: &Reader<'b>) -> Result<Reader<'b>> {
         match &self.source {
             Source::File { start, len } => r.whole_file().region(*start, *len),
-            Source::Decoded { start, bytes } => Ok(r.detached_at(bytes, *start)),
+            Source::Decoded {
+                start,
+                bytes,
+                buffer,
+            } => Ok(r.decoded_in(*buffer, bytes, *start)),
             Source::None => Err(r.error(ErrorKind::Invalid(
                 "the value is absent or was not read from a file, so it has no stream to read from"
                     .into(),

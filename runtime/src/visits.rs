@@ -4,6 +4,8 @@
 
 use std::any::TypeId;
 
+use crate::stream::StreamId;
+
 /// What identifies the type of a value read by position, for cycles: the same type at the same
 /// position of the same stream is the same value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,11 +50,10 @@ impl Default for TypeKey {
     }
 }
 
-/// A value being read by position: its type, its stream (where its bytes are and how many)
-/// and its position there.
+/// A value being read by position: its type, its stream and its position there.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub(crate) struct Visit {
-    pub(crate) stream: (usize, usize),
+    pub(crate) stream: StreamId,
     pub(crate) pos: usize,
     pub(crate) ty: TypeKey,
 }
@@ -107,10 +108,11 @@ impl Visits {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stream::Buffer;
 
     fn at(pos: usize) -> Visit {
         Visit {
-            stream: (0, 100),
+            stream: StreamId::new(Buffer::FILE, 0, 100),
             pos,
             ty: TypeKey::Named("T"),
         }
@@ -145,7 +147,7 @@ mod tests {
             ..at(3)
         }));
         assert!(!visits.contains(&Visit {
-            stream: (1, 100),
+            stream: StreamId::new(Buffer::FILE, 1, 100),
             ..at(3)
         }));
     }
