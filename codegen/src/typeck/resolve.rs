@@ -1,7 +1,7 @@
 //! Resolves a schema expression into a [`Typed`] tree: literals, operators, enum values,
-//! sizes and the functions of `-derived` expressions are typed and decided here, once; what
-//! the scope reaches by name (fields, parameters, instances, `_io`, methods of values) the
-//! back end resolves through [`Reach`].
+//! sizes, methods and the functions of `-derived` expressions are typed and decided here,
+//! once; what the scope reaches by name (fields, parameters, instances, `_io`, elements,
+//! casts and properties of values) the back end resolves through [`Reach`].
 
 use skelcodec_runtime::__private::messages;
 use skelcodec_runtime::encoding::Encoding;
@@ -28,8 +28,8 @@ pub trait Reach {
     /// instances, not `-derived`, `to-string` or a default.
     fn reports_failure(&self) -> bool;
 
-    /// A name, field, element, cast, property or method of a value: typed, with the back end's
-    /// own rendering as a [`Node::Reached`] leaf.
+    /// A name, field, element, cast or property of a value: typed, with the back end's own
+    /// rendering as a [`Node::Reached`] leaf.
     fn reach(&self, e: &Expr) -> Result<Typed<Self::Reached>, ExprError>;
 
     /// Told when a node that can fail is made where no leaf reports it (`inflated(…)`).
