@@ -24,6 +24,7 @@ mod pending_bits;
 pub mod process;
 pub mod reader;
 pub mod stream;
+mod stream_id;
 pub mod strings;
 #[cfg(feature = "testing")]
 pub mod summary;

@@ -1,7 +1,7 @@
 //! A bounds-checked cursor over input bytes.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::stream::{Buffer, StreamId};
+use crate::stream_id::{Buffer, StreamId};
 use crate::visits::{TypeKey, Visit, Visits};
 
 /// A cursor over a byte slice. Positions are usize; `base` is the absolute offset of `data[0]` in the whole file, so errors inside sub-readers report file offsets.

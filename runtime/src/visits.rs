@@ -4,7 +4,7 @@
 
 use std::any::TypeId;
 
-use crate::stream::StreamId;
+use crate::stream_id::StreamId;
 
 /// What identifies the type of a value read by position, for cycles: the same type at the same
 /// position of the same stream is the same value.
@@ -108,7 +108,7 @@ impl Visits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::Buffer;
+    use crate::stream_id::Buffer;
 
     fn at(pos: usize) -> Visit {
         Visit {
