@@ -28,9 +28,24 @@ pub trait Reach {
     /// instances, not `-derived`, `to-string` or a default.
     fn reports_failure(&self) -> bool;
 
-    /// A name, field, element, cast or property of a value: typed, with the back end's own
-    /// rendering as a [`Node::Reached`] leaf.
+    /// A name, an element, a cast, or whether a value is present or holds a case: typed,
+    /// with the back end's own rendering as a [`Node::Reached`] leaf.
     fn reach(&self, e: &Expr) -> Result<Typed<Self::Reached>, ExprError>;
+
+    /// The attribute `e` (`base.attr`) when the back end reaches it whole rather than as
+    /// `attr` of `base`'s value (a constant of the root, a `_parent`/`_root` path, a property
+    /// of `_io`, a size known before reading, a member of each branch of a `?:`); `None`
+    /// otherwise.
+    fn whole_attribute(&self, e: &Expr) -> Option<Result<Typed<Self::Reached>, ExprError>>;
+
+    /// Member `attr` of the value `base` (a field, parameter or instance of a structure, a
+    /// value's `_sizeof` or `_io`, a list's `first` or `last`), or a property of a value the
+    /// back end reaches (`field.length`).
+    fn member(
+        &self,
+        base: Typed<Self::Reached>,
+        attr: &str,
+    ) -> Result<Typed<Self::Reached>, ExprError>;
 
     /// Told when a node that can fail is made where no leaf reports it (`inflated(…)`).
     fn note_failure(&self);
@@ -82,13 +97,40 @@ pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprE
         Expr::FString(parts) => format(scope, parts),
         Expr::Method(recv, name, args) if name == "sum" => sum(scope, recv, args),
         Expr::Method(recv, name, args) => text_method(scope, recv, name, args),
-        Expr::Name(_)
-        | Expr::Attr(..)
-        | Expr::Index(..)
-        | Expr::Cast(..)
-        | Expr::Present(_)
-        | Expr::Holds(..) => scope.reach(e),
+        Expr::Attr(base, attr) => attribute(scope, e, base, attr),
+        Expr::Name(_) | Expr::Index(..) | Expr::Cast(..) | Expr::Present(_) | Expr::Holds(..) => {
+            scope.reach(e)
+        }
     }
+}
+
+/// `e`, which is `base.attr`.
+fn attribute<R: Reach>(
+    scope: &R,
+    e: &Expr,
+    base: &Expr,
+    attr: &str,
+) -> Result<Typed<R::Reached>, ExprError> {
+    if attr == "to_i"
+        && let Some(n) = literal_number(base, 10)
+    {
+        return Ok(typed(Ty::Int, false, Node::Int(n)));
+    }
+    if let Some(whole) = scope.whole_attribute(e) {
+        return whole;
+    }
+    let base = resolve(scope, base)?;
+    // What the back end reaches may be a field or an element, whose properties it knows.
+    if !matches!(base.node, Node::Reached(_)) {
+        if attr == "to_i" && base.ty.is_text() {
+            return parse_int(scope, base, typed(Ty::Int, false, Node::Int(10)));
+        }
+        if let Some((property, ty)) = value_property(attr, &base.ty) {
+            let can_fail = base.can_fail;
+            return Ok(typed(ty, can_fail, Node::Property(property, base.into())));
+        }
+    }
+    scope.member(base, attr)
 }
 
 /// `e`, which must be an integer.
@@ -555,6 +597,32 @@ pub fn parse_int<R: Reach>(
     scope.note_failure();
     let (text, radix) = (text.into(), radix.into());
     Ok(typed(Ty::Int, true, Node::ParseInt { text, radix }))
+}
+
+/// The property `attr` of a value of type `ty`, and the property's type; `None` where the
+/// value has no such property (structures and streams have members, not properties). Text's
+/// `to_i`, which can fail, is [`parse_int`].
+pub fn value_property(attr: &str, ty: &Ty) -> Option<(Property, Ty)> {
+    let text = ty.is_text();
+    let list_of = |elem: &[Ty]| matches!(ty, Ty::Array(e) | Ty::ListLit(e) if elem.contains(e));
+    let ordered = list_of(&[Ty::Int, Ty::Float, Ty::Str, Ty::StrLit]) || *ty == Ty::Bytes;
+    let least = match ty {
+        Ty::Array(e) | Ty::ListLit(e) if **e == Ty::Float => Ty::Float,
+        Ty::Array(e) | Ty::ListLit(e) if e.is_text() => Ty::Str,
+        _ => Ty::Int,
+    };
+    Some(match attr {
+        "length" if text || *ty == Ty::Bytes => (Property::Length, Ty::Int),
+        "size" if matches!(ty, Ty::Bytes | Ty::Array(_) | Ty::ListLit(_)) => {
+            (Property::Length, Ty::Int)
+        }
+        "to_s" if *ty == Ty::Int => (Property::Decimal, Ty::Str),
+        "to_i" if matches!(ty, Ty::Float | Ty::Enum(_) | Ty::Bool) => (Property::ToInt, Ty::Int),
+        "reverse" if text => (Property::Reverse, Ty::Str),
+        "min" if ordered => (Property::Min, least),
+        "max" if ordered => (Property::Max, least),
+        _ => return None,
+    })
 }
 
 /// The number a string literal spells in `radix`, which cannot fail (`"-72".to_i`).

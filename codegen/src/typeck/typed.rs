@@ -107,6 +107,25 @@ pub enum Node<L> {
         bytes: Box<Typed<L>>,
         decode: Option<Encoding>,
     },
+    /// A property computed from a value (`text.length`, `n.to_s`, `list.max`).
+    Property(Property, Box<Typed<L>>),
+}
+
+/// A property computed from the value of a string, byte array, list or number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Property {
+    /// `length` of a string or byte array, `size` of a byte array or a list: its length.
+    Length,
+    /// `to_s` of an integer: its decimal digits.
+    Decimal,
+    /// `to_i` of a float (towards zero), an enum value (its number) or a boolean (0 or 1).
+    ToInt,
+    /// `reverse` of a string.
+    Reverse,
+    /// `min` of a list or byte array: its least element, or 0 (an empty string) when empty.
+    Min,
+    /// `max` of a list or byte array: its greatest element, or 0 (an empty string) when empty.
+    Max,
 }
 
 /// How two values compare.

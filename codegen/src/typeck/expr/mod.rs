@@ -53,7 +53,8 @@ use crate::typeck::typed::{invalid, unsupported};
 type Compiled = Result<(TokenStream, Ty), ExprError>;
 
 /// A compiled place before it is turned into a value: knows its field for `_sizeof`.
-struct Place<'s> {
+#[derive(Clone)]
+pub struct Place<'s> {
     /// The stored value; an `Option` of a reference to it when `optional`.
     tokens: TokenStream,
     ty: Ty,
@@ -459,7 +460,7 @@ impl<'s> Scope<'s> {
             }
             (false, None) => {}
         }
-        match self.value(place)? {
+        match self.value(place) {
             (tokens, Ty::Opt(_)) => Ok(Some(quote!(#tokens.is_none()))),
             _ => Ok(None),
         }
@@ -680,30 +681,6 @@ impl<'s> Scope<'s> {
         let typed = crate::typeck::resolve::resolve(self, e)?;
         let ty = typed.ty.clone();
         Ok((self.render(typed), ty))
-    }
-
-    /// Compiles what the scope reaches by name: a name, field, element, cast or property of a
-    /// value.
-    fn reached(&self, e: &Expr) -> Compiled {
-        match e {
-            Expr::Present(value) => {
-                let place = self.place(value)?;
-                let tokens = &place.tokens;
-                Ok((
-                    if place.optional {
-                        quote!(#tokens.is_some())
-                    } else {
-                        quote!(true)
-                    },
-                    Ty::Bool,
-                ))
-            }
-            Expr::Holds(value, case) => self.holds(value, case),
-            _ => {
-                let place = self.place(e)?;
-                self.value(place)
-            }
-        }
     }
 
     /// The value of a value instance in this scope: its expression, as its `enum` when it has

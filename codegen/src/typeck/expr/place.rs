@@ -4,11 +4,11 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens as _, format_ident, quote};
 
 use super::switch::integer_switch;
-use super::text::value_property;
+use super::text::property_tokens;
 use super::*;
 use crate::repr::option_tokens;
 use crate::sanitization::{IS_BE, is_be_ident, look_ahead_cell_ident, struct_ident};
-use crate::typeck::resolve::literal_number;
+use crate::typeck::resolve::value_property;
 use crate::typeck::typed::{Node, Typed};
 
 impl<'s> Scope<'s> {
@@ -36,7 +36,7 @@ impl<'s> Scope<'s> {
             .field
             .filter(|f| f.repeat != Repeat::None || matches!(f.ty, FieldType::Array { .. }));
         let list_args = list.args.clone();
-        let (tokens, ty) = self.value(list)?;
+        let (tokens, ty) = self.value(list);
         let at = at(&tokens);
         let elem = match ty {
             Ty::Bytes => {
@@ -128,6 +128,13 @@ impl<'s> Scope<'s> {
 
     /// Resolves a name, attribute chain or index to a place.
     pub(super) fn place(&self, e: &Expr) -> Result<Place<'s>, ExprError> {
+        let typed = crate::typeck::resolve::resolve(self, e)?;
+        Ok(self.as_place(typed))
+    }
+
+    /// The place of a name, an element, a cast, or whether a value is present or holds a
+    /// case (see `Reach::reach`).
+    pub(super) fn reached_place(&self, e: &Expr) -> Result<Place<'s>, ExprError> {
         match e {
             Expr::Name(name) => self.name(name),
             Expr::Index(list, index) => self.index(list, index),
@@ -140,47 +147,61 @@ impl<'s> Scope<'s> {
                 let base = self.place(base)?;
                 self.cast(base, target)
             }
-            Expr::Attr(..) if let Some(value) = self.schema.root_constant(self.ty, e) => {
-                let (tokens, ty) = self.compile(value)?;
+            Expr::Present(value) => {
+                let place = self.place(value)?;
+                let tokens = &place.tokens;
+                let present = match place.optional {
+                    true => quote!(#tokens.is_some()),
+                    false => quote!(true),
+                };
+                Ok(Place::computed(present, Ty::Bool))
+            }
+            Expr::Holds(value, case) => {
+                let (tokens, ty) = self.holds(value, case)?;
                 Ok(Place::computed(tokens, ty))
-            }
-            Expr::Attr(..) if let Some(path) = e.context_path() => self.context_value(&path),
-            Expr::Attr(text, attr)
-                if attr == "to_i"
-                    && let Some(n) = literal_number(text, 10) =>
-            {
-                Ok(Place::computed(int_literal(n.into())?, Ty::Int))
-            }
-            Expr::Attr(base, attr) => {
-                if let Some(place) =
-                    self.through_branches(base, |b| Expr::Attr(Box::new(b), attr.clone()))
-                {
-                    return place;
-                }
-                if let Expr::Name(n) = base.as_ref()
-                    && n == "_io"
-                {
-                    return self.io_property(attr);
-                }
-                // A field whose values all have one size has it before it is read.
-                if let Some(size) = self.schema.static_path_size(self.ty, e) {
-                    return Ok(Place::computed(int_literal(size as i128)?, Ty::Int));
-                }
-                if attr == "_sizeof"
-                    && matches!(base.as_ref(), Expr::Name(n) if n == "_root" || n == "_parent")
-                {
-                    return invalid(
-                        "`_root` and `_parent` are not supported: pass values down as `params`",
-                    );
-                }
-                let base = self.place(base)?;
-                self.attribute(base, attr)
             }
             _ => {
                 let (tokens, ty) = self.compile(e)?;
                 Ok(Place::computed(tokens, ty))
             }
         }
+    }
+
+    /// The attribute `e` (`base.attr`) when it is reached whole (see `Reach::whole_attribute`).
+    pub(super) fn whole_attribute_place(&self, e: &Expr) -> Option<Result<Place<'s>, ExprError>> {
+        let Expr::Attr(base, attr) = e else {
+            return None;
+        };
+        if let Some(value) = self.schema.root_constant(self.ty, e) {
+            return Some(
+                self.compile(value)
+                    .map(|(tokens, ty)| Place::computed(tokens, ty)),
+            );
+        }
+        if let Some(path) = e.context_path() {
+            return Some(self.context_value(&path));
+        }
+        if let Some(place) = self.through_branches(base, |b| Expr::Attr(Box::new(b), attr.clone()))
+        {
+            return Some(place);
+        }
+        if let Expr::Name(n) = base.as_ref()
+            && n == "_io"
+        {
+            return Some(self.io_property(attr));
+        }
+        // A field whose values all have one size has it before it is read.
+        if let Some(size) = self.schema.static_path_size(self.ty, e) {
+            return Some(int_literal(size as i128).map(|size| Place::computed(size, Ty::Int)));
+        }
+        if attr == "_sizeof"
+            && matches!(base.as_ref(), Expr::Name(n) if n == "_root" || n == "_parent")
+        {
+            return Some(invalid(
+                "`_root` and `_parent` are not supported: pass values down as `params`",
+            ));
+        }
+        None
     }
 
     /// `(c ? a : b).x` where `a` and `b` have different types (two structures, two switches)
@@ -565,7 +586,7 @@ impl<'s> Scope<'s> {
         let base = match (attr, &base.ty) {
             // A switch of integers is an integer, with an integer's properties.
             ("to_s", Ty::Switch) => {
-                let (value, ty) = self.value(base)?;
+                let (value, ty) = self.value(base);
                 Place::computed(value, ty)
             }
             ("_sizeof" | "size", Ty::Switch) => base,
@@ -585,12 +606,7 @@ impl<'s> Scope<'s> {
             _ => {}
         }
         if attr == "to_i" && base.ty.is_text() {
-            let (text, ty) = self.value(base)?;
-            let text = Typed {
-                ty,
-                can_fail: false,
-                node: Node::Reached(text),
-            };
+            let text = self.typed_leaf(base, false);
             let radix = Typed {
                 ty: Ty::Int,
                 can_fail: false,
@@ -599,10 +615,10 @@ impl<'s> Scope<'s> {
             let parsed = crate::typeck::resolve::parse_int(self, text, radix)?;
             return Ok(Place::computed(self.render(parsed), Ty::Int));
         }
-        if let Some(property) = value_property(attr, &base.ty) {
-            let (value, _) = self.value(base)?;
-            let (tokens, ty) = property(value);
-            return Ok(Place::computed(tokens, ty));
+        if let Some((property, ty)) = value_property(attr, &base.ty) {
+            let of = base.ty.clone();
+            let (value, _) = self.value(base);
+            return Ok(Place::computed(property_tokens(property, &of, value), ty));
         }
         let tokens = &base.tokens;
         let simple = |tokens, ty| Ok(Place::computed(tokens, ty));
@@ -624,9 +640,6 @@ impl<'s> Scope<'s> {
                     }
                 };
                 simple(quote!(((#len) as i64)), Ty::Int)
-            }
-            ("size", Ty::Array(_) | Ty::ListLit(_)) => {
-                simple(quote!((#tokens.len() as i64)), Ty::Int)
             }
             ("size", Ty::Switch) if base.field.is_some_and(Field::switches_whole_list) => {
                 simple(quote!((#tokens.len() as i64)), Ty::Int)
@@ -743,8 +756,8 @@ impl<'s> Scope<'s> {
                 ..inner
             });
         }
-        let ((value, ty), value_fails) = self.noting_failure(|| inner_scope.value(inner))?;
-        let fails = step_fails || value_fails;
+        let (value, ty) = inner_scope.value(inner);
+        let fails = step_fails;
         let or = |absent| when_present(outer, &value, Absent::Value(absent), fails);
         let (tokens, ty) = match ty {
             Ty::Int => (or(quote!(0i64)), ty),
@@ -774,12 +787,12 @@ impl<'s> Scope<'s> {
     /// Turns a place into a value: numbers become `i64`/`f64`, strings and byte arrays a
     /// `&[u8]` of their content, and a value that may be absent an `Option` of its value
     /// (except numbers, which read as 0 when absent).
-    pub(super) fn value(&self, place: Place<'s>) -> Compiled {
+    pub(super) fn value(&self, place: Place<'s>) -> (TokenStream, Ty) {
         if place.optional {
             return self.optional_value(place);
         }
         let Some(ty) = place.value_type() else {
-            return Ok((place.tokens, place.ty));
+            return (place.tokens, place.ty);
         };
         let tokens = match place.by_ref && read_through(ty) {
             true => {
@@ -789,7 +802,7 @@ impl<'s> Scope<'s> {
             false => place.tokens,
         };
         let (tokens, ty) = self.stored_value(ty, tokens);
-        Ok((tokens, ty.unwrap_or(place.ty)))
+        (tokens, ty.unwrap_or(place.ty))
     }
 
     /// The value of one stored value of type `ty`, and its type when it is not the place's
@@ -824,7 +837,7 @@ impl<'s> Scope<'s> {
     /// The value of a place that may be absent. An absent number reads as 0, so that version
     /// gates can build on fields that older versions lack (`version >= 6 and revision >= 2`);
     /// anything else is an `Option`.
-    pub(super) fn optional_value(&self, place: Place<'s>) -> Compiled {
+    pub(super) fn optional_value(&self, place: Place<'s>) -> (TokenStream, Ty) {
         let outer = place.tokens.clone();
         let present = Place {
             tokens: quote!(present),
@@ -833,7 +846,8 @@ impl<'s> Scope<'s> {
             ..place
         };
         let single = present.value_type().is_some();
-        let ((value, ty), fails) = self.noting_failure(|| self.value(present))?;
+        // Taking the value of a present place computes nothing, so it cannot fail.
+        let (value, ty) = self.value(present);
         let absent = match &ty {
             Ty::Int if single => quote!(0i64),
             Ty::Float if single => quote!(0.0f64),
@@ -842,14 +856,14 @@ impl<'s> Scope<'s> {
                 quote!(#name::from_raw(0))
             }
             _ => {
-                let tokens = when_present(&outer, &value, Absent::None, fails);
-                return Ok((tokens, Ty::Opt(Box::new(ty))));
+                let tokens = when_present(&outer, &value, Absent::None, false);
+                return (tokens, Ty::Opt(Box::new(ty)));
             }
         };
-        Ok((
-            when_present(&outer, &value, Absent::Value(absent), fails),
+        (
+            when_present(&outer, &value, Absent::Value(absent), false),
             ty,
-        ))
+        )
     }
 }
 

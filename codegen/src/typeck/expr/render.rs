@@ -9,8 +9,8 @@ use super::*;
 use crate::typeck::resolve::Reach;
 use crate::typeck::typed::{Comparison, Function, Node, Typed};
 
-impl Reach for Scope<'_> {
-    type Reached = TokenStream;
+impl<'s> Reach for Scope<'s> {
+    type Reached = Place<'s>;
 
     fn schema(&self) -> &Schema {
         self.schema
@@ -28,30 +28,72 @@ impl Reach for Scope<'_> {
         self.reports_failure
     }
 
-    fn reach(&self, e: &Expr) -> Result<Typed<TokenStream>, ExprError> {
-        let ((tokens, ty), can_fail) = self.noting_failure(|| self.reached(e))?;
-        let node = Node::Reached(tokens);
-        Ok(Typed { ty, can_fail, node })
+    fn reach(&self, e: &Expr) -> Result<Typed<Place<'s>>, ExprError> {
+        self.leaf(|| self.reached_place(e))
+    }
+
+    fn whole_attribute(&self, e: &Expr) -> Option<Result<Typed<Place<'s>>, ExprError>> {
+        let whole = self.noting_failure(|| Ok(self.whole_attribute_place(e)));
+        let (found, can_fail) = whole.ok()?;
+        Some(found?.map(|place| self.typed_leaf(place, can_fail)))
+    }
+
+    fn member(&self, base: Typed<Place<'s>>, attr: &str) -> Result<Typed<Place<'s>>, ExprError> {
+        let base_fails = base.can_fail;
+        let base = self.as_place(base);
+        let mut member = self.leaf(|| self.attribute(base, attr))?;
+        member.can_fail |= base_fails;
+        Ok(member)
     }
 
     fn note_failure(&self) {
         self.can_fail.set(true);
     }
 
-    fn element_scope(&self, elem: Ty) -> (Self, TokenStream) {
+    fn element_scope(&self, elem: Ty) -> (Self, Place<'s>) {
         let item = format_ident!("item{}", self.depth);
-        let mut inner = self.with_element(quote!(#item), elem);
+        let mut inner = self.with_element(quote!(#item), elem.clone());
         inner.depth = self.depth + 1;
-        (inner, quote!(#item))
+        (inner, Place::computed(quote!(#item), elem))
     }
 }
 
-impl Scope<'_> {
+impl<'s> Scope<'s> {
+    /// The leaf of the place `reach` reaches: typed as its value, and whether reaching it can
+    /// fail.
+    fn leaf(
+        &self,
+        reach: impl FnOnce() -> Result<Place<'s>, ExprError>,
+    ) -> Result<Typed<Place<'s>>, ExprError> {
+        let (place, can_fail) = self.noting_failure(reach)?;
+        Ok(self.typed_leaf(place, can_fail))
+    }
+
+    /// `place` as a leaf, typed as its value.
+    pub(super) fn typed_leaf(&self, place: Place<'s>, can_fail: bool) -> Typed<Place<'s>> {
+        let (_, ty) = self.value(place.clone());
+        let node = Node::Reached(place);
+        Typed { ty, can_fail, node }
+    }
+
+    /// The place of `t`: what the back end reached, or a value computed by the tree.
+    pub(super) fn as_place(&self, t: Typed<Place<'s>>) -> Place<'s> {
+        match t.node {
+            Node::Reached(place) => place,
+            _ => {
+                let ty = t.ty.clone();
+                Place::computed(self.render(t), ty)
+            }
+        }
+    }
+}
+
+impl<'s> Scope<'s> {
     /// The Rust of `t`.
-    pub(super) fn render(&self, t: Typed<TokenStream>) -> TokenStream {
+    pub(super) fn render(&self, t: Typed<Place<'s>>) -> TokenStream {
         let Typed { ty, can_fail, node } = t;
         match node {
-            Node::Reached(tokens) => tokens,
+            Node::Reached(place) => self.value(place).0,
             Node::Int(n) => int_tokens(n),
             Node::Float(f) => quote!(#f),
             Node::Bool(b) => quote!(#b),
@@ -133,6 +175,7 @@ impl Scope<'_> {
                 body,
             } => {
                 let (list, body) = (self.render(*list), self.render(*body));
+                let element = element.tokens;
                 quote!(#list.iter().fold(0i64, |sum, #element| sum.wrapping_add(#body)))
             }
             Node::Format(parts) => {
@@ -179,12 +222,16 @@ impl Scope<'_> {
                     }
                 }
             }
+            Node::Property(property, value) => {
+                let of = value.ty.clone();
+                super::text::property_tokens(property, &of, self.render(*value))
+            }
         }
     }
 
     /// A list literal: integers (`[1i64, 2i64]`), strings (`[b"a".as_slice(), …]`), byte
     /// arrays, or references to structures of any types.
-    fn list_literal(&self, ty: &Ty, items: Vec<Typed<TokenStream>>) -> TokenStream {
+    fn list_literal(&self, ty: &Ty, items: Vec<Typed<Place<'s>>>) -> TokenStream {
         let elem = match ty {
             Ty::ListLit(elem) => &**elem,
             _ => &Ty::Int,

@@ -14,7 +14,7 @@ impl<'s> Scope<'s> {
             return self.through_optional(base, |scope, present| scope.cast(present, target));
         }
         if let Some(number) = NumberType::named(target) {
-            let (value, ty) = self.value(base)?;
+            let (value, ty) = self.value(base);
             let tokens = match (&ty, number) {
                 (Ty::Int, NumberType::Int(_)) => value,
                 (Ty::Float, NumberType::Int(_)) => quote!((#value as i64)),
@@ -31,7 +31,7 @@ impl<'s> Scope<'s> {
         match (target, &base.ty) {
             ("bytes", Ty::Bytes) | ("str", Ty::Str | Ty::StrLit) => Ok(base),
             ("bytes", Ty::ListLit(elem)) if **elem == Ty::Int => {
-                let (list, _) = self.value(base)?;
+                let (list, _) = self.value(base);
                 Ok(Place::computed(
                     quote!(rt::bytes::from_ints(&#list)),
                     Ty::Bytes,
@@ -53,7 +53,7 @@ impl<'s> Scope<'s> {
                     return invalid(format!("`{target}` is not a type of this schema"));
                 };
                 let name = crate::sanitization::struct_ident(&self.schema.types[ty]);
-                let (value, _) = self.value(base)?;
+                let (value, _) = self.value(base);
                 Ok(Place::computed(
                     quote!(#value.downcast_ref::<#name>()),
                     Ty::Opt(Box::new(Ty::User(ty))),
