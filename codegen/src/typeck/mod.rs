@@ -18,6 +18,7 @@ pub(crate) mod ir;
 pub(crate) mod reach;
 pub(crate) mod resolve;
 pub(crate) mod typed;
+pub(crate) mod value_types;
 
 use self::expr::{ExprError, Mode, Scope, Ty, describe};
 use crate::error::{Located, YamlPath};

@@ -49,6 +49,7 @@ pub enum Mode {
 pub(crate) use crate::typeck::typed::describe;
 pub use crate::typeck::typed::{ExprError, Ty};
 use crate::typeck::typed::{invalid, unsupported};
+pub use crate::typeck::value_types::{element_ty, field_ty};
 
 type Compiled = Result<(TokenStream, Ty), ExprError>;
 
@@ -118,10 +119,10 @@ impl<'s> Place<'s> {
     }
 
     /// A field's stored value (an `Option` of a reference to it when `optional`).
-    fn stored(tokens: TokenStream, schema: &Schema, field: &'s Field, optional: bool) -> Self {
+    fn stored(tokens: TokenStream, field: &'s Field, optional: bool) -> Self {
         Place {
             tokens,
-            ty: field_ty(schema, field),
+            ty: field_ty(field),
             field: Some(field),
             optional,
             element: false,
@@ -378,7 +379,7 @@ impl<'s> Scope<'s> {
             scope.element = Some((quote!(#bytes.as_slice()), Ty::Bytes));
             return scope;
         }
-        let elem = element_ty(self.schema, ty);
+        let elem = element_ty(ty);
         let reference = match read_through(ty) {
             true => quote!((*#name)),
             false => name,
@@ -750,41 +751,4 @@ fn int_literal(n: i128) -> Result<TokenStream, ExprError> {
 
 fn is_scalar(ty: &Ty) -> bool {
     matches!(ty, Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_))
-}
-
-/// The expression type of a field's value.
-pub fn field_ty(schema: &Schema, field: &Field) -> Ty {
-    let one = element_ty(schema, &field.ty);
-    match &field.repeat {
-        Repeat::None => one,
-        // A repeated switch is one case holding the whole list, unless each element chooses
-        // its own.
-        _ if field.switches_whole_list() => one,
-        _ => Ty::Array(Box::new(one)),
-    }
-}
-
-/// The expression type of one element of a field type.
-pub fn element_ty(schema: &Schema, ty: &FieldType) -> Ty {
-    let _ = schema;
-    match ty {
-        FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. } | FieldType::Vlq => {
-            Ty::Int
-        }
-        FieldType::Number(_) => Ty::Float,
-        FieldType::Enum { enum_idx, .. }
-        | FieldType::Bits {
-            enum_idx: Some(enum_idx),
-            ..
-        } => Ty::Enum(*enum_idx),
-        FieldType::Bits { width: 1, .. } => Ty::Bool,
-        FieldType::Bits { .. } | FieldType::BitPadding => Ty::Int,
-        // Nothing has no field an expression could use.
-        FieldType::Quat(_) | FieldType::Vec3(_) | FieldType::Nothing => Ty::Composite,
-        FieldType::Str { .. } => Ty::Str,
-        FieldType::Bytes { .. } | FieldType::Contents(_) => Ty::Bytes,
-        FieldType::User { ty, .. } => Ty::User(*ty),
-        FieldType::Switch(_) => Ty::Switch,
-        FieldType::Array { elem, .. } => Ty::Array(Box::new(element_ty(schema, elem))),
-    }
 }

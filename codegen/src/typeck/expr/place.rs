@@ -10,6 +10,7 @@ use crate::repr::option_tokens;
 use crate::sanitization::{IS_BE, is_be_ident, look_ahead_cell_ident, struct_ident};
 use crate::typeck::resolve::value_property;
 use crate::typeck::typed::{Node, Typed};
+use crate::typeck::value_types::{place_value_ty, stored_value_ty};
 
 impl<'s> Scope<'s> {
     /// `a[i]`: an element of a list, or a byte of a byte array. Out of range, a number reads as
@@ -436,8 +437,9 @@ impl<'s> Scope<'s> {
                 // Arguments that differ from one element to the next are kept in the elements
                 // (see `Param::kept`); the others are the same for every element, computed
                 // here without `_index`, which is this element's.
-                return Ok(stored_field(self.schema, field, prior.clone())
-                    .read_with(field, &self.without_index()));
+                return Ok(
+                    stored_field(field, prior.clone()).read_with(field, &self.without_index())
+                );
             }
             if self.mode == Mode::Read && index >= self.visible_fields {
                 return invalid(skelcodec_runtime::__private::messages::not_read_yet(name));
@@ -452,7 +454,7 @@ impl<'s> Scope<'s> {
                 (None, Mode::Read) => local_ident(name).into_token_stream(),
                 (None, Mode::Write | Mode::Inspect) => quote!(self.#ident),
             };
-            return Ok(stored_field(self.schema, field, tokens).read_with(field, self));
+            return Ok(stored_field(field, tokens).read_with(field, self));
         }
         if name == IS_BE && def.endian_choice.is_some() && self.owner.is_none() {
             if self.mode == Mode::Inspect {
@@ -687,8 +689,7 @@ impl<'s> Scope<'s> {
                 self.trusted(field)?;
                 let ident = field_ident(attr);
                 let inside = self.inside(&base, *ty);
-                Ok(stored_field(self.schema, field, quote!(#tokens.#ident))
-                    .read_with(field, &inside))
+                Ok(stored_field(field, quote!(#tokens.#ident)).read_with(field, &inside))
             }
             (_, ty) => invalid(format!("{} has no property `{attr}`", describe(ty))),
         }
@@ -786,58 +787,60 @@ impl<'s> Scope<'s> {
 
     /// Turns a place into a value: numbers become `i64`/`f64`, strings and byte arrays a
     /// `&[u8]` of their content, and a value that may be absent an `Option` of its value
-    /// (except numbers, which read as 0 when absent).
+    /// (except numbers, which read as 0 when absent); typed by [`place_value_ty`].
     pub(super) fn value(&self, place: Place<'s>) -> (TokenStream, Ty) {
+        let ty = place_value_ty(
+            self.schema,
+            place.ty.clone(),
+            place.value_type(),
+            place.optional,
+        );
+        (self.value_tokens(place, &ty), ty)
+    }
+
+    /// The Rust of the value of `place`, of type `ty`.
+    fn value_tokens(&self, place: Place<'s>, ty: &Ty) -> TokenStream {
         if place.optional {
-            return self.optional_value(place);
+            return self.optional_value(place, ty);
         }
-        let Some(ty) = place.value_type() else {
-            return (place.tokens, place.ty);
+        let Some(one) = place.value_type() else {
+            return place.tokens;
         };
-        let tokens = match place.by_ref && read_through(ty) {
+        let tokens = match place.by_ref && read_through(one) {
             true => {
                 let reference = place.tokens;
                 quote!((*#reference))
             }
             false => place.tokens,
         };
-        let (tokens, ty) = self.stored_value(ty, tokens);
-        (tokens, ty.unwrap_or(place.ty))
+        self.stored_value(one, tokens).0
     }
 
     /// The value of one stored value of type `ty`, and its type when it is not the place's
-    /// own: numbers as `i64`/`f64`, strings and byte arrays as their content, a switch of
-    /// integers as an integer.
+    /// own (see [`stored_value_ty`]): numbers as `i64`/`f64`, strings and byte arrays as their
+    /// content, a switch of integers as an integer.
     pub(super) fn stored_value(
         &self,
         ty: &FieldType,
         tokens: TokenStream,
     ) -> (TokenStream, Option<Ty>) {
-        match ty {
-            FieldType::Number(Scalar::Int(_))
-            | FieldType::Remembered { .. }
-            | FieldType::Vlq
-            | FieldType::BitPadding
-            | FieldType::Bits {
-                width: 2..,
-                enum_idx: None,
-                ..
-            } => (quote!((#tokens as i64)), Some(Ty::Int)),
-            FieldType::Number(Scalar::Float(_)) => (quote!((#tokens as f64)), Some(Ty::Float)),
-            FieldType::Number(Scalar::Fixed { .. }) => (quote!(#tokens.get_f64()), Some(Ty::Float)),
-            FieldType::Str { .. } | FieldType::Bytes { .. } => (content_view(ty, tokens), None),
-            FieldType::Switch(switch) => match integer_switch(self.schema, switch, &tokens) {
-                Some(number) => (number, Some(Ty::Int)),
-                None => (tokens, None),
-            },
-            _ => (tokens, None),
-        }
+        let seen_as = stored_value_ty(self.schema, ty);
+        let tokens = match ty {
+            FieldType::Switch(switch) => {
+                integer_switch(self.schema, switch, &tokens).unwrap_or(tokens)
+            }
+            _ if seen_as == Some(Ty::Int) => quote!((#tokens as i64)),
+            FieldType::Number(Scalar::Float(_)) => quote!((#tokens as f64)),
+            FieldType::Number(Scalar::Fixed { .. }) => quote!(#tokens.get_f64()),
+            FieldType::Str { .. } | FieldType::Bytes { .. } => content_view(ty, tokens),
+            _ => tokens,
+        };
+        (tokens, seen_as)
     }
 
-    /// The value of a place that may be absent. An absent number reads as 0, so that version
-    /// gates can build on fields that older versions lack (`version >= 6 and revision >= 2`);
-    /// anything else is an `Option`.
-    pub(super) fn optional_value(&self, place: Place<'s>) -> (TokenStream, Ty) {
+    /// The Rust of the value of `place`, which may be absent, of type `ty`: an `Option`, or
+    /// for a number what an absent one reads as.
+    fn optional_value(&self, place: Place<'s>, ty: &Ty) -> TokenStream {
         let outer = place.tokens.clone();
         let present = Place {
             tokens: quote!(present),
@@ -845,35 +848,24 @@ impl<'s> Scope<'s> {
             by_ref: true,
             ..place
         };
-        let single = present.value_type().is_some();
-        // Taking the value of a present place computes nothing, so it cannot fail.
-        let (value, ty) = self.value(present);
-        let absent = match &ty {
-            Ty::Int if single => quote!(0i64),
-            Ty::Float if single => quote!(0.0f64),
-            Ty::Enum(idx) if single => {
+        let (value, _) = self.value(present);
+        let absent = match ty {
+            Ty::Int => quote!(0i64),
+            Ty::Float => quote!(0.0f64),
+            Ty::Enum(idx) => {
                 let name = enum_ident(&self.schema.enums[*idx]);
                 quote!(#name::from_raw(0))
             }
-            _ => {
-                let tokens = when_present(&outer, &value, Absent::None, false);
-                return (tokens, Ty::Opt(Box::new(ty)));
-            }
+            // Taking the value of a present place computes nothing, so it cannot fail.
+            _ => return when_present(&outer, &value, Absent::None, false),
         };
-        (
-            when_present(&outer, &value, Absent::Value(absent), false),
-            ty,
-        )
+        when_present(&outer, &value, Absent::Value(absent), false)
     }
 }
 
 /// The place of a stored field reached through `tokens`; a conditional field or a parse
 /// instance is an `Option` of a reference to its value.
-pub(super) fn stored_field<'s>(
-    schema: &Schema,
-    field: &'s Field,
-    tokens: TokenStream,
-) -> Place<'s> {
+pub(super) fn stored_field<'s>(field: &'s Field, tokens: TokenStream) -> Place<'s> {
     // Each case of a decoded switch keeps its own stored bytes (see `emit::types`).
     let decoded = field.decode.is_some()
         && field.repeat == Repeat::None
@@ -886,19 +878,14 @@ pub(super) fn stored_field<'s>(
     match (field.may_be_absent(), decoded) {
         (true, true) => Place {
             decoded: Some(present.clone()),
-            ..Place::stored(
-                quote!(#present.map(|decoded| &decoded.value)),
-                schema,
-                field,
-                true,
-            )
+            ..Place::stored(quote!(#present.map(|decoded| &decoded.value)), field, true)
         },
-        (true, false) => Place::stored(present, schema, field, true),
+        (true, false) => Place::stored(present, field, true),
         (false, true) => Place {
             decoded: Some(tokens.clone()),
-            ..Place::stored(quote!(#tokens.value), schema, field, false)
+            ..Place::stored(quote!(#tokens.value), field, false)
         },
-        (false, false) => Place::stored(tokens, schema, field, false),
+        (false, false) => Place::stored(tokens, field, false),
     }
 }
 

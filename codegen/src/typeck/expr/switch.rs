@@ -5,6 +5,7 @@ use quote::quote;
 
 use super::*;
 use crate::repr::stored_value;
+use crate::typeck::value_types::{is_integer_switch, switch_field};
 
 impl<'s> Scope<'s> {
     /// `value.as<target>`: a number converted, a switch value taken as the case that holds
@@ -184,42 +185,24 @@ impl<'s> Scope<'s> {
             },
             ty => Place::computed(
                 extract(content_view(ty, case)),
-                Ty::Opt(Box::new(element_ty(self.schema, ty))),
+                Ty::Opt(Box::new(element_ty(ty))),
             ),
         }))
     }
 }
 
-/// The field that holds `switch`, and the type that declares it.
-pub(super) fn switch_field<'s>(schema: &'s Schema, switch: &Switch) -> Option<(usize, &'s Field)> {
-    schema.types.iter().enumerate().find_map(|(owner, def)| {
-        let field = def
-            .fields
-            .iter()
-            .find(|f| matches!(&f.ty, FieldType::Switch(s) if std::ptr::eq(s, switch)))?;
-        Some((owner, field))
-    })
-}
-
-/// A switch whose every case is an integer is an integer in expressions, as in Kaitai; when it
-/// matched no case ([`FieldType::Nothing`]) it reads as 0, like any absent number.
+/// The value of a switch of integers (see `value_types::is_integer_switch`) at `tokens`, as an
+/// integer; when it matched no case ([`FieldType::Nothing`]) 0, like any absent number.
 pub(super) fn integer_switch(
     schema: &Schema,
     switch: &Switch,
     tokens: &TokenStream,
 ) -> Option<TokenStream> {
+    if !is_integer_switch(schema, switch) {
+        return None;
+    }
     let (owner, field) = switch_field(schema, switch)?;
-    if field.switches_whole_list() || field.decode.is_some() {
-        // One case holds the whole list; a decoded case holds its stored bytes too.
-        return None;
-    }
     let variants = switch_variants(schema, switch).variants;
-    if !variants
-        .iter()
-        .all(|v| matches!(v.ty, FieldType::Number(Scalar::Int(_)) | FieldType::Nothing))
-    {
-        return None;
-    }
     let enum_name = switch_enum_ident(schema, owner, field);
     let arms = variants.iter().map(|v| {
         let ident = &v.ident;

@@ -1,0 +1,106 @@
+//! The types expressions see of stored values: a field's, one element's, and what a stored
+//! value is as a value (a number of any width an `i64` or `f64`, a switch of integers an
+//! integer). Target-neutral: the resolver types places with them, and a back end holds the
+//! values as they say.
+
+use super::typed::Ty;
+use crate::model::{Field, FieldType, Repeat, Scalar, Schema, Switch};
+
+/// The expression type of a field's value.
+pub fn field_ty(field: &Field) -> Ty {
+    let one = element_ty(&field.ty);
+    match &field.repeat {
+        Repeat::None => one,
+        // A repeated switch is one case holding the whole list, unless each element chooses
+        // its own.
+        _ if field.switches_whole_list() => one,
+        _ => Ty::Array(Box::new(one)),
+    }
+}
+
+/// The expression type of one element of a field type.
+pub fn element_ty(ty: &FieldType) -> Ty {
+    match ty {
+        FieldType::Number(Scalar::Int(_)) | FieldType::Remembered { .. } | FieldType::Vlq => {
+            Ty::Int
+        }
+        FieldType::Number(_) => Ty::Float,
+        FieldType::Enum { enum_idx, .. }
+        | FieldType::Bits {
+            enum_idx: Some(enum_idx),
+            ..
+        } => Ty::Enum(*enum_idx),
+        FieldType::Bits { width: 1, .. } => Ty::Bool,
+        FieldType::Bits { .. } | FieldType::BitPadding => Ty::Int,
+        // Nothing has no field an expression could use.
+        FieldType::Quat(_) | FieldType::Vec3(_) | FieldType::Nothing => Ty::Composite,
+        FieldType::Str { .. } => Ty::Str,
+        FieldType::Bytes { .. } | FieldType::Contents(_) => Ty::Bytes,
+        FieldType::User { ty, .. } => Ty::User(*ty),
+        FieldType::Switch(_) => Ty::Switch,
+        FieldType::Array { elem, .. } => Ty::Array(Box::new(element_ty(elem))),
+    }
+}
+
+/// The type one stored value of type `ty` has as a value, where it is not [`element_ty`]'s:
+/// an integer of any width or encoding an integer, a float or fixed-point number a float, a
+/// switch of integers an integer.
+pub fn stored_value_ty(schema: &Schema, ty: &FieldType) -> Option<Ty> {
+    match ty {
+        FieldType::Number(Scalar::Int(_))
+        | FieldType::Remembered { .. }
+        | FieldType::Vlq
+        | FieldType::BitPadding
+        | FieldType::Bits {
+            width: 2..,
+            enum_idx: None,
+            ..
+        } => Some(Ty::Int),
+        FieldType::Number(Scalar::Float(_) | Scalar::Fixed { .. }) => Some(Ty::Float),
+        FieldType::Switch(switch) if is_integer_switch(schema, switch) => Some(Ty::Int),
+        _ => None,
+    }
+}
+
+/// True for a switch whose every case is an integer, which is an integer in expressions as in
+/// Kaitai (when it matched no case it reads as 0, like any absent number), unless one case
+/// holds the whole list or a decoded case holds its stored bytes too.
+pub fn is_integer_switch(schema: &Schema, switch: &Switch) -> bool {
+    let Some((_, field)) = switch_field(schema, switch) else {
+        return false;
+    };
+    if field.switches_whole_list() || field.decode.is_some() {
+        return false;
+    }
+    let cases = switch.cases.iter().map(|c| &c.ty);
+    cases
+        .chain(switch.default.as_deref())
+        .all(|ty| matches!(ty, FieldType::Number(Scalar::Int(_)) | FieldType::Nothing))
+}
+
+/// The field that holds `switch`, and the type that declares it.
+pub fn switch_field<'s>(schema: &'s Schema, switch: &Switch) -> Option<(usize, &'s Field)> {
+    schema.types.iter().enumerate().find_map(|(owner, def)| {
+        let field = def
+            .fields
+            .iter()
+            .find(|f| matches!(&f.ty, FieldType::Switch(s) if std::ptr::eq(s, switch)))?;
+        Some((owner, field))
+    })
+}
+
+/// The type of the value a place holds, of type `ty` (a field's or an element's, see
+/// [`field_ty`]): `one` is the field type of its one stored value (none for a list or a
+/// computed value), and it `may_be_absent`. An absent number, enum value or float reads as
+/// 0, so that version gates can build on fields that older versions lack (`version >= 6 and
+/// revision >= 2`); anything else that may be absent is [`Ty::Opt`].
+pub fn place_value_ty(schema: &Schema, ty: Ty, one: Option<&FieldType>, may_be_absent: bool) -> Ty {
+    let present = one
+        .and_then(|one| stored_value_ty(schema, one))
+        .unwrap_or(ty);
+    match present {
+        Ty::Int | Ty::Float | Ty::Enum(_) if one.is_some() => present,
+        present if may_be_absent => Ty::Opt(Box::new(present)),
+        present => present,
+    }
+}
