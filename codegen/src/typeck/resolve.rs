@@ -7,8 +7,9 @@ use skelcodec_runtime::__private::messages;
 use skelcodec_runtime::encoding::Encoding;
 
 use super::typed::*;
+use super::value_types::{field_ty, one_value, place_value_ty};
 use crate::expr::{BinOp, Expr, UnaryOp};
-use crate::model::Schema;
+use crate::model::{Field, FieldType, Schema};
 
 /// A scope an expression is resolved in, as a back end sees it.
 pub trait Reach {
@@ -27,6 +28,29 @@ pub trait Reach {
     /// True where a failure of the expression is reported: readers, writers and value
     /// instances, not `-derived`, `to-string` or a default.
     fn reports_failure(&self) -> bool;
+
+    /// Where the expression runs.
+    fn mode(&self) -> Mode;
+
+    /// While reading, how many fields of the scope's type are read already.
+    fn visible_fields(&self) -> usize;
+
+    /// The expression decides how bytes are read: `-untrusted` values are out of reach.
+    fn decides_reading(&self) -> bool;
+
+    /// The scope's names are those of another value, reached through it (an instance of
+    /// `header` inlined in `header.version`).
+    fn through_another_value(&self) -> bool;
+
+    /// The type of `_`, where it is defined.
+    fn element(&self) -> Option<Ty>;
+
+    /// `_index` is defined.
+    fn has_index(&self) -> bool;
+
+    /// Inside one element of a repeated field being read or written, the field's name: the
+    /// name means the elements before this one there.
+    fn prior_field(&self) -> Option<&str>;
 
     /// A name, an element, a cast, or whether a value is present or holds a case: typed,
     /// with the back end's own rendering as a [`Node::Reached`] leaf.
@@ -51,8 +75,8 @@ pub trait Reach {
     fn note_failure(&self);
 
     /// The scope inside one element of a list whose elements have type `elem`, where `_` is
-    /// that element, and the back end's rendering of the element.
-    fn element_scope(&self, elem: Ty) -> (Self, Self::Reached)
+    /// that element.
+    fn element_scope(&self, elem: Ty) -> Self
     where
         Self: Sized;
 }
@@ -98,10 +122,76 @@ pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprE
         Expr::Method(recv, name, args) if name == "sum" => sum(scope, recv, args),
         Expr::Method(recv, name, args) => text_method(scope, recv, name, args),
         Expr::Attr(base, attr) => attribute(scope, e, base, attr),
-        Expr::Name(_) | Expr::Index(..) | Expr::Cast(..) | Expr::Present(_) | Expr::Holds(..) => {
-            scope.reach(e)
-        }
+        Expr::Name(name) => self::name(scope, e, name),
+        Expr::Index(..) | Expr::Cast(..) | Expr::Present(_) | Expr::Holds(..) => scope.reach(e),
     }
+}
+
+/// `e`, which is the name `name`.
+fn name<R: Reach>(scope: &R, e: &Expr, name: &str) -> Result<Typed<R::Reached>, ExprError> {
+    match name {
+        "_" => {
+            return match scope.element() {
+                Some(ty) => Ok(typed(ty, false, Node::Element)),
+                None => invalid(
+                    "`_` is only defined in `repeat-until`, in the arguments of a `-for-each` field and inside `sum(...)`",
+                ),
+            };
+        }
+        "_index" => {
+            return match scope.has_index() {
+                true => Ok(typed(Ty::Int, false, Node::Index)),
+                false => invalid(
+                    "`_index` is only defined in the attributes of a repeated field (its size, type arguments, switch selector and `valid`)",
+                ),
+            };
+        }
+        _ => {}
+    }
+    let ty = scope.scope_type();
+    let fields = &scope.schema().types[ty].fields;
+    match fields.iter().position(|f| f.id == name) {
+        Some(index) => own_field(scope, ty, index),
+        None => scope.reach(e),
+    }
+}
+
+/// Field `index` of the structure in scope, of type `ty`.
+fn own_field<R: Reach>(scope: &R, ty: usize, index: usize) -> Result<Typed<R::Reached>, ExprError> {
+    let field = &scope.schema().types[ty].fields[index];
+    // Inside one of its elements, the list as read so far.
+    let prior = !scope.through_another_value() && scope.prior_field() == Some(&field.id);
+    if !prior {
+        if scope.mode() == Mode::Read && index >= scope.visible_fields() {
+            return invalid(messages::not_read_yet(&field.id));
+        }
+        usable(scope, field)?;
+    }
+    let ty_seen = place_value_ty(
+        scope.schema(),
+        field_ty(field),
+        one_value(field),
+        field.may_be_absent(),
+    );
+    Ok(typed(ty_seen, false, Node::Field { ty, index }))
+}
+
+/// Refuses a field whose value an expression cannot use here: `contents` that holds none,
+/// and an `-untrusted` value where the expression decides how bytes are read.
+pub fn usable<R: Reach>(scope: &R, field: &Field) -> Result<(), ExprError> {
+    if matches!(field.ty, FieldType::Contents(_)) && field.stores_value() {
+        return invalid(format!(
+            "`{}` is repeated or conditional `contents`: it holds no bytes to use",
+            field.id
+        ));
+    }
+    if scope.decides_reading() && field.untrusted {
+        return invalid(format!(
+            "`{}` is `-untrusted`: it is reported by `check()`, never used to read; read by layout instead",
+            field.id
+        ));
+    }
+    Ok(())
 }
 
 /// `e`, which is `base.attr`.
@@ -486,7 +576,7 @@ fn sum<R: Reach>(scope: &R, recv: &Expr, args: &[Expr]) -> Result<Typed<R::Reach
     let Ty::Array(elem) = &list.ty else {
         return invalid(format!("`sum` needs a list, found {}", describe(&list.ty)));
     };
-    let (inner, element) = scope.element_scope((**elem).clone());
+    let inner = scope.element_scope((**elem).clone());
     let body = resolve_int(&inner, arg)?;
     // A back end adds up in a closure, which cannot return a failure.
     if body.can_fail {
@@ -496,15 +586,7 @@ fn sum<R: Reach>(scope: &R, recv: &Expr, args: &[Expr]) -> Result<Typed<R::Reach
     }
     let can_fail = list.can_fail;
     let (list, body) = (list.into(), body.into());
-    Ok(typed(
-        Ty::Int,
-        can_fail,
-        Node::Sum {
-            list,
-            element,
-            body,
-        },
-    ))
+    Ok(typed(Ty::Int, can_fail, Node::Sum { list, body }))
 }
 
 /// `f"len={len}"`: the text, with each integer in decimal and each string as it is.

@@ -81,11 +81,10 @@ pub enum Node<L> {
     List(Vec<Typed<L>>),
     /// One of the functions of `-derived` expressions, of bytes.
     Call(Function, Box<Typed<L>>),
-    /// `list.sum(body)`: `body`, an integer, computed for each element of the list bound to
-    /// `element` (`_`), added up.
+    /// `list.sum(body)`: `body`, an integer, computed for each element of the list (`_`
+    /// there, a [`Node::Element`]), added up.
     Sum {
         list: Box<Typed<L>>,
-        element: L,
         body: Box<Typed<L>>,
     },
     /// `f"…"`: the parts joined, integers in decimal.
@@ -109,6 +108,25 @@ pub enum Node<L> {
     },
     /// A property computed from a value (`text.length`, `n.to_s`, `list.max`).
     Property(Property, Box<Typed<L>>),
+    /// `_index`: the position of the element in scope of a repeated field.
+    Index,
+    /// `_`: the element in scope (of `repeat-until`, of the list a `-for-each` field follows,
+    /// or of `sum`).
+    Element,
+    /// Field `index` of type `ty`, of the structure in scope: as read so far where the scope
+    /// is inside one element of that field (`groups[_index - 1]`).
+    Field { ty: usize, index: usize },
+}
+
+/// Where an expression runs, which decides what names mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// In a reader: only the fields read so far exist, `_io` is the stream being read.
+    Read,
+    /// In a writer: every field exists, parameters are arguments, no stream is read.
+    Write,
+    /// In `check`, `normalize` and value instances: the finished value, without parameters.
+    Inspect,
 }
 
 /// A property computed from the value of a string, byte array, list or number.

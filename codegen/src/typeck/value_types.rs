@@ -18,6 +18,15 @@ pub fn field_ty(field: &Field) -> Ty {
     }
 }
 
+/// The field type of a field's one stored value: none for a list (a repeated field, a
+/// fixed-size array).
+pub fn one_value(field: &Field) -> Option<&FieldType> {
+    match &field.ty {
+        FieldType::Array { .. } => None,
+        ty => (field.repeat == Repeat::None).then_some(ty),
+    }
+}
+
 /// The expression type of one element of a field type.
 pub fn element_ty(ty: &FieldType) -> Ty {
     match ty {

@@ -35,20 +35,10 @@ use crate::repr::switch::switch_variants;
 use crate::sanitization::switch_enum_ident;
 use crate::sanitization::{enum_ident, field_ident, local_ident, own_reader_ident, variant_ident};
 
-/// Where an expression runs, which decides what names mean.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// In a reader: fields read so far are locals, `_io` is the reader `r`.
-    Read,
-    /// In a writer: fields are `self.…`, parameters are arguments.
-    Write,
-    /// In `check`, `normalize` and value instances: fields are `self.…`, no parameters.
-    Inspect,
-}
-
 pub(crate) use crate::typeck::typed::describe;
-pub use crate::typeck::typed::{ExprError, Ty};
+pub use crate::typeck::typed::{ExprError, Mode, Ty};
 use crate::typeck::typed::{invalid, unsupported};
+use crate::typeck::value_types::one_value;
 pub use crate::typeck::value_types::{element_ty, field_ty};
 
 type Compiled = Result<(TokenStream, Ty), ExprError>;
@@ -140,8 +130,7 @@ impl<'s> Place<'s> {
             // An element of a fixed-size array (`[f32; 16]`).
             (FieldType::Array { elem, .. }, true) => Some(elem),
             (ty, true) => Some(ty),
-            (FieldType::Array { .. }, false) => None,
-            (ty, false) => (field.repeat == Repeat::None).then_some(ty),
+            (_, false) => one_value(field),
         }
     }
 }

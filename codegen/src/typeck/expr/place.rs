@@ -8,7 +8,7 @@ use super::text::property_tokens;
 use super::*;
 use crate::repr::option_tokens;
 use crate::sanitization::{IS_BE, is_be_ident, look_ahead_cell_ident, struct_ident};
-use crate::typeck::resolve::value_property;
+use crate::typeck::resolve::{usable, value_property};
 use crate::typeck::typed::{Node, Typed};
 use crate::typeck::value_types::{place_value_ty, stored_value_ty};
 
@@ -255,7 +255,7 @@ impl<'s> Scope<'s> {
             && self.owner.is_none()
             && self.is_own_root()
         {
-            return self.name(name);
+            return self.place(&Expr::Name((*name).to_owned()));
         }
         // A value of a root type that holds itself, reached from the file's root: its `_root`
         // is that root (`next.root_value` of `root_value: _root.value`).
@@ -387,29 +387,38 @@ impl<'s> Scope<'s> {
         Ok(Place::computed(tokens, ty))
     }
 
+    /// Field `index` of the structure in scope (see `Node::Field`), which the resolver found
+    /// usable here.
+    pub(super) fn own_field(&self, index: usize) -> Place<'s> {
+        let field = &self.def().fields[index];
+        let prior = self.prior.as_ref().filter(|(id, _)| *id == field.id);
+        if let (None, Some((_, prior))) = (&self.owner, prior) {
+            // Arguments that differ from one element to the next are kept in the elements
+            // (see `Param::kept`); the others are the same for every element, computed
+            // here without `_index`, which is this element's.
+            return stored_field(field, prior.clone()).read_with(field, &self.without_index());
+        }
+        if let Some(contents) = contents_place(field) {
+            return contents;
+        }
+        let ident = field_ident(&field.id);
+        let tokens = match (&self.owner, self.mode) {
+            (Some(owner), _) => quote!(#owner.#ident),
+            (None, Mode::Read) => local_ident(&field.id).into_token_stream(),
+            (None, Mode::Write | Mode::Inspect) => quote!(self.#ident),
+        };
+        stored_field(field, tokens).read_with(field, self)
+    }
+
+    /// A name that is not a field (see `resolve::name`): `_io`, `_sizeof`, the chosen byte
+    /// order, a parameter or an instance.
     pub(super) fn name(&self, name: &str) -> Result<Place<'s>, ExprError> {
         match name {
-            "_" => {
-                let Some((tokens, ty)) = &self.element else {
-                    return invalid(
-                        "`_` is only defined in `repeat-until`, in the arguments of a `-for-each` field and inside `sum(...)`",
-                    );
-                };
-                return Ok(Place::computed(tokens.clone(), ty.clone()));
-            }
             "_io" => return self.own_stream(),
             "_root" | "_parent" => {
                 return unsupported(format!(
                     "`{name}` as a whole value is not supported yet: use one of its fields (`{name}.field`)"
                 ));
-            }
-            "_index" => {
-                let Some(index) = &self.index else {
-                    return invalid(
-                        "`_index` is only defined in the attributes of a repeated field (its size, type arguments, switch selector and `valid`)",
-                    );
-                };
-                return Ok(Place::computed(quote!((#index as i64)), Ty::Int));
             }
             "_sizeof" => {
                 let value = self.owner.clone().unwrap_or_else(|| quote!(self));
@@ -430,32 +439,6 @@ impl<'s> Scope<'s> {
             _ => {}
         }
         let def = self.def();
-        if let Some(index) = def.fields.iter().position(|f| f.id == name) {
-            let field = &def.fields[index];
-            let prior = self.prior.as_ref().filter(|(id, _)| *id == name);
-            if let (None, Some((_, prior))) = (&self.owner, prior) {
-                // Arguments that differ from one element to the next are kept in the elements
-                // (see `Param::kept`); the others are the same for every element, computed
-                // here without `_index`, which is this element's.
-                return Ok(
-                    stored_field(field, prior.clone()).read_with(field, &self.without_index())
-                );
-            }
-            if self.mode == Mode::Read && index >= self.visible_fields {
-                return invalid(skelcodec_runtime::__private::messages::not_read_yet(name));
-            }
-            if let Some(contents) = contents_place(field) {
-                return contents;
-            }
-            self.trusted(field)?;
-            let ident = field_ident(name);
-            let tokens = match (&self.owner, self.mode) {
-                (Some(owner), _) => quote!(#owner.#ident),
-                (None, Mode::Read) => local_ident(name).into_token_stream(),
-                (None, Mode::Write | Mode::Inspect) => quote!(self.#ident),
-            };
-            return Ok(stored_field(field, tokens).read_with(field, self));
-        }
         if name == IS_BE && def.endian_choice.is_some() && self.owner.is_none() {
             if self.mode == Mode::Inspect {
                 return invalid("the chosen byte order is only known while reading and writing");
@@ -679,14 +662,14 @@ impl<'s> Scope<'s> {
                         def.id
                     ));
                 };
+                usable(self, field)?;
                 if let Some(contents) = contents_place(field) {
                     // Through another value, the bytes are computed, never borrowed from it.
-                    return contents.map(|place| Place {
+                    return Ok(Place {
                         field: None,
-                        ..place
+                        ..contents
                     });
                 }
-                self.trusted(field)?;
                 let ident = field_ident(attr);
                 let inside = self.inside(&base, *ty);
                 Ok(stored_field(field, quote!(#tokens.#ident)).read_with(field, &inside))
@@ -772,17 +755,6 @@ impl<'s> Scope<'s> {
             ),
         };
         Ok(Place::computed(tokens, ty))
-    }
-
-    /// Refuses an `-untrusted` field where the expression decides how bytes are read.
-    pub(super) fn trusted(&self, field: &Field) -> Result<(), ExprError> {
-        if self.reading && field.untrusted {
-            return invalid(format!(
-                "`{}` is `-untrusted`: it is reported by `check()`, never used to read; read by layout instead",
-                field.id
-            ));
-        }
-        Ok(())
     }
 
     /// Turns a place into a value: numbers become `i64`/`f64`, strings and byte arrays a
@@ -1013,23 +985,18 @@ pub(super) fn read_through(ty: &FieldType) -> bool {
     )
 }
 
-/// A `contents` field, which stores no bytes: read and checked, its value is the contents the
-/// schema fixes; repeated or conditional, it has none to use. `None` for other fields.
-fn contents_place(field: &Field) -> Option<Result<Place<'_>, ExprError>> {
+/// The place of a `contents` field, which stores no bytes: read and checked, its value is the
+/// contents the schema fixes (`resolve::usable` refuses one that is repeated or conditional).
+/// `None` for other fields.
+fn contents_place(field: &Field) -> Option<Place<'_>> {
     let FieldType::Contents(bytes) = &field.ty else {
         return None;
     };
-    if field.stores_value() {
-        return Some(invalid(format!(
-            "`{}` is repeated or conditional `contents`: it holds no bytes to use",
-            field.id
-        )));
-    }
     let bytes = proc_macro2::Literal::byte_string(bytes);
-    Some(Ok(Place {
+    Some(Place {
         field: Some(field),
         ..Place::computed(quote!(#bytes.as_slice()), Ty::Bytes)
-    }))
+    })
 }
 
 /// What [`when_present`] gives when its value is absent.

@@ -28,6 +28,34 @@ impl<'s> Reach for Scope<'s> {
         self.reports_failure
     }
 
+    fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    fn visible_fields(&self) -> usize {
+        self.visible_fields
+    }
+
+    fn decides_reading(&self) -> bool {
+        self.reading
+    }
+
+    fn through_another_value(&self) -> bool {
+        self.owner.is_some()
+    }
+
+    fn element(&self) -> Option<Ty> {
+        self.element.as_ref().map(|(_, ty)| ty.clone())
+    }
+
+    fn has_index(&self) -> bool {
+        self.index.is_some()
+    }
+
+    fn prior_field(&self) -> Option<&str> {
+        self.prior.as_ref().map(|(id, _)| *id)
+    }
+
     fn reach(&self, e: &Expr) -> Result<Typed<Place<'s>>, ExprError> {
         self.leaf(|| self.reached_place(e))
     }
@@ -50,11 +78,8 @@ impl<'s> Reach for Scope<'s> {
         self.can_fail.set(true);
     }
 
-    fn element_scope(&self, elem: Ty) -> (Self, Place<'s>) {
-        let item = format_ident!("item{}", self.depth);
-        let mut inner = self.with_element(quote!(#item), elem.clone());
-        inner.depth = self.depth + 1;
-        (inner, Place::computed(quote!(#item), elem))
+    fn element_scope(&self, elem: Ty) -> Self {
+        self.sum_element(elem).0
     }
 }
 
@@ -78,22 +103,54 @@ impl<'s> Scope<'s> {
 
     /// The place of `t`: what the back end reached, or a value computed by the tree.
     pub(super) fn as_place(&self, t: Typed<Place<'s>>) -> Place<'s> {
-        match t.node {
+        self.place_of(t).unwrap_or_else(|t| {
+            let ty = t.ty.clone();
+            Place::computed(self.render(*t), ty)
+        })
+    }
+
+    /// The place `t` reaches, or `t` when it computes a value.
+    fn place_of(&self, t: Typed<Place<'s>>) -> Result<Place<'s>, Box<Typed<Place<'s>>>> {
+        let Typed { ty, can_fail, node } = t;
+        Ok(match node {
             Node::Reached(place) => place,
-            _ => {
-                let ty = t.ty.clone();
-                Place::computed(self.render(t), ty)
+            Node::Field { ty: of, index } => {
+                debug_assert_eq!(of, self.ty, "a field of the type in scope");
+                self.own_field(index)
             }
-        }
+            Node::Index if let Some(index) = &self.index => {
+                Place::computed(quote!((#index as i64)), Ty::Int)
+            }
+            Node::Element if let Some((tokens, elem)) = &self.element => {
+                Place::computed(tokens.clone(), elem.clone())
+            }
+            node => return Err(Box::new(Typed { ty, can_fail, node })),
+        })
+    }
+
+    /// The scope inside one element of a list whose elements have type `elem`, added up by
+    /// `sum`, and the Rust name of the element.
+    fn sum_element(&self, elem: Ty) -> (Self, TokenStream) {
+        let item = format_ident!("item{}", self.depth);
+        let mut inner = self.with_element(quote!(#item), elem);
+        inner.depth = self.depth + 1;
+        (inner, quote!(#item))
     }
 }
 
 impl<'s> Scope<'s> {
     /// The Rust of `t`.
     pub(super) fn render(&self, t: Typed<Place<'s>>) -> TokenStream {
+        let t = match self.place_of(t) {
+            Ok(place) => return self.value(place).0,
+            Err(t) => *t,
+        };
         let Typed { ty, can_fail, node } = t;
         match node {
-            Node::Reached(place) => self.value(place).0,
+            // Only where the resolver found `_` or `_index` defined, which the scope then binds.
+            Node::Reached(_) | Node::Field { .. } | Node::Index | Node::Element => {
+                unreachable!("a place is rendered as its value above")
+            }
             Node::Int(n) => int_tokens(n),
             Node::Float(f) => quote!(#f),
             Node::Bool(b) => quote!(#b),
@@ -169,13 +226,14 @@ impl<'s> Scope<'s> {
                     Function::Inflated => quote!(rt::process::inflated(#bytes)?),
                 }
             }
-            Node::Sum {
-                list,
-                element,
-                body,
-            } => {
-                let (list, body) = (self.render(*list), self.render(*body));
-                let element = element.tokens;
+            Node::Sum { list, body } => {
+                let elem = match &list.ty {
+                    Ty::Array(elem) => (**elem).clone(),
+                    other => other.clone(),
+                };
+                // The body is rendered where it was resolved: inside one element.
+                let (inner, element) = self.sum_element(elem);
+                let (list, body) = (self.render(*list), inner.render(*body));
                 quote!(#list.iter().fold(0i64, |sum, #element| sum.wrapping_add(#body)))
             }
             Node::Format(parts) => {
