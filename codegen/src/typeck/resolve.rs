@@ -167,13 +167,48 @@ fn own_field<R: Reach>(scope: &R, ty: usize, index: usize) -> Result<Typed<R::Re
         }
         usable(scope, field)?;
     }
-    let ty_seen = place_value_ty(
+    let of = None;
+    Ok(typed(
+        field_value_ty(scope, field),
+        false,
+        Node::Field { of, ty, index },
+    ))
+}
+
+/// The index of field `attr` of type `ty`, when `attr` names a field of it (and no parameter
+/// or instance).
+fn field_named(schema: &Schema, ty: usize, attr: &str) -> Option<usize> {
+    let def = &schema.types[ty];
+    let other_member =
+        def.params.iter().any(|p| p.id == attr) || def.instances.iter().any(|i| i.id == attr);
+    let index = def.fields.iter().position(|f| f.id == attr)?;
+    (!other_member).then_some(index)
+}
+
+/// Field `index` of `base`, a structure of type `ty`.
+fn member_field<R: Reach>(
+    scope: &R,
+    base: Typed<R::Reached>,
+    ty: usize,
+    index: usize,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let field = &scope.schema().types[ty].fields[index];
+    usable(scope, field)?;
+    let can_fail = base.can_fail;
+    let of = Some(Box::new(base));
+    let node = Node::Field { of, ty, index };
+    Ok(typed(field_value_ty(scope, field), can_fail, node))
+}
+
+/// The type an expression sees of `field`'s value.
+fn field_value_ty<R: Reach>(scope: &R, field: &Field) -> Ty {
+    let may_be_absent = field.may_be_absent();
+    place_value_ty(
         scope.schema(),
         field_ty(field),
         one_value(field),
-        field.may_be_absent(),
-    );
-    Ok(typed(ty_seen, false, Node::Field { ty, index }))
+        may_be_absent,
+    )
 }
 
 /// Refuses a field whose value an expression cannot use here: `contents` that holds none,
@@ -210,8 +245,14 @@ fn attribute<R: Reach>(
         return whole;
     }
     let base = resolve(scope, base)?;
+    if let Ty::User(ty) = base.ty {
+        return match field_named(scope.schema(), ty, attr) {
+            Some(index) => member_field(scope, base, ty, index),
+            None => scope.member(base, attr),
+        };
+    }
     // What the back end reaches may be a field or an element, whose properties it knows.
-    if !matches!(base.node, Node::Reached(_)) {
+    if !matches!(base.node, Node::Reached(_) | Node::Field { .. }) {
         if attr == "to_i" && base.ty.is_text() {
             return parse_int(scope, base, typed(Ty::Int, false, Node::Int(10)));
         }

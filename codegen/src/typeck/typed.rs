@@ -113,9 +113,14 @@ pub enum Node<L> {
     /// `_`: the element in scope (of `repeat-until`, of the list a `-for-each` field follows,
     /// or of `sum`).
     Element,
-    /// Field `index` of type `ty`, of the structure in scope: as read so far where the scope
-    /// is inside one element of that field (`groups[_index - 1]`).
-    Field { ty: usize, index: usize },
+    /// Field `index` of type `ty`: of the structure `of`, a value of that type, or of the
+    /// structure in scope (where the scope is inside one element of the field, the elements
+    /// read so far: `groups[_index - 1]`).
+    Field {
+        of: Option<Box<Typed<L>>>,
+        ty: usize,
+        index: usize,
+    },
 }
 
 /// Where an expression runs, which decides what names mean.

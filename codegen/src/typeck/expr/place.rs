@@ -656,26 +656,34 @@ impl<'s> Scope<'s> {
                         _ => self.passed_argument(base.args.as_ref(), *ty, index),
                     };
                 }
-                let Some(field) = def.fields.iter().find(|f| f.id == attr) else {
+                let Some(index) = def.fields.iter().position(|f| f.id == attr) else {
                     return invalid(format!(
                         "type `{}` has no field or instance `{attr}`",
                         def.id
                     ));
                 };
-                usable(self, field)?;
-                if let Some(contents) = contents_place(field) {
-                    // Through another value, the bytes are computed, never borrowed from it.
-                    return Ok(Place {
-                        field: None,
-                        ..contents
-                    });
-                }
-                let ident = field_ident(attr);
-                let inside = self.inside(&base, *ty);
-                Ok(stored_field(field, quote!(#tokens.#ident)).read_with(field, &inside))
+                usable(self, &def.fields[index])?;
+                let ty = *ty;
+                Ok(self.field_of(base, ty, index))
             }
             (_, ty) => invalid(format!("{} has no property `{attr}`", describe(ty))),
         }
+    }
+
+    /// Field `index` of `base`, a structure of type `ty` (see `Node::Field`), which the
+    /// resolver found usable here.
+    pub(super) fn field_of(&self, base: Place<'s>, ty: usize, index: usize) -> Place<'s> {
+        let field = &self.schema.types[ty].fields[index];
+        if let Some(contents) = contents_place(field) {
+            // Through another value, the bytes are computed, never borrowed from it.
+            return Place {
+                field: None,
+                ..contents
+            };
+        }
+        let (tokens, ident) = (&base.tokens, field_ident(&field.id));
+        let inside = self.inside(&base, ty);
+        stored_field(field, quote!(#tokens.#ident)).read_with(field, &inside)
     }
 
     /// The scope inside `base`, a value of type `ty`: its fields are reached through it.

@@ -114,9 +114,21 @@ impl<'s> Scope<'s> {
         let Typed { ty, can_fail, node } = t;
         Ok(match node {
             Node::Reached(place) => place,
-            Node::Field { ty: of, index } => {
-                debug_assert_eq!(of, self.ty, "a field of the type in scope");
+            Node::Field {
+                of: None,
+                ty,
+                index,
+            } => {
+                debug_assert_eq!(ty, self.ty, "a field of the type in scope");
                 self.own_field(index)
+            }
+            Node::Field {
+                of: Some(of),
+                ty,
+                index,
+            } => {
+                let of = self.as_place(*of);
+                self.field_of(of, ty, index)
             }
             Node::Index if let Some(index) = &self.index => {
                 Place::computed(quote!((#index as i64)), Ty::Int)
