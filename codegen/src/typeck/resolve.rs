@@ -10,6 +10,7 @@ use super::typed::*;
 use super::value_types::{field_ty, one_value, place_value_ty};
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::{Field, FieldType, Schema};
+use crate::sanitization::IS_BE;
 
 /// A scope an expression is resolved in, as a back end sees it.
 pub trait Reach {
@@ -51,6 +52,14 @@ pub trait Reach {
     /// Inside one element of a repeated field being read or written, the field's name: the
     /// name means the elements before this one there.
     fn prior_field(&self) -> Option<&str>;
+
+    /// A writer evaluates the expression where the reader does (the arguments of a value,
+    /// where the value starts): `_io.pos` is the writer's own position there.
+    fn at_writer_pos(&self) -> bool;
+
+    /// The expression is an argument of a value read from bytes of its own (`size`,
+    /// `process`), which a reader computes before those bytes are read, Kaitai after.
+    fn before_own_bytes(&self) -> bool;
 
     /// A name, an element, a cast, or whether a value is present or holds a case: typed,
     /// with the back end's own rendering as a [`Node::Reached`] leaf.
@@ -149,11 +158,68 @@ fn name<R: Reach>(scope: &R, e: &Expr, name: &str) -> Result<Typed<R::Reached>, 
         _ => {}
     }
     let ty = scope.scope_type();
-    let fields = &scope.schema().types[ty].fields;
-    match fields.iter().position(|f| f.id == name) {
-        Some(index) => own_field(scope, ty, index),
-        None => scope.reach(e),
+    let def = &scope.schema().types[ty];
+    if let Some(index) = def.fields.iter().position(|f| f.id == name) {
+        return own_field(scope, ty, index);
     }
+    let (mode, owned) = (scope.mode(), scope.through_another_value());
+    match name {
+        "_io" => {
+            // A writer passes no stream; a finished value has one only where it keeps it.
+            let known = match (mode, owned) {
+                (Mode::Read | Mode::Write, false) => true,
+                _ => def.keeps_stream,
+            };
+            match known {
+                true => Ok(typed(Ty::Io, false, Node::Stream)),
+                false => Err(ExprError::NeedsStream),
+            }
+        }
+        "_sizeof" => match mode {
+            Mode::Read => invalid("`_sizeof` is not known while reading; use it in `-derived`"),
+            _ => Ok(typed(Ty::Int, false, Node::SizeOf)),
+        },
+        IS_BE if def.endian_choice.is_some() && !owned => match mode {
+            Mode::Inspect => {
+                invalid("the chosen byte order is only known while reading and writing")
+            }
+            _ => Ok(typed(Ty::Bool, false, Node::BigEndian)),
+        },
+        _ => scope.reach(e),
+    }
+}
+
+/// `_io.attr`: a property of the stream of the structure in scope.
+fn own_stream_property<R: Reach>(scope: &R, attr: &str) -> Result<Typed<R::Reached>, ExprError> {
+    let owned = scope.through_another_value();
+    // A writer knows where it is in the stream it writes, not how long that stream is.
+    let writer_pos = scope.mode() == Mode::Write && scope.at_writer_pos() && !owned;
+    if !(writer_pos && attr == "pos") && scope.mode() != Mode::Read {
+        return Err(ExprError::NeedsStream);
+    }
+    if scope.before_own_bytes() && !owned && matches!(attr, "pos" | "eof") {
+        return unsupported(format!(
+            "`_io.{attr}` in an argument of a value read from bytes of its own (`size`, `terminator`, `process`) is not supported: Kaitai computes it once those bytes are read"
+        ));
+    }
+    stream_property(None, attr)
+}
+
+/// Property `attr` of the stream `of` (of the structure in scope when `None`).
+fn stream_property<L>(of: Option<Typed<L>>, attr: &str) -> Result<Typed<L>, ExprError> {
+    let (property, ty) = match attr {
+        "pos" => (StreamProperty::Pos, Ty::Int),
+        "size" => (StreamProperty::Size, Ty::Int),
+        "eof" => (StreamProperty::Eof, Ty::Bool),
+        other => {
+            return invalid(format!(
+                "`_io.{other}` is unknown: use `pos`, `size` or `eof`"
+            ));
+        }
+    };
+    let can_fail = of.as_ref().is_some_and(|of| of.can_fail);
+    let of = of.map(Box::new);
+    Ok(typed(ty, can_fail, Node::StreamProperty { of, property }))
 }
 
 /// Field `index` of the structure in scope, of type `ty`.
@@ -241,10 +307,21 @@ fn attribute<R: Reach>(
     {
         return Ok(typed(Ty::Int, false, Node::Int(n)));
     }
+    if matches!(base, Expr::Name(n) if n == "_io") {
+        return own_stream_property(scope, attr);
+    }
     if let Some(whole) = scope.whole_attribute(e) {
         return whole;
     }
     let base = resolve(scope, base)?;
+    // A stream kept with a value (`header._io.size`) is known to a reader and to instances
+    // of the value read, not to a writer.
+    if base.ty == Ty::Io {
+        if scope.mode() == Mode::Write {
+            return Err(ExprError::NeedsStream);
+        }
+        return stream_property(Some(base), attr);
+    }
     if let Ty::User(ty) = base.ty {
         return match field_named(scope.schema(), ty, attr) {
             Some(index) => member_field(scope, base, ty, index),

@@ -121,6 +121,29 @@ pub enum Node<L> {
         ty: usize,
         index: usize,
     },
+    /// `_io` of the structure in scope: the stream it is read from (none while writing).
+    Stream,
+    /// A property of the stream `of`, or of the stream of the structure in scope.
+    StreamProperty {
+        of: Option<Box<Typed<L>>>,
+        property: StreamProperty,
+    },
+    /// Whether the byte order a `meta/endian` switch chose is big-endian.
+    BigEndian,
+    /// `_sizeof` of the structure in scope: the bytes it is written as (without bytes a file
+    /// has after its root's value).
+    SizeOf,
+}
+
+/// A property of a stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamProperty {
+    /// `pos`: where it stands (a writer's own position where it writes what a reader reads).
+    Pos,
+    /// `size`: how many bytes it has.
+    Size,
+    /// `eof`: whether it stands at its end.
+    Eof,
 }
 
 /// Where an expression runs, which decides what names mean.

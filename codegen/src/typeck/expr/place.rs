@@ -1,13 +1,13 @@
 //! Names, fields, elements and properties: what an expression reaches, and its value.
 
 use proc_macro2::TokenStream;
-use quote::{ToTokens as _, format_ident, quote};
+use quote::{ToTokens as _, quote};
 
 use super::switch::integer_switch;
 use super::text::property_tokens;
 use super::*;
 use crate::repr::option_tokens;
-use crate::sanitization::{IS_BE, is_be_ident, look_ahead_cell_ident, struct_ident};
+use crate::sanitization::{look_ahead_cell_ident, struct_ident};
 use crate::typeck::resolve::{usable, value_property};
 use crate::typeck::typed::{Node, Typed};
 use crate::typeck::value_types::{place_value_ty, stored_value_ty};
@@ -186,11 +186,6 @@ impl<'s> Scope<'s> {
         {
             return Some(place);
         }
-        if let Expr::Name(n) = base.as_ref()
-            && n == "_io"
-        {
-            return Some(self.io_property(attr));
-        }
         // A field whose values all have one size has it before it is read.
         if let Some(size) = self.schema.static_path_size(self.ty, e) {
             return Some(int_literal(size as i128).map(|size| Place::computed(size, Ty::Int)));
@@ -320,73 +315,6 @@ impl<'s> Scope<'s> {
         self.ty != 0 || self.file_root || self.schema.holders(0).is_empty()
     }
 
-    /// `_io` as a value (passed down, or read from with `io:`). A writer never reads from a
-    /// stream, so it passes none.
-    fn own_stream(&self) -> Result<Place<'s>, ExprError> {
-        let tokens = match (self.mode, &self.owner) {
-            // Bound at the start of the reader (see `emit::read::read_body`).
-            (Mode::Read, None) => {
-                let own = local_ident("_io");
-                quote!((&#own))
-            }
-            (Mode::Write, None) => quote!(rt::Stream::none()),
-            (_, Some(owner)) if self.def().keeps_stream => quote!((&#owner._io)),
-            (Mode::Inspect, None) if self.def().keeps_stream => quote!((&self._io)),
-            _ => return Err(ExprError::NeedsStream),
-        };
-        Ok(Place::computed(tokens, Ty::Io))
-    }
-
-    /// `.pos`, `.size` and `.eof` of a stream kept with a value (`header._io.size`): known to
-    /// a reader and to instances of the value read, not to a writer.
-    fn stream_property(&self, stream: &TokenStream, attr: &str) -> Result<Place<'s>, ExprError> {
-        if self.mode == Mode::Write {
-            return Err(ExprError::NeedsStream);
-        }
-        let (tokens, ty) = match attr {
-            "pos" => (quote!((#stream.pos() as i64)), Ty::Int),
-            "size" => (quote!((#stream.size() as i64)), Ty::Int),
-            "eof" => (quote!(#stream.is_eof()), Ty::Bool),
-            other => {
-                return invalid(format!(
-                    "`_io.{other}` is unknown: use `pos`, `size` or `eof`"
-                ));
-            }
-        };
-        Ok(Place::computed(tokens, ty))
-    }
-
-    pub(super) fn io_property(&self, attr: &str) -> Result<Place<'s>, ExprError> {
-        // A writer knows where it is in the stream it writes, not how long that stream is.
-        let writer_pos = self.mode == Mode::Write && self.at_writer_pos && self.owner.is_none();
-        if writer_pos && attr == "pos" {
-            return Ok(Place::computed(quote!((w.stream_pos() as i64)), Ty::Int));
-        }
-        if self.mode != Mode::Read {
-            return Err(ExprError::NeedsStream);
-        }
-        if self.outer_stream && self.owner.is_none() && matches!(attr, "pos" | "eof") {
-            return unsupported(format!(
-                "`_io.{attr}` in an argument of a value read from bytes of its own (`size`, `terminator`, `process`) is not supported: Kaitai computes it once those bytes are read"
-            ));
-        }
-        let r = match self.in_other_stream && self.owner.is_none() {
-            true => own_reader_ident(),
-            false => format_ident!("r"),
-        };
-        let (tokens, ty) = match attr {
-            "pos" => (quote!((#r.pos() as i64)), Ty::Int),
-            "size" => (quote!((#r.size() as i64)), Ty::Int),
-            "eof" => (quote!(#r.is_eof()), Ty::Bool),
-            other => {
-                return invalid(format!(
-                    "`_io.{other}` is unknown: use `pos`, `size` or `eof`"
-                ));
-            }
-        };
-        Ok(Place::computed(tokens, ty))
-    }
-
     /// Field `index` of the structure in scope (see `Node::Field`), which the resolver found
     /// usable here.
     pub(super) fn own_field(&self, index: usize) -> Place<'s> {
@@ -410,41 +338,15 @@ impl<'s> Scope<'s> {
         stored_field(field, tokens).read_with(field, self)
     }
 
-    /// A name that is not a field (see `resolve::name`): `_io`, `_sizeof`, the chosen byte
-    /// order, a parameter or an instance.
+    /// A name that is not a field, a stream, a size or the chosen byte order (see
+    /// `resolve::name`): a parameter or an instance.
     pub(super) fn name(&self, name: &str) -> Result<Place<'s>, ExprError> {
-        match name {
-            "_io" => return self.own_stream(),
-            "_root" | "_parent" => {
-                return unsupported(format!(
-                    "`{name}` as a whole value is not supported yet: use one of its fields (`{name}.field`)"
-                ));
-            }
-            "_sizeof" => {
-                let value = self.owner.clone().unwrap_or_else(|| quote!(self));
-                // The bytes a file has after the root's value are not part of it.
-                let len = match self.schema.trailing_field(self.ty) {
-                    Some(field) => {
-                        let trailing = field_ident(&field.id);
-                        quote!((#value.encoded_len() - #value.#trailing.0.len()))
-                    }
-                    None => quote!(#value.encoded_len()),
-                };
-                return if self.mode == Mode::Read {
-                    invalid("`_sizeof` is not known while reading; use it in `-derived`")
-                } else {
-                    Ok(Place::computed(quote!((#len as i64)), Ty::Int))
-                };
-            }
-            _ => {}
+        if name == "_root" || name == "_parent" {
+            return unsupported(format!(
+                "`{name}` as a whole value is not supported yet: use one of its fields (`{name}.field`)"
+            ));
         }
         let def = self.def();
-        if name == IS_BE && def.endian_choice.is_some() && self.owner.is_none() {
-            if self.mode == Mode::Inspect {
-                return invalid("the chosen byte order is only known while reading and writing");
-            }
-            return Ok(Place::computed(is_be_ident().into_token_stream(), Ty::Bool));
-        }
         if let Some(index) = def.params.iter().position(|p| p.id == name) {
             let param = &def.params[index];
             if param.kept && (self.owner.is_some() || self.mode == Mode::Inspect) {
@@ -629,7 +531,6 @@ impl<'s> Scope<'s> {
             ("size", Ty::Switch) if base.field.is_some_and(Field::switches_whole_list) => {
                 simple(quote!((#tokens.len() as i64)), Ty::Int)
             }
-            (_, Ty::Io) => self.stream_property(tokens, attr),
             ("_io", Ty::User(ty)) => match self.schema.types[*ty].keeps_stream {
                 true => simple(quote!((&#tokens._io)), Ty::Io),
                 false => invalid(format!(

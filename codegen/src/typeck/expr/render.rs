@@ -6,8 +6,9 @@ use quote::{format_ident, quote};
 
 use super::place::{Absent, when_present_as};
 use super::*;
+use crate::sanitization::is_be_ident;
 use crate::typeck::resolve::Reach;
-use crate::typeck::typed::{Comparison, Function, Node, Typed};
+use crate::typeck::typed::{Comparison, Function, Node, StreamProperty, Typed};
 
 impl<'s> Reach for Scope<'s> {
     type Reached = Place<'s>;
@@ -54,6 +55,14 @@ impl<'s> Reach for Scope<'s> {
 
     fn prior_field(&self) -> Option<&str> {
         self.prior.as_ref().map(|(id, _)| *id)
+    }
+
+    fn at_writer_pos(&self) -> bool {
+        self.at_writer_pos
+    }
+
+    fn before_own_bytes(&self) -> bool {
+        self.outer_stream
     }
 
     fn reach(&self, e: &Expr) -> Result<Typed<Place<'s>>, ExprError> {
@@ -140,6 +149,30 @@ impl<'s> Scope<'s> {
         })
     }
 
+    /// `_io` of the structure in scope (see `Node::Stream`): the reader's stream, bound at
+    /// its start (see `emit::read::read_body`), none in a writer, or the one a finished value
+    /// keeps.
+    fn own_stream(&self) -> TokenStream {
+        match (self.mode, &self.owner) {
+            (Mode::Read, None) => {
+                let own = local_ident("_io");
+                quote!((&#own))
+            }
+            (Mode::Write, None) => quote!(rt::Stream::none()),
+            (_, Some(owner)) => quote!((&#owner._io)),
+            (Mode::Inspect, None) => quote!((&self._io)),
+        }
+    }
+
+    /// The reader of the structure in scope: its own one while it reads from another stream
+    /// (see `in_other_stream`).
+    fn own_reader(&self) -> TokenStream {
+        match self.in_other_stream && self.owner.is_none() {
+            true => own_reader_ident().into_token_stream(),
+            false => quote!(r),
+        }
+    }
+
     /// The scope inside one element of a list whose elements have type `elem`, added up by
     /// `sum`, and the Rust name of the element.
     fn sum_element(&self, elem: Ty) -> (Self, TokenStream) {
@@ -162,6 +195,36 @@ impl<'s> Scope<'s> {
             // Only where the resolver found `_` or `_index` defined, which the scope then binds.
             Node::Reached(_) | Node::Field { .. } | Node::Index | Node::Element => {
                 unreachable!("a place is rendered as its value above")
+            }
+            Node::Stream => self.own_stream(),
+            Node::StreamProperty { of, property } => {
+                // A writer knows where it is in the stream it writes.
+                let own = self.owner.is_none() && of.is_none();
+                if own && self.mode == Mode::Write && property == StreamProperty::Pos {
+                    return quote!((w.stream_pos() as i64));
+                }
+                let stream = match of {
+                    Some(of) => self.render(*of),
+                    None => self.own_reader(),
+                };
+                match property {
+                    StreamProperty::Pos => quote!((#stream.pos() as i64)),
+                    StreamProperty::Size => quote!((#stream.size() as i64)),
+                    StreamProperty::Eof => quote!(#stream.is_eof()),
+                }
+            }
+            Node::BigEndian => is_be_ident().into_token_stream(),
+            Node::SizeOf => {
+                let value = self.owner.clone().unwrap_or_else(|| quote!(self));
+                // The bytes a file has after the root's value are not part of it.
+                let len = match self.schema.trailing_field(self.ty) {
+                    Some(field) => {
+                        let trailing = field_ident(&field.id);
+                        quote!((#value.encoded_len() - #value.#trailing.0.len()))
+                    }
+                    None => quote!(#value.encoded_len()),
+                };
+                quote!((#len as i64))
             }
             Node::Int(n) => int_tokens(n),
             Node::Float(f) => quote!(#f),
