@@ -7,7 +7,7 @@ use skelcodec_runtime::__private::messages;
 use skelcodec_runtime::encoding::Encoding;
 
 use super::typed::*;
-use super::value_types::{field_ty, one_value, place_value_ty};
+use super::value_types::{field_ty, one_value, param_value_ty, place_value_ty};
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::{Field, FieldType, Schema};
 use crate::sanitization::IS_BE;
@@ -179,6 +179,9 @@ fn name<R: Reach>(scope: &R, e: &Expr, name: &str) -> Result<Typed<R::Reached>, 
             Mode::Read => invalid("`_sizeof` is not known while reading; use it in `-derived`"),
             _ => Ok(typed(Ty::Int, false, Node::SizeOf)),
         },
+        _ if let Some(index) = def.params.iter().position(|p| p.id == name) => {
+            own_param(scope, e, ty, index)
+        }
         IS_BE if def.endian_choice.is_some() && !owned => match mode {
             Mode::Inspect => {
                 invalid("the chosen byte order is only known while reading and writing")
@@ -187,6 +190,38 @@ fn name<R: Reach>(scope: &R, e: &Expr, name: &str) -> Result<Typed<R::Reached>, 
         },
         _ => scope.reach(e),
     }
+}
+
+/// Parameter `index` of the structure in scope, of type `ty`.
+fn own_param<R: Reach>(
+    scope: &R,
+    e: &Expr,
+    ty: usize,
+    index: usize,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let param = &scope.schema().types[ty].params[index];
+    let mode = scope.mode();
+    // A finished value keeps the parameters its later values need; the others were arguments.
+    let kept = param.kept && (scope.through_another_value() || mode == Mode::Inspect);
+    if !kept {
+        if scope.through_another_value() {
+            // The argument it was read with, where the back end knows it.
+            return scope.reach(e);
+        }
+        if mode == Mode::Inspect {
+            return invalid(format!(
+                "parameter `{}` is only known while reading and writing, not in `-derived` or instances",
+                param.id
+            ));
+        }
+        // The placeholder a writer is passed for it is no value.
+        if mode == Mode::Write && param.writers_lack {
+            return Err(ExprError::NeedsStream);
+        }
+    }
+    let of = None;
+    let node = Node::Param { of, ty, index };
+    Ok(typed(param_value_ty(param.ty), false, node))
 }
 
 /// `_io.attr`: a property of the stream of the structure in scope.
@@ -323,9 +358,16 @@ fn attribute<R: Reach>(
         return stream_property(Some(base), attr);
     }
     if let Ty::User(ty) = base.ty {
-        return match field_named(scope.schema(), ty, attr) {
-            Some(index) => member_field(scope, base, ty, index),
-            None => scope.member(base, attr),
+        let params = &scope.schema().types[ty].params;
+        let kept = params.iter().position(|p| p.id == attr && p.kept);
+        return match (field_named(scope.schema(), ty, attr), kept) {
+            (Some(index), _) => member_field(scope, base, ty, index),
+            (None, Some(index)) => {
+                let (can_fail, ty_seen) = (base.can_fail, param_value_ty(params[index].ty));
+                let of = Some(Box::new(base));
+                Ok(typed(ty_seen, can_fail, Node::Param { of, ty, index }))
+            }
+            (None, None) => scope.member(base, attr),
         };
     }
     // What the back end reaches may be a field or an element, whose properties it knows.

@@ -121,6 +121,14 @@ pub enum Node<L> {
         ty: usize,
         index: usize,
     },
+    /// Parameter `index` of type `ty`: of the structure in scope while it is read or written
+    /// (an argument), or a kept one (see `Param::kept`) of the structure `of` or of the
+    /// finished structure in scope.
+    Param {
+        of: Option<Box<Typed<L>>>,
+        ty: usize,
+        index: usize,
+    },
     /// `_io` of the structure in scope: the stream it is read from (none while writing).
     Stream,
     /// A property of the stream `of`, or of the stream of the structure in scope.

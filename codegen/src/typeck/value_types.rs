@@ -4,7 +4,7 @@
 //! values as they say.
 
 use super::typed::Ty;
-use crate::model::{Field, FieldType, Repeat, Scalar, Schema, Switch};
+use crate::model::{Field, FieldType, ParamType, Repeat, Scalar, Schema, Switch};
 
 /// The expression type of a field's value.
 pub fn field_ty(field: &Field) -> Ty {
@@ -111,5 +111,25 @@ pub fn place_value_ty(schema: &Schema, ty: Ty, one: Option<&FieldType>, may_be_a
         Ty::Int | Ty::Float | Ty::Enum(_) if one.is_some() => present,
         present if may_be_absent => Ty::Opt(Box::new(present)),
         present => present,
+    }
+}
+
+/// The type a parameter's value has in expressions.
+pub fn param_value_ty(ty: ParamType) -> Ty {
+    match ty {
+        ParamType::Int(_) => Ty::Int,
+        ParamType::Bool => Ty::Bool,
+        ParamType::Enum(idx) => Ty::Enum(idx),
+        ParamType::Str => Ty::Str,
+        ParamType::Bytes => Ty::Bytes,
+        ParamType::User(ty) => Ty::User(ty),
+        ParamType::OptUser(ty) => Ty::Opt(Box::new(Ty::User(ty))),
+        ParamType::IntList => Ty::Array(Box::new(Ty::Int)),
+        ParamType::UserList(ty) => Ty::Array(Box::new(Ty::User(ty))),
+        ParamType::Io => Ty::Io,
+        ParamType::AnyStruct => Ty::AnyStruct,
+        ParamType::AnyStructList => Ty::Array(Box::new(Ty::AnyStruct)),
+        ParamType::StrList => Ty::Array(Box::new(Ty::StrLit)),
+        ParamType::IoList => Ty::Array(Box::new(Ty::Io)),
     }
 }

@@ -10,7 +10,7 @@ use crate::repr::option_tokens;
 use crate::sanitization::{look_ahead_cell_ident, struct_ident};
 use crate::typeck::resolve::{usable, value_property};
 use crate::typeck::typed::{Node, Typed};
-use crate::typeck::value_types::{place_value_ty, stored_value_ty};
+use crate::typeck::value_types::{param_value_ty, place_value_ty, stored_value_ty};
 
 impl<'s> Scope<'s> {
     /// `a[i]`: an element of a list, or a byte of a byte array. Out of range, a number reads as
@@ -266,7 +266,7 @@ impl<'s> Scope<'s> {
         }
         let id = context_param_id(path);
         if self.def().params.iter().any(|p| p.id == id) {
-            return self.name(&id);
+            return self.place(&Expr::Name(id));
         }
         if let ["_root", field, next, rest @ ..] = path {
             let chain = Expr::attr_chain;
@@ -348,29 +348,8 @@ impl<'s> Scope<'s> {
         }
         let def = self.def();
         if let Some(index) = def.params.iter().position(|p| p.id == name) {
-            let param = &def.params[index];
-            if param.kept && (self.owner.is_some() || self.mode == Mode::Inspect) {
-                let owner = self.owner.clone().unwrap_or_else(|| quote!(self));
-                return Ok(kept_param(param, owner));
-            }
-            if self.owner.is_some() {
-                return self.passed_argument(self.owner_args.as_ref(), self.ty, index);
-            }
-            if self.mode == Mode::Inspect {
-                return invalid(format!(
-                    "parameter `{name}` is only known while reading and writing, not in `-derived` or instances"
-                ));
-            }
-            // The placeholder a writer is passed for it is no value.
-            if self.mode == Mode::Write && param.writers_lack {
-                return Err(ExprError::NeedsStream);
-            }
-            let ident = local_ident(name);
-            // Passed as `i64`, slices and references: already values.
-            return Ok(Place::computed(
-                ident.into_token_stream(),
-                param_value_ty(param.ty),
-            ));
+            // The resolver takes the others: this is the argument of a value reached through.
+            return self.passed_argument(self.owner_args.as_ref(), self.ty, index);
         }
         if let Some(instance) = def.instances.iter().find(|i| i.id == name) {
             // Instances are inlined so that readers, which have no `self` yet, can use them.
@@ -553,7 +532,10 @@ impl<'s> Scope<'s> {
                 }
                 if let Some(index) = def.params.iter().position(|p| p.id == attr) {
                     return match &def.params[index] {
-                        param if param.kept => Ok(kept_param(param, tokens.clone())),
+                        param if param.kept => Ok(Place::computed(
+                            kept_param(param, tokens.clone()),
+                            param_value_ty(param.ty),
+                        )),
                         _ => self.passed_argument(base.args.as_ref(), *ty, index),
                     };
                 }
@@ -770,31 +752,11 @@ pub(super) fn stored_field<'s>(field: &'s Field, tokens: TokenStream) -> Place<'
     }
 }
 
-/// The type a parameter's value has in expressions.
-fn param_value_ty(ty: ParamType) -> Ty {
-    match ty {
-        ParamType::Int(_) => Ty::Int,
-        ParamType::Bool => Ty::Bool,
-        ParamType::Enum(idx) => Ty::Enum(idx),
-        ParamType::Str => Ty::Str,
-        ParamType::Bytes => Ty::Bytes,
-        ParamType::User(ty) => Ty::User(ty),
-        ParamType::OptUser(ty) => Ty::Opt(Box::new(Ty::User(ty))),
-        ParamType::IntList => Ty::Array(Box::new(Ty::Int)),
-        ParamType::UserList(ty) => Ty::Array(Box::new(Ty::User(ty))),
-        ParamType::Io => Ty::Io,
-        ParamType::AnyStruct => Ty::AnyStruct,
-        ParamType::AnyStructList => Ty::Array(Box::new(Ty::AnyStruct)),
-        ParamType::StrList => Ty::Array(Box::new(Ty::StrLit)),
-        ParamType::IoList => Ty::Array(Box::new(Ty::Io)),
-    }
-}
-
 /// A kept parameter (see [`Param::kept`]) of the value `owner`: a number, boolean or enum
 /// value stored in it.
-fn kept_param<'s>(param: &Param, owner: TokenStream) -> Place<'s> {
+pub(super) fn kept_param(param: &Param, owner: TokenStream) -> TokenStream {
     let ident = field_ident(&param.id);
-    Place::computed(quote!(#owner.#ident), param_value_ty(param.ty))
+    quote!(#owner.#ident)
 }
 
 impl<'s> Scope<'s> {
@@ -821,7 +783,7 @@ impl<'s> Scope<'s> {
         // Kaitai has the value's own `_root` and `_parent`; an owned value has no pointer
         // back, so this is a limit of skelcodec, not a mistake of the schema.
         match shares_root {
-            true => home.name(param),
+            true => home.place(&Expr::Name(param.clone())),
             false => unsupported(format!(
                 "`{param}` is a parameter of type `{}`, known only where one of its values is read or written",
                 def.id

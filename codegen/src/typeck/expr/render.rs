@@ -4,7 +4,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::place::{Absent, when_present_as};
+use super::place::{Absent, kept_param, when_present_as};
 use super::*;
 use crate::sanitization::is_be_ident;
 use crate::typeck::resolve::Reach;
@@ -195,6 +195,19 @@ impl<'s> Scope<'s> {
             // Only where the resolver found `_` or `_index` defined, which the scope then binds.
             Node::Reached(_) | Node::Field { .. } | Node::Index | Node::Element => {
                 unreachable!("a place is rendered as its value above")
+            }
+            Node::Param { of, ty, index } => {
+                let param = &self.schema.types[ty].params[index];
+                let owner = match of {
+                    Some(of) => Some(self.render(*of)),
+                    None => self.owner.clone(),
+                };
+                match (owner, self.mode) {
+                    (Some(owner), _) => kept_param(param, owner),
+                    (None, Mode::Inspect) => kept_param(param, quote!(self)),
+                    // Passed as `i64`, slices and references: already values.
+                    (None, Mode::Read | Mode::Write) => local_ident(&param.id).into_token_stream(),
+                }
             }
             Node::Stream => self.own_stream(),
             Node::StreamProperty { of, property } => {
