@@ -349,6 +349,15 @@ fn attribute<R: Reach>(
         return whole;
     }
     let base = resolve(scope, base)?;
+    member_of(scope, base, attr)
+}
+
+/// Member or property `attr` of the value `base`.
+pub fn member_of<R: Reach>(
+    scope: &R,
+    base: Typed<R::Reached>,
+    attr: &str,
+) -> Result<Typed<R::Reached>, ExprError> {
     // A stream kept with a value (`header._io.size`) is known to a reader and to instances
     // of the value read, not to a writer.
     if base.ty == Ty::Io {

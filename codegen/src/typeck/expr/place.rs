@@ -8,9 +8,9 @@ use super::text::property_tokens;
 use super::*;
 use crate::repr::option_tokens;
 use crate::sanitization::{look_ahead_cell_ident, struct_ident};
-use crate::typeck::resolve::{usable, value_property};
+use crate::typeck::resolve::{member_of, value_property};
 use crate::typeck::typed::{Node, Typed};
-use crate::typeck::value_types::{param_value_ty, place_value_ty, stored_value_ty};
+use crate::typeck::value_types::{place_value_ty, stored_value_ty};
 
 impl<'s> Scope<'s> {
     /// `a[i]`: an element of a list, or a byte of a byte array. Out of range, a number reads as
@@ -280,8 +280,9 @@ impl<'s> Scope<'s> {
             };
             return match (own, &e) {
                 (false, Expr::Attr(base, attr)) => {
-                    let base = self.place(base)?;
-                    self.attribute(base, attr)
+                    let base = crate::typeck::resolve::resolve(self, base)?;
+                    let member = member_of(self, base, attr)?;
+                    Ok(self.as_place(member))
                 }
                 _ => self.place(&e),
             };
@@ -530,24 +531,14 @@ impl<'s> Scope<'s> {
                     let (tokens, ty) = self.inside(&base, *ty).instance_value(instance)?;
                     return simple(tokens, ty);
                 }
-                if let Some(index) = def.params.iter().position(|p| p.id == attr) {
-                    return match &def.params[index] {
-                        param if param.kept => Ok(Place::computed(
-                            kept_param(param, tokens.clone()),
-                            param_value_ty(param.ty),
-                        )),
-                        _ => self.passed_argument(base.args.as_ref(), *ty, index),
-                    };
-                }
-                let Some(index) = def.fields.iter().position(|f| f.id == attr) else {
-                    return invalid(format!(
+                // The resolver takes fields and kept parameters (`Node::Field`, `Node::Param`).
+                match def.params.iter().position(|p| p.id == attr) {
+                    Some(index) => self.passed_argument(base.args.as_ref(), *ty, index),
+                    None => invalid(format!(
                         "type `{}` has no field or instance `{attr}`",
                         def.id
-                    ));
-                };
-                usable(self, &def.fields[index])?;
-                let ty = *ty;
-                Ok(self.field_of(base, ty, index))
+                    )),
+                }
             }
             (_, ty) => invalid(format!("{} has no property `{attr}`", describe(ty))),
         }
@@ -591,7 +582,11 @@ impl<'s> Scope<'s> {
         base: Place<'s>,
         attr: &str,
     ) -> Result<Place<'s>, ExprError> {
-        self.through_optional(base, |scope, present| scope.attribute(present, attr))
+        self.through_optional(base, |scope, present| {
+            let present = scope.typed_leaf(present, false);
+            let member = member_of(scope, present, attr)?;
+            Ok(scope.as_place(member))
+        })
     }
 
     /// `step` applied to the value of `base` when it is present.
