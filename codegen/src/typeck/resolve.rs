@@ -7,9 +7,9 @@ use skelcodec_runtime::__private::messages;
 use skelcodec_runtime::encoding::Encoding;
 
 use super::typed::*;
-use super::value_types::{field_ty, one_value, param_value_ty, place_value_ty};
+use super::value_types::{field_ty, item_ty, one_value, param_value_ty, place_value_ty};
 use crate::expr::{BinOp, Expr, UnaryOp};
-use crate::model::{Field, FieldType, Schema};
+use crate::model::{Field, FieldType, Repeat, Schema};
 use crate::sanitization::IS_BE;
 
 /// A scope an expression is resolved in, as a back end sees it.
@@ -70,6 +70,13 @@ pub trait Reach {
     /// of `_io`, a size known before reading, a member of each branch of a `?:`); `None`
     /// otherwise.
     fn whole_attribute(&self, e: &Expr) -> Option<Result<Typed<Self::Reached>, ExprError>>;
+
+    /// The element `at` of `list`, a list the back end reached or one that may be absent.
+    fn item(
+        &self,
+        list: Typed<Self::Reached>,
+        at: Position<Self::Reached>,
+    ) -> Result<Typed<Self::Reached>, ExprError>;
 
     /// Member `attr` of the value `base` (a field, parameter or instance of a structure, a
     /// value's `_sizeof` or `_io`, a list's `first` or `last`), or a property of a value the
@@ -132,8 +139,36 @@ pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprE
         Expr::Method(recv, name, args) => text_method(scope, recv, name, args),
         Expr::Attr(base, attr) => attribute(scope, e, base, attr),
         Expr::Name(name) => self::name(scope, e, name),
-        Expr::Index(..) | Expr::Cast(..) | Expr::Present(_) | Expr::Holds(..) => scope.reach(e),
+        Expr::Index(list, at) => {
+            let list = resolve(scope, list)?;
+            let at = resolve_int(scope, at)?;
+            item(scope, list, Position::At(Box::new(at)))
+        }
+        Expr::Cast(..) | Expr::Present(_) | Expr::Holds(..) => scope.reach(e),
     }
+}
+
+/// The element `at` of `list`.
+fn item<R: Reach>(
+    scope: &R,
+    list: Typed<R::Reached>,
+    at: Position<R::Reached>,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let field = match &list.node {
+        // The back end indexes what it reached, and a list that may be absent.
+        Node::Reached(_) => return scope.item(list, at),
+        _ if matches!(list.ty, Ty::Opt(_)) => return scope.item(list, at),
+        Node::Field { ty, index, .. } => {
+            let field = &scope.schema().types[*ty].fields[*index];
+            let list = field.repeat != Repeat::None || matches!(field.ty, FieldType::Array { .. });
+            list.then_some(field)
+        }
+        _ => None,
+    };
+    let ty = item_ty(scope.schema(), &list.ty, field)?;
+    let can_fail = list.can_fail || matches!(&at, Position::At(at) if at.can_fail);
+    let list = Box::new(list);
+    Ok(typed(ty, can_fail, Node::Item { list, at }))
 }
 
 /// `e`, which is the name `name`.
@@ -378,6 +413,13 @@ pub fn member_of<R: Reach>(
             }
             (None, None) => scope.member(base, attr),
         };
+    }
+    if matches!(base.ty, Ty::Array(_) | Ty::ListLit(_) | Ty::Bytes) {
+        match attr {
+            "first" => return item(scope, base, Position::First),
+            "last" => return item(scope, base, Position::Last),
+            _ => {}
+        }
     }
     // What the back end reaches may be a field or an element, whose properties it knows.
     if !matches!(base.node, Node::Reached(_) | Node::Field { .. }) {

@@ -129,6 +129,12 @@ pub enum Node<L> {
         ty: usize,
         index: usize,
     },
+    /// An element of the list `list` (a byte of a byte array): out of range, a number reads
+    /// as 0, a boolean as false, and anything else is absent.
+    Item {
+        list: Box<Typed<L>>,
+        at: Position<L>,
+    },
     /// `_io` of the structure in scope: the stream it is read from (none while writing).
     Stream,
     /// A property of the stream `of`, or of the stream of the structure in scope.
@@ -141,6 +147,17 @@ pub enum Node<L> {
     /// `_sizeof` of the structure in scope: the bytes it is written as (without bytes a file
     /// has after its root's value).
     SizeOf,
+}
+
+/// Which element of a list an [`Node::Item`] is.
+#[derive(Debug, Clone)]
+pub enum Position<L> {
+    /// `list[at]`.
+    At(Box<Typed<L>>),
+    /// `list.first`.
+    First,
+    /// `list.last`.
+    Last,
 }
 
 /// A property of a stream.

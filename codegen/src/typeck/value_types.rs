@@ -3,7 +3,7 @@
 //! integer). Target-neutral: the resolver types places with them, and a back end holds the
 //! values as they say.
 
-use super::typed::Ty;
+use super::typed::{ExprError, Ty, describe, invalid, unsupported};
 use crate::model::{Field, FieldType, ParamType, Repeat, Scalar, Schema, Switch};
 
 /// The expression type of a field's value.
@@ -132,4 +132,42 @@ pub fn param_value_ty(ty: ParamType) -> Ty {
         ParamType::StrList => Ty::Array(Box::new(Ty::StrLit)),
         ParamType::IoList => Ty::Array(Box::new(Ty::Io)),
     }
+}
+
+/// The type of an element of a list whose value has type `list`: `field` is the field the
+/// list is, when it is one (a repeated field or a fixed-size array), whose elements are
+/// stored values (absent past the end, but numbers, which read as 0).
+pub fn item_ty(schema: &Schema, list: &Ty, field: Option<&Field>) -> Result<Ty, ExprError> {
+    let elem = match list {
+        Ty::Bytes => return Ok(Ty::Int),
+        Ty::ListLit(elem) if matches!(**elem, Ty::Int | Ty::Float) => return Ok((**elem).clone()),
+        Ty::ListLit(elem) | Ty::Array(elem) => (**elem).clone(),
+        // A switch holding lists is a list in Kaitai.
+        Ty::Switch => return unsupported("indexing a switch value is not supported yet"),
+        other => {
+            return invalid(format!(
+                "indexing {} is not supported (lists and byte arrays are)",
+                describe(other)
+            ));
+        }
+    };
+    Ok(match (elem, field) {
+        (ty @ (Ty::Int | Ty::Bool), _) => ty,
+        (ty, Some(field)) => {
+            let one = match &field.ty {
+                FieldType::Array { elem, .. } => elem,
+                ty => ty,
+            };
+            place_value_ty(schema, ty, Some(one), true)
+        }
+        (ty @ (Ty::User(_) | Ty::AnyStruct | Ty::Io), None) => Ty::Opt(Box::new(ty)),
+        (Ty::Bytes, None) => Ty::Bytes,
+        (Ty::StrLit | Ty::Str, None) => Ty::StrLit,
+        (other, None) => {
+            return unsupported(format!(
+                "indexing a list of {} is not supported yet",
+                describe(&other)
+            ));
+        }
+    })
 }

@@ -122,6 +122,13 @@ impl<'s> Place<'s> {
         }
     }
 
+    /// The field this place is the whole list of (a repeated field or a fixed-size array).
+    fn list_field(&self) -> Option<&'s Field> {
+        let field = self.field?;
+        let list = field.repeat != Repeat::None || matches!(field.ty, FieldType::Array { .. });
+        list.then_some(field)
+    }
+
     /// The type of the one value this place holds: the field's type when the place is the
     /// whole of a single field or one element of a list; `None` for lists and computed values.
     fn value_type(&self) -> Option<&'s FieldType> {

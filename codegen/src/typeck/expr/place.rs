@@ -10,19 +10,11 @@ use crate::repr::option_tokens;
 use crate::sanitization::{look_ahead_cell_ident, struct_ident};
 use crate::typeck::resolve::{member_of, value_property};
 use crate::typeck::typed::{Node, Typed};
-use crate::typeck::value_types::{place_value_ty, stored_value_ty};
+use crate::typeck::value_types::{item_ty, place_value_ty, stored_value_ty};
 
 impl<'s> Scope<'s> {
-    /// `a[i]`: an element of a list, or a byte of a byte array. Out of range, a number reads as
-    /// 0 and a boolean as false (expressions cannot fail), and anything else is absent.
-    pub(super) fn index(&self, base: &Expr, index: &Expr) -> Result<Place<'s>, ExprError> {
-        let list = self.place(base)?;
-        let i = self.int(index)?;
-        self.element(list, |_| quote!(usize::try_from(#i).unwrap_or(usize::MAX)))
-    }
-
     /// The element of `list` at the position `at` computes from the list's value (`first`,
-    /// `last`, `a[i]`).
+    /// `last`, `a[i]`), typed by `value_types::item_ty`.
     pub(super) fn element(
         &self,
         list: Place<'s>,
@@ -32,35 +24,33 @@ impl<'s> Scope<'s> {
         if list.optional {
             return self.through_optional(list, |scope, present| scope.element(present, at));
         }
+        let (_, ty) = self.value(list.clone());
+        item_ty(self.schema, &ty, list.list_field())?;
+        Ok(self.item_place(list, at))
+    }
+
+    /// The element of `list`, which is present and has elements of a type `item_ty` takes.
+    pub(super) fn item_place(
+        &self,
+        list: Place<'s>,
+        at: impl FnOnce(&TokenStream) -> TokenStream,
+    ) -> Place<'s> {
         // The element's own type, for the view of a terminated string and for `_sizeof`.
-        let field = list
-            .field
-            .filter(|f| f.repeat != Repeat::None || matches!(f.ty, FieldType::Array { .. }));
+        let field = list.list_field();
         let list_args = list.args.clone();
         let (tokens, ty) = self.value(list);
         let at = at(&tokens);
         let elem = match ty {
             Ty::Bytes => {
                 let byte = quote!(#tokens.get(#at).map_or(0i64, |b| i64::from(*b)));
-                return Ok(Place::computed(byte, Ty::Int));
+                return Place::computed(byte, Ty::Int);
             }
-            Ty::ListLit(elem) if matches!(*elem, Ty::Int | Ty::Float) => {
-                let element = match *elem {
-                    Ty::Int => quote!(#tokens.get(#at).map_or(0i64, |x| *x as i64)),
-                    _ => quote!(#tokens.get(#at).map_or(0.0f64, |x| *x as f64)),
-                };
-                return Ok(Place::computed(element, *elem));
+            Ty::ListLit(elem) if *elem == Ty::Float => {
+                let element = quote!(#tokens.get(#at).map_or(0.0f64, |x| *x as f64));
+                return Place::computed(element, Ty::Float);
             }
-            Ty::ListLit(elem) => *elem,
-            Ty::Array(elem) => *elem,
-            // A switch holding lists is a list in Kaitai.
-            Ty::Switch => return unsupported("indexing a switch value is not supported yet"),
-            other => {
-                return invalid(format!(
-                    "indexing {} is not supported (lists and byte arrays are)",
-                    describe(&other)
-                ));
-            }
+            Ty::ListLit(elem) | Ty::Array(elem) => *elem,
+            other => other,
         };
         // Each case of a decoded switch keeps its own stored bytes (see `emit::types`).
         let decoded = field.is_some_and(|f| f.decode.is_some() && !f.switches_per_element());
@@ -69,15 +59,9 @@ impl<'s> Scope<'s> {
             false => quote!(#tokens.get(#at)),
         };
         match (&elem, field) {
-            (Ty::Int, _) => Ok(Place::computed(
-                quote!(#element.map_or(0i64, |x| *x as i64)),
-                Ty::Int,
-            )),
-            (Ty::Bool, _) => Ok(Place::computed(
-                quote!(#element.is_some_and(|x| *x)),
-                Ty::Bool,
-            )),
-            (_, Some(field)) => Ok(Place {
+            (Ty::Int, _) => Place::computed(quote!(#element.map_or(0i64, |x| *x as i64)), Ty::Int),
+            (Ty::Bool, _) => Place::computed(quote!(#element.is_some_and(|x| *x)), Ty::Bool),
+            (_, Some(field)) => Place {
                 tokens: element,
                 ty: elem,
                 field: Some(field),
@@ -86,7 +70,7 @@ impl<'s> Scope<'s> {
                 by_ref: false,
                 args: list_args,
                 decoded: None,
-            }),
+            },
             // Lists passed as parameters: the elements of a list of a user type borrow a
             // structure; `struct[]` and `io[]` are slices of references.
             (Ty::User(_) | Ty::AnyStruct | Ty::Io, None) => {
@@ -97,7 +81,7 @@ impl<'s> Scope<'s> {
                     }
                     _ => quote!(#element.copied()),
                 };
-                Ok(Place {
+                Place {
                     tokens,
                     ty: elem,
                     field: None,
@@ -106,24 +90,18 @@ impl<'s> Scope<'s> {
                     by_ref: false,
                     args: None,
                     decoded: None,
-                })
+                }
             }
-            (Ty::Bytes, None) => Ok(Place::computed(
+            (Ty::Bytes, None) => Place::computed(
                 quote!(#element.map_or(&[][..], |bytes| bytes.as_slice())),
                 Ty::Bytes,
-            )),
-            (Ty::StrLit, None) => Ok(Place::computed(
-                quote!(#element.copied().unwrap_or_default()),
-                Ty::StrLit,
-            )),
-            (Ty::Str, None) => Ok(Place::computed(
+            ),
+            (Ty::Str, None) => Place::computed(
                 quote!(#element.map(|x| x.text_bytes()).unwrap_or_default()),
                 Ty::StrLit,
-            )),
-            _ => unsupported(format!(
-                "indexing a list of {} is not supported yet",
-                describe(&elem)
-            )),
+            ),
+            // String literals, the last `item_ty` takes.
+            _ => Place::computed(quote!(#element.copied().unwrap_or_default()), Ty::StrLit),
         }
     }
 
@@ -138,7 +116,6 @@ impl<'s> Scope<'s> {
     pub(super) fn reached_place(&self, e: &Expr) -> Result<Place<'s>, ExprError> {
         match e {
             Expr::Name(name) => self.name(name),
-            Expr::Index(list, index) => self.index(list, index),
             Expr::Cast(base, target) => {
                 if let Some(place) =
                     self.through_branches(base, |b| Expr::Cast(Box::new(b), target.clone()))
@@ -462,15 +439,6 @@ impl<'s> Scope<'s> {
         };
         if base.optional {
             return self.optional_attribute(base, attr);
-        }
-        match (attr, &base.ty) {
-            ("first", Ty::Array(_) | Ty::ListLit(_) | Ty::Bytes) => {
-                return self.element(base, |_| quote!(0usize));
-            }
-            ("last", Ty::Array(_) | Ty::ListLit(_) | Ty::Bytes) => {
-                return self.element(base, |list| quote!(#list.len().wrapping_sub(1)));
-            }
-            _ => {}
         }
         if attr == "to_i" && base.ty.is_text() {
             let text = self.typed_leaf(base, false);

@@ -8,7 +8,7 @@ use super::place::{Absent, kept_param, when_present_as};
 use super::*;
 use crate::sanitization::is_be_ident;
 use crate::typeck::resolve::Reach;
-use crate::typeck::typed::{Comparison, Function, Node, StreamProperty, Typed};
+use crate::typeck::typed::{Comparison, Function, Node, Position, StreamProperty, Typed};
 
 impl<'s> Reach for Scope<'s> {
     type Reached = Place<'s>;
@@ -83,6 +83,18 @@ impl<'s> Reach for Scope<'s> {
         Ok(member)
     }
 
+    fn item(
+        &self,
+        list: Typed<Place<'s>>,
+        at: Position<Place<'s>>,
+    ) -> Result<Typed<Place<'s>>, ExprError> {
+        let fails = list.can_fail || matches!(&at, Position::At(at) if at.can_fail);
+        let list = self.as_place(list);
+        let mut item = self.leaf(|| self.element(list, |tokens| self.position(at, tokens)))?;
+        item.can_fail |= fails;
+        Ok(item)
+    }
+
     fn note_failure(&self) {
         self.can_fail.set(true);
     }
@@ -123,6 +135,10 @@ impl<'s> Scope<'s> {
         let Typed { ty, can_fail, node } = t;
         Ok(match node {
             Node::Reached(place) => place,
+            Node::Item { list, at } => {
+                let list = self.as_place(*list);
+                self.item_place(list, |tokens| self.position(at, tokens))
+            }
             Node::Field {
                 of: None,
                 ty,
@@ -164,6 +180,18 @@ impl<'s> Scope<'s> {
         }
     }
 
+    /// The Rust `usize` of position `at` in the list `list`.
+    fn position(&self, at: Position<Place<'s>>, list: &TokenStream) -> TokenStream {
+        match at {
+            Position::At(at) => {
+                let at = self.render(*at);
+                quote!(usize::try_from(#at).unwrap_or(usize::MAX))
+            }
+            Position::First => quote!(0usize),
+            Position::Last => quote!(#list.len().wrapping_sub(1)),
+        }
+    }
+
     /// The reader of the structure in scope: its own one while it reads from another stream
     /// (see `in_other_stream`).
     fn own_reader(&self) -> TokenStream {
@@ -193,7 +221,11 @@ impl<'s> Scope<'s> {
         let Typed { ty, can_fail, node } = t;
         match node {
             // Only where the resolver found `_` or `_index` defined, which the scope then binds.
-            Node::Reached(_) | Node::Field { .. } | Node::Index | Node::Element => {
+            Node::Reached(_)
+            | Node::Field { .. }
+            | Node::Item { .. }
+            | Node::Index
+            | Node::Element => {
                 unreachable!("a place is rendered as its value above")
             }
             Node::Param { of, ty, index } => {
