@@ -9,7 +9,7 @@ use skelcodec_runtime::encoding::Encoding;
 use super::typed::*;
 use super::value_types::{field_ty, item_ty, one_value, param_value_ty, place_value_ty};
 use crate::expr::{BinOp, Expr, UnaryOp};
-use crate::model::{Field, FieldType, Repeat, Schema};
+use crate::model::{Field, FieldType, Instance, InstanceKind, Repeat, Schema};
 use crate::sanitization::IS_BE;
 
 /// A scope an expression is resolved in, as a back end sees it.
@@ -70,6 +70,16 @@ pub trait Reach {
     /// of `_io`, a size known before reading, a member of each branch of a `?:`); `None`
     /// otherwise.
     fn whole_attribute(&self, e: &Expr) -> Option<Result<Typed<Self::Reached>, ExprError>>;
+
+    /// The scope inside a structure of type `ty`, where its instances are computed: `of`,
+    /// or the structure in scope (one level deeper, see [`Reach::too_deep`]).
+    fn instance_scope(&self, of: Option<&Typed<Self::Reached>>, ty: usize) -> Self
+    where
+        Self: Sized;
+
+    /// Instances reached through instances nest too deeply here (an instance that refers to
+    /// itself).
+    fn too_deep(&self) -> bool;
 
     /// The element `at` of `list`, a list the back end reached or one that may be absent.
     fn item(
@@ -217,6 +227,11 @@ fn name<R: Reach>(scope: &R, e: &Expr, name: &str) -> Result<Typed<R::Reached>, 
         _ if let Some(index) = def.params.iter().position(|p| p.id == name) => {
             own_param(scope, e, ty, index)
         }
+        _ if let Some(index) = def.instances.iter().position(|i| i.id == name)
+            && !def.instances[index].is_look_ahead() =>
+        {
+            value_instance(scope, None, ty, index)
+        }
         IS_BE if def.endian_choice.is_some() && !owned => match mode {
             Mode::Inspect => {
                 invalid("the chosen byte order is only known while reading and writing")
@@ -257,6 +272,86 @@ fn own_param<R: Reach>(
     let of = None;
     let node = Node::Param { of, ty, index };
     Ok(typed(param_value_ty(param.ty), false, node))
+}
+
+/// Value instance `index` of type `ty`, of `of` or of the structure in scope.
+fn value_instance<R: Reach>(
+    scope: &R,
+    of: Option<Typed<R::Reached>>,
+    ty: usize,
+    index: usize,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let inner = scope.instance_scope(of.as_ref(), ty);
+    let value = instance_value(&inner, &scope.schema().types[ty].instances[index])?;
+    let (value_ty, can_fail) = (value.ty.clone(), value.can_fail);
+    let can_fail = can_fail || of.as_ref().is_some_and(|of| of.can_fail);
+    let (of, value) = (of.map(Box::new), Box::new(value));
+    let node = Node::Instance {
+        of,
+        ty,
+        index,
+        value,
+    };
+    Ok(typed(value_ty, can_fail, node))
+}
+
+/// The value of value instance `instance`, resolved in `scope`, the scope inside its
+/// structure: its expression, as its `enum` when it has one, and where its `if` does not
+/// hold what an absent value is.
+pub fn instance_value<R: Reach>(
+    scope: &R,
+    instance: &Instance,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let InstanceKind::Value {
+        value,
+        cond,
+        enum_idx,
+    } = &instance.kind
+    else {
+        return invalid(format!("`{}` is a look-ahead, not a value", instance.id));
+    };
+    if scope.too_deep() {
+        return invalid("expression nests too deeply (an instance that refers to itself?)");
+    }
+    let mut t = resolve(scope, value)?;
+    if t.ty == Ty::ListLit(Box::new(Ty::Int)) && value.is_byte_literal() {
+        // A value instance `[0x41, 0x42]` is a byte array, as in Kaitai.
+        let can_fail = t.can_fail;
+        t = typed(Ty::Bytes, can_fail, Node::IntsAsBytes(t.into()));
+    }
+    if let Some(enum_index) = *enum_idx {
+        if t.ty != Ty::Int {
+            return invalid(format!(
+                "`enum` needs an integer value, found {}",
+                describe(&t.ty)
+            ));
+        }
+        let (can_fail, value) = (t.can_fail, t.into());
+        t = typed(
+            Ty::Enum(enum_index),
+            can_fail,
+            Node::AsEnum { enum_index, value },
+        );
+    }
+    let Some(cond) = cond else {
+        return Ok(t);
+    };
+    let cond = resolve_bool(scope, cond)?;
+    let ty = match &t.ty {
+        // A structure is absent when the condition fails.
+        Ty::User(_) => Ty::Opt(Box::new(t.ty.clone())),
+        // A value that may be absent already is absent when the condition fails too.
+        ty @ (Ty::Opt(_) | Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_)) => ty.clone(),
+        other => {
+            return unsupported(format!(
+                "an instance with `if` must be a number, boolean or enum value, not {}",
+                describe(other)
+            ));
+        }
+    };
+    let can_fail = cond.can_fail || t.can_fail;
+    let (cond, value) = (cond.into(), t.into());
+    Ok(typed(ty, can_fail, Node::OnlyIf { cond, value }))
 }
 
 /// `_io.attr`: a property of the stream of the structure in scope.
@@ -404,6 +499,12 @@ pub fn member_of<R: Reach>(
     if let Ty::User(ty) = base.ty {
         let params = &scope.schema().types[ty].params;
         let kept = params.iter().position(|p| p.id == attr && p.kept);
+        let instances = &scope.schema().types[ty].instances;
+        if let Some(index) = instances.iter().position(|i| i.id == attr)
+            && !instances[index].is_look_ahead()
+        {
+            return value_instance(scope, Some(base), ty, index);
+        }
         return match (field_named(scope.schema(), ty, attr), kept) {
             (Some(index), _) => member_field(scope, base, ty, index),
             (None, Some(index)) => {

@@ -135,6 +135,28 @@ pub enum Node<L> {
         list: Box<Typed<L>>,
         at: Position<L>,
     },
+    /// Value instance `index` of type `ty`, of the structure `of` or of the structure in
+    /// scope: its `value`, resolved inside that structure (an instance is computed where it
+    /// is used).
+    Instance {
+        of: Option<Box<Typed<L>>>,
+        ty: usize,
+        index: usize,
+        value: Box<Typed<L>>,
+    },
+    /// A list literal of integers taken as bytes (a value instance `[0x41, 0x42]`).
+    IntsAsBytes(Box<Typed<L>>),
+    /// An integer as a value of the enum `enum_index`.
+    AsEnum {
+        enum_index: usize,
+        value: Box<Typed<L>>,
+    },
+    /// `value` where `cond` holds; where it does not, absent, or for a number, boolean or enum
+    /// value, what an absent one reads as (0, false, the enum's value 0).
+    OnlyIf {
+        cond: Box<Typed<L>>,
+        value: Box<Typed<L>>,
+    },
     /// `_io` of the structure in scope: the stream it is read from (none while writing).
     Stream,
     /// A property of the stream `of`, or of the stream of the structure in scope.

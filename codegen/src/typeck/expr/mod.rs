@@ -680,64 +680,12 @@ impl<'s> Scope<'s> {
         Ok((self.render(typed), ty))
     }
 
-    /// The value of a value instance in this scope: its expression, as its `enum` when it has
-    /// one, and when its `if` does not hold the value an absent number has (0, false, the
-    /// enum's value 0).
+    /// The value of a value instance in this scope, the scope inside its structure (see
+    /// `resolve::instance_value`).
     pub fn instance_value(&self, instance: &Instance) -> Compiled {
-        let InstanceKind::Value {
-            value,
-            cond,
-            enum_idx,
-        } = &instance.kind
-        else {
-            return invalid(format!("`{}` is a look-ahead, not a value", instance.id));
-        };
-        let (mut tokens, mut ty) = self.compile(value)?;
-        if ty == Ty::ListLit(Box::new(Ty::Int)) && value.is_byte_literal() {
-            // A value instance `[0x41, 0x42]` is a byte array, as in Kaitai.
-            (tokens, ty) = (quote!(rt::bytes::from_ints(&#tokens)), Ty::Bytes);
-        }
-        if let Some(idx) = enum_idx {
-            if ty != Ty::Int {
-                return invalid(format!(
-                    "`enum` needs an integer value, found {}",
-                    describe(&ty)
-                ));
-            }
-            let name = enum_ident(&self.schema.enums[*idx]);
-            (tokens, ty) = (quote!(#name::from_raw(#tokens)), Ty::Enum(*idx));
-        }
-        let Some(cond) = cond else {
-            return Ok((tokens, ty));
-        };
-        let cond = self.bool(cond)?;
-        // A structure is absent when the condition fails.
-        if let Ty::User(_) = ty {
-            let present = quote!(::core::option::Option::Some(&#tokens));
-            let tokens = quote!(if #cond { #present } else { ::core::option::Option::None });
-            return Ok((tokens, Ty::Opt(Box::new(ty))));
-        }
-        // A value that may be absent already is absent when the condition fails too.
-        if let Ty::Opt(_) = ty {
-            let tokens = quote!(if #cond { #tokens } else { ::core::option::Option::None });
-            return Ok((tokens, ty));
-        }
-        let absent = match &ty {
-            Ty::Int => quote!(0i64),
-            Ty::Float => quote!(0.0f64),
-            Ty::Bool => quote!(false),
-            Ty::Enum(idx) => {
-                let name = enum_ident(&self.schema.enums[*idx]);
-                quote!(#name::from_raw(0))
-            }
-            other => {
-                return unsupported(format!(
-                    "an instance with `if` must be a number, boolean or enum value, not {}",
-                    describe(other)
-                ));
-            }
-        };
-        Ok((quote!(if #cond { #tokens } else { #absent }), ty))
+        let value = crate::typeck::resolve::instance_value(self, instance)?;
+        let ty = value.ty.clone();
+        Ok((self.render(value), ty))
     }
 }
 

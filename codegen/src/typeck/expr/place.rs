@@ -488,18 +488,14 @@ impl<'s> Scope<'s> {
             },
             (_, Ty::User(ty)) => {
                 let def = &self.schema.types[*ty];
+                // The resolver takes fields, kept parameters and value instances.
                 if let Some(instance) = def.instances.iter().find(|i| i.id == attr) {
-                    if instance.is_look_ahead() {
-                        if self.mode == Mode::Write {
-                            return Err(ExprError::NeedsStream);
-                        }
-                        let (tokens, ty) = self.kept_look_ahead(tokens.clone(), instance);
-                        return simple(tokens, ty);
+                    if self.mode == Mode::Write {
+                        return Err(ExprError::NeedsStream);
                     }
-                    let (tokens, ty) = self.inside(&base, *ty).instance_value(instance)?;
+                    let (tokens, ty) = self.kept_look_ahead(tokens.clone(), instance);
                     return simple(tokens, ty);
                 }
-                // The resolver takes fields and kept parameters (`Node::Field`, `Node::Param`).
                 match def.params.iter().position(|p| p.id == attr) {
                     Some(index) => self.passed_argument(base.args.as_ref(), *ty, index),
                     None => invalid(format!(

@@ -83,6 +83,21 @@ impl<'s> Reach for Scope<'s> {
         Ok(member)
     }
 
+    fn instance_scope(&self, of: Option<&Typed<Place<'s>>>, ty: usize) -> Self {
+        match of {
+            Some(of) => self.inside(&self.as_place(of.clone()), ty),
+            None => {
+                let mut inner = self.off_writer_pos();
+                inner.depth += 1;
+                inner
+            }
+        }
+    }
+
+    fn too_deep(&self) -> bool {
+        self.depth > 32
+    }
+
     fn item(
         &self,
         list: Typed<Place<'s>>,
@@ -240,6 +255,45 @@ impl<'s> Scope<'s> {
                     // Passed as `i64`, slices and references: already values.
                     (None, Mode::Read | Mode::Write) => local_ident(&param.id).into_token_stream(),
                 }
+            }
+            Node::Instance {
+                of,
+                ty,
+                index,
+                value,
+            } => {
+                let instance = &self.schema.types[ty].instances[index];
+                debug_assert!(!instance.is_look_ahead(), "a value instance");
+                // Rendered where it was resolved: inside its structure.
+                self.instance_scope(of.as_deref(), ty).render(*value)
+            }
+            Node::IntsAsBytes(ints) => {
+                let ints = self.render(*ints);
+                quote!(rt::bytes::from_ints(&#ints))
+            }
+            Node::AsEnum { enum_index, value } => {
+                let name = enum_ident(&self.schema.enums[enum_index]);
+                let value = self.render(*value);
+                quote!(#name::from_raw(#value))
+            }
+            Node::OnlyIf { cond, value } => {
+                let structure = matches!(value.ty, Ty::User(_));
+                let (cond, value) = (self.render(*cond), self.render(*value));
+                let none = quote!(::core::option::Option::None);
+                let (value, absent) = match &ty {
+                    // A structure is absent when the condition fails.
+                    _ if structure => (quote!(::core::option::Option::Some(&#value)), none),
+                    Ty::Opt(_) => (value, none),
+                    Ty::Int => (value, quote!(0i64)),
+                    Ty::Float => (value, quote!(0.0f64)),
+                    Ty::Bool => (value, quote!(false)),
+                    Ty::Enum(idx) => {
+                        let name = enum_ident(&self.schema.enums[*idx]);
+                        (value, quote!(#name::from_raw(0)))
+                    }
+                    _ => (value, none),
+                };
+                quote!(if #cond { #value } else { #absent })
             }
             Node::Stream => self.own_stream(),
             Node::StreamProperty { of, property } => {
