@@ -4,9 +4,10 @@
 //! Every error of the schema is returned at once.
 //!
 //! `resolve` turns an expression into a typed tree (`typed`), which holds no Rust: literals,
-//! operators, enum values, sizes and methods decided once. [`expr`] is the Rust side: its
-//! scope reaches names, fields and other places for the resolver, says when an expression
-//! cannot be evaluated (a writer has no input stream), and renders trees. Once every part of
+//! operators, enum values, sizes, methods and most places decided once, stored values typed
+//! by `value_types`. [`expr`] is the Rust side: its scope gives the resolver the facts of
+//! where an expression runs, reaches the places the tree does not hold yet, and renders
+//! trees. Once every part of
 //! the schema checks, `build` makes the typed IR (`ir`): every expression the generator
 //! renders, compiled where it runs, inside the structure that uses it. The generator (`emit`)
 //! only renders the IR.

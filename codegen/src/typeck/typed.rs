@@ -1,10 +1,11 @@
 //! The typed expression tree: a schema expression with its operators, literals, enum values,
-//! sizes and methods decided once, every node carrying its type, for every back end to render.
+//! sizes, methods and places (fields, parameters, instances, elements, streams) decided once,
+//! every node carrying its type, for every back end to render.
 //!
-//! It holds no Rust: the generator renders it (`expr::render`), and what a back end still
-//! reaches by its own means (fields, parameters, instances, `_io`, elements, casts and
-//! properties of values) is a [`Node::Reached`] leaf holding that back end's own rendering,
-//! `L`.
+//! It holds no Rust: the generator renders it (`expr::render`). What a back end still reaches
+//! by its own means (casts, `present` and `holds`, look-aheads, the arguments of a value
+//! reached through, `_root`/`_parent` paths, steps inside a value that may be absent) is a
+//! [`Node::Reached`] leaf holding that back end's own rendering, `L`.
 
 use skelcodec_runtime::__private::messages::Kind;
 use skelcodec_runtime::encoding::Encoding;
@@ -26,8 +27,8 @@ pub struct Typed<L> {
 /// One node of a [`Typed`] tree.
 #[derive(Debug, Clone)]
 pub enum Node<L> {
-    /// A value the back end reaches by itself (a field, parameter, instance, `_io`, an
-    /// element, a cast or a property of one), as that back end renders it.
+    /// A value the back end reaches by itself (see the module's documentation), as that
+    /// back end renders it.
     Reached(L),
     /// An integer (`i64`; a literal beyond `i64::MAX` that fits 64 bits takes its bits).
     Int(i64),

@@ -6,10 +6,11 @@
 //! Integers compute in `i64` as in Kaitai Struct, with wrapping arithmetic so that hostile
 //! values never panic; lengths and counts are range-checked where they are used.
 //!
-//! Operators, literals and enum values are resolved into a typed tree (`typeck::resolve`),
-//! which `render` turns into Rust; this module holds the scope, `place` resolves names,
-//! fields, elements and properties, `switch` casts and switch values, `text` string and list
-//! operations.
+//! An expression is resolved into a typed tree (`typeck::resolve`), which `render` turns into
+//! Rust; this module holds the scope the resolver asks for facts, `place` the places it
+//! still reaches itself (casts, look-aheads, arguments, `_root`/`_parent` paths, steps inside
+//! a value that may be absent) and how each place is held in Rust, `switch` casts and switch
+//! values, `text` the Rust of properties of values.
 
 mod place;
 mod process;

@@ -816,7 +816,7 @@ pub(super) fn read_through(ty: &FieldType) -> bool {
 }
 
 /// The place of a `contents` field, which stores no bytes: read and checked, its value is the
-/// contents the schema fixes (`resolve::usable` refuses one that is repeated or conditional).
+/// contents the schema fixes (the resolver refuses one that is repeated or conditional).
 /// `None` for other fields.
 fn contents_place(field: &Field) -> Option<Place<'_>> {
     let FieldType::Contents(bytes) = &field.ty else {

@@ -1,0 +1,418 @@
+//! Places in expressions: names, fields, parameters, value instances, elements, streams and
+//! the properties of values, resolved from the facts [`Reach`] gives of the scope.
+
+use skelcodec_runtime::__private::messages;
+
+use super::{Reach, literal_number, parse_int, resolve, resolve_bool, typed};
+use crate::expr::Expr;
+use crate::model::{Field, FieldType, Instance, InstanceKind, Repeat, Schema};
+use crate::sanitization::IS_BE;
+use crate::typeck::typed::*;
+use crate::typeck::value_types::{field_ty, item_ty, one_value, param_value_ty, place_value_ty};
+
+/// The element `at` of `list`.
+pub(super) fn item<R: Reach>(
+    scope: &R,
+    list: Typed<R::Reached>,
+    at: Position<R::Reached>,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let field = match &list.node {
+        // The back end indexes what it reached, and a list that may be absent.
+        Node::Reached(_) => return scope.item(list, at),
+        _ if matches!(list.ty, Ty::Opt(_)) => return scope.item(list, at),
+        Node::Field { ty, index, .. } => {
+            let field = &scope.schema().types[*ty].fields[*index];
+            let list = field.repeat != Repeat::None || matches!(field.ty, FieldType::Array { .. });
+            list.then_some(field)
+        }
+        _ => None,
+    };
+    let ty = item_ty(scope.schema(), &list.ty, field)?;
+    let can_fail = list.can_fail || matches!(&at, Position::At(at) if at.can_fail);
+    let list = Box::new(list);
+    Ok(typed(ty, can_fail, Node::Item { list, at }))
+}
+
+/// `e`, which is the name `name`.
+pub(super) fn name<R: Reach>(
+    scope: &R,
+    e: &Expr,
+    name: &str,
+) -> Result<Typed<R::Reached>, ExprError> {
+    match name {
+        "_" => {
+            return match scope.element() {
+                Some(ty) => Ok(typed(ty, false, Node::Element)),
+                None => invalid(
+                    "`_` is only defined in `repeat-until`, in the arguments of a `-for-each` field and inside `sum(...)`",
+                ),
+            };
+        }
+        "_index" => {
+            return match scope.has_index() {
+                true => Ok(typed(Ty::Int, false, Node::Index)),
+                false => invalid(
+                    "`_index` is only defined in the attributes of a repeated field (its size, type arguments, switch selector and `valid`)",
+                ),
+            };
+        }
+        _ => {}
+    }
+    let ty = scope.scope_type();
+    let def = &scope.schema().types[ty];
+    if let Some(index) = def.fields.iter().position(|f| f.id == name) {
+        return own_field(scope, ty, index);
+    }
+    let (mode, owned) = (scope.mode(), scope.through_another_value());
+    match name {
+        "_io" => {
+            // A writer passes no stream; a finished value has one only where it keeps it.
+            let known = match (mode, owned) {
+                (Mode::Read | Mode::Write, false) => true,
+                _ => def.keeps_stream,
+            };
+            match known {
+                true => Ok(typed(Ty::Io, false, Node::Stream)),
+                false => Err(ExprError::NeedsStream),
+            }
+        }
+        "_sizeof" => match mode {
+            Mode::Read => invalid("`_sizeof` is not known while reading; use it in `-derived`"),
+            _ => Ok(typed(Ty::Int, false, Node::SizeOf)),
+        },
+        _ if let Some(index) = def.params.iter().position(|p| p.id == name) => {
+            own_param(scope, e, ty, index)
+        }
+        _ if let Some(index) = def.instances.iter().position(|i| i.id == name)
+            && !def.instances[index].is_look_ahead() =>
+        {
+            value_instance(scope, None, ty, index)
+        }
+        IS_BE if def.endian_choice.is_some() && !owned => match mode {
+            Mode::Inspect => {
+                invalid("the chosen byte order is only known while reading and writing")
+            }
+            _ => Ok(typed(Ty::Bool, false, Node::BigEndian)),
+        },
+        _ => scope.reach(e),
+    }
+}
+
+/// Parameter `index` of the structure in scope, of type `ty`.
+fn own_param<R: Reach>(
+    scope: &R,
+    e: &Expr,
+    ty: usize,
+    index: usize,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let param = &scope.schema().types[ty].params[index];
+    let mode = scope.mode();
+    // A finished value keeps the parameters its later values need; the others were arguments.
+    let kept = param.kept && (scope.through_another_value() || mode == Mode::Inspect);
+    if !kept {
+        if scope.through_another_value() {
+            // The argument it was read with, where the back end knows it.
+            return scope.reach(e);
+        }
+        if mode == Mode::Inspect {
+            return invalid(format!(
+                "parameter `{}` is only known while reading and writing, not in `-derived` or instances",
+                param.id
+            ));
+        }
+        // The placeholder a writer is passed for it is no value.
+        if mode == Mode::Write && param.writers_lack {
+            return Err(ExprError::NeedsStream);
+        }
+    }
+    let of = None;
+    let node = Node::Param { of, ty, index };
+    Ok(typed(param_value_ty(param.ty), false, node))
+}
+
+/// Value instance `index` of type `ty`, of `of` or of the structure in scope.
+fn value_instance<R: Reach>(
+    scope: &R,
+    of: Option<Typed<R::Reached>>,
+    ty: usize,
+    index: usize,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let inner = scope.instance_scope(of.as_ref(), ty);
+    let value = instance_value(&inner, &scope.schema().types[ty].instances[index])?;
+    let (value_ty, can_fail) = (value.ty.clone(), value.can_fail);
+    let can_fail = can_fail || of.as_ref().is_some_and(|of| of.can_fail);
+    let (of, value) = (of.map(Box::new), Box::new(value));
+    let node = Node::Instance {
+        of,
+        ty,
+        index,
+        value,
+    };
+    Ok(typed(value_ty, can_fail, node))
+}
+
+/// The value of value instance `instance`, resolved in `scope`, the scope inside its
+/// structure: its expression, as its `enum` when it has one, and where its `if` does not
+/// hold what an absent value is.
+pub fn instance_value<R: Reach>(
+    scope: &R,
+    instance: &Instance,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let InstanceKind::Value {
+        value,
+        cond,
+        enum_idx,
+    } = &instance.kind
+    else {
+        return invalid(format!("`{}` is a look-ahead, not a value", instance.id));
+    };
+    if scope.too_deep() {
+        return invalid("expression nests too deeply (an instance that refers to itself?)");
+    }
+    let mut t = resolve(scope, value)?;
+    if t.ty == Ty::ListLit(Box::new(Ty::Int)) && value.is_byte_literal() {
+        // A value instance `[0x41, 0x42]` is a byte array, as in Kaitai.
+        let can_fail = t.can_fail;
+        t = typed(Ty::Bytes, can_fail, Node::IntsAsBytes(t.into()));
+    }
+    if let Some(enum_index) = *enum_idx {
+        if t.ty != Ty::Int {
+            return invalid(format!(
+                "`enum` needs an integer value, found {}",
+                describe(&t.ty)
+            ));
+        }
+        let (can_fail, value) = (t.can_fail, t.into());
+        t = typed(
+            Ty::Enum(enum_index),
+            can_fail,
+            Node::AsEnum { enum_index, value },
+        );
+    }
+    let Some(cond) = cond else {
+        return Ok(t);
+    };
+    let cond = resolve_bool(scope, cond)?;
+    let ty = match &t.ty {
+        // A structure is absent when the condition fails.
+        Ty::User(_) => Ty::Opt(Box::new(t.ty.clone())),
+        // A value that may be absent already is absent when the condition fails too.
+        ty @ (Ty::Opt(_) | Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_)) => ty.clone(),
+        other => {
+            return unsupported(format!(
+                "an instance with `if` must be a number, boolean or enum value, not {}",
+                describe(other)
+            ));
+        }
+    };
+    let can_fail = cond.can_fail || t.can_fail;
+    let (cond, value) = (cond.into(), t.into());
+    Ok(typed(ty, can_fail, Node::OnlyIf { cond, value }))
+}
+
+/// `_io.attr`: a property of the stream of the structure in scope.
+fn own_stream_property<R: Reach>(scope: &R, attr: &str) -> Result<Typed<R::Reached>, ExprError> {
+    let owned = scope.through_another_value();
+    // A writer knows where it is in the stream it writes, not how long that stream is.
+    let writer_pos = scope.mode() == Mode::Write && scope.at_writer_pos() && !owned;
+    if !(writer_pos && attr == "pos") && scope.mode() != Mode::Read {
+        return Err(ExprError::NeedsStream);
+    }
+    if scope.before_own_bytes() && !owned && matches!(attr, "pos" | "eof") {
+        return unsupported(format!(
+            "`_io.{attr}` in an argument of a value read from bytes of its own (`size`, `terminator`, `process`) is not supported: Kaitai computes it once those bytes are read"
+        ));
+    }
+    stream_property(None, attr)
+}
+
+/// Property `attr` of the stream `of` (of the structure in scope when `None`).
+fn stream_property<L>(of: Option<Typed<L>>, attr: &str) -> Result<Typed<L>, ExprError> {
+    let (property, ty) = match attr {
+        "pos" => (StreamProperty::Pos, Ty::Int),
+        "size" => (StreamProperty::Size, Ty::Int),
+        "eof" => (StreamProperty::Eof, Ty::Bool),
+        other => {
+            return invalid(format!(
+                "`_io.{other}` is unknown: use `pos`, `size` or `eof`"
+            ));
+        }
+    };
+    let can_fail = of.as_ref().is_some_and(|of| of.can_fail);
+    let of = of.map(Box::new);
+    Ok(typed(ty, can_fail, Node::StreamProperty { of, property }))
+}
+
+/// Field `index` of the structure in scope, of type `ty`.
+fn own_field<R: Reach>(scope: &R, ty: usize, index: usize) -> Result<Typed<R::Reached>, ExprError> {
+    let field = &scope.schema().types[ty].fields[index];
+    // Inside one of its elements, the list as read so far.
+    let prior = !scope.through_another_value() && scope.prior_field() == Some(&field.id);
+    if !prior {
+        if scope.mode() == Mode::Read && index >= scope.visible_fields() {
+            return invalid(messages::not_read_yet(&field.id));
+        }
+        usable(scope, field)?;
+    }
+    let of = None;
+    Ok(typed(
+        field_value_ty(scope, field),
+        false,
+        Node::Field { of, ty, index },
+    ))
+}
+
+/// The index of field `attr` of type `ty`, when `attr` names a field of it (and no parameter
+/// or instance).
+fn field_named(schema: &Schema, ty: usize, attr: &str) -> Option<usize> {
+    let def = &schema.types[ty];
+    let other_member =
+        def.params.iter().any(|p| p.id == attr) || def.instances.iter().any(|i| i.id == attr);
+    let index = def.fields.iter().position(|f| f.id == attr)?;
+    (!other_member).then_some(index)
+}
+
+/// Field `index` of `base`, a structure of type `ty`.
+fn member_field<R: Reach>(
+    scope: &R,
+    base: Typed<R::Reached>,
+    ty: usize,
+    index: usize,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let field = &scope.schema().types[ty].fields[index];
+    usable(scope, field)?;
+    let can_fail = base.can_fail;
+    let of = Some(Box::new(base));
+    let node = Node::Field { of, ty, index };
+    Ok(typed(field_value_ty(scope, field), can_fail, node))
+}
+
+/// The type an expression sees of `field`'s value.
+fn field_value_ty<R: Reach>(scope: &R, field: &Field) -> Ty {
+    let may_be_absent = field.may_be_absent();
+    place_value_ty(
+        scope.schema(),
+        field_ty(field),
+        one_value(field),
+        may_be_absent,
+    )
+}
+
+/// Refuses a field whose value an expression cannot use here: `contents` that holds none,
+/// and an `-untrusted` value where the expression decides how bytes are read.
+fn usable<R: Reach>(scope: &R, field: &Field) -> Result<(), ExprError> {
+    if matches!(field.ty, FieldType::Contents(_)) && field.stores_value() {
+        return invalid(format!(
+            "`{}` is repeated or conditional `contents`: it holds no bytes to use",
+            field.id
+        ));
+    }
+    if scope.decides_reading() && field.untrusted {
+        return invalid(format!(
+            "`{}` is `-untrusted`: it is reported by `check()`, never used to read; read by layout instead",
+            field.id
+        ));
+    }
+    Ok(())
+}
+
+/// `e`, which is `base.attr`.
+pub(super) fn attribute<R: Reach>(
+    scope: &R,
+    e: &Expr,
+    base: &Expr,
+    attr: &str,
+) -> Result<Typed<R::Reached>, ExprError> {
+    if attr == "to_i"
+        && let Some(n) = literal_number(base, 10)
+    {
+        return Ok(typed(Ty::Int, false, Node::Int(n)));
+    }
+    if matches!(base, Expr::Name(n) if n == "_io") {
+        return own_stream_property(scope, attr);
+    }
+    if let Some(whole) = scope.whole_attribute(e) {
+        return whole;
+    }
+    let base = resolve(scope, base)?;
+    member_of(scope, base, attr)
+}
+
+/// Member or property `attr` of the value `base`.
+pub fn member_of<R: Reach>(
+    scope: &R,
+    base: Typed<R::Reached>,
+    attr: &str,
+) -> Result<Typed<R::Reached>, ExprError> {
+    // A stream kept with a value (`header._io.size`) is known to a reader and to instances
+    // of the value read, not to a writer.
+    if base.ty == Ty::Io {
+        if scope.mode() == Mode::Write {
+            return Err(ExprError::NeedsStream);
+        }
+        return stream_property(Some(base), attr);
+    }
+    if let Ty::User(ty) = base.ty {
+        let params = &scope.schema().types[ty].params;
+        let kept = params.iter().position(|p| p.id == attr && p.kept);
+        let instances = &scope.schema().types[ty].instances;
+        if let Some(index) = instances.iter().position(|i| i.id == attr)
+            && !instances[index].is_look_ahead()
+        {
+            return value_instance(scope, Some(base), ty, index);
+        }
+        return match (field_named(scope.schema(), ty, attr), kept) {
+            (Some(index), _) => member_field(scope, base, ty, index),
+            (None, Some(index)) => {
+                let (can_fail, ty_seen) = (base.can_fail, param_value_ty(params[index].ty));
+                let of = Some(Box::new(base));
+                Ok(typed(ty_seen, can_fail, Node::Param { of, ty, index }))
+            }
+            (None, None) => scope.member(base, attr),
+        };
+    }
+    if matches!(base.ty, Ty::Array(_) | Ty::ListLit(_) | Ty::Bytes) {
+        match attr {
+            "first" => return item(scope, base, Position::First),
+            "last" => return item(scope, base, Position::Last),
+            _ => {}
+        }
+    }
+    // What the back end reaches may be a field or an element, whose properties it knows.
+    if !matches!(base.node, Node::Reached(_) | Node::Field { .. }) {
+        if attr == "to_i" && base.ty.is_text() {
+            return parse_int(scope, base, typed(Ty::Int, false, Node::Int(10)));
+        }
+        if let Some((property, ty)) = value_property(attr, &base.ty) {
+            let can_fail = base.can_fail;
+            return Ok(typed(ty, can_fail, Node::Property(property, base.into())));
+        }
+    }
+    scope.member(base, attr)
+}
+
+/// The property `attr` of a value of type `ty`, and the property's type; `None` where the
+/// value has no such property (structures and streams have members, not properties). Text's
+/// `to_i`, which can fail, is [`parse_int`].
+pub fn value_property(attr: &str, ty: &Ty) -> Option<(Property, Ty)> {
+    let text = ty.is_text();
+    let list_of = |elem: &[Ty]| matches!(ty, Ty::Array(e) | Ty::ListLit(e) if elem.contains(e));
+    let ordered = list_of(&[Ty::Int, Ty::Float, Ty::Str, Ty::StrLit]) || *ty == Ty::Bytes;
+    let least = match ty {
+        Ty::Array(e) | Ty::ListLit(e) if **e == Ty::Float => Ty::Float,
+        Ty::Array(e) | Ty::ListLit(e) if e.is_text() => Ty::Str,
+        _ => Ty::Int,
+    };
+    Some(match attr {
+        "length" if text || *ty == Ty::Bytes => (Property::Length, Ty::Int),
+        "size" if matches!(ty, Ty::Bytes | Ty::Array(_) | Ty::ListLit(_)) => {
+            (Property::Length, Ty::Int)
+        }
+        "to_s" if *ty == Ty::Int => (Property::Decimal, Ty::Str),
+        "to_i" if matches!(ty, Ty::Float | Ty::Enum(_) | Ty::Bool) => (Property::ToInt, Ty::Int),
+        "reverse" if text => (Property::Reverse, Ty::Str),
+        "min" if ordered => (Property::Min, least),
+        "max" if ordered => (Property::Max, least),
+        _ => return None,
+    })
+}
