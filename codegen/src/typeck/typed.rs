@@ -158,6 +158,16 @@ pub enum Node<L> {
         cond: Box<Typed<L>>,
         value: Box<Typed<L>>,
     },
+    /// `then`, computed from the value of `value` where it is present (`value` may be
+    /// absent): absent where it is not, or what an absent value reads as (0, false, no
+    /// stream).
+    WhenPresent {
+        value: Box<Typed<L>>,
+        then: Box<Typed<L>>,
+    },
+    /// The value of the [`Node::WhenPresent`] this node is the `then` of, present. `field`:
+    /// where it is a stored value, the field (type and index) it is, or is an element of.
+    Present { field: Option<(usize, usize)> },
     /// `_io` of the structure in scope: the stream it is read from (none while writing).
     Stream,
     /// A property of the stream `of`, or of the stream of the structure in scope.
@@ -170,6 +180,15 @@ pub enum Node<L> {
     /// `_sizeof` of the structure in scope: the bytes it is written as (without bytes a file
     /// has after its root's value).
     SizeOf,
+}
+
+/// How a value is held, which decides what a step inside it gives where it is absent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Held {
+    /// It may be absent (a conditional field, an element past the end of its list).
+    pub may_be_absent: bool,
+    /// It is a stored value (a field's or an element's), not one an expression computes.
+    pub stored: bool,
 }
 
 /// Which element of a list an [`Node::Item`] is.

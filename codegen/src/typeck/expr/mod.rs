@@ -202,6 +202,8 @@ pub struct Scope<'s> {
     /// then the value, also where the root type holds values of itself (recursion), whose
     /// `_root` is not theirs (see [`Scope::at_file_root`]).
     file_root: bool,
+    /// Inside a step on a value that may be absent: the value, present (`Node::Present`).
+    present: Option<Box<Place<'s>>>,
 }
 
 /// The two reads of a field read later (see [`Field::read_later`]).
@@ -237,6 +239,7 @@ impl<'s> Scope<'s> {
             can_fail: Rc::default(),
             deriving: false,
             file_root: false,
+            present: None,
         }
     }
 

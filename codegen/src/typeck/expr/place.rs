@@ -559,24 +559,37 @@ impl<'s> Scope<'s> {
         base: Place<'s>,
         step: impl FnOnce(&Scope<'s>, Place<'s>) -> Result<Place<'s>, ExprError>,
     ) -> Result<Place<'s>, ExprError> {
-        let present = Place {
-            tokens: quote!(present),
-            optional: false,
-            by_ref: true,
-            ..base
-        };
-        let inner_scope = Scope {
+        let inner_scope = self.present_scope_of(&base);
+        let (inner, step_fails) = self.noting_failure(|| step(&inner_scope, present_of(&base)))?;
+        Ok(self.when_present_place(&base, &inner_scope, inner, step_fails))
+    }
+
+    /// The scope of a step inside `base`, which may be absent, where it is present (see
+    /// `Node::Present`): one level deeper, the value bound as `present`.
+    pub(super) fn present_scope_of(&self, base: &Place<'s>) -> Scope<'s> {
+        Scope {
             depth: self.depth + 1,
+            present: Some(Box::new(present_of(base))),
             ..self.clone()
-        };
-        let (inner, step_fails) = self.noting_failure(|| step(&inner_scope, present))?;
+        }
+    }
+
+    /// The place of `inner`, a step computed in `inner_scope` from the value of `base` where
+    /// it is present, that may be absent with it (see `resolve::places::absent_step_ty`).
+    pub(super) fn when_present_place(
+        &self,
+        base: &Place<'s>,
+        inner_scope: &Scope<'s>,
+        inner: Place<'s>,
+        step_fails: bool,
+    ) -> Place<'s> {
         let outer = &base.tokens;
         let tokens = &inner.tokens;
         if inner.optional {
-            return Ok(Place {
+            return Place {
                 tokens: when_present(outer, tokens, Absent::Flattened, step_fails),
                 ..inner
-            });
+            };
         }
         if inner.field.is_some() {
             // A reference already (the value itself, cast), or a field reached through it.
@@ -584,11 +597,11 @@ impl<'s> Scope<'s> {
                 true => tokens.clone(),
                 false => quote!(&#tokens),
             };
-            return Ok(Place {
+            return Place {
                 tokens: when_present(outer, &tokens, Absent::None, step_fails),
                 optional: true,
                 ..inner
-            });
+            };
         }
         let (value, ty) = inner_scope.value(inner);
         let fails = step_fails;
@@ -604,7 +617,7 @@ impl<'s> Scope<'s> {
                 Ty::Opt(Box::new(other)),
             ),
         };
-        Ok(Place::computed(tokens, ty))
+        Place::computed(tokens, ty)
     }
 
     /// Turns a place into a value: numbers become `i64`/`f64`, strings and byte arrays a
@@ -827,6 +840,17 @@ fn contents_place(field: &Field) -> Option<Place<'_>> {
         field: Some(field),
         ..Place::computed(quote!(#bytes.as_slice()), Ty::Bytes)
     })
+}
+
+/// The value of `base`, which may be absent, where it is present: a reference bound as
+/// `present` (see [`when_present`]).
+fn present_of<'s>(base: &Place<'s>) -> Place<'s> {
+    Place {
+        tokens: quote!(present),
+        optional: false,
+        by_ref: true,
+        ..base.clone()
+    }
 }
 
 /// What [`when_present`] gives when its value is absent.

@@ -8,7 +8,7 @@ use super::place::{Absent, kept_param, when_present_as};
 use super::*;
 use crate::sanitization::is_be_ident;
 use crate::typeck::resolve::Reach;
-use crate::typeck::typed::{Comparison, Function, Node, Position, StreamProperty, Typed};
+use crate::typeck::typed::{Comparison, Function, Held, Node, Position, StreamProperty, Typed};
 
 impl<'s> Reach for Scope<'s> {
     type Reached = Place<'s>;
@@ -94,6 +94,17 @@ impl<'s> Reach for Scope<'s> {
         }
     }
 
+    fn held(&self, leaf: &Place<'s>) -> Held {
+        Held {
+            may_be_absent: leaf.optional,
+            stored: leaf.field.is_some(),
+        }
+    }
+
+    fn present_scope(&self, value: &Typed<Place<'s>>) -> Self {
+        self.present_scope_of(&self.as_place(value.clone()))
+    }
+
     fn too_deep(&self) -> bool {
         self.depth > 32
     }
@@ -153,6 +164,14 @@ impl<'s> Scope<'s> {
             Node::Item { list, at } => {
                 let list = self.as_place(*list);
                 self.item_place(list, |tokens| self.position(at, tokens))
+            }
+            Node::Present { .. } if let Some(present) = &self.present => (**present).clone(),
+            Node::WhenPresent { value, then } => {
+                let base = self.as_place(*value);
+                let inner_scope = self.present_scope_of(&base);
+                let step_fails = then.can_fail;
+                let inner = inner_scope.as_place(*then);
+                self.when_present_place(&base, &inner_scope, inner, step_fails)
             }
             Node::Field {
                 of: None,
@@ -239,6 +258,8 @@ impl<'s> Scope<'s> {
             Node::Reached(_)
             | Node::Field { .. }
             | Node::Item { .. }
+            | Node::Present { .. }
+            | Node::WhenPresent { .. }
             | Node::Index
             | Node::Element => {
                 unreachable!("a place is rendered as its value above")

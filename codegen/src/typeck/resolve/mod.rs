@@ -84,7 +84,16 @@ pub trait Reach {
     /// itself).
     fn too_deep(&self) -> bool;
 
-    /// The element `at` of `list`, a list the back end reached or one that may be absent.
+    /// How the value the back end reached is held.
+    fn held(&self, leaf: &Self::Reached) -> Held;
+
+    /// The scope where the value of `value`, which may be absent, is present (one level
+    /// deeper), the [`Node::Present`] of a [`Node::WhenPresent`].
+    fn present_scope(&self, value: &Typed<Self::Reached>) -> Self
+    where
+        Self: Sized;
+
+    /// The element `at` of `list`, a list the back end reached.
     fn item(
         &self,
         list: Typed<Self::Reached>,

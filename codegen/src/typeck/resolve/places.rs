@@ -16,17 +16,15 @@ pub(super) fn item<R: Reach>(
     list: Typed<R::Reached>,
     at: Position<R::Reached>,
 ) -> Result<Typed<R::Reached>, ExprError> {
-    let field = match &list.node {
-        // The back end indexes what it reached, and a list that may be absent.
-        Node::Reached(_) => return scope.item(list, at),
-        _ if matches!(list.ty, Ty::Opt(_)) => return scope.item(list, at),
-        Node::Field { ty, index, .. } => {
-            let field = &scope.schema().types[*ty].fields[*index];
-            let list = field.repeat != Repeat::None || matches!(field.ty, FieldType::Array { .. });
-            list.then_some(field)
-        }
-        _ => None,
-    };
+    // The back end indexes what it reached.
+    if let Node::Reached(_) = list.node {
+        return scope.item(list, at);
+    }
+    // An element of a list that may be absent is absent with it.
+    if held(scope, &list).may_be_absent {
+        return when_present(scope, list, |inner, present| item(inner, present, at));
+    }
+    let field = list_field(scope, &list);
     let ty = item_ty(scope.schema(), &list.ty, field)?;
     let can_fail = list.can_fail || matches!(&at, Position::At(at) if at.can_fail);
     let list = Box::new(list);
@@ -344,6 +342,14 @@ pub fn member_of<R: Reach>(
     base: Typed<R::Reached>,
     attr: &str,
 ) -> Result<Typed<R::Reached>, ExprError> {
+    // The back end steps inside what it reached that may be absent; the bytes a decoded value
+    // that may be absent takes are its holder's, which the back end knows.
+    let reached = matches!(base.node, Node::Reached(_));
+    if !reached && attr != "_sizeof" && held(scope, &base).may_be_absent {
+        return when_present(scope, base, |inner, present| {
+            member_of(inner, present, attr)
+        });
+    }
     // A stream kept with a value (`header._io.size`) is known to a reader and to instances
     // of the value read, not to a writer.
     if base.ty == Ty::Io {
@@ -415,4 +421,126 @@ pub fn value_property(attr: &str, ty: &Ty) -> Option<(Property, Ty)> {
         "max" if ordered => (Property::Max, least),
         _ => return None,
     })
+}
+
+/// `step` applied to the value of `value`, which may be absent, where it is present.
+fn when_present<R: Reach>(
+    scope: &R,
+    value: Typed<R::Reached>,
+    step: impl FnOnce(&R, Typed<R::Reached>) -> Result<Typed<R::Reached>, ExprError>,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let inner = scope.present_scope(&value);
+    let present_ty = match &value.ty {
+        Ty::Opt(present) => (**present).clone(),
+        // A number that may be absent, which reads as 0.
+        present => present.clone(),
+    };
+    let field = stored_field(scope, &value);
+    let then = step(&inner, typed(present_ty, false, Node::Present { field }))?;
+    let ty = absent_step_ty(&then.ty, held(&inner, &then));
+    let can_fail = value.can_fail || then.can_fail;
+    let (value, then) = (Box::new(value), Box::new(then));
+    Ok(typed(ty, can_fail, Node::WhenPresent { value, then }))
+}
+
+/// The type of a step, of type `ty` and held as `held`, inside a value that may be absent:
+/// where the value is absent, a number (a stored enum value too) reads as 0, a computed
+/// boolean as false and a computed stream as none; anything else is absent.
+fn absent_step_ty(ty: &Ty, held: Held) -> Ty {
+    match (ty, held) {
+        (
+            ty,
+            Held {
+                may_be_absent: true,
+                ..
+            },
+        ) => ty.clone(),
+        (Ty::Int | Ty::Float | Ty::Enum(_), Held { stored: true, .. }) => ty.clone(),
+        (Ty::Int | Ty::Float | Ty::Bool | Ty::Io | Ty::Opt(_), Held { stored: false, .. }) => {
+            ty.clone()
+        }
+        (ty, _) => Ty::Opt(Box::new(ty.clone())),
+    }
+}
+
+/// How the value of `t` is held.
+fn held<R: Reach>(scope: &R, t: &Typed<R::Reached>) -> Held {
+    let computed = Held {
+        // A structure that may be absent (an instance choosing between conditional fields).
+        may_be_absent: matches!(&t.ty, Ty::Opt(inner) if matches!(**inner, Ty::User(_))),
+        stored: false,
+    };
+    match &t.node {
+        Node::Reached(leaf) => scope.held(leaf),
+        Node::Field { of, ty, index } => {
+            let field = &scope.schema().types[*ty].fields[*index];
+            match (&field.ty, of) {
+                // Through another value, `contents` is computed, never borrowed from it.
+                (FieldType::Contents(_), Some(_)) => computed,
+                _ => Held {
+                    may_be_absent: field.may_be_absent(),
+                    stored: true,
+                },
+            }
+        }
+        Node::Item { list, .. } => {
+            let stored = list_field(scope, list).is_some();
+            match (&t.ty, stored) {
+                (Ty::Int | Ty::Bool, _) => computed,
+                (_, true) => Held {
+                    may_be_absent: true,
+                    stored: true,
+                },
+                // A structure, or a stream, of a list passed as a parameter.
+                (Ty::Opt(_), false) => Held {
+                    may_be_absent: true,
+                    stored: false,
+                },
+                _ => computed,
+            }
+        }
+        Node::Present { field } => Held {
+            may_be_absent: false,
+            stored: field.is_some(),
+        },
+        Node::WhenPresent { then, .. } => {
+            let then = held(scope, then);
+            match then.may_be_absent || then.stored {
+                true => Held {
+                    may_be_absent: true,
+                    stored: then.stored,
+                },
+                false => computed,
+            }
+        }
+        _ => computed,
+    }
+}
+
+/// The field `list` is, or is the present value of, when it is a repeated field or a
+/// fixed-size array.
+fn list_field<'s, R: Reach>(scope: &'s R, list: &Typed<R::Reached>) -> Option<&'s Field> {
+    let (ty, index) = match &list.node {
+        Node::Field { ty, index, .. } => (*ty, *index),
+        Node::Present { field } => (*field)?,
+        _ => return None,
+    };
+    let field = &scope.schema().types[ty].fields[index];
+    let list = field.repeat != Repeat::None || matches!(field.ty, FieldType::Array { .. });
+    list.then_some(field)
+}
+
+/// The field (type and index) the value of `t` is, or is an element of, where it is a stored
+/// value (see `Node::Present`).
+fn stored_field<R: Reach>(scope: &R, t: &Typed<R::Reached>) -> Option<(usize, usize)> {
+    if !held(scope, t).stored {
+        return None;
+    }
+    match &t.node {
+        Node::Field { ty, index, .. } => Some((*ty, *index)),
+        Node::Item { list, .. } => stored_field(scope, list),
+        Node::Present { field } => *field,
+        Node::WhenPresent { then, .. } => stored_field(scope, then),
+        _ => None,
+    }
 }
