@@ -145,6 +145,12 @@ pub enum Node<L> {
         index: usize,
         value: Box<Typed<L>>,
     },
+    /// A number converted (`.as<u4>`, `.as<f4>`): a float to an integer towards zero, a
+    /// number to a float of the width asked for.
+    Convert { value: Box<Typed<L>>, to: Numeric },
+    /// A structure of any type (a `struct` parameter) as one of type `ty`: absent when it is
+    /// of another.
+    Downcast { value: Box<Typed<L>>, ty: usize },
     /// A list literal of integers taken as bytes (a value instance `[0x41, 0x42]`).
     IntsAsBytes(Box<Typed<L>>),
     /// An integer as a value of the enum `enum_index`.
@@ -168,8 +174,9 @@ pub enum Node<L> {
     /// The value of the [`Node::WhenPresent`] this node is the `then` of, present. `field`:
     /// where it is a stored value, the field (type and index) it is, or is an element of.
     Present { field: Option<(usize, usize)> },
-    /// `_io` of the structure in scope: the stream it is read from (none while writing).
-    Stream,
+    /// `_io` of the structure `of`, which keeps it, or of the structure in scope: the stream
+    /// it is read from (none while writing).
+    Stream { of: Option<Box<Typed<L>>> },
     /// A property of the stream `of`, or of the stream of the structure in scope.
     StreamProperty {
         of: Option<Box<Typed<L>>>,
@@ -189,6 +196,17 @@ pub struct Held {
     pub may_be_absent: bool,
     /// It is a stored value (a field's or an element's), not one an expression computes.
     pub stored: bool,
+}
+
+/// What a [`Node::Convert`] converts to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Numeric {
+    /// An integer (`i64`).
+    Int,
+    /// A 32-bit float, held as `f64`.
+    F4,
+    /// A 64-bit float.
+    F8,
 }
 
 /// Which element of a list an [`Node::Item`] is.

@@ -116,15 +116,6 @@ impl<'s> Scope<'s> {
     pub(super) fn reached_place(&self, e: &Expr) -> Result<Place<'s>, ExprError> {
         match e {
             Expr::Name(name) => self.name(name),
-            Expr::Cast(base, target) => {
-                if let Some(place) =
-                    self.through_branches(base, |b| Expr::Cast(Box::new(b), target.clone()))
-                {
-                    return place;
-                }
-                let base = self.place(base)?;
-                self.cast(base, target)
-            }
             Expr::Present(value) => {
                 let place = self.place(value)?;
                 let tokens = &place.tokens;
@@ -145,10 +136,14 @@ impl<'s> Scope<'s> {
         }
     }
 
-    /// The attribute `e` (`base.attr`) when it is reached whole (see `Reach::whole_attribute`).
-    pub(super) fn whole_attribute_place(&self, e: &Expr) -> Option<Result<Place<'s>, ExprError>> {
-        let Expr::Attr(base, attr) = e else {
-            return None;
+    /// The attribute or cast `e` when it is reached whole (see `Reach::reach_whole`).
+    pub(super) fn whole_place(&self, e: &Expr) -> Option<Result<Place<'s>, ExprError>> {
+        let (base, attr) = match e {
+            Expr::Attr(base, attr) => (base, attr),
+            Expr::Cast(base, target) => {
+                return self.through_branches(base, |b| Expr::Cast(Box::new(b), target.clone()));
+            }
+            _ => return None,
         };
         if let Some(value) = self.schema.root_constant(self.ty, e) {
             return Some(
@@ -479,13 +474,6 @@ impl<'s> Scope<'s> {
             ("size", Ty::Switch) if base.field.is_some_and(Field::switches_whole_list) => {
                 simple(quote!((#tokens.len() as i64)), Ty::Int)
             }
-            ("_io", Ty::User(ty)) => match self.schema.types[*ty].keeps_stream {
-                true => simple(quote!((&#tokens._io)), Ty::Io),
-                false => invalid(format!(
-                    "values of type `{}` do not keep their stream here",
-                    self.schema.types[*ty].id
-                )),
-            },
             (_, Ty::User(ty)) => {
                 let def = &self.schema.types[*ty];
                 // The resolver takes fields, kept parameters and value instances.

@@ -8,7 +8,9 @@ use super::place::{Absent, kept_param, when_present_as};
 use super::*;
 use crate::sanitization::is_be_ident;
 use crate::typeck::resolve::Reach;
-use crate::typeck::typed::{Comparison, Function, Held, Node, Position, StreamProperty, Typed};
+use crate::typeck::typed::{
+    Comparison, Function, Held, Node, Numeric, Position, StreamProperty, Typed,
+};
 
 impl<'s> Reach for Scope<'s> {
     type Reached = Place<'s>;
@@ -69,8 +71,8 @@ impl<'s> Reach for Scope<'s> {
         self.leaf(|| self.reached_place(e))
     }
 
-    fn whole_attribute(&self, e: &Expr) -> Option<Result<Typed<Place<'s>>, ExprError>> {
-        let whole = self.noting_failure(|| Ok(self.whole_attribute_place(e)));
+    fn reach_whole(&self, e: &Expr) -> Option<Result<Typed<Place<'s>>, ExprError>> {
+        let whole = self.noting_failure(|| Ok(self.whole_place(e)));
         let (found, can_fail) = whole.ok()?;
         Some(found?.map(|place| self.typed_leaf(place, can_fail)))
     }
@@ -107,6 +109,14 @@ impl<'s> Reach for Scope<'s> {
 
     fn too_deep(&self) -> bool {
         self.depth > 32
+    }
+
+    fn cast(&self, base: Typed<Place<'s>>, target: &str) -> Result<Typed<Place<'s>>, ExprError> {
+        let base_fails = base.can_fail;
+        let base = self.as_place(base);
+        let mut cast = self.leaf(|| self.cast_place(base, target))?;
+        cast.can_fail |= base_fails;
+        Ok(cast)
     }
 
     fn item(
@@ -288,6 +298,19 @@ impl<'s> Scope<'s> {
                 // Rendered where it was resolved: inside its structure.
                 self.instance_scope(of.as_deref(), ty).render(*value)
             }
+            Node::Convert { value, to } => {
+                let value = self.render(*value);
+                match to {
+                    Numeric::Int => quote!((#value as i64)),
+                    Numeric::F4 => quote!(((#value as f32) as f64)),
+                    Numeric::F8 => quote!((#value as f64)),
+                }
+            }
+            Node::Downcast { value, ty } => {
+                let name = crate::sanitization::struct_ident(&self.schema.types[ty]);
+                let value = self.render(*value);
+                quote!(#value.downcast_ref::<#name>())
+            }
             Node::IntsAsBytes(ints) => {
                 let ints = self.render(*ints);
                 quote!(rt::bytes::from_ints(&#ints))
@@ -316,7 +339,11 @@ impl<'s> Scope<'s> {
                 };
                 quote!(if #cond { #value } else { #absent })
             }
-            Node::Stream => self.own_stream(),
+            Node::Stream { of: None } => self.own_stream(),
+            Node::Stream { of: Some(of) } => {
+                let of = self.as_place(*of).tokens;
+                quote!((&#of._io))
+            }
             Node::StreamProperty { of, property } => {
                 // A writer knows where it is in the stream it writes.
                 let own = self.owner.is_none() && of.is_none();

@@ -10,9 +10,9 @@ use crate::typeck::value_types::{is_integer_switch, switch_field};
 impl<'s> Scope<'s> {
     /// `value.as<target>`: a number converted, a switch value taken as the case that holds
     /// `target` (absent when it holds another), or a value already of that type.
-    pub(super) fn cast(&self, base: Place<'s>, target: &str) -> Result<Place<'s>, ExprError> {
+    pub(super) fn cast_place(&self, base: Place<'s>, target: &str) -> Result<Place<'s>, ExprError> {
         if base.optional {
-            return self.through_optional(base, |scope, present| scope.cast(present, target));
+            return self.through_optional(base, |scope, present| scope.cast_place(present, target));
         }
         if let Some(number) = NumberType::named(target) {
             let (value, ty) = self.value(base);

@@ -9,7 +9,7 @@ use skelcodec_runtime::encoding::Encoding;
 
 mod places;
 
-use self::places::{attribute, item, name};
+use self::places::{attribute, cast, item, name};
 pub use self::places::{instance_value, member_of, value_property};
 use super::typed::*;
 use crate::expr::{BinOp, Expr, UnaryOp};
@@ -68,11 +68,10 @@ pub trait Reach {
     /// with the back end's own rendering as a [`Node::Reached`] leaf.
     fn reach(&self, e: &Expr) -> Result<Typed<Self::Reached>, ExprError>;
 
-    /// The attribute `e` (`base.attr`) when the back end reaches it whole rather than as
-    /// `attr` of `base`'s value (a constant of the root, a `_parent`/`_root` path, a property
-    /// of `_io`, a size known before reading, a member of each branch of a `?:`); `None`
-    /// otherwise.
-    fn whole_attribute(&self, e: &Expr) -> Option<Result<Typed<Self::Reached>, ExprError>>;
+    /// The attribute or cast `e` when the back end reaches it whole rather than as a step on
+    /// its base's value (a constant of the root, a `_parent`/`_root` path, a size known
+    /// before reading, a step on each branch of a `?:` of two types); `None` otherwise.
+    fn reach_whole(&self, e: &Expr) -> Option<Result<Typed<Self::Reached>, ExprError>>;
 
     /// The scope inside a structure of type `ty`, where its instances are computed: `of`,
     /// or the structure in scope (one level deeper, see [`Reach::too_deep`]).
@@ -92,6 +91,13 @@ pub trait Reach {
     fn present_scope(&self, value: &Typed<Self::Reached>) -> Self
     where
         Self: Sized;
+
+    /// `base.as<target>`, where `base` is a value the back end reached or a switch value.
+    fn cast(
+        &self,
+        base: Typed<Self::Reached>,
+        target: &str,
+    ) -> Result<Typed<Self::Reached>, ExprError>;
 
     /// The element `at` of `list`, a list the back end reached.
     fn item(
@@ -166,7 +172,8 @@ pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprE
             let at = resolve_int(scope, at)?;
             item(scope, list, Position::At(Box::new(at)))
         }
-        Expr::Cast(..) | Expr::Present(_) | Expr::Holds(..) => scope.reach(e),
+        Expr::Cast(base, target) => cast(scope, e, base, target),
+        Expr::Present(_) | Expr::Holds(..) => scope.reach(e),
     }
 }
 

@@ -5,7 +5,7 @@ use skelcodec_runtime::__private::messages;
 
 use super::{Reach, literal_number, parse_int, resolve, resolve_bool, typed};
 use crate::expr::Expr;
-use crate::model::{Field, FieldType, Instance, InstanceKind, Repeat, Schema};
+use crate::model::{Field, FieldType, Instance, InstanceKind, NumberType, Repeat, Schema};
 use crate::sanitization::IS_BE;
 use crate::typeck::typed::*;
 use crate::typeck::value_types::{field_ty, item_ty, one_value, param_value_ty, place_value_ty};
@@ -70,7 +70,7 @@ pub(super) fn name<R: Reach>(
                 _ => def.keeps_stream,
             };
             match known {
-                true => Ok(typed(Ty::Io, false, Node::Stream)),
+                true => Ok(typed(Ty::Io, false, Node::Stream { of: None })),
                 false => Err(ExprError::NeedsStream),
             }
         }
@@ -329,7 +329,7 @@ pub(super) fn attribute<R: Reach>(
     if matches!(base, Expr::Name(n) if n == "_io") {
         return own_stream_property(scope, attr);
     }
-    if let Some(whole) = scope.whole_attribute(e) {
+    if let Some(whole) = scope.reach_whole(e) {
         return whole;
     }
     let base = resolve(scope, base)?;
@@ -359,7 +359,20 @@ pub fn member_of<R: Reach>(
         return stream_property(Some(base), attr);
     }
     if let Ty::User(ty) = base.ty {
-        let params = &scope.schema().types[ty].params;
+        let def = &scope.schema().types[ty];
+        if attr == "_io" {
+            return match def.keeps_stream {
+                true => {
+                    let (can_fail, of) = (base.can_fail, Some(Box::new(base)));
+                    Ok(typed(Ty::Io, can_fail, Node::Stream { of }))
+                }
+                false => invalid(format!(
+                    "values of type `{}` do not keep their stream here",
+                    def.id
+                )),
+            };
+        }
+        let params = &def.params;
         let kept = params.iter().position(|p| p.id == attr && p.kept);
         let instances = &scope.schema().types[ty].instances;
         if let Some(index) = instances.iter().position(|i| i.id == attr)
@@ -542,5 +555,94 @@ fn stored_field<R: Reach>(scope: &R, t: &Typed<R::Reached>) -> Option<(usize, us
         Node::Present { field } => *field,
         Node::WhenPresent { then, .. } => stored_field(scope, then),
         _ => None,
+    }
+}
+
+/// `e`, which is `base.as<target>`.
+pub(super) fn cast<R: Reach>(
+    scope: &R,
+    e: &Expr,
+    base: &Expr,
+    target: &str,
+) -> Result<Typed<R::Reached>, ExprError> {
+    if let Some(whole) = scope.reach_whole(e) {
+        return whole;
+    }
+    let base = resolve(scope, base)?;
+    cast_of(scope, base, target)
+}
+
+/// The value `base` as `target`: a number converted, a switch value taken as the case that
+/// holds `target` (absent when it holds another), or a value already of that type.
+fn cast_of<R: Reach>(
+    scope: &R,
+    base: Typed<R::Reached>,
+    target: &str,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let switch = stored_field(scope, &base).is_some_and(|(ty, index)| {
+        matches!(
+            scope.schema().types[ty].fields[index].ty,
+            FieldType::Switch(_)
+        )
+    });
+    if matches!(base.node, Node::Reached(_)) || switch || base.ty == Ty::Switch {
+        return scope.cast(base, target);
+    }
+    // An integer, also one that may be absent (and reads as 0 then), is an integer already.
+    let to_int = matches!(NumberType::named(target), Some(NumberType::Int(_)));
+    if to_int && base.ty == Ty::Int {
+        return Ok(base);
+    }
+    if held(scope, &base).may_be_absent {
+        return when_present(scope, base, |inner, present| {
+            cast_of(inner, present, target)
+        });
+    }
+    let can_fail = base.can_fail;
+    if let Some(number) = NumberType::named(target) {
+        let to = match number {
+            NumberType::Int(_) => Numeric::Int,
+            NumberType::F4 => Numeric::F4,
+            NumberType::F8 => Numeric::F8,
+        };
+        let ty = match to {
+            Numeric::Int => Ty::Int,
+            Numeric::F4 | Numeric::F8 => Ty::Float,
+        };
+        return match (&base.ty, to) {
+            (Ty::Float, Numeric::Int) | (Ty::Int | Ty::Float, Numeric::F4 | Numeric::F8) => {
+                let value = Box::new(base);
+                Ok(typed(ty, can_fail, Node::Convert { value, to }))
+            }
+            (other, _) => invalid(format!("cannot convert {} to `{target}`", describe(other))),
+        };
+    }
+    let int_list = |list: &str| {
+        let elem = list.strip_suffix("[]").and_then(NumberType::named);
+        matches!(elem, Some(NumberType::Int(_)))
+    };
+    let named = scope.schema().resolve_type(scope.scope_type(), target);
+    match (target, &base.ty) {
+        ("bytes", Ty::Bytes) | ("str", Ty::Str | Ty::StrLit) => Ok(base),
+        ("bytes", Ty::ListLit(elem)) if **elem == Ty::Int => {
+            Ok(typed(Ty::Bytes, can_fail, Node::IntsAsBytes(base.into())))
+        }
+        // A list of integers as a typed list (`[1, 2].as<u2[]>`).
+        (list, Ty::ListLit(elem) | Ty::Array(elem)) if **elem == Ty::Int && int_list(list) => {
+            Ok(base)
+        }
+        // A `struct` parameter is the type asked for, or absent.
+        (_, Ty::AnyStruct) => match named {
+            Some(ty) => {
+                let node = Node::Downcast {
+                    value: base.into(),
+                    ty,
+                };
+                Ok(typed(Ty::Opt(Box::new(Ty::User(ty))), can_fail, node))
+            }
+            None => invalid(format!("`{target}` is not a type of this schema")),
+        },
+        (_, Ty::User(ty)) if named == Some(*ty) => Ok(base),
+        (_, ty) => invalid(format!("cannot take {} as `{target}`", describe(ty))),
     }
 }
