@@ -151,6 +151,15 @@ pub enum Node<L> {
     /// A structure of any type (a `struct` parameter) as one of type `ty`: absent when it is
     /// of another.
     Downcast { value: Box<Typed<L>>, ty: usize },
+    /// Look-ahead instance `index` of type `ty`, an integer read at a position: kept in the
+    /// structure `of` or in the finished structure in scope, or, where `read` is given, read
+    /// while the structure in scope is read (the first time it is needed, as Kaitai does).
+    LookAhead {
+        of: Option<Box<Typed<L>>>,
+        ty: usize,
+        index: usize,
+        read: Option<LookAheadRead<L>>,
+    },
     /// A list literal of integers taken as bytes (a value instance `[0x41, 0x42]`).
     IntsAsBytes(Box<Typed<L>>),
     /// An integer as a value of the enum `enum_index`.
@@ -196,6 +205,15 @@ pub struct Held {
     pub may_be_absent: bool,
     /// It is a stored value (a field's or an element's), not one an expression computes.
     pub stored: bool,
+}
+
+/// Where a look-ahead is read, and when: resolved inside its structure.
+#[derive(Debug, Clone)]
+pub struct LookAheadRead<L> {
+    /// The position, an integer.
+    pub pos: Box<Typed<L>>,
+    /// Its `if`: where it does not hold, nothing is read and the value is absent.
+    pub cond: Option<Box<Typed<L>>>,
 }
 
 /// What a [`Node::Convert`] converts to.

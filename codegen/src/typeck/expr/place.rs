@@ -9,7 +9,7 @@ use super::*;
 use crate::repr::option_tokens;
 use crate::sanitization::{look_ahead_cell_ident, struct_ident};
 use crate::typeck::resolve::{member_of, value_property};
-use crate::typeck::typed::{Node, Typed};
+use crate::typeck::typed::{LookAheadRead, Node, Typed};
 use crate::typeck::value_types::{item_ty, place_value_ty, stored_value_ty};
 
 impl<'s> Scope<'s> {
@@ -324,35 +324,6 @@ impl<'s> Scope<'s> {
             // The resolver takes the others: this is the argument of a value reached through.
             return self.passed_argument(self.owner_args.as_ref(), self.ty, index);
         }
-        if let Some(instance) = def.instances.iter().find(|i| i.id == name) {
-            // Instances are inlined so that readers, which have no `self` yet, can use them.
-            let mut inner = self.off_writer_pos();
-            inner.depth += 1;
-            let (tokens, ty) = match &instance.kind {
-                InstanceKind::Value { .. } => inner.instance_value(instance)?,
-                InstanceKind::Peek { .. } => match (&self.owner, self.mode) {
-                    // What the bytes there say decides, not the value: a writer's output is
-                    // read back instead (`reads_decide_from_data`).
-                    (_, Mode::Write) => return Err(ExprError::NeedsStream),
-                    // Kept in the value by its reader.
-                    (Some(owner), _) => self.kept_look_ahead(owner.clone(), instance),
-                    (None, Mode::Inspect) => self.kept_look_ahead(quote!(self), instance),
-                    (None, Mode::Read) => {
-                        let (cond, raw) = inner.look_ahead_read(instance)?;
-                        let (value, ty) = self.look_ahead_value(instance, raw);
-                        match cond {
-                            // Kaitai does not even seek when the condition fails.
-                            Some(cond) => (
-                                quote!(if #cond { ::core::option::Option::Some(#value) } else { ::core::option::Option::None }),
-                                Ty::Opt(Box::new(ty)),
-                            ),
-                            None => (value, ty),
-                        }
-                    }
-                },
-            };
-            return Ok(Place::computed(tokens, ty));
-        }
         invalid(format!(
             "unknown name `{name}` in type `{}`: not a field, parameter or instance",
             def.id
@@ -366,20 +337,35 @@ impl<'s> Scope<'s> {
         &self,
         instance: &Instance,
     ) -> Result<(Option<TokenStream>, TokenStream), ExprError> {
-        let InstanceKind::Peek { pos, ty, cond, .. } = &instance.kind else {
-            return invalid(format!("`{}` is not a look-ahead", instance.id));
+        let read = crate::typeck::resolve::look_ahead_read(self, instance)?;
+        Ok(self.look_ahead_tokens(instance, read))
+    }
+
+    /// The Rust of look-ahead `instance` read as `read` says, in this scope (inside its
+    /// structure): its `if`, and its raw integer.
+    pub(super) fn look_ahead_tokens(
+        &self,
+        instance: &Instance,
+        read: LookAheadRead<Place<'s>>,
+    ) -> (Option<TokenStream>, TokenStream) {
+        let InstanceKind::Peek { ty, .. } = &instance.kind else {
+            return (None, TokenStream::new());
         };
-        let pos = self.int(pos)?;
+        let pos = self.render(*read.pos);
         let size = usize::from(ty.bytes);
         let value = crate::repr::scalar::decode(Scalar::Int(*ty), quote!(b));
         let cell = look_ahead_cell_ident(&instance.id);
         let raw = quote!(rt::look_ahead::once(&#cell, || rt::fields::peek::<#size>(r, #pos).map_or(-1, |b| #value as i64)));
-        let cond = cond.as_ref().map(|cond| self.bool(cond)).transpose()?;
-        Ok((cond, raw))
+        let cond = read.cond.map(|cond| self.render(*cond));
+        (cond, raw)
     }
 
     /// The value of look-ahead `instance` whose raw integer is `raw`: an enum's when it has one.
-    fn look_ahead_value(&self, instance: &Instance, raw: TokenStream) -> (TokenStream, Ty) {
+    pub(super) fn look_ahead_value(
+        &self,
+        instance: &Instance,
+        raw: TokenStream,
+    ) -> (TokenStream, Ty) {
         match &instance.kind {
             InstanceKind::Peek {
                 enum_idx: Some(idx),
@@ -394,7 +380,11 @@ impl<'s> Scope<'s> {
 
     /// Look-ahead `instance` as kept in `holder` (see `emit::read::read_body`): absent when its
     /// `if` did not hold.
-    fn kept_look_ahead(&self, holder: TokenStream, instance: &Instance) -> (TokenStream, Ty) {
+    pub(super) fn kept_look_ahead(
+        &self,
+        holder: TokenStream,
+        instance: &Instance,
+    ) -> (TokenStream, Ty) {
         let ident = field_ident(&instance.id);
         match &instance.kind {
             InstanceKind::Peek { cond: Some(_), .. } => {
@@ -476,14 +466,7 @@ impl<'s> Scope<'s> {
             }
             (_, Ty::User(ty)) => {
                 let def = &self.schema.types[*ty];
-                // The resolver takes fields, kept parameters and value instances.
-                if let Some(instance) = def.instances.iter().find(|i| i.id == attr) {
-                    if self.mode == Mode::Write {
-                        return Err(ExprError::NeedsStream);
-                    }
-                    let (tokens, ty) = self.kept_look_ahead(tokens.clone(), instance);
-                    return simple(tokens, ty);
-                }
+                // The resolver takes fields, kept parameters and instances.
                 match def.params.iter().position(|p| p.id == attr) {
                     Some(index) => self.passed_argument(base.args.as_ref(), *ty, index),
                     None => invalid(format!(

@@ -311,6 +311,32 @@ impl<'s> Scope<'s> {
                 let value = self.render(*value);
                 quote!(#value.downcast_ref::<#name>())
             }
+            Node::LookAhead {
+                of,
+                ty,
+                index,
+                read,
+            } => {
+                let instance = &self.schema.types[ty].instances[index];
+                let Some(read) = read else {
+                    // Kept in the value by its reader.
+                    let holder = match of {
+                        Some(of) => self.as_place(*of).tokens,
+                        None => self.owner.clone().unwrap_or_else(|| quote!(self)),
+                    };
+                    return self.kept_look_ahead(holder, instance).0;
+                };
+                let inner = self.instance_scope(None, ty);
+                let (cond, raw) = inner.look_ahead_tokens(instance, read);
+                let (value, _) = self.look_ahead_value(instance, raw);
+                match cond {
+                    // Kaitai does not even seek when the condition fails.
+                    Some(cond) => {
+                        quote!(if #cond { ::core::option::Option::Some(#value) } else { ::core::option::Option::None })
+                    }
+                    None => value,
+                }
+            }
             Node::IntsAsBytes(ints) => {
                 let ints = self.render(*ints);
                 quote!(rt::bytes::from_ints(&#ints))

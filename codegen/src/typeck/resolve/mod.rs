@@ -10,7 +10,7 @@ use skelcodec_runtime::encoding::Encoding;
 mod places;
 
 use self::places::{attribute, cast, item, name};
-pub use self::places::{instance_value, member_of, value_property};
+pub use self::places::{instance_value, look_ahead_read, member_of, value_property};
 use super::typed::*;
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::Schema;

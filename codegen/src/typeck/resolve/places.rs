@@ -3,7 +3,7 @@
 
 use skelcodec_runtime::__private::messages;
 
-use super::{Reach, literal_number, parse_int, resolve, resolve_bool, typed};
+use super::{Reach, literal_number, parse_int, resolve, resolve_bool, resolve_int, typed};
 use crate::expr::Expr;
 use crate::model::{Field, FieldType, Instance, InstanceKind, NumberType, Repeat, Schema};
 use crate::sanitization::IS_BE;
@@ -81,10 +81,11 @@ pub(super) fn name<R: Reach>(
         _ if let Some(index) = def.params.iter().position(|p| p.id == name) => {
             own_param(scope, e, ty, index)
         }
-        _ if let Some(index) = def.instances.iter().position(|i| i.id == name)
-            && !def.instances[index].is_look_ahead() =>
-        {
-            value_instance(scope, None, ty, index)
+        _ if let Some(index) = def.instances.iter().position(|i| i.id == name) => {
+            match def.instances[index].is_look_ahead() {
+                true => look_ahead(scope, None, ty, index),
+                false => value_instance(scope, None, ty, index),
+            }
         }
         IS_BE if def.endian_choice.is_some() && !owned => match mode {
             Mode::Inspect => {
@@ -206,6 +207,65 @@ pub fn instance_value<R: Reach>(
     let can_fail = cond.can_fail || t.can_fail;
     let (cond, value) = (cond.into(), t.into());
     Ok(typed(ty, can_fail, Node::OnlyIf { cond, value }))
+}
+
+/// Look-ahead instance `index` of type `ty`, of `of` or of the structure in scope.
+fn look_ahead<R: Reach>(
+    scope: &R,
+    of: Option<Typed<R::Reached>>,
+    ty: usize,
+    index: usize,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let instance = &scope.schema().types[ty].instances[index];
+    let InstanceKind::Peek { cond, enum_idx, .. } = &instance.kind else {
+        return invalid(format!("`{}` is not a look-ahead", instance.id));
+    };
+    // What the bytes there say decides, not the value: a writer's output is read back
+    // instead (`reads_decide_from_data`).
+    if scope.mode() == Mode::Write {
+        return Err(ExprError::NeedsStream);
+    }
+    // Kept in the value by its reader, or read while the structure in scope is read.
+    let reads = of.is_none() && !scope.through_another_value() && scope.mode() == Mode::Read;
+    let read = match reads {
+        true => Some(look_ahead_read(&scope.instance_scope(None, ty), instance)?),
+        false => None,
+    };
+    let value_ty = enum_idx.map_or(Ty::Int, Ty::Enum);
+    let ty_seen = match cond {
+        Some(_) => Ty::Opt(Box::new(value_ty)),
+        None => value_ty,
+    };
+    let fails = |t: &Typed<R::Reached>| t.can_fail;
+    let can_fail = of.as_ref().is_some_and(fails)
+        || read
+            .as_ref()
+            .is_some_and(|r| fails(&r.pos) || r.cond.as_deref().is_some_and(fails));
+    let of = of.map(Box::new);
+    let node = Node::LookAhead {
+        of,
+        ty,
+        index,
+        read,
+    };
+    Ok(typed(ty_seen, can_fail, node))
+}
+
+/// Where and when look-ahead `instance` is read, resolved in `scope`, the scope inside its
+/// structure while it is read.
+pub fn look_ahead_read<R: Reach>(
+    scope: &R,
+    instance: &Instance,
+) -> Result<LookAheadRead<R::Reached>, ExprError> {
+    let InstanceKind::Peek { pos, cond, .. } = &instance.kind else {
+        return invalid(format!("`{}` is not a look-ahead", instance.id));
+    };
+    let pos = Box::new(resolve_int(scope, pos)?);
+    let cond = match cond {
+        Some(cond) => Some(Box::new(resolve_bool(scope, cond)?)),
+        None => None,
+    };
+    Ok(LookAheadRead { pos, cond })
 }
 
 /// `_io.attr`: a property of the stream of the structure in scope.
@@ -375,10 +435,11 @@ pub fn member_of<R: Reach>(
         let params = &def.params;
         let kept = params.iter().position(|p| p.id == attr && p.kept);
         let instances = &scope.schema().types[ty].instances;
-        if let Some(index) = instances.iter().position(|i| i.id == attr)
-            && !instances[index].is_look_ahead()
-        {
-            return value_instance(scope, Some(base), ty, index);
+        if let Some(index) = instances.iter().position(|i| i.id == attr) {
+            return match instances[index].is_look_ahead() {
+                true => look_ahead(scope, Some(base), ty, index),
+                false => value_instance(scope, Some(base), ty, index),
+            };
         }
         return match (field_named(scope.schema(), ty, attr), kept) {
             (Some(index), _) => member_field(scope, base, ty, index),
