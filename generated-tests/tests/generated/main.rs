@@ -63,6 +63,7 @@ mod root_places;
 mod root_stream;
 mod saved_positions;
 mod searched;
+mod settling;
 mod shared_bytes;
 mod sims2;
 mod sims2_behaviour;
