@@ -15,6 +15,7 @@ mod compile_regressions;
 mod derived_data;
 mod dff;
 mod dff_behaviour;
+mod document_errors;
 mod drs;
 mod drs_behaviour;
 mod edits;
