@@ -3,8 +3,8 @@
 //! size or count) is compared with, or recomputed from, the value as it would be written, and
 //! `-fill: index` padding with the bytes it should hold. (Checksums are the writer's: see
 //! `Interpreter::check`.) What is recomputed, in which order, and how many passes are made
-//! is the schema's [`NormalizePlan`], which the generated code renders: this module executes
-//! it. Sizes are measured by writing the value once per pass without the writer's checks,
+//! is the schema's `NormalizePlan` (`Schema::normalize_plan`), which the generated code
+//! renders: this module executes it. Sizes are measured by writing the value once per pass without the writer's checks,
 //! which leaves each structure's span where it is written.
 
 use skelcodec_codegen::expr::Expr;
