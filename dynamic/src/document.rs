@@ -433,11 +433,12 @@ fn scalar_of(scalar: Scalar, document: &Json) -> Parsed<Value> {
             let scaled = (v * f64::from(div)).round();
             let (min, max) = range(raw.bytes, raw.signed);
             if !(v.is_finite() && scaled >= min as f64 && scaled <= max as f64) {
-                return refuse(format!(
-                    "{v} is outside the range of a fixed-point value {}..={}",
-                    min as f64 / f64::from(div),
-                    max as f64 / f64::from(div)
-                ));
+                let refused = rt::FixedRangeError {
+                    value: v,
+                    min: min as f64 / f64::from(div),
+                    max: max as f64 / f64::from(div),
+                };
+                return refuse(refused.to_string());
             }
             let raw = match raw.signed {
                 true => Int::Signed(scaled as i64),
