@@ -1,4 +1,10 @@
 //! Values as the generated types' `Debug` shows them: what a `valid` error says it found.
+//! The shapes (`Name { field: … }`, `Variant(…)`, `[…]`) come from the standard library's
+//! builders, which `#[derive(Debug)]` expands to, so the two cannot drift apart; only the
+//! names (a type's, a case's, an enum value's) come from the schema, made as the generated
+//! code makes them (`sanitization`).
+
+use std::fmt;
 
 use skelcodec_codegen::model::Schema;
 use skelcodec_codegen::sanitization::{struct_ident, type_ident};
@@ -8,65 +14,80 @@ use crate::value::{Int, Value};
 
 /// `value` as `format!("{:?}")` of the generated code's value shows it.
 pub(crate) fn debug(schema: &Schema, value: &Value) -> String {
-    match value {
-        Value::Int(Int::Signed(n)) => format!("{n:?}"),
-        Value::Int(Int::Unsigned(n)) => format!("{n:?}"),
-        Value::F32(f) => format!("{f:?}"),
-        Value::F64(f) => format!("{f:?}"),
-        Value::Fixed { raw, .. } => format!("Fixed({})", raw.as_i128()),
-        Value::Vector(components) => {
-            let name = if components.len() == 4 {
-                "Quat"
-            } else {
-                "Vec3"
-            };
-            let shown: Vec<String> = crate::value::COMPONENTS
-                .iter()
-                .zip(components)
-                .map(|(key, value)| format!("{key}: {}", debug(schema, value)))
-                .collect();
-            format!("{name} {{ {} }}", shown.join(", "))
-        }
-        Value::Bool(b) => format!("{b:?}"),
-        Value::Enum { def, raw } => {
-            match schema.enums[*def].variants.iter().find(|v| v.value == *raw) {
-                Some(variant) => variant.rust_name.clone(),
-                None => format!("Unknown({raw})"),
+    format!("{:?}", Shown { schema, value })
+}
+
+/// A value of `schema`, shown as `Debug` of the generated code's.
+struct Shown<'a> {
+    schema: &'a Schema,
+    value: &'a Value,
+}
+
+impl fmt::Debug for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let schema = self.schema;
+        let shown = |value| Shown { schema, value };
+        match self.value {
+            Value::Int(Int::Signed(n)) => n.fmt(f),
+            Value::Int(Int::Unsigned(n)) => n.fmt(f),
+            Value::F32(v) => v.fmt(f),
+            Value::F64(v) => v.fmt(f),
+            Value::Fixed { raw, .. } => f.debug_tuple("Fixed").field(&raw.as_i128()).finish(),
+            Value::Vector(components) => {
+                let name = if components.len() == 4 {
+                    "Quat"
+                } else {
+                    "Vec3"
+                };
+                let mut s = f.debug_struct(name);
+                for (key, value) in crate::value::COMPONENTS.iter().zip(components) {
+                    s.field(key, &shown(value));
+                }
+                s.finish()
             }
-        }
-        Value::FixedStr(raw) => format!("{:?}", rt::strings::FixedStrRef(raw)),
-        Value::VarStr(s) => format!("{s:?}"),
-        Value::Text(s) => format!("{s:?}"),
-        Value::Bytes(b) => format!("{b:?}"),
-        Value::Unit => "()".to_owned(),
-        Value::Absent => "None".to_owned(),
-        Value::Present => "Some(())".to_owned(),
-        Value::List(items) => {
-            let items: Vec<String> = items.iter().map(|i| debug(schema, i)).collect();
-            format!("[{}]", items.join(", "))
-        }
-        Value::Packed(packed) => debug(schema, &Value::List(packed.elements())),
-        Value::Decoded(decoded) => format!(
-            "Decoded {{ value: {}, rest: {:?}, stored: {:?} }}",
-            debug(schema, &decoded.value),
-            decoded.rest,
-            decoded.stored
-        ),
-        Value::Failed { message, .. } => format!("Failed({message:?})"),
-        Value::Cycle(offset) => format!("Cycle({offset})"),
-        Value::Case(name, inner) => format!("{}({})", type_ident(name), debug(schema, inner)),
-        Value::Struct(node) => {
-            let def = &schema.types[node.ty];
-            let fields = node.fields.borrow();
-            let shown: Vec<String> = def
-                .fields
-                .iter()
-                .zip(node.keys.iter())
-                .zip(fields.iter())
-                .filter_map(|((_, key), value)| Some((key.as_deref()?, value.as_ref()?)))
-                .map(|(key, value)| format!("{key}: {}", debug(schema, value)))
-                .collect();
-            format!("{} {{ {} }}", struct_ident(def), shown.join(", "))
+            Value::Bool(b) => b.fmt(f),
+            Value::Enum { def, raw } => {
+                match schema.enums[*def].variants.iter().find(|v| v.value == *raw) {
+                    Some(variant) => f.write_str(&variant.rust_name),
+                    None => f.debug_tuple("Unknown").field(raw).finish(),
+                }
+            }
+            Value::FixedStr(raw) => rt::strings::FixedStrRef(raw).fmt(f),
+            Value::VarStr(s) => s.fmt(f),
+            Value::Text(s) => s.fmt(f),
+            Value::Bytes(b) => b.fmt(f),
+            Value::Unit => ().fmt(f),
+            Value::Absent => f.write_str("None"),
+            Value::Present => Some(()).fmt(f),
+            Value::List(items) => f.debug_list().entries(items.iter().map(shown)).finish(),
+            Value::Packed(packed) => {
+                let items = packed.elements();
+                f.debug_list().entries(items.iter().map(shown)).finish()
+            }
+            Value::Decoded(decoded) => f
+                .debug_struct("Decoded")
+                .field("value", &shown(&decoded.value))
+                .field("rest", &decoded.rest)
+                .field("stored", &decoded.stored)
+                .finish(),
+            Value::Failed { message, .. } => f.debug_tuple("Failed").field(message).finish(),
+            Value::Cycle(offset) => f.debug_tuple("Cycle").field(offset).finish(),
+            Value::Case(name, inner) => f
+                .debug_tuple(&type_ident(name).to_string())
+                .field(&shown(inner))
+                .finish(),
+            Value::Struct(node) => {
+                let def = &schema.types[node.ty];
+                let fields = node.fields.borrow();
+                let name = struct_ident(def).to_string();
+                let mut s = f.debug_struct(&name);
+                for (key, value) in node.keys.iter().zip(fields.iter()) {
+                    if let (Some(key), Some(value)) = (key, value) {
+                        s.field(key, &shown(value));
+                    }
+                }
+                s.finish()
+            }
         }
     }
 }

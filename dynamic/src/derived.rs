@@ -2,21 +2,18 @@
 //! methods do: every derived field (declared with `-derived`, or inferred from its use as a
 //! size or count) is compared with, or recomputed from, the value as it would be written, and
 //! `-fill: index` padding with the bytes it should hold. (Checksums are the writer's: see
-//! `Interpreter::check`.) Sizes are measured by writing the
-//! value once without the writer's checks, which leaves each structure's span where it is
-//! written.
+//! `Interpreter::check`.) What is recomputed, in which order, and how many passes are made
+//! is the schema's `NormalizePlan` (`Schema::normalize_plan`), which the generated code
+//! renders: this module executes it. Sizes are measured by writing the value once per pass without the writer's checks,
+//! which leaves each structure's span where it is written.
 
 use skelcodec_codegen::expr::Expr;
-use skelcodec_codegen::model::{Field, FieldType, Repeat, Schema, Size, UNREAD};
+use skelcodec_codegen::model::{Field, FieldType, Repeat, Schema, Size, Step, UNREAD};
 use skelcodec_runtime::{self as rt, Error, ErrorKind, Mismatch, PathSegment};
 
 use crate::eval::Scope;
 use crate::plan::Plan;
 use crate::value::{Link, Value};
-
-/// How often a value is measured again: a recomputed `vlq` may change its own size, and a
-/// value written back into a slot the sizes that measure it (once per slot nested in another).
-const MEASURES: usize = 8;
 
 /// The derived fields of `value`, here and below, whose stored value disagrees with the
 /// content, then the root's offsets that disagree with its `-layout`.
@@ -43,30 +40,24 @@ pub(crate) fn normalize(schema: &Schema, plan: &Plan, value: &Value) -> rt::Resu
         crate::layout::clear_free_space(schema, root);
     }
     let mut changed: Vec<Mismatch> = Vec::new();
-    for _ in 0..MEASURES {
+    rt::__private::passes::until_settled(plan.normalize.passes, |again| {
         crate::write::measure(schema, value)?;
         let mut pass = Pass::new(plan, true);
         visit(schema, value, None, &mut Vec::new(), &mut pass)?;
         let Pass { found, synced, .. } = pass;
-        if found.is_empty() && !synced {
-            if let Some(root) = &root {
-                changed.extend(crate::layout::move_blocks(schema, root)?);
-            }
-            return Ok(changed);
-        }
+        *again = !found.is_empty() || synced;
         for mismatch in found {
             match changed.iter_mut().find(|m| m.path == mismatch.path) {
                 Some(seen) => seen.computed = mismatch.computed,
                 None => changed.push(mismatch),
             }
         }
+        Ok(())
+    })?;
+    if let Some(root) = &root {
+        changed.extend(crate::layout::move_blocks(schema, root)?);
     }
-    Err(Error::new(
-        0,
-        ErrorKind::Invalid(format!(
-            "the derived fields do not settle after {MEASURES} measures"
-        )),
-    ))
+    Ok(changed)
 }
 
 /// The path of `last` below `steps` (fields and indexes), as errors and checks spell it.
@@ -98,8 +89,11 @@ impl<'p> Pass<'p> {
     }
 }
 
-/// Visits the structures in `value`, innermost first, recording in `pass` each derived field
-/// that disagrees with the content, and recomputing it when the pass sets them.
+/// Visits the structures in `value` as the schema's [`NormalizePlan`] orders it (innermost
+/// first), recording in `pass` each derived field that disagrees with the content, and
+/// recomputing it when the pass sets them.
+///
+/// [`NormalizePlan`]: skelcodec_codegen::model::NormalizePlan
 fn visit(
     schema: &Schema,
     value: &Value,
@@ -107,46 +101,98 @@ fn visit(
     steps: &mut Vec<PathSegment>,
     pass: &mut Pass<'_>,
 ) -> rt::Result<()> {
+    each_struct(value, parent, steps, &mut |link, steps| {
+        visit_struct(schema, link, steps, pass)
+    })
+}
+
+/// One pass of the plan of the structure `link`'s type over it.
+fn visit_struct(
+    schema: &Schema,
+    link: &Link,
+    steps: &mut Vec<PathSegment>,
+    pass: &mut Pass<'_>,
+) -> rt::Result<()> {
+    // A type without a plan has nothing derived, in it or below.
+    let Some(plan) = &pass.plan.normalize.types[link.ty()] else {
+        return Ok(());
+    };
+    for step in &plan.steps {
+        run(schema, link, *step, steps, pass)?;
+    }
+    Ok(())
+}
+
+/// Calls `f` on each structure `value` is or holds directly (through lists, switch cases and
+/// processed values, not through the structures' fields), with its path.
+fn each_struct(
+    value: &Value,
+    parent: Option<&Link>,
+    steps: &mut Vec<PathSegment>,
+    f: &mut dyn FnMut(&Link, &mut Vec<PathSegment>) -> rt::Result<()>,
+) -> rt::Result<()> {
     match value {
-        Value::Struct(node) => {
-            let link = Link::new(node.clone(), parent.cloned());
-            let def = &schema.types[node.ty];
-            // Values read from slots first, written back into them once normalized, then
-            // everything else (the slots among it).
-            let slotted = schema.slotted_fields(node.ty);
-            let rest = (0..def.fields.len()).filter(|i| !slotted.contains(i));
-            {
-                // What is set below is the fields of other structures (a slot's, a child's).
-                let fields = node.fields.borrow();
-                for index in slotted.iter().copied().chain(rest) {
-                    if let Some(held) = &fields[index] {
-                        let name = crate::intern::interned(&def.fields[index].id);
-                        steps.push(PathSegment::Field(name));
-                        visit(schema, held, Some(&link), steps, pass)?;
-                        steps.pop();
-                    }
-                    if slotted.contains(&index) {
-                        sync_slot(schema, &link, index, steps, pass)?;
-                    }
-                }
-            }
-            recompute(schema, &link, steps, pass)
-        }
+        Value::Struct(node) => f(&Link::new(node.clone(), parent.cloned()), steps),
         Value::List(items) => items.iter().enumerate().try_for_each(|(i, item)| {
             steps.push(PathSegment::Index(i));
-            let visited = visit(schema, item, parent, steps, pass);
+            let visited = each_struct(item, parent, steps, f);
             steps.pop();
             visited
         }),
         Value::Case(name, inner) => {
             steps.push(PathSegment::Field(crate::intern::interned(name)));
-            let visited = visit(schema, inner, parent, steps, pass);
+            let visited = each_struct(inner, parent, steps, f);
             steps.pop();
             visited
         }
-        Value::Decoded(decoded) => visit(schema, &decoded.value, parent, steps, pass),
+        Value::Decoded(decoded) => each_struct(&decoded.value, parent, steps, f),
         // Packed lists hold plain values, which have nothing derived.
         _ => Ok(()),
+    }
+}
+
+/// Calls `f` on each structure in field `index` of `link`, with its path.
+fn each_in_field(
+    schema: &Schema,
+    link: &Link,
+    index: usize,
+    steps: &mut Vec<PathSegment>,
+    f: &mut dyn FnMut(&Link, &mut Vec<PathSegment>) -> rt::Result<()>,
+) -> rt::Result<()> {
+    // What is set below is the fields of other structures (a slot's, a child's).
+    let Some(held) = link.node().fields.borrow()[index].clone() else {
+        return Ok(());
+    };
+    let name = crate::intern::interned(&schema.types[link.ty()].fields[index].id);
+    steps.push(PathSegment::Field(name));
+    let visited = each_struct(&held, Some(link), steps, f);
+    steps.pop();
+    visited
+}
+
+/// Runs one step of the plan of the structure `link`.
+fn run(
+    schema: &Schema,
+    link: &Link,
+    step: Step,
+    steps: &mut Vec<PathSegment>,
+    pass: &mut Pass<'_>,
+) -> rt::Result<()> {
+    match step {
+        Step::KeptArgs(index) => each_in_field(schema, link, index, steps, &mut |child, steps| {
+            follow_kept_args(schema, child, steps, pass);
+            Ok(())
+        }),
+        Step::Visit(index) => each_in_field(schema, link, index, steps, &mut |child, steps| {
+            visit_struct(schema, child, steps, pass)
+        }),
+        Step::WriteBack(index) => sync_slot(schema, link, index, steps, pass),
+        Step::Member(k) => recompute_member(schema, link, k, steps, pass),
+        Step::Rooted => recompute_rooted(schema, link, pass),
+        Step::Derived(index)
+        | Step::Padding(index)
+        | Step::MeasuredAsWritten(index)
+        | Step::FillIndex(index) => recompute(schema, link, (step, index), steps, pass),
     }
 }
 
@@ -176,56 +222,62 @@ fn sync_slot(
     Ok(())
 }
 
-/// Compares (and when the pass sets them, recomputes) the derived fields and index fills of the structure
-/// `link`.
+/// Compares (and when the pass sets them, recomputes) field `index` of the structure `link`,
+/// as `step` (which names it) says: a derived field, padding, stored bytes measured as
+/// written, or an index fill.
 fn recompute(
     schema: &Schema,
     link: &Link,
+    (step, index): (Step, usize),
     steps: &[PathSegment],
     pass: &mut Pass<'_>,
 ) -> rt::Result<()> {
     let def = &schema.types[link.ty()];
-    follow_kept_args(schema, link, steps, pass);
-    recompute_members(schema, link, steps, pass)?;
-    recompute_rooted(schema, link, steps, pass)?;
+    let field = &def.fields[index];
     let scope = Scope::of(schema, link.clone(), &[]);
-    let derived =
-        |f: &&Field| f.derived.is_some() || f.padding || f.fill_index || f.is_measured_as_written();
-    for (index, field) in def.fields.iter().enumerate().filter(|(_, f)| derived(f)) {
-        let path = || path_of(steps, crate::intern::interned(&field.id));
-        let refused =
-            |message: String| Error::new(0, ErrorKind::Invalid(format!("{}: {message}", path())));
-        let stored = link.node().fields.borrow()[index].clone();
-        // A measure of a value read on its own that failed holds nothing.
-        if def
-            .held_user(field)
-            .is_some_and(|user| !measured(link, user))
-        {
-            continue;
-        }
-        if let Some(derived) = &field.derived
-            && field.repeat != Repeat::None
-        {
-            settle_elements(&scope, (index, field), derived, path(), pass).map_err(refused)?;
-        } else if let Some(derived) = &field.derived {
+    let path = || path_of(steps, crate::intern::interned(&field.id));
+    let refused =
+        |message: String| Error::new(0, ErrorKind::Invalid(format!("{}: {message}", path())));
+    let stored = link.node().fields.borrow()[index].clone();
+    // A measure of a value read on its own that failed holds nothing.
+    if def
+        .held_user(field)
+        .is_some_and(|user| !measured(link, user))
+    {
+        return Ok(());
+    }
+    match step {
+        Step::Derived(_) => {
+            let Some(derived) = &field.derived else {
+                return Ok(());
+            };
+            if field.repeat != Repeat::None {
+                return settle_elements(&scope, (index, field), derived, path(), pass)
+                    .map_err(refused);
+            }
             let computed = match scope.int(derived) {
                 Ok(computed) => computed,
                 // Without a value (`inflated(…)` of bytes that are no deflate stream) there is
                 // nothing to compare; `normalize()` refuses, as the generated code does.
-                Err(_) if !pass.set && derived.inflates() => continue,
+                Err(_) if !pass.set && derived.inflates() => return Ok(()),
                 Err(message) => return Err(refused(message)),
             };
-            settle(link, (index, field), computed, path(), pass)?;
-        } else if field.padding
-            && let Some(Value::Bytes(pad)) = &stored
-            && let FieldType::Bytes {
-                size: Size::Expr(size),
-                ..
-            } = &field.ty
-        {
+            settle(link, (index, field), computed, path(), pass)
+        }
+        Step::Padding(_) => {
+            let (
+                Some(Value::Bytes(pad)),
+                FieldType::Bytes {
+                    size: Size::Expr(size),
+                    ..
+                },
+            ) = (&stored, &field.ty)
+            else {
+                return Ok(());
+            };
             let size = scope.int(size).map_err(refused)?;
             if pad.0.len() as i64 == size {
-                continue;
+                return Ok(());
             }
             pass.found.push(Mismatch {
                 path: path(),
@@ -238,10 +290,18 @@ fn recompute(
                     .map_err(|e| e.in_path(path()))?;
                 link.set_field(index, Value::Bytes(pad));
             }
-        } else if let Some(Value::Decoded(text)) = &stored
-            && !text.stored.is_empty()
-            && let Some(new) = scope.reframed(field, text)
-        {
+            Ok(())
+        }
+        Step::MeasuredAsWritten(_) => {
+            let Some(Value::Decoded(text)) = &stored else {
+                return Ok(());
+            };
+            let Some(new) = (!text.stored.is_empty())
+                .then(|| scope.reframed(field, text))
+                .flatten()
+            else {
+                return Ok(());
+            };
             pass.found.push(Mismatch {
                 path: format!("{}.stored", path()),
                 stored: text.stored.0.len() as i128,
@@ -254,10 +314,15 @@ fn recompute(
                 };
                 link.set_field(index, Value::Decoded(Box::new(text)));
             }
-        } else if field.fill_index
-            && let Some(Value::Bytes(mut pad)) = stored
-            && let Some((at, expected)) = rt::__private::fields::index_fill_mismatch(&pad.0)
-        {
+            Ok(())
+        }
+        Step::FillIndex(_) => {
+            let Some(Value::Bytes(mut pad)) = stored else {
+                return Ok(());
+            };
+            let Some((at, expected)) = rt::__private::fields::index_fill_mismatch(&pad.0) else {
+                return Ok(());
+            };
             pass.found.push(Mismatch {
                 path: path(),
                 stored: at.into(),
@@ -267,9 +332,10 @@ fn recompute(
                 rt::__private::fields::fill_with_index(&mut pad.0);
                 link.set_field(index, Value::Bytes(pad));
             }
+            Ok(())
         }
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// Compares (and when the pass sets them, sets) the kept arguments of the structure `link`
@@ -385,68 +451,89 @@ fn settle_elements(
     Ok(())
 }
 
-/// Compares (and when the pass sets them, sets) the fields of the structure `link` whose
-/// derivation the root computes (see [`skelcodec_codegen::model::Schema::rooted`]): evaluated
-/// in the root of the value, as the generated code's root computes them.
-fn recompute_rooted(
+/// Compares (and when the pass sets them, sets) the fields whose derivation the root computes
+/// (see [`skelcodec_codegen::model::Schema::rooted`]), in every structure of `root`: evaluated
+/// once, in the root, as the generated code's root computes them and sets them below.
+fn recompute_rooted(schema: &Schema, root: &Link, pass: &mut Pass<'_>) -> rt::Result<()> {
+    let scope = Scope::of(schema, root.clone(), &[]);
+    let mut computed = Vec::new();
+    for rooted in &schema.rooted {
+        computed.push(match scope.int(&rooted.derived) {
+            Ok(value) => Some(value),
+            // Without a value there is nothing to compare; `normalize()` refuses.
+            Err(_) if !pass.set && rooted.derived.inflates() => None,
+            Err(m) => {
+                let name = &schema.types[rooted.ty].fields[rooted.field].id;
+                return Err(Error::new(0, ErrorKind::Invalid(format!("{name}: {m}"))));
+            }
+        });
+    }
+    set_rooted(schema, root, &computed, &mut Vec::new(), pass)
+}
+
+/// Compares (and when the pass sets them, sets) the fields of `link`, and of every structure
+/// below it, whose derivation the root computed (`computed`, one per
+/// [`skelcodec_codegen::model::Schema::rooted`]).
+fn set_rooted(
     schema: &Schema,
     link: &Link,
-    steps: &[PathSegment],
+    computed: &[Option<i64>],
+    steps: &mut Vec<PathSegment>,
     pass: &mut Pass<'_>,
 ) -> rt::Result<()> {
-    for rooted in schema.rooted.iter().filter(|r| r.ty == link.ty()) {
-        let field = &schema.types[rooted.ty].fields[rooted.field];
-        let path = path_of(steps, crate::intern::interned(&field.id));
-        let scope = Scope::of(schema, link.root(), &[]);
-        let computed = match scope.int(&rooted.derived) {
-            Ok(computed) => computed,
-            Err(_) if !pass.set && rooted.derived.inflates() => continue,
-            Err(m) => return Err(Error::new(0, ErrorKind::Invalid(format!("{path}: {m}")))),
-        };
-        settle(link, (rooted.field, field), computed, path, pass)?;
+    for (rooted, value) in schema.rooted.iter().zip(computed) {
+        if let (true, Some(value)) = (rooted.ty == link.ty(), value) {
+            let field = &schema.types[rooted.ty].fields[rooted.field];
+            let path = path_of(steps, crate::intern::interned(&field.id));
+            settle(link, (rooted.field, field), *value, path, pass)?;
+        }
+    }
+    for index in 0..schema.types[link.ty()].fields.len() {
+        each_in_field(schema, link, index, steps, &mut |child, steps| {
+            set_rooted(schema, child, computed, steps, pass)
+        })?;
     }
     Ok(())
 }
 
-/// Compares (and when the pass sets them, recomputes) the fields of the values `link` holds
-/// that are derived from its content (see
+/// Compares (and when the pass sets them, recomputes) derived member `k` of the structure
+/// `link`: a field of a value it holds, derived from its content (see
 /// [`skelcodec_codegen::model::TypeDef::derived_members`]).
-fn recompute_members(
+fn recompute_member(
     schema: &Schema,
     link: &Link,
+    k: usize,
     steps: &[PathSegment],
     pass: &mut Pass<'_>,
 ) -> rt::Result<()> {
     let def = &schema.types[link.ty()];
     let scope = Scope::of(schema, link.clone(), &[]);
-    for member in &def.derived_members {
-        let step = &def.fields[member.step];
-        let child = match &link.node().fields.borrow()[member.step] {
-            Some(Value::Struct(child)) => child.clone(),
-            _ => continue,
-        };
-        let field = &schema.types[child.ty].fields[member.field];
-        if def
-            .member_held(member)
-            .is_some_and(|user| !measured(link, user))
-        {
-            continue;
-        }
-        let path = path_of(
-            &[
-                steps,
-                &[PathSegment::Field(crate::intern::interned(&step.id))],
-            ]
-            .concat(),
-            crate::intern::interned(&field.id),
-        );
-        let computed = match scope.int(&member.derived) {
-            Ok(computed) => computed,
-            Err(_) if !pass.set && member.derived.inflates() => continue,
-            Err(m) => return Err(Error::new(0, ErrorKind::Invalid(format!("{path}: {m}")))),
-        };
-        let child = Link::new(child, Some(link.clone()));
-        settle(&child, (member.field, field), computed, path, pass)?;
+    let member = &def.derived_members[k];
+    let step = &def.fields[member.step];
+    let child = match &link.node().fields.borrow()[member.step] {
+        Some(Value::Struct(child)) => child.clone(),
+        _ => return Ok(()),
+    };
+    let field = &schema.types[child.ty].fields[member.field];
+    if def
+        .member_held(member)
+        .is_some_and(|user| !measured(link, user))
+    {
+        return Ok(());
     }
-    Ok(())
+    let path = path_of(
+        &[
+            steps,
+            &[PathSegment::Field(crate::intern::interned(&step.id))],
+        ]
+        .concat(),
+        crate::intern::interned(&field.id),
+    );
+    let computed = match scope.int(&member.derived) {
+        Ok(computed) => computed,
+        Err(_) if !pass.set && member.derived.inflates() => return Ok(()),
+        Err(m) => return Err(Error::new(0, ErrorKind::Invalid(format!("{path}: {m}")))),
+    };
+    let child = Link::new(child, Some(link.clone()));
+    settle(&child, (member.field, field), computed, path, pass)
 }

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, Error as _, Unexpected};
 use serde_json::Value as Json;
 use skelcodec_codegen::model::*;
 use skelcodec_codegen::sanitization::document_key;
@@ -116,11 +116,7 @@ impl Parser<'_> {
         let def = &self.schema.types[ty];
         let keys = &self.keys[ty];
         let Json::Object(map) = document else {
-            return refuse(format!(
-                "invalid type: {}, expected a map of the fields of `{}`",
-                kind(document),
-                def.id
-            ));
+            return invalid_type(document, &format!("a map of the fields of `{}`", def.id));
         };
         let keeps_unclaimed = self.schema.keeps_unclaimed(ty);
         let kept: Vec<(&Param, String)> = (def.params.iter())
@@ -136,10 +132,8 @@ impl Parser<'_> {
             let known: Vec<&str> = (kept.iter().map(|(_, k)| k.as_str()))
                 .chain(keys.iter().flatten().map(|k| &**k))
                 .collect();
-            return refuse(format!(
-                "unknown field `{unknown}`, expected one of `{}`",
-                known.join("`, `")
-            ));
+            let known = crate::intern::interned_list(&known);
+            return refuse(SerdeError::unknown_field(unknown, known).to_string());
         }
         let fields = def
             .fields
@@ -200,7 +194,7 @@ impl Parser<'_> {
             return match document {
                 Json::Null | Json::Bool(false) => Ok(Value::Absent),
                 Json::Bool(true) => Ok(Value::Present),
-                other => refuse(format!("invalid type: {}, expected a boolean", kind(other))),
+                other => invalid_type(other, "a boolean"),
             };
         }
         if document.is_null() && field.may_be_absent() {
@@ -257,15 +251,12 @@ impl Parser<'_> {
             })));
         }
         let Json::Object(map) = document else {
-            return refuse(format!(
-                "invalid type: {}, expected a map with `value` (and `rest`, `stored`)",
-                kind(document)
-            ));
+            return invalid_type(document, "a map with `value` (and `rest`, `stored`)");
         };
         let key = |k: &str| Rc::<str>::from(k);
         let value = match map.get("value") {
             Some(value) => self.one(ty, value).in_key(&key("value"))?,
-            None => return refuse("missing field `value`"),
+            None => return refuse(SerdeError::missing_field("value").to_string()),
         };
         let bytes = |name: &str| match map.get(name) {
             None => Ok(rt::RawBytes::default()),
@@ -285,10 +276,7 @@ impl Parser<'_> {
                 Some((name, value)) => Ok((Rc::from(name.as_str()), value)),
                 None => refuse("a map of one case's name to its value"),
             },
-            other => refuse(format!(
-                "invalid type: {}, expected a map of one case's name to its value",
-                kind(other)
-            )),
+            other => invalid_type(other, "a map of one case's name to its value"),
         }
     }
 
@@ -303,7 +291,7 @@ impl Parser<'_> {
                     3
                 };
                 let Json::Object(map) = document else {
-                    return refuse(format!("invalid type: {}, expected a map", kind(document)));
+                    return invalid_type(document, "a map");
                 };
                 COMPONENTS[..count]
                     .iter()
@@ -345,15 +333,15 @@ impl Parser<'_> {
             FieldType::BitPadding => integer(document, 1, false).map(Value::Int),
             FieldType::Contents(_) | FieldType::Nothing => match document {
                 Json::Null => Ok(Value::Unit),
-                other => refuse(format!("invalid type: {}, expected null", kind(other))),
+                other => invalid_type(other, "null"),
             },
             FieldType::Array { elem, len } => {
                 let items = list(document)?;
                 if items.len() != *len {
-                    return refuse(format!(
-                        "invalid length {}, expected an array of length {len}",
-                        items.len()
-                    ));
+                    let expected = format!("an array of length {len}");
+                    return refuse(
+                        SerdeError::invalid_length(items.len(), &&*expected).to_string(),
+                    );
                 }
                 items
                     .iter()
@@ -415,10 +403,8 @@ fn choice_type(schema: &Schema, switch: &Switch, name: &str) -> Parsed<FieldType
             let known: Vec<&str> = (variants.variants.iter())
                 .map(|v| v.name.as_str())
                 .collect();
-            refuse(format!(
-                "unknown variant `{name}`, expected one of `{}`",
-                known.join("`, `")
-            ))
+            let known = crate::intern::interned_list(&known);
+            refuse(SerdeError::unknown_variant(name, known).to_string())
         }
     }
 }
@@ -426,10 +412,7 @@ fn choice_type(schema: &Schema, switch: &Switch, name: &str) -> Parsed<FieldType
 fn list(document: &Json) -> Parsed<&[Json]> {
     match document {
         Json::Array(items) => Ok(items),
-        other => refuse(format!(
-            "invalid type: {}, expected a sequence",
-            kind(other)
-        )),
+        other => invalid_type(other, "a sequence"),
     }
 }
 
@@ -450,11 +433,12 @@ fn scalar_of(scalar: Scalar, document: &Json) -> Parsed<Value> {
             let scaled = (v * f64::from(div)).round();
             let (min, max) = range(raw.bytes, raw.signed);
             if !(v.is_finite() && scaled >= min as f64 && scaled <= max as f64) {
-                return refuse(format!(
-                    "{v} is outside the range of a fixed-point value {}..={}",
-                    min as f64 / f64::from(div),
-                    max as f64 / f64::from(div)
-                ));
+                let refused = rt::FixedRangeError {
+                    value: v,
+                    min: min as f64 / f64::from(div),
+                    max: max as f64 / f64::from(div),
+                };
+                return refuse(refused.to_string());
             }
             let raw = match raw.signed {
                 true => Int::Signed(scaled as i64),
@@ -483,11 +467,16 @@ fn integer(document: &Json, bytes: u8, signed: bool) -> Parsed<Int> {
         .map(i128::from)
         .or_else(|| document.as_u64().map(i128::from))
     else {
-        return refuse(format!("invalid type: {}, expected {name}", kind(document)));
+        return invalid_type(document, &name);
     };
     let (min, max) = range(bytes, signed);
     if !(min..=max).contains(&n) {
-        return refuse(format!("invalid value: integer `{n}`, expected {name}"));
+        // `n` came from an `i64` or a `u64`.
+        let found = match u64::try_from(n) {
+            Ok(n) => Unexpected::Unsigned(n),
+            Err(_) => Unexpected::Signed(n as i64),
+        };
+        return refuse(SerdeError::invalid_value(found, &&*name).to_string());
     }
     Ok(match signed {
         true => Int::Signed(n as i64),
@@ -495,45 +484,41 @@ fn integer(document: &Json, bytes: u8, signed: bool) -> Parsed<Int> {
     })
 }
 
-/// A value of enum `def`: its name, or any number (one the enum names is that name).
+/// A value of enum `def`: its name, or any number (one the enum names is that name), read as
+/// the generated enums read it (`rt::enums`), with the same errors.
 fn enum_of(schema: &Schema, def: usize, document: &Json) -> Parsed<Value> {
     let variants = &schema.enums[def].variants;
-    let raw = match document {
-        Json::String(name) => match variants.iter().find(|v| v.id == *name) {
-            Some(variant) => variant.value,
-            None => {
-                let known: Vec<&str> = variants.iter().map(|v| v.id.as_str()).collect();
-                return refuse(format!(
-                    "unknown variant `{name}`, expected one of `{}` or a number",
-                    known.join("`, `")
-                ));
-            }
-        },
-        other => match other.as_i64() {
-            Some(raw) => raw,
-            None => {
-                return refuse(format!(
-                    "invalid type: {}, expected a name of `{}` or an i64",
-                    kind(other),
-                    schema.enums[def].id
-                ));
-            }
-        },
+    let names: Vec<&str> = variants.iter().map(|v| v.id.as_str()).collect();
+    let names = crate::intern::interned_list(&names);
+    let raw = match rt::__private::enums::name_or_number(names, document) {
+        Ok(rt::__private::enums::NameOrNumber::Name(i)) => variants[i].value,
+        Ok(rt::__private::enums::NameOrNumber::Number(raw)) => raw,
+        Err(e) => return refuse(e.to_string()),
     };
     Ok(Value::Enum { def, raw })
 }
 
-/// What a JSON value is, as serde's errors name it.
-fn kind(document: &Json) -> String {
+/// The error whose constructors word the messages: serde_json's, which the generated types'
+/// `Deserialize` gives for the same documents.
+type SerdeError = serde_json::Error;
+
+/// A value that is not the kind `expected`, in serde's words.
+fn invalid_type<T>(document: &Json, expected: &str) -> Parsed<T> {
+    refuse(SerdeError::invalid_type(unexpected(document), &expected).to_string())
+}
+
+/// What a JSON value is, as serde's errors name it (as `serde_json::Value` tells serde).
+fn unexpected(document: &Json) -> Unexpected<'_> {
     match document {
-        Json::Null => "null".into(),
-        Json::Bool(b) => format!("boolean `{b}`"),
-        Json::Number(n) => match n.as_f64() {
-            Some(_) if n.is_f64() => format!("floating point `{n}`"),
-            _ => format!("integer `{n}`"),
+        Json::Null => Unexpected::Unit,
+        Json::Bool(b) => Unexpected::Bool(*b),
+        Json::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(n), _) => Unexpected::Unsigned(n),
+            (None, Some(n)) => Unexpected::Signed(n),
+            _ => Unexpected::Float(n.as_f64().unwrap_or(f64::NAN)),
         },
-        Json::String(s) => format!("string {s:?}"),
-        Json::Array(_) => "sequence".into(),
-        Json::Object(_) => "map".into(),
+        Json::String(s) => Unexpected::Str(s),
+        Json::Array(_) => Unexpected::Seq,
+        Json::Object(_) => Unexpected::Map,
     }
 }

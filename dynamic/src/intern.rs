@@ -21,3 +21,23 @@ pub(crate) fn interned(name: &str) -> &'static str {
         }
     }
 }
+
+/// `names`, as a list that lives as long as the process: what serde's errors name as the
+/// fields or variants expected (`unknown_field`, `unknown_variant`), made once per distinct
+/// list (a type's keys, an enum's or a switch's names), a bounded set as the names are.
+pub(crate) fn interned_list(names: &[&str]) -> &'static [&'static str] {
+    static LISTS: OnceLock<Mutex<HashSet<&'static [&'static str]>>> = OnceLock::new();
+    let names: Vec<&'static str> = names.iter().map(|name| interned(name)).collect();
+    let mut lists = LISTS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    match lists.get(names.as_slice()) {
+        Some(kept) => kept,
+        None => {
+            let kept: &'static [&'static str] = Box::leak(names.into_boxed_slice());
+            lists.insert(kept);
+            kept
+        }
+    }
+}

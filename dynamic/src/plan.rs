@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use skelcodec_codegen::model::{Field, FieldType, Schema};
+use skelcodec_codegen::model::{Field, FieldType, NormalizePlan, Schema};
 use skelcodec_codegen::sanitization::document_key;
 
 use crate::choice::CaseNames;
@@ -22,6 +22,9 @@ pub(crate) struct Plan {
     pub searched: bool,
     /// Whether some field is read by position.
     pub positioned: bool,
+    /// What `normalize()` recomputes, in which order (the generated code's plan: see
+    /// [`Schema::normalize_plan`]).
+    pub normalize: NormalizePlan,
     /// Which plan it is, among those of the process (see [`Plan::shared`]).
     id: u64,
 }
@@ -127,6 +130,7 @@ impl Plan {
             types,
             searched: schema.has_searched_fields(),
             positioned: schema.has_positioned_fields(),
+            normalize: schema.normalize_plan(),
             id: PLANS.fetch_add(1, Ordering::Relaxed),
         }
     }

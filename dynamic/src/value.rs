@@ -683,12 +683,4 @@ impl Link {
     pub fn set_field(&self, index: usize, value: Value) {
         self.0.node.fields.borrow_mut()[index] = Some(value);
     }
-
-    pub(crate) fn root(&self) -> Link {
-        let mut at = self.clone();
-        while let Some(parent) = at.0.parent.clone() {
-            at = parent;
-        }
-        at
-    }
 }

@@ -3,7 +3,6 @@
 //! refused with the names it has.
 
 use std::fmt;
-use std::marker::PhantomData;
 
 use serde::Deserializer;
 use serde::de::{Error, Visitor};
@@ -20,30 +19,55 @@ pub trait SchemaEnum: Sized {
 
 /// Reads a value of `E` from a document: a name of it, or a number.
 pub fn deserialize<'de, E: SchemaEnum, D: Deserializer<'de>>(d: D) -> Result<E, D::Error> {
-    d.deserialize_any(NameOrNumber(PhantomData))
+    match name_or_number(E::NAMES, d)? {
+        NameOrNumber::Name(i) => E::from_name(E::NAMES[i])
+            .ok_or_else(|| D::Error::unknown_variant(E::NAMES[i], E::NAMES)),
+        NameOrNumber::Number(raw) => Ok(E::from_number(raw)),
+    }
 }
 
-struct NameOrNumber<E>(PhantomData<E>);
+/// A value of an enum in a document, as [`name_or_number`] reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameOrNumber {
+    /// One of its names: the index among them.
+    Name(usize),
+    /// A number, named or not.
+    Number(i64),
+}
 
-impl<E: SchemaEnum> Visitor<'_> for NameOrNumber<E> {
-    type Value = E;
+/// Reads a value of an enum whose names are `names` from a document: a name of it, or a
+/// number. The generated enums and the interpreter read them so, with the same errors.
+pub fn name_or_number<'de, D: Deserializer<'de>>(
+    names: &'static [&'static str],
+    d: D,
+) -> Result<NameOrNumber, D::Error> {
+    d.deserialize_any(Names(names))
+}
+
+/// The visitor of [`name_or_number`].
+struct Names(&'static [&'static str]);
+
+impl Visitor<'_> for Names {
+    type Value = NameOrNumber;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "one of the names {} or a number", E::NAMES.join(", "))
+        write!(f, "one of the names {} or a number", self.0.join(", "))
     }
 
-    fn visit_i64<X: Error>(self, raw: i64) -> Result<E, X> {
-        Ok(E::from_number(raw))
+    fn visit_i64<X: Error>(self, raw: i64) -> Result<NameOrNumber, X> {
+        Ok(NameOrNumber::Number(raw))
     }
 
-    fn visit_u64<X: Error>(self, raw: u64) -> Result<E, X> {
+    fn visit_u64<X: Error>(self, raw: u64) -> Result<NameOrNumber, X> {
         i64::try_from(raw)
-            .map(E::from_number)
+            .map(NameOrNumber::Number)
             .map_err(|_| X::custom(format!("{raw} is past the numbers an enum holds")))
     }
 
-    fn visit_str<X: Error>(self, name: &str) -> Result<E, X> {
-        E::from_name(name).ok_or_else(|| X::unknown_variant(name, E::NAMES))
+    fn visit_str<X: Error>(self, name: &str) -> Result<NameOrNumber, X> {
+        (self.0.iter().position(|n| *n == name))
+            .map(NameOrNumber::Name)
+            .ok_or_else(|| X::unknown_variant(name, self.0))
     }
 }
 

@@ -19,6 +19,8 @@ pub mod layout;
 pub mod messages;
 #[path = "on_demand.rs"]
 pub mod on_demand;
+#[path = "passes.rs"]
+pub mod passes;
 #[path = "present.rs"]
 pub mod present;
 #[path = "relocation.rs"]

@@ -12,57 +12,7 @@ use crate::repr::switch::switch_variants;
 use crate::sanitization::field_ident;
 use crate::sanitization::switch_enum_ident;
 use crate::typeck::ir::{Derivation, TypeIr};
-
-/// For each type: whether it or anything inside it has a derived field.
-pub fn types_with_derived(schema: &Schema) -> Vec<bool> {
-    let needs: Vec<bool> = schema
-        .types
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            (i == 0
-                && (schema.layout.is_some()
-                    || schema.has_checksums()
-                    || !schema.rooted.is_empty()
-                    || schema.settles()
-                    || t.fields
-                        .iter()
-                        .any(|f| schema.from_file_end(i, f).is_some())))
-                || !t.derived_members.is_empty()
-                || schema.rooted.iter().any(|r| r.ty == i)
-                || t.fields.iter().any(|f| {
-                    f.derived.is_some()
-                        || f.padding
-                        || f.fill_index
-                        || f.is_measured_as_written()
-                        || passes_kept_args(schema, f)
-                })
-                || !schema.slotted_fields(i).is_empty()
-        })
-        .collect();
-    held_by_holders(schema, needs)
-}
-
-/// `marks` extended to every type that holds a marked one, however deep.
-fn held_by_holders(schema: &Schema, mut marks: Vec<bool>) -> Vec<bool> {
-    loop {
-        let mut changed = false;
-        for (i, def) in schema.types.iter().enumerate() {
-            if !marks[i]
-                && def
-                    .fields
-                    .iter()
-                    .any(|f| f.ty.user_types().iter().any(|&c| marks[c]))
-            {
-                marks[i] = true;
-                changed = true;
-            }
-        }
-        if !changed {
-            return marks;
-        }
-    }
-}
+use std::collections::HashMap;
 
 /// For each type: whether it or anything inside it has a field whose derivation the root
 /// computes (see [`Schema::rooted`]), which `set_rooted` sets.
@@ -70,7 +20,7 @@ fn types_holding_rooted(schema: &Schema) -> Vec<bool> {
     let holds: Vec<bool> = (0..schema.types.len())
         .map(|ty| schema.rooted.iter().any(|r| r.ty == ty))
         .collect();
-    held_by_holders(schema, holds)
+    schema.held_by_holders(holds)
 }
 
 /// What `check_into` and `normalize` of type `ty` do for the derivations the root computes
@@ -108,8 +58,10 @@ fn rooted_items(
     let method = holds[ty].then(|| {
         quote! {
             /// Sets every field, here and below, whose derivation uses `_root` to the value the
-            /// root computed for it (`rooted`, one per such field of the schema, in order).
-            pub fn set_rooted(&mut self, rooted: &[i64]) -> rt::Result<()> {
+            /// root computed for it (`rooted`, one per such field of the schema, in order);
+            /// sets `changed` when that changes any.
+            #[doc(hidden)]
+            pub fn set_rooted(&mut self, rooted: &[i64], changed: &mut bool) -> rt::Result<()> {
                 #(#sets)*
                 #(#children)*
                 Ok(())
@@ -143,23 +95,12 @@ fn rooted_items(
         match holds[0] {
             true => quote! {
                 let rooted = [#(#normalized),*];
-                self.set_rooted(&rooted)?;
+                self.set_rooted(&rooted, changed)?;
             },
             false => quote!(),
         },
         quote!(#method),
     )
-}
-
-/// True when `field`'s values have kept parameters (see [`Param::kept`]) whose arguments
-/// `check()` compares and `normalize()` sets.
-fn passes_kept_args(schema: &Schema, field: &Field) -> bool {
-    field.ty.user_types().iter().any(|&child| {
-        schema.types[child]
-            .params
-            .iter()
-            .any(|p| p.kept && !p.writers_lack)
-    })
 }
 
 /// Statements comparing (`check()`) or setting (`normalize()`) the kept arguments of the
@@ -194,7 +135,7 @@ fn kept_args(
             let fields = params.map(|p| field_ident(&p.id));
             quote! {
                 #(let #locals = #args;)*
-                #(#item.#fields = #locals;)*
+                #(rt::passes::set(&mut #item.#fields, #locals, changed);)*
             }
         }
         Visit::Check => {
@@ -239,8 +180,8 @@ impl Visit {
     fn call(self) -> TokenStream {
         match self {
             Visit::Check => quote!(check_into(c)),
-            Visit::Normalize => quote!(normalize()),
-            Visit::SetRooted => quote!(set_rooted(rooted)),
+            Visit::Normalize => quote!(normalize_pass(changed)),
+            Visit::SetRooted => quote!(set_rooted(rooted, changed)),
         }
     }
 }
@@ -396,7 +337,7 @@ fn compare_and_set(
         quote!(c.compare(#name, i128::from(#place), i128::from(#computed));),
         quote! {
             let computed = #computed;
-            #place = #stored;
+            rt::passes::set(&mut #place, #stored, changed);
         },
     )
 }
@@ -421,7 +362,7 @@ fn measured_as_written(field: &Field) -> (TokenStream, TokenStream) {
     };
     let set = quote! {
         if !value.stored.0.is_empty() && let Some(new) = #restored {
-            value.stored = rt::RawBytes::new(new);
+            rt::passes::set(&mut value.stored, rt::RawBytes::new(new), changed);
         }
     };
     (on_value(quote!(&), compare), on_value(quote!(&mut), set))
@@ -468,18 +409,17 @@ pub fn derived_impl(
     schema: &Schema,
     ty: usize,
     ir: &TypeIr,
-    needs: &[bool],
+    plan: &NormalizePlan,
     rooted: &[Derivation],
 ) -> TokenStream {
     let def = &schema.types[ty];
+    let needs: &[bool] = &plan.types.iter().map(Option::is_some).collect::<Vec<_>>();
     let (check_rooted, set_rooted, set_rooted_method) = rooted_items(schema, ty, rooted);
     let mut compares = Vec::new();
-    let mut recomputes = Vec::new();
-    for (field, derivation) in def
-        .fields
-        .iter()
-        .zip(&ir.fields)
-        .filter_map(|(f, i)| Some((f, i.derived.as_ref()?)))
+    // What each step of the plan that recomputes a field of this type does.
+    let mut recomputes = HashMap::new();
+    for (index, field, derivation) in (def.fields.iter().zip(&ir.fields).enumerate())
+        .filter_map(|(index, (f, i))| Some((index, f, i.derived.as_ref()?)))
     {
         let ident = field_ident(&field.id);
         let name = &field.id;
@@ -498,8 +438,8 @@ pub fn derived_impl(
                 },
                 quote! {
                     let computed = #computed;
-                    self.#ident[index] =
-                        rt::arith::narrow(computed, 0).at_index(index).in_field(#name)?;
+                    let new = rt::arith::narrow(computed, 0).at_index(index).in_field(#name)?;
+                    rt::passes::set(&mut self.#ident[index], new, changed);
                 },
             );
             (
@@ -513,7 +453,8 @@ pub fn derived_impl(
                 quote!(c.compare(#name, i128::from(stored), i128::from(#computed));),
                 quote! {
                     let computed = #computed;
-                    self.#ident = Some(rt::arith::narrow(computed, 0).in_field(#name)?);
+                    let new = rt::arith::narrow(computed, 0).in_field(#name)?;
+                    rt::passes::set(&mut self.#ident, Some(new), changed);
                 },
             );
             (
@@ -526,9 +467,14 @@ pub fn derived_impl(
         };
         let (compare, recompute) = where_measured(def, def.held_user(field), compare, recompute);
         compares.push(compare);
-        recomputes.push(recompute);
+        recomputes.insert(Step::Derived(index), recompute);
     }
-    for (member, derivation) in def.derived_members.iter().zip(&ir.derived_members) {
+    for (k, (member, derivation)) in def
+        .derived_members
+        .iter()
+        .zip(&ir.derived_members)
+        .enumerate()
+    {
         let step = &def.fields[member.step];
         let Some(&child) = step.ty.user_types().first() else {
             continue;
@@ -550,30 +496,33 @@ pub fn derived_impl(
         let held = def.member_held(member);
         let (compare, recompute) = where_measured(def, held, compare, recompute);
         compares.push(compare);
-        recomputes.push(recompute);
+        recomputes.insert(Step::Member(k), recompute);
     }
-    for (field, size) in def
-        .fields
-        .iter()
-        .zip(&ir.fields)
-        .filter_map(|(f, i)| Some((f, i.padding.as_ref()?)))
+    for (index, field, size) in (def.fields.iter().zip(&ir.fields).enumerate())
+        .filter_map(|(index, (f, i))| Some((index, f, i.padding.as_ref()?)))
     {
         let ident = field_ident(&field.id);
         let name = &field.id;
         compares.push(quote! {
             c.compare(#name, self.#ident.0.len() as i128, i128::from(#size));
         });
-        recomputes.push(quote! {
-            let size = #size;
-            rt::fields::resize_padding(self.#ident.0.as_mut_vec(), size).in_field(#name)?;
-        });
+        recomputes.insert(
+            Step::Padding(index),
+            quote! {
+                let (size, before) = (#size, self.#ident.0.len());
+                rt::fields::resize_padding(self.#ident.0.as_mut_vec(), size).in_field(#name)?;
+                *changed |= self.#ident.0.len() != before;
+            },
+        );
     }
-    for field in def.fields.iter().filter(|f| f.is_measured_as_written()) {
+    for (index, field) in
+        (def.fields.iter().enumerate()).filter(|(_, f)| f.is_measured_as_written())
+    {
         let (compare, recompute) = measured_as_written(field);
         compares.push(compare);
-        recomputes.push(recompute);
+        recomputes.insert(Step::MeasuredAsWritten(index), recompute);
     }
-    for field in def.fields.iter().filter(|f| f.fill_index) {
+    for (index, field) in (def.fields.iter().enumerate()).filter(|(_, f)| f.fill_index) {
         let ident = field_ident(&field.id);
         let name = &field.id;
         compares.push(quote! {
@@ -581,26 +530,23 @@ pub fn derived_impl(
                 c.compare(#name, i128::from(found), i128::from(expected));
             }
         });
-        recomputes.push(quote!(rt::fields::fill_with_index(self.#ident.0.as_mut_vec());));
+        recomputes.insert(
+            Step::FillIndex(index),
+            quote! {
+                if rt::fields::index_fill_mismatch(&self.#ident.0).is_some() {
+                    rt::fields::fill_with_index(self.#ident.0.as_mut_vec());
+                    *changed = true;
+                }
+            },
+        );
     }
     let check_children = def
         .fields
         .iter()
         .map(|f| visit_children(schema, ty, f, needs, Visit::Check));
-    // Kept arguments follow what their holder passes, before the values are normalized.
-    let kept = |visit| {
-        (def.fields.iter().zip(&ir.fields))
-            .map(move |(f, i)| kept_args(schema, f, &i.kept_args, visit))
-            .collect::<Vec<_>>()
-    };
-    let (check_kept, set_kept) = (kept(Visit::Check), kept(Visit::Normalize));
-    // Values read from slots first, written back into them once normalized, then the rest
-    // (the slots among it), whose sizes then measure what was written back.
+    let check_kept = (def.fields.iter().zip(&ir.fields))
+        .map(|(f, i)| kept_args(schema, f, &i.kept_args, Visit::Check));
     let slotted = schema.slotted_fields(ty);
-    let written_back = slotted.iter().filter_map(|&index| {
-        let slot = ir.fields[index].slot.as_ref()?;
-        Some(super::slots::write_back(schema, ty, index, slot))
-    });
     let checked_back = slotted.iter().filter_map(|&index| {
         let slot = ir.fields[index].slot.as_ref()?;
         Some(super::slots::check_back(schema, ty, index, slot))
@@ -614,12 +560,25 @@ pub fn derived_impl(
         .map(|(i, end)| super::slots::write_back_at_end(schema, i, end))
         .collect();
     let check_children = checked_back.chain(check_children).chain(checked_at_end);
-    let rest = (0..def.fields.len()).filter(|i| !slotted.contains(i));
-    let normalize_children = slotted
-        .iter()
-        .map(|&i| visit_children(schema, ty, &def.fields[i], needs, Visit::Normalize))
-        .chain(written_back.collect::<Vec<_>>())
-        .chain(rest.map(|i| visit_children(schema, ty, &def.fields[i], needs, Visit::Normalize)));
+    // One pass of `normalize()`, as the plan orders it.
+    let steps = (plan.types[ty].iter().flat_map(|p| &p.steps)).map(|step| match *step {
+        Step::KeptArgs(i) => kept_args(
+            schema,
+            &def.fields[i],
+            &ir.fields[i].kept_args,
+            Visit::Normalize,
+        ),
+        Step::Visit(i) => visit_children(schema, ty, &def.fields[i], needs, Visit::Normalize),
+        Step::WriteBack(i) => match &ir.fields[i].slot {
+            Some(slot) => super::slots::write_back(schema, ty, i, slot),
+            // Its writer needs the input stream: the slot keeps the bytes read.
+            None => quote!(),
+        },
+        Step::Rooted => set_rooted.clone(),
+        step => recomputes.remove(&step).unwrap_or_default(),
+    });
+    let steps: Vec<TokenStream> = steps.collect();
+    let passes = plan.passes;
     // Offsets derived from the layout are the root's, and depend on every size below.
     let (check_offsets, clear_free_space, move_blocks) = if ty == 0 {
         (
@@ -658,17 +617,23 @@ pub fn derived_impl(
             #check_offsets
         }
 
-        /// Recomputes every derived field from the content, innermost first.
+        /// Recomputes every derived field from the content, innermost first, pass after
+        /// pass until they settle.
         pub fn normalize(&mut self) -> rt::Result<()> {
             #clear_free_space
-            #(#set_kept)*
-            #(#normalize_children)*
-            #(#recomputes)*
-            #set_rooted
+            rt::passes::until_settled(#passes, |changed| self.normalize_pass(changed))?;
             #move_blocks
             #(#written_at_end)*
             #relocate
             #recompute_checksums
+            Ok(())
+        }
+
+        /// One pass of [`Self::normalize`] over this value and those below it, innermost
+        /// first; sets `changed` when it changes anything.
+        #[doc(hidden)]
+        pub fn normalize_pass(&mut self, changed: &mut bool) -> rt::Result<()> {
+            #(#steps)*
             Ok(())
         }
 

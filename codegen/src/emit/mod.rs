@@ -27,13 +27,14 @@ use crate::typeck::ir::{Ir, TypeIr};
 /// All items generated for a schema: to be placed in a module of their own. Every path into
 /// the runtime goes through the `rt` alias of `runtime`'s `__private` module.
 pub fn schema_items(schema: &Schema, ir: &Ir, runtime: &TokenStream) -> TokenStream {
-    let needs_derived = derived::types_with_derived(schema);
+    let plan = schema.normalize_plan();
+    let needs_derived: Vec<bool> = plan.types.iter().map(Option::is_some).collect();
     let enums = schema.enums.iter().map(types::enum_def);
     let types: Vec<TokenStream> = ir
         .types
         .iter()
         .enumerate()
-        .map(|(ty, type_ir)| type_items(schema, ty, type_ir, &needs_derived, &ir.rooted))
+        .map(|(ty, type_ir)| type_items(schema, ty, type_ir, &plan, &ir.rooted))
         .collect();
     // The writers leave out the checks that need the input stream.
     let verify_writes = schema.reads_decide_from_data() || ir.verify_writes;
@@ -54,7 +55,7 @@ fn type_items(
     schema: &Schema,
     ty: usize,
     ir: &TypeIr,
-    needs_derived: &[bool],
+    plan: &crate::model::NormalizePlan,
     rooted: &[crate::typeck::ir::Derivation],
 ) -> TokenStream {
     let def = &schema.types[ty];
@@ -95,8 +96,8 @@ fn type_items(
             crate::repr::sizes::encoded_len_body(schema, ty),
         ),
     };
-    let derived = if needs_derived[ty] {
-        derived::derived_impl(schema, ty, ir, needs_derived, rooted)
+    let derived = if plan.types[ty].is_some() {
+        derived::derived_impl(schema, ty, ir, plan, rooted)
     } else {
         quote!()
     };

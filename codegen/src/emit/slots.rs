@@ -25,7 +25,8 @@ pub fn write_back(schema: &Schema, owner: usize, index: usize, slot: &SlotWrite)
     quote! {{
         #written
         if let (Some((Ok(bytes), Some(replaced))), Some(slot)) = (written, #target) {
-            rt::fields::write_into_slot(slot.#unread.0.as_mut_vec(), pos, replaced, &bytes);
+            *changed |=
+                rt::fields::write_into_slot(slot.#unread.0.as_mut_vec(), pos, replaced, &bytes);
         }
     }}
 }

@@ -1,10 +1,12 @@
 //! The checked schema model: every name is resolved to an index, every expression is parsed,
 //! and every extension is turned into an explicit type. This module holds the data; the
 //! analyses over it are in `fixed` (fixed layouts), `live` (the instances readers use),
-//! `sizes` (sizes the schema alone decides) and `structure` (how types hold each other).
+//! `normalize` (what `normalize()` recomputes, in which order), `sizes` (sizes the schema
+//! alone decides) and `structure` (how types hold each other).
 
 mod fixed;
 mod live;
+mod normalize;
 mod sizes;
 mod slots;
 mod structure;
@@ -12,6 +14,7 @@ mod written;
 
 pub use self::fixed::{Fixed, FixedKind};
 pub use self::live::{live_instances, names_read_and_written, names_used_beside, read_and_written};
+pub use self::normalize::{NormalizePlan, PASSES, Step, TypePlan};
 pub use self::sizes::NumberType;
 pub use self::slots::SlotSpan;
 
