@@ -693,10 +693,6 @@ impl<'s> Scope<'s> {
     }
 }
 
-fn int_literal(n: i128) -> Result<TokenStream, ExprError> {
-    crate::typeck::resolve::int_value(n).map(render::int_tokens)
-}
-
 fn is_scalar(ty: &Ty) -> bool {
     matches!(ty, Ty::Int | Ty::Float | Ty::Bool | Ty::Enum(_))
 }

@@ -136,87 +136,15 @@ impl<'s> Scope<'s> {
         }
     }
 
-    /// The attribute or cast `e` when it is reached whole (see `Reach::reach_whole`).
-    pub(super) fn whole_place(&self, e: &Expr) -> Option<Result<Place<'s>, ExprError>> {
-        let (base, attr) = match e {
-            Expr::Attr(base, attr) => (base, attr),
-            Expr::Cast(base, target) => {
-                return self.through_branches(base, |b| Expr::Cast(Box::new(b), target.clone()));
-            }
-            _ => return None,
-        };
-        if let Some(value) = self.schema.root_constant(self.ty, e) {
-            return Some(
-                self.compile(value)
-                    .map(|(tokens, ty)| Place::computed(tokens, ty)),
-            );
-        }
-        if let Some(path) = e.context_path() {
-            return Some(self.context_value(&path));
-        }
-        if let Some(place) = self.through_branches(base, |b| Expr::Attr(Box::new(b), attr.clone()))
-        {
-            return Some(place);
-        }
-        // A field whose values all have one size has it before it is read.
-        if let Some(size) = self.schema.static_path_size(self.ty, e) {
-            return Some(int_literal(size as i128).map(|size| Place::computed(size, Ty::Int)));
-        }
-        if attr == "_sizeof"
-            && matches!(base.as_ref(), Expr::Name(n) if n == "_root" || n == "_parent")
-        {
-            return Some(invalid(
-                "`_root` and `_parent` are not supported: pass values down as `params`",
-            ));
-        }
-        None
-    }
-
-    /// `(c ? a : b).x` where `a` and `b` have different types (two structures, two switches)
-    /// and no common one: `c ? a.x : b.x`, `step` applied to each branch. `None` when `base`
-    /// is no such choice (a ternary, or a value instance of this type that is one).
-    fn through_branches(
-        &self,
-        base: &Expr,
-        step: impl Fn(Expr) -> Expr,
-    ) -> Option<Result<Place<'s>, ExprError>> {
-        let (c, a, b) = self.branches(base)?;
-        if self.compile(base).is_ok() {
-            return None;
-        }
-        let distributed = Expr::Ternary(Box::new(c), Box::new(step(a)), Box::new(step(b)));
-        Some(
-            self.compile(&distributed)
-                .map(|(tokens, ty)| Place::computed(tokens, ty)),
-        )
-    }
-
-    /// The condition and branches of `base`: a ternary, or a value instance of this type
-    /// (without `if` or `enum`) whose value is one.
+    /// The condition and branches of `base`, a ternary or a value instance of this type whose
+    /// value is one (see `resolve::branches`).
     pub fn branches(&self, base: &Expr) -> Option<(Expr, Expr, Expr)> {
-        let value = match base {
-            Expr::Name(name) if self.owner.is_none() => {
-                let instance = self.def().instances.iter().find(|i| i.id == *name)?;
-                match &instance.kind {
-                    InstanceKind::Value {
-                        value,
-                        cond: None,
-                        enum_idx: None,
-                    } => value,
-                    _ => return None,
-                }
-            }
-            other => other,
-        };
-        match value {
-            Expr::Ternary(c, a, b) => Some(((**c).clone(), (**a).clone(), (**b).clone())),
-            _ => None,
-        }
+        crate::typeck::resolve::branches(self.schema, self.ty, self.owner.is_some(), base)
     }
 
     /// What `_parent` or `_root` reaches: an implicit parameter (see `lower::context`), or in
     /// the root, `_root.x` is its own `x`.
-    fn context_value(&self, path: &[&str]) -> Result<Place<'s>, ExprError> {
+    pub(super) fn context_value(&self, path: &[&str]) -> Result<Place<'s>, ExprError> {
         if let ["_root", name] = path
             && self.schema.is_file_root(self.ty)
             && self.owner.is_none()

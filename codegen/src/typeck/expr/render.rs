@@ -71,10 +71,11 @@ impl<'s> Reach for Scope<'s> {
         self.leaf(|| self.reached_place(e))
     }
 
-    fn reach_whole(&self, e: &Expr) -> Option<Result<Typed<Place<'s>>, ExprError>> {
-        let whole = self.noting_failure(|| Ok(self.whole_place(e)));
-        let (found, can_fail) = whole.ok()?;
-        Some(found?.map(|place| self.typed_leaf(place, can_fail)))
+    fn reach_context(&self, e: &Expr) -> Result<Typed<Place<'s>>, ExprError> {
+        let Some(path) = e.context_path() else {
+            return invalid("only a `_parent` or `_root` path is passed down");
+        };
+        self.leaf(|| self.context_value(&path))
     }
 
     fn member(&self, base: Typed<Place<'s>>, attr: &str) -> Result<Typed<Place<'s>>, ExprError> {

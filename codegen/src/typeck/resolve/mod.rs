@@ -10,7 +10,7 @@ use skelcodec_runtime::encoding::Encoding;
 mod places;
 
 use self::places::{attribute, cast, item, name};
-pub use self::places::{instance_value, look_ahead_read, member_of, value_property};
+pub use self::places::{branches, instance_value, look_ahead_read, member_of, value_property};
 use super::typed::*;
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::Schema;
@@ -68,10 +68,9 @@ pub trait Reach {
     /// with the back end's own rendering as a [`Node::Reached`] leaf.
     fn reach(&self, e: &Expr) -> Result<Typed<Self::Reached>, ExprError>;
 
-    /// The attribute or cast `e` when the back end reaches it whole rather than as a step on
-    /// its base's value (a constant of the root, a `_parent`/`_root` path, a size known
-    /// before reading, a step on each branch of a `?:` of two types); `None` otherwise.
-    fn reach_whole(&self, e: &Expr) -> Option<Result<Typed<Self::Reached>, ExprError>>;
+    /// `e`, a `_parent`/`_root` path (`_root.header.version`): what the back end passes a
+    /// value for it.
+    fn reach_context(&self, e: &Expr) -> Result<Typed<Self::Reached>, ExprError>;
 
     /// The scope inside a structure of type `ty`, where its instances are computed: `of`,
     /// or the structure in scope (one level deeper, see [`Reach::too_deep`]).
@@ -172,7 +171,7 @@ pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprE
             let at = resolve_int(scope, at)?;
             item(scope, list, Position::At(Box::new(at)))
         }
-        Expr::Cast(base, target) => cast(scope, e, base, target),
+        Expr::Cast(base, target) => cast(scope, base, target),
         Expr::Present(_) | Expr::Holds(..) => scope.reach(e),
     }
 }

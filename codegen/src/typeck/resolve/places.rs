@@ -3,7 +3,9 @@
 
 use skelcodec_runtime::__private::messages;
 
-use super::{Reach, literal_number, parse_int, resolve, resolve_bool, resolve_int, typed};
+use super::{
+    Reach, int_value, literal_number, parse_int, resolve, resolve_bool, resolve_int, typed,
+};
 use crate::expr::Expr;
 use crate::model::{Field, FieldType, Instance, InstanceKind, NumberType, Repeat, Schema};
 use crate::sanitization::IS_BE;
@@ -389,11 +391,73 @@ pub(super) fn attribute<R: Reach>(
     if matches!(base, Expr::Name(n) if n == "_io") {
         return own_stream_property(scope, attr);
     }
-    if let Some(whole) = scope.reach_whole(e) {
-        return whole;
+    let schema = scope.schema();
+    // A value instance of the root that is a constant, computed where it is used.
+    if let Some(value) = schema.root_constant(scope.scope_type(), e) {
+        return resolve(scope, value);
+    }
+    if e.context_path().is_some() {
+        return scope.reach_context(e);
+    }
+    let step = |b| Expr::Attr(Box::new(b), attr.to_owned());
+    if let Some(distributed) = through_branches(scope, base, step) {
+        return distributed;
+    }
+    // A field whose values all have one size has it before it is read.
+    if let Some(size) = schema.static_path_size(scope.scope_type(), e) {
+        return Ok(typed(Ty::Int, false, Node::Int(int_value(size as i128)?)));
+    }
+    if attr == "_sizeof" && matches!(base, Expr::Name(n) if n == "_root" || n == "_parent") {
+        return invalid("`_root` and `_parent` are not supported: pass values down as `params`");
     }
     let base = resolve(scope, base)?;
     member_of(scope, base, attr)
+}
+
+/// `(c ? a : b).x` where `a` and `b` have different types (two structures, two switches)
+/// and no common one: `c ? a.x : b.x`, `step` applied to each branch. `None` when `base`
+/// is no such choice (see [`branches`]).
+fn through_branches<R: Reach>(
+    scope: &R,
+    base: &Expr,
+    step: impl Fn(Expr) -> Expr,
+) -> Option<Result<Typed<R::Reached>, ExprError>> {
+    let owned = scope.through_another_value();
+    let (c, a, b) = branches(scope.schema(), scope.scope_type(), owned, base)?;
+    if resolve(scope, base).is_ok() {
+        return None;
+    }
+    let distributed = Expr::Ternary(Box::new(c), Box::new(step(a)), Box::new(step(b)));
+    Some(resolve(scope, &distributed))
+}
+
+/// The condition and branches of `base`, in type `ty`: a ternary, or a value instance of the
+/// type (without `if` or `enum`; `owned`: its names are another value's, which has none)
+/// whose value is one.
+pub fn branches(
+    schema: &Schema,
+    ty: usize,
+    owned: bool,
+    base: &Expr,
+) -> Option<(Expr, Expr, Expr)> {
+    let value = match base {
+        Expr::Name(name) if !owned => {
+            let instance = schema.types[ty].instances.iter().find(|i| i.id == *name)?;
+            match &instance.kind {
+                InstanceKind::Value {
+                    value,
+                    cond: None,
+                    enum_idx: None,
+                } => value,
+                _ => return None,
+            }
+        }
+        other => other,
+    };
+    match value {
+        Expr::Ternary(c, a, b) => Some(((**c).clone(), (**a).clone(), (**b).clone())),
+        _ => None,
+    }
 }
 
 /// Member or property `attr` of the value `base`.
@@ -622,12 +686,12 @@ fn stored_field<R: Reach>(scope: &R, t: &Typed<R::Reached>) -> Option<(usize, us
 /// `e`, which is `base.as<target>`.
 pub(super) fn cast<R: Reach>(
     scope: &R,
-    e: &Expr,
     base: &Expr,
     target: &str,
 ) -> Result<Typed<R::Reached>, ExprError> {
-    if let Some(whole) = scope.reach_whole(e) {
-        return whole;
+    let step = |b| Expr::Cast(Box::new(b), target.to_owned());
+    if let Some(distributed) = through_branches(scope, base, step) {
+        return distributed;
     }
     let base = resolve(scope, base)?;
     cast_of(scope, base, target)
