@@ -7,13 +7,14 @@
 //! values never panic; lengths and counts are range-checked where they are used.
 //!
 //! An expression is resolved into a typed tree (`typeck::resolve`), which `render` turns into
-//! Rust; this module holds the scope the resolver asks for facts, `place` the places it
-//! still reaches itself (casts, look-aheads, arguments, `_root`/`_parent` paths, steps inside
+//! Rust; this module holds the scope, `reach` what the resolver asks of it, `place` the places
+//! it still reaches itself (casts, look-aheads, arguments, `_root`/`_parent` paths, steps inside
 //! a value that may be absent) and how each place is held in Rust, `switch` casts and switch
 //! values, `text` the Rust of properties of values.
 
 mod place;
 mod process;
+mod reach;
 mod render;
 mod switch;
 mod text;

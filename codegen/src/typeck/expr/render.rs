@@ -7,158 +7,10 @@ use quote::{format_ident, quote};
 use super::place::{Absent, kept_param, when_present_as};
 use super::*;
 use crate::sanitization::is_be_ident;
-use crate::typeck::resolve::Reach;
-use crate::typeck::typed::{
-    Comparison, Function, Held, Node, Numeric, Position, StreamProperty, Typed,
-};
-
-impl<'s> Reach for Scope<'s> {
-    type Reached = Place<'s>;
-
-    fn schema(&self) -> &Schema {
-        self.schema
-    }
-
-    fn scope_type(&self) -> usize {
-        self.ty
-    }
-
-    fn deriving(&self) -> bool {
-        self.deriving
-    }
-
-    fn reports_failure(&self) -> bool {
-        self.reports_failure
-    }
-
-    fn mode(&self) -> Mode {
-        self.mode
-    }
-
-    fn visible_fields(&self) -> usize {
-        self.visible_fields
-    }
-
-    fn decides_reading(&self) -> bool {
-        self.reading
-    }
-
-    fn through_another_value(&self) -> bool {
-        self.owner.is_some()
-    }
-
-    fn element(&self) -> Option<Ty> {
-        self.element.as_ref().map(|(_, ty)| ty.clone())
-    }
-
-    fn has_index(&self) -> bool {
-        self.index.is_some()
-    }
-
-    fn prior_field(&self) -> Option<&str> {
-        self.prior.as_ref().map(|(id, _)| *id)
-    }
-
-    fn at_writer_pos(&self) -> bool {
-        self.at_writer_pos
-    }
-
-    fn before_own_bytes(&self) -> bool {
-        self.outer_stream
-    }
-
-    fn reach(&self, e: &Expr) -> Result<Typed<Place<'s>>, ExprError> {
-        self.leaf(|| self.reached_place(e))
-    }
-
-    fn reach_context(&self, e: &Expr) -> Result<Typed<Place<'s>>, ExprError> {
-        let Some(path) = e.context_path() else {
-            return invalid("only a `_parent` or `_root` path is passed down");
-        };
-        self.leaf(|| self.context_value(&path))
-    }
-
-    fn member(&self, base: Typed<Place<'s>>, attr: &str) -> Result<Typed<Place<'s>>, ExprError> {
-        let base_fails = base.can_fail;
-        let base = self.as_place(base);
-        let mut member = self.leaf(|| self.attribute(base, attr))?;
-        member.can_fail |= base_fails;
-        Ok(member)
-    }
-
-    fn instance_scope(&self, of: Option<&Typed<Place<'s>>>, ty: usize) -> Self {
-        match of {
-            Some(of) => self.inside(&self.as_place(of.clone()), ty),
-            None => {
-                let mut inner = self.off_writer_pos();
-                inner.depth += 1;
-                inner
-            }
-        }
-    }
-
-    fn held(&self, leaf: &Place<'s>) -> Held {
-        Held {
-            may_be_absent: leaf.optional,
-            stored: leaf.field.is_some(),
-        }
-    }
-
-    fn present_scope(&self, value: &Typed<Place<'s>>) -> Self {
-        self.present_scope_of(&self.as_place(value.clone()))
-    }
-
-    fn too_deep(&self) -> bool {
-        self.depth > 32
-    }
-
-    fn cast(&self, base: Typed<Place<'s>>, target: &str) -> Result<Typed<Place<'s>>, ExprError> {
-        let base_fails = base.can_fail;
-        let base = self.as_place(base);
-        let mut cast = self.leaf(|| self.cast_place(base, target))?;
-        cast.can_fail |= base_fails;
-        Ok(cast)
-    }
-
-    fn item(
-        &self,
-        list: Typed<Place<'s>>,
-        at: Position<Place<'s>>,
-    ) -> Result<Typed<Place<'s>>, ExprError> {
-        let fails = list.can_fail || matches!(&at, Position::At(at) if at.can_fail);
-        let list = self.as_place(list);
-        let mut item = self.leaf(|| self.element(list, |tokens| self.position(at, tokens)))?;
-        item.can_fail |= fails;
-        Ok(item)
-    }
-
-    fn note_failure(&self) {
-        self.can_fail.set(true);
-    }
-
-    fn element_scope(&self, elem: Ty) -> Self {
-        self.sum_element(elem).0
-    }
-}
+use crate::typeck::resolve::Reach as _;
+use crate::typeck::typed::{Comparison, Function, Node, Numeric, Position, StreamProperty, Typed};
 
 impl<'s> Scope<'s> {
-    /// The leaf of the place `reach` reaches: typed as its value, and whether reaching it can
-    /// fail.
-    fn leaf(
-        &self,
-        reach: impl FnOnce() -> Result<Place<'s>, ExprError>,
-    ) -> Result<Typed<Place<'s>>, ExprError> {
-        let (place, can_fail) = self.noting_failure(reach)?;
-        Ok(self.typed_leaf(place, can_fail))
-    }
-
-    /// `place` as a leaf, typed as its value.
-    pub(super) fn typed_leaf(&self, place: Place<'s>, can_fail: bool) -> Typed<Place<'s>> {
-        let (_, ty) = self.value(place.clone());
-        let node = Node::Reached(place);
-        Typed { ty, can_fail, node }
-    }
-
     /// The place of `t`: what the back end reached, or a value computed by the tree.
     pub(super) fn as_place(&self, t: Typed<Place<'s>>) -> Place<'s> {
         self.place_of(t).unwrap_or_else(|t| {
@@ -226,7 +78,7 @@ impl<'s> Scope<'s> {
     }
 
     /// The Rust `usize` of position `at` in the list `list`.
-    fn position(&self, at: Position<Place<'s>>, list: &TokenStream) -> TokenStream {
+    pub(super) fn position(&self, at: Position<Place<'s>>, list: &TokenStream) -> TokenStream {
         match at {
             Position::At(at) => {
                 let at = self.render(*at);
@@ -248,7 +100,7 @@ impl<'s> Scope<'s> {
 
     /// The scope inside one element of a list whose elements have type `elem`, added up by
     /// `sum`, and the Rust name of the element.
-    fn sum_element(&self, elem: Ty) -> (Self, TokenStream) {
+    pub(super) fn sum_element(&self, elem: Ty) -> (Self, TokenStream) {
         let item = format_ident!("item{}", self.depth);
         let mut inner = self.with_element(quote!(#item), elem);
         inner.depth = self.depth + 1;

@@ -1,0 +1,160 @@
+//! The Rust scope as the resolver sees it: the facts of where an expression runs, and the
+//! places the tree does not hold yet, reached as `Node::Reached` leaves.
+
+use super::*;
+use crate::typeck::resolve::Reach;
+use crate::typeck::typed::{Held, Node, Position, Typed};
+
+impl<'s> Reach for Scope<'s> {
+    type Reached = Place<'s>;
+
+    fn schema(&self) -> &Schema {
+        self.schema
+    }
+
+    fn scope_type(&self) -> usize {
+        self.ty
+    }
+
+    fn deriving(&self) -> bool {
+        self.deriving
+    }
+
+    fn reports_failure(&self) -> bool {
+        self.reports_failure
+    }
+
+    fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    fn visible_fields(&self) -> usize {
+        self.visible_fields
+    }
+
+    fn decides_reading(&self) -> bool {
+        self.reading
+    }
+
+    fn through_another_value(&self) -> bool {
+        self.owner.is_some()
+    }
+
+    fn element(&self) -> Option<Ty> {
+        self.element.as_ref().map(|(_, ty)| ty.clone())
+    }
+
+    fn has_index(&self) -> bool {
+        self.index.is_some()
+    }
+
+    fn prior_field(&self) -> Option<&str> {
+        self.prior.as_ref().map(|(id, _)| *id)
+    }
+
+    fn at_writer_pos(&self) -> bool {
+        self.at_writer_pos
+    }
+
+    fn before_own_bytes(&self) -> bool {
+        self.outer_stream
+    }
+
+    fn reach(&self, e: &Expr) -> Result<Typed<Place<'s>>, ExprError> {
+        self.leaf(|| self.reached_place(e))
+    }
+
+    fn reach_context(&self, e: &Expr) -> Result<Typed<Place<'s>>, ExprError> {
+        let Some(path) = e.context_path() else {
+            return invalid("only a `_parent` or `_root` path is passed down");
+        };
+        self.leaf(|| self.context_value(&path))
+    }
+
+    fn member(&self, base: Typed<Place<'s>>, attr: &str) -> Result<Typed<Place<'s>>, ExprError> {
+        self.step_leaf(base, false, |base| self.attribute(base, attr))
+    }
+
+    fn instance_scope(&self, of: Option<&Typed<Place<'s>>>, ty: usize) -> Self {
+        match of {
+            Some(of) => self.inside(&self.as_place(of.clone()), ty),
+            None => {
+                let mut inner = self.off_writer_pos();
+                inner.depth += 1;
+                inner
+            }
+        }
+    }
+
+    fn held(&self, leaf: &Place<'s>) -> Held {
+        Held {
+            may_be_absent: leaf.optional,
+            stored: leaf.field.is_some(),
+        }
+    }
+
+    fn present_scope(&self, value: &Typed<Place<'s>>) -> Self {
+        self.present_scope_of(&self.as_place(value.clone()))
+    }
+
+    fn too_deep(&self) -> bool {
+        self.depth > 32
+    }
+
+    fn cast(&self, base: Typed<Place<'s>>, target: &str) -> Result<Typed<Place<'s>>, ExprError> {
+        self.step_leaf(base, false, |base| self.cast_place(base, target))
+    }
+
+    fn item(
+        &self,
+        list: Typed<Place<'s>>,
+        at: Position<Place<'s>>,
+    ) -> Result<Typed<Place<'s>>, ExprError> {
+        let at_fails = matches!(&at, Position::At(at) if at.can_fail);
+        self.step_leaf(list, at_fails, |list| {
+            self.element(list, |tokens| self.position(at, tokens))
+        })
+    }
+
+    fn note_failure(&self) {
+        self.can_fail.set(true);
+    }
+
+    fn element_scope(&self, elem: Ty) -> Self {
+        self.sum_element(elem).0
+    }
+}
+
+impl<'s> Scope<'s> {
+    /// The leaf of the place `reach` reaches: typed as its value, and whether reaching it can
+    /// fail.
+    pub(super) fn leaf(
+        &self,
+        reach: impl FnOnce() -> Result<Place<'s>, ExprError>,
+    ) -> Result<Typed<Place<'s>>, ExprError> {
+        let (place, can_fail) = self.noting_failure(reach)?;
+        Ok(self.typed_leaf(place, can_fail))
+    }
+
+    /// The leaf `step` reaches from the place of `base`, which can fail where `base` can, or
+    /// where `also_fails` says.
+    fn step_leaf(
+        &self,
+        base: Typed<Place<'s>>,
+        also_fails: bool,
+        step: impl FnOnce(Place<'s>) -> Result<Place<'s>, ExprError>,
+    ) -> Result<Typed<Place<'s>>, ExprError> {
+        let fails = base.can_fail || also_fails;
+        let base = self.as_place(base);
+        let mut leaf = self.leaf(|| step(base))?;
+        leaf.can_fail |= fails;
+        Ok(leaf)
+    }
+
+    /// `place` as a leaf, typed as its value.
+    pub(super) fn typed_leaf(&self, place: Place<'s>, can_fail: bool) -> Typed<Place<'s>> {
+        let (_, ty) = self.value(place.clone());
+        let node = Node::Reached(place);
+        Typed { ty, can_fail, node }
+    }
+}
