@@ -180,6 +180,8 @@ pub enum Node<L> {
         value: Box<Typed<L>>,
         then: Box<Typed<L>>,
     },
+    /// `present(value)`: whether `value`, which may be absent, is present.
+    IsPresent(Box<Typed<L>>),
     /// The value of the [`Node::WhenPresent`] this node is the `then` of, present. `field`:
     /// where it is a stored value, the field (type and index) it is, or is an element of.
     Present { field: Option<(usize, usize)> },

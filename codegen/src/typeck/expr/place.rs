@@ -111,20 +111,12 @@ impl<'s> Scope<'s> {
         Ok(self.as_place(typed))
     }
 
-    /// The place of a name, an element, a cast, or whether a value is present or holds a
-    /// case (see `Reach::reach`).
+    /// The place of a name the resolver leaves to the scope (the argument of a value reached
+    /// through, `_root`/`_parent` as a whole, an unknown name), or whether a switch value
+    /// holds a case (see `Reach::reach`).
     pub(super) fn reached_place(&self, e: &Expr) -> Result<Place<'s>, ExprError> {
         match e {
             Expr::Name(name) => self.name(name),
-            Expr::Present(value) => {
-                let place = self.place(value)?;
-                let tokens = &place.tokens;
-                let present = match place.optional {
-                    true => quote!(#tokens.is_some()),
-                    false => quote!(true),
-                };
-                Ok(Place::computed(present, Ty::Bool))
-            }
             Expr::Holds(value, case) => {
                 let (tokens, ty) = self.holds(value, case)?;
                 Ok(Place::computed(tokens, ty))

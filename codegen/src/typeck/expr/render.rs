@@ -190,6 +190,10 @@ impl<'s> Scope<'s> {
                     None => value,
                 }
             }
+            Node::IsPresent(value) => {
+                let value = self.as_place(*value).tokens;
+                quote!(#value.is_some())
+            }
             Node::IntsAsBytes(ints) => {
                 let ints = self.render(*ints);
                 quote!(rt::bytes::from_ints(&#ints))

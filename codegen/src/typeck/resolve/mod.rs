@@ -64,8 +64,10 @@ pub trait Reach {
     /// `process`), which a reader computes before those bytes are read, Kaitai after.
     fn before_own_bytes(&self) -> bool;
 
-    /// A name, an element, a cast, or whether a value is present or holds a case: typed,
-    /// with the back end's own rendering as a [`Node::Reached`] leaf.
+    /// A name the resolver does not resolve (a parameter of a value reached through, whose
+    /// argument the back end knows; `_root`/`_parent` as a whole; an unknown name), or whether
+    /// a switch value holds a case: typed, with the back end's own rendering as a
+    /// [`Node::Reached`] leaf.
     fn reach(&self, e: &Expr) -> Result<Typed<Self::Reached>, ExprError>;
 
     /// `e`, a `_parent`/`_root` path (`_root.header.version`): what the back end passes a
@@ -172,7 +174,8 @@ pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprE
             item(scope, list, Position::At(Box::new(at)))
         }
         Expr::Cast(base, target) => cast(scope, base, target),
-        Expr::Present(_) | Expr::Holds(..) => scope.reach(e),
+        Expr::Present(value) => places::present(scope, value),
+        Expr::Holds(..) => scope.reach(e),
     }
 }
 

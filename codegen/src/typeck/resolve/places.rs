@@ -771,3 +771,14 @@ fn cast_of<R: Reach>(
         (_, ty) => invalid(format!("cannot take {} as `{target}`", describe(ty))),
     }
 }
+
+/// `present(value)`: whether `value` is present, `true` for a value that is always there.
+pub(super) fn present<R: Reach>(scope: &R, value: &Expr) -> Result<Typed<R::Reached>, ExprError> {
+    let value = resolve(scope, value)?;
+    let can_fail = value.can_fail;
+    let node = match held(scope, &value).may_be_absent {
+        true => Node::IsPresent(Box::new(value)),
+        false => Node::Bool(true),
+    };
+    Ok(typed(Ty::Bool, can_fail, node))
+}
