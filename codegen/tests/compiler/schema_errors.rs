@@ -967,3 +967,18 @@ fn in_sequence_belongs_to_a_block_whose_offset_follows_it_and_whose_type_is_read
         "{message}"
     );
 }
+
+#[test]
+fn instances_and_look_aheads_that_reach_themselves_are_located_errors() {
+    // Resolved where they are used, each one level deeper: the nesting ends with an error,
+    // not a stack overflow (a schema mutant found a look-ahead whose `if` reads itself).
+    let looking = error(&format!(
+        "{HEADER}  - id: a\n    type: u1\ninstances:\n  peek:\n    pos: 0\n    type: u1\n    if: peek != 0\n"
+    ));
+    assert!(looking.contains("nests too deeply"), "{looking}");
+    assert!(looking.contains("broken.ksy:"), "{looking}");
+    let valued = error(&format!(
+        "{HEADER}  - id: a\n    type: u1\ninstances:\n  v:\n    value: v + 1\n"
+    ));
+    assert!(valued.contains("nests too deeply"), "{valued}");
+}

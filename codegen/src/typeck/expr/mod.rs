@@ -677,9 +677,6 @@ impl<'s> Scope<'s> {
 
     /// Compiles any expression to a value.
     pub fn compile(&self, e: &Expr) -> Compiled {
-        if self.depth > 32 {
-            return invalid("expression nests too deeply (an instance that refers to itself?)");
-        }
         let typed = crate::typeck::resolve::resolve(self, e)?;
         let ty = typed.ty.clone();
         Ok((self.render(typed), ty))

@@ -80,8 +80,8 @@ pub trait Reach {
     where
         Self: Sized;
 
-    /// Instances reached through instances nest too deeply here (an instance that refers to
-    /// itself).
+    /// Instances and look-aheads reached through instances nest too deeply here (an instance
+    /// that refers to itself).
     fn too_deep(&self) -> bool;
 
     /// How the value the back end reached is held.
@@ -128,6 +128,10 @@ pub trait Reach {
 
 /// `e`, resolved in `scope`.
 pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprError> {
+    // Instances and look-aheads are resolved where they are used, each one level deeper.
+    if scope.too_deep() {
+        return invalid("expression nests too deeply (an instance that refers to itself?)");
+    }
     let leaf = |ty, node| Ok(typed(ty, false, node));
     match e {
         Expr::Int(n) => leaf(Ty::Int, Node::Int(int_value(*n)?)),

@@ -167,9 +167,6 @@ pub fn instance_value<R: Reach>(
     else {
         return invalid(format!("`{}` is a look-ahead, not a value", instance.id));
     };
-    if scope.too_deep() {
-        return invalid("expression nests too deeply (an instance that refers to itself?)");
-    }
     let mut t = resolve(scope, value)?;
     if t.ty == Ty::ListLit(Box::new(Ty::Int)) && value.is_byte_literal() {
         // A value instance `[0x41, 0x42]` is a byte array, as in Kaitai.
