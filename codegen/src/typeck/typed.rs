@@ -3,8 +3,8 @@
 //! every node carrying its type, for every back end to render.
 //!
 //! It holds no Rust: the generator renders it (`expr::render`). What a back end still reaches
-//! by its own means (casts, `present` and `holds`, look-aheads, the arguments of a value
-//! reached through, `_root`/`_parent` paths, steps inside a value that may be absent) is a
+//! by its own means (switch cases and `holds`, the arguments of a value reached through,
+//! `_root`/`_parent` paths, `_sizeof` of a member, steps on what it reached itself) is a
 //! [`Node::Reached`] leaf holding that back end's own rendering, `L`.
 
 use skelcodec_runtime::__private::messages::Kind;

@@ -8,9 +8,9 @@
 //!
 //! An expression is resolved into a typed tree (`typeck::resolve`), which `render` turns into
 //! Rust; this module holds the scope, `reach` what the resolver asks of it, `place` the places
-//! it still reaches itself (casts, look-aheads, arguments, `_root`/`_parent` paths, steps inside
-//! a value that may be absent) and how each place is held in Rust, `switch` casts and switch
-//! values, `text` the Rust of properties of values.
+//! it still reaches itself (switch cases, arguments, `_root`/`_parent` paths, `_sizeof` of a
+//! member) and how each place is held in Rust, `switch` switch values, `text` the Rust of
+//! properties of values.
 
 mod place;
 mod process;
