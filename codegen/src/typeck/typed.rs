@@ -195,9 +195,10 @@ pub enum Node<L> {
     },
     /// Whether the byte order a `meta/endian` switch chose is big-endian.
     BigEndian,
-    /// `_sizeof` of the structure in scope: the bytes it is written as (without bytes a file
-    /// has after its root's value).
-    SizeOf,
+    /// `_sizeof` of the value `of`, a stored value or a structure (0 where it is absent), or
+    /// of the structure in scope: the bytes it is written as (a root's without the bytes a
+    /// file has after its value; a decoded value's as stored, before decoding).
+    SizeOf { of: Option<Box<Typed<L>>> },
 }
 
 /// How a value is held, which decides what a step inside it gives where it is absent.

@@ -319,15 +319,11 @@ impl<'s> Scope<'s> {
     }
 
     pub(super) fn attribute(&self, base: Place<'s>, attr: &str) -> Result<Place<'s>, ExprError> {
-        // A decoded value that may be absent takes the bytes its holder keeps, or none.
-        if let ("_sizeof", true, Some(field), Some(holder)) =
-            (attr, base.optional, base.field, &base.decoded)
-        {
-            let len = present_len(self.schema, field, &quote!(present));
-            return Ok(Place::computed(
-                quote!(#holder.map_or(0i64, |present| (#len) as i64)),
-                Ty::Int,
-            ));
+        if attr == "_sizeof" {
+            if base.field.is_none() && !matches!(base.ty, Ty::User(_)) {
+                return invalid("`_sizeof` applies to a field");
+            }
+            return Ok(Place::computed(self.size_of(base), Ty::Int));
         }
         if base.optional {
             return self.optional_attribute(base, attr);
@@ -338,7 +334,7 @@ impl<'s> Scope<'s> {
                 let (value, ty) = self.value(base);
                 Place::computed(value, ty)
             }
-            ("_sizeof" | "size", Ty::Switch) => base,
+            ("size", Ty::Switch) => base,
             (_, Ty::Switch) => self.sole_case(base)?,
             _ => base,
         };
@@ -363,24 +359,6 @@ impl<'s> Scope<'s> {
         let tokens = &base.tokens;
         let simple = |tokens, ty| Ok(Place::computed(tokens, ty));
         match (attr, &base.ty) {
-            ("_sizeof", _) => {
-                // A field read already has the size it is written with.
-                let Some(field) = base.field else {
-                    // A structure that is no field's (`_` of `sum`): the bytes it writes.
-                    if let Ty::User(_) = base.ty {
-                        return simple(quote!((#tokens.encoded_len() as i64)), Ty::Int);
-                    }
-                    return invalid("`_sizeof` applies to a field");
-                };
-                let len = match base.value_type().filter(|_| base.element) {
-                    Some(element) => element_len(self.schema, element, tokens),
-                    // A decoded value takes the bytes its holder keeps.
-                    None => {
-                        present_len(self.schema, field, base.decoded.as_ref().unwrap_or(tokens))
-                    }
-                };
-                simple(quote!(((#len) as i64)), Ty::Int)
-            }
             ("size", Ty::Switch) if base.field.is_some_and(Field::switches_whole_list) => {
                 simple(quote!((#tokens.len() as i64)), Ty::Int)
             }
@@ -397,6 +375,36 @@ impl<'s> Scope<'s> {
             }
             (_, ty) => invalid(format!("{} has no property `{attr}`", describe(ty))),
         }
+    }
+
+    /// `_sizeof` of `base` (see `Node::SizeOf`), a stored value or a structure: the bytes it
+    /// is written as, 0 where it is absent.
+    pub(super) fn size_of(&self, base: Place<'s>) -> TokenStream {
+        // A decoded value that may be absent takes the bytes its holder keeps, or none.
+        if let (true, Some(field), Some(holder)) = (base.optional, base.field, &base.decoded) {
+            let len = present_len(self.schema, field, &quote!(present));
+            return quote!(#holder.map_or(0i64, |present| (#len) as i64));
+        }
+        if base.optional {
+            let inner_scope = self.present_scope_of(&base);
+            let size = inner_scope.size_of(present_of(&base));
+            let inner = Place::computed(size, Ty::Int);
+            return self
+                .when_present_place(&base, &inner_scope, inner, false)
+                .tokens;
+        }
+        let tokens = &base.tokens;
+        // A field read already has the size it is written with.
+        let len = match (base.field, base.value_type().filter(|_| base.element)) {
+            // A structure that is no field's (`_` of `sum`): the bytes it writes.
+            (None, _) => return quote!((#tokens.encoded_len() as i64)),
+            (Some(_), Some(element)) => element_len(self.schema, element, tokens),
+            // A decoded value takes the bytes its holder keeps.
+            (Some(field), None) => {
+                present_len(self.schema, field, base.decoded.as_ref().unwrap_or(tokens))
+            }
+        };
+        quote!(((#len) as i64))
     }
 
     /// Field `index` of `base`, a structure of type `ty` (see `Node::Field`), which the

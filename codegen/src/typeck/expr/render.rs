@@ -244,7 +244,11 @@ impl<'s> Scope<'s> {
                 }
             }
             Node::BigEndian => is_be_ident().into_token_stream(),
-            Node::SizeOf => {
+            Node::SizeOf { of: Some(of) } => {
+                let of = self.as_place(*of);
+                self.size_of(of)
+            }
+            Node::SizeOf { of: None } => {
                 let value = self.owner.clone().unwrap_or_else(|| quote!(self));
                 // The bytes a file has after the root's value are not part of it.
                 let len = match self.schema.trailing_field(self.ty) {

@@ -78,7 +78,7 @@ pub(super) fn name<R: Reach>(
         }
         "_sizeof" => match mode {
             Mode::Read => invalid("`_sizeof` is not known while reading; use it in `-derived`"),
-            _ => Ok(typed(Ty::Int, false, Node::SizeOf)),
+            _ => Ok(typed(Ty::Int, false, Node::SizeOf { of: None })),
         },
         _ if let Some(index) = def.params.iter().position(|p| p.id == name) => {
             own_param(scope, e, ty, index)
@@ -471,6 +471,9 @@ pub fn member_of<R: Reach>(
             member_of(inner, present, attr)
         });
     }
+    if attr == "_sizeof" && !reached {
+        return size_of(scope, base);
+    }
     // A stream kept with a value (`header._io.size`) is known to a reader and to instances
     // of the value read, not to a writer.
     if base.ty == Ty::Io {
@@ -519,8 +522,8 @@ pub fn member_of<R: Reach>(
             _ => {}
         }
     }
-    // What the back end reaches may be a field or an element, whose properties it knows.
-    if !matches!(base.node, Node::Reached(_) | Node::Field { .. }) {
+    // What the back end reaches has the properties it knows.
+    if !matches!(base.node, Node::Reached(_)) {
         if attr == "to_i" && base.ty.is_text() {
             return parse_int(scope, base, typed(Ty::Int, false, Node::Int(10)));
         }
@@ -530,6 +533,37 @@ pub fn member_of<R: Reach>(
         }
     }
     scope.member(base, attr)
+}
+
+/// `base._sizeof`: the bytes of a stored value (a field, an element) or of a structure, 0
+/// where it is absent.
+fn size_of<R: Reach>(scope: &R, base: Typed<R::Reached>) -> Result<Typed<R::Reached>, ExprError> {
+    let structure = |ty: &Ty| matches!(ty, Ty::User(_));
+    let structure = match &base.ty {
+        Ty::Opt(inner) => structure(inner),
+        ty => structure(ty),
+    };
+    if !structure && !is_stored_value(scope, &base) {
+        return invalid("`_sizeof` applies to a field");
+    }
+    let (can_fail, of) = (base.can_fail, Some(Box::new(base)));
+    Ok(typed(Ty::Int, can_fail, Node::SizeOf { of }))
+}
+
+/// Whether `t` is a stored value, whose bytes `_sizeof` counts: a field (but `contents`
+/// reached through another value, which is computed), an element of a list that is a field,
+/// either where it is present.
+fn is_stored_value<R: Reach>(scope: &R, t: &Typed<R::Reached>) -> bool {
+    match &t.node {
+        Node::Field { of, ty, index } => {
+            let field = &scope.schema().types[*ty].fields[*index];
+            of.is_none() || !matches!(field.ty, FieldType::Contents(_))
+        }
+        Node::Item { list, .. } => list_field(scope, list).is_some(),
+        Node::Present { field } => field.is_some(),
+        Node::WhenPresent { then, .. } => is_stored_value(scope, then),
+        _ => false,
+    }
 }
 
 /// The property `attr` of a value of type `ty`, and the property's type; `None` where the
