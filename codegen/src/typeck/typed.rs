@@ -182,6 +182,14 @@ pub enum Node<L> {
     },
     /// `present(value)`: whether `value`, which may be absent, is present.
     IsPresent(Box<Typed<L>>),
+    /// `value is case`: whether `value`, the value (which may be absent) of the switch field
+    /// `field` (type and index; not repeated), holds its case `variant` (an index into the
+    /// switch's variants, see `repr::switch::switch_variants`).
+    Holds {
+        value: Box<Typed<L>>,
+        field: (usize, usize),
+        variant: usize,
+    },
     /// The value of the [`Node::WhenPresent`] this node is the `then` of, present. `field`:
     /// where it is a stored value, the field (type and index) it is, or is an element of.
     Present { field: Option<(usize, usize)> },

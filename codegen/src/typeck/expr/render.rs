@@ -190,6 +190,16 @@ impl<'s> Scope<'s> {
                     None => value,
                 }
             }
+            Node::Holds {
+                value,
+                field,
+                variant,
+            } => {
+                let (owner, index) = field;
+                let field = &self.schema.types[owner].fields[index];
+                let place = self.as_place(*value);
+                self.holds_variant(place, owner, field, variant)
+            }
             Node::IsPresent(value) => {
                 let value = self.as_place(*value).tokens;
                 quote!(#value.is_some())

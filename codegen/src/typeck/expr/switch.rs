@@ -5,6 +5,7 @@ use quote::quote;
 
 use super::*;
 use crate::repr::stored_value;
+use crate::typeck::resolve::held_variant;
 use crate::typeck::value_types::{is_integer_switch, switch_field};
 
 impl<'s> Scope<'s> {
@@ -110,28 +111,43 @@ impl<'s> Scope<'s> {
         }
     }
 
-    /// Whether the switch value `value` (a field holding one case) holds the case `case`.
+    /// Whether the switch value `value`, which the scope reached itself, holds the case
+    /// `case` (see `resolve::places::holds`).
     pub(super) fn holds(&self, value: &Expr, case: &str) -> Compiled {
         let place = self.place(value)?;
-        let Some(FieldType::Switch(switch)) = place.field.map(|f| &f.ty) else {
+        let field = place.field.filter(|_| !place.element);
+        let variant = held_variant(field, self.schema, case)?;
+        let switch = match field.map(|f| &f.ty) {
+            Some(FieldType::Switch(switch)) => switch_field(self.schema, switch),
+            _ => None,
+        };
+        let Some((owner, field)) = switch else {
             return invalid("only a switch value holds a case");
         };
-        let Some((owner, field)) = switch_field(self.schema, switch)
-            .filter(|(_, f)| f.repeat == Repeat::None && !place.element)
-        else {
-            return invalid("only a switch value of one case holds a case");
+        Ok((self.holds_variant(place, owner, field, variant), Ty::Bool))
+    }
+
+    /// Whether `place`, the value of `field` (a switch field of type `owner`), holds its case
+    /// `variant` (see `Node::Holds`).
+    pub(super) fn holds_variant(
+        &self,
+        place: Place<'s>,
+        owner: usize,
+        field: &Field,
+        variant: usize,
+    ) -> TokenStream {
+        let enum_name = switch_enum_ident(self.schema, owner, field);
+        let ident = match &field.ty {
+            FieldType::Switch(switch) => switch_variants(self.schema, switch).variants[variant]
+                .ident
+                .clone(),
+            _ => unreachable!("only a switch field holds a case"),
         };
-        let variants = switch_variants(self.schema, switch).variants;
-        let Some(variant) = variants.iter().find(|v| v.name == case) else {
-            return invalid(skelcodec_runtime::__private::messages::no_such_case(case));
-        };
-        let (enum_name, ident) = (switch_enum_ident(self.schema, owner, field), &variant.ident);
         let tokens = &place.tokens;
-        let holds = match place.optional {
+        match place.optional {
             true => quote!(matches!(#tokens, ::core::option::Option::Some(#enum_name::#ident(..)))),
             false => quote!(matches!(&#tokens, #enum_name::#ident(..))),
-        };
-        Ok((holds, Ty::Bool))
+        }
     }
 
     /// The case of a switch value whose type satisfies `pick`, absent when the value holds

@@ -10,7 +10,9 @@ use skelcodec_runtime::encoding::Encoding;
 mod places;
 
 use self::places::{attribute, cast, item, name};
-pub use self::places::{branches, instance_value, look_ahead_read, member_of, value_property};
+pub use self::places::{
+    branches, held_variant, instance_value, look_ahead_read, member_of, value_property,
+};
 use super::typed::*;
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::Schema;
@@ -179,7 +181,7 @@ pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprE
         }
         Expr::Cast(base, target) => cast(scope, base, target),
         Expr::Present(value) => places::present(scope, value),
-        Expr::Holds(..) => scope.reach(e),
+        Expr::Holds(value, case) => places::holds(scope, e, value, case),
     }
 }
 

@@ -8,6 +8,7 @@ use super::{
 };
 use crate::expr::Expr;
 use crate::model::{Field, FieldType, Instance, InstanceKind, NumberType, Repeat, Schema};
+use crate::repr::switch::switch_variants;
 use crate::sanitization::IS_BE;
 use crate::typeck::typed::*;
 use crate::typeck::value_types::{field_ty, item_ty, one_value, param_value_ty, place_value_ty};
@@ -800,6 +801,63 @@ fn cast_of<R: Reach>(
         },
         (_, Ty::User(ty)) if named == Some(*ty) => Ok(base),
         (_, ty) => invalid(format!("cannot take {} as `{target}`", describe(ty))),
+    }
+}
+
+/// `e`, which is `value is case`: whether the switch value `value` holds the case `case`.
+pub(super) fn holds<R: Reach>(
+    scope: &R,
+    e: &Expr,
+    value: &Expr,
+    case: &str,
+) -> Result<Typed<R::Reached>, ExprError> {
+    let value = resolve(scope, value)?;
+    // The back end knows the field of what it reached.
+    if let Node::Reached(_) = value.node {
+        return scope.reach(e);
+    }
+    let schema = scope.schema();
+    let stored = stored_field(scope, &value);
+    // An element of a list of numbers is computed, but still one of the list.
+    let list = match &value.node {
+        Node::Item { list, .. } => list_field(scope, list),
+        _ => None,
+    };
+    let of = stored.map(|(ty, index)| &schema.types[ty].fields[index]);
+    let variant = held_variant(of.or(list), schema, case)?;
+    let Some((ty, index)) = stored else {
+        return invalid("only a switch value holds a case");
+    };
+    let (can_fail, value) = (value.can_fail, Box::new(value));
+    let field = (ty, index);
+    Ok(typed(
+        Ty::Bool,
+        can_fail,
+        Node::Holds {
+            value,
+            field,
+            variant,
+        },
+    ))
+}
+
+/// The variant (see `repr::switch::switch_variants`) of the case named `case` of `field`, the
+/// field a value is (`None`: a value that is no field's), which `is` asks about.
+pub fn held_variant(
+    field: Option<&Field>,
+    schema: &Schema,
+    case: &str,
+) -> Result<usize, ExprError> {
+    let Some(FieldType::Switch(switch)) = field.map(|f| &f.ty) else {
+        return invalid("only a switch value holds a case");
+    };
+    if field.is_some_and(|f| f.repeat != Repeat::None) {
+        return invalid("only a switch value of one case holds a case");
+    }
+    let variants = switch_variants(schema, switch).variants;
+    match variants.iter().position(|v| v.name == case) {
+        Some(variant) => Ok(variant),
+        None => invalid(messages::no_such_case(case)),
     }
 }
 
