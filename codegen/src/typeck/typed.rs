@@ -182,6 +182,15 @@ pub enum Node<L> {
     },
     /// `present(value)`: whether `value`, which may be absent, is present.
     IsPresent(Box<Typed<L>>),
+    /// The case `variant` (an index into the switch's variants) of `value`, the value of the
+    /// switch field `field` (type and index; not a list one case holds whole): `value.as<T>`
+    /// of a switch, or a switch of one case that is a structure, taken as that case. Absent
+    /// where the value holds another case.
+    Case {
+        value: Box<Typed<L>>,
+        field: (usize, usize),
+        variant: usize,
+    },
     /// `value is case`: whether `value`, the value (which may be absent) of the switch field
     /// `field` (type and index; not repeated), holds its case `variant` (an index into the
     /// switch's variants, see `repr::switch::switch_variants`).

@@ -52,6 +52,15 @@ impl<'s> Scope<'s> {
                 let of = self.as_place(*of);
                 self.field_of(of, ty, index)
             }
+            Node::Case {
+                value,
+                field: (owner, index),
+                variant,
+            } => {
+                let field = &self.schema.types[owner].fields[index];
+                let value = self.as_place(*value);
+                self.case_place(value, owner, field, variant)
+            }
             Node::Index if let Some(index) = &self.index => {
                 Place::computed(quote!((#index as i64)), Ty::Int)
             }
@@ -120,6 +129,7 @@ impl<'s> Scope<'s> {
             // Only where the resolver found `_` or `_index` defined, which the scope then binds.
             Node::Reached(_)
             | Node::Field { .. }
+            | Node::Case { .. }
             | Node::Item { .. }
             | Node::Present { .. }
             | Node::WhenPresent { .. }

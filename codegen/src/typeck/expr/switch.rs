@@ -5,7 +5,7 @@ use quote::quote;
 
 use super::*;
 use crate::repr::stored_value;
-use crate::typeck::resolve::held_variant;
+use crate::typeck::resolve::{cast_variant, held_variant, no_case, sole_variant};
 use crate::typeck::value_types::{is_integer_switch, switch_field};
 
 impl<'s> Scope<'s> {
@@ -66,48 +66,37 @@ impl<'s> Scope<'s> {
         }
     }
 
-    /// The case of a switch value that holds `target` (a user type, `bytes` or `str`), absent
-    /// when the value holds another case.
+    /// The case of a switch value the scope reached itself that holds `target` (see
+    /// `resolve::cast_variant`), absent when the value holds another case.
     pub(super) fn switch_case(
         &self,
         base: Place<'s>,
         target: &str,
     ) -> Result<Place<'s>, ExprError> {
-        let user = self.schema.resolve_type(self.ty, target);
-        let holds_target = |ty: &FieldType| match (ty, target) {
-            (FieldType::Bytes { .. }, "bytes") | (FieldType::Str { .. }, "str") => true,
-            (FieldType::User { ty, .. }, _) => Some(*ty) == user,
-            _ => false,
+        let Some((owner, field)) = self.switch_of(&base) else {
+            return no_case(target);
         };
-        match self.case_of(base, holds_target) {
-            Some(place) => place,
-            None => invalid(format!("no case of this switch is of type `{target}`")),
+        let case = cast_variant(self.schema, self.ty, field, target)?;
+        Ok(self.case_place(base, owner, field, case.variant))
+    }
+
+    /// The value of a switch the scope reached itself whose only case is a user type (see
+    /// `resolve::sole_variant`), as that type; the value itself otherwise.
+    pub(super) fn sole_case(&self, base: Place<'s>) -> Result<Place<'s>, ExprError> {
+        let Some((owner, field)) = self.switch_of(&base).filter(|_| !base.optional) else {
+            return Ok(base);
+        };
+        match sole_variant(self.schema, field)? {
+            Some(case) => Ok(self.case_place(base, owner, field, case.variant)),
+            None => Ok(base),
         }
     }
 
-    /// The value of a switch whose only case is a user type (a switch with just `_`), as that
-    /// type: Kaitai types such a switch by its one case.
-    pub(super) fn sole_case(&self, base: Place<'s>) -> Result<Place<'s>, ExprError> {
-        // A case that matched nothing makes the value absent, not of another type.
-        let single = match base.field.map(|f| &f.ty) {
-            Some(FieldType::Switch(switch)) => {
-                let variants = switch_variants(self.schema, switch).variants;
-                variants
-                    .iter()
-                    .filter(|v| *v.ty != FieldType::Nothing)
-                    .count()
-                    == 1
-            }
-            _ => false,
-        };
-        if !single || base.optional {
-            return Ok(base);
-        }
-        match self.case_of(base, |ty| matches!(ty, FieldType::User { .. })) {
-            Some(place) => place,
-            None => invalid(
-                "a switch value has no fields: take it as one of its cases with `.as<type>`",
-            ),
+    /// The switch field `base` is, or is an element of, and the type holding it.
+    fn switch_of(&self, base: &Place<'s>) -> Option<(usize, &'s Field)> {
+        match &base.field?.ty {
+            FieldType::Switch(switch) => switch_field(self.schema, switch),
+            _ => None,
         }
     }
 
@@ -150,23 +139,19 @@ impl<'s> Scope<'s> {
         }
     }
 
-    /// The case of a switch value whose type satisfies `pick`, absent when the value holds
-    /// another case; `None` when no case does or `base` is not a switch field.
-    pub(super) fn case_of(
+    /// Case `variant` of `base`, the value of `field`, a switch field of type `owner` (see
+    /// `Node::Case`): absent when the value holds another case.
+    pub(super) fn case_place(
         &self,
         base: Place<'s>,
-        pick: impl Fn(&FieldType) -> bool,
-    ) -> Option<Result<Place<'s>, ExprError>> {
-        let FieldType::Switch(switch) = &base.field?.ty else {
-            return None;
+        owner: usize,
+        field: &'s Field,
+        variant: usize,
+    ) -> Place<'s> {
+        let FieldType::Switch(switch) = &field.ty else {
+            unreachable!("a case is one of a switch field")
         };
-        let (owner, field) = switch_field(self.schema, switch)?;
-        if field.switches_whole_list() {
-            // One case holds the whole list.
-            return None;
-        }
-        let variants = switch_variants(self.schema, switch).variants;
-        let variant = variants.iter().find(|v| pick(v.ty))?;
+        let variant = &switch_variants(self.schema, switch).variants[variant];
         let enum_name = switch_enum_ident(self.schema, owner, field);
         let ident = &variant.ident;
         let tokens = &base.tokens;
@@ -186,7 +171,7 @@ impl<'s> Scope<'s> {
                 exprs,
             })
         };
-        Some(Ok(match variant.ty {
+        match variant.ty {
             FieldType::User {
                 ty, args: exprs, ..
             } => Place {
@@ -203,7 +188,7 @@ impl<'s> Scope<'s> {
                 extract(content_view(ty, case)),
                 Ty::Opt(Box::new(element_ty(ty))),
             ),
-        }))
+        }
     }
 }
 

@@ -11,7 +11,8 @@ mod places;
 
 use self::places::{attribute, cast, item, name};
 pub use self::places::{
-    branches, held_variant, instance_value, look_ahead_read, member_of, value_property,
+    branches, cast_variant, held_variant, instance_value, look_ahead_read, member_of, no_case,
+    sole_variant, value_property,
 };
 use super::typed::*;
 use crate::expr::{BinOp, Expr, UnaryOp};

@@ -11,7 +11,9 @@ use crate::model::{Field, FieldType, Instance, InstanceKind, NumberType, Repeat,
 use crate::repr::switch::switch_variants;
 use crate::sanitization::IS_BE;
 use crate::typeck::typed::*;
-use crate::typeck::value_types::{field_ty, item_ty, one_value, param_value_ty, place_value_ty};
+use crate::typeck::value_types::{
+    element_ty, field_ty, item_ty, one_value, param_value_ty, place_value_ty,
+};
 
 /// The element `at` of `list`.
 pub(super) fn item<R: Reach>(
@@ -523,6 +525,24 @@ pub fn member_of<R: Reach>(
             _ => {}
         }
     }
+    // A switch of one case that is a structure is that case; a switch of lists one case holds
+    // whole is a list.
+    if base.ty == Ty::Switch
+        && !reached
+        && let Some((ty, index)) = stored_field(scope, &base)
+    {
+        let field = &scope.schema().types[ty].fields[index];
+        if attr == "size" && field.switches_whole_list() {
+            let can_fail = base.can_fail;
+            let node = Node::Property(Property::Length, Box::new(base));
+            return Ok(typed(Ty::Int, can_fail, node));
+        }
+        if !matches!(attr, "size" | "to_s")
+            && let Some(case) = sole_variant(scope.schema(), field)?
+        {
+            return member_of(scope, switch_case(base, (ty, index), case), attr);
+        }
+    }
     // What the back end reaches has the properties it knows.
     if !matches!(base.node, Node::Reached(_)) {
         if attr == "to_i" && base.ty.is_text() {
@@ -736,14 +756,22 @@ fn cast_of<R: Reach>(
     base: Typed<R::Reached>,
     target: &str,
 ) -> Result<Typed<R::Reached>, ExprError> {
-    let switch = stored_field(scope, &base).is_some_and(|(ty, index)| {
-        matches!(
-            scope.schema().types[ty].fields[index].ty,
-            FieldType::Switch(_)
-        )
-    });
-    if matches!(base.node, Node::Reached(_)) || switch || base.ty == Ty::Switch {
+    if matches!(base.node, Node::Reached(_)) {
         return scope.cast(base, target);
+    }
+    let number = NumberType::named(target);
+    if base.ty == Ty::Switch && number.is_none() {
+        if held(scope, &base).may_be_absent {
+            return when_present(scope, base, |inner, present| {
+                cast_of(inner, present, target)
+            });
+        }
+        let Some((ty, index)) = stored_field(scope, &base) else {
+            return no_case(target);
+        };
+        let field = &scope.schema().types[ty].fields[index];
+        let case = cast_variant(scope.schema(), scope.scope_type(), field, target)?;
+        return Ok(switch_case(base, (ty, index), case));
     }
     // An integer, also one that may be absent (and reads as 0 then), is an integer already.
     let to_int = matches!(NumberType::named(target), Some(NumberType::Int(_)));
@@ -756,7 +784,7 @@ fn cast_of<R: Reach>(
         });
     }
     let can_fail = base.can_fail;
-    if let Some(number) = NumberType::named(target) {
+    if let Some(number) = number {
         let to = match number {
             NumberType::Int(_) => Numeric::Int,
             NumberType::F4 => Numeric::F4,
@@ -859,6 +887,96 @@ pub fn held_variant(
         Some(variant) => Ok(variant),
         None => invalid(messages::no_such_case(case)),
     }
+}
+
+/// `case` of `value`, the value of the switch field `field` (type and index): see
+/// `Node::Case`.
+fn switch_case<L>(value: Typed<L>, field: (usize, usize), case: SwitchCase) -> Typed<L> {
+    let (can_fail, value) = (value.can_fail, Box::new(value));
+    let variant = case.variant;
+    let node = Node::Case {
+        value,
+        field,
+        variant,
+    };
+    typed(Ty::Opt(Box::new(case.ty)), can_fail, node)
+}
+
+/// A case of a switch field that an expression takes.
+pub struct SwitchCase {
+    /// An index into the switch's variants (see `repr::switch::switch_variants`).
+    pub variant: usize,
+    /// The type of its value.
+    pub ty: Ty,
+}
+
+/// The case of the switch field `field` that holds `target` (a type of the schema as type
+/// `scope_ty` names it, `bytes` or `str`), which `.as<target>` takes.
+pub fn cast_variant(
+    schema: &Schema,
+    scope_ty: usize,
+    field: &Field,
+    target: &str,
+) -> Result<SwitchCase, ExprError> {
+    let user = schema.resolve_type(scope_ty, target);
+    let holds_target = |ty: &FieldType| match (ty, target) {
+        (FieldType::Bytes { .. }, "bytes") | (FieldType::Str { .. }, "str") => true,
+        (FieldType::User { ty, .. }, _) => Some(*ty) == user,
+        _ => false,
+    };
+    match &field.ty {
+        // One case holds the whole list.
+        FieldType::Switch(switch) if !field.switches_whole_list() => {
+            let variants = switch_variants(schema, switch).variants;
+            match variants.iter().position(|v| holds_target(v.ty)) {
+                Some(variant) => Ok(switch_case_of(variants[variant].ty, variant)),
+                None => no_case(target),
+            }
+        }
+        _ => no_case(target),
+    }
+}
+
+/// The error of `.as<target>` of a switch value without such a case.
+pub fn no_case<T>(target: &str) -> Result<T, ExprError> {
+    invalid(format!("no case of this switch is of type `{target}`"))
+}
+
+/// The case of the switch field `field` that is its only case that reads something, when
+/// that is a structure: Kaitai types such a switch (one with just `_`) by that case. `None`
+/// where the switch has other cases.
+pub fn sole_variant(schema: &Schema, field: &Field) -> Result<Option<SwitchCase>, ExprError> {
+    let FieldType::Switch(switch) = &field.ty else {
+        return Ok(None);
+    };
+    let variants = switch_variants(schema, switch).variants;
+    // A case that matched nothing makes the value absent, not of another type.
+    if variants
+        .iter()
+        .filter(|v| *v.ty != FieldType::Nothing)
+        .count()
+        != 1
+    {
+        return Ok(None);
+    }
+    let structure = variants
+        .iter()
+        .position(|v| matches!(v.ty, FieldType::User { .. }));
+    match structure.filter(|_| !field.switches_whole_list()) {
+        Some(variant) => Ok(Some(switch_case_of(variants[variant].ty, variant))),
+        None => {
+            invalid("a switch value has no fields: take it as one of its cases with `.as<type>`")
+        }
+    }
+}
+
+/// Variant `variant` of a switch, whose case is of type `case`.
+fn switch_case_of(case: &FieldType, variant: usize) -> SwitchCase {
+    let ty = match case {
+        FieldType::User { ty, .. } => Ty::User(*ty),
+        other => element_ty(other),
+    };
+    SwitchCase { variant, ty }
 }
 
 /// `present(value)`: whether `value` is present, `true` for a value that is always there.
