@@ -210,6 +210,10 @@ pub enum Node<L> {
         of: Option<Box<Typed<L>>>,
         property: StreamProperty,
     },
+    /// `value`, resolved in the scope the whole expression is written in, from inside another
+    /// value reached from there (a value of a root type that holds itself, reached from the
+    /// file's root: its `_root` is that root).
+    AtHome(Box<Typed<L>>),
     /// Whether the byte order a `meta/endian` switch chose is big-endian.
     BigEndian,
     /// `_sizeof` of the value `of`, a stored value or a structure (0 where it is absent), or

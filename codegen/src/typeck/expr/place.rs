@@ -134,80 +134,6 @@ impl<'s> Scope<'s> {
         crate::typeck::resolve::branches(self.schema, self.ty, self.owner.is_some(), base)
     }
 
-    /// What `_parent` or `_root` reaches: an implicit parameter (see `lower::context`), or in
-    /// the root, `_root.x` is its own `x`.
-    pub(super) fn context_value(&self, path: &[&str]) -> Result<Place<'s>, ExprError> {
-        if let ["_root", name] = path
-            && self.schema.is_file_root(self.ty)
-            && self.owner.is_none()
-            && self.is_own_root()
-        {
-            return self.place(&Expr::Name((*name).to_owned()));
-        }
-        // A value of a root type that holds itself, reached from the file's root: its `_root`
-        // is that root (`next.root_value` of `root_value: _root.value`).
-        if path[0] == "_root"
-            && self.ty == 0
-            && self.owner.is_some()
-            && let Some(home) = self.home.as_deref()
-            && home.ty == 0
-            && home.owner.is_none()
-            && home.file_root
-        {
-            return home.context_value(path);
-        }
-        let id = context_param_id(path);
-        if self.def().params.iter().any(|p| p.id == id) {
-            return self.place(&Expr::Name(id));
-        }
-        if let ["_root", field, next, rest @ ..] = path {
-            let chain = Expr::attr_chain;
-            // The root field's own type has the names itself; elsewhere `_root.field` is
-            // passed down whole and the names are taken from it.
-            let own = self.owner.is_none()
-                && self.def().root_place == Some(RootPlace::Is((*field).to_owned()));
-            let e = match own {
-                true => chain(Expr::Name((*next).to_owned()), rest),
-                false => chain(Expr::Name("_root".to_owned()), &path[1..]),
-            };
-            return match (own, &e) {
-                (false, Expr::Attr(base, attr)) => {
-                    let base = crate::typeck::resolve::resolve(self, base)?;
-                    let member = member_of(self, base, attr)?;
-                    Ok(self.as_place(member))
-                }
-                _ => self.place(&e),
-            };
-        }
-        let described = path.join(".");
-        let def = self.def();
-        if self.ty == 0 && path[0] == "_root" {
-            return unsupported(format!(
-                "`{described}` in a value of the root type, which values of it hold too (recursion), is not supported yet: only the file's root knows it is the root"
-            ));
-        }
-        if self.ty == 0 {
-            return invalid(format!(
-                "`{described}`: the root type has no parent (`_parent` is null there)"
-            ));
-        }
-        match self.schema.holders(self.ty).is_empty() {
-            true => invalid(format!(
-                "`{described}`: no type of this file holds a value of type `{}`, so nothing gives it this value",
-                def.id
-            )),
-            // Kaitai follows the holder it has at run time; skelcodec needs every holder to
-            // have it.
-            false => unsupported(format!("`{described}` is not known in type `{}`", def.id)),
-        }
-    }
-
-    /// True when `_root` of this scope's value is the value itself: a file's root, unless the
-    /// root type also holds values of itself (recursion) and this may be one of those.
-    fn is_own_root(&self) -> bool {
-        self.ty != 0 || self.file_root || self.schema.holders(0).is_empty()
-    }
-
     /// Field `index` of the structure in scope (see `Node::Field`), which the resolver found
     /// usable here.
     pub(super) fn own_field(&self, index: usize) -> Place<'s> {
@@ -231,23 +157,14 @@ impl<'s> Scope<'s> {
         stored_field(field, tokens).read_with(field, self)
     }
 
-    /// A name that is not a field, a stream, a size or the chosen byte order (see
-    /// `resolve::name`): a parameter or an instance.
+    /// Parameter `name` of the structure in scope, whose names are another value's (see
+    /// `resolve::places::own_param`): the argument that value was read with.
     pub(super) fn name(&self, name: &str) -> Result<Place<'s>, ExprError> {
-        if name == "_root" || name == "_parent" {
-            return unsupported(format!(
-                "`{name}` as a whole value is not supported yet: use one of its fields (`{name}.field`)"
-            ));
-        }
         let def = self.def();
-        if let Some(index) = def.params.iter().position(|p| p.id == name) {
-            // The resolver takes the others: this is the argument of a value reached through.
-            return self.passed_argument(self.owner_args.as_ref(), self.ty, index);
+        match def.params.iter().position(|p| p.id == name) {
+            Some(index) => self.passed_argument(self.owner_args.as_ref(), self.ty, index),
+            None => invalid(format!("`{name}` is no parameter of type `{}`", def.id)),
         }
-        invalid(format!(
-            "unknown name `{name}` in type `{}`: not a field, parameter or instance",
-            def.id
-        ))
     }
 
     /// Look-ahead `instance` as its reader reads it: its `if` (when it has one) and its raw

@@ -64,11 +64,12 @@ impl<'s> Reach for Scope<'s> {
         self.leaf(|| self.reached_place(e))
     }
 
-    fn reach_context(&self, e: &Expr) -> Result<Typed<Place<'s>>, ExprError> {
-        let Some(path) = e.context_path() else {
-            return invalid("only a `_parent` or `_root` path is passed down");
-        };
-        self.leaf(|| self.context_value(&path))
+    fn at_file_root(&self) -> bool {
+        self.file_root
+    }
+
+    fn home(&self) -> Option<Self> {
+        self.home.as_deref().cloned()
     }
 
     fn member(&self, base: Typed<Place<'s>>, attr: &str) -> Result<Typed<Place<'s>>, ExprError> {

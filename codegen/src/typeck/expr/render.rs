@@ -61,6 +61,7 @@ impl<'s> Scope<'s> {
                 let value = self.as_place(*value);
                 self.case_place(value, owner, field, variant)
             }
+            Node::AtHome(value) => self.home.as_deref().unwrap_or(self).as_place(*value),
             Node::Index if let Some(index) = &self.index => {
                 Place::computed(quote!((#index as i64)), Ty::Int)
             }
@@ -128,6 +129,7 @@ impl<'s> Scope<'s> {
         match node {
             // Only where the resolver found `_` or `_index` defined, which the scope then binds.
             Node::Reached(_)
+            | Node::AtHome(_)
             | Node::Field { .. }
             | Node::Case { .. }
             | Node::Item { .. }

@@ -73,9 +73,15 @@ pub trait Reach {
     /// [`Node::Reached`] leaf.
     fn reach(&self, e: &Expr) -> Result<Typed<Self::Reached>, ExprError>;
 
-    /// `e`, a `_parent`/`_root` path (`_root.header.version`): what the back end passes a
-    /// value for it.
-    fn reach_context(&self, e: &Expr) -> Result<Typed<Self::Reached>, ExprError>;
+    /// The value in scope is the file's root itself, not another value of the root type
+    /// (which the root type may hold: recursion).
+    fn at_file_root(&self) -> bool;
+
+    /// Where the scope's names are another value's (see [`Reach::through_another_value`]):
+    /// the scope the whole expression is written in.
+    fn home(&self) -> Option<Self>
+    where
+        Self: Sized;
 
     /// The scope inside a structure of type `ty`, where its instances are computed: `of`,
     /// or the structure in scope (one level deeper, see [`Reach::too_deep`]).

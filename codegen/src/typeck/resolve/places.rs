@@ -7,7 +7,10 @@ use super::{
     Reach, int_value, literal_number, parse_int, resolve, resolve_bool, resolve_int, typed,
 };
 use crate::expr::Expr;
-use crate::model::{Field, FieldType, Instance, InstanceKind, NumberType, Repeat, Schema};
+use crate::model::{
+    Field, FieldType, Instance, InstanceKind, NumberType, Repeat, RootPlace, Schema,
+    context_param_id,
+};
 use crate::repr::switch::switch_variants;
 use crate::sanitization::IS_BE;
 use crate::typeck::typed::*;
@@ -98,7 +101,13 @@ pub(super) fn name<R: Reach>(
             }
             _ => Ok(typed(Ty::Bool, false, Node::BigEndian)),
         },
-        _ => scope.reach(e),
+        "_root" | "_parent" => unsupported(format!(
+            "`{name}` as a whole value is not supported yet: use one of its fields (`{name}.field`)"
+        )),
+        _ => invalid(format!(
+            "unknown name `{name}` in type `{}`: not a field, parameter or instance",
+            def.id
+        )),
     }
 }
 
@@ -396,8 +405,8 @@ pub(super) fn attribute<R: Reach>(
     if let Some(value) = schema.root_constant(scope.scope_type(), e) {
         return resolve(scope, value);
     }
-    if e.context_path().is_some() {
-        return scope.reach_context(e);
+    if let Some(path) = e.context_path() {
+        return context(scope, &path);
     }
     let step = |b| Expr::Attr(Box::new(b), attr.to_owned());
     if let Some(distributed) = through_branches(scope, base, step) {
@@ -412,6 +421,81 @@ pub(super) fn attribute<R: Reach>(
     }
     let base = resolve(scope, base)?;
     member_of(scope, base, attr)
+}
+
+/// The value of `path`, a `_parent`/`_root` path (`_root.header.version`): the implicit
+/// parameter lowering made of it (see `lower::context`), or in the file's root, `_root.x` is
+/// its own `x`.
+fn context<R: Reach>(scope: &R, path: &[&str]) -> Result<Typed<R::Reached>, ExprError> {
+    let (schema, ty, owned) = (
+        scope.schema(),
+        scope.scope_type(),
+        scope.through_another_value(),
+    );
+    // `_root` of this scope's value is the value itself: a file's root, unless the root type
+    // also holds values of itself (recursion) and this may be one of those.
+    let own_root = ty != 0 || scope.at_file_root() || schema.holders(0).is_empty();
+    if let ["_root", name] = path
+        && schema.is_file_root(ty)
+        && !owned
+        && own_root
+    {
+        return resolve(scope, &Expr::Name((*name).to_owned()));
+    }
+    // A value of a root type that holds itself, reached from the file's root: its `_root` is
+    // that root (`next.root_value` of `root_value: _root.value`).
+    if path[0] == "_root"
+        && ty == 0
+        && owned
+        && let Some(home) = scope.home()
+        && home.scope_type() == 0
+        && !home.through_another_value()
+        && home.at_file_root()
+    {
+        let value = context(&home, path)?;
+        return Ok(typed(
+            value.ty.clone(),
+            value.can_fail,
+            Node::AtHome(Box::new(value)),
+        ));
+    }
+    let def = &schema.types[ty];
+    let id = context_param_id(path);
+    if def.params.iter().any(|p| p.id == id) {
+        return resolve(scope, &Expr::Name(id));
+    }
+    if let ["_root", field, next, rest @ ..] = path {
+        let chain = Expr::attr_chain;
+        // The root field's own type has the names itself; elsewhere `_root.field` is
+        // passed down whole and the names are taken from it.
+        let own = !owned && def.root_place == Some(RootPlace::Is((*field).to_owned()));
+        if own {
+            return resolve(scope, &chain(Expr::Name((*next).to_owned()), rest));
+        }
+        let (base, last) = (&path[1..path.len() - 1], path[path.len() - 1]);
+        let base = resolve(scope, &chain(Expr::Name("_root".to_owned()), base))?;
+        return member_of(scope, base, last);
+    }
+    let described = path.join(".");
+    if ty == 0 && path[0] == "_root" {
+        return unsupported(format!(
+            "`{described}` in a value of the root type, which values of it hold too (recursion), is not supported yet: only the file's root knows it is the root"
+        ));
+    }
+    if ty == 0 {
+        return invalid(format!(
+            "`{described}`: the root type has no parent (`_parent` is null there)"
+        ));
+    }
+    match schema.holders(ty).is_empty() {
+        true => invalid(format!(
+            "`{described}`: no type of this file holds a value of type `{}`, so nothing gives it this value",
+            def.id
+        )),
+        // Kaitai follows the holder it has at run time; skelcodec needs every holder to
+        // have it.
+        false => unsupported(format!("`{described}` is not known in type `{}`", def.id)),
+    }
 }
 
 /// `(c ? a : b).x` where `a` and `b` have different types (two structures, two switches)
