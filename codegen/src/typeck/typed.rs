@@ -210,6 +210,14 @@ pub enum Node<L> {
         of: Option<Box<Typed<L>>>,
         property: StreamProperty,
     },
+    /// A parameter of a value reached through another value, which does not keep it (see
+    /// `Param::kept`): the argument `value` it was read with, resolved where it was given, as
+    /// `of` says, or, for the structure in scope (whose names are another value's), where
+    /// that structure's arguments were given.
+    Argument {
+        of: Option<Given<L>>,
+        value: Box<Typed<L>>,
+    },
     /// `value`, resolved in the scope the whole expression is written in, from inside another
     /// value reached from there (a value of a root type that holds itself, reached from the
     /// file's root: its `_root` is that root).
@@ -229,6 +237,29 @@ pub struct Held {
     pub may_be_absent: bool,
     /// It is a stored value (a field's or an element's), not one an expression computes.
     pub stored: bool,
+}
+
+/// Where the arguments of a value were given: by `site`, a field of the structure `holder`
+/// or, where it is `None`, of the structure in scope; resolved inside that structure, one
+/// level deeper.
+#[derive(Debug, Clone)]
+pub struct Given<L> {
+    /// The structure holding the field.
+    pub holder: Option<Box<Typed<L>>>,
+    /// The field, and its case.
+    pub site: Site,
+}
+
+/// The field (and for a switch field, the case) a value was read as, whose arguments it was
+/// given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Site {
+    /// The type holding the field.
+    pub ty: usize,
+    /// The field's index there.
+    pub field: usize,
+    /// For a switch field, the variant the value is (see `repr::switch::switch_variants`).
+    pub case: Option<usize>,
 }
 
 /// Where a look-ahead is read, and when: resolved inside its structure.

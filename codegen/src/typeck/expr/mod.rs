@@ -39,7 +39,7 @@ use crate::sanitization::{enum_ident, field_ident, local_ident, own_reader_ident
 
 pub(crate) use crate::typeck::typed::describe;
 pub use crate::typeck::typed::{ExprError, Mode, Ty};
-use crate::typeck::typed::{invalid, unsupported};
+use crate::typeck::typed::{Typed, invalid, unsupported};
 use crate::typeck::value_types::one_value;
 pub use crate::typeck::value_types::{element_ty, field_ty};
 
@@ -205,6 +205,8 @@ pub struct Scope<'s> {
     file_root: bool,
     /// Inside a step on a value that may be absent: the value, present (`Node::Present`).
     present: Option<Box<Place<'s>>>,
+    /// With `present`, where the resolver made the step: the value's tree.
+    present_value: Option<Rc<Typed<Place<'s>>>>,
 }
 
 /// The two reads of a field read later (see [`Field::read_later`]).
@@ -241,6 +243,7 @@ impl<'s> Scope<'s> {
             deriving: false,
             file_root: false,
             present: None,
+            present_value: None,
         }
     }
 

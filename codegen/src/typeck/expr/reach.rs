@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::typeck::resolve::Reach;
-use crate::typeck::typed::{Held, Node, Position, Typed};
+use crate::typeck::typed::{Given, Held, Node, Position, Typed};
 
 impl<'s> Reach for Scope<'s> {
     type Reached = Place<'s>;
@@ -95,7 +95,35 @@ impl<'s> Reach for Scope<'s> {
     }
 
     fn present_scope(&self, value: &Typed<Place<'s>>) -> Self {
-        self.present_scope_of(&self.as_place(value.clone()))
+        Scope {
+            present_value: Some(Rc::new(value.clone())),
+            ..self.present_scope_of(&self.as_place(value.clone()))
+        }
+    }
+
+    fn present_value(&self) -> Option<Typed<Place<'s>>> {
+        self.present_value.as_deref().cloned()
+    }
+
+    fn arguments_scope(&self, given: &Given<Place<'s>>) -> Self {
+        let site = given.site;
+        let field = &self.schema.types[site.ty].fields[site.field];
+        let own_prior =
+            self.owner.is_none() && self.prior.as_ref().is_some_and(|(id, _)| *id == field.id);
+        let scope = match &given.holder {
+            Some(holder) => self.inside(&self.as_place((**holder).clone()), site.ty),
+            // Arguments that differ from one element to the next are kept in the elements
+            // (see `Param::kept`); the others are the same for every element, computed
+            // without `_index`, which is this element's.
+            None if own_prior => self.without_index(),
+            None => self.clone(),
+        };
+        self.deeper(scope.off_writer_pos())
+    }
+
+    fn owner_arguments(&self) -> Option<(Self, &[Expr])> {
+        let args = self.owner_args.as_ref()?;
+        Some((self.deeper((*args.scope).clone()), args.exprs))
     }
 
     fn too_deep(&self) -> bool {
@@ -127,6 +155,14 @@ impl<'s> Reach for Scope<'s> {
 }
 
 impl<'s> Scope<'s> {
+    /// `scope`, where this scope asks for an argument: one level deeper than either, so that
+    /// an argument that reaches itself again (an element's argument through the element
+    /// before it) ends at the nesting limit instead of recursing forever.
+    fn deeper(&self, mut scope: Scope<'s>) -> Scope<'s> {
+        scope.depth = scope.depth.max(self.depth) + 1;
+        scope
+    }
+
     /// The leaf of the place `reach` reaches: typed as its value, and whether reaching it can
     /// fail.
     pub(super) fn leaf(

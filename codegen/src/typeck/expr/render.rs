@@ -163,6 +163,17 @@ impl<'s> Scope<'s> {
                 // Rendered where it was resolved: inside its structure.
                 self.instance_scope(of.as_deref(), ty).render(*value)
             }
+            Node::Argument { of, value, .. } => {
+                // Rendered where it was resolved: where the argument was given.
+                let scope = match of {
+                    Some(given) => self.arguments_scope(&given),
+                    None => match self.owner_arguments() {
+                        Some((scope, _)) => scope,
+                        None => unreachable!("the resolver found the owner's arguments"),
+                    },
+                };
+                scope.render(*value)
+            }
             Node::Convert { value, to } => {
                 let value = self.render(*value);
                 match to {

@@ -7,6 +7,7 @@
 use skelcodec_runtime::__private::messages;
 use skelcodec_runtime::encoding::Encoding;
 
+mod arguments;
 mod places;
 
 use self::places::{attribute, cast, item, name};
@@ -21,7 +22,7 @@ use crate::model::Schema;
 /// A scope an expression is resolved in, as a back end sees it.
 pub trait Reach {
     /// The back end's rendering of what it reaches itself.
-    type Reached;
+    type Reached: Clone;
 
     /// The schema.
     fn schema(&self) -> &Schema;
@@ -92,6 +93,23 @@ pub trait Reach {
     /// Instances and look-aheads reached through instances nest too deeply here (an instance
     /// that refers to itself).
     fn too_deep(&self) -> bool;
+
+    /// In a step inside a value that may be absent (see [`Reach::present_scope`]): that
+    /// value, which [`Node::Present`] is.
+    fn present_value(&self) -> Option<Typed<Self::Reached>>;
+
+    /// The scope where arguments given as `given` are resolved: inside their holder, one
+    /// level deeper.
+    fn arguments_scope(&self, given: &Given<Self::Reached>) -> Self
+    where
+        Self: Sized;
+
+    /// Where the scope's names are another value's: the scope where that value's arguments
+    /// were given (one level deeper), and those arguments; `None` where it was given none
+    /// that are known (it is no field's value).
+    fn owner_arguments(&self) -> Option<(Self, &[Expr])>
+    where
+        Self: Sized;
 
     /// How the value the back end reached is held.
     fn held(&self, leaf: &Self::Reached) -> Held;
@@ -180,7 +198,7 @@ pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprE
         Expr::Method(recv, name, args) if name == "sum" => sum(scope, recv, args),
         Expr::Method(recv, name, args) => text_method(scope, recv, name, args),
         Expr::Attr(base, attr) => attribute(scope, e, base, attr),
-        Expr::Name(name) => self::name(scope, e, name),
+        Expr::Name(name) => self::name(scope, name),
         Expr::Index(list, at) => {
             let list = resolve(scope, list)?;
             let at = resolve_int(scope, at)?;

@@ -3,6 +3,7 @@
 
 use skelcodec_runtime::__private::messages;
 
+use super::arguments::argument;
 use super::{
     Reach, int_value, literal_number, parse_int, resolve, resolve_bool, resolve_int, typed,
 };
@@ -40,11 +41,7 @@ pub(super) fn item<R: Reach>(
 }
 
 /// `e`, which is the name `name`.
-pub(super) fn name<R: Reach>(
-    scope: &R,
-    e: &Expr,
-    name: &str,
-) -> Result<Typed<R::Reached>, ExprError> {
+pub(super) fn name<R: Reach>(scope: &R, name: &str) -> Result<Typed<R::Reached>, ExprError> {
     match name {
         "_" => {
             return match scope.element() {
@@ -87,7 +84,7 @@ pub(super) fn name<R: Reach>(
             _ => Ok(typed(Ty::Int, false, Node::SizeOf { of: None })),
         },
         _ if let Some(index) = def.params.iter().position(|p| p.id == name) => {
-            own_param(scope, e, ty, index)
+            own_param(scope, ty, index)
         }
         _ if let Some(index) = def.instances.iter().position(|i| i.id == name) => {
             match def.instances[index].is_look_ahead() {
@@ -112,20 +109,14 @@ pub(super) fn name<R: Reach>(
 }
 
 /// Parameter `index` of the structure in scope, of type `ty`.
-fn own_param<R: Reach>(
-    scope: &R,
-    e: &Expr,
-    ty: usize,
-    index: usize,
-) -> Result<Typed<R::Reached>, ExprError> {
+fn own_param<R: Reach>(scope: &R, ty: usize, index: usize) -> Result<Typed<R::Reached>, ExprError> {
     let param = &scope.schema().types[ty].params[index];
     let mode = scope.mode();
     // A finished value keeps the parameters its later values need; the others were arguments.
     let kept = param.kept && (scope.through_another_value() || mode == Mode::Inspect);
     if !kept {
         if scope.through_another_value() {
-            // The argument it was read with, where the back end knows it.
-            return scope.reach(e);
+            return argument(scope, None, ty, index);
         }
         if mode == Mode::Inspect {
             return invalid(format!(
@@ -599,7 +590,13 @@ pub fn member_of<R: Reach>(
                 let of = Some(Box::new(base));
                 Ok(typed(ty_seen, can_fail, Node::Param { of, ty, index }))
             }
-            (None, None) => scope.member(base, attr),
+            (None, None) => match params.iter().position(|p| p.id == attr) {
+                Some(index) => argument(scope, Some(&base), ty, index),
+                None => invalid(format!(
+                    "type `{}` has no field or instance `{attr}`",
+                    def.id
+                )),
+            },
         };
     }
     if matches!(base.ty, Ty::Array(_) | Ty::ListLit(_) | Ty::Bytes) {
