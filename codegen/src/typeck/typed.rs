@@ -2,10 +2,8 @@
 //! sizes, methods and places (fields, parameters, instances, elements, streams) decided once,
 //! every node carrying its type, for every back end to render.
 //!
-//! It holds no Rust: the generator renders it (`expr::render`). What a back end still reaches
-//! by its own means (switch cases and `holds`, the arguments of a value reached through,
-//! `_root`/`_parent` paths, `_sizeof` of a member, steps on what it reached itself) is a
-//! [`Node::Reached`] leaf holding that back end's own rendering, `L`.
+//! It holds no Rust: the generator renders it (`expr::render`), and a back end decides
+//! nothing about an expression that the tree has not decided.
 
 use skelcodec_runtime::__private::messages::Kind;
 use skelcodec_runtime::encoding::Encoding;
@@ -14,22 +12,19 @@ use crate::expr::BinOp;
 
 /// An expression, typed: what it computes and how.
 #[derive(Debug, Clone)]
-pub struct Typed<L> {
+pub struct Typed {
     /// The type of its value.
     pub ty: Ty,
     /// Computing it can fail (`to_i` of text that is no number, `inflated(…)` of bytes that
     /// are no deflate stream), here or in a node below.
     pub can_fail: bool,
     /// What it computes.
-    pub node: Node<L>,
+    pub node: Node,
 }
 
 /// One node of a [`Typed`] tree.
 #[derive(Debug, Clone)]
-pub enum Node<L> {
-    /// A value the back end reaches by itself (see the module's documentation), as that
-    /// back end renders it.
-    Reached(L),
+pub enum Node {
     /// An integer (`i64`; a literal beyond `i64::MAX` that fits 64 bits takes its bits).
     Int(i64),
     /// A float.
@@ -42,73 +37,67 @@ pub enum Node<L> {
     /// the scope it is written in names it (see `Schema::resolve_enum_value`).
     EnumValue { enum_index: usize, variant: usize },
     /// `not` of a boolean.
-    Not(Box<Typed<L>>),
+    Not(Box<Typed>),
     /// `-` of a number of the node's type.
-    Negate(Box<Typed<L>>),
+    Negate(Box<Typed>),
     /// `~` of an integer.
-    BitNot(Box<Typed<L>>),
+    BitNot(Box<Typed>),
     /// `and` (`true`) or `or` (`false`) of two booleans.
     Logic {
         and: bool,
-        a: Box<Typed<L>>,
-        b: Box<Typed<L>>,
+        a: Box<Typed>,
+        b: Box<Typed>,
     },
     /// An arithmetic or bitwise operator on two numbers of the node's type: an integer an
     /// operation on floats takes is a [`Node::ToFloat`].
-    Arithmetic(BinOp, Box<Typed<L>>, Box<Typed<L>>),
+    Arithmetic(BinOp, Box<Typed>, Box<Typed>),
     /// An integer taken as a float.
-    ToFloat(Box<Typed<L>>),
+    ToFloat(Box<Typed>),
     /// Two strings joined.
-    Concat(Box<Typed<L>>, Box<Typed<L>>),
+    Concat(Box<Typed>, Box<Typed>),
     /// A comparison of `a` and `b`, as [`Comparison`] says (the operator is the one that holds
     /// with the operands in this order).
     Compare {
         op: BinOp,
         how: Comparison,
-        a: Box<Typed<L>>,
-        b: Box<Typed<L>>,
+        a: Box<Typed>,
+        b: Box<Typed>,
     },
     /// `cond ? a : b`, the branches of the node's type or, for a structure, one of them that
     /// structure and the other one that may be absent.
     Choose {
-        cond: Box<Typed<L>>,
-        a: Box<Typed<L>>,
-        b: Box<Typed<L>>,
+        cond: Box<Typed>,
+        a: Box<Typed>,
+        b: Box<Typed>,
     },
     /// A number that may be absent, as 0 when it is.
-    AbsentAsZero(Box<Typed<L>>),
+    AbsentAsZero(Box<Typed>),
     /// A list literal; a byte-array literal among a list literal of byte arrays is a list
     /// literal of integers.
-    List(Vec<Typed<L>>),
+    List(Vec<Typed>),
     /// One of the functions of `-derived` expressions, of bytes.
-    Call(Function, Box<Typed<L>>),
+    Call(Function, Box<Typed>),
     /// `list.sum(body)`: `body`, an integer, computed for each element of the list (`_`
     /// there, a [`Node::Element`]), added up.
-    Sum {
-        list: Box<Typed<L>>,
-        body: Box<Typed<L>>,
-    },
+    Sum { list: Box<Typed>, body: Box<Typed> },
     /// `f"…"`: the parts joined, integers in decimal.
-    Format(Vec<Typed<L>>),
+    Format(Vec<Typed>),
     /// `text.to_i(radix)`: the number the text spells, which fails for text that spells none.
-    ParseInt {
-        text: Box<Typed<L>>,
-        radix: Box<Typed<L>>,
-    },
+    ParseInt { text: Box<Typed>, radix: Box<Typed> },
     /// `text.substring(from, to)`.
     Substring {
-        text: Box<Typed<L>>,
-        from: Box<Typed<L>>,
-        to: Box<Typed<L>>,
+        text: Box<Typed>,
+        from: Box<Typed>,
+        to: Box<Typed>,
     },
     /// `bytes.to_s(encoding)` of bytes or of a list literal of integers: decoded, or, where
     /// `decode` is `None` (UTF-8 and ASCII), the text is its bytes as skelcodec keeps them.
     ToText {
-        bytes: Box<Typed<L>>,
+        bytes: Box<Typed>,
         decode: Option<Encoding>,
     },
     /// A property computed from a value (`text.length`, `n.to_s`, `list.max`).
-    Property(Property, Box<Typed<L>>),
+    Property(Property, Box<Typed>),
     /// `_index`: the position of the element in scope of a repeated field.
     Index,
     /// `_`: the element in scope (of `repeat-until`, of the list a `-for-each` field follows,
@@ -118,7 +107,7 @@ pub enum Node<L> {
     /// structure in scope (where the scope is inside one element of the field, the elements
     /// read so far: `groups[_index - 1]`).
     Field {
-        of: Option<Box<Typed<L>>>,
+        of: Option<Box<Typed>>,
         ty: usize,
         index: usize,
     },
@@ -126,68 +115,59 @@ pub enum Node<L> {
     /// (an argument), or a kept one (see `Param::kept`) of the structure `of` or of the
     /// finished structure in scope.
     Param {
-        of: Option<Box<Typed<L>>>,
+        of: Option<Box<Typed>>,
         ty: usize,
         index: usize,
     },
     /// An element of the list `list` (a byte of a byte array): out of range, a number reads
     /// as 0, a boolean as false, and anything else is absent.
-    Item {
-        list: Box<Typed<L>>,
-        at: Position<L>,
-    },
+    Item { list: Box<Typed>, at: Position },
     /// Value instance `index` of type `ty`, of the structure `of` or of the structure in
     /// scope: its `value`, resolved inside that structure (an instance is computed where it
     /// is used).
     Instance {
-        of: Option<Box<Typed<L>>>,
+        of: Option<Box<Typed>>,
         ty: usize,
         index: usize,
-        value: Box<Typed<L>>,
+        value: Box<Typed>,
     },
     /// A number converted (`.as<u4>`, `.as<f4>`): a float to an integer towards zero, a
     /// number to a float of the width asked for.
-    Convert { value: Box<Typed<L>>, to: Numeric },
+    Convert { value: Box<Typed>, to: Numeric },
     /// A structure of any type (a `struct` parameter) as one of type `ty`: absent when it is
     /// of another.
-    Downcast { value: Box<Typed<L>>, ty: usize },
+    Downcast { value: Box<Typed>, ty: usize },
     /// Look-ahead instance `index` of type `ty`, an integer read at a position: kept in the
     /// structure `of` or in the finished structure in scope, or, where `read` is given, read
     /// while the structure in scope is read (the first time it is needed, as Kaitai does).
     LookAhead {
-        of: Option<Box<Typed<L>>>,
+        of: Option<Box<Typed>>,
         ty: usize,
         index: usize,
-        read: Option<LookAheadRead<L>>,
+        read: Option<LookAheadRead>,
     },
     /// A list literal of integers taken as bytes (a value instance `[0x41, 0x42]`).
-    IntsAsBytes(Box<Typed<L>>),
+    IntsAsBytes(Box<Typed>),
     /// An integer as a value of the enum `enum_index`.
     AsEnum {
         enum_index: usize,
-        value: Box<Typed<L>>,
+        value: Box<Typed>,
     },
     /// `value` where `cond` holds; where it does not, absent, or for a number, boolean or enum
     /// value, what an absent one reads as (0, false, the enum's value 0).
-    OnlyIf {
-        cond: Box<Typed<L>>,
-        value: Box<Typed<L>>,
-    },
+    OnlyIf { cond: Box<Typed>, value: Box<Typed> },
     /// `then`, computed from the value of `value` where it is present (`value` may be
     /// absent): absent where it is not, or what an absent value reads as (0, false, no
     /// stream).
-    WhenPresent {
-        value: Box<Typed<L>>,
-        then: Box<Typed<L>>,
-    },
+    WhenPresent { value: Box<Typed>, then: Box<Typed> },
     /// `present(value)`: whether `value`, which may be absent, is present.
-    IsPresent(Box<Typed<L>>),
+    IsPresent(Box<Typed>),
     /// The case `variant` (an index into the switch's variants) of `value`, the value of the
     /// switch field `field` (type and index; not a list one case holds whole): `value.as<T>`
     /// of a switch, or a switch of one case that is a structure, taken as that case. Absent
     /// where the value holds another case.
     Case {
-        value: Box<Typed<L>>,
+        value: Box<Typed>,
         field: (usize, usize),
         variant: usize,
     },
@@ -195,7 +175,7 @@ pub enum Node<L> {
     /// `field` (type and index; not repeated), holds its case `variant` (an index into the
     /// switch's variants, see `repr::switch::switch_variants`).
     Holds {
-        value: Box<Typed<L>>,
+        value: Box<Typed>,
         field: (usize, usize),
         variant: usize,
     },
@@ -204,10 +184,10 @@ pub enum Node<L> {
     Present { field: Option<(usize, usize)> },
     /// `_io` of the structure `of`, which keeps it, or of the structure in scope: the stream
     /// it is read from (none while writing).
-    Stream { of: Option<Box<Typed<L>>> },
+    Stream { of: Option<Box<Typed>> },
     /// A property of the stream `of`, or of the stream of the structure in scope.
     StreamProperty {
-        of: Option<Box<Typed<L>>>,
+        of: Option<Box<Typed>>,
         property: StreamProperty,
     },
     /// A parameter of a value reached through another value, which does not keep it (see
@@ -215,19 +195,19 @@ pub enum Node<L> {
     /// `of` says, or, for the structure in scope (whose names are another value's), where
     /// that structure's arguments were given.
     Argument {
-        of: Option<Given<L>>,
-        value: Box<Typed<L>>,
+        of: Option<Given>,
+        value: Box<Typed>,
     },
     /// `value`, resolved in the scope the whole expression is written in, from inside another
     /// value reached from there (a value of a root type that holds itself, reached from the
     /// file's root: its `_root` is that root).
-    AtHome(Box<Typed<L>>),
+    AtHome(Box<Typed>),
     /// Whether the byte order a `meta/endian` switch chose is big-endian.
     BigEndian,
     /// `_sizeof` of the value `of`, a stored value or a structure (0 where it is absent), or
     /// of the structure in scope: the bytes it is written as (a root's without the bytes a
     /// file has after its value; a decoded value's as stored, before decoding).
-    SizeOf { of: Option<Box<Typed<L>>> },
+    SizeOf { of: Option<Box<Typed>> },
 }
 
 /// How a value is held, which decides what a step inside it gives where it is absent.
@@ -243,9 +223,9 @@ pub struct Held {
 /// or, where it is `None`, of the structure in scope; resolved inside that structure, one
 /// level deeper.
 #[derive(Debug, Clone)]
-pub struct Given<L> {
+pub struct Given {
     /// The structure holding the field.
-    pub holder: Option<Box<Typed<L>>>,
+    pub holder: Option<Box<Typed>>,
     /// The field, and its case.
     pub site: Site,
 }
@@ -264,11 +244,11 @@ pub struct Site {
 
 /// Where a look-ahead is read, and when: resolved inside its structure.
 #[derive(Debug, Clone)]
-pub struct LookAheadRead<L> {
+pub struct LookAheadRead {
     /// The position, an integer.
-    pub pos: Box<Typed<L>>,
+    pub pos: Box<Typed>,
     /// Its `if`: where it does not hold, nothing is read and the value is absent.
-    pub cond: Option<Box<Typed<L>>>,
+    pub cond: Option<Box<Typed>>,
 }
 
 /// What a [`Node::Convert`] converts to.
@@ -284,9 +264,9 @@ pub enum Numeric {
 
 /// Which element of a list an [`Node::Item`] is.
 #[derive(Debug, Clone)]
-pub enum Position<L> {
+pub enum Position {
     /// `list[at]`.
-    At(Box<Typed<L>>),
+    At(Box<Typed>),
     /// `list.first`.
     First,
     /// `list.last`.

@@ -73,22 +73,6 @@ struct Arguments<'s> {
     exprs: &'s [Expr],
 }
 
-impl<'s> Arguments<'s> {
-    /// The value of parameter `index` of the type, asked for by an expression nested `depth`
-    /// deep: the argument is compiled where it is given, one level deeper still, so that an
-    /// argument that reaches itself again (an element's argument through the element before
-    /// it) ends at the nesting limit instead of recursing forever.
-    fn value(&self, index: usize, depth: usize) -> Result<Place<'s>, ExprError> {
-        let Some(arg) = self.exprs.get(index) else {
-            return invalid("a parameter without an argument");
-        };
-        let mut scope = (*self.scope).clone();
-        scope.depth = scope.depth.max(depth) + 1;
-        let (tokens, ty) = scope.compile(arg)?;
-        Ok(Place::computed(tokens, ty))
-    }
-}
-
 impl<'s> Place<'s> {
     /// A value computed by the expression itself, stored nowhere.
     fn computed(tokens: TokenStream, ty: Ty) -> Self {
@@ -206,7 +190,7 @@ pub struct Scope<'s> {
     /// Inside a step on a value that may be absent: the value, present (`Node::Present`).
     present: Option<Box<Place<'s>>>,
     /// With `present`, where the resolver made the step: the value's tree.
-    present_value: Option<Rc<Typed<Place<'s>>>>,
+    present_value: Option<Rc<Typed>>,
 }
 
 /// The two reads of a field read later (see [`Field::read_later`]).

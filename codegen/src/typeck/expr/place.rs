@@ -4,31 +4,13 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens as _, quote};
 
 use super::switch::integer_switch;
-use super::text::property_tokens;
 use super::*;
 use crate::repr::option_tokens;
 use crate::sanitization::{look_ahead_cell_ident, struct_ident};
-use crate::typeck::resolve::{member_of, value_property};
-use crate::typeck::typed::{LookAheadRead, Node, Typed};
-use crate::typeck::value_types::{item_ty, place_value_ty, stored_value_ty};
+use crate::typeck::typed::LookAheadRead;
+use crate::typeck::value_types::{place_value_ty, stored_value_ty};
 
 impl<'s> Scope<'s> {
-    /// The element of `list` at the position `at` computes from the list's value (`first`,
-    /// `last`, `a[i]`), typed by `value_types::item_ty`.
-    pub(super) fn element(
-        &self,
-        list: Place<'s>,
-        at: impl FnOnce(&TokenStream) -> TokenStream,
-    ) -> Result<Place<'s>, ExprError> {
-        // An element of a conditional list is absent with it.
-        if list.optional {
-            return self.through_optional(list, |scope, present| scope.element(present, at));
-        }
-        let (_, ty) = self.value(list.clone());
-        item_ty(self.schema, &ty, list.list_field())?;
-        Ok(self.item_place(list, at))
-    }
-
     /// The element of `list`, which is present and has elements of a type `item_ty` takes.
     pub(super) fn item_place(
         &self,
@@ -111,23 +93,6 @@ impl<'s> Scope<'s> {
         Ok(self.as_place(typed))
     }
 
-    /// The place of a name the resolver leaves to the scope (the argument of a value reached
-    /// through, `_root`/`_parent` as a whole, an unknown name), or whether a switch value
-    /// holds a case (see `Reach::reach`).
-    pub(super) fn reached_place(&self, e: &Expr) -> Result<Place<'s>, ExprError> {
-        match e {
-            Expr::Name(name) => self.name(name),
-            Expr::Holds(value, case) => {
-                let (tokens, ty) = self.holds(value, case)?;
-                Ok(Place::computed(tokens, ty))
-            }
-            _ => {
-                let (tokens, ty) = self.compile(e)?;
-                Ok(Place::computed(tokens, ty))
-            }
-        }
-    }
-
     /// The condition and branches of `base`, a ternary or a value instance of this type whose
     /// value is one (see `resolve::branches`).
     pub fn branches(&self, base: &Expr) -> Option<(Expr, Expr, Expr)> {
@@ -157,16 +122,6 @@ impl<'s> Scope<'s> {
         stored_field(field, tokens).read_with(field, self)
     }
 
-    /// Parameter `name` of the structure in scope, whose names are another value's (see
-    /// `resolve::places::own_param`): the argument that value was read with.
-    pub(super) fn name(&self, name: &str) -> Result<Place<'s>, ExprError> {
-        let def = self.def();
-        match def.params.iter().position(|p| p.id == name) {
-            Some(index) => self.passed_argument(self.owner_args.as_ref(), self.ty, index),
-            None => invalid(format!("`{name}` is no parameter of type `{}`", def.id)),
-        }
-    }
-
     /// Look-ahead `instance` as its reader reads it: its `if` (when it has one) and its raw
     /// integer, read the first time the reader needs it (Kaitai evaluates an instance once,
     /// when first needed, even at `_io.pos + n`).
@@ -183,7 +138,7 @@ impl<'s> Scope<'s> {
     pub(super) fn look_ahead_tokens(
         &self,
         instance: &Instance,
-        read: LookAheadRead<Place<'s>>,
+        read: LookAheadRead,
     ) -> (Option<TokenStream>, TokenStream) {
         let InstanceKind::Peek { ty, .. } = &instance.kind else {
             return (None, TokenStream::new());
@@ -232,65 +187,6 @@ impl<'s> Scope<'s> {
                 )
             }
             _ => self.look_ahead_value(instance, quote!(#holder.#ident.get())),
-        }
-    }
-
-    pub(super) fn attribute(&self, base: Place<'s>, attr: &str) -> Result<Place<'s>, ExprError> {
-        if attr == "_sizeof" {
-            if base.field.is_none() && !matches!(base.ty, Ty::User(_)) {
-                return invalid("`_sizeof` applies to a field");
-            }
-            return Ok(Place::computed(self.size_of(base), Ty::Int));
-        }
-        if base.optional {
-            return self.optional_attribute(base, attr);
-        }
-        let base = match (attr, &base.ty) {
-            // A switch of integers is an integer, with an integer's properties.
-            ("to_s", Ty::Switch) => {
-                let (value, ty) = self.value(base);
-                Place::computed(value, ty)
-            }
-            ("size", Ty::Switch) => base,
-            (_, Ty::Switch) => self.sole_case(base)?,
-            _ => base,
-        };
-        if base.optional {
-            return self.optional_attribute(base, attr);
-        }
-        if attr == "to_i" && base.ty.is_text() {
-            let text = self.typed_leaf(base, false);
-            let radix = Typed {
-                ty: Ty::Int,
-                can_fail: false,
-                node: Node::Int(10),
-            };
-            let parsed = crate::typeck::resolve::parse_int(self, text, radix)?;
-            return Ok(Place::computed(self.render(parsed), Ty::Int));
-        }
-        if let Some((property, ty)) = value_property(attr, &base.ty) {
-            let of = base.ty.clone();
-            let (value, _) = self.value(base);
-            return Ok(Place::computed(property_tokens(property, &of, value), ty));
-        }
-        let tokens = &base.tokens;
-        let simple = |tokens, ty| Ok(Place::computed(tokens, ty));
-        match (attr, &base.ty) {
-            ("size", Ty::Switch) if base.field.is_some_and(Field::switches_whole_list) => {
-                simple(quote!((#tokens.len() as i64)), Ty::Int)
-            }
-            (_, Ty::User(ty)) => {
-                let def = &self.schema.types[*ty];
-                // The resolver takes fields, kept parameters and instances.
-                match def.params.iter().position(|p| p.id == attr) {
-                    Some(index) => self.passed_argument(base.args.as_ref(), *ty, index),
-                    None => invalid(format!(
-                        "type `{}` has no field or instance `{attr}`",
-                        def.id
-                    )),
-                }
-            }
-            (_, ty) => invalid(format!("{} has no property `{attr}`", describe(ty))),
         }
     }
 
@@ -353,20 +249,6 @@ impl<'s> Scope<'s> {
         inner.owner_args = base.args.clone();
         inner.home = Some(Box::new(self.home.as_deref().unwrap_or(self).clone()));
         inner
-    }
-
-    /// A property of a value that may be absent. A stored field of it may be absent in turn;
-    /// a computed number (a length, an instance) of an absent value is 0.
-    pub(super) fn optional_attribute(
-        &self,
-        base: Place<'s>,
-        attr: &str,
-    ) -> Result<Place<'s>, ExprError> {
-        self.through_optional(base, |scope, present| {
-            let present = scope.typed_leaf(present, false);
-            let member = member_of(scope, present, attr)?;
-            Ok(scope.as_place(member))
-        })
     }
 
     /// `step` applied to the value of `base` when it is present.
@@ -545,39 +427,6 @@ pub(super) fn stored_field<'s>(field: &'s Field, tokens: TokenStream) -> Place<'
 pub(super) fn kept_param(param: &Param, owner: TokenStream) -> TokenStream {
     let ident = field_ident(&param.id);
     quote!(#owner.#ident)
-}
-
-impl<'s> Scope<'s> {
-    /// Parameter `index` of a value of type `ty` reached through another value: the argument
-    /// the value was read with, when the place it comes from knows it. A `_root` parameter is
-    /// the same for every value of a file, so the scope compiling the expression gives it
-    /// when it has that parameter too (`_root.constant_pool[i].name` from any constant's
-    /// instance).
-    fn passed_argument(
-        &self,
-        args: Option<&Arguments<'s>>,
-        ty: usize,
-        index: usize,
-    ) -> Result<Place<'s>, ExprError> {
-        let def = &self.schema.types[ty];
-        let param = &def.params[index].id;
-        if let Some(args) = args {
-            return args.value(index, self.depth);
-        }
-        let home = self.home.as_deref().unwrap_or(self);
-        let shares_root = param.starts_with("_root_")
-            && self.schema.file_root(home.ty) == self.schema.file_root(ty)
-            && home.def().params.iter().any(|p| p.id == *param);
-        // Kaitai has the value's own `_root` and `_parent`; an owned value has no pointer
-        // back, so this is a limit of skelcodec, not a mistake of the schema.
-        match shares_root {
-            true => home.place(&Expr::Name(param.clone())),
-            false => unsupported(format!(
-                "`{param}` is a parameter of type `{}`, known only where one of its values is read or written",
-                def.id
-            )),
-        }
-    }
 }
 
 impl<'s> Place<'s> {

@@ -1,13 +1,12 @@
 //! The Rust scope as the resolver sees it: the facts of where an expression runs, and the
-//! places the tree does not hold yet, reached as `Node::Reached` leaves.
+//! scopes it opens (inside a structure, where a value is present, where arguments were
+//! given).
 
 use super::*;
 use crate::typeck::resolve::Reach;
-use crate::typeck::typed::{Given, Held, Node, Position, Typed};
+use crate::typeck::typed::{Given, Typed};
 
 impl<'s> Reach for Scope<'s> {
-    type Reached = Place<'s>;
-
     fn schema(&self) -> &Schema {
         self.schema
     }
@@ -60,10 +59,6 @@ impl<'s> Reach for Scope<'s> {
         self.outer_stream
     }
 
-    fn reach(&self, e: &Expr) -> Result<Typed<Place<'s>>, ExprError> {
-        self.leaf(|| self.reached_place(e))
-    }
-
     fn at_file_root(&self) -> bool {
         self.file_root
     }
@@ -72,11 +67,7 @@ impl<'s> Reach for Scope<'s> {
         self.home.as_deref().cloned()
     }
 
-    fn member(&self, base: Typed<Place<'s>>, attr: &str) -> Result<Typed<Place<'s>>, ExprError> {
-        self.step_leaf(base, false, |base| self.attribute(base, attr))
-    }
-
-    fn instance_scope(&self, of: Option<&Typed<Place<'s>>>, ty: usize) -> Self {
+    fn instance_scope(&self, of: Option<&Typed>, ty: usize) -> Self {
         match of {
             Some(of) => self.inside(&self.as_place(of.clone()), ty),
             None => {
@@ -87,25 +78,18 @@ impl<'s> Reach for Scope<'s> {
         }
     }
 
-    fn held(&self, leaf: &Place<'s>) -> Held {
-        Held {
-            may_be_absent: leaf.optional,
-            stored: leaf.field.is_some(),
-        }
-    }
-
-    fn present_scope(&self, value: &Typed<Place<'s>>) -> Self {
+    fn present_scope(&self, value: &Typed) -> Self {
         Scope {
             present_value: Some(Rc::new(value.clone())),
             ..self.present_scope_of(&self.as_place(value.clone()))
         }
     }
 
-    fn present_value(&self) -> Option<Typed<Place<'s>>> {
+    fn present_value(&self) -> Option<Typed> {
         self.present_value.as_deref().cloned()
     }
 
-    fn arguments_scope(&self, given: &Given<Place<'s>>) -> Self {
+    fn arguments_scope(&self, given: &Given) -> Self {
         let site = given.site;
         let field = &self.schema.types[site.ty].fields[site.field];
         let own_prior =
@@ -130,21 +114,6 @@ impl<'s> Reach for Scope<'s> {
         self.depth > 32
     }
 
-    fn cast(&self, base: Typed<Place<'s>>, target: &str) -> Result<Typed<Place<'s>>, ExprError> {
-        self.step_leaf(base, false, |base| self.cast_place(base, target))
-    }
-
-    fn item(
-        &self,
-        list: Typed<Place<'s>>,
-        at: Position<Place<'s>>,
-    ) -> Result<Typed<Place<'s>>, ExprError> {
-        let at_fails = matches!(&at, Position::At(at) if at.can_fail);
-        self.step_leaf(list, at_fails, |list| {
-            self.element(list, |tokens| self.position(at, tokens))
-        })
-    }
-
     fn note_failure(&self) {
         self.can_fail.set(true);
     }
@@ -161,37 +130,5 @@ impl<'s> Scope<'s> {
     fn deeper(&self, mut scope: Scope<'s>) -> Scope<'s> {
         scope.depth = scope.depth.max(self.depth) + 1;
         scope
-    }
-
-    /// The leaf of the place `reach` reaches: typed as its value, and whether reaching it can
-    /// fail.
-    pub(super) fn leaf(
-        &self,
-        reach: impl FnOnce() -> Result<Place<'s>, ExprError>,
-    ) -> Result<Typed<Place<'s>>, ExprError> {
-        let (place, can_fail) = self.noting_failure(reach)?;
-        Ok(self.typed_leaf(place, can_fail))
-    }
-
-    /// The leaf `step` reaches from the place of `base`, which can fail where `base` can, or
-    /// where `also_fails` says.
-    fn step_leaf(
-        &self,
-        base: Typed<Place<'s>>,
-        also_fails: bool,
-        step: impl FnOnce(Place<'s>) -> Result<Place<'s>, ExprError>,
-    ) -> Result<Typed<Place<'s>>, ExprError> {
-        let fails = base.can_fail || also_fails;
-        let base = self.as_place(base);
-        let mut leaf = self.leaf(|| step(base))?;
-        leaf.can_fail |= fails;
-        Ok(leaf)
-    }
-
-    /// `place` as a leaf, typed as its value.
-    pub(super) fn typed_leaf(&self, place: Place<'s>, can_fail: bool) -> Typed<Place<'s>> {
-        let (_, ty) = self.value(place.clone());
-        let node = Node::Reached(place);
-        Typed { ty, can_fail, node }
     }
 }

@@ -12,7 +12,7 @@ use crate::typeck::typed::{Comparison, Function, Node, Numeric, Position, Stream
 
 impl<'s> Scope<'s> {
     /// The place of `t`: what the back end reached, or a value computed by the tree.
-    pub(super) fn as_place(&self, t: Typed<Place<'s>>) -> Place<'s> {
+    pub(super) fn as_place(&self, t: Typed) -> Place<'s> {
         self.place_of(t).unwrap_or_else(|t| {
             let ty = t.ty.clone();
             Place::computed(self.render(*t), ty)
@@ -20,10 +20,9 @@ impl<'s> Scope<'s> {
     }
 
     /// The place `t` reaches, or `t` when it computes a value.
-    fn place_of(&self, t: Typed<Place<'s>>) -> Result<Place<'s>, Box<Typed<Place<'s>>>> {
+    fn place_of(&self, t: Typed) -> Result<Place<'s>, Box<Typed>> {
         let Typed { ty, can_fail, node } = t;
         Ok(match node {
-            Node::Reached(place) => place,
             Node::Item { list, at } => {
                 let list = self.as_place(*list);
                 self.item_place(list, |tokens| self.position(at, tokens))
@@ -88,7 +87,7 @@ impl<'s> Scope<'s> {
     }
 
     /// The Rust `usize` of position `at` in the list `list`.
-    pub(super) fn position(&self, at: Position<Place<'s>>, list: &TokenStream) -> TokenStream {
+    pub(super) fn position(&self, at: Position, list: &TokenStream) -> TokenStream {
         match at {
             Position::At(at) => {
                 let at = self.render(*at);
@@ -120,7 +119,7 @@ impl<'s> Scope<'s> {
 
 impl<'s> Scope<'s> {
     /// The Rust of `t`.
-    pub(super) fn render(&self, t: Typed<Place<'s>>) -> TokenStream {
+    pub(super) fn render(&self, t: Typed) -> TokenStream {
         let t = match self.place_of(t) {
             Ok(place) => return self.value(place).0,
             Err(t) => *t,
@@ -128,8 +127,7 @@ impl<'s> Scope<'s> {
         let Typed { ty, can_fail, node } = t;
         match node {
             // Only where the resolver found `_` or `_index` defined, which the scope then binds.
-            Node::Reached(_)
-            | Node::AtHome(_)
+            Node::AtHome(_)
             | Node::Field { .. }
             | Node::Case { .. }
             | Node::Item { .. }
@@ -431,7 +429,7 @@ impl<'s> Scope<'s> {
 
     /// A list literal: integers (`[1i64, 2i64]`), strings (`[b"a".as_slice(), …]`), byte
     /// arrays, or references to structures of any types.
-    fn list_literal(&self, ty: &Ty, items: Vec<Typed<Place<'s>>>) -> TokenStream {
+    fn list_literal(&self, ty: &Ty, items: Vec<Typed>) -> TokenStream {
         let elem = match ty {
             Ty::ListLit(elem) => &**elem,
             _ => &Ty::Int,

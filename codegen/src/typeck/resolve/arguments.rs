@@ -13,10 +13,10 @@ use crate::typeck::typed::*;
 /// the scope the expression is written in.
 pub(super) fn argument<R: Reach>(
     scope: &R,
-    of: Option<&Typed<R::Reached>>,
+    of: Option<&Typed>,
     ty: usize,
     index: usize,
-) -> Result<Typed<R::Reached>, ExprError> {
+) -> Result<Typed, ExprError> {
     let schema = scope.schema();
     let (given, args_scope, args) = match of {
         None => match scope.owner_arguments() {
@@ -47,7 +47,7 @@ pub(super) fn argument<R: Reach>(
 
 /// Where the arguments of `of` were given: the field it was read as, when it is a structure
 /// read by a field (an element of one, a case of a switch field, either where present).
-fn given<R: Reach>(scope: &R, of: &Typed<R::Reached>) -> Option<Given<R::Reached>> {
+fn given<R: Reach>(scope: &R, of: &Typed) -> Option<Given> {
     match &of.node {
         Node::Field { of, ty, index } => {
             let field = &scope.schema().types[*ty].fields[*index];
@@ -79,11 +79,7 @@ fn given<R: Reach>(scope: &R, of: &Typed<R::Reached>) -> Option<Given<R::Reached
 /// Parameter `index` of type `ty`, where no argument is known: a `_root` parameter is the same
 /// for every value of a file, so the scope the expression is written in gives it when it has
 /// that parameter too (`_root.constant_pool[i].name` from any constant's instance).
-fn shared_root<R: Reach>(
-    scope: &R,
-    ty: usize,
-    index: usize,
-) -> Result<Typed<R::Reached>, ExprError> {
+fn shared_root<R: Reach>(scope: &R, ty: usize, index: usize) -> Result<Typed, ExprError> {
     let schema = scope.schema();
     let def = &schema.types[ty];
     let param = &def.params[index].id;

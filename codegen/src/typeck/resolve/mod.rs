@@ -11,19 +11,13 @@ mod arguments;
 mod places;
 
 use self::places::{attribute, cast, item, name};
-pub use self::places::{
-    branches, cast_variant, held_variant, instance_value, look_ahead_read, member_of, no_case,
-    sole_variant, value_property,
-};
+pub use self::places::{branches, instance_value, look_ahead_read};
 use super::typed::*;
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::Schema;
 
 /// A scope an expression is resolved in, as a back end sees it.
 pub trait Reach {
-    /// The back end's rendering of what it reaches itself.
-    type Reached: Clone;
-
     /// The schema.
     fn schema(&self) -> &Schema;
 
@@ -68,12 +62,6 @@ pub trait Reach {
     /// `process`), which a reader computes before those bytes are read, Kaitai after.
     fn before_own_bytes(&self) -> bool;
 
-    /// A name the resolver does not resolve (a parameter of a value reached through, whose
-    /// argument the back end knows; `_root`/`_parent` as a whole; an unknown name), or whether
-    /// a switch value holds a case: typed, with the back end's own rendering as a
-    /// [`Node::Reached`] leaf.
-    fn reach(&self, e: &Expr) -> Result<Typed<Self::Reached>, ExprError>;
-
     /// The value in scope is the file's root itself, not another value of the root type
     /// (which the root type may hold: recursion).
     fn at_file_root(&self) -> bool;
@@ -86,7 +74,7 @@ pub trait Reach {
 
     /// The scope inside a structure of type `ty`, where its instances are computed: `of`,
     /// or the structure in scope (one level deeper, see [`Reach::too_deep`]).
-    fn instance_scope(&self, of: Option<&Typed<Self::Reached>>, ty: usize) -> Self
+    fn instance_scope(&self, of: Option<&Typed>, ty: usize) -> Self
     where
         Self: Sized;
 
@@ -96,11 +84,11 @@ pub trait Reach {
 
     /// In a step inside a value that may be absent (see [`Reach::present_scope`]): that
     /// value, which [`Node::Present`] is.
-    fn present_value(&self) -> Option<Typed<Self::Reached>>;
+    fn present_value(&self) -> Option<Typed>;
 
     /// The scope where arguments given as `given` are resolved: inside their holder, one
     /// level deeper.
-    fn arguments_scope(&self, given: &Given<Self::Reached>) -> Self
+    fn arguments_scope(&self, given: &Given) -> Self
     where
         Self: Sized;
 
@@ -111,37 +99,11 @@ pub trait Reach {
     where
         Self: Sized;
 
-    /// How the value the back end reached is held.
-    fn held(&self, leaf: &Self::Reached) -> Held;
-
     /// The scope where the value of `value`, which may be absent, is present (one level
     /// deeper), the [`Node::Present`] of a [`Node::WhenPresent`].
-    fn present_scope(&self, value: &Typed<Self::Reached>) -> Self
+    fn present_scope(&self, value: &Typed) -> Self
     where
         Self: Sized;
-
-    /// `base.as<target>`, where `base` is a value the back end reached or a switch value.
-    fn cast(
-        &self,
-        base: Typed<Self::Reached>,
-        target: &str,
-    ) -> Result<Typed<Self::Reached>, ExprError>;
-
-    /// The element `at` of `list`, a list the back end reached.
-    fn item(
-        &self,
-        list: Typed<Self::Reached>,
-        at: Position<Self::Reached>,
-    ) -> Result<Typed<Self::Reached>, ExprError>;
-
-    /// Member `attr` of the value `base` (a field, parameter or instance of a structure, a
-    /// value's `_sizeof` or `_io`, a list's `first` or `last`), or a property of a value the
-    /// back end reaches (`field.length`).
-    fn member(
-        &self,
-        base: Typed<Self::Reached>,
-        attr: &str,
-    ) -> Result<Typed<Self::Reached>, ExprError>;
 
     /// Told when a node that can fail is made where no leaf reports it (`inflated(…)`).
     fn note_failure(&self);
@@ -154,7 +116,7 @@ pub trait Reach {
 }
 
 /// `e`, resolved in `scope`.
-pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprError> {
+pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed, ExprError> {
     // Instances and look-aheads are resolved where they are used, each one level deeper.
     if scope.too_deep() {
         return invalid("expression nests too deeply (an instance that refers to itself?)");
@@ -206,28 +168,28 @@ pub fn resolve<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprE
         }
         Expr::Cast(base, target) => cast(scope, base, target),
         Expr::Present(value) => places::present(scope, value),
-        Expr::Holds(value, case) => places::holds(scope, e, value, case),
+        Expr::Holds(value, case) => places::holds(scope, value, case),
     }
 }
 
 /// `e`, which must be an integer.
-pub fn resolve_int<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprError> {
+pub fn resolve_int<R: Reach>(scope: &R, e: &Expr) -> Result<Typed, ExprError> {
     expect(resolve(scope, e)?, Ty::Int, messages::Kind::Integer)
 }
 
 /// `e`, which must be a boolean.
-pub fn resolve_bool<R: Reach>(scope: &R, e: &Expr) -> Result<Typed<R::Reached>, ExprError> {
+pub fn resolve_bool<R: Reach>(scope: &R, e: &Expr) -> Result<Typed, ExprError> {
     expect(resolve(scope, e)?, Ty::Bool, messages::Kind::Boolean)
 }
 
-fn expect<L>(t: Typed<L>, ty: Ty, kind: messages::Kind) -> Result<Typed<L>, ExprError> {
+fn expect(t: Typed, ty: Ty, kind: messages::Kind) -> Result<Typed, ExprError> {
     match t.ty == ty {
         true => Ok(t),
         false => invalid(messages::expected(kind, describe(&t.ty))),
     }
 }
 
-fn typed<L>(ty: Ty, can_fail: bool, node: Node<L>) -> Typed<L> {
+fn typed(ty: Ty, can_fail: bool, node: Node) -> Typed {
     Typed { ty, can_fail, node }
 }
 
@@ -241,7 +203,7 @@ pub fn int_value(n: i128) -> Result<i64, ExprError> {
     }
 }
 
-fn unary<R: Reach>(scope: &R, op: UnaryOp, inner: &Expr) -> Result<Typed<R::Reached>, ExprError> {
+fn unary<R: Reach>(scope: &R, op: UnaryOp, inner: &Expr) -> Result<Typed, ExprError> {
     let (ty, inner) = match op {
         UnaryOp::Not => (Ty::Bool, resolve_bool(scope, inner)?),
         UnaryOp::BitNot => (Ty::Int, resolve_int(scope, inner)?),
@@ -260,12 +222,7 @@ fn unary<R: Reach>(scope: &R, op: UnaryOp, inner: &Expr) -> Result<Typed<R::Reac
     Ok(typed(ty, can_fail, node))
 }
 
-fn binary<R: Reach>(
-    scope: &R,
-    op: BinOp,
-    a: &Expr,
-    b: &Expr,
-) -> Result<Typed<R::Reached>, ExprError> {
+fn binary<R: Reach>(scope: &R, op: BinOp, a: &Expr, b: &Expr) -> Result<Typed, ExprError> {
     if matches!(op, BinOp::And | BinOp::Or) {
         let (a, b) = (resolve_bool(scope, a)?, resolve_bool(scope, b)?);
         let can_fail = a.can_fail || b.can_fail;
@@ -280,7 +237,7 @@ fn binary<R: Reach>(
         let can_fail = a.can_fail || b.can_fail;
         return Ok(typed(Ty::Str, can_fail, Node::Concat(a.into(), b.into())));
     }
-    let to_float = |t: Typed<R::Reached>| typed(Ty::Float, t.can_fail, Node::ToFloat(t.into()));
+    let to_float = |t: Typed| typed(Ty::Float, t.can_fail, Node::ToFloat(t.into()));
     let (a, b, ty) = match (&a.ty, &b.ty) {
         (Ty::Int, Ty::Int) => (a, b, Ty::Int),
         (Ty::Float, Ty::Float) => (a, b, Ty::Float),
@@ -307,7 +264,7 @@ fn binary<R: Reach>(
 
 /// `a op b`, a comparison; the operands are swapped (and the operator mirrored) where the
 /// comparison needs the other one first.
-fn compare<L>(op: BinOp, a: Typed<L>, b: Typed<L>) -> Result<Typed<L>, ExprError> {
+fn compare(op: BinOp, a: Typed, b: Typed) -> Result<Typed, ExprError> {
     let (how, swapped) = comparison(op, &a.ty, &b.ty)?;
     let can_fail = a.can_fail || b.can_fail;
     let (op, a, b) = match swapped {
@@ -390,12 +347,7 @@ fn list_comparison(op: BinOp, ta: &Ty, tb: &Ty) -> Result<(Comparison, bool), Ex
 }
 
 /// `c ? a : b`.
-fn choose<R: Reach>(
-    scope: &R,
-    c: &Expr,
-    a: &Expr,
-    b: &Expr,
-) -> Result<Typed<R::Reached>, ExprError> {
+fn choose<R: Reach>(scope: &R, c: &Expr, a: &Expr, b: &Expr) -> Result<Typed, ExprError> {
     let cond = resolve_bool(scope, c)?;
     let a = absent_number_as_zero(resolve(scope, a)?);
     let b = absent_number_as_zero(resolve(scope, b)?);
@@ -464,7 +416,7 @@ fn comparable_kinds(a: &Ty, b: &Ty) -> bool {
 /// A number that may be absent, as a number that reads 0 when it is: the rule for conditional
 /// numbers in expressions, for computed ones (a conditional look-ahead) where a branch of `?:`
 /// needs a number.
-fn absent_number_as_zero<L>(t: Typed<L>) -> Typed<L> {
+fn absent_number_as_zero(t: Typed) -> Typed {
     match &t.ty {
         Ty::Opt(inner) if **inner == Ty::Int => {
             let can_fail = t.can_fail;
@@ -476,7 +428,7 @@ fn absent_number_as_zero<L>(t: Typed<L>) -> Typed<L> {
 
 /// A list literal: of integers, floats, strings, streams, byte arrays (`[[0x00], [0x4e]]`)
 /// or structures of any types (a `struct[]`).
-fn list<R: Reach>(scope: &R, items: &[Expr]) -> Result<Typed<R::Reached>, ExprError> {
+fn list<R: Reach>(scope: &R, items: &[Expr]) -> Result<Typed, ExprError> {
     let resolved = items
         .iter()
         .map(|item| resolve(scope, item))
@@ -515,7 +467,7 @@ fn list<R: Reach>(scope: &R, items: &[Expr]) -> Result<Typed<R::Reached>, ExprEr
 
 /// `crc32(bytes)`, `adler32(bytes)` (integers) and `inflated(bytes)` (the bytes of a raw
 /// deflate stream, inflated): the functions of `-derived` expressions.
-fn call<R: Reach>(scope: &R, name: &str, args: &[Expr]) -> Result<Typed<R::Reached>, ExprError> {
+fn call<R: Reach>(scope: &R, name: &str, args: &[Expr]) -> Result<Typed, ExprError> {
     let function = match name {
         "crc32" => Function::Crc32,
         "adler32" => Function::Adler32,
@@ -555,7 +507,7 @@ fn call<R: Reach>(scope: &R, name: &str, args: &[Expr]) -> Result<Typed<R::Reach
 }
 
 /// `list.sum(value)`: `value` of each element `_`, added up.
-fn sum<R: Reach>(scope: &R, recv: &Expr, args: &[Expr]) -> Result<Typed<R::Reached>, ExprError> {
+fn sum<R: Reach>(scope: &R, recv: &Expr, args: &[Expr]) -> Result<Typed, ExprError> {
     let [arg] = args else {
         return invalid("`sum` takes one argument: the value to add up for each element `_`");
     };
@@ -577,7 +529,7 @@ fn sum<R: Reach>(scope: &R, recv: &Expr, args: &[Expr]) -> Result<Typed<R::Reach
 }
 
 /// `f"len={len}"`: the text, with each integer in decimal and each string as it is.
-fn format<R: Reach>(scope: &R, parts: &[Expr]) -> Result<Typed<R::Reached>, ExprError> {
+fn format<R: Reach>(scope: &R, parts: &[Expr]) -> Result<Typed, ExprError> {
     let mut resolved = Vec::with_capacity(parts.len());
     for part in parts {
         let part = resolve(scope, part)?;
@@ -599,7 +551,7 @@ fn text_method<R: Reach>(
     recv: &Expr,
     name: &str,
     args: &[Expr],
-) -> Result<Typed<R::Reached>, ExprError> {
+) -> Result<Typed, ExprError> {
     if !matches!(name, "to_i" | "substring" | "to_s") {
         return invalid(format!(
             "unknown method `{name}` (skelcodec supports `sum`, `to_i`, `substring` and `to_s`)"
@@ -653,11 +605,7 @@ fn text_method<R: Reach>(
 /// `text.to_i(radix)` (or `text.to_i`), which fails for text that is no number: a reader's
 /// or writer's failure at its position, an instance method's own; refused where nothing could
 /// report it (`-derived`, `to-string`, a default).
-pub fn parse_int<R: Reach>(
-    scope: &R,
-    text: Typed<R::Reached>,
-    radix: Typed<R::Reached>,
-) -> Result<Typed<R::Reached>, ExprError> {
+pub fn parse_int<R: Reach>(scope: &R, text: Typed, radix: Typed) -> Result<Typed, ExprError> {
     if !scope.reports_failure() {
         return unsupported(
             "`to_i` of text fails for text that is no number, which is only reported while reading, writing or in a value instance",

@@ -20,15 +20,7 @@ use crate::typeck::value_types::{
 };
 
 /// The element `at` of `list`.
-pub(super) fn item<R: Reach>(
-    scope: &R,
-    list: Typed<R::Reached>,
-    at: Position<R::Reached>,
-) -> Result<Typed<R::Reached>, ExprError> {
-    // The back end indexes what it reached.
-    if let Node::Reached(_) = list.node {
-        return scope.item(list, at);
-    }
+pub(super) fn item<R: Reach>(scope: &R, list: Typed, at: Position) -> Result<Typed, ExprError> {
     // An element of a list that may be absent is absent with it.
     if held(scope, &list).may_be_absent {
         return when_present(scope, list, |inner, present| item(inner, present, at));
@@ -41,7 +33,7 @@ pub(super) fn item<R: Reach>(
 }
 
 /// `e`, which is the name `name`.
-pub(super) fn name<R: Reach>(scope: &R, name: &str) -> Result<Typed<R::Reached>, ExprError> {
+pub(super) fn name<R: Reach>(scope: &R, name: &str) -> Result<Typed, ExprError> {
     match name {
         "_" => {
             return match scope.element() {
@@ -109,7 +101,7 @@ pub(super) fn name<R: Reach>(scope: &R, name: &str) -> Result<Typed<R::Reached>,
 }
 
 /// Parameter `index` of the structure in scope, of type `ty`.
-fn own_param<R: Reach>(scope: &R, ty: usize, index: usize) -> Result<Typed<R::Reached>, ExprError> {
+fn own_param<R: Reach>(scope: &R, ty: usize, index: usize) -> Result<Typed, ExprError> {
     let param = &scope.schema().types[ty].params[index];
     let mode = scope.mode();
     // A finished value keeps the parameters its later values need; the others were arguments.
@@ -137,10 +129,10 @@ fn own_param<R: Reach>(scope: &R, ty: usize, index: usize) -> Result<Typed<R::Re
 /// Value instance `index` of type `ty`, of `of` or of the structure in scope.
 fn value_instance<R: Reach>(
     scope: &R,
-    of: Option<Typed<R::Reached>>,
+    of: Option<Typed>,
     ty: usize,
     index: usize,
-) -> Result<Typed<R::Reached>, ExprError> {
+) -> Result<Typed, ExprError> {
     let inner = scope.instance_scope(of.as_ref(), ty);
     let value = instance_value(&inner, &scope.schema().types[ty].instances[index])?;
     let (value_ty, can_fail) = (value.ty.clone(), value.can_fail);
@@ -158,10 +150,7 @@ fn value_instance<R: Reach>(
 /// The value of value instance `instance`, resolved in `scope`, the scope inside its
 /// structure: its expression, as its `enum` when it has one, and where its `if` does not
 /// hold what an absent value is.
-pub fn instance_value<R: Reach>(
-    scope: &R,
-    instance: &Instance,
-) -> Result<Typed<R::Reached>, ExprError> {
+pub fn instance_value<R: Reach>(scope: &R, instance: &Instance) -> Result<Typed, ExprError> {
     let InstanceKind::Value {
         value,
         cond,
@@ -214,10 +203,10 @@ pub fn instance_value<R: Reach>(
 /// Look-ahead instance `index` of type `ty`, of `of` or of the structure in scope.
 fn look_ahead<R: Reach>(
     scope: &R,
-    of: Option<Typed<R::Reached>>,
+    of: Option<Typed>,
     ty: usize,
     index: usize,
-) -> Result<Typed<R::Reached>, ExprError> {
+) -> Result<Typed, ExprError> {
     let instance = &scope.schema().types[ty].instances[index];
     let InstanceKind::Peek { cond, enum_idx, .. } = &instance.kind else {
         return invalid(format!("`{}` is not a look-ahead", instance.id));
@@ -238,7 +227,7 @@ fn look_ahead<R: Reach>(
         Some(_) => Ty::Opt(Box::new(value_ty)),
         None => value_ty,
     };
-    let fails = |t: &Typed<R::Reached>| t.can_fail;
+    let fails = |t: &Typed| t.can_fail;
     let can_fail = of.as_ref().is_some_and(fails)
         || read
             .as_ref()
@@ -258,7 +247,7 @@ fn look_ahead<R: Reach>(
 pub fn look_ahead_read<R: Reach>(
     scope: &R,
     instance: &Instance,
-) -> Result<LookAheadRead<R::Reached>, ExprError> {
+) -> Result<LookAheadRead, ExprError> {
     let InstanceKind::Peek { pos, cond, .. } = &instance.kind else {
         return invalid(format!("`{}` is not a look-ahead", instance.id));
     };
@@ -271,7 +260,7 @@ pub fn look_ahead_read<R: Reach>(
 }
 
 /// `_io.attr`: a property of the stream of the structure in scope.
-fn own_stream_property<R: Reach>(scope: &R, attr: &str) -> Result<Typed<R::Reached>, ExprError> {
+fn own_stream_property<R: Reach>(scope: &R, attr: &str) -> Result<Typed, ExprError> {
     let owned = scope.through_another_value();
     // A writer knows where it is in the stream it writes, not how long that stream is.
     let writer_pos = scope.mode() == Mode::Write && scope.at_writer_pos() && !owned;
@@ -287,7 +276,7 @@ fn own_stream_property<R: Reach>(scope: &R, attr: &str) -> Result<Typed<R::Reach
 }
 
 /// Property `attr` of the stream `of` (of the structure in scope when `None`).
-fn stream_property<L>(of: Option<Typed<L>>, attr: &str) -> Result<Typed<L>, ExprError> {
+fn stream_property(of: Option<Typed>, attr: &str) -> Result<Typed, ExprError> {
     let (property, ty) = match attr {
         "pos" => (StreamProperty::Pos, Ty::Int),
         "size" => (StreamProperty::Size, Ty::Int),
@@ -304,7 +293,7 @@ fn stream_property<L>(of: Option<Typed<L>>, attr: &str) -> Result<Typed<L>, Expr
 }
 
 /// Field `index` of the structure in scope, of type `ty`.
-fn own_field<R: Reach>(scope: &R, ty: usize, index: usize) -> Result<Typed<R::Reached>, ExprError> {
+fn own_field<R: Reach>(scope: &R, ty: usize, index: usize) -> Result<Typed, ExprError> {
     let field = &scope.schema().types[ty].fields[index];
     // Inside one of its elements, the list as read so far.
     let prior = !scope.through_another_value() && scope.prior_field() == Some(&field.id);
@@ -335,10 +324,10 @@ fn field_named(schema: &Schema, ty: usize, attr: &str) -> Option<usize> {
 /// Field `index` of `base`, a structure of type `ty`.
 fn member_field<R: Reach>(
     scope: &R,
-    base: Typed<R::Reached>,
+    base: Typed,
     ty: usize,
     index: usize,
-) -> Result<Typed<R::Reached>, ExprError> {
+) -> Result<Typed, ExprError> {
     let field = &scope.schema().types[ty].fields[index];
     usable(scope, field)?;
     let can_fail = base.can_fail;
@@ -382,7 +371,7 @@ pub(super) fn attribute<R: Reach>(
     e: &Expr,
     base: &Expr,
     attr: &str,
-) -> Result<Typed<R::Reached>, ExprError> {
+) -> Result<Typed, ExprError> {
     if attr == "to_i"
         && let Some(n) = literal_number(base, 10)
     {
@@ -417,7 +406,7 @@ pub(super) fn attribute<R: Reach>(
 /// The value of `path`, a `_parent`/`_root` path (`_root.header.version`): the implicit
 /// parameter lowering made of it (see `lower::context`), or in the file's root, `_root.x` is
 /// its own `x`.
-fn context<R: Reach>(scope: &R, path: &[&str]) -> Result<Typed<R::Reached>, ExprError> {
+fn context<R: Reach>(scope: &R, path: &[&str]) -> Result<Typed, ExprError> {
     let (schema, ty, owned) = (
         scope.schema(),
         scope.scope_type(),
@@ -496,7 +485,7 @@ fn through_branches<R: Reach>(
     scope: &R,
     base: &Expr,
     step: impl Fn(Expr) -> Expr,
-) -> Option<Result<Typed<R::Reached>, ExprError>> {
+) -> Option<Result<Typed, ExprError>> {
     let owned = scope.through_another_value();
     let (c, a, b) = branches(scope.schema(), scope.scope_type(), owned, base)?;
     if resolve(scope, base).is_ok() {
@@ -536,20 +525,14 @@ pub fn branches(
 }
 
 /// Member or property `attr` of the value `base`.
-pub fn member_of<R: Reach>(
-    scope: &R,
-    base: Typed<R::Reached>,
-    attr: &str,
-) -> Result<Typed<R::Reached>, ExprError> {
-    // The back end steps inside what it reached that may be absent; the bytes a decoded value
-    // that may be absent takes are its holder's, which the back end knows.
-    let reached = matches!(base.node, Node::Reached(_));
-    if !reached && attr != "_sizeof" && held(scope, &base).may_be_absent {
+pub fn member_of<R: Reach>(scope: &R, base: Typed, attr: &str) -> Result<Typed, ExprError> {
+    // The bytes a decoded value that may be absent takes are its holder's.
+    if attr != "_sizeof" && held(scope, &base).may_be_absent {
         return when_present(scope, base, |inner, present| {
             member_of(inner, present, attr)
         });
     }
-    if attr == "_sizeof" && !reached {
+    if attr == "_sizeof" {
         return size_of(scope, base);
     }
     // A stream kept with a value (`header._io.size`) is known to a reader and to instances
@@ -609,7 +592,6 @@ pub fn member_of<R: Reach>(
     // A switch of one case that is a structure is that case; a switch of lists one case holds
     // whole is a list.
     if base.ty == Ty::Switch
-        && !reached
         && let Some((ty, index)) = stored_field(scope, &base)
     {
         let field = &scope.schema().types[ty].fields[index];
@@ -624,22 +606,21 @@ pub fn member_of<R: Reach>(
             return member_of(scope, switch_case(base, (ty, index), case), attr);
         }
     }
-    // What the back end reaches has the properties it knows.
-    if !matches!(base.node, Node::Reached(_)) {
-        if attr == "to_i" && base.ty.is_text() {
-            return parse_int(scope, base, typed(Ty::Int, false, Node::Int(10)));
-        }
-        if let Some((property, ty)) = value_property(attr, &base.ty) {
-            let can_fail = base.can_fail;
-            return Ok(typed(ty, can_fail, Node::Property(property, base.into())));
-        }
+    if attr == "to_i" && base.ty.is_text() {
+        return parse_int(scope, base, typed(Ty::Int, false, Node::Int(10)));
     }
-    scope.member(base, attr)
+    match value_property(attr, &base.ty) {
+        Some((property, ty)) => {
+            let can_fail = base.can_fail;
+            Ok(typed(ty, can_fail, Node::Property(property, base.into())))
+        }
+        None => invalid(format!("{} has no property `{attr}`", describe(&base.ty))),
+    }
 }
 
 /// `base._sizeof`: the bytes of a stored value (a field, an element) or of a structure, 0
 /// where it is absent.
-fn size_of<R: Reach>(scope: &R, base: Typed<R::Reached>) -> Result<Typed<R::Reached>, ExprError> {
+fn size_of<R: Reach>(scope: &R, base: Typed) -> Result<Typed, ExprError> {
     let structure = |ty: &Ty| matches!(ty, Ty::User(_));
     let structure = match &base.ty {
         Ty::Opt(inner) => structure(inner),
@@ -655,7 +636,7 @@ fn size_of<R: Reach>(scope: &R, base: Typed<R::Reached>) -> Result<Typed<R::Reac
 /// Whether `t` is a stored value, whose bytes `_sizeof` counts: a field (but `contents`
 /// reached through another value, which is computed), an element of a list that is a field,
 /// either where it is present.
-fn is_stored_value<R: Reach>(scope: &R, t: &Typed<R::Reached>) -> bool {
+fn is_stored_value<R: Reach>(scope: &R, t: &Typed) -> bool {
     match &t.node {
         Node::Field { of, ty, index } => {
             let field = &scope.schema().types[*ty].fields[*index];
@@ -697,9 +678,9 @@ pub fn value_property(attr: &str, ty: &Ty) -> Option<(Property, Ty)> {
 /// `step` applied to the value of `value`, which may be absent, where it is present.
 fn when_present<R: Reach>(
     scope: &R,
-    value: Typed<R::Reached>,
-    step: impl FnOnce(&R, Typed<R::Reached>) -> Result<Typed<R::Reached>, ExprError>,
-) -> Result<Typed<R::Reached>, ExprError> {
+    value: Typed,
+    step: impl FnOnce(&R, Typed) -> Result<Typed, ExprError>,
+) -> Result<Typed, ExprError> {
     let inner = scope.present_scope(&value);
     let present_ty = match &value.ty {
         Ty::Opt(present) => (**present).clone(),
@@ -735,14 +716,13 @@ fn absent_step_ty(ty: &Ty, held: Held) -> Ty {
 }
 
 /// How the value of `t` is held.
-fn held<R: Reach>(scope: &R, t: &Typed<R::Reached>) -> Held {
+fn held<R: Reach>(scope: &R, t: &Typed) -> Held {
     let computed = Held {
         // A structure that may be absent (an instance choosing between conditional fields).
         may_be_absent: matches!(&t.ty, Ty::Opt(inner) if matches!(**inner, Ty::User(_))),
         stored: false,
     };
     match &t.node {
-        Node::Reached(leaf) => scope.held(leaf),
         Node::Field { of, ty, index } => {
             let field = &scope.schema().types[*ty].fields[*index];
             match (&field.ty, of) {
@@ -790,7 +770,7 @@ fn held<R: Reach>(scope: &R, t: &Typed<R::Reached>) -> Held {
 
 /// The field `list` is, or is the present value of, when it is a repeated field or a
 /// fixed-size array.
-fn list_field<'s, R: Reach>(scope: &'s R, list: &Typed<R::Reached>) -> Option<&'s Field> {
+fn list_field<'s, R: Reach>(scope: &'s R, list: &Typed) -> Option<&'s Field> {
     let (ty, index) = match &list.node {
         Node::Field { ty, index, .. } => (*ty, *index),
         Node::Present { field } => (*field)?,
@@ -803,7 +783,7 @@ fn list_field<'s, R: Reach>(scope: &'s R, list: &Typed<R::Reached>) -> Option<&'
 
 /// The field (type and index) the value of `t` is, or is an element of, where it is a stored
 /// value (see `Node::Present`).
-fn stored_field<R: Reach>(scope: &R, t: &Typed<R::Reached>) -> Option<(usize, usize)> {
+fn stored_field<R: Reach>(scope: &R, t: &Typed) -> Option<(usize, usize)> {
     if !held(scope, t).stored {
         return None;
     }
@@ -817,11 +797,7 @@ fn stored_field<R: Reach>(scope: &R, t: &Typed<R::Reached>) -> Option<(usize, us
 }
 
 /// `e`, which is `base.as<target>`.
-pub(super) fn cast<R: Reach>(
-    scope: &R,
-    base: &Expr,
-    target: &str,
-) -> Result<Typed<R::Reached>, ExprError> {
+pub(super) fn cast<R: Reach>(scope: &R, base: &Expr, target: &str) -> Result<Typed, ExprError> {
     let step = |b| Expr::Cast(Box::new(b), target.to_owned());
     if let Some(distributed) = through_branches(scope, base, step) {
         return distributed;
@@ -832,14 +808,7 @@ pub(super) fn cast<R: Reach>(
 
 /// The value `base` as `target`: a number converted, a switch value taken as the case that
 /// holds `target` (absent when it holds another), or a value already of that type.
-fn cast_of<R: Reach>(
-    scope: &R,
-    base: Typed<R::Reached>,
-    target: &str,
-) -> Result<Typed<R::Reached>, ExprError> {
-    if matches!(base.node, Node::Reached(_)) {
-        return scope.cast(base, target);
-    }
+fn cast_of<R: Reach>(scope: &R, base: Typed, target: &str) -> Result<Typed, ExprError> {
     let number = NumberType::named(target);
     if base.ty == Ty::Switch && number.is_none() {
         if held(scope, &base).may_be_absent {
@@ -914,17 +883,8 @@ fn cast_of<R: Reach>(
 }
 
 /// `e`, which is `value is case`: whether the switch value `value` holds the case `case`.
-pub(super) fn holds<R: Reach>(
-    scope: &R,
-    e: &Expr,
-    value: &Expr,
-    case: &str,
-) -> Result<Typed<R::Reached>, ExprError> {
+pub(super) fn holds<R: Reach>(scope: &R, value: &Expr, case: &str) -> Result<Typed, ExprError> {
     let value = resolve(scope, value)?;
-    // The back end knows the field of what it reached.
-    if let Node::Reached(_) = value.node {
-        return scope.reach(e);
-    }
     let schema = scope.schema();
     let stored = stored_field(scope, &value);
     // An element of a list of numbers is computed, but still one of the list.
@@ -952,11 +912,7 @@ pub(super) fn holds<R: Reach>(
 
 /// The variant (see `repr::switch::switch_variants`) of the case named `case` of `field`, the
 /// field a value is (`None`: a value that is no field's), which `is` asks about.
-pub fn held_variant(
-    field: Option<&Field>,
-    schema: &Schema,
-    case: &str,
-) -> Result<usize, ExprError> {
+fn held_variant(field: Option<&Field>, schema: &Schema, case: &str) -> Result<usize, ExprError> {
     let Some(FieldType::Switch(switch)) = field.map(|f| &f.ty) else {
         return invalid("only a switch value holds a case");
     };
@@ -972,7 +928,7 @@ pub fn held_variant(
 
 /// `case` of `value`, the value of the switch field `field` (type and index): see
 /// `Node::Case`.
-fn switch_case<L>(value: Typed<L>, field: (usize, usize), case: SwitchCase) -> Typed<L> {
+fn switch_case(value: Typed, field: (usize, usize), case: SwitchCase) -> Typed {
     let (can_fail, value) = (value.can_fail, Box::new(value));
     let variant = case.variant;
     let node = Node::Case {
@@ -984,16 +940,16 @@ fn switch_case<L>(value: Typed<L>, field: (usize, usize), case: SwitchCase) -> T
 }
 
 /// A case of a switch field that an expression takes.
-pub struct SwitchCase {
+struct SwitchCase {
     /// An index into the switch's variants (see `repr::switch::switch_variants`).
-    pub variant: usize,
+    variant: usize,
     /// The type of its value.
-    pub ty: Ty,
+    ty: Ty,
 }
 
 /// The case of the switch field `field` that holds `target` (a type of the schema as type
 /// `scope_ty` names it, `bytes` or `str`), which `.as<target>` takes.
-pub fn cast_variant(
+fn cast_variant(
     schema: &Schema,
     scope_ty: usize,
     field: &Field,
@@ -1019,14 +975,14 @@ pub fn cast_variant(
 }
 
 /// The error of `.as<target>` of a switch value without such a case.
-pub fn no_case<T>(target: &str) -> Result<T, ExprError> {
+fn no_case<T>(target: &str) -> Result<T, ExprError> {
     invalid(format!("no case of this switch is of type `{target}`"))
 }
 
 /// The case of the switch field `field` that is its only case that reads something, when
 /// that is a structure: Kaitai types such a switch (one with just `_`) by that case. `None`
 /// where the switch has other cases.
-pub fn sole_variant(schema: &Schema, field: &Field) -> Result<Option<SwitchCase>, ExprError> {
+fn sole_variant(schema: &Schema, field: &Field) -> Result<Option<SwitchCase>, ExprError> {
     let FieldType::Switch(switch) = &field.ty else {
         return Ok(None);
     };
@@ -1061,7 +1017,7 @@ fn switch_case_of(case: &FieldType, variant: usize) -> SwitchCase {
 }
 
 /// `present(value)`: whether `value` is present, `true` for a value that is always there.
-pub(super) fn present<R: Reach>(scope: &R, value: &Expr) -> Result<Typed<R::Reached>, ExprError> {
+pub(super) fn present<R: Reach>(scope: &R, value: &Expr) -> Result<Typed, ExprError> {
     let value = resolve(scope, value)?;
     let can_fail = value.can_fail;
     let node = match held(scope, &value).may_be_absent {
