@@ -39,7 +39,7 @@ use crate::sanitization::{enum_ident, field_ident, local_ident, own_reader_ident
 
 pub(crate) use crate::typeck::typed::describe;
 pub use crate::typeck::typed::{ExprError, Mode, Ty};
-use crate::typeck::typed::{Typed, invalid, unsupported};
+use crate::typeck::typed::{Site, Typed, invalid, unsupported};
 use crate::typeck::value_types::one_value;
 pub use crate::typeck::value_types::{element_ty, field_ty};
 
@@ -57,20 +57,10 @@ pub struct Place<'s> {
     element: bool,
     /// `tokens` is a reference to the value (a closure's argument) rather than the value.
     by_ref: bool,
-    /// For a value of a user type: the arguments it was read with, and the scope they compile
-    /// in, through which its parameters are reached.
-    args: Option<Arguments<'s>>,
     /// For a decoded value (`process`, text in another encoding): the `rt::Decoded` holding it
     /// with its stored bytes, which its `_sizeof` counts (an `Option` of a reference to it
     /// when the value may be absent).
     decoded: Option<TokenStream>,
-}
-
-/// The arguments a value of a user type was read with, and the scope they compile in.
-#[derive(Clone)]
-struct Arguments<'s> {
-    scope: Box<Scope<'s>>,
-    exprs: &'s [Expr],
 }
 
 impl<'s> Place<'s> {
@@ -89,7 +79,6 @@ impl<'s> Place<'s> {
             optional,
             element: false,
             by_ref: false,
-            args: None,
             decoded: None,
         }
     }
@@ -103,7 +92,6 @@ impl<'s> Place<'s> {
             optional,
             element: false,
             by_ref: false,
-            args: None,
             decoded: None,
         }
     }
@@ -149,8 +137,9 @@ pub struct Scope<'s> {
     /// then out of reach.
     reading: bool,
     depth: usize,
-    /// Set with `owner`: the arguments that value was read with, for its parameters.
-    owner_args: Option<Arguments<'s>>,
+    /// Set with `owner`, where that value was read by a field: the scope its arguments were
+    /// given in and the field (see `Given`), for its parameters.
+    owner_given: Option<Rc<(Scope<'s>, Site)>>,
     /// Inside one element of a repeated field being read or written: the field's name, and
     /// the Rust slice of the elements before it, which the name means there
     /// (`groups[_index - 1]`; Kaitai's list as read so far).
@@ -215,7 +204,7 @@ impl<'s> Scope<'s> {
             owner: None,
             reading: mode == Mode::Read,
             depth: 0,
-            owner_args: None,
+            owner_given: None,
             prior: None,
             home: None,
             later: None,

@@ -19,7 +19,6 @@ impl<'s> Scope<'s> {
     ) -> Place<'s> {
         // The element's own type, for the view of a terminated string and for `_sizeof`.
         let field = list.list_field();
-        let list_args = list.args.clone();
         let (tokens, ty) = self.value(list);
         let at = at(&tokens);
         let elem = match ty {
@@ -50,7 +49,6 @@ impl<'s> Scope<'s> {
                 optional: true,
                 element: true,
                 by_ref: false,
-                args: list_args,
                 decoded: None,
             },
             // Lists passed as parameters: the elements of a list of a user type borrow a
@@ -70,7 +68,6 @@ impl<'s> Scope<'s> {
                     optional: true,
                     element: false,
                     by_ref: false,
-                    args: None,
                     decoded: None,
                 }
             }
@@ -108,7 +105,7 @@ impl<'s> Scope<'s> {
             // Arguments that differ from one element to the next are kept in the elements
             // (see `Param::kept`); the others are the same for every element, computed
             // here without `_index`, which is this element's.
-            return stored_field(field, prior.clone()).read_with(field, &self.without_index());
+            return stored_field(field, prior.clone());
         }
         if let Some(contents) = contents_place(field) {
             return contents;
@@ -119,7 +116,7 @@ impl<'s> Scope<'s> {
             (None, Mode::Read) => local_ident(&field.id).into_token_stream(),
             (None, Mode::Write | Mode::Inspect) => quote!(self.#ident),
         };
-        stored_field(field, tokens).read_with(field, self)
+        stored_field(field, tokens)
     }
 
     /// Look-ahead `instance` as its reader reads it: its `if` (when it has one) and its raw
@@ -232,8 +229,7 @@ impl<'s> Scope<'s> {
             };
         }
         let (tokens, ident) = (&base.tokens, field_ident(&field.id));
-        let inside = self.inside(&base, ty);
-        stored_field(field, quote!(#tokens.#ident)).read_with(field, &inside)
+        stored_field(field, quote!(#tokens.#ident))
     }
 
     /// The scope inside `base`, a value of type `ty`: its fields are reached through it.
@@ -246,7 +242,6 @@ impl<'s> Scope<'s> {
         inner.can_fail = self.can_fail.clone();
         inner.deriving = self.deriving;
         inner.depth = self.depth + 1;
-        inner.owner_args = base.args.clone();
         inner.home = Some(Box::new(self.home.as_deref().unwrap_or(self).clone()));
         inner
     }
@@ -427,26 +422,6 @@ pub(super) fn stored_field<'s>(field: &'s Field, tokens: TokenStream) -> Place<'
 pub(super) fn kept_param(param: &Param, owner: TokenStream) -> TokenStream {
     let ident = field_ident(&param.id);
     quote!(#owner.#ident)
-}
-
-impl<'s> Place<'s> {
-    /// The place of `field`'s value, which `scope` (the scope of its type) reads with the
-    /// arguments the field gives, when it is a user type.
-    fn read_with(self, field: &'s Field, scope: &Scope<'s>) -> Self {
-        let exprs: &'s [Expr] = match &field.ty {
-            FieldType::User { args, .. } => args,
-            // Each case takes its own arguments, given in the same scope (see `case_of`).
-            FieldType::Switch(_) => &[],
-            _ => return self,
-        };
-        Place {
-            args: Some(Arguments {
-                scope: Box::new(scope.off_writer_pos()),
-                exprs,
-            }),
-            ..self
-        }
-    }
 }
 
 /// What an expression sees of one string or byte-array value: a `&[u8]` of its content (see

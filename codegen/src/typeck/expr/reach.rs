@@ -3,7 +3,7 @@
 //! given).
 
 use super::*;
-use crate::typeck::resolve::Reach;
+use crate::typeck::resolve::{Reach, given};
 use crate::typeck::typed::{Given, Typed};
 
 impl<'s> Reach for Scope<'s> {
@@ -69,7 +69,7 @@ impl<'s> Reach for Scope<'s> {
 
     fn instance_scope(&self, of: Option<&Typed>, ty: usize) -> Self {
         match of {
-            Some(of) => self.inside(&self.as_place(of.clone()), ty),
+            Some(of) => self.inside_value(of, ty),
             None => {
                 let mut inner = self.off_writer_pos();
                 inner.depth += 1;
@@ -90,24 +90,12 @@ impl<'s> Reach for Scope<'s> {
     }
 
     fn arguments_scope(&self, given: &Given) -> Self {
-        let site = given.site;
-        let field = &self.schema.types[site.ty].fields[site.field];
-        let own_prior =
-            self.owner.is_none() && self.prior.as_ref().is_some_and(|(id, _)| *id == field.id);
-        let scope = match &given.holder {
-            Some(holder) => self.inside(&self.as_place((**holder).clone()), site.ty),
-            // Arguments that differ from one element to the next are kept in the elements
-            // (see `Param::kept`); the others are the same for every element, computed
-            // without `_index`, which is this element's.
-            None if own_prior => self.without_index(),
-            None => self.clone(),
-        };
-        self.deeper(scope.off_writer_pos())
+        self.deeper(self.given_scope(given))
     }
 
     fn owner_arguments(&self) -> Option<(Self, &[Expr])> {
-        let args = self.owner_args.as_ref()?;
-        Some((self.deeper((*args.scope).clone()), args.exprs))
+        let (scope, site) = self.owner_given.as_deref()?;
+        Some((self.deeper(scope.clone()), site.arguments(self.schema)))
     }
 
     fn too_deep(&self) -> bool {
@@ -124,6 +112,33 @@ impl<'s> Reach for Scope<'s> {
 }
 
 impl<'s> Scope<'s> {
+    /// The scope inside the structure `of` (a value of type `ty`), whose parameters are the
+    /// arguments it was read with where it was read by a field.
+    pub(super) fn inside_value(&self, of: &Typed, ty: usize) -> Scope<'s> {
+        let mut inner = self.inside(&self.as_place(of.clone()), ty);
+        inner.owner_given =
+            given(self, of).map(|given| Rc::new((self.given_scope(&given), given.site)));
+        inner
+    }
+
+    /// The scope arguments given as `given` were resolved in (see `Reach::arguments_scope`),
+    /// before it is made deeper for the scope asking.
+    fn given_scope(&self, given: &Given) -> Scope<'s> {
+        let site = given.site;
+        let field = &self.schema.types[site.ty].fields[site.field];
+        let own_prior =
+            self.owner.is_none() && self.prior.as_ref().is_some_and(|(id, _)| *id == field.id);
+        let scope = match &given.holder {
+            Some(holder) => self.inside_value(holder, site.ty),
+            // Arguments that differ from one element to the next are kept in the elements
+            // (see `Param::kept`); the others are the same for every element, computed
+            // without `_index`, which is this element's.
+            None if own_prior => self.without_index(),
+            None => self.clone(),
+        };
+        scope.off_writer_pos()
+    }
+
     /// `scope`, where this scope asks for an argument: one level deeper than either, so that
     /// an argument that reaches itself again (an element's argument through the element
     /// before it) ends at the nesting limit instead of recursing forever.

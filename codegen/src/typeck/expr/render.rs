@@ -29,8 +29,8 @@ impl<'s> Scope<'s> {
             }
             Node::Present { .. } if let Some(present) = &self.present => (**present).clone(),
             Node::WhenPresent { value, then } => {
+                let inner_scope = self.present_scope(&value);
                 let base = self.as_place(*value);
-                let inner_scope = self.present_scope_of(&base);
                 let step_fails = then.can_fail;
                 let inner = inner_scope.as_place(*then);
                 self.when_present_place(&base, &inner_scope, inner, step_fails)

@@ -55,25 +55,14 @@ impl<'s> Scope<'s> {
                 _ => ::core::option::Option::None,
             })
         };
-        // The case's arguments, given where the switch's value is read: what an instance of
-        // the case reaches through `_parent` (`_parent._parent.as<foo>.flag`).
-        let args = |exprs| {
-            base.args.as_ref().map(|given| Arguments {
-                scope: given.scope.clone(),
-                exprs,
-            })
-        };
         match variant.ty {
-            FieldType::User {
-                ty, args: exprs, ..
-            } => Place {
+            FieldType::User { ty, .. } => Place {
                 tokens: extract(case),
                 ty: Ty::User(*ty),
                 field: None,
                 optional: true,
                 element: false,
                 by_ref: false,
-                args: args(exprs),
                 decoded: None,
             },
             ty => Place::computed(

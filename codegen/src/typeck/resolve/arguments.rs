@@ -47,7 +47,7 @@ pub(super) fn argument<R: Reach>(
 
 /// Where the arguments of `of` were given: the field it was read as, when it is a structure
 /// read by a field (an element of one, a case of a switch field, either where present).
-fn given<R: Reach>(scope: &R, of: &Typed) -> Option<Given> {
+pub fn given<R: Reach>(scope: &R, of: &Typed) -> Option<Given> {
     match &of.node {
         Node::Field { of, ty, index } => {
             let field = &scope.schema().types[*ty].fields[*index];
@@ -72,6 +72,8 @@ fn given<R: Reach>(scope: &R, of: &Typed) -> Option<Given> {
         }
         Node::Item { list, .. } => given(scope, list),
         Node::Present { .. } => given(scope, &scope.present_value()?),
+        // Where the value is present (the holder a step inside it has is in its terms).
+        Node::WhenPresent { value, then } => given(&scope.present_scope(value), then),
         _ => None,
     }
 }

@@ -10,6 +10,7 @@ use skelcodec_runtime::encoding::Encoding;
 mod arguments;
 mod places;
 
+pub use self::arguments::given;
 use self::places::{attribute, cast, item, name};
 pub use self::places::{branches, instance_value, look_ahead_read};
 use super::typed::*;
