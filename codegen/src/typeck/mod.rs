@@ -13,6 +13,7 @@
 //! only renders the IR.
 
 mod build;
+pub(crate) mod context;
 pub mod expr;
 pub(crate) mod infer;
 pub(crate) mod ir;

@@ -6,15 +6,14 @@
 //! Integers compute in `i64` as in Kaitai Struct, with wrapping arithmetic so that hostile
 //! values never panic; lengths and counts are range-checked where they are used.
 //!
-//! An expression is resolved into a typed tree (`typeck::resolve`), which `render` turns into
-//! Rust; this module holds the scope, `reach` what the resolver asks of it, `place` the places
-//! it still reaches itself (switch cases, arguments, `_root`/`_parent` paths, `_sizeof` of a
-//! member) and how each place is held in Rust, `switch` switch values, `text` the Rust of
-//! properties of values.
+//! An expression is resolved into a typed tree (`typeck::resolve`) in the scope's
+//! [`Context`], which `render` turns into Rust; this module holds the scope, `nested` the
+//! scopes rendering opens, `place` how each place is held in Rust, `switch` switch values,
+//! `text` the Rust of properties of values.
 
+mod nested;
 mod place;
 mod process;
-mod reach;
 mod render;
 mod switch;
 mod text;
@@ -23,7 +22,6 @@ mod valid;
 pub use self::place::content_view;
 use self::place::read_through;
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use proc_macro2::{Literal, TokenStream};
@@ -37,9 +35,10 @@ use crate::repr::switch::switch_variants;
 use crate::sanitization::switch_enum_ident;
 use crate::sanitization::{enum_ident, field_ident, local_ident, own_reader_ident, variant_ident};
 
+use crate::typeck::context::Context;
 pub(crate) use crate::typeck::typed::describe;
 pub use crate::typeck::typed::{ExprError, Mode, Ty};
-use crate::typeck::typed::{Site, Typed, invalid, unsupported};
+use crate::typeck::typed::{Site, invalid, unsupported};
 use crate::typeck::value_types::one_value;
 pub use crate::typeck::value_types::{element_ty, field_ty};
 
@@ -116,70 +115,36 @@ impl<'s> Place<'s> {
     }
 }
 
-/// The names an expression can see.
+/// The names an expression can see, and how each is held in Rust: a [`Context`], the
+/// resolver's view of it, with the Rust of its bindings.
 #[derive(Clone)]
 pub struct Scope<'s> {
-    schema: &'s Schema,
-    ty: usize,
-    mode: Mode,
-    /// In read mode, how many fields are read already.
-    visible_fields: usize,
-    /// The `_` of `repeat-until` or `sum`: its Rust name and type.
-    element: Option<(TokenStream, Ty)>,
+    cx: Context<'s>,
+    /// The Rust of `_`, where it is bound (its type is the context's).
+    element: Option<TokenStream>,
     /// `_index` in the attributes of one element of a repeated field: the Rust `usize` that
     /// counts the elements.
     index: Option<TokenStream>,
     /// Set when compiling an instance of another value (`structure.version`): that value's
     /// place, through which its fields are reached.
     owner: Option<TokenStream>,
-    /// The expression decides how bytes are read (true for every scope a reader scope opens,
-    /// even the inspect scopes of instances reached through fields): `-untrusted` values are
-    /// then out of reach.
-    reading: bool,
-    depth: usize,
     /// Set with `owner`, where that value was read by a field: the scope its arguments were
     /// given in and the field (see `Given`), for its parameters.
     owner_given: Option<Rc<(Scope<'s>, Site)>>,
-    /// Inside one element of a repeated field being read or written: the field's name, and
-    /// the Rust slice of the elements before it, which the name means there
-    /// (`groups[_index - 1]`; Kaitai's list as read so far).
-    prior: Option<(&'s str, TokenStream)>,
+    /// Inside one element of a repeated field being read or written: the Rust slice of the
+    /// elements before it, which the field's name means there (`groups[_index - 1]`;
+    /// Kaitai's list as read so far).
+    prior: Option<TokenStream>,
     /// Set with `owner`: the scope the expression is compiled in, whose own `_root`
     /// parameters are those of every value of its file reached through `owner`.
     home: Option<Box<Scope<'s>>>,
     /// Reading a field read later (see [`Field::read_later`]): how its arguments compile.
     later: Option<(&'s ReadLater, Pass)>,
-    /// A writer evaluates the expression where the reader does (the arguments of a value,
-    /// where the value starts): `_io.pos` is then the writer's own position in its stream.
-    /// Not through an instance (Kaitai evaluates it where first used) nor another value's
-    /// arguments (evaluated where that value was).
-    at_writer_pos: bool,
-    /// The arguments of a value read from bytes of its own (`size`, `process`): a reader
-    /// computes them before it lends its stream, Kaitai once those bytes are read, so the
-    /// stream's position differs (its size does not).
-    outer_stream: bool,
     /// Reading a value by position in another stream (`io:`): its expressions' `_io` is still
     /// the type's own stream, which the reader keeps as [`own_reader_ident`] meanwhile.
     in_other_stream: bool,
-    /// In `Inspect` mode, the code returns a `Result` (an instance method's): an expression
-    /// that can fail compiles. Readers and writers always return one.
-    reports_failure: bool,
-    /// Set once an expression compiled in this scope, or in a scope made from it, can fail
-    /// (`to_i` of text that is no number): its code returns the failure with `?`, which must
-    /// run where a `Result` is returned, outside any closure.
-    can_fail: Rc<Cell<bool>>,
-    /// A `-derived` expression: the functions of derivations (`crc32(…)`, `inflated(…)`)
-    /// are known, and one that fails (`inflated` of bytes that are no deflate stream) leaves
-    /// the derivation without a value (see [`Scope::deriving`]).
-    deriving: bool,
-    /// The value is the file's root itself, not another value of the root type: `_root` is
-    /// then the value, also where the root type holds values of itself (recursion), whose
-    /// `_root` is not theirs (see [`Scope::at_file_root`]).
-    file_root: bool,
     /// Inside a step on a value that may be absent: the value, present (`Node::Present`).
     present: Option<Box<Place<'s>>>,
-    /// With `present`, where the resolver made the step: the value's tree.
-    present_value: Option<Rc<Typed>>,
 }
 
 /// The two reads of a field read later (see [`Field::read_later`]).
@@ -194,29 +159,22 @@ pub enum Pass {
 impl<'s> Scope<'s> {
     /// A scope inside type `ty`; in read mode only fields before `visible_fields` exist.
     pub fn new(schema: &'s Schema, ty: usize, mode: Mode, visible_fields: usize) -> Self {
+        Self::in_context(Context::new(schema, ty, mode, visible_fields))
+    }
+
+    /// A scope of `cx` without bindings.
+    fn in_context(cx: Context<'s>) -> Self {
         Self {
-            schema,
-            ty,
-            mode,
-            visible_fields,
+            cx,
             element: None,
             index: None,
             owner: None,
-            reading: mode == Mode::Read,
-            depth: 0,
             owner_given: None,
             prior: None,
             home: None,
             later: None,
-            at_writer_pos: false,
-            outer_stream: false,
             in_other_stream: false,
-            reports_failure: mode != Mode::Inspect,
-            can_fail: Rc::default(),
-            deriving: false,
-            file_root: false,
             present: None,
-            present_value: None,
         }
     }
 
@@ -225,7 +183,7 @@ impl<'s> Scope<'s> {
     /// root type holds values of itself, whose `_root` is the file's root, not their own.
     pub fn at_file_root(&self) -> Self {
         let mut scope = self.clone();
-        scope.file_root = self.ty == 0 && self.owner.is_none();
+        scope.cx.file_root = self.cx.ty == 0 && self.owner.is_none();
         scope
     }
 
@@ -235,8 +193,8 @@ impl<'s> Scope<'s> {
     /// `rt::Error`; the code is then the body of a closure returning `rt::Result<i64>`.
     pub fn deriving(&self) -> Self {
         let mut scope = self.clone();
-        scope.deriving = true;
-        scope.can_fail = Rc::default();
+        scope.cx.deriving = true;
+        scope.cx.can_fail = Rc::default();
         scope
     }
 
@@ -244,14 +202,14 @@ impl<'s> Scope<'s> {
     /// it compiles can fail on its own account (see [`Scope::can_fail`]).
     pub fn reporting_failure(&self) -> Self {
         let mut scope = self.clone();
-        scope.reports_failure = true;
-        scope.can_fail = Rc::default();
+        scope.cx.reports_failure = true;
+        scope.cx.can_fail = Rc::default();
         scope
     }
 
     /// True once an expression compiled in this scope, or in one made from it, can fail.
     pub fn can_fail(&self) -> bool {
-        self.can_fail.get()
+        self.cx.can_fail.get()
     }
 
     /// Runs `compile` in this scope, and says whether what it compiled can fail; the scope's
@@ -260,9 +218,9 @@ impl<'s> Scope<'s> {
         &self,
         compile: impl FnOnce() -> Result<T, ExprError>,
     ) -> Result<(T, bool), ExprError> {
-        let before = self.can_fail.replace(false);
+        let before = self.cx.can_fail.replace(false);
         let compiled = compile();
-        let can_fail = self.can_fail.replace(before || self.can_fail.get());
+        let can_fail = self.cx.can_fail.replace(before || self.cx.can_fail.get());
         Ok((compiled?, can_fail))
     }
 
@@ -270,7 +228,7 @@ impl<'s> Scope<'s> {
     /// `outer_stream`).
     pub fn in_outer_stream(&self) -> Self {
         let mut scope = self.clone();
-        scope.outer_stream = true;
+        scope.cx.outer_stream = true;
         scope
     }
 
@@ -285,14 +243,7 @@ impl<'s> Scope<'s> {
     /// `_io.pos` is the writer's own position (`Writer::stream_pos` of the runtime).
     pub fn at_writer_pos(&self) -> Self {
         let mut scope = self.clone();
-        scope.at_writer_pos = true;
-        scope
-    }
-
-    /// The same scope where the writer's position is no longer where the reader was.
-    fn off_writer_pos(&self) -> Self {
-        let mut scope = self.clone();
-        scope.at_writer_pos = false;
+        scope.cx.at_writer_pos = true;
         scope
     }
 
@@ -300,7 +251,8 @@ impl<'s> Scope<'s> {
     /// `prior` (see [`Field::refers_to_itself`]).
     pub fn with_prior(&self, field: &'s Field, prior: TokenStream) -> Self {
         let mut scope = self.clone();
-        scope.prior = Some((&field.id, prior));
+        scope.cx.prior = Some(&field.id);
+        scope.prior = Some(prior);
         scope
     }
 
@@ -308,6 +260,7 @@ impl<'s> Scope<'s> {
     /// `usize`): `_index` is defined there.
     pub fn with_index(&self, index: TokenStream) -> Self {
         let mut scope = self.clone();
+        scope.cx.has_index = true;
         scope.index = Some(index);
         scope
     }
@@ -325,9 +278,7 @@ impl<'s> Scope<'s> {
     /// the same for every element (the arguments an earlier element was read with, when they
     /// do not differ from one element to the next).
     pub fn without_index(&self) -> Self {
-        let mut scope = self.clone();
-        scope.index = None;
-        scope
+        self.clone().with_context(self.cx.without_index())
     }
 
     /// The same scope with `_` bound to `name`, a reference to an element of type `elem`.
@@ -342,7 +293,8 @@ impl<'s> Scope<'s> {
             _ => name,
         };
         let mut scope = self.clone();
-        scope.element = Some((value, elem));
+        scope.cx.element = Some(elem);
+        scope.element = Some(value);
         scope
     }
 
@@ -353,7 +305,8 @@ impl<'s> Scope<'s> {
         if let FieldType::Contents(bytes) = ty {
             // Every element is the bytes the schema fixes; the value holds none.
             let bytes = proc_macro2::Literal::byte_string(bytes);
-            scope.element = Some((quote!(#bytes.as_slice()), Ty::Bytes));
+            scope.cx.element = Some(Ty::Bytes);
+            scope.element = Some(quote!(#bytes.as_slice()));
             return scope;
         }
         let elem = element_ty(ty);
@@ -362,12 +315,13 @@ impl<'s> Scope<'s> {
             false => name,
         };
         let (value, seen_as) = self.stored_value(ty, reference);
-        scope.element = Some((value, seen_as.unwrap_or(elem)));
+        scope.cx.element = Some(seen_as.unwrap_or(elem));
+        scope.element = Some(value);
         scope
     }
 
     fn def(&self) -> &'s TypeDef {
-        &self.schema.types[self.ty]
+        &self.cx.schema.types[self.cx.ty]
     }
 
     /// Compiles an expression that must produce an `i64`.
@@ -412,7 +366,7 @@ impl<'s> Scope<'s> {
             && let Ok(Place {
                 ty: Ty::User(ty), ..
             }) = self.place(base)
-            && self.schema.types[ty].at.file() != self.def().at.file()
+            && self.cx.schema.types[ty].at.file() != self.def().at.file()
         {
             return Ok(Some(quote!(true)));
         }
@@ -423,7 +377,7 @@ impl<'s> Scope<'s> {
             .is_some_and(|f| f.switches_per_element() && !place.element);
         let nothing = match place.field.filter(|_| !list_of_switches).map(|f| &f.ty) {
             Some(FieldType::Switch(switch)) => {
-                switch::matched_nothing(self.schema, switch, &quote!(present))
+                switch::matched_nothing(self.cx.schema, switch, &quote!(present))
             }
             _ => None,
         };
@@ -471,11 +425,13 @@ impl<'s> Scope<'s> {
         let Ty::User(ty) = base.ty else {
             return Ok(None);
         };
-        let Some(cond) = condition(&self.schema.types[ty], name) else {
+        let Some(cond) = condition(&self.cx.schema.types[ty], name) else {
             return Ok(None);
         };
         let holds = |scope: &Scope<'s>, present: Place<'s>| {
-            let tokens = scope.inside(&present, ty).bool(cond)?;
+            let tokens = scope
+                .inside(&present, scope.cx.inside(ty, None))
+                .bool(cond)?;
             Ok(Place::computed(tokens, Ty::Bool))
         };
         let place = match base.optional {
@@ -526,7 +482,7 @@ impl<'s> Scope<'s> {
             }
             Some((_, Pass::Again(visible))) => {
                 let mut scope = self.clone();
-                scope.visible_fields = visible;
+                scope.cx.visible_fields = visible;
                 scope.later = None;
                 scope.argument(param, arg)
             }
@@ -536,7 +492,7 @@ impl<'s> Scope<'s> {
 
     /// The empty value of a parameter, passed the first time a field read later is read.
     fn empty_argument(&self, param: &Param) -> Result<TokenStream, ExprError> {
-        let elem = crate::repr::param_value_type(self.schema, param);
+        let elem = crate::repr::param_value_type(self.cx.schema, param);
         Ok(match param.ty {
             ParamType::Int(_) => quote!(0i64),
             ParamType::Bool => quote!(false),
@@ -596,7 +552,7 @@ impl<'s> Scope<'s> {
             // Kaitai fails where such an argument is absent; so do readers and writers.
             (ParamType::User(want), Ty::Opt(have)) if **have == Ty::User(want) => {
                 let name = &param.id;
-                let stream = match self.mode {
+                let stream = match self.cx.mode {
                     Mode::Read => quote!(r),
                     Mode::Write => quote!(w),
                     Mode::Inspect => {
@@ -607,7 +563,7 @@ impl<'s> Scope<'s> {
             }
             // Through a reference to the structure itself, not to a `Box` holding it.
             (ParamType::OptUser(want), Ty::Opt(have)) if **have == Ty::User(want) => {
-                let name = crate::sanitization::struct_ident(&self.schema.types[want]);
+                let name = crate::sanitization::struct_ident(&self.cx.schema.types[want]);
                 Ok(quote!((#tokens).map(::core::borrow::Borrow::<#name>::borrow)))
             }
             (ParamType::OptUser(want), Ty::User(have)) if want == *have => {
@@ -617,7 +573,7 @@ impl<'s> Scope<'s> {
             (ParamType::Io, Ty::Io) | (ParamType::AnyStruct, Ty::AnyStruct) => Ok(tokens),
             (ParamType::AnyStruct, Ty::User(have)) => {
                 // Through a reference to the structure itself, not to a `Box` holding it.
-                let name = crate::sanitization::struct_ident(&self.schema.types[*have]);
+                let name = crate::sanitization::struct_ident(&self.cx.schema.types[*have]);
                 Ok(quote!({
                     let value: &#name = &#tokens;
                     value as &dyn ::core::any::Any
@@ -653,7 +609,7 @@ impl<'s> Scope<'s> {
 
     /// Compiles any expression to a value.
     pub fn compile(&self, e: &Expr) -> Compiled {
-        let typed = crate::typeck::resolve::resolve(self, e)?;
+        let typed = crate::typeck::resolve::resolve(&self.cx, e)?;
         let ty = typed.ty.clone();
         Ok((self.render(typed), ty))
     }
@@ -661,7 +617,7 @@ impl<'s> Scope<'s> {
     /// The value of a value instance in this scope, the scope inside its structure (see
     /// `resolve::instance_value`).
     pub fn instance_value(&self, instance: &Instance) -> Compiled {
-        let value = crate::typeck::resolve::instance_value(self, instance)?;
+        let value = crate::typeck::resolve::instance_value(&self.cx, instance)?;
         let ty = value.ty.clone();
         Ok((self.render(value), ty))
     }

@@ -56,7 +56,7 @@ impl<'s> Scope<'s> {
             (Ty::User(_) | Ty::AnyStruct | Ty::Io, None) => {
                 let tokens = match &elem {
                     Ty::User(ty) => {
-                        let name = struct_ident(&self.schema.types[*ty]);
+                        let name = struct_ident(&self.cx.schema.types[*ty]);
                         quote!(#element.map(::core::borrow::Borrow::<#name>::borrow))
                     }
                     _ => quote!(#element.copied()),
@@ -86,22 +86,25 @@ impl<'s> Scope<'s> {
 
     /// Resolves a name, attribute chain or index to a place.
     pub(super) fn place(&self, e: &Expr) -> Result<Place<'s>, ExprError> {
-        let typed = crate::typeck::resolve::resolve(self, e)?;
+        let typed = crate::typeck::resolve::resolve(&self.cx, e)?;
         Ok(self.as_place(typed))
     }
 
     /// The condition and branches of `base`, a ternary or a value instance of this type whose
     /// value is one (see `resolve::branches`).
     pub fn branches(&self, base: &Expr) -> Option<(Expr, Expr, Expr)> {
-        crate::typeck::resolve::branches(self.schema, self.ty, self.owner.is_some(), base)
+        crate::typeck::resolve::branches(self.cx.schema, self.cx.ty, self.owner.is_some(), base)
     }
 
     /// Field `index` of the structure in scope (see `Node::Field`), which the resolver found
     /// usable here.
     pub(super) fn own_field(&self, index: usize) -> Place<'s> {
         let field = &self.def().fields[index];
-        let prior = self.prior.as_ref().filter(|(id, _)| *id == field.id);
-        if let (None, Some((_, prior))) = (&self.owner, prior) {
+        let prior = self
+            .prior
+            .as_ref()
+            .filter(|_| self.cx.prior == Some(field.id.as_str()));
+        if let (None, Some(prior)) = (&self.owner, prior) {
             // Arguments that differ from one element to the next are kept in the elements
             // (see `Param::kept`); the others are the same for every element, computed
             // here without `_index`, which is this element's.
@@ -111,7 +114,7 @@ impl<'s> Scope<'s> {
             return contents;
         }
         let ident = field_ident(&field.id);
-        let tokens = match (&self.owner, self.mode) {
+        let tokens = match (&self.owner, self.cx.mode) {
             (Some(owner), _) => quote!(#owner.#ident),
             (None, Mode::Read) => local_ident(&field.id).into_token_stream(),
             (None, Mode::Write | Mode::Inspect) => quote!(self.#ident),
@@ -126,7 +129,7 @@ impl<'s> Scope<'s> {
         &self,
         instance: &Instance,
     ) -> Result<(Option<TokenStream>, TokenStream), ExprError> {
-        let read = crate::typeck::resolve::look_ahead_read(self, instance)?;
+        let read = crate::typeck::resolve::look_ahead_read(&self.cx, instance)?;
         Ok(self.look_ahead_tokens(instance, read))
     }
 
@@ -160,7 +163,7 @@ impl<'s> Scope<'s> {
                 enum_idx: Some(idx),
                 ..
             } => {
-                let name = enum_ident(&self.schema.enums[*idx]);
+                let name = enum_ident(&self.cx.schema.enums[*idx]);
                 (quote!(#name::from_raw(#raw)), Ty::Enum(*idx))
             }
             _ => (raw, Ty::Int),
@@ -192,7 +195,7 @@ impl<'s> Scope<'s> {
     pub(super) fn size_of(&self, base: Place<'s>) -> TokenStream {
         // A decoded value that may be absent takes the bytes its holder keeps, or none.
         if let (true, Some(field), Some(holder)) = (base.optional, base.field, &base.decoded) {
-            let len = present_len(self.schema, field, &quote!(present));
+            let len = present_len(self.cx.schema, field, &quote!(present));
             return quote!(#holder.map_or(0i64, |present| (#len) as i64));
         }
         if base.optional {
@@ -208,11 +211,13 @@ impl<'s> Scope<'s> {
         let len = match (base.field, base.value_type().filter(|_| base.element)) {
             // A structure that is no field's (`_` of `sum`): the bytes it writes.
             (None, _) => return quote!((#tokens.encoded_len() as i64)),
-            (Some(_), Some(element)) => element_len(self.schema, element, tokens),
+            (Some(_), Some(element)) => element_len(self.cx.schema, element, tokens),
             // A decoded value takes the bytes its holder keeps.
-            (Some(field), None) => {
-                present_len(self.schema, field, base.decoded.as_ref().unwrap_or(tokens))
-            }
+            (Some(field), None) => present_len(
+                self.cx.schema,
+                field,
+                base.decoded.as_ref().unwrap_or(tokens),
+            ),
         };
         quote!(((#len) as i64))
     }
@@ -220,7 +225,7 @@ impl<'s> Scope<'s> {
     /// Field `index` of `base`, a structure of type `ty` (see `Node::Field`), which the
     /// resolver found usable here.
     pub(super) fn field_of(&self, base: Place<'s>, ty: usize, index: usize) -> Place<'s> {
-        let field = &self.schema.types[ty].fields[index];
+        let field = &self.cx.schema.types[ty].fields[index];
         if let Some(contents) = contents_place(field) {
             // Through another value, the bytes are computed, never borrowed from it.
             return Place {
@@ -232,20 +237,6 @@ impl<'s> Scope<'s> {
         stored_field(field, quote!(#tokens.#ident))
     }
 
-    /// The scope inside `base`, a value of type `ty`: its fields are reached through it.
-    pub(super) fn inside(&self, base: &Place<'s>, ty: usize) -> Scope<'s> {
-        let def = &self.schema.types[ty];
-        let mut inner = Scope::new(self.schema, ty, Mode::Inspect, def.fields.len());
-        inner.owner = Some(base.tokens.clone());
-        inner.reading = self.reading;
-        inner.reports_failure = self.reports_failure;
-        inner.can_fail = self.can_fail.clone();
-        inner.deriving = self.deriving;
-        inner.depth = self.depth + 1;
-        inner.home = Some(Box::new(self.home.as_deref().unwrap_or(self).clone()));
-        inner
-    }
-
     /// `step` applied to the value of `base` when it is present.
     pub(super) fn through_optional(
         &self,
@@ -255,16 +246,6 @@ impl<'s> Scope<'s> {
         let inner_scope = self.present_scope_of(&base);
         let (inner, step_fails) = self.noting_failure(|| step(&inner_scope, present_of(&base)))?;
         Ok(self.when_present_place(&base, &inner_scope, inner, step_fails))
-    }
-
-    /// The scope of a step inside `base`, which may be absent, where it is present (see
-    /// `Node::Present`): one level deeper, the value bound as `present`.
-    pub(super) fn present_scope_of(&self, base: &Place<'s>) -> Scope<'s> {
-        Scope {
-            depth: self.depth + 1,
-            present: Some(Box::new(present_of(base))),
-            ..self.clone()
-        }
     }
 
     /// The place of `inner`, a step computed in `inner_scope` from the value of `base` where
@@ -318,7 +299,7 @@ impl<'s> Scope<'s> {
     /// (except numbers, which read as 0 when absent); typed by [`place_value_ty`].
     pub(super) fn value(&self, place: Place<'s>) -> (TokenStream, Ty) {
         let ty = place_value_ty(
-            self.schema,
+            self.cx.schema,
             place.ty.clone(),
             place.value_type(),
             place.optional,
@@ -352,10 +333,10 @@ impl<'s> Scope<'s> {
         ty: &FieldType,
         tokens: TokenStream,
     ) -> (TokenStream, Option<Ty>) {
-        let seen_as = stored_value_ty(self.schema, ty);
+        let seen_as = stored_value_ty(self.cx.schema, ty);
         let tokens = match ty {
             FieldType::Switch(switch) => {
-                integer_switch(self.schema, switch, &tokens).unwrap_or(tokens)
+                integer_switch(self.cx.schema, switch, &tokens).unwrap_or(tokens)
             }
             _ if seen_as == Some(Ty::Int) => quote!((#tokens as i64)),
             FieldType::Number(Scalar::Float(_)) => quote!((#tokens as f64)),
@@ -381,7 +362,7 @@ impl<'s> Scope<'s> {
             Ty::Int => quote!(0i64),
             Ty::Float => quote!(0.0f64),
             Ty::Enum(idx) => {
-                let name = enum_ident(&self.schema.enums[*idx]);
+                let name = enum_ident(&self.cx.schema.enums[*idx]);
                 quote!(#name::from_raw(0))
             }
             // Taking the value of a present place computes nothing, so it cannot fail.
@@ -484,7 +465,7 @@ fn contents_place(field: &Field) -> Option<Place<'_>> {
 
 /// The value of `base`, which may be absent, where it is present: a reference bound as
 /// `present` (see [`when_present`]).
-fn present_of<'s>(base: &Place<'s>) -> Place<'s> {
+pub(super) fn present_of<'s>(base: &Place<'s>) -> Place<'s> {
     Place {
         tokens: quote!(present),
         optional: false,

@@ -40,7 +40,7 @@ impl<'s> Scope<'s> {
                 ty,
                 index,
             } => {
-                debug_assert_eq!(ty, self.ty, "a field of the type in scope");
+                debug_assert_eq!(ty, self.cx.ty, "a field of the type in scope");
                 self.own_field(index)
             }
             Node::Field {
@@ -56,7 +56,7 @@ impl<'s> Scope<'s> {
                 field: (owner, index),
                 variant,
             } => {
-                let field = &self.schema.types[owner].fields[index];
+                let field = &self.cx.schema.types[owner].fields[index];
                 let value = self.as_place(*value);
                 self.case_place(value, owner, field, variant)
             }
@@ -64,7 +64,7 @@ impl<'s> Scope<'s> {
             Node::Index if let Some(index) = &self.index => {
                 Place::computed(quote!((#index as i64)), Ty::Int)
             }
-            Node::Element if let Some((tokens, elem)) = &self.element => {
+            Node::Element if let (Some(tokens), Some(elem)) = (&self.element, &self.cx.element) => {
                 Place::computed(tokens.clone(), elem.clone())
             }
             node => return Err(Box::new(Typed { ty, can_fail, node })),
@@ -75,7 +75,7 @@ impl<'s> Scope<'s> {
     /// its start (see `emit::read::read_body`), none in a writer, or the one a finished value
     /// keeps.
     fn own_stream(&self) -> TokenStream {
-        match (self.mode, &self.owner) {
+        match (self.cx.mode, &self.owner) {
             (Mode::Read, None) => {
                 let own = local_ident("_io");
                 quote!((&#own))
@@ -110,9 +110,9 @@ impl<'s> Scope<'s> {
     /// The scope inside one element of a list whose elements have type `elem`, added up by
     /// `sum`, and the Rust name of the element.
     pub(super) fn sum_element(&self, elem: Ty) -> (Self, TokenStream) {
-        let item = format_ident!("item{}", self.depth);
-        let mut inner = self.with_element(quote!(#item), elem);
-        inner.depth = self.depth + 1;
+        let item = format_ident!("item{}", self.cx.depth);
+        let cx = self.cx.element_scope(elem.clone());
+        let inner = self.with_element(quote!(#item), elem).with_context(cx);
         (inner, quote!(#item))
     }
 }
@@ -138,12 +138,12 @@ impl<'s> Scope<'s> {
                 unreachable!("a place is rendered as its value above")
             }
             Node::Param { of, ty, index } => {
-                let param = &self.schema.types[ty].params[index];
+                let param = &self.cx.schema.types[ty].params[index];
                 let owner = match of {
                     Some(of) => Some(self.render(*of)),
                     None => self.owner.clone(),
                 };
-                match (owner, self.mode) {
+                match (owner, self.cx.mode) {
                     (Some(owner), _) => kept_param(param, owner),
                     (None, Mode::Inspect) => kept_param(param, quote!(self)),
                     // Passed as `i64`, slices and references: already values.
@@ -156,7 +156,7 @@ impl<'s> Scope<'s> {
                 index,
                 value,
             } => {
-                let instance = &self.schema.types[ty].instances[index];
+                let instance = &self.cx.schema.types[ty].instances[index];
                 debug_assert!(!instance.is_look_ahead(), "a value instance");
                 // Rendered where it was resolved: inside its structure.
                 self.instance_scope(of.as_deref(), ty).render(*value)
@@ -166,7 +166,7 @@ impl<'s> Scope<'s> {
                 let scope = match of {
                     Some(given) => self.arguments_scope(&given),
                     None => match self.owner_arguments() {
-                        Some((scope, _)) => scope,
+                        Some(scope) => scope,
                         None => unreachable!("the resolver found the owner's arguments"),
                     },
                 };
@@ -181,7 +181,7 @@ impl<'s> Scope<'s> {
                 }
             }
             Node::Downcast { value, ty } => {
-                let name = crate::sanitization::struct_ident(&self.schema.types[ty]);
+                let name = crate::sanitization::struct_ident(&self.cx.schema.types[ty]);
                 let value = self.render(*value);
                 quote!(#value.downcast_ref::<#name>())
             }
@@ -191,7 +191,7 @@ impl<'s> Scope<'s> {
                 index,
                 read,
             } => {
-                let instance = &self.schema.types[ty].instances[index];
+                let instance = &self.cx.schema.types[ty].instances[index];
                 let Some(read) = read else {
                     // Kept in the value by its reader.
                     let holder = match of {
@@ -217,7 +217,7 @@ impl<'s> Scope<'s> {
                 variant,
             } => {
                 let (owner, index) = field;
-                let field = &self.schema.types[owner].fields[index];
+                let field = &self.cx.schema.types[owner].fields[index];
                 let place = self.as_place(*value);
                 self.holds_variant(place, owner, field, variant)
             }
@@ -230,7 +230,7 @@ impl<'s> Scope<'s> {
                 quote!(rt::bytes::from_ints(&#ints))
             }
             Node::AsEnum { enum_index, value } => {
-                let name = enum_ident(&self.schema.enums[enum_index]);
+                let name = enum_ident(&self.cx.schema.enums[enum_index]);
                 let value = self.render(*value);
                 quote!(#name::from_raw(#value))
             }
@@ -246,7 +246,7 @@ impl<'s> Scope<'s> {
                     Ty::Float => (value, quote!(0.0f64)),
                     Ty::Bool => (value, quote!(false)),
                     Ty::Enum(idx) => {
-                        let name = enum_ident(&self.schema.enums[*idx]);
+                        let name = enum_ident(&self.cx.schema.enums[*idx]);
                         (value, quote!(#name::from_raw(0)))
                     }
                     _ => (value, none),
@@ -261,7 +261,7 @@ impl<'s> Scope<'s> {
             Node::StreamProperty { of, property } => {
                 // A writer knows where it is in the stream it writes.
                 let own = self.owner.is_none() && of.is_none();
-                if own && self.mode == Mode::Write && property == StreamProperty::Pos {
+                if own && self.cx.mode == Mode::Write && property == StreamProperty::Pos {
                     return quote!((w.stream_pos() as i64));
                 }
                 let stream = match of {
@@ -282,7 +282,7 @@ impl<'s> Scope<'s> {
             Node::SizeOf { of: None } => {
                 let value = self.owner.clone().unwrap_or_else(|| quote!(self));
                 // The bytes a file has after the root's value are not part of it.
-                let len = match self.schema.trailing_field(self.ty) {
+                let len = match self.cx.schema.trailing_field(self.cx.ty) {
                     Some(field) => {
                         let trailing = field_ident(&field.id);
                         quote!((#value.encoded_len() - #value.#trailing.0.len()))
@@ -302,7 +302,7 @@ impl<'s> Scope<'s> {
                 enum_index,
                 variant,
             } => {
-                let def = &self.schema.enums[enum_index];
+                let def = &self.cx.schema.enums[enum_index];
                 let e = enum_ident(def);
                 let v = variant_ident(&def.variants[variant]);
                 quote!(#e::#v)
@@ -394,7 +394,7 @@ impl<'s> Scope<'s> {
                 let number = quote!(rt::bytes::parse_int(rt::bytes::view(&#text), #radix));
                 // Code reached through another value runs where the expression is compiled.
                 let home = self.home.as_deref().unwrap_or(self);
-                match home.mode {
+                match home.cx.mode {
                     Mode::Read => quote!(#number.map_err(|e| e.at(r.pos()))?),
                     Mode::Write => quote!(#number.map_err(|e| e.at(w.pos()))?),
                     Mode::Inspect => quote!(#number?),
@@ -444,7 +444,7 @@ impl<'s> Scope<'s> {
             match (elem, have) {
                 (Ty::Bytes, _) => quote!(rt::bytes::from_ints(&#tokens)),
                 (Ty::AnyStruct, Ty::User(have)) => {
-                    let name = crate::sanitization::struct_ident(&self.schema.types[have]);
+                    let name = crate::sanitization::struct_ident(&self.cx.schema.types[have]);
                     quote!({
                         let value: &#name = &#tokens;
                         value as &dyn ::core::any::Any

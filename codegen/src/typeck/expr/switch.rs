@@ -17,9 +17,9 @@ impl<'s> Scope<'s> {
         field: &Field,
         variant: usize,
     ) -> TokenStream {
-        let enum_name = switch_enum_ident(self.schema, owner, field);
+        let enum_name = switch_enum_ident(self.cx.schema, owner, field);
         let ident = match &field.ty {
-            FieldType::Switch(switch) => switch_variants(self.schema, switch).variants[variant]
+            FieldType::Switch(switch) => switch_variants(self.cx.schema, switch).variants[variant]
                 .ident
                 .clone(),
             _ => unreachable!("only a switch field holds a case"),
@@ -43,8 +43,8 @@ impl<'s> Scope<'s> {
         let FieldType::Switch(switch) = &field.ty else {
             unreachable!("a case is one of a switch field")
         };
-        let variant = &switch_variants(self.schema, switch).variants[variant];
-        let enum_name = switch_enum_ident(self.schema, owner, field);
+        let variant = &switch_variants(self.cx.schema, switch).variants[variant];
+        let enum_name = switch_enum_ident(self.cx.schema, owner, field);
         let ident = &variant.ident;
         let tokens = &base.tokens;
         let case = stored_value(field, quote!(case));

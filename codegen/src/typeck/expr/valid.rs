@@ -40,7 +40,7 @@ impl Scope<'_> {
                 enum_idx: Some(enum_idx),
                 ..
             } => {
-                let name = enum_ident(&self.schema.enums[*enum_idx]);
+                let name = enum_ident(&self.cx.schema.enums[*enum_idx]);
                 Ok(quote!(!::core::matches!(item, #name::Unknown(_))))
             }
             _ => Err(ExprError::Invalid(
