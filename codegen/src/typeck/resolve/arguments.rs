@@ -46,7 +46,8 @@ pub(super) fn argument<R: Reach>(
 }
 
 /// Where the arguments of `of` were given: the field it was read as, when it is a structure
-/// read by a field (an element of one, a case of a switch field, either where present).
+/// read by a field (an element of one, a case of a switch field, either where present), its
+/// holder in the terms of `scope`.
 pub fn given<R: Reach>(scope: &R, of: &Typed) -> Option<Given> {
     match &of.node {
         Node::Field { of, ty, index } => {
@@ -71,11 +72,79 @@ pub fn given<R: Reach>(scope: &R, of: &Typed) -> Option<Given> {
             structure.then_some(given)
         }
         Node::Item { list, .. } => given(scope, list),
-        Node::Present { .. } => given(scope, &scope.present_value()?),
-        // Where the value is present (the holder a step inside it has is in its terms).
-        Node::WhenPresent { value, then } => given(&scope.present_scope(value), then),
+        // The present value was resolved outside, where `Node::Present` means another value:
+        // a holder that names it is not in this scope's terms.
+        Node::Present { .. } => {
+            let value = scope.present_value()?;
+            match names_present(&value) {
+                true => None,
+                false => given(scope, &value),
+            }
+        }
+        // The holder of a step inside the value is in the terms of the scope where the value
+        // is present: there, `Node::Present` is that value.
+        Node::WhenPresent { value, then } => {
+            let mut given = given(&scope.present_scope(value), then)?;
+            if let Some(holder) = given.holder.take() {
+                given.holder = Some(Box::new(with_present(*holder, value)?));
+            }
+            Some(given)
+        }
         _ => None,
     }
+}
+
+/// Whether the place `t` names `Node::Present`, the present value of its scope.
+fn names_present(t: &Typed) -> bool {
+    match &t.node {
+        Node::Present { .. } => true,
+        Node::Field { of, .. } => of.as_deref().is_some_and(names_present),
+        Node::Case { value, .. } => names_present(value),
+        Node::Item { list, .. } => names_present(list),
+        Node::WhenPresent { value, .. } => names_present(value),
+        _ => false,
+    }
+}
+
+/// The place `t`, in whose scope `Node::Present` is `value`, in the terms of the scope
+/// outside (`None` where it names that value other than through a field, a case, an element
+/// or another value that may be absent).
+fn with_present(t: Typed, value: &Typed) -> Option<Typed> {
+    let Typed { ty, can_fail, node } = t;
+    let inner = |t: Box<Typed>| with_present(*t, value).map(Box::new);
+    let node = match node {
+        Node::Present { .. } => return Some(value.clone()),
+        Node::Field { of, ty, index } => Node::Field {
+            of: match of {
+                Some(of) => Some(inner(of)?),
+                None => None,
+            },
+            ty,
+            index,
+        },
+        Node::Case {
+            value: case,
+            field,
+            variant,
+        } => Node::Case {
+            value: inner(case)?,
+            field,
+            variant,
+        },
+        Node::Item { list, at } => Node::Item {
+            list: inner(list)?,
+            at,
+        },
+        Node::WhenPresent { value: of, then } => Node::WhenPresent {
+            value: inner(of)?,
+            then,
+        },
+        node => {
+            let t = Typed { ty, can_fail, node };
+            return (!names_present(&t)).then_some(t);
+        }
+    };
+    Some(Typed { ty, can_fail, node })
 }
 
 /// Parameter `index` of type `ty`, where no argument is known: a `_root` parameter is the same
