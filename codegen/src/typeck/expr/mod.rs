@@ -326,10 +326,8 @@ impl<'s> Scope<'s> {
 
     /// Compiles an expression that must produce an `i64`.
     pub fn int(&self, e: &Expr) -> Result<TokenStream, ExprError> {
-        match self.compile(e)? {
-            (t, Ty::Int) => Ok(t),
-            (_, other) => invalid(messages::expected(Kind::Integer, describe(&other))),
-        }
+        let value = crate::typeck::resolve::resolve_int(&self.cx, e)?;
+        Ok(self.render(value))
     }
 
     /// Compiles an expression that must produce a stream (`io:`): a `&rt::Stream`.
