@@ -26,7 +26,6 @@ use std::rc::Rc;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens as _, quote};
-use skelcodec_runtime::__private::messages::{self, Kind};
 
 use crate::expr::{BinOp, Expr};
 use crate::model::*;
@@ -343,10 +342,8 @@ impl<'s> Scope<'s> {
 
     /// Compiles an expression that must produce a `bool`.
     pub fn bool(&self, e: &Expr) -> Result<TokenStream, ExprError> {
-        match self.compile(e)? {
-            (t, Ty::Bool) => Ok(t),
-            (_, other) => invalid(messages::expected(Kind::Boolean, describe(&other))),
-        }
+        let value = crate::typeck::resolve::resolve_bool(&self.cx, e)?;
+        Ok(self.render(value))
     }
 
     /// A `bool` expression: whether the value `e` names is absent (a conditional field that
