@@ -35,6 +35,7 @@ use crate::sanitization::switch_enum_ident;
 use crate::sanitization::{enum_ident, field_ident, local_ident, own_reader_ident, variant_ident};
 
 use crate::typeck::context::Context;
+use crate::typeck::resolve::uses;
 pub(crate) use crate::typeck::typed::describe;
 pub use crate::typeck::typed::{ExprError, Mode, Ty};
 use crate::typeck::typed::{Site, invalid, unsupported};
@@ -331,13 +332,8 @@ impl<'s> Scope<'s> {
 
     /// Compiles an expression that must produce a stream (`io:`): a `&rt::Stream`.
     pub fn stream(&self, e: &Expr) -> Result<TokenStream, ExprError> {
-        match self.compile(e)? {
-            (t, Ty::Io) => Ok(t),
-            (_, other) => invalid(format!(
-                "expected a stream (`_io` of a value), found {}",
-                describe(&other)
-            )),
-        }
+        let stream = uses::stream(&self.cx, e)?;
+        Ok(self.render(stream))
     }
 
     /// Compiles an expression that must produce a `bool`.

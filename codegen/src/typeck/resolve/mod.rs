@@ -9,6 +9,7 @@ use skelcodec_runtime::encoding::Encoding;
 
 mod arguments;
 mod places;
+pub mod uses;
 
 pub use self::arguments::given;
 use self::places::{attribute, cast, item, name};
