@@ -507,10 +507,8 @@ impl<'s> Scope<'s> {
 
     /// Compiles the list a `-for-each` field follows: the list, and the type of its elements.
     pub fn list(&self, e: &Expr) -> Result<(TokenStream, Ty), ExprError> {
-        match self.compile(e)? {
-            (tokens, Ty::Array(elem)) => Ok((tokens, *elem)),
-            _ => invalid("`-for-each` takes a list read earlier"),
-        }
+        let (list, elem) = uses::list(&self.cx, e)?;
+        Ok((self.render(list), elem))
     }
 
     /// The match pattern of a switch's case key (an integer, string, boolean, enum or

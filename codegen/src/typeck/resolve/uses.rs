@@ -17,3 +17,16 @@ pub fn stream<R: Reach>(scope: &R, e: &Expr) -> Result<Typed, ExprError> {
         )),
     }
 }
+
+/// The list a `-for-each` field follows, which must be a list read earlier, and the type of
+/// its elements.
+pub fn list<R: Reach>(scope: &R, e: &Expr) -> Result<(Typed, Ty), ExprError> {
+    let list = resolve(scope, e)?;
+    match &list.ty {
+        Ty::Array(elem) => {
+            let elem = (**elem).clone();
+            Ok((list, elem))
+        }
+        _ => invalid("`-for-each` takes a list read earlier"),
+    }
+}
