@@ -435,16 +435,20 @@ impl<'s> Scope<'s> {
     /// Compiles the value a switch matches on: a string is matched as a byte slice, and one
     /// that may be absent (`list.last.magic`) as the empty string when it is.
     pub fn selector(&self, on: &Expr) -> Compiled {
-        match self.compile(on)? {
-            (tokens, Ty::Opt(inner)) if matches!(*inner, Ty::Str | Ty::StrLit) => Ok((
-                quote!(#tokens.as_ref().map_or(&[][..], |present| rt::bytes::view(present))),
-                Ty::Str,
-            )),
-            (tokens, ty @ (Ty::Str | Ty::StrLit | Ty::Bytes)) => {
-                Ok((quote!(rt::bytes::view(&#tokens)), ty))
+        let selector = uses::selector(&self.cx, on)?;
+        let ty = selector.ty();
+        let tokens = match selector {
+            uses::Selector::Value(value) => self.render(value),
+            uses::Selector::Bytes(value) => {
+                let tokens = self.render(value);
+                quote!(rt::bytes::view(&#tokens))
             }
-            other => Ok(other),
-        }
+            uses::Selector::TextOrEmpty(value) => {
+                let tokens = self.render(value);
+                quote!(#tokens.as_ref().map_or(&[][..], |present| rt::bytes::view(present)))
+            }
+        };
+        Ok((tokens, ty))
     }
 
     /// The same scope reading the arguments of a field read later in pass `pass`.

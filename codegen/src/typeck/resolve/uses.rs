@@ -1,4 +1,5 @@
-//! What a site needs of an expression: a stream for `io:`, a list for `-for-each`. Each check
+//! What a site needs of an expression: a stream for `io:`, a list for `-for-each`, the value a
+//! switch matches on. Each check
 //! is made here, on the resolved tree, with the error a schema gets when it fails; a back end
 //! renders what is decided.
 
@@ -29,4 +30,36 @@ pub fn list<R: Reach>(scope: &R, e: &Expr) -> Result<(Typed, Ty), ExprError> {
         }
         _ => invalid("`-for-each` takes a list read earlier"),
     }
+}
+
+/// How a switch matches the value it switches on (see [`selector`]).
+#[derive(Debug, Clone)]
+pub enum Selector {
+    /// As it is: a number, boolean or enum value.
+    Value(Typed),
+    /// A string or byte array, by its bytes.
+    Bytes(Typed),
+    /// A string that may be absent (`list.last.magic`), by its bytes, or as the empty string
+    /// where it is absent.
+    TextOrEmpty(Typed),
+}
+
+impl Selector {
+    /// The type of the value matched: a string that may be absent is matched as a string.
+    pub fn ty(&self) -> Ty {
+        match self {
+            Selector::Value(value) | Selector::Bytes(value) => value.ty.clone(),
+            Selector::TextOrEmpty(_) => Ty::Str,
+        }
+    }
+}
+
+/// The value a switch matches on, `on`, and how it is matched.
+pub fn selector<R: Reach>(scope: &R, on: &Expr) -> Result<Selector, ExprError> {
+    let value = resolve(scope, on)?;
+    Ok(match &value.ty {
+        Ty::Opt(inner) if inner.is_text() => Selector::TextOrEmpty(value),
+        Ty::Str | Ty::StrLit | Ty::Bytes => Selector::Bytes(value),
+        _ => Selector::Value(value),
+    })
 }
