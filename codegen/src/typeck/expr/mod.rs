@@ -518,17 +518,10 @@ impl<'s> Scope<'s> {
     /// The match pattern of a switch's case key (an integer, string, boolean, enum or
     /// byte-array literal).
     pub fn case_pattern(&self, key: &Expr) -> Result<TokenStream, ExprError> {
-        match key {
-            Expr::Str(s) => Ok(Literal::byte_string(s.as_bytes()).into_token_stream()),
-            Expr::List(items) => {
-                let bytes = items.iter().map(|item| match item {
-                    Expr::Int(n) => u8::try_from(*n).unwrap_or_default(),
-                    _ => 0,
-                });
-                Ok(Literal::byte_string(&bytes.collect::<Vec<u8>>()).into_token_stream())
-            }
-            other => self.compile(other).map(|(tokens, _)| tokens),
-        }
+        Ok(match uses::case_key(&self.cx, key)? {
+            uses::CaseKey::Bytes(bytes) => Literal::byte_string(&bytes).into_token_stream(),
+            uses::CaseKey::Value(value) => self.render(value),
+        })
     }
 
     /// Compiles `arg` as the value of a parameter of type `param`: integers as `i64`, texts

@@ -1,7 +1,6 @@
 //! What a site needs of an expression: a stream for `io:`, a list for `-for-each`, the value a
-//! switch matches on. Each check
-//! is made here, on the resolved tree, with the error a schema gets when it fails; a back end
-//! renders what is decided.
+//! switch matches on and its case keys. Each check is made here, on the resolved tree, with
+//! the error a schema gets when it fails; a back end renders what is decided.
 
 use super::{Reach, resolve};
 use crate::expr::Expr;
@@ -61,5 +60,32 @@ pub fn selector<R: Reach>(scope: &R, on: &Expr) -> Result<Selector, ExprError> {
         Ty::Opt(inner) if inner.is_text() => Selector::TextOrEmpty(value),
         Ty::Str | Ty::StrLit | Ty::Bytes => Selector::Bytes(value),
         _ => Selector::Value(value),
+    })
+}
+
+/// What a switch's case key matches (see [`case_key`]).
+#[derive(Debug, Clone)]
+pub enum CaseKey {
+    /// These bytes: a string literal's, or a byte-array literal's (an element that is no
+    /// byte reads as 0).
+    Bytes(Vec<u8>),
+    /// This value: an integer, boolean or enum literal.
+    Value(Typed),
+}
+
+/// The case key `key` of a switch (an integer, string, boolean, enum or byte-array literal).
+pub fn case_key<R: Reach>(scope: &R, key: &Expr) -> Result<CaseKey, ExprError> {
+    Ok(match key {
+        Expr::Str(s) => CaseKey::Bytes(s.as_bytes().to_vec()),
+        Expr::List(items) => CaseKey::Bytes(
+            items
+                .iter()
+                .map(|item| match item {
+                    Expr::Int(n) => u8::try_from(*n).unwrap_or_default(),
+                    _ => 0,
+                })
+                .collect(),
+        ),
+        other => CaseKey::Value(resolve(scope, other)?),
     })
 }
