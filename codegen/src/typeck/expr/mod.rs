@@ -38,7 +38,7 @@ use crate::typeck::context::Context;
 use crate::typeck::resolve::uses;
 pub(crate) use crate::typeck::typed::describe;
 pub use crate::typeck::typed::{ExprError, Mode, Ty};
-use crate::typeck::typed::{Site, invalid, unsupported};
+use crate::typeck::typed::{Site, unsupported};
 use crate::typeck::value_types::one_value;
 pub use crate::typeck::value_types::{element_ty, field_ty};
 
@@ -527,70 +527,43 @@ impl<'s> Scope<'s> {
     /// Compiles `arg` as the value of a parameter of type `param`: integers as `i64`, texts
     /// and bytes as slices, values of user types and lists by reference.
     pub fn argument(&self, param: &Param, arg: &Expr) -> Result<TokenStream, ExprError> {
-        let (tokens, ty) = self.compile(arg)?;
-        let text = matches!(ty, Ty::Str | Ty::StrLit);
-        match (param.ty, &ty) {
-            (ParamType::Int(_), Ty::Int) | (ParamType::Bool, Ty::Bool) => Ok(tokens),
-            (ParamType::Enum(want), Ty::Enum(have)) if want == *have => Ok(tokens),
-            (ParamType::Str, _) if text => Ok(quote!(rt::bytes::view(&#tokens))),
-            (ParamType::Bytes, Ty::Bytes) => Ok(quote!(rt::bytes::view(&#tokens))),
-            (ParamType::User(want), Ty::User(have)) if want == *have => Ok(quote!(&#tokens)),
-            // Kaitai fails where such an argument is absent; so do readers and writers.
-            (ParamType::User(want), Ty::Opt(have)) if **have == Ty::User(want) => {
+        let (value, passing) = uses::argument(&self.cx, param, arg)?;
+        let tokens = self.render(value);
+        Ok(match passing {
+            // Streams are references already.
+            uses::Passing::Value => tokens,
+            uses::Passing::Bytes => quote!(rt::bytes::view(&#tokens)),
+            uses::Passing::Reference => quote!(&#tokens),
+            uses::Passing::PresentArgument => {
                 let name = &param.id;
+                // The resolver refuses it outside readers and writers.
                 let stream = match self.cx.mode {
                     Mode::Read => quote!(r),
-                    Mode::Write => quote!(w),
-                    Mode::Inspect => {
-                        return invalid("a structure that may be absent is no default value");
-                    }
+                    Mode::Write | Mode::Inspect => quote!(w),
                 };
-                Ok(quote!(rt::fields::present_argument(#tokens, #name, #stream.pos())?))
+                quote!(rt::fields::present_argument(#tokens, #name, #stream.pos())?)
             }
             // Through a reference to the structure itself, not to a `Box` holding it.
-            (ParamType::OptUser(want), Ty::Opt(have)) if **have == Ty::User(want) => {
-                let name = crate::sanitization::struct_ident(&self.cx.schema.types[want]);
-                Ok(quote!((#tokens).map(::core::borrow::Borrow::<#name>::borrow)))
+            uses::Passing::Optional { ty } => {
+                let name = crate::sanitization::struct_ident(&self.cx.schema.types[ty]);
+                quote!((#tokens).map(::core::borrow::Borrow::<#name>::borrow))
             }
-            (ParamType::OptUser(want), Ty::User(have)) if want == *have => {
-                Ok(quote!(::core::option::Option::Some(&#tokens)))
-            }
-            // Streams are references already.
-            (ParamType::Io, Ty::Io) | (ParamType::AnyStruct, Ty::AnyStruct) => Ok(tokens),
-            (ParamType::AnyStruct, Ty::User(have)) => {
+            uses::Passing::SomeReference => quote!(::core::option::Option::Some(&#tokens)),
+            uses::Passing::AnyStruct { ty } => {
                 // Through a reference to the structure itself, not to a `Box` holding it.
-                let name = crate::sanitization::struct_ident(&self.cx.schema.types[*have]);
-                Ok(quote!({
+                let name = crate::sanitization::struct_ident(&self.cx.schema.types[ty]);
+                quote!({
                     let value: &#name = &#tokens;
                     value as &dyn ::core::any::Any
-                }))
+                })
             }
-            (ParamType::IntList, Ty::ListLit(elem)) if **elem == Ty::Int => Ok(quote!(&#tokens)),
-            (ParamType::IntList, Ty::Array(elem)) if **elem == Ty::Int => Ok(quote!(
-                &#tokens.iter().map(|x| *x as i64).collect::<::std::vec::Vec<i64>>()
-            )),
-            (ParamType::UserList(want), Ty::Array(elem)) if **elem == Ty::User(want) => {
-                Ok(quote!(&#tokens))
+            uses::Passing::Ints => {
+                quote!(&#tokens.iter().map(|x| *x as i64).collect::<::std::vec::Vec<i64>>())
             }
-            (ParamType::AnyStructList, Ty::ListLit(elem) | Ty::Array(elem))
-                if **elem == Ty::AnyStruct =>
-            {
-                Ok(quote!(&#tokens))
-            }
-            (ParamType::StrList, Ty::ListLit(elem) | Ty::Array(elem)) if **elem == Ty::StrLit => {
-                Ok(quote!(&#tokens))
-            }
-            (ParamType::IoList, Ty::ListLit(elem) | Ty::Array(elem)) if **elem == Ty::Io => {
-                Ok(quote!(&#tokens))
-            }
-            (ParamType::StrList, Ty::Array(elem)) if **elem == Ty::Str => Ok(quote!(
+            uses::Passing::Texts => quote!(
                 &#tokens.iter().map(|x| x.text_bytes()).collect::<::std::vec::Vec<&[u8]>>()
-            )),
-            _ => invalid(format!(
-                "this argument is {}, which the parameter's type does not take",
-                describe(&ty)
-            )),
-        }
+            ),
+        })
     }
 
     /// Compiles any expression to a value.

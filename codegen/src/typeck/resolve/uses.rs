@@ -1,9 +1,10 @@
 //! What a site needs of an expression: a stream for `io:`, a list for `-for-each`, the value a
-//! switch matches on and its case keys. Each check is made here, on the resolved tree, with
+//! switch matches on and its case keys, a parameter's argument and how it is passed. Each check is made here, on the resolved tree, with
 //! the error a schema gets when it fails; a back end renders what is decided.
 
 use super::{Reach, resolve};
 use crate::expr::Expr;
+use crate::model::{Param, ParamType};
 use crate::typeck::typed::*;
 
 /// `e`, which must be a stream (`io:`, the `_io` of a value).
@@ -88,4 +89,76 @@ pub fn case_key<R: Reach>(scope: &R, key: &Expr) -> Result<CaseKey, ExprError> {
         ),
         other => CaseKey::Value(resolve(scope, other)?),
     })
+}
+
+/// How an argument is passed to a parameter (see [`argument`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Passing {
+    /// As it is: a number, boolean, enum value, stream, or structure of any type.
+    Value,
+    /// A string's text or a byte array, by its bytes.
+    Bytes,
+    /// A structure or a list, by reference.
+    Reference,
+    /// A structure that may be absent, to a parameter that needs it: where it is absent, the
+    /// reader or writer fails, as Kaitai does.
+    PresentArgument,
+    /// A structure of type `ty` that may be absent, as one that may be absent.
+    Optional { ty: usize },
+    /// A structure, as one that may be absent (present).
+    SomeReference,
+    /// A structure of type `ty`, as a structure of any type (`struct`).
+    AnyStruct { ty: usize },
+    /// A list of integers of any width, as integers (`i64`).
+    Ints,
+    /// A list of strings, as their texts.
+    Texts,
+}
+
+/// `arg`, the argument of parameter `param`, and how it is passed: its type must be one the
+/// parameter's type takes.
+pub fn argument<R: Reach>(
+    scope: &R,
+    param: &Param,
+    arg: &Expr,
+) -> Result<(Typed, Passing), ExprError> {
+    let value = resolve(scope, arg)?;
+    let ty = &value.ty;
+    let list_of = |elem: Ty| matches!(ty, Ty::ListLit(e) | Ty::Array(e) if **e == elem);
+    let passing = match (param.ty, ty) {
+        (ParamType::Int(_), Ty::Int) | (ParamType::Bool, Ty::Bool) => Passing::Value,
+        (ParamType::Enum(want), Ty::Enum(have)) if want == *have => Passing::Value,
+        (ParamType::Str, _) if ty.is_text() => Passing::Bytes,
+        (ParamType::Bytes, Ty::Bytes) => Passing::Bytes,
+        (ParamType::User(want), Ty::User(have)) if want == *have => Passing::Reference,
+        // Kaitai fails where such an argument is absent; so do readers and writers.
+        (ParamType::User(want), Ty::Opt(have)) if **have == Ty::User(want) => {
+            if scope.mode() == Mode::Inspect {
+                return invalid("a structure that may be absent is no default value");
+            }
+            Passing::PresentArgument
+        }
+        (ParamType::OptUser(want), Ty::Opt(have)) if **have == Ty::User(want) => {
+            Passing::Optional { ty: want }
+        }
+        (ParamType::OptUser(want), Ty::User(have)) if want == *have => Passing::SomeReference,
+        (ParamType::Io, Ty::Io) | (ParamType::AnyStruct, Ty::AnyStruct) => Passing::Value,
+        (ParamType::AnyStruct, Ty::User(have)) => Passing::AnyStruct { ty: *have },
+        (ParamType::IntList, Ty::ListLit(elem)) if **elem == Ty::Int => Passing::Reference,
+        (ParamType::IntList, Ty::Array(elem)) if **elem == Ty::Int => Passing::Ints,
+        (ParamType::UserList(want), Ty::Array(elem)) if **elem == Ty::User(want) => {
+            Passing::Reference
+        }
+        (ParamType::AnyStructList, _) if list_of(Ty::AnyStruct) => Passing::Reference,
+        (ParamType::StrList, _) if list_of(Ty::StrLit) => Passing::Reference,
+        (ParamType::IoList, _) if list_of(Ty::Io) => Passing::Reference,
+        (ParamType::StrList, Ty::Array(elem)) if **elem == Ty::Str => Passing::Texts,
+        _ => {
+            return invalid(format!(
+                "this argument is {}, which the parameter's type does not take",
+                describe(ty)
+            ));
+        }
+    };
+    Ok((value, passing))
 }
