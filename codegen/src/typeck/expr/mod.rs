@@ -36,9 +36,10 @@ use crate::sanitization::{enum_ident, field_ident, local_ident, own_reader_ident
 
 use crate::typeck::context::Context;
 use crate::typeck::resolve::uses;
+pub use crate::typeck::resolve::uses::Pass;
+use crate::typeck::typed::Site;
 pub(crate) use crate::typeck::typed::describe;
 pub use crate::typeck::typed::{ExprError, Mode, Ty};
-use crate::typeck::typed::{Site, unsupported};
 use crate::typeck::value_types::one_value;
 pub use crate::typeck::value_types::{element_ty, field_ty};
 
@@ -145,15 +146,6 @@ pub struct Scope<'s> {
     in_other_stream: bool,
     /// Inside a step on a value that may be absent: the value, present (`Node::Present`).
     present: Option<Box<Place<'s>>>,
-}
-
-/// The two reads of a field read later (see [`Field::read_later`]).
-#[derive(Debug, Clone, Copy)]
-pub enum Pass {
-    /// In place: arguments that use values read after it are empty.
-    First,
-    /// After them: arguments see the fields before this index.
-    Again(usize),
 }
 
 impl<'s> Scope<'s> {
@@ -466,46 +458,34 @@ impl<'s> Scope<'s> {
         param: &Param,
         arg: &Expr,
     ) -> Result<TokenStream, ExprError> {
-        match self.later {
-            Some((later, Pass::First))
-                if later
-                    .empty_first
-                    .iter()
-                    .any(|(t, p)| *t == ty && *p == param.id) =>
-            {
-                self.empty_argument(param)
-            }
-            Some((_, Pass::Again(visible))) => {
+        match uses::later_argument(self.later, ty, param) {
+            uses::LaterArgument::Empty => self.empty_argument(param),
+            uses::LaterArgument::Again(visible) => {
                 let mut scope = self.clone();
                 scope.cx.visible_fields = visible;
                 scope.later = None;
                 scope.argument(param, arg)
             }
-            _ => self.argument(param, arg),
+            uses::LaterArgument::Given => self.argument(param, arg),
         }
     }
 
     /// The empty value of a parameter, passed the first time a field read later is read.
     fn empty_argument(&self, param: &Param) -> Result<TokenStream, ExprError> {
         let elem = crate::repr::param_value_type(self.cx.schema, param);
-        Ok(match param.ty {
-            ParamType::Int(_) => quote!(0i64),
-            ParamType::Bool => quote!(false),
-            ParamType::Enum(_) => quote!(#elem::from_raw(0)),
-            ParamType::OptUser(_) => quote!(::core::option::Option::None),
-            ParamType::Io => quote!(&rt::Stream::default()),
-            ParamType::User(_) | ParamType::AnyStruct => {
-                return unsupported(format!(
-                    "`{}` is a structure read after the value that needs it, and has no empty value to read that value with first",
-                    param.id
-                ));
-            }
-            ParamType::AnyStructList | ParamType::StrList | ParamType::IoList => {
-                quote!(&[] as &[&#elem])
-            }
-            ParamType::Str | ParamType::Bytes | ParamType::IntList | ParamType::UserList(_) => {
-                quote!(&[] as &[#elem])
-            }
+        Ok(match uses::empty_value(param)? {
+            uses::EmptyValue::Zero => quote!(0i64),
+            uses::EmptyValue::False => quote!(false),
+            uses::EmptyValue::EnumZero => quote!(#elem::from_raw(0)),
+            uses::EmptyValue::Absent => quote!(::core::option::Option::None),
+            uses::EmptyValue::NoStream => quote!(&rt::Stream::default()),
+            // Lists of references and lists of values.
+            uses::EmptyValue::Empty => match param.ty {
+                ParamType::AnyStructList | ParamType::StrList | ParamType::IoList => {
+                    quote!(&[] as &[&#elem])
+                }
+                _ => quote!(&[] as &[#elem]),
+            },
         })
     }
 

@@ -1,10 +1,12 @@
 //! What a site needs of an expression: a stream for `io:`, a list for `-for-each`, the value a
-//! switch matches on and its case keys, a parameter's argument and how it is passed. Each check is made here, on the resolved tree, with
-//! the error a schema gets when it fails; a back end renders what is decided.
+//! switch matches on and its case keys, a parameter's argument and how it is passed (or, the
+//! first time a field read later is read, its empty value). Each check is made here, on the
+//! resolved tree, with the error a schema gets when it fails; a back end renders what is
+//! decided.
 
 use super::{Reach, resolve};
 use crate::expr::Expr;
-use crate::model::{Param, ParamType};
+use crate::model::{Param, ParamType, ReadLater};
 use crate::typeck::typed::*;
 
 /// `e`, which must be a stream (`io:`, the `_io` of a value).
@@ -161,4 +163,92 @@ pub fn argument<R: Reach>(
         }
     };
     Ok((value, passing))
+}
+
+/// The two reads of a field read later (see [`Field::read_later`]).
+///
+/// [`Field::read_later`]: crate::model::Field::read_later
+#[derive(Debug, Clone, Copy)]
+pub enum Pass {
+    /// In place: arguments that use values read after it are empty.
+    First,
+    /// After them: arguments see the fields before this index.
+    Again(usize),
+}
+
+/// What a field passes for a parameter (see [`later_argument`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LaterArgument {
+    /// The parameter's empty value (see [`empty_value`]): the first read of a field read
+    /// later, whose argument uses values read after it.
+    Empty,
+    /// The argument, seeing the fields before this index: the second read.
+    Again(usize),
+    /// The argument, where the field is read.
+    Given,
+}
+
+/// What the field being read passes for parameter `param` of user type `ty`, where the field
+/// is read later (see [`Field::read_later`]) as `later` says: pass `Pass`.
+///
+/// [`Field::read_later`]: crate::model::Field::read_later
+pub fn later_argument(
+    later: Option<(&ReadLater, Pass)>,
+    ty: usize,
+    param: &Param,
+) -> LaterArgument {
+    match later {
+        Some((later, Pass::First))
+            if later
+                .empty_first
+                .iter()
+                .any(|(t, p)| *t == ty && *p == param.id) =>
+        {
+            LaterArgument::Empty
+        }
+        Some((_, Pass::Again(visible))) => LaterArgument::Again(visible),
+        _ => LaterArgument::Given,
+    }
+}
+
+/// The empty value of a parameter (see [`empty_value`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmptyValue {
+    /// The integer 0.
+    Zero,
+    /// `false`.
+    False,
+    /// The enum's value 0.
+    EnumZero,
+    /// No structure (for a structure that may be absent).
+    Absent,
+    /// A stream without bytes.
+    NoStream,
+    /// An empty text, byte array or list.
+    Empty,
+}
+
+/// The empty value of `param`, passed the first time a field read later is read: a structure
+/// has none.
+pub fn empty_value(param: &Param) -> Result<EmptyValue, ExprError> {
+    Ok(match param.ty {
+        ParamType::Int(_) => EmptyValue::Zero,
+        ParamType::Bool => EmptyValue::False,
+        ParamType::Enum(_) => EmptyValue::EnumZero,
+        ParamType::OptUser(_) => EmptyValue::Absent,
+        ParamType::Io => EmptyValue::NoStream,
+        ParamType::User(_) | ParamType::AnyStruct => {
+            return unsupported(format!(
+                "`{}` is a structure read after the value that needs it, and has no empty value to read that value with first",
+                param.id
+            ));
+        }
+        ParamType::AnyStructList
+        | ParamType::StrList
+        | ParamType::IoList
+        | ParamType::Str
+        | ParamType::Bytes
+        | ParamType::IntList
+        | ParamType::UserList(_) => EmptyValue::Empty,
+    })
 }
