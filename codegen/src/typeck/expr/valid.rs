@@ -7,6 +7,7 @@ use super::{ExprError, Scope};
 use crate::model::{Field, FieldType, Repeat};
 use crate::repr::stored_value;
 use crate::sanitization::enum_ident;
+use crate::typeck::resolve::uses;
 
 impl Scope<'_> {
     /// For each `valid` rule of `field`, a `bool` expression: whether the value `item` (a
@@ -34,18 +35,8 @@ impl Scope<'_> {
 
     /// `in-enum`: the value `item` (a reference to an enum value) is one its enum names.
     fn in_enum(&self, element: &FieldType) -> Result<TokenStream, ExprError> {
-        match element {
-            FieldType::Enum { enum_idx, .. }
-            | FieldType::Bits {
-                enum_idx: Some(enum_idx),
-                ..
-            } => {
-                let name = enum_ident(&self.cx.schema.enums[*enum_idx]);
-                Ok(quote!(!::core::matches!(item, #name::Unknown(_))))
-            }
-            _ => Err(ExprError::Invalid(
-                "`in-enum` applies to values of an enum".into(),
-            )),
-        }
+        let enum_idx = uses::in_enum(element)?;
+        let name = enum_ident(&self.cx.schema.enums[enum_idx]);
+        Ok(quote!(!::core::matches!(item, #name::Unknown(_))))
     }
 }

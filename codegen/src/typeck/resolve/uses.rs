@@ -1,12 +1,13 @@
 //! What a site needs of an expression: a stream for `io:`, a list for `-for-each`, the value a
 //! switch matches on and its case keys, a parameter's argument and how it is passed (or, the
-//! first time a field read later is read, its empty value). Each check is made here, on the
+//! first time a field read later is read, its empty value), the enum of `valid: in-enum`.
+//! Each check is made here, on the
 //! resolved tree, with the error a schema gets when it fails; a back end renders what is
 //! decided.
 
 use super::{Reach, resolve};
 use crate::expr::Expr;
-use crate::model::{Param, ParamType, ReadLater};
+use crate::model::{FieldType, Param, ParamType, ReadLater};
 use crate::typeck::typed::*;
 
 /// `e`, which must be a stream (`io:`, the `_io` of a value).
@@ -251,4 +252,16 @@ pub fn empty_value(param: &Param) -> Result<EmptyValue, ExprError> {
         | ParamType::IntList
         | ParamType::UserList(_) => EmptyValue::Empty,
     })
+}
+
+/// `valid: in-enum` of a value of type `element`: the enum whose names it must be one of.
+pub fn in_enum(element: &FieldType) -> Result<usize, ExprError> {
+    match element {
+        FieldType::Enum { enum_idx, .. }
+        | FieldType::Bits {
+            enum_idx: Some(enum_idx),
+            ..
+        } => Ok(*enum_idx),
+        _ => invalid("`in-enum` applies to values of an enum"),
+    }
 }
