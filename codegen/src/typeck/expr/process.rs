@@ -3,11 +3,13 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{ExprError, Scope, Ty};
+use super::{ExprError, Scope};
 use crate::expr::Expr;
 use crate::model::{Decode, Process};
 use crate::repr::constant_processor;
 use crate::sanitization::{module_ident, type_ident};
+use crate::typeck::resolve::uses::{self, ProcessorArgument};
+use crate::typeck::typed::Typed;
 
 impl Scope<'_> {
     /// The processor of `decode`, built from its arguments in `scope`: an `impl rt::process::Process`
@@ -22,12 +24,7 @@ impl Scope<'_> {
                 constant_processor(decode).unwrap_or_else(|| quote!(rt::process::Unchanged))
             }
             Process::Xor(key) => {
-                if let (_, Ty::Bool) = self.compile(key)? {
-                    return Err(ExprError::Invalid(
-                        "`xor` takes an integer or bytes as its key, not a boolean".into(),
-                    ));
-                }
-                let key = self.processor_argument(key)?;
+                let key = self.passed(uses::xor_key(&self.cx, key)?);
                 quote!(rt::process::Xor::new(#key))
             }
             Process::Rol(n) => {
@@ -57,16 +54,16 @@ impl Scope<'_> {
     /// An argument of a processor: an integer (`i64`), a boolean, or bytes (`&[u8]`; a list of
     /// integers is its bytes).
     fn processor_argument(&self, arg: &Expr) -> Result<TokenStream, ExprError> {
-        let (tokens, ty) = self.compile(arg)?;
-        match ty {
-            Ty::Int | Ty::Bool => Ok(tokens),
-            Ty::Bytes | Ty::Str | Ty::StrLit => Ok(quote!(rt::bytes::view(&#tokens))),
-            Ty::ListLit(elem) if *elem == Ty::Int => {
-                Ok(quote!(rt::bytes::from_ints(&#tokens).as_slice()))
-            }
-            other => Err(ExprError::Invalid(format!(
-                "a processor takes integers, booleans and bytes, not {other:?}"
-            ))),
+        Ok(self.passed(uses::processor_argument(&self.cx, arg)?))
+    }
+
+    /// The Rust of an argument of a processor, passed as `passing` says.
+    fn passed(&self, (value, passing): (Typed, ProcessorArgument)) -> TokenStream {
+        let tokens = self.render(value);
+        match passing {
+            ProcessorArgument::Value => tokens,
+            ProcessorArgument::Bytes => quote!(rt::bytes::view(&#tokens)),
+            ProcessorArgument::IntsAsBytes => quote!(rt::bytes::from_ints(&#tokens).as_slice()),
         }
     }
 }

@@ -265,3 +265,43 @@ pub fn in_enum(element: &FieldType) -> Result<usize, ExprError> {
         _ => invalid("`in-enum` applies to values of an enum"),
     }
 }
+
+/// How an argument of a processor is passed (see [`processor_argument`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProcessorArgument {
+    /// An integer or boolean, as it is.
+    Value,
+    /// A string or byte array, by its bytes.
+    Bytes,
+    /// A list literal of integers, as its bytes.
+    IntsAsBytes,
+}
+
+/// `arg`, an argument of a processor (`process: rol(n)`, custom ones): an integer, a boolean
+/// or bytes (a list literal of integers is its bytes).
+pub fn processor_argument<R: Reach>(
+    scope: &R,
+    arg: &Expr,
+) -> Result<(Typed, ProcessorArgument), ExprError> {
+    let value = resolve(scope, arg)?;
+    let passing = match &value.ty {
+        Ty::Int | Ty::Bool => ProcessorArgument::Value,
+        Ty::Bytes | Ty::Str | Ty::StrLit => ProcessorArgument::Bytes,
+        Ty::ListLit(elem) if **elem == Ty::Int => ProcessorArgument::IntsAsBytes,
+        other => {
+            return invalid(format!(
+                "a processor takes integers, booleans and bytes, not {other:?}"
+            ));
+        }
+    };
+    Ok((value, passing))
+}
+
+/// The key of `process: xor(key)`: an integer or bytes, as [`processor_argument`] passes it.
+pub fn xor_key<R: Reach>(scope: &R, key: &Expr) -> Result<(Typed, ProcessorArgument), ExprError> {
+    let (value, passing) = processor_argument(scope, key)?;
+    if value.ty == Ty::Bool {
+        return invalid("`xor` takes an integer or bytes as its key, not a boolean");
+    }
+    Ok((value, passing))
+}
