@@ -261,4 +261,8 @@ impl Reach for Context<'_> {
             ..self.nested()
         }
     }
+
+    fn structure_scope(&self, ty: usize) -> Self {
+        self.inside(ty, None)
+    }
 }

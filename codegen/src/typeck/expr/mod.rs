@@ -35,8 +35,8 @@ use crate::sanitization::switch_enum_ident;
 use crate::sanitization::{enum_ident, field_ident, local_ident, own_reader_ident, variant_ident};
 
 use crate::typeck::context::Context;
-use crate::typeck::resolve::uses;
 pub use crate::typeck::resolve::uses::Pass;
+use crate::typeck::resolve::{Reach as _, uses};
 use crate::typeck::typed::Site;
 pub(crate) use crate::typeck::typed::describe;
 pub use crate::typeck::typed::{ExprError, Mode, Ty};
@@ -202,18 +202,6 @@ impl<'s> Scope<'s> {
     /// True once an expression compiled in this scope, or in one made from it, can fail.
     pub fn can_fail(&self) -> bool {
         self.cx.can_fail.get()
-    }
-
-    /// Runs `compile` in this scope, and says whether what it compiled can fail; the scope's
-    /// own flag still holds for everything compiled in it.
-    fn noting_failure<T>(
-        &self,
-        compile: impl FnOnce() -> Result<T, ExprError>,
-    ) -> Result<(T, bool), ExprError> {
-        let before = self.cx.can_fail.replace(false);
-        let compiled = compile();
-        let can_fail = self.cx.can_fail.replace(before || self.cx.can_fail.get());
-        Ok((compiled?, can_fail))
     }
 
     /// The same scope for the arguments of a value read from bytes of its own (see
@@ -384,44 +372,37 @@ impl<'s> Scope<'s> {
     /// For `v` or `x.v` naming an instance with `if`, whether its condition holds (when it
     /// does not, Kaitai's value is null; skelcodec's is what an absent number reads as).
     fn instance_condition(&self, e: &Expr) -> Result<Option<TokenStream>, ExprError> {
-        let condition = |def: &'s TypeDef, name: &str| {
-            def.instances.iter().find_map(|i| match &i.kind {
-                InstanceKind::Value { cond, .. } | InstanceKind::Peek { cond, .. }
-                    if i.id == name =>
-                {
-                    cond.as_ref()
-                }
-                _ => None,
-            })
+        let condition = uses::instance_condition(&self.cx, e)?;
+        Ok(condition.map(|condition| self.condition_tokens(condition)))
+    }
+
+    /// The Rust of an instance's condition (see `uses::InstanceCondition`).
+    fn condition_tokens(&self, condition: uses::InstanceCondition) -> TokenStream {
+        let (base, ty, may_be_absent, cond) = match condition {
+            uses::InstanceCondition::Own(cond) => return self.render(cond),
+            uses::InstanceCondition::Of {
+                base,
+                ty,
+                may_be_absent,
+                cond,
+            } => (base, ty, may_be_absent, cond),
         };
-        let (base, name) = match e {
-            Expr::Name(name) => match condition(self.def(), name) {
-                Some(cond) => return self.bool(cond).map(Some),
-                None => return Ok(None),
-            },
-            Expr::Attr(base, name) => (base, name),
-            _ => return Ok(None),
-        };
-        let Ok(base) = self.place(base) else {
-            return Ok(None);
-        };
-        let Ty::User(ty) = base.ty else {
-            return Ok(None);
-        };
-        let Some(cond) = condition(&self.cx.schema.types[ty], name) else {
-            return Ok(None);
-        };
+        let base = self.as_place(base);
+        let step_fails = cond.can_fail;
+        // Rendered where it was resolved: inside the structure, without its arguments.
         let holds = |scope: &Scope<'s>, present: Place<'s>| {
             let tokens = scope
-                .inside(&present, scope.cx.inside(ty, None))
-                .bool(cond)?;
-            Ok(Place::computed(tokens, Ty::Bool))
+                .inside(&present, scope.cx.structure_scope(ty))
+                .render(cond);
+            Place::computed(tokens, Ty::Bool)
         };
-        let place = match base.optional {
-            true => self.through_optional(base, holds)?,
-            false => holds(self, base)?,
-        };
-        Ok(Some(place.tokens))
+        if !may_be_absent {
+            return holds(self, base).tokens;
+        }
+        let inner_scope = self.present_scope_of(&base);
+        let inner = holds(&inner_scope, place::present_of(&base));
+        self.when_present_place(&base, &inner_scope, inner, step_fails)
+            .tokens
     }
 
     /// Compiles the value a switch matches on: a string is matched as a byte slice, and one

@@ -237,17 +237,6 @@ impl<'s> Scope<'s> {
         stored_field(field, quote!(#tokens.#ident))
     }
 
-    /// `step` applied to the value of `base` when it is present.
-    pub(super) fn through_optional(
-        &self,
-        base: Place<'s>,
-        step: impl FnOnce(&Scope<'s>, Place<'s>) -> Result<Place<'s>, ExprError>,
-    ) -> Result<Place<'s>, ExprError> {
-        let inner_scope = self.present_scope_of(&base);
-        let (inner, step_fails) = self.noting_failure(|| step(&inner_scope, present_of(&base)))?;
-        Ok(self.when_present_place(&base, &inner_scope, inner, step_fails))
-    }
-
     /// The place of `inner`, a step computed in `inner_scope` from the value of `base` where
     /// it is present, that may be absent with it (see `resolve::places::absent_step_ty`).
     pub(super) fn when_present_place(

@@ -115,6 +115,12 @@ pub trait Reach {
     fn element_scope(&self, elem: Ty) -> Self
     where
         Self: Sized;
+
+    /// The scope inside a structure of type `ty` reached from this one (one level deeper),
+    /// where the arguments it was read with are not known.
+    fn structure_scope(&self, ty: usize) -> Self
+    where
+        Self: Sized;
 }
 
 /// `e`, resolved in `scope`.

@@ -5,9 +5,9 @@
 //! resolved tree, with the error a schema gets when it fails; a back end renders what is
 //! decided.
 
-use super::{Reach, resolve};
+use super::{Reach, resolve, resolve_bool};
 use crate::expr::Expr;
-use crate::model::{FieldType, Param, ParamType, ReadLater};
+use crate::model::{FieldType, InstanceKind, Param, ParamType, ReadLater};
 use crate::typeck::typed::*;
 
 /// `e`, which must be a stream (`io:`, the `_io` of a value).
@@ -304,4 +304,78 @@ pub fn xor_key<R: Reach>(scope: &R, key: &Expr) -> Result<(Typed, ProcessorArgum
         return invalid("`xor` takes an integer or bytes as its key, not a boolean");
     }
     Ok((value, passing))
+}
+
+/// The condition of an instance with `if`, where its value is absent when the condition
+/// fails (see [`instance_condition`]).
+#[derive(Debug, Clone)]
+pub enum InstanceCondition {
+    /// `v`, an instance of the structure in scope: its condition, resolved here.
+    Own(Typed),
+    /// `x.v`, an instance of `base`, a structure of type `ty`: its condition, resolved inside
+    /// `base` (where `base` may be absent, inside its present value; without its arguments).
+    Of {
+        base: Typed,
+        ty: usize,
+        may_be_absent: bool,
+        cond: Typed,
+    },
+}
+
+/// For `v` or `x.v` naming an instance with `if`, its condition (when it does not hold,
+/// Kaitai's value is null; skelcodec's is what an absent number reads as). `None` for
+/// anything else, a base that does not resolve included.
+pub fn instance_condition<R: Reach>(
+    scope: &R,
+    e: &Expr,
+) -> Result<Option<InstanceCondition>, ExprError> {
+    let schema = scope.schema();
+    let condition = |ty: usize, name: &str| {
+        schema.types[ty]
+            .instances
+            .iter()
+            .find_map(|i| match &i.kind {
+                InstanceKind::Value { cond, .. } | InstanceKind::Peek { cond, .. }
+                    if i.id == name =>
+                {
+                    cond.as_ref()
+                }
+                _ => None,
+            })
+    };
+    let (base, name) = match e {
+        Expr::Name(name) => {
+            return match condition(scope.scope_type(), name) {
+                Some(cond) => Ok(Some(InstanceCondition::Own(resolve_bool(scope, cond)?))),
+                None => Ok(None),
+            };
+        }
+        Expr::Attr(base, name) => (base, name),
+        _ => return Ok(None),
+    };
+    let Ok(base) = resolve(scope, base) else {
+        return Ok(None);
+    };
+    let (ty, may_be_absent) = match &base.ty {
+        Ty::User(ty) => (*ty, false),
+        Ty::Opt(inner) => match **inner {
+            Ty::User(ty) => (ty, true),
+            _ => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    let Some(cond) = condition(ty, name) else {
+        return Ok(None);
+    };
+    let inside = match may_be_absent {
+        true => scope.present_scope(&base).structure_scope(ty),
+        false => scope.structure_scope(ty),
+    };
+    let cond = resolve_bool(&inside, cond)?;
+    Ok(Some(InstanceCondition::Of {
+        base,
+        ty,
+        may_be_absent,
+        cond,
+    }))
 }
