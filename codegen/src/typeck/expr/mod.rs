@@ -326,54 +326,40 @@ impl<'s> Scope<'s> {
     /// was not read, an element past the end of its list), numbers included, which elsewhere
     /// read as 0. `None` when the value is always there.
     pub fn absent(&self, e: &Expr) -> Result<Option<TokenStream>, ExprError> {
-        if let Some(holds) = self.instance_condition(e)? {
-            return Ok(Some(quote!((!#holds))));
-        }
-        // A value of a type of another file has no `_parent` or `_root` there: Kaitai passes
-        // them only between the types of one file.
-        if let Expr::Attr(base, attr) = e
-            && (attr == "_parent" || attr == "_root")
-            && matches!(base.as_ref(), Expr::Name(_))
-            && let Ok(Place {
-                ty: Ty::User(ty), ..
-            }) = self.place(base)
-            && self.cx.schema.types[ty].at.file() != self.def().at.file()
-        {
-            return Ok(Some(quote!(true)));
-        }
-        let place = self.place(e)?;
-        // A switch value that matched nothing is absent; a list of such values is not.
-        let list_of_switches = place
-            .field
-            .is_some_and(|f| f.switches_per_element() && !place.element);
-        let nothing = match place.field.filter(|_| !list_of_switches).map(|f| &f.ty) {
-            Some(FieldType::Switch(switch)) => {
-                switch::matched_nothing(self.cx.schema, switch, &quote!(present))
+        let (value, may_be_absent, switch) = match uses::absence(&self.cx, e)? {
+            uses::Absence::Never => return Ok(None),
+            uses::Absence::Always => return Ok(Some(quote!(true))),
+            uses::Absence::ConditionFails(condition) => {
+                let holds = self.condition_tokens(condition);
+                return Ok(Some(quote!((!#holds))));
             }
-            _ => None,
+            uses::Absence::Value {
+                value,
+                may_be_absent,
+                switch,
+            } => (value, may_be_absent, switch),
         };
+        let place = self.as_place(value);
+        // A switch value that matched nothing is absent.
+        let nothing =
+            switch.and_then(
+                |(ty, index)| match &self.cx.schema.types[ty].fields[index].ty {
+                    FieldType::Switch(switch) => {
+                        switch::matched_nothing(self.cx.schema, switch, &quote!(present))
+                    }
+                    _ => None,
+                },
+            );
         let tokens = &place.tokens;
-        match (place.optional, nothing) {
-            (true, None) => return Ok(Some(quote!(#tokens.is_none()))),
-            (true, Some(nothing)) => {
-                return Ok(Some(quote!(#tokens.is_none_or(|present| #nothing))));
+        Ok(Some(match (may_be_absent, nothing) {
+            (true, None) => quote!(#tokens.is_none()),
+            (true, Some(nothing)) => quote!(#tokens.is_none_or(|present| #nothing)),
+            (false, Some(nothing)) => quote!({ let present = &#tokens; #nothing }),
+            (false, None) => {
+                let (tokens, _) = self.value(place);
+                quote!(#tokens.is_none())
             }
-            (false, Some(nothing)) => {
-                return Ok(Some(quote!({ let present = &#tokens; #nothing })));
-            }
-            (false, None) => {}
-        }
-        match self.value(place) {
-            (tokens, Ty::Opt(_)) => Ok(Some(quote!(#tokens.is_none()))),
-            _ => Ok(None),
-        }
-    }
-
-    /// For `v` or `x.v` naming an instance with `if`, whether its condition holds (when it
-    /// does not, Kaitai's value is null; skelcodec's is what an absent number reads as).
-    fn instance_condition(&self, e: &Expr) -> Result<Option<TokenStream>, ExprError> {
-        let condition = uses::instance_condition(&self.cx, e)?;
-        Ok(condition.map(|condition| self.condition_tokens(condition)))
+        }))
     }
 
     /// The Rust of an instance's condition (see `uses::InstanceCondition`).

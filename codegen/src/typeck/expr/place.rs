@@ -84,12 +84,6 @@ impl<'s> Scope<'s> {
         }
     }
 
-    /// Resolves a name, attribute chain or index to a place.
-    pub(super) fn place(&self, e: &Expr) -> Result<Place<'s>, ExprError> {
-        let typed = crate::typeck::resolve::resolve(&self.cx, e)?;
-        Ok(self.as_place(typed))
-    }
-
     /// The condition and branches of `base`, a ternary or a value instance of this type whose
     /// value is one (see `resolve::branches`).
     pub fn branches(&self, base: &Expr) -> Option<(Expr, Expr, Expr)> {

@@ -716,7 +716,7 @@ fn absent_step_ty(ty: &Ty, held: Held) -> Ty {
 }
 
 /// How the value of `t` is held.
-fn held<R: Reach>(scope: &R, t: &Typed) -> Held {
+pub(super) fn held<R: Reach>(scope: &R, t: &Typed) -> Held {
     let computed = Held {
         // A structure that may be absent (an instance choosing between conditional fields).
         may_be_absent: matches!(&t.ty, Ty::Opt(inner) if matches!(**inner, Ty::User(_))),
@@ -783,7 +783,7 @@ fn list_field<'s, R: Reach>(scope: &'s R, list: &Typed) -> Option<&'s Field> {
 
 /// The field (type and index) the value of `t` is, or is an element of, where it is a stored
 /// value (see `Node::Present`).
-fn stored_field<R: Reach>(scope: &R, t: &Typed) -> Option<(usize, usize)> {
+pub(super) fn stored_field<R: Reach>(scope: &R, t: &Typed) -> Option<(usize, usize)> {
     if !held(scope, t).stored {
         return None;
     }

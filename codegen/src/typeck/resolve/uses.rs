@@ -5,10 +5,13 @@
 //! resolved tree, with the error a schema gets when it fails; a back end renders what is
 //! decided.
 
+use super::places::{held, stored_field};
 use super::{Reach, resolve, resolve_bool};
 use crate::expr::Expr;
 use crate::model::{FieldType, InstanceKind, Param, ParamType, ReadLater};
+use crate::repr::switch::switch_variants;
 use crate::typeck::typed::*;
+use crate::typeck::value_types::switch_field;
 
 /// `e`, which must be a stream (`io:`, the `_io` of a value).
 pub fn stream<R: Reach>(scope: &R, e: &Expr) -> Result<Typed, ExprError> {
@@ -378,4 +381,93 @@ pub fn instance_condition<R: Reach>(
         may_be_absent,
         cond,
     }))
+}
+
+/// Whether a value is absent (see [`absence`]).
+#[derive(Debug, Clone)]
+pub enum Absence {
+    /// It is always there.
+    Never,
+    /// It is never there: `_parent` or `_root` of a value of a type of another file, which
+    /// Kaitai passes only between the types of one file.
+    Always,
+    /// Where the condition of the instance it is fails.
+    ConditionFails(InstanceCondition),
+    /// Where `value` is absent: `may_be_absent` when it is held as a value that may be absent
+    /// (a conditional field, an element past the end of its list), else its type is one that
+    /// may be absent; `switch`, the switch field (type and index) whose value it is, where
+    /// that value may have matched no case, which is absent too.
+    Value {
+        value: Typed,
+        may_be_absent: bool,
+        switch: Option<(usize, usize)>,
+    },
+}
+
+/// Whether the value `e` names is absent (a conditional field that was not read, an element
+/// past the end of its list), numbers included, which elsewhere read as 0.
+pub fn absence<R: Reach>(scope: &R, e: &Expr) -> Result<Absence, ExprError> {
+    if let Some(condition) = instance_condition(scope, e)? {
+        return Ok(Absence::ConditionFails(condition));
+    }
+    let schema = scope.schema();
+    // A value of a type of another file has no `_parent` or `_root` there: Kaitai passes
+    // them only between the types of one file.
+    if let Expr::Attr(base, attr) = e
+        && (attr == "_parent" || attr == "_root")
+        && matches!(base.as_ref(), Expr::Name(_))
+        && let Ok(base) = resolve(scope, base)
+        && let Ty::User(ty) = present_ty(&base.ty)
+        && schema.types[*ty].at.file() != schema.types[scope.scope_type()].at.file()
+    {
+        return Ok(Absence::Always);
+    }
+    let value = resolve(scope, e)?;
+    let may_be_absent = held(scope, &value).may_be_absent;
+    let switch = may_match_nothing(scope, &value);
+    if !may_be_absent && switch.is_none() && !matches!(value.ty, Ty::Opt(_)) {
+        return Ok(Absence::Never);
+    }
+    Ok(Absence::Value {
+        value,
+        may_be_absent,
+        switch,
+    })
+}
+
+/// The type of a value where it is present.
+fn present_ty(ty: &Ty) -> &Ty {
+    match ty {
+        Ty::Opt(inner) => inner,
+        ty => ty,
+    }
+}
+
+/// The switch field (type and index) whose value `t` is, where that value may have matched
+/// no case: a switch value, but not a list of them that each chose their case.
+fn may_match_nothing<R: Reach>(scope: &R, t: &Typed) -> Option<(usize, usize)> {
+    let schema = scope.schema();
+    let (ty, index) = stored_field(scope, t)?;
+    let field = &schema.types[ty].fields[index];
+    let FieldType::Switch(switch) = &field.ty else {
+        return None;
+    };
+    if field.switches_per_element() && !is_element(t) {
+        return None;
+    }
+    switch_field(schema, switch)?;
+    let variants = switch_variants(schema, switch).variants;
+    variants
+        .iter()
+        .any(|v| *v.ty == FieldType::Nothing)
+        .then_some((ty, index))
+}
+
+/// Whether `t` is one element of a list (where it is present).
+fn is_element(t: &Typed) -> bool {
+    match &t.node {
+        Node::Item { .. } => true,
+        Node::WhenPresent { then, .. } => is_element(then),
+        _ => false,
+    }
 }
