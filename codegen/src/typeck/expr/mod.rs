@@ -7,7 +7,8 @@
 //! values never panic; lengths and counts are range-checked where they are used.
 //!
 //! An expression is resolved into a typed tree (`typeck::resolve`) in the scope's
-//! [`Context`], which `render` turns into Rust; this module holds the scope, `nested` the
+//! [`Context`], and what a site needs of it (`resolve::uses`) decided and checked there;
+//! `render` turns the tree into Rust; this module holds the scope, `nested` the
 //! scopes rendering opens, `place` how each place is held in Rust, `switch` switch values,
 //! `text` the Rust of properties of values.
 

@@ -1,9 +1,12 @@
-//! What a site needs of an expression: a stream for `io:`, a list for `-for-each`, the value a
-//! switch matches on and its case keys, a parameter's argument and how it is passed (or, the
-//! first time a field read later is read, its empty value), the enum of `valid: in-enum`.
-//! Each check is made here, on the
-//! resolved tree, with the error a schema gets when it fails; a back end renders what is
-//! decided.
+//! What a site needs of an expression: an integer, a boolean (`resolve_int`, `resolve_bool`)
+//! or a stream (`io:`), the list a `-for-each` field follows, the value a switch matches on
+//! and its case keys, a parameter's argument and how it is passed (or, the first time a
+//! field read later is read, its empty value), the arguments of a processor, the enum of
+//! `valid: in-enum`, an instance's condition, and whether a value is absent.
+//!
+//! Each is decided here, on the resolved tree, with the error a schema gets when it does not
+//! fit, so that a checker needs no back end; a back end renders what is decided (the Rust
+//! one in `typeck::expr`).
 
 use super::places::{held, stored_field};
 use super::{Reach, resolve, resolve_bool};
