@@ -27,6 +27,16 @@ pub fn one_value(field: &Field) -> Option<&FieldType> {
     }
 }
 
+/// The type one stored value of type `ty` has in expressions, as `_` of `repeat-until` or of
+/// a `valid` rule sees it: [`stored_value_ty`] where it is not the element's own, and the
+/// bytes `contents` fixes.
+pub fn element_value_ty(schema: &Schema, ty: &FieldType) -> Ty {
+    match ty {
+        FieldType::Contents(_) => Ty::Bytes,
+        ty => stored_value_ty(schema, ty).unwrap_or_else(|| element_ty(ty)),
+    }
+}
+
 /// The expression type of one element of a field type.
 pub fn element_ty(ty: &FieldType) -> Ty {
     match ty {

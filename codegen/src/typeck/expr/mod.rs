@@ -41,8 +41,8 @@ use crate::typeck::resolve::{Reach as _, uses};
 use crate::typeck::typed::Site;
 pub(crate) use crate::typeck::typed::describe;
 pub use crate::typeck::typed::{ExprError, Mode, Ty};
-use crate::typeck::value_types::one_value;
 pub use crate::typeck::value_types::{element_ty, field_ty};
+use crate::typeck::value_types::{element_value_ty, one_value};
 
 type Compiled = Result<(TokenStream, Ty), ExprError>;
 
@@ -283,21 +283,18 @@ impl<'s> Scope<'s> {
     /// `ty`: seen as a field's value is (a terminated string without its terminator).
     pub fn with_element_of(&self, name: TokenStream, ty: &FieldType) -> Self {
         let mut scope = self.clone();
+        scope.cx.element = Some(element_value_ty(self.cx.schema, ty));
         if let FieldType::Contents(bytes) = ty {
             // Every element is the bytes the schema fixes; the value holds none.
             let bytes = proc_macro2::Literal::byte_string(bytes);
-            scope.cx.element = Some(Ty::Bytes);
             scope.element = Some(quote!(#bytes.as_slice()));
             return scope;
         }
-        let elem = element_ty(ty);
         let reference = match read_through(ty) {
             true => quote!((*#name)),
             false => name,
         };
-        let (value, seen_as) = self.stored_value(ty, reference);
-        scope.cx.element = Some(seen_as.unwrap_or(elem));
-        scope.element = Some(value);
+        scope.element = Some(self.stored_value(ty, reference).0);
         scope
     }
 
