@@ -294,7 +294,7 @@ impl<'s> Scope<'s> {
             true => quote!((*#name)),
             false => name,
         };
-        scope.element = Some(self.stored_value(ty, reference).0);
+        scope.element = Some(self.stored_value(ty, reference));
         scope
     }
 

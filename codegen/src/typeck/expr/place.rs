@@ -305,19 +305,15 @@ impl<'s> Scope<'s> {
             }
             false => place.tokens,
         };
-        self.stored_value(one, tokens).0
+        self.stored_value(one, tokens)
     }
 
-    /// The value of one stored value of type `ty`, and its type when it is not the place's
-    /// own (see [`stored_value_ty`]): numbers as `i64`/`f64`, strings and byte arrays as their
+    /// The Rust of one stored value of type `ty`, of the type [`stored_value_ty`] says where
+    /// it is not the place's own: numbers as `i64`/`f64`, strings and byte arrays as their
     /// content, a switch of integers as an integer.
-    pub(super) fn stored_value(
-        &self,
-        ty: &FieldType,
-        tokens: TokenStream,
-    ) -> (TokenStream, Option<Ty>) {
+    pub(super) fn stored_value(&self, ty: &FieldType, tokens: TokenStream) -> TokenStream {
         let seen_as = stored_value_ty(self.cx.schema, ty);
-        let tokens = match ty {
+        match ty {
             FieldType::Switch(switch) => {
                 integer_switch(self.cx.schema, switch, &tokens).unwrap_or(tokens)
             }
@@ -326,8 +322,7 @@ impl<'s> Scope<'s> {
             FieldType::Number(Scalar::Fixed { .. }) => quote!(#tokens.get_f64()),
             FieldType::Str { .. } | FieldType::Bytes { .. } => content_view(ty, tokens),
             _ => tokens,
-        };
-        (tokens, seen_as)
+        }
     }
 
     /// The Rust of the value of `place`, which may be absent, of type `ty`: an `Option`, or
