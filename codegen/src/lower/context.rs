@@ -15,7 +15,9 @@ use crate::error::{Located, YamlPath};
 use crate::expr::Expr;
 use crate::model::*;
 use crate::sanitization::IS_BE;
-use crate::typeck::expr::{Mode, Scope, Ty};
+use crate::typeck::context::Context;
+use crate::typeck::resolve::resolve;
+use crate::typeck::typed::{Mode, Ty};
 
 /// The context path an expression of `ty` needs for `path`: a `_root` path is cut to its
 /// first name unless `ty` is read inside that root field ([`RootPlace`]); in the root field's
@@ -385,9 +387,9 @@ fn param_type(schema: &Schema, ty: usize, path: &[&str]) -> Result<Option<ParamT
     if let ["_root", name] = path {
         let root_ty = schema.file_root(ty);
         let root = &schema.types[root_ty];
-        let scope = Scope::new(schema, root_ty, Mode::Read, root.fields.len());
-        return match scope.compile(&Expr::Name((*name).to_owned())) {
-            Ok((_, found)) => param_of(found, &root.at, &described).map(Some),
+        let scope = Context::new(schema, root_ty, Mode::Read, root.fields.len());
+        return match resolve(&scope, &Expr::Name((*name).to_owned())) {
+            Ok(found) => param_of(found.ty, &root.at, &described).map(Some),
             Err(e) => Err(Located::new(
                 &schema.types[ty].at,
                 format!(
@@ -402,13 +404,13 @@ fn param_type(schema: &Schema, ty: usize, path: &[&str]) -> Result<Option<ParamT
     for (owner, field) in holding_fields(schema, ty) {
         let field = &schema.types[owner].fields[field];
         let at = field.at.key("type");
-        let scope = Scope::new(schema, owner, Mode::Read, schema.types[owner].fields.len());
+        let scope = Context::new(schema, owner, Mode::Read, schema.types[owner].fields.len());
         // A value without a parent takes the parameter's default there.
         let Some(arg) = path_in_owner(schema, path, owner, field) else {
             continue;
         };
-        match scope.compile(&arg) {
-            Ok((_, found)) => return param_of(found, &at, &described).map(Some),
+        match resolve(&scope, &arg) {
+            Ok(found) => return param_of(found.ty, &at, &described).map(Some),
             Err(e) => {
                 let used = &schema.types[ty].id;
                 let message = format!("`{described}` in type `{used}`: {}", e.message());
@@ -437,9 +439,7 @@ fn arguments_known(schema: &Schema, ty: usize, path: &[&str]) -> bool {
         .filter(|&(owner, _)| !(owner == ty && path[0] == "_root"))
         .all(|(owner, index)| {
             match path_in_owner(schema, path, owner, &schema.types[owner].fields[index]) {
-                Some(arg) => Scope::new(schema, owner, Mode::Read, index)
-                    .compile(&arg)
-                    .is_ok(),
+                Some(arg) => resolve(&Context::new(schema, owner, Mode::Read, index), &arg).is_ok(),
                 None => true,
             }
         })

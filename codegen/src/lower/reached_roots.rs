@@ -2,11 +2,13 @@
 //! `_root.constant_pool[i].name_as_str` in an attribute needs the constant pool, which the
 //! constant's own instance takes from `_root`. `_root` is the same for every value of a file,
 //! so the type reaching the instance takes it too, and passes it (see
-//! `typeck::expr::place`'s `passed_argument`).
+//! `typeck::resolve::arguments`' `shared_root`).
 
 use crate::expr::Expr;
 use crate::model::*;
-use crate::typeck::expr::{Mode, Scope, Ty};
+use crate::typeck::context::Context;
+use crate::typeck::resolve::resolve;
+use crate::typeck::typed::{Mode, Ty};
 
 /// For each type, the `_root.x` expressions the instances it reaches in other values use.
 pub fn reached_root_paths(schema: &Schema) -> Vec<Vec<Expr>> {
@@ -88,16 +90,14 @@ fn value_type(schema: &Schema, ty: usize, e: &Expr) -> Option<usize> {
 /// The type of `e` in `ty`, or of `_root.x…` in the file's root.
 fn list_type(schema: &Schema, ty: usize, e: &Expr) -> Option<Ty> {
     let fields = schema.types[ty].fields.len();
-    if let Ok((_, found)) = Scope::new(schema, ty, Mode::Read, fields).compile(e) {
-        return Some(found);
+    if let Ok(found) = resolve(&Context::new(schema, ty, Mode::Read, fields), e) {
+        return Some(found.ty);
     }
     let path = e.strip_root()?;
     let root = schema.file_root(ty);
     let fields = schema.types[root].fields.len();
-    let (_, found) = Scope::new(schema, root, Mode::Read, fields)
-        .compile(&path)
-        .ok()?;
-    Some(found)
+    let found = resolve(&Context::new(schema, root, Mode::Read, fields), &path).ok()?;
+    Some(found.ty)
 }
 
 /// The user type of a value that may be absent or not.

@@ -4,13 +4,15 @@
 
 use crate::expr::Expr;
 use crate::model::*;
-use crate::typeck::expr::{ExprError, Mode, Scope, Ty};
+use crate::typeck::context::Context;
+use crate::typeck::resolve::{branches, resolve, resolve_int, uses};
+use crate::typeck::typed::{ExprError, Mode, Ty};
 
 /// Marks every type whose values some expression takes the stream of (`x._io`).
 pub fn keep_streams(schema: &mut Schema) {
     let mut keeping = vec![false; schema.types.len()];
     for (ty, def) in schema.types.iter().enumerate() {
-        let scope = Scope::new(schema, ty, Mode::Read, def.fields.len());
+        let scope = Context::new(schema, ty, Mode::Read, def.fields.len());
         let mut pending = def.expressions();
         while let Some(e) = pending.pop() {
             pending.extend(e.children());
@@ -21,7 +23,7 @@ pub fn keep_streams(schema: &mut Schema) {
                 continue;
             }
             // `(c ? a : b)._io` takes the stream of either.
-            let bases = match scope.branches(base) {
+            let bases = match branches(schema, ty, false, base) {
                 Some((_, a, b)) => vec![a, b],
                 None => vec![(**base).clone()],
             };
@@ -30,20 +32,23 @@ pub fn keep_streams(schema: &mut Schema) {
                 // in the root.
                 // `_parent.strings` and `_root.header.names` before the context parameters
                 // exist: `strings` in each holder, `header.names` in the root.
-                let mut compiled = vec![scope.compile(&base)];
+                let mut resolved = vec![resolve(&scope, &base)];
                 if let Some(path) = base.strip_root() {
                     let root = schema.file_root(ty);
                     let fields = schema.types[root].fields.len();
-                    compiled.push(Scope::new(schema, root, Mode::Read, fields).compile(&path));
+                    resolved.push(resolve(
+                        &Context::new(schema, root, Mode::Read, fields),
+                        &path,
+                    ));
                 }
                 if let Some(path) = base.strip_parent() {
-                    compiled.extend(schema.holders(ty).into_iter().map(|holder| {
+                    resolved.extend(schema.holders(ty).into_iter().map(|holder| {
                         let fields = schema.types[holder].fields.len();
-                        Scope::new(schema, holder, Mode::Read, fields).compile(&path)
+                        resolve(&Context::new(schema, holder, Mode::Read, fields), &path)
                     }));
                 }
-                for (_, base_ty) in compiled.into_iter().flatten() {
-                    if let Some(kept) = user_type(&base_ty) {
+                for base in resolved.into_iter().flatten() {
+                    if let Some(kept) = user_type(&base.ty) {
                         keeping[kept] = true;
                     }
                 }
@@ -64,13 +69,12 @@ pub fn mark_params_writers_lack(schema: &mut Schema) {
     loop {
         let mut lacking = Vec::new();
         for (owner, def) in schema.types.iter().enumerate() {
-            let write = Scope::new(schema, owner, Mode::Write, def.fields.len())
-                .with_index(quote::quote!(index));
+            let write = Context::new(schema, owner, Mode::Write, def.fields.len()).with_index();
             for field in def.fields.iter().filter(|f| !f.is_read_only()) {
                 // As `typeck::build` compiles them: where the value starts, unless it is read
                 // from bytes of its own.
                 let scope = match field.substream.is_none() && field.decode.is_none() {
-                    true => write.at_writer_pos(),
+                    true => write.with_writer_pos(),
                     false => write.clone(),
                 };
                 field.ty.for_each_user(&mut |ty, args| {
@@ -78,7 +82,10 @@ pub fn mark_params_writers_lack(schema: &mut Schema) {
                     for (index, (arg, param)) in args.iter().zip(params).enumerate() {
                         if !param.writers_lack
                             && param.ty.has_placeholder()
-                            && matches!(scope.argument(param, arg), Err(ExprError::NeedsStream))
+                            && matches!(
+                                uses::argument(&scope, param, arg),
+                                Err(ExprError::NeedsStream)
+                            )
                         {
                             lacking.push((ty, index));
                         }
@@ -101,10 +108,10 @@ pub fn mark_params_writers_lack(schema: &mut Schema) {
 pub fn keep_stream_positions_as_read(schema: &mut Schema) {
     let mut kept = Vec::new();
     for (ty, def) in schema.types.iter().enumerate() {
-        let write = Scope::new(schema, ty, Mode::Write, def.fields.len());
+        let write = Context::new(schema, ty, Mode::Write, def.fields.len());
         for (index, field) in def.fields.iter().enumerate() {
             if let Some(pos) = &field.position
-                && let Err(ExprError::NeedsStream) = write.int(pos)
+                && let Err(ExprError::NeedsStream) = resolve_int(&write, pos)
             {
                 kept.push((ty, index));
             }

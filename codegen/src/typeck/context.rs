@@ -134,6 +134,23 @@ impl<'s> Context<'s> {
         scope
     }
 
+    /// The same scope inside one element of a repeated field: `_index` is bound.
+    pub fn with_index(&self) -> Self {
+        Context {
+            has_index: true,
+            ..self.clone()
+        }
+    }
+
+    /// The same scope for an expression a writer evaluates where the reader does (see
+    /// `Reach::at_writer_pos`).
+    pub fn with_writer_pos(&self) -> Self {
+        Context {
+            at_writer_pos: true,
+            ..self.clone()
+        }
+    }
+
     /// The same scope where `_index` is not bound.
     pub(super) fn without_index(&self) -> Self {
         Context {

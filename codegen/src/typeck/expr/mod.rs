@@ -223,9 +223,7 @@ impl<'s> Scope<'s> {
     /// The same scope for an expression a writer evaluates where the reader does, so that
     /// `_io.pos` is the writer's own position (`Writer::stream_pos` of the runtime).
     pub fn at_writer_pos(&self) -> Self {
-        let mut scope = self.clone();
-        scope.cx.at_writer_pos = true;
-        scope
+        self.clone().with_context(self.cx.with_writer_pos())
     }
 
     /// The same scope inside one element of `field`, which sees the elements before it as
@@ -240,8 +238,7 @@ impl<'s> Scope<'s> {
     /// The same scope inside one element of a repeated field, whose index is `index` (a
     /// `usize`): `_index` is defined there.
     pub fn with_index(&self, index: TokenStream) -> Self {
-        let mut scope = self.clone();
-        scope.cx.has_index = true;
+        let mut scope = self.clone().with_context(self.cx.with_index());
         scope.index = Some(index);
         scope
     }

@@ -84,12 +84,6 @@ impl<'s> Scope<'s> {
         }
     }
 
-    /// The condition and branches of `base`, a ternary or a value instance of this type whose
-    /// value is one (see `resolve::branches`).
-    pub fn branches(&self, base: &Expr) -> Option<(Expr, Expr, Expr)> {
-        crate::typeck::resolve::branches(self.cx.schema, self.cx.ty, self.owner.is_some(), base)
-    }
-
     /// Field `index` of the structure in scope (see `Node::Field`), which the resolver found
     /// usable here.
     pub(super) fn own_field(&self, index: usize) -> Place<'s> {
