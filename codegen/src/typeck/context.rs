@@ -9,7 +9,7 @@ use std::rc::Rc;
 use super::resolve::{Reach, given};
 use super::typed::{Given, Mode, Site, Ty, Typed};
 use crate::expr::Expr;
-use crate::model::Schema;
+use crate::model::{Field, Repeat, Schema};
 
 /// The scope an expression is resolved in.
 #[derive(Clone)]
@@ -148,6 +148,15 @@ impl<'s> Context<'s> {
         Context {
             at_writer_pos: true,
             ..self.clone()
+        }
+    }
+
+    /// The scope of `field`'s derivation: one element of the list (`_index` is bound) when the
+    /// field is repeated.
+    pub fn for_derived(&self, field: &Field) -> Self {
+        match field.repeat {
+            Repeat::None => self.clone(),
+            _ => self.with_index(),
         }
     }
 

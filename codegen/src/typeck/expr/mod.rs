@@ -246,10 +246,11 @@ impl<'s> Scope<'s> {
     /// The scope of `field`'s derivation: one element of the list (`_index` is the Rust
     /// `index`) when the field is repeated.
     pub fn for_derived(&self, field: &Field) -> Self {
-        match field.repeat {
-            Repeat::None => self.clone(),
-            _ => self.with_index(quote!(index)),
+        let mut scope = self.clone().with_context(self.cx.for_derived(field));
+        if scope.cx.has_index {
+            scope.index = Some(quote!(index));
         }
+        scope
     }
 
     /// The same scope outside the elements of a list, where `_index` is not defined: what is

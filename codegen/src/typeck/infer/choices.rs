@@ -10,11 +10,11 @@
 //! that field's presence. Like sizes, nothing is inferred for a field used twice.
 
 use super::members::{held_fields, member_mentions, plain_holder};
-use super::{Scope, folded, is_candidate, mentions, while_present};
+use super::{Context, folded, is_candidate, mentions, resolve_int, while_present};
 use crate::expr::{Expr, UnaryOp};
 use crate::model::*;
 use crate::repr::switch::switch_variants;
-use crate::typeck::expr::Mode;
+use crate::typeck::typed::Mode;
 
 /// What a selector is to the switch it chooses for, and a flag to the field it gates.
 const SELECTOR: &str = "selector";
@@ -26,8 +26,8 @@ pub(super) fn infer_choices(schema: &mut Schema) {
     let mut own = Vec::new();
     let mut members = Vec::new();
     for ty in 0..schema.types.len() {
-        let scope = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
-        let compiles = |derived: &Expr| scope.int(derived).is_ok();
+        let scope = Context::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
+        let compiles = |derived: &Expr| resolve_int(&scope, derived).is_ok();
         for index in 0..schema.types[ty].fields.len() {
             if let Some((derived, inferred)) = flag(schema, ty, index).filter(|(d, _)| compiles(d))
             {

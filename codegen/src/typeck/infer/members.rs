@@ -5,12 +5,12 @@
 //! `header.len_image = data._sizeof`.
 
 use super::{
-    Scope, folded, invert, is_candidate, measured_use, measuring_expressions, measuring_uses,
-    while_present,
+    Context, folded, invert, is_candidate, measured_use, measuring_expressions, measuring_uses,
+    resolve_int, while_present,
 };
 use crate::expr::Expr;
 use crate::model::*;
-use crate::typeck::expr::Mode;
+use crate::typeck::typed::Mode;
 
 /// Sets [`TypeDef::derived_members`] of every type whose later field is measured by a field
 /// of a value it holds, where that is the field's one use.
@@ -21,10 +21,10 @@ pub(super) fn infer_members(schema: &mut Schema) {
         if ty == 0 && schema.layout.is_some() {
             continue;
         }
-        let scope = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
+        let scope = Context::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
         for step in 0..schema.types[ty].fields.len() {
             for member in members_of(schema, ty, step) {
-                if scope.int(&member.derived).is_ok() {
+                if resolve_int(&scope, &member.derived).is_ok() {
                     found.push((ty, member));
                 }
             }

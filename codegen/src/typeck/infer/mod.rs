@@ -16,7 +16,9 @@ mod members;
 mod relocations;
 
 use super::build::padding_size;
-use super::expr::{Mode, Scope};
+use super::context::Context;
+use super::resolve::resolve_int;
+use super::typed::Mode;
 use crate::expr::{BinOp, Expr, UnaryOp};
 use crate::model::*;
 
@@ -29,17 +31,17 @@ pub(crate) fn infer_derived(schema: &mut Schema) {
         if ty == 0 && schema.layout.is_some() {
             continue;
         }
-        let scope = Scope::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
+        let scope = Context::new(schema, ty, Mode::Inspect, schema.types[ty].fields.len());
         let found: Vec<(usize, Expr, Inferred, Vec<usize>)> = (0..schema.types[ty].fields.len())
             .filter_map(|index| {
                 let (derived, inferred, padding) = inference(schema, ty, index, &reached)
                     .or_else(|| element_sizes(schema, ty, index, &reached))?;
                 let field = &schema.types[ty].fields[index];
-                scope.for_derived(field).int(&derived).ok()?;
+                resolve_int(&scope.for_derived(field), &derived).ok()?;
                 let def = &schema.types[ty];
                 let sizes = padding.iter().filter_map(|&p| padding_size(&def.fields[p]));
                 sizes
-                    .map(|size| scope.int(size))
+                    .map(|size| resolve_int(&scope, size))
                     .collect::<Result<Vec<_>, _>>()
                     .ok()?;
                 Some((index, derived, inferred, padding))
