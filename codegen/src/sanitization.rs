@@ -226,6 +226,16 @@ pub fn switch_enum_ident(
     }
 }
 
+/// The Rust variant of a switch's case named `name` in documents (see
+/// `model::cases::Variant`): its CamelCase form, but for a type named `self`, whose CamelCase
+/// form is a keyword.
+pub fn case_ident(name: &str) -> Ident {
+    match type_ident(name) {
+        ident if ident == "Self" => Ident::new("SelfValue", Span::call_site()),
+        ident => ident,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

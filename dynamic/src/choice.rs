@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use skelcodec_codegen::expr::{BinOp, Expr};
+use skelcodec_codegen::model::switch_variants;
 use skelcodec_codegen::model::{EndianChoice, FieldType, Schema, Switch};
-use skelcodec_codegen::repr::switch::switch_variants;
 
 use crate::eval::{Scope, compare};
 use crate::value::Val;

@@ -399,7 +399,7 @@ fn choice_type(schema: &Schema, switch: &Switch, name: &str) -> Parsed<FieldType
     match crate::choice::case_named(schema, &names, switch, name) {
         Some(ty) => Ok(ty.clone()),
         None => {
-            let variants = skelcodec_codegen::repr::switch::switch_variants(schema, switch);
+            let variants = skelcodec_codegen::model::switch_variants(schema, switch);
             let known: Vec<&str> = (variants.variants.iter())
                 .map(|v| v.name.as_str())
                 .collect();

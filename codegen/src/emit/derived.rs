@@ -2,13 +2,14 @@
 //! recomputed from, the content. Only types that hold derived fields, directly or below,
 //! get these methods.
 
+use crate::sanitization::case_ident;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::layout;
+use crate::model::switch_variants;
 use crate::model::*;
 use crate::repr::sizes;
-use crate::repr::switch::switch_variants;
 use crate::sanitization::field_ident;
 use crate::sanitization::switch_enum_ident;
 use crate::typeck::ir::{Derivation, TypeIr};
@@ -251,7 +252,7 @@ fn visit_children(
         FieldType::Switch(switch) if field.switches_per_element() => {
             let enum_name = switch_enum_ident(schema, owner, field);
             let arms = visited_cases(switch).map(|v| {
-                let (variant, case) = (&v.ident, &v.name);
+                let (variant, case) = (case_ident(&v.name), &v.name);
                 let inner = match visit {
                     Visit::Check => quote! {
                         c.enter_field(#name);
@@ -278,7 +279,7 @@ fn visit_children(
             let enum_name = switch_enum_ident(schema, owner, field);
             let arms = visited_cases(switch).map(|v| {
                 let inner = per_value(quote!(value), &[name, &v.name]);
-                let variant = &v.ident;
+                let variant = case_ident(&v.name);
                 quote!(#enum_name::#variant(value) => { #inner })
             });
             quote!(match #place { #(#arms)* _ => {} })

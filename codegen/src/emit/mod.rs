@@ -14,11 +14,12 @@ pub mod types;
 pub mod valid;
 pub mod write;
 
+use crate::sanitization::case_ident;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::model::{FieldType, InstanceKind, Schema};
-use crate::repr::switch::{Variant, switch_variants};
+use crate::model::{Variant, switch_variants};
 use crate::sanitization::switch_enum_ident;
 use crate::sanitization::{instance_ident, local_ident, struct_ident};
 use crate::typeck::expr::Ty;
@@ -171,20 +172,21 @@ fn switch_items(
         true => quote!(*self),
         false => quote!(self),
     };
-    let arms = switch_variants(schema, switch).variants.into_iter().map(
-        |Variant {
-             ident: variant, ty, ..
-         }| {
-            let len = crate::repr::sizes::values_len(schema, field, ty, &quote!(value));
-            quote!(#name::#variant(value) => #len)
-        },
-    );
+    let arms =
+        switch_variants(schema, switch)
+            .variants
+            .into_iter()
+            .map(|Variant { name: case, ty }| {
+                let variant = case_ident(&case);
+                let len = crate::repr::sizes::values_len(schema, field, ty, &quote!(value));
+                quote!(#name::#variant(value) => #len)
+            });
     let list_len = repeated.then(|| {
         let arms = switch_variants(schema, switch)
             .variants
             .into_iter()
             .map(|v| {
-                let variant = v.ident;
+                let variant = case_ident(&v.name);
                 quote!(#name::#variant(value) => value.len())
             });
         quote! {

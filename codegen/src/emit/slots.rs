@@ -2,11 +2,12 @@
 //! slot's bytes, in place of those it was read from, before the sizes that measure the slot
 //! are recomputed: the interpreter does the same (`dynamic/src/sync.rs`).
 
+use crate::sanitization::case_ident;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::model::switch_variants;
 use crate::model::*;
-use crate::repr::switch::switch_variants;
 use crate::sanitization::{field_ident, struct_ident, switch_enum_ident};
 use crate::typeck::ir::{EndWrite, SlotWrite};
 
@@ -169,7 +170,7 @@ fn replaced(schema: &Schema, owner: usize, field: &Field) -> TokenStream {
                 .variants
                 .into_iter()
                 .map(|v| {
-                    let (variant, replaced) = (&v.ident, of(v.ty));
+                    let (variant, replaced) = (case_ident(&v.name), of(v.ty));
                     quote!(#enum_name::#variant(..) => #replaced,)
                 });
             quote!(match value { #(#arms)* #[allow(unreachable_patterns)] _ => None })

@@ -1,11 +1,12 @@
 //! Type definitions: structs with public fields, enums, and the enums of switch fields.
 
+use crate::sanitization::case_ident;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::model::switch_variants;
 use crate::model::*;
 use crate::repr::scalar;
-use crate::repr::switch::switch_variants;
 use crate::sanitization::switch_enum_ident;
 use crate::sanitization::{enum_ident, field_ident, struct_ident, variant_ident};
 
@@ -237,7 +238,7 @@ pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch)
         .variants
         .into_iter()
         .map(|v| {
-            let (variant, name) = (&v.ident, &v.name);
+            let (variant, name) = (case_ident(&v.name), &v.name);
             let one = stored_type(schema, owner, field, v.ty);
             let doc = format!(" Values of `{name}`.");
             if repeated {
@@ -261,7 +262,7 @@ pub fn switch_def(schema: &Schema, owner: usize, field: &Field, switch: &Switch)
         .variants
         .into_iter()
         .map(|v| {
-            let (variant, name) = (&v.ident, v.name);
+            let (variant, name) = (case_ident(&v.name), v.name);
             quote!(Self::#variant(..) => #name)
         });
     quote! {

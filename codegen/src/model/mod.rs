@@ -4,6 +4,7 @@
 //! `normalize` (what `normalize()` recomputes, in which order), `sizes` (sizes the schema
 //! alone decides) and `structure` (how types hold each other).
 
+mod cases;
 mod fixed;
 mod live;
 mod normalize;
@@ -12,6 +13,7 @@ mod slots;
 mod structure;
 mod written;
 
+pub use self::cases::{Arm, SwitchVariants, Variant, switch_variants};
 pub use self::fixed::{Fixed, FixedKind};
 pub use self::live::{live_instances, names_read_and_written, names_used_beside, read_and_written};
 pub use self::normalize::{NormalizePlan, PASSES, Step, TypePlan};

@@ -4,7 +4,6 @@
 
 pub mod scalar;
 pub mod sizes;
-pub mod switch;
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens as _, quote};

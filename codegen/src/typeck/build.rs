@@ -2,15 +2,16 @@
 //! the scope the generated code evaluates it in, and reports each that does not compile at its
 //! place in the schema.
 
+use crate::sanitization::case_ident;
 use quote::quote;
 
 use super::expr::{ExprError, Mode, Pass, Scope, Ty};
 use super::ir::{self, Rust, Writer};
 use crate::error::{Located, YamlPath};
 use crate::expr::{BinOp, Expr};
+use crate::model::switch_variants;
 use crate::model::*;
 use crate::repr::stored_value;
-use crate::repr::switch::switch_variants;
 
 /// The IR of a schema, or every error met building it, the first apart.
 pub fn build(schema: &Schema) -> Result<ir::Ir, (Located, Vec<Located>)> {
@@ -491,7 +492,7 @@ fn switch_cases<S: ir::Stage>(
         .variants
         .iter()
         .map(|v| ir::Case {
-            ident: v.ident.clone(),
+            ident: case_ident(&v.name),
             name: v.name.clone(),
             ty: v.ty.clone(),
             list: list(v.ty, errors),

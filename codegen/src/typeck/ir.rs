@@ -281,7 +281,7 @@ pub struct Switch<S: Stage> {
     pub text: bool,
     /// The case keys as written, for the error when none matches.
     pub expected: String,
-    /// One per variant of the switch's enum (see [`crate::repr::switch`]), in order.
+    /// One per variant of the switch's enum (see [`crate::model::switch_variants`]), in order.
     pub cases: Vec<Case<S>>,
     /// The arms in order, the default last.
     pub arms: Vec<Arm<S>>,

@@ -173,7 +173,7 @@ pub enum Node {
     },
     /// `value is case`: whether `value`, the value (which may be absent) of the switch field
     /// `field` (type and index; not repeated), holds its case `variant` (an index into the
-    /// switch's variants, see `repr::switch::switch_variants`).
+    /// switch's variants, see `model::switch_variants`).
     Holds {
         value: Box<Typed>,
         field: (usize, usize),
@@ -238,7 +238,7 @@ pub struct Site {
     pub ty: usize,
     /// The field's index there.
     pub field: usize,
-    /// For a switch field, the variant the value is (see `repr::switch::switch_variants`).
+    /// For a switch field, the variant the value is (see `model::switch_variants`).
     pub case: Option<usize>,
 }
 

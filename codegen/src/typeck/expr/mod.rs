@@ -29,9 +29,9 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens as _, quote};
 
 use crate::expr::{BinOp, Expr};
+use crate::model::switch_variants;
 use crate::model::*;
 use crate::repr::sizes::{element_len, present_len};
-use crate::repr::switch::switch_variants;
 use crate::sanitization::switch_enum_ident;
 use crate::sanitization::{enum_ident, field_ident, local_ident, own_reader_ident, variant_ident};
 

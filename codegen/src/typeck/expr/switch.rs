@@ -1,5 +1,6 @@
 //! Switch values in expressions: `.as<type>` casts, a switch of one case, a switch of integers.
 
+use crate::sanitization::case_ident;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -19,9 +20,9 @@ impl<'s> Scope<'s> {
     ) -> TokenStream {
         let enum_name = switch_enum_ident(self.cx.schema, owner, field);
         let ident = match &field.ty {
-            FieldType::Switch(switch) => switch_variants(self.cx.schema, switch).variants[variant]
-                .ident
-                .clone(),
+            FieldType::Switch(switch) => {
+                case_ident(&switch_variants(self.cx.schema, switch).variants[variant].name)
+            }
             _ => unreachable!("only a switch field holds a case"),
         };
         let tokens = &place.tokens;
@@ -45,7 +46,7 @@ impl<'s> Scope<'s> {
         };
         let variant = &switch_variants(self.cx.schema, switch).variants[variant];
         let enum_name = switch_enum_ident(self.cx.schema, owner, field);
-        let ident = &variant.ident;
+        let ident = case_ident(&variant.name);
         let tokens = &base.tokens;
         let case = stored_value(field, quote!(case));
         let extract = |case: TokenStream| {
@@ -87,7 +88,7 @@ pub(super) fn integer_switch(
     let variants = switch_variants(schema, switch).variants;
     let enum_name = switch_enum_ident(schema, owner, field);
     let arms = variants.iter().map(|v| {
-        let ident = &v.ident;
+        let ident = case_ident(&v.name);
         match v.ty {
             FieldType::Nothing => quote!(#enum_name::#ident(()) => 0i64),
             _ => quote!(#enum_name::#ident(number) => *number as i64),
@@ -104,7 +105,7 @@ pub(super) fn matched_nothing(
 ) -> Option<TokenStream> {
     let (owner, field) = switch_field(schema, switch)?;
     let variants = switch_variants(schema, switch).variants;
-    let nothing = &variants.iter().find(|v| *v.ty == FieldType::Nothing)?.ident;
+    let nothing = case_ident(&variants.iter().find(|v| *v.ty == FieldType::Nothing)?.name);
     let enum_name = switch_enum_ident(schema, owner, field);
     Some(quote!(::core::matches!(#tokens, #enum_name::#nothing(_))))
 }

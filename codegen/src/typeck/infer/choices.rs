@@ -12,8 +12,8 @@
 use super::members::{held_fields, member_mentions, plain_holder};
 use super::{Context, folded, is_candidate, mentions, resolve_int, while_present};
 use crate::expr::{Expr, UnaryOp};
+use crate::model::switch_variants;
 use crate::model::*;
-use crate::repr::switch::switch_variants;
 use crate::typeck::typed::Mode;
 
 /// What a selector is to the switch it chooses for, and a flag to the field it gates.

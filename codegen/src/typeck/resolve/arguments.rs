@@ -3,8 +3,8 @@
 
 use super::{Reach, resolve, typed};
 use crate::expr::Expr;
+use crate::model::switch_variants;
 use crate::model::{FieldType, Schema};
-use crate::repr::switch::switch_variants;
 use crate::typeck::typed::*;
 
 /// Parameter `index` of type `ty`, which its values do not keep, of the value `of`, or of the

@@ -8,11 +8,11 @@ use super::{
     Reach, int_value, literal_number, parse_int, resolve, resolve_bool, resolve_int, typed,
 };
 use crate::expr::Expr;
+use crate::model::switch_variants;
 use crate::model::{
     Field, FieldType, Instance, InstanceKind, NumberType, Repeat, RootPlace, Schema,
     context_param_id,
 };
-use crate::repr::switch::switch_variants;
 use crate::sanitization::IS_BE;
 use crate::typeck::typed::*;
 use crate::typeck::value_types::{
@@ -910,7 +910,7 @@ pub(super) fn holds<R: Reach>(scope: &R, value: &Expr, case: &str) -> Result<Typ
     ))
 }
 
-/// The variant (see `repr::switch::switch_variants`) of the case named `case` of `field`, the
+/// The variant (see `model::switch_variants`) of the case named `case` of `field`, the
 /// field a value is (`None`: a value that is no field's), which `is` asks about.
 fn held_variant(field: Option<&Field>, schema: &Schema, case: &str) -> Result<usize, ExprError> {
     let Some(FieldType::Switch(switch)) = field.map(|f| &f.ty) else {
@@ -941,7 +941,7 @@ fn switch_case(value: Typed, field: (usize, usize), case: SwitchCase) -> Typed {
 
 /// A case of a switch field that an expression takes.
 struct SwitchCase {
-    /// An index into the switch's variants (see `repr::switch::switch_variants`).
+    /// An index into the switch's variants (see `model::switch_variants`).
     variant: usize,
     /// The type of its value.
     ty: Ty,

@@ -11,8 +11,8 @@
 use super::places::{held, stored_field};
 use super::{Reach, resolve, resolve_bool};
 use crate::expr::Expr;
+use crate::model::switch_variants;
 use crate::model::{FieldType, InstanceKind, Param, ParamType, ReadLater};
-use crate::repr::switch::switch_variants;
 use crate::typeck::typed::*;
 use crate::typeck::value_types::switch_field;
 

@@ -1,16 +1,12 @@
-//! The enums of switch fields: one variant per distinct case type, and the variant each arm
-//! of the switch reads into.
-
-use proc_macro2::Ident;
+//! The variants of switch fields: one per distinct case type, and the variant each arm of
+//! the switch reads into. The generated code makes an enum of them, the interpreter names
+//! its cases by them, and expressions take a case by its index here.
 
 use crate::expr::Expr;
 use crate::model::{FieldType, Scalar, Schema, Switch};
-use crate::sanitization::type_ident;
 
-/// One variant of a switch enum.
+/// One variant of a switch.
 pub struct Variant<'m> {
-    /// The Rust name.
-    pub ident: Ident,
     /// The name in documents and in error and check paths (`body.anp3.animations[0]`).
     pub name: String,
     /// What it holds.
@@ -52,11 +48,7 @@ pub fn switch_variants<'m>(schema: &Schema, switch: &'m Switch) -> SwitchVariant
                 if variants.iter().any(|v| v.name == name) {
                     name = format!("{name}{}", variants.len());
                 }
-                variants.push(Variant {
-                    ident: case_ident(&name),
-                    name,
-                    ty,
-                });
+                variants.push(Variant { name, ty });
                 variants.len() - 1
             }
         };
@@ -65,15 +57,6 @@ pub fn switch_variants<'m>(schema: &Schema, switch: &'m Switch) -> SwitchVariant
     SwitchVariants {
         variants,
         arms: chosen,
-    }
-}
-
-/// The Rust variant of a case named `name` in documents: its CamelCase form, but for a type
-/// named `self`, whose CamelCase form is a keyword.
-fn case_ident(name: &str) -> proc_macro2::Ident {
-    match type_ident(name) {
-        ident if ident == "Self" => quote::format_ident!("SelfValue"),
-        ident => ident,
     }
 }
 
