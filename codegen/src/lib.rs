@@ -30,6 +30,7 @@ mod lint;
 mod locate;
 mod lower;
 pub mod model;
+pub mod names;
 mod overlay;
 pub mod repr;
 pub mod sanitization;

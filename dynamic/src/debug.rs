@@ -7,7 +7,7 @@
 use std::fmt;
 
 use skelcodec_codegen::model::Schema;
-use skelcodec_codegen::sanitization::{struct_ident, type_ident};
+use skelcodec_codegen::names::{pascal, type_name};
 use skelcodec_runtime as rt;
 
 use crate::value::{Int, Value};
@@ -72,14 +72,11 @@ impl fmt::Debug for Shown<'_> {
                 .finish(),
             Value::Failed { message, .. } => f.debug_tuple("Failed").field(message).finish(),
             Value::Cycle(offset) => f.debug_tuple("Cycle").field(offset).finish(),
-            Value::Case(name, inner) => f
-                .debug_tuple(&type_ident(name).to_string())
-                .field(&shown(inner))
-                .finish(),
+            Value::Case(name, inner) => f.debug_tuple(&pascal(name)).field(&shown(inner)).finish(),
             Value::Struct(node) => {
                 let def = &schema.types[node.ty];
                 let fields = node.fields.borrow();
-                let name = struct_ident(def).to_string();
+                let name = type_name(&def.rust_name);
                 let mut s = f.debug_struct(&name);
                 for (key, value) in node.keys.iter().zip(fields.iter()) {
                     if let (Some(key), Some(value)) = (key, value) {

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use serde::de::{DeserializeOwned, Error as _, Unexpected};
 use serde_json::Value as Json;
 use skelcodec_codegen::model::*;
-use skelcodec_codegen::sanitization::document_key;
+use skelcodec_codegen::names::document_key;
 use skelcodec_runtime as rt;
 
 use crate::value::{COMPONENTS, Int, Io, Keys, Struct, UNCLAIMED, Value};

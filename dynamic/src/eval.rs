@@ -6,7 +6,7 @@ use skelcodec_codegen::expr::{BinOp, Expr, UnaryOp, to_source};
 use skelcodec_codegen::model::{
     ByteOrder, Content, Field, FieldType, InstanceKind, IntType, NumberType, Scalar, Schema,
 };
-use skelcodec_codegen::sanitization::IS_BE;
+use skelcodec_codegen::names::IS_BE;
 use skelcodec_runtime as rt;
 use skelcodec_runtime::__private::messages::{self, Kind};
 

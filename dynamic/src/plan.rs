@@ -7,7 +7,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use skelcodec_codegen::model::{Field, FieldType, NormalizePlan, Schema};
-use skelcodec_codegen::sanitization::document_key;
+use skelcodec_codegen::names::document_key;
 
 use crate::choice::CaseNames;
 use crate::packed::{is_plain, is_plain_field};

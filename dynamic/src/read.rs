@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use skelcodec_codegen::model::*;
-use skelcodec_codegen::sanitization::IS_BE;
+use skelcodec_codegen::names::IS_BE;
 use skelcodec_runtime::stream::{Buffer, StreamId};
 use skelcodec_runtime::{self as rt, ErrorKind, Reader};
 

@@ -6,7 +6,7 @@
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use skelcodec_codegen::model::Schema;
-use skelcodec_codegen::sanitization::document_key;
+use skelcodec_codegen::names::document_key;
 use skelcodec_runtime as rt;
 
 use crate::value::{COMPONENTS, Int, Struct, UNCLAIMED, Value};

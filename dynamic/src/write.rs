@@ -896,7 +896,7 @@ fn is_big(w: &Writer, scope: &Scope<'_>, order: ByteOrder) -> rt::Result<bool> {
         ByteOrder::Little => Ok(false),
         ByteOrder::Chosen => scope
             .bool(&skelcodec_codegen::expr::Expr::Name(
-                skelcodec_codegen::sanitization::IS_BE.to_owned(),
+                skelcodec_codegen::names::IS_BE.to_owned(),
             ))
             .map_err(|m| encode_error(w, format!("the byte order is unknown: {m}"))),
     }

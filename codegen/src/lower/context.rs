@@ -14,7 +14,7 @@
 use crate::error::{Located, YamlPath};
 use crate::expr::Expr;
 use crate::model::*;
-use crate::sanitization::IS_BE;
+use crate::names::IS_BE;
 use crate::typeck::context::Context;
 use crate::typeck::resolve::resolve;
 use crate::typeck::typed::{Mode, Ty};

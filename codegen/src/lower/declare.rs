@@ -11,7 +11,7 @@ use crate::error::{Located, YamlPath};
 use crate::keys::{KeyPlace, check_leftover_keys, doc_with_refs};
 use crate::ksy::{self, AttrSpec, KsyFile, ParamSpec, TypeMeta, TypeSpec};
 use crate::model::*;
-use crate::sanitization::{item_name, variant_name};
+use crate::names::{item_name, variant_name};
 
 /// What lowering reads of a type's spec. A root's keys are its file's.
 pub struct Parts<'f> {
@@ -357,7 +357,7 @@ fn make_rust_names_unique(declared: &mut Declared) {
                 .map(|e| (&mut e.rust_name, "enum")),
         );
     for (name, kind) in names {
-        let rust = |n: &str| crate::sanitization::type_ident(n).to_string();
+        let rust = |n: &str| crate::names::pascal(n);
         if !seen.insert(rust(name)) {
             let mut candidate = format!("{name}_{kind}");
             let mut n = 2;

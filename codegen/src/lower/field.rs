@@ -460,12 +460,12 @@ fn parse_process(text: &str, at: &YamlPath) -> Result<Process, Located> {
             let name = modules.pop().unwrap_or_default();
             // The processor is the user's Rust type `a::b::MyFx`: a prelude name would be
             // taken for the prelude's.
-            if crate::sanitization::is_reserved_type_name(&name) {
+            if crate::names::is_reserved_type_name(&name) {
                 return Err(Located::new(
                     at,
                     format!(
                         "a processor named `{name}` would be the Rust type `{}`, a name generated code uses: rename it",
-                        crate::sanitization::pascal(&name)
+                        crate::names::pascal(&name)
                     ),
                 ));
             }

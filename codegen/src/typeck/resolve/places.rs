@@ -13,7 +13,7 @@ use crate::model::{
     Field, FieldType, Instance, InstanceKind, NumberType, Repeat, RootPlace, Schema,
     context_param_id,
 };
-use crate::sanitization::IS_BE;
+use crate::names::IS_BE;
 use crate::typeck::typed::*;
 use crate::typeck::value_types::{
     element_ty, field_ty, item_ty, one_value, param_value_ty, place_value_ty,
