@@ -604,6 +604,28 @@ impl Field {
         switch.per_element(&self.repeat)
     }
 
+    /// The size expression of raw bytes that may be padding following a derived field: read
+    /// in sequence, always present, held as they are.
+    pub fn padding_size(&self) -> Option<&Expr> {
+        match &self.ty {
+            FieldType::Bytes {
+                size: Size::Expr(size),
+                align: 0 | 1,
+                ..
+            } if self.repeat == Repeat::None
+                && self.cond.is_none()
+                && self.position.is_none()
+                && !self.from_instance
+                && self.decode.is_none()
+                && self.substream.is_none()
+                && self.valid.is_empty() =>
+            {
+                Some(size)
+            }
+            _ => None,
+        }
+    }
+
     /// True for a repeated switch whose selector is the same for the whole list: one case
     /// holds every element (an enum of lists).
     pub fn switches_whole_list(&self) -> bool {

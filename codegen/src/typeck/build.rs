@@ -147,7 +147,8 @@ fn type_ir(schema: &Schema, ty: usize, errors: &mut Errors) -> ir::TypeIr {
                     let scope = inspect.for_derived(field).deriving();
                     errors.take(&field.at.key("-derived"), derivation(&scope, derived))
                 }),
-                padding: padding_size(field)
+                padding: field
+                    .padding_size()
                     .filter(|_| field.padding)
                     .map(|size| errors.take(&field.at.key("size"), inspect.int(size))),
                 slot: slot_write(schema, ty, field),
@@ -277,28 +278,6 @@ fn kept_args(schema: &Schema, ty: usize, field: &Field) -> Vec<(usize, Rust)> {
         })
         .filter_map(|(index, (arg, param))| Some((index, scope.argument(param, arg).ok()?)))
         .collect()
-}
-
-/// The size expression of raw bytes that may be padding following a derived field: read in
-/// sequence, always present, held as they are.
-pub(super) fn padding_size(field: &Field) -> Option<&Expr> {
-    match &field.ty {
-        FieldType::Bytes {
-            size: Size::Expr(size),
-            align: 0 | 1,
-            ..
-        } if field.repeat == Repeat::None
-            && field.cond.is_none()
-            && field.position.is_none()
-            && !field.from_instance
-            && field.decode.is_none()
-            && field.substream.is_none()
-            && field.valid.is_empty() =>
-        {
-            Some(size)
-        }
-        _ => None,
-    }
 }
 
 /// The root's parameters' defaults, when every parameter has one that compiles.

@@ -3,5 +3,6 @@
 mod expansion;
 mod gallery;
 mod imports;
+mod neutral_stages;
 mod overlays;
 mod schema_errors;

@@ -15,7 +15,6 @@ mod choices;
 mod members;
 mod relocations;
 
-use super::build::padding_size;
 use super::context::Context;
 use super::resolve::resolve_int;
 use super::typed::Mode;
@@ -39,7 +38,7 @@ pub(crate) fn infer_derived(schema: &mut Schema) {
                 let field = &schema.types[ty].fields[index];
                 resolve_int(&scope.for_derived(field), &derived).ok()?;
                 let def = &schema.types[ty];
-                let sizes = padding.iter().filter_map(|&p| padding_size(&def.fields[p]));
+                let sizes = padding.iter().filter_map(|&p| def.fields[p].padding_size());
                 sizes
                     .map(|size| resolve_int(&scope, size))
                     .collect::<Result<Vec<_>, _>>()
@@ -95,7 +94,7 @@ fn inference(
     // that follows it.
     let padding: Vec<usize> = (index + 1..def.fields.len())
         .filter(|&p| {
-            padding_size(&def.fields[p]).is_some_and(|size| {
+            def.fields[p].padding_size().is_some_and(|size| {
                 mentions(size, name) == 1
                     && names_only(size, name)
                     && invert(size, &Expr::Name(name.into()), Expr::Int(0)).is_none()
