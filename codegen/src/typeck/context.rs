@@ -81,6 +81,42 @@ impl<'s> Context<'s> {
         }
     }
 
+    /// The same scope inside one element of a repeated field: `_index` is defined there.
+    pub fn with_index(&self) -> Self {
+        Context {
+            has_index: true,
+            ..self.clone()
+        }
+    }
+
+    /// The same scope inside one element of the repeated field `field`, whose name means the
+    /// elements read before this one there (see `Field::refers_to_itself`).
+    pub fn with_prior(&self, field: &'s str) -> Self {
+        Context {
+            prior: Some(field),
+            ..self.clone()
+        }
+    }
+
+    /// The same scope with `_` bound to an element of type `elem`.
+    pub fn with_element(&self, elem: Ty) -> Self {
+        Context {
+            element: Some(elem),
+            ..self.clone()
+        }
+    }
+
+    /// The same scope with `_` bound to one element of a field of type `ty`, seen as a
+    /// field's value is (the `_` of `repeat-until`).
+    pub fn with_element_of(&self, ty: &crate::model::FieldType) -> Self {
+        let elem = match ty {
+            crate::model::FieldType::Contents(_) => Ty::Bytes,
+            ty => super::value_types::stored_value_ty(self.schema, ty)
+                .unwrap_or_else(|| super::value_types::element_ty(ty)),
+        };
+        self.with_element(elem)
+    }
+
     /// The scope inside the structure `of`, a value of type `ty`, reached from this one: its
     /// names are that value's, its parameters the arguments it was read with.
     pub(super) fn inside_value(&self, of: &Typed, ty: usize) -> Self {
