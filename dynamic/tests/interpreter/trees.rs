@@ -33,18 +33,25 @@ fn the_corpus_formats_read_every_expression_through_a_tree() {
 }
 
 #[test]
-fn an_expression_with_no_tree_is_evaluated_as_written() {
-    // `_parent` of a value of the root type is refused by the resolver (no type holds it),
-    // and evaluated as written: absent.
+fn the_read_path_goes_through_trees_and_an_expression_without_one_as_written() {
+    // `to_s` in ASCII has no tree yet: that condition is evaluated as written.
     let interpreter = crate::common::interpreter(
-        "meta: {id: t, endian: le}\nseq:\n  - id: n\n    type: u1\n  - id: items\n    type: u1\n    repeat: expr\n    repeat-expr: n * 2\n  - id: tail\n    type: u1\n    if: items.size == 4 and _io.pos < 100\n",
+        "meta: {id: t, endian: le}\nseq:\n  - id: n\n    type: u1\n  - id: items\n    type: u1\n    repeat: expr\n    repeat-expr: n * 2\n  - id: mid\n    type: u1\n    if: items.size == 4 and _io.pos < 100\n  - id: tag\n    size: 2\n  - id: tail\n    type: u1\n    if: tag.to_s(\"ASCII\") == \"AB\"\n",
     );
-    assert_eq!(interpreter.unresolved_expressions(), &[] as &[String]);
-    let value = interpreter.read(&[2, 1, 2, 3, 4, 9]).expect("it reads");
+    assert_eq!(
+        interpreter.unresolved_expressions(),
+        ["t.tail: if: `to_s` in UTF-8 or ASCII"]
+    );
+    let value = interpreter
+        .read(&[2, 1, 2, 3, 4, 7, b'A', b'B', 9])
+        .expect("it reads");
     let document = serde_json::to_value(interpreter.document(&value)).expect("a document");
-    assert_eq!(document["tail"], 9);
+    assert_eq!(
+        (&document["mid"], &document["tail"]),
+        (&7.into(), &9.into())
+    );
     if cfg!(debug_assertions) {
-        let (trees, written) = interpreter.expression_counts();
-        assert_eq!((trees, written), (2, 0));
+        // `repeat-expr` and the first `if` through their trees, the second as written.
+        assert_eq!(interpreter.expression_counts(), (2, 1));
     }
 }
