@@ -363,7 +363,43 @@ impl Eval<'_, '_> {
         }
     }
 
+    /// The value of `t`: the nodes most expressions are made of here, the others in
+    /// [`Eval::any`], whose frame is too large to enter for each of them.
     fn value(&self, t: &Typed) -> Got {
+        Ok(match &t.node {
+            Node::Int(n) => Val::Int(*n),
+            Node::Field { of, index, .. } => {
+                let Some(link) = self.holder(of.as_deref())? else {
+                    return Ok(Val::Null);
+                };
+                field(self.schema(), &link, *index)?
+            }
+            Node::Param {
+                of: None, index, ..
+            } => (self.scope.this.node().param(*index)).unwrap_or(Val::Null),
+            Node::Element => {
+                (self.scope.item.clone()).ok_or_else(|| "`_` outside `repeat-until`".to_owned())?
+            }
+            Node::Index => (self.scope.index.map(Val::Int))
+                .ok_or_else(|| "`_index` outside a repeated field".to_owned())?,
+            Node::Arithmetic(op, a, b) => match (self.value(a)?, self.value(b)?) {
+                (Val::Int(a), Val::Int(b)) => match int_arithmetic(*op, a, b) {
+                    Some(n) => Val::Int(n),
+                    None => arithmetic(*op, Val::Int(a), Val::Int(b))?,
+                },
+                (a, b) => arithmetic(*op, a, b)?,
+            },
+            Node::Compare { op, a, b, .. } => {
+                let (a, b) = (self.value(a)?, self.value(b)?);
+                Val::Bool(compare(*op, &a, &b)?)
+            }
+            _ => return self.any(t),
+        })
+    }
+
+    /// The value of `t`, whatever its node.
+    #[inline(never)]
+    fn any(&self, t: &Typed) -> Got {
         let schema = self.schema();
         Ok(match &t.node {
             Node::Int(n) => Val::Int(*n),
@@ -413,24 +449,7 @@ impl Eval<'_, '_> {
                     .map(|item| self.value(item))
                     .collect::<Result<_, _>>()?,
             ),
-            Node::Sum { list, body } => match self.value(list)? {
-                Val::List(items) => {
-                    let mut sum = 0i64;
-                    for item in items {
-                        let scope = Scope {
-                            item: Some(item),
-                            ..self.scope.clone()
-                        };
-                        let inner = Eval {
-                            scope: &scope,
-                            present: self.present,
-                        };
-                        sum = sum.wrapping_add(inner.int(body)?);
-                    }
-                    Val::Int(sum)
-                }
-                other => return Err(format!("no method `sum` of {other}").into()),
-            },
+            Node::Sum { list, body } => self.sum(list, body)?,
             Node::Format(parts) => {
                 let mut out = Vec::new();
                 for part in parts {
@@ -583,6 +602,56 @@ impl Eval<'_, '_> {
             | Node::AtHome(_)
             | Node::Holds { .. } => return Err(Stop::AsWritten),
         })
+    }
+
+    /// `list.sum(body)`: of a list field, each element taken from the field as stored, one
+    /// after the other, without making the list's value.
+    fn sum(&self, list: &Typed, body: &Typed) -> Got {
+        let mut scope = self.scope.clone();
+        let mut sum = 0i64;
+        let mut add = |item: Val| -> Result<(), Stop> {
+            scope.item = Some(item);
+            let inner = Eval {
+                scope: &scope,
+                present: self.present,
+            };
+            sum = sum.wrapping_add(inner.int(body)?);
+            Ok(())
+        };
+        if let Node::Field { of, index, .. } = &list.node
+            && let Some(link) = self.holder(of.as_deref())?
+        {
+            let def = &self.schema().types[link.ty()];
+            let elem = match &def.fields[*index].ty {
+                FieldType::Array { elem, .. } => elem,
+                ty => ty,
+            };
+            let fields = link.node().fields.borrow();
+            match fields.get(*index).and_then(Option::as_ref) {
+                Some(Value::List(items)) => {
+                    for item in items {
+                        add(to_val(elem, item, &link))?;
+                    }
+                    return Ok(Val::Int(sum));
+                }
+                Some(Value::Packed(packed)) => {
+                    for i in 0..packed.len() {
+                        add(to_val(elem, &packed.element(i), &link))?;
+                    }
+                    return Ok(Val::Int(sum));
+                }
+                _ => {}
+            }
+        }
+        match self.value(list)? {
+            Val::List(items) => {
+                for item in items {
+                    add(item)?;
+                }
+                Ok(Val::Int(sum))
+            }
+            other => Err(format!("no method `sum` of {other}").into()),
+        }
     }
 
     /// A property of a value, as [`Scope::eval`] computes the attribute.
@@ -746,6 +815,24 @@ impl Eval<'_, '_> {
             _ => Err(Stop::AsWritten),
         }
     }
+}
+
+/// `a op b` of two integers, as [`arithmetic`] computes it; `None` for an operator that
+/// needs other operands.
+fn int_arithmetic(op: BinOp, a: i64, b: i64) -> Option<i64> {
+    Some(match op {
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::Div => rt::__private::arith::div(a, b),
+        BinOp::Mod => rt::__private::arith::modulo(a, b),
+        BinOp::Shl => a.wrapping_shl(b as u32),
+        BinOp::Shr => a.wrapping_shr(b as u32),
+        BinOp::BitAnd => a & b,
+        BinOp::BitOr => a | b,
+        BinOp::BitXor => a ^ b,
+        _ => return None,
+    })
 }
 
 /// Field `index` of the structure `link`, as expressions see it.
