@@ -78,7 +78,7 @@ pub(crate) fn case<'s>(
     scope: &Scope<'_>,
     switch: &'s Switch,
 ) -> Result<Chosen<(Rc<str>, &'s FieldType)>, String> {
-    let selector = scope.eval(&switch.on)?;
+    let selector = scope.eval_site(&switch.on)?;
     let arms = names.of(schema, Some(scope), switch);
     for ((name, case), literal) in arms.names.iter().zip(&switch.cases).zip(&arms.literals) {
         let key = match literal {
@@ -121,7 +121,7 @@ pub(crate) fn case_named<'s>(
 /// The byte order a type with a `meta/endian` switch chooses for a value: the first case
 /// whose key equals the selector, else the `_` case.
 pub(crate) fn byte_order(scope: &Scope<'_>, choice: &EndianChoice) -> Result<Chosen<bool>, String> {
-    let selector = scope.eval(&choice.on)?;
+    let selector = scope.eval_site(&choice.on)?;
     for case in &choice.cases {
         let key = scope.eval(&case.key)?;
         if compare(BinOp::Eq, &selector, &key).unwrap_or(false) {

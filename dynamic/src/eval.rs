@@ -31,6 +31,9 @@ pub(crate) struct Scope<'s> {
     /// The `_parent` of the user values read in this scope when the field gives one
     /// (`parent:`; `Some(None)` for `parent: false`), instead of `this`.
     pub parent: Option<Option<Link>>,
+    /// The resolved trees of the read path's expressions, when this scope reads (see
+    /// [`crate::tree`]): a site with one is evaluated through it.
+    pub trees: Option<&'s crate::tree::Trees>,
 }
 
 impl<'s> Scope<'s> {
@@ -43,6 +46,7 @@ impl<'s> Scope<'s> {
             item: None,
             file: Some(file),
             parent: None,
+            trees: None,
         }
     }
 
@@ -57,6 +61,28 @@ impl<'s> Scope<'s> {
     /// The structure's stream stands where `r` does (`_io.pos`, `_io.eof`), while it is read.
     pub fn at(&self, r: &skelcodec_runtime::Reader<'_>) {
         self.this.node().pos.set((r.pos(), r.is_eof()));
+    }
+
+    /// Evaluates `e`, an expression of the read path (a site of [`crate::tree::Trees`]):
+    /// through its resolved tree when it has one, else as written.
+    pub fn eval_site(&self, e: &Expr) -> Evaluated {
+        if let Some(trees) = self.trees {
+            if let Some(tree) = trees.get(e) {
+                return crate::tree::eval(self, trees, tree, e);
+            }
+            trees.note_fallback();
+        }
+        self.eval(e)
+    }
+
+    /// [`Scope::eval_site`] of an integer.
+    pub fn int_site(&self, e: &Expr) -> Result<i64, String> {
+        self.eval_site(e)?.into_int()
+    }
+
+    /// [`Scope::eval_site`] of a condition.
+    pub fn bool_site(&self, e: &Expr) -> Result<bool, String> {
+        as_bool(self.eval_site(e)?)
     }
 
     /// Evaluates `e`.
@@ -157,11 +183,7 @@ impl<'s> Scope<'s> {
 
     /// Evaluates a condition.
     pub fn bool(&self, e: &Expr) -> Result<bool, String> {
-        match self.eval(e)? {
-            Val::Bool(b) => Ok(b),
-            Val::Null => Ok(false),
-            other => Err(messages::expected(Kind::Boolean, other)),
-        }
+        as_bool(self.eval(e)?)
     }
 
     fn name(&self, name: &str) -> Evaluated {
@@ -328,7 +350,11 @@ impl<'s> Scope<'s> {
 
     /// The bytes the value `decoded` of `field`, measured as written (see
     /// [`Field::is_measured_as_written`]), is written as, as the generated code measures it.
-    fn measured_len(&self, field: &Field, decoded: &rt::Decoded<Value>) -> Option<usize> {
+    pub(crate) fn measured_len(
+        &self,
+        field: &Field,
+        decoded: &rt::Decoded<Value>,
+    ) -> Option<usize> {
         field.is_measured_as_written().then(|| {
             let stored = decoded.stored.0.len();
             self.reframed(field, decoded)
@@ -424,8 +450,17 @@ impl<'s> Scope<'s> {
     }
 }
 
+/// A value as a condition: an absent one is false.
+pub(crate) fn as_bool(value: Val) -> Result<bool, String> {
+    match value {
+        Val::Bool(b) => Ok(b),
+        Val::Null => Ok(false),
+        other => Err(messages::expected(Kind::Boolean, other)),
+    }
+}
+
 /// `bytes.to_s(label)`: the bytes decoded as text in the encoding `label` names.
-fn decoded(bytes: &[u8], label: &str) -> Evaluated {
+pub(crate) fn decoded(bytes: &[u8], label: &str) -> Evaluated {
     let encoding = rt::encoding::Encoding::for_label(label)
         .ok_or_else(|| rt::__private::messages::unknown_encoding(label))?;
     Ok(Val::Str(encoding.decode(bytes).into_owned().into_bytes()))
@@ -433,7 +468,7 @@ fn decoded(bytes: &[u8], label: &str) -> Evaluated {
 
 /// Why an expression cannot be evaluated while a value is written: the stream it reads from
 /// is the one being written.
-fn needs_stream() -> String {
+pub(crate) fn needs_stream() -> String {
     "this needs the stream being read, which a writer does not have".to_owned()
 }
 
@@ -446,7 +481,7 @@ fn int_literal(n: i128) -> Evaluated {
     }
 }
 
-fn unary(op: UnaryOp, value: Val) -> Evaluated {
+pub(crate) fn unary(op: UnaryOp, value: Val) -> Evaluated {
     match (op, value) {
         (UnaryOp::Not, Val::Bool(b)) => Ok(Val::Bool(!b)),
         (UnaryOp::Neg, Val::Int(n)) => Ok(Val::Int(n.wrapping_neg())),
@@ -456,7 +491,7 @@ fn unary(op: UnaryOp, value: Val) -> Evaluated {
     }
 }
 
-fn arithmetic(op: BinOp, a: Val, b: Val) -> Evaluated {
+pub(crate) fn arithmetic(op: BinOp, a: Val, b: Val) -> Evaluated {
     match (a, b) {
         (Val::Str(a), Val::Str(b)) if op == BinOp::Add => Ok(Val::Str(rt::bytes::concat(&a, &b))),
         (Val::Int(a), Val::Int(b)) => Ok(Val::Int(match op {
@@ -548,7 +583,7 @@ fn byte_list(items: &[Val]) -> Option<Vec<u8>> {
 
 /// `name` of the structure `link`: a field read so far, a parameter, an instance, or one of
 /// `_parent`, `_root`, `_io`, `_sizeof`.
-fn member(schema: &Schema, link: &Link, name: &str, file: Option<&[u8]>) -> Evaluated {
+pub(crate) fn member(schema: &Schema, link: &Link, name: &str, file: Option<&[u8]>) -> Evaluated {
     let node = link.node();
     let def = &schema.types[node.ty];
     // The names of the structure's own members start with a letter.
@@ -629,7 +664,7 @@ fn file_root(schema: &Schema, link: &Link) -> Option<Link> {
 }
 
 /// Computes instance `i` of the structure `link`.
-fn instance(schema: &Schema, link: &Link, i: usize, file: Option<&[u8]>) -> Evaluated {
+pub(crate) fn instance(schema: &Schema, link: &Link, i: usize, file: Option<&[u8]>) -> Evaluated {
     let scope = Scope {
         file,
         ..Scope::of(schema, link.clone(), &[])
@@ -658,7 +693,7 @@ fn instance(schema: &Schema, link: &Link, i: usize, file: Option<&[u8]>) -> Eval
 /// Look-ahead instance `i` of the structure `link`: the integer at a position of its stream,
 /// read without moving and once (-1 past the end); its `if` is evaluated at each use, and
 /// when it does not hold nothing is read (as in Kaitai, which does not even seek).
-fn look_ahead(
+pub(crate) fn look_ahead(
     schema: &Schema,
     link: &Link,
     i: usize,
@@ -842,7 +877,7 @@ pub(crate) fn stored_len(value: &Value) -> usize {
 }
 
 /// `text.to_i(radix)`: the number, or the failure Kaitai raises for text that is none.
-fn number(text: &[u8], radix: i64) -> Evaluated {
+pub(crate) fn number(text: &[u8], radix: i64) -> Evaluated {
     rt::bytes::parse_int(text, radix)
         .map(Val::Int)
         .map_err(|e| format!("`to_i`: {e}"))

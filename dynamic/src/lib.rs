@@ -26,6 +26,7 @@ mod settle;
 mod streams;
 mod support;
 mod sync;
+mod tree;
 mod unstated;
 mod value;
 mod write;
@@ -217,6 +218,21 @@ impl Interpreter {
         let value = read::read_file(&cx, self.root_args()?)?;
         self.keep_unclaimed(&value, bytes)?;
         Ok(value)
+    }
+
+    /// The expressions of the read path that are evaluated as written rather than through a
+    /// tree resolved once (see `tree`), each with its place and why: for tests and profiling.
+    #[doc(hidden)]
+    pub fn unresolved_expressions(&self) -> &[String] {
+        &self.plan.trees.unresolved
+    }
+
+    /// How many evaluations of the read path's expressions went through their trees, and how
+    /// many were evaluated as written, since the interpreter was made (counted in builds with
+    /// debug assertions only).
+    #[doc(hidden)]
+    pub fn expression_counts(&self) -> (u64, u64) {
+        self.plan.trees.counts()
     }
 
     /// Keeps in a root value read from `bytes` the bytes no field claims, when some type

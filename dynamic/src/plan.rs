@@ -11,6 +11,7 @@ use skelcodec_codegen::names::document_key;
 
 use crate::choice::CaseNames;
 use crate::packed::{is_plain, is_plain_field};
+use crate::tree::Trees;
 use crate::value::{Keys, Layout};
 
 /// The schema's facts, by type.
@@ -25,6 +26,8 @@ pub(crate) struct Plan {
     /// What `normalize()` recomputes, in which order (the generated code's plan: see
     /// [`Schema::normalize_plan`]).
     pub normalize: NormalizePlan,
+    /// The expressions of the read path, resolved into trees.
+    pub trees: Trees,
     /// Which plan it is, among those of the process (see [`Plan::shared`]).
     id: u64,
 }
@@ -131,6 +134,7 @@ impl Plan {
             searched: schema.has_searched_fields(),
             positioned: schema.has_positioned_fields(),
             normalize: schema.normalize_plan(),
+            trees: Trees::of(schema),
             id: PLANS.fetch_add(1, Ordering::Relaxed),
         }
     }

@@ -237,6 +237,15 @@ impl<'s> Ctx<'s> {
         })
     }
 
+    /// The scope of the expressions of `link`'s structure while it is read, which evaluates
+    /// the read path's sites through their trees.
+    fn scope(&self, link: &Link) -> Scope<'s> {
+        Scope {
+            trees: Some(&self.plan.trees),
+            ..Scope::of(self.schema, link.clone(), self.file)
+        }
+    }
+
     /// Whether `r` reads a range of the file (not decoded bytes).
     fn in_file(&self, r: &Reader<'_>) -> bool {
         let (file, range) = (self.file.as_ptr_range(), r.data().as_ptr_range());
@@ -419,7 +428,7 @@ fn read_sequence(
     }
     let link = Link::new(node.clone(), parent);
     if let Some(choice) = &def.endian_choice {
-        let scope = Scope::of(cx.schema, link.clone(), cx.file);
+        let scope = cx.scope(&link);
         node.is_be.set(Some(choose_byte_order(r, &scope, choice)?));
     }
     read_fields_from(cx, r, &link, 0, Vec::new())?;
@@ -810,7 +819,7 @@ fn read_field_at(
     index: usize,
 ) -> rt::Result<(Value, Option<Range>)> {
     let field = &cx.schema.types[link.ty()].fields[index];
-    let mut scope = Scope::of(cx.schema, link.clone(), cx.file);
+    let mut scope = cx.scope(link);
     if let Some(parent) = &field.parent {
         scope.parent = match scope.eval(parent).map_err(|m| eval_error(r, m))? {
             Val::Struct(link) => Some(Some(link)),
@@ -818,7 +827,7 @@ fn read_field_at(
         };
     }
     if let Some(cond) = &field.cond
-        && !scope.bool(cond).map_err(|m| eval_error(r, m))?
+        && !scope.bool_site(cond).map_err(|m| eval_error(r, m))?
     {
         return Ok((Value::Absent, None));
     }
@@ -864,7 +873,7 @@ fn read_in_stream(
         Val::Io(io, ..) => io,
         _ => return Err(eval_error(r, "`io` needs a value's stream".to_owned())),
     };
-    let pos = scope.int(pos).map_err(|m| eval_error(r, m))?;
+    let pos = scope.int_site(pos).map_err(|m| eval_error(r, m))?;
     let key = visit_key(cx, scope.this.ty(), index);
     let read = |at: &mut Reader<'_>| cx.ranged(at, |at| read_values(cx, at, scope, index));
     match &io.decoded {
@@ -890,7 +899,7 @@ fn placed(
     field: &Field,
     pos: &skelcodec_codegen::expr::Expr,
 ) -> rt::Result<rt::__private::fields::Placed> {
-    let pos = scope.int(pos).map_err(|m| eval_error(r, m))?;
+    let pos = scope.int_site(pos).map_err(|m| eval_error(r, m))?;
     Ok(match field.stream {
         Stream::Root => rt::__private::fields::Placed::Root(pos),
         _ => rt::__private::fields::Placed::Own(pos),
@@ -1108,7 +1117,7 @@ fn read_repeated<'s>(
     let items = match &field.repeat {
         Repeat::None => return read_sized(cx, r, scope, field, ty),
         Repeat::Expr(count) => {
-            let count = scope.int(count).map_err(|m| eval_error(r, m))?;
+            let count = scope.int_site(count).map_err(|m| eval_error(r, m))?;
             refuse_empty_elements(cx, r, field, ty, count)?;
             if let Some(layout) = packing
                 && let Some(list) = packed(cx, r, layout.clone(), |r| {
@@ -1153,12 +1162,14 @@ fn read_repeated<'s>(
                     item: Some(crate::eval::to_val(ty, item, &scope.this)),
                     ..scope.clone()
                 };
-                scope.bool(done).map_err(|message| eval_error(r, message))
+                scope
+                    .bool_site(done)
+                    .map_err(|message| eval_error(r, message))
             })?
         }
         // One element per element of a list read before, each seeing its partner as `_`.
         Repeat::ForEach(list) => {
-            let partners = match scope.eval(list).map_err(|m| eval_error(r, m))? {
+            let partners = match scope.eval_site(list).map_err(|m| eval_error(r, m))? {
                 Val::List(items) => items,
                 other => {
                     return Err(eval_error(
@@ -1293,7 +1304,7 @@ fn read_sized<'s>(
     };
     let len = match size {
         Size::Const(n) => *n as i64,
-        Size::Expr(e) => scope.int(e).map_err(|m| eval_error(r, m))?,
+        Size::Expr(e) => scope.int_site(e).map_err(|m| eval_error(r, m))?,
         Size::Eos => r.remaining() as i64,
         Size::Terminator {
             byte,
@@ -1410,7 +1421,7 @@ fn read_one<'s>(
         // Decided while reading (`_io.pos`, a look-ahead, a parameter) and kept in the value,
         // as the generated reader keeps it (`-solve` is refused: see `support`).
         FieldType::Remembered { value, ty, .. } => {
-            let n = scope.int(value).map_err(|m| eval_error(r, m))?;
+            let n = scope.int_site(value).map_err(|m| eval_error(r, m))?;
             match Int::fitting(n.into(), *ty) {
                 Some(n) => Ok(Value::Int(n)),
                 None => Err(r.error(ErrorKind::Invalid(format!(
@@ -1443,7 +1454,7 @@ fn read_one<'s>(
             let params = (args.iter().zip(&def.params))
                 .map(|(arg, param)| match cx.is_empty_first(*ty, &param.id) {
                     true => Ok(empty_argument(param)),
-                    false => scope.eval(arg),
+                    false => scope.eval_site(arg),
                 })
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|m| eval_error(r, m))?;
@@ -1524,7 +1535,7 @@ fn read_bytes(
     match size {
         Size::Const(n) => rt::__private::fields::read_raw(r, *n as i64, align).map(|b| b.0),
         Size::Expr(e) => {
-            let len = scope.int(e).map_err(|m| eval_error(r, m))?;
+            let len = scope.int_site(e).map_err(|m| eval_error(r, m))?;
             rt::__private::fields::read_raw(r, len, align).map(|b| b.0)
         }
         Size::Eos => Ok(r.keep_rest()),

@@ -81,6 +81,29 @@ impl<'s> Context<'s> {
         }
     }
 
+    /// The same scope inside one element of the repeated field `field`, whose name means the
+    /// elements read before this one there (see `Field::refers_to_itself`).
+    pub fn with_prior(&self, field: &'s str) -> Self {
+        Context {
+            prior: Some(field),
+            ..self.clone()
+        }
+    }
+
+    /// The same scope with `_` bound to an element of type `elem`.
+    pub fn with_element(&self, elem: Ty) -> Self {
+        Context {
+            element: Some(elem),
+            ..self.clone()
+        }
+    }
+
+    /// The same scope with `_` bound to one element of a field of type `ty`, seen as a
+    /// field's value is (the `_` of `repeat-until`).
+    pub fn with_element_of(&self, ty: &crate::model::FieldType) -> Self {
+        self.with_element(super::value_types::element_value_ty(self.schema, ty))
+    }
+
     /// The scope inside the structure `of`, a value of type `ty`, reached from this one: its
     /// names are that value's, its parameters the arguments it was read with.
     pub(super) fn inside_value(&self, of: &Typed, ty: usize) -> Self {

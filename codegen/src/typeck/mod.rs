@@ -13,13 +13,15 @@
 //! only renders the IR.
 
 mod build;
-pub(crate) mod context;
+pub mod context;
 pub mod expr;
 pub(crate) mod infer;
 pub(crate) mod ir;
 pub(crate) mod reach;
-pub(crate) mod resolve;
-pub(crate) mod typed;
+pub mod resolve;
+// Each node's fields are told by the doc comment of its variant.
+#[allow(missing_docs)]
+pub mod typed;
 pub(crate) mod value_types;
 
 use self::expr::{ExprError, Mode, Scope, Ty, describe};

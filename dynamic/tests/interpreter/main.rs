@@ -12,4 +12,5 @@ mod processors;
 mod reading;
 mod real_files;
 mod root_arguments;
+mod trees;
 mod writing;

@@ -41,8 +41,8 @@ use crate::typeck::resolve::{Reach as _, uses};
 use crate::typeck::typed::Site;
 pub(crate) use crate::typeck::typed::describe;
 pub use crate::typeck::typed::{ExprError, Mode, Ty};
+use crate::typeck::value_types::one_value;
 pub use crate::typeck::value_types::{element_ty, field_ty};
-use crate::typeck::value_types::{element_value_ty, one_value};
 
 type Compiled = Result<(TokenStream, Ty), ExprError>;
 
@@ -229,8 +229,7 @@ impl<'s> Scope<'s> {
     /// The same scope inside one element of `field`, which sees the elements before it as
     /// `prior` (see [`Field::refers_to_itself`]).
     pub fn with_prior(&self, field: &'s Field, prior: TokenStream) -> Self {
-        let mut scope = self.clone();
-        scope.cx.prior = Some(&field.id);
+        let mut scope = self.clone().with_context(self.cx.with_prior(&field.id));
         scope.prior = Some(prior);
         scope
     }
@@ -271,8 +270,7 @@ impl<'s> Scope<'s> {
             ty if is_scalar(ty) => quote!((*#name)),
             _ => name,
         };
-        let mut scope = self.clone();
-        scope.cx.element = Some(elem);
+        let mut scope = self.clone().with_context(self.cx.with_element(elem));
         scope.element = Some(value);
         scope
     }
@@ -280,8 +278,7 @@ impl<'s> Scope<'s> {
     /// The same scope with `_` bound to `name`, a reference to one element of a field of type
     /// `ty`: seen as a field's value is (a terminated string without its terminator).
     pub fn with_element_of(&self, name: TokenStream, ty: &FieldType) -> Self {
-        let mut scope = self.clone();
-        scope.cx.element = Some(element_value_ty(self.cx.schema, ty));
+        let mut scope = self.clone().with_context(self.cx.with_element_of(ty));
         if let FieldType::Contents(bytes) = ty {
             // Every element is the bytes the schema fixes; the value holds none.
             let bytes = proc_macro2::Literal::byte_string(bytes);

@@ -113,11 +113,17 @@ pub enum Passing {
     /// reader or writer fails, as Kaitai does.
     PresentArgument,
     /// A structure of type `ty` that may be absent, as one that may be absent.
-    Optional { ty: usize },
+    Optional {
+        /// The structure's type.
+        ty: usize,
+    },
     /// A structure, as one that may be absent (present).
     SomeReference,
     /// A structure of type `ty`, as a structure of any type (`struct`).
-    AnyStruct { ty: usize },
+    AnyStruct {
+        /// The structure's type.
+        ty: usize,
+    },
     /// A list of integers of any width, as integers (`i64`).
     Ints,
     /// A list of strings, as their texts.
@@ -321,9 +327,13 @@ pub enum InstanceCondition {
     /// `x.v`, an instance of `base`, a structure of type `ty`: its condition, resolved inside
     /// `base` (where `base` may be absent, inside its present value; without its arguments).
     Of {
+        /// The structure.
         base: Typed,
+        /// Its type.
         ty: usize,
+        /// `base` may be absent.
         may_be_absent: bool,
+        /// The condition.
         cond: Typed,
     },
 }
@@ -401,8 +411,11 @@ pub enum Absence {
     /// may be absent; `switch`, the switch field (type and index) whose value it is, where
     /// that value may have matched no case, which is absent too.
     Value {
+        /// The value.
         value: Typed,
+        /// It is held as a value that may be absent.
         may_be_absent: bool,
+        /// The switch field whose value it is, where that may match no case.
         switch: Option<(usize, usize)>,
     },
 }
