@@ -78,7 +78,8 @@ pub fn variant_name(snake: &str) -> String {
     }
 }
 
-/// The implicit parameter that passes a chosen byte order down (see [`is_be_ident`]).
+/// The implicit parameter that passes a chosen byte order down (the local that holds it is
+/// made in `sanitization`).
 pub const IS_BE: &str = "_is_be";
 
 /// How a field, parameter or method named `snake` is spelled in Rust.

@@ -11,7 +11,7 @@ pub fn type_ident(snake: &str) -> Ident {
     Ident::new(&names::pascal(snake), Span::call_site())
 }
 
-/// The Rust variant of an enum value (see [`variant_name`]).
+/// The Rust variant of an enum value (see [`names::variant_name`]).
 pub fn variant_ident(variant: &crate::model::EnumVariant) -> Ident {
     Ident::new(&variant.rust_name, Span::call_site())
 }
