@@ -491,22 +491,31 @@ pub(crate) fn unary(op: UnaryOp, value: Val) -> Evaluated {
     }
 }
 
+/// `a op b` of two integers, wrapping as Kaitai's 64-bit integers do; `None` for an operator
+/// that needs other operands.
+pub(crate) fn int_arithmetic(op: BinOp, a: i64, b: i64) -> Option<i64> {
+    Some(match op {
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::Div => rt::__private::arith::div(a, b),
+        BinOp::Mod => rt::__private::arith::modulo(a, b),
+        BinOp::Shl => a.wrapping_shl(b as u32),
+        BinOp::Shr => a.wrapping_shr(b as u32),
+        BinOp::BitAnd => a & b,
+        BinOp::BitOr => a | b,
+        BinOp::BitXor => a ^ b,
+        _ => return None,
+    })
+}
+
 pub(crate) fn arithmetic(op: BinOp, a: Val, b: Val) -> Evaluated {
     match (a, b) {
         (Val::Str(a), Val::Str(b)) if op == BinOp::Add => Ok(Val::Str(rt::bytes::concat(&a, &b))),
-        (Val::Int(a), Val::Int(b)) => Ok(Val::Int(match op {
-            BinOp::Add => a.wrapping_add(b),
-            BinOp::Sub => a.wrapping_sub(b),
-            BinOp::Mul => a.wrapping_mul(b),
-            BinOp::Div => rt::__private::arith::div(a, b),
-            BinOp::Mod => rt::__private::arith::modulo(a, b),
-            BinOp::Shl => a.wrapping_shl(b as u32),
-            BinOp::Shr => a.wrapping_shr(b as u32),
-            BinOp::BitAnd => a & b,
-            BinOp::BitOr => a | b,
-            BinOp::BitXor => a ^ b,
-            _ => return Err(format!("`{}` needs other operands", op.symbol())),
-        })),
+        (Val::Int(a), Val::Int(b)) => match int_arithmetic(op, a, b) {
+            Some(n) => Ok(Val::Int(n)),
+            None => Err(format!("`{}` needs other operands", op.symbol())),
+        },
         (Val::Int(a), Val::Float(b)) => float_arithmetic(op, a as f64, b),
         (Val::Float(a), Val::Int(b)) => float_arithmetic(op, a, b as f64),
         (Val::Float(a), Val::Float(b)) => float_arithmetic(op, a, b),

@@ -22,8 +22,8 @@ use skelcodec_runtime as rt;
 use skelcodec_runtime::__private::messages;
 
 use crate::eval::{
-    Evaluated, Scope, arithmetic, as_bool, compare, instance, look_ahead, member, needs_stream,
-    number, stored_len, to_val, unary,
+    Evaluated, Scope, arithmetic, as_bool, compare, instance, int_arithmetic, look_ahead, member,
+    needs_stream, number, stored_len, to_val, unary,
 };
 use crate::value::{Link, Val, Value};
 
@@ -815,24 +815,6 @@ impl Eval<'_, '_> {
             _ => Err(Stop::AsWritten),
         }
     }
-}
-
-/// `a op b` of two integers, as [`arithmetic`] computes it; `None` for an operator that
-/// needs other operands.
-fn int_arithmetic(op: BinOp, a: i64, b: i64) -> Option<i64> {
-    Some(match op {
-        BinOp::Add => a.wrapping_add(b),
-        BinOp::Sub => a.wrapping_sub(b),
-        BinOp::Mul => a.wrapping_mul(b),
-        BinOp::Div => rt::__private::arith::div(a, b),
-        BinOp::Mod => rt::__private::arith::modulo(a, b),
-        BinOp::Shl => a.wrapping_shl(b as u32),
-        BinOp::Shr => a.wrapping_shr(b as u32),
-        BinOp::BitAnd => a & b,
-        BinOp::BitOr => a | b,
-        BinOp::BitXor => a ^ b,
-        _ => return None,
-    })
 }
 
 /// Field `index` of the structure `link`, as expressions see it.
