@@ -105,16 +105,7 @@ impl<'s> Scope<'s> {
             Expr::Method(recv, name, args) => self.method(recv, name, args),
             Expr::Index(list, index) => {
                 let (list, index) = (self.eval(list)?, self.int(index)?);
-                let item = match list {
-                    Val::List(items) => usize::try_from(index)
-                        .ok()
-                        .and_then(|i| items.into_iter().nth(i)),
-                    Val::Bytes(bytes) => usize::try_from(index)
-                        .ok()
-                        .and_then(|i| bytes.get(i).map(|b| Val::Int(i64::from(*b)))),
-                    other => return Err(format!("cannot index {other}")),
-                };
-                Ok(item.unwrap_or(Val::Null))
+                item_at(list, index)
             }
             Expr::Cast(inner, target) => {
                 let value = self.eval(inner)?;
@@ -489,6 +480,21 @@ pub(crate) fn unary(op: UnaryOp, value: Val) -> Evaluated {
         (UnaryOp::BitNot, Val::Int(n)) => Ok(Val::Int(!n)),
         (op, other) => Err(format!("cannot apply {op:?} to {other}")),
     }
+}
+
+/// The element `index` of the list or byte array `list` (a byte as an integer); absent
+/// (null) out of range.
+pub(crate) fn item_at(list: Val, index: i64) -> Evaluated {
+    let item = match list {
+        Val::List(items) => usize::try_from(index)
+            .ok()
+            .and_then(|i| items.into_iter().nth(i)),
+        Val::Bytes(bytes) => usize::try_from(index)
+            .ok()
+            .and_then(|i| bytes.get(i).map(|b| Val::Int(i64::from(*b)))),
+        other => return Err(format!("cannot index {other}")),
+    };
+    Ok(item.unwrap_or(Val::Null))
 }
 
 /// `a op b` of two integers, wrapping as Kaitai's 64-bit integers do; `None` for an operator

@@ -22,8 +22,8 @@ use skelcodec_runtime as rt;
 use skelcodec_runtime::__private::messages;
 
 use crate::eval::{
-    Evaluated, Scope, arithmetic, as_bool, compare, instance, int_arithmetic, look_ahead, member,
-    needs_stream, number, stored_len, to_val, unary,
+    Evaluated, Scope, arithmetic, as_bool, compare, instance, int_arithmetic, item_at, look_ahead,
+    member, needs_stream, number, stored_len, to_val, unary,
 };
 use crate::value::{Link, Val, Value};
 
@@ -739,16 +739,7 @@ impl Eval<'_, '_> {
         Ok(match at {
             Position::At(position) => {
                 let index = self.int(position)?;
-                let found = match list {
-                    Val::List(items) => usize::try_from(index)
-                        .ok()
-                        .and_then(|i| items.into_iter().nth(i)),
-                    Val::Bytes(bytes) => usize::try_from(index)
-                        .ok()
-                        .and_then(|i| bytes.get(i).map(|b| Val::Int(i64::from(*b)))),
-                    other => return Err(format!("cannot index {other}").into()),
-                };
-                found.unwrap_or(Val::Null)
+                item_at(list, index)?
             }
             Position::First | Position::Last => {
                 let first = matches!(at, Position::First);
