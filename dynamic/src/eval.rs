@@ -141,11 +141,7 @@ impl<'s> Scope<'s> {
             Expr::FString(parts) => {
                 let mut out = Vec::new();
                 for part in parts {
-                    match self.eval(part)? {
-                        Val::Str(s) => out.extend(s),
-                        Val::Int(n) => out.extend(n.to_string().into_bytes()),
-                        other => return Err(format!("cannot format {other}")),
-                    }
+                    format_part(&mut out, self.eval(part)?)?;
                 }
                 Ok(Val::Str(out))
             }
@@ -480,6 +476,16 @@ pub(crate) fn unary(op: UnaryOp, value: Val) -> Evaluated {
         (UnaryOp::BitNot, Val::Int(n)) => Ok(Val::Int(!n)),
         (op, other) => Err(format!("cannot apply {op:?} to {other}")),
     }
+}
+
+/// `part` of an f-string appended to `out`: text as it is, integers in decimal.
+pub(crate) fn format_part(out: &mut Vec<u8>, part: Val) -> Result<(), String> {
+    match part {
+        Val::Str(s) => out.extend(s),
+        Val::Int(n) => out.extend(n.to_string().into_bytes()),
+        other => return Err(format!("cannot format {other}")),
+    }
+    Ok(())
 }
 
 /// The element `index` of the list or byte array `list` (a byte as an integer); absent

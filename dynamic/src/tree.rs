@@ -22,8 +22,8 @@ use skelcodec_runtime as rt;
 use skelcodec_runtime::__private::messages;
 
 use crate::eval::{
-    Evaluated, Scope, arithmetic, as_bool, compare, instance, int_arithmetic, item_at, look_ahead,
-    member, needs_stream, number, stored_len, to_val, unary,
+    Evaluated, Scope, arithmetic, as_bool, compare, format_part, instance, int_arithmetic, item_at,
+    look_ahead, member, needs_stream, number, stored_len, to_val, unary,
 };
 use crate::value::{Link, Val, Value};
 
@@ -453,11 +453,7 @@ impl Eval<'_, '_> {
             Node::Format(parts) => {
                 let mut out = Vec::new();
                 for part in parts {
-                    match self.value(part)? {
-                        Val::Str(s) => out.extend(s),
-                        Val::Int(n) => out.extend(n.to_string().into_bytes()),
-                        other => return Err(format!("cannot format {other}").into()),
-                    }
+                    format_part(&mut out, self.value(part)?)?;
                 }
                 Val::Str(out)
             }
